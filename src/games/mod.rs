@@ -1,0 +1,5 @@
+//! Rules only: no I/O, no threads, no clocks.
+
+pub mod go;
+pub mod othello;
+pub mod quantum;

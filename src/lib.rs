@@ -1,0 +1,8 @@
+//! ryoshi: a USI engine for quantum shogi, with Othello and Go analysis.
+
+pub mod bench;
+pub mod games;
+pub mod matches;
+pub mod protocol;
+pub mod search;
+pub mod session;

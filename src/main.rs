@@ -1,0 +1,112 @@
+//! Command line: no arguments = the protocol loop; subcommands for perft, bench, gtp and match.
+
+use clap::{Parser, Subcommand};
+use ryoshi::protocol::StartSpec;
+use ryoshi::session::options::{Options, VariantName};
+use ryoshi::session::{new_variant, run};
+use std::io::{self, BufReader};
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(
+    name = "ryoshi",
+    version,
+    about = "A USI engine for quantum shogi, with Othello and Go analysis"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Sub>,
+}
+
+#[derive(Subcommand)]
+enum Sub {
+    /// Count leaf actions to a depth and report the speed.
+    Perft {
+        depth: u32,
+        /// Start position (QSFEN, or the variant's own notation) instead of the start.
+        #[arg(long)]
+        sfen: Option<String>,
+        /// quantumshogi (default), othello or go.
+        #[arg(long, default_value = "quantumshogi")]
+        variant: String,
+    },
+    /// Run a benchmark: `bench` alone is the search signature; see `bench list`.
+    Bench {
+        what: Option<String>,
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Speak GTP v2 (Go) on stdin/stdout.
+    Gtp,
+    /// Play an engine match from a configuration file.
+    Match {
+        #[arg(default_value = "engines.toml")]
+        config: String,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => {
+            run(BufReader::new(io::stdin()), io::stdout());
+            Ok(())
+        }
+        Some(Sub::Perft {
+            depth,
+            sfen,
+            variant,
+        }) => perft(depth, sfen, &variant),
+        Some(Sub::Bench { what, args }) => bench(what, &args),
+        Some(Sub::Gtp) => Err("gtp is not implemented yet".to_string()),
+        Some(Sub::Match { config }) => Err(format!("match is not implemented yet ({config})")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("ryoshi: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn perft(depth: u32, sfen: Option<String>, variant: &str) -> Result<(), String> {
+    let mut options = Options::default();
+    options
+        .set("USI_Variant", Some(variant))
+        .map_err(|e| e.to_string())?;
+    let mut game = new_variant(options.variant);
+    let start = match sfen {
+        Some(text) => StartSpec::Sfen(text.split_whitespace().map(str::to_string).collect()),
+        None => StartSpec::Startpos,
+    };
+    game.set_position(&start, &[], &options)?;
+    let t0 = Instant::now();
+    let divide = game.perft(depth, &options)?;
+    let seconds = t0.elapsed().as_secs_f64();
+    let total: u64 = divide.iter().map(|(_, n)| n).sum();
+    println!("Nodes searched: {total}");
+    println!(
+        "time {:.3} s, {:.0} leaves/s",
+        seconds,
+        total as f64 / seconds.max(1e-9)
+    );
+    let _ = VariantName::ALL;
+    Ok(())
+}
+
+fn bench(what: Option<String>, args: &[String]) -> Result<(), String> {
+    match what.as_deref() {
+        None => {
+            let options = Options::default();
+            let mut game = new_variant(options.variant);
+            game.bench(&options, &mut |line: &str| println!("{line}"))
+        }
+        Some("list") => {
+            println!("{}", ryoshi::bench::names().join("\n"));
+            Ok(())
+        }
+        Some(name) => ryoshi::bench::run(name, args),
+    }
+}

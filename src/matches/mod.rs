@@ -1,0 +1,1 @@
+//! The match runner: engines.toml, engine processes, referee, results, statistics.

@@ -1,0 +1,400 @@
+//! nom parsers from one protocol line to a [`Command`].
+//!
+//! A known keyword dispatches straight to its own argument parser (no backtracking), so bad
+//! arguments to a known command are reported as such, with the column where parsing failed,
+//! instead of as an unknown command.
+
+use super::command::{Command, GameOutcome, GoParams, StartSpec};
+use nom::branch::alt;
+use nom::bytes::complete::take_till1;
+use nom::character::complete::{digit1, multispace0, multispace1};
+use nom::combinator::{all_consuming, cut, map, map_res, opt, rest, verify};
+use nom::multi::many0;
+use nom::sequence::{preceded, terminated};
+use nom::IResult;
+use std::fmt;
+
+/// Why a line was rejected, and where (1-based column in the trimmed line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (column {})", self.message, self.column)
+    }
+}
+
+/// nom error that keeps the failing input and a human message.
+#[derive(Debug)]
+struct Fail<'a> {
+    input: &'a str,
+    message: String,
+}
+
+impl<'a> nom::error::ParseError<&'a str> for Fail<'a> {
+    fn from_error_kind(input: &'a str, _kind: nom::error::ErrorKind) -> Self {
+        Fail {
+            input,
+            message: String::new(),
+        }
+    }
+    fn append(_input: &'a str, _kind: nom::error::ErrorKind, other: Self) -> Self {
+        other
+    }
+}
+
+impl<'a, E> nom::error::FromExternalError<&'a str, E> for Fail<'a> {
+    fn from_external_error(input: &'a str, _kind: nom::error::ErrorKind, _e: E) -> Self {
+        Fail {
+            input,
+            message: String::new(),
+        }
+    }
+}
+
+type Res<'a, T> = IResult<&'a str, T, Fail<'a>>;
+
+/// Attaches a message to any failure of `parser` that has none yet.
+fn expect<'a, T>(
+    message: &'static str,
+    mut parser: impl FnMut(&'a str) -> Res<'a, T>,
+) -> impl FnMut(&'a str) -> Res<'a, T> {
+    move |input| {
+        parser(input).map_err(|e| {
+            e.map(|mut f| {
+                if f.message.is_empty() {
+                    f.message = message.to_string();
+                }
+                f
+            })
+        })
+    }
+}
+
+fn token(input: &str) -> Res<'_, &str> {
+    take_till1(|c: char| c.is_whitespace())(input)
+}
+
+/// A whitespace-separated token, after at least one separator.
+fn arg(input: &str) -> Res<'_, &str> {
+    preceded(multispace1, token)(input)
+}
+
+fn keyword<'a>(word: &'static str) -> impl FnMut(&'a str) -> Res<'a, &'a str> {
+    preceded(multispace1, verify(token, move |t: &str| t == word))
+}
+
+fn number<T: std::str::FromStr>(input: &str) -> Res<'_, T> {
+    preceded(multispace1, map_res(digit1, |d: &str| d.parse::<T>()))(input)
+}
+
+fn end(input: &str) -> Res<'_, ()> {
+    expect(
+        "unexpected trailing text",
+        map(all_consuming(multispace0), |_| ()),
+    )(input)
+}
+
+fn setoption(input: &str) -> Res<'_, Command> {
+    let (input, _) = expect("expected 'name'", keyword("name"))(input)?;
+    let (input, name) = expect("expected an option name", arg)(input)?;
+    let (input, value) = opt(preceded(
+        keyword("value"),
+        preceded(multispace1, map(rest, |v: &str| v.trim().to_string())),
+    ))(input)?;
+    let (input, _) = end(input)?;
+    Ok((
+        input,
+        Command::SetOption {
+            name: name.to_string(),
+            value: value.filter(|v| !v.is_empty()),
+        },
+    ))
+}
+
+fn not_moves(t: &&str) -> bool {
+    *t != "moves"
+}
+
+fn position(input: &str) -> Res<'_, Command> {
+    let startpos = map(keyword("startpos"), |_| StartSpec::Startpos);
+    let sfen = map(
+        preceded(
+            keyword("sfen"),
+            expect(
+                "expected position fields after 'sfen'",
+                nom::multi::many1(verify(arg, not_moves)),
+            ),
+        ),
+        |fields: Vec<&str>| StartSpec::Sfen(fields.into_iter().map(str::to_string).collect()),
+    );
+    let (input, start) = expect("expected 'startpos' or 'sfen'", alt((startpos, sfen)))(input)?;
+    let (input, moves) = opt(preceded(keyword("moves"), many0(arg)))(input)?;
+    let (input, _) = end(input)?;
+    let moves = moves
+        .unwrap_or_default()
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    Ok((input, Command::Position { start, moves }))
+}
+
+/// The `go` / `ponderhit` parameters, in any order.
+fn go_params(mut input: &str) -> Res<'_, GoParams> {
+    let mut p = GoParams::default();
+    loop {
+        let (rest_input, _) = multispace0(input)?;
+        if rest_input.is_empty() {
+            return Ok((rest_input, p));
+        }
+        let (after, word) = expect("expected a go parameter", preceded(multispace0, token))(input)?;
+        let ms = |input| expect("expected a number of milliseconds", number::<u64>)(input);
+        input = match word {
+            "btime" => ms(after).map(|(i, v)| (i, p.btime = Some(v)))?.0,
+            "wtime" => ms(after).map(|(i, v)| (i, p.wtime = Some(v)))?.0,
+            "binc" => ms(after).map(|(i, v)| (i, p.binc = Some(v)))?.0,
+            "winc" => ms(after).map(|(i, v)| (i, p.winc = Some(v)))?.0,
+            "byoyomi" => ms(after).map(|(i, v)| (i, p.byoyomi = Some(v)))?.0,
+            "movetime" => ms(after).map(|(i, v)| (i, p.movetime = Some(v)))?.0,
+            "nodes" => {
+                expect("expected a node count", number::<u64>)(after)
+                    .map(|(i, v)| (i, p.nodes = Some(v)))?
+                    .0
+            }
+            "depth" => {
+                expect("expected a depth", number::<u32>)(after)
+                    .map(|(i, v)| (i, p.depth = Some(v)))?
+                    .0
+            }
+            "infinite" => {
+                p.infinite = true;
+                after
+            }
+            "ponder" => {
+                p.ponder = true;
+                after
+            }
+            _ => {
+                return Err(nom::Err::Failure(Fail {
+                    input: rest_input,
+                    message: format!("unknown go parameter '{word}'"),
+                }))
+            }
+        };
+    }
+}
+
+fn go(input: &str) -> Res<'_, Command> {
+    alt((
+        map(
+            preceded(
+                keyword("perft"),
+                cut(terminated(expect("expected a depth", number::<u32>), end)),
+            ),
+            Command::Perft,
+        ),
+        map(go_params, Command::Go),
+    ))(input)
+}
+
+fn gameover(input: &str) -> Res<'_, Command> {
+    let outcome = alt((
+        map(keyword("win"), |_| GameOutcome::Win),
+        map(keyword("lose"), |_| GameOutcome::Lose),
+        map(keyword("draw"), |_| GameOutcome::Draw),
+    ));
+    map(terminated(opt(outcome), end), Command::GameOver)(input)
+}
+
+fn no_args(command: Command) -> impl FnMut(&str) -> Res<Command> {
+    move |input| map(end, |_| command.clone())(input)
+}
+
+fn command(input: &str) -> Res<'_, Command> {
+    let (after, word) = token(input)?;
+    let body = match word {
+        "usi" => no_args(Command::Usi)(after),
+        "isready" => no_args(Command::IsReady)(after),
+        "usinewgame" => no_args(Command::UsiNewGame)(after),
+        "quit" => no_args(Command::Quit)(after),
+        "stop" => no_args(Command::Stop)(after),
+        "d" => no_args(Command::Display)(after),
+        "moves" => no_args(Command::Moves)(after),
+        "bench" => no_args(Command::Bench)(after),
+        "undo" => no_args(Command::Undo)(after),
+        "solve" => no_args(Command::Solve)(after),
+        "setoption" => setoption(after),
+        "position" => position(after),
+        "go" => go(after),
+        "ponderhit" => map(go_params, Command::PonderHit)(after),
+        "gameover" => gameover(after),
+        "count" => map(
+            terminated(expect("expected a depth", number::<u32>), end),
+            Command::Count,
+        )(after),
+        "flips" => map(terminated(expect("expected a move", arg), end), |m| {
+            Command::Flips(m.to_string())
+        })(after),
+        "hint" => map(terminated(opt(number::<u32>), end), Command::Hint)(after),
+        "benson" => map(terminated(opt(keyword("classic")), end), |c| {
+            Command::Benson {
+                classic: c.is_some(),
+            }
+        })(after),
+        "loadsgf" => map(
+            expect(
+                "expected a file path",
+                preceded(multispace1, verify(rest, |r: &str| !r.trim().is_empty())),
+            ),
+            |p: &str| Command::LoadSgf(p.trim().to_string()),
+        )(after),
+        _ => {
+            return Err(nom::Err::Failure(Fail {
+                input,
+                message: format!("unknown command '{}'", printable(word)),
+            }))
+        }
+    };
+    body
+}
+
+/// Parses one line. `Ok(None)` for blank lines and `#` comments.
+pub fn parse_line(line: &str) -> Result<Option<Command>, ParseError> {
+    let trimmed = line.trim();
+    if trimmed.is_empty() || trimmed.starts_with('#') {
+        return Ok(None);
+    }
+    match command(trimmed) {
+        Ok((_, cmd)) => Ok(Some(cmd)),
+        Err(nom::Err::Error(f)) | Err(nom::Err::Failure(f)) => Err(ParseError {
+            column: trimmed.len() - f.input.len() + 1,
+            message: if f.message.is_empty() {
+                "malformed command".to_string()
+            } else {
+                f.message
+            },
+        }),
+        Err(nom::Err::Incomplete(_)) => Err(ParseError {
+            column: trimmed.len() + 1,
+            message: "incomplete command".into(),
+        }),
+    }
+}
+
+/// A short ASCII rendering of user text for error messages (never echo control bytes or megabytes).
+pub fn printable(text: &str) -> String {
+    let mut out: String = text
+        .chars()
+        .take(40)
+        .map(|c| if c.is_ascii_graphic() { c } else { '?' })
+        .collect();
+    if text.chars().count() > 40 {
+        out.push_str("...");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(line: &str) -> Command {
+        parse_line(line).expect("parses").expect("a command")
+    }
+
+    #[test]
+    fn plain_commands() {
+        assert_eq!(ok("usi"), Command::Usi);
+        assert_eq!(ok("  isready \r"), Command::IsReady);
+        assert_eq!(parse_line("# a comment").unwrap(), None);
+        assert_eq!(parse_line("   ").unwrap(), None);
+        assert!(parse_line("usi now").is_err());
+    }
+
+    #[test]
+    fn position_with_moves() {
+        assert_eq!(
+            ok("position sfen a b c 1 moves 7g7f 3c3d"),
+            Command::Position {
+                start: StartSpec::Sfen(vec!["a".into(), "b".into(), "c".into(), "1".into()]),
+                moves: vec!["7g7f".into(), "3c3d".into()]
+            }
+        );
+        assert_eq!(
+            ok("position startpos"),
+            Command::Position {
+                start: StartSpec::Startpos,
+                moves: vec![]
+            }
+        );
+        let e = parse_line("position foo").unwrap_err();
+        assert_eq!(e.column, 10);
+        assert!(e.message.contains("startpos"));
+    }
+
+    #[test]
+    fn go_variants() {
+        let g = ok("go btime 1000 wtime 2000 byoyomi 300 ponder");
+        assert_eq!(
+            g,
+            Command::Go(GoParams {
+                btime: Some(1000),
+                wtime: Some(2000),
+                byoyomi: Some(300),
+                ponder: true,
+                ..Default::default()
+            })
+        );
+        assert_eq!(ok("go perft 3"), Command::Perft(3));
+        assert_eq!(ok("go"), Command::Go(GoParams::default()));
+        let e = parse_line("go movetime soon").unwrap_err();
+        assert!(e.message.contains("milliseconds"), "{e}");
+        assert!(parse_line("go sideways")
+            .unwrap_err()
+            .message
+            .contains("sideways"));
+    }
+
+    #[test]
+    fn options_and_extensions() {
+        assert_eq!(
+            ok("setoption name USI_Variant value othello"),
+            Command::SetOption {
+                name: "USI_Variant".into(),
+                value: Some("othello".into())
+            }
+        );
+        assert_eq!(
+            ok("setoption name Clear"),
+            Command::SetOption {
+                name: "Clear".into(),
+                value: None
+            }
+        );
+        assert_eq!(ok("hint 3"), Command::Hint(Some(3)));
+        assert_eq!(ok("hint"), Command::Hint(None));
+        assert_eq!(ok("benson classic"), Command::Benson { classic: true });
+        assert_eq!(
+            ok("loadsgf /tmp/a b.sgf"),
+            Command::LoadSgf("/tmp/a b.sgf".into())
+        );
+        assert_eq!(ok("gameover"), Command::GameOver(None));
+        assert_eq!(
+            ok("gameover win"),
+            Command::GameOver(Some(GameOutcome::Win))
+        );
+        assert!(parse_line("gameover maybe").is_err());
+        assert!(parse_line("count").is_err());
+    }
+
+    #[test]
+    fn unknown_commands_are_named_safely() {
+        let e = parse_line("frobnicate 1 2").unwrap_err();
+        assert_eq!(e.message, "unknown command 'frobnicate'");
+        let e = parse_line("\u{1}\u{2}xyz").unwrap_err();
+        assert!(e.message.is_ascii());
+    }
+}

@@ -1,0 +1,35 @@
+//! What the client allows a search: clocks, fixed limits and modes (all times in milliseconds).
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Remaining time and increment of the side to move.
+    pub time: Option<u64>,
+    pub inc: Option<u64>,
+    pub byoyomi: Option<u64>,
+    pub movetime: Option<u64>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub infinite: bool,
+    pub ponder: bool,
+}
+
+/// The search time when the client gives no limit at all.
+pub const DEFAULT_MOVETIME_MS: u64 = 450;
+
+impl Limits {
+    /// True when nothing bounds the search: then it stops after [`DEFAULT_MOVETIME_MS`].
+    pub fn is_unbounded(&self) -> bool {
+        self.time.is_none()
+            && self.inc.is_none()
+            && self.byoyomi.is_none()
+            && self.movetime.is_none()
+            && self.depth.is_none()
+            && self.nodes.is_none()
+            && !self.infinite
+    }
+
+    /// A search that never ends by itself (it waits for `stop` or `ponderhit`).
+    pub fn waits_for_client(&self) -> bool {
+        self.infinite || self.ponder
+    }
+}

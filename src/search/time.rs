@@ -1,0 +1,146 @@
+//! The time manager: a soft deadline (do not start another iteration) and a hard one (stop now).
+
+use super::limits::{Limits, DEFAULT_MOVETIME_MS};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    pub soft_ms: u64,
+    pub hard_ms: u64,
+}
+
+impl Budget {
+    pub const UNLIMITED: Budget = Budget {
+        soft_ms: u64::MAX,
+        hard_ms: u64::MAX,
+    };
+}
+
+/// Plans the time for one move. `overhead_ms` is kept back for the GUI's and the pipe's delays.
+/// Infinite and ponder searches get no deadline here (ponderhit plans again).
+pub fn plan(limits: &Limits, overhead_ms: u64) -> Budget {
+    if limits.infinite || limits.ponder {
+        return Budget::UNLIMITED;
+    }
+    if let Some(movetime) = limits.movetime {
+        let t = movetime.saturating_sub(overhead_ms).max(1);
+        return Budget {
+            soft_ms: t,
+            hard_ms: t,
+        };
+    }
+    if limits.time.is_none() && limits.byoyomi.is_none() && limits.inc.is_none() {
+        if limits.depth.is_some() || limits.nodes.is_some() {
+            return Budget::UNLIMITED;
+        }
+        let t = DEFAULT_MOVETIME_MS;
+        return Budget {
+            soft_ms: t,
+            hard_ms: t,
+        };
+    }
+    let time = limits.time.unwrap_or(0);
+    let inc = limits.inc.unwrap_or(0);
+    let byoyomi = limits.byoyomi.unwrap_or(0);
+    // The most this move may take without losing on time.
+    let available = (time + byoyomi).saturating_sub(overhead_ms).max(1);
+    // A share of the main time, most of the increment, and all of the byoyomi (it is lost if unused).
+    let target = time / 30 + inc * 3 / 4 + byoyomi;
+    let soft = target.min(available).max(1);
+    let hard = if byoyomi > 0 && time / 30 == 0 {
+        available
+    } else {
+        (target * 3).min(available).max(soft)
+    };
+    Budget {
+        soft_ms: soft,
+        hard_ms: hard,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_limit_means_default_movetime() {
+        let b = plan(&Limits::default(), 50);
+        assert_eq!(
+            b,
+            Budget {
+                soft_ms: DEFAULT_MOVETIME_MS,
+                hard_ms: DEFAULT_MOVETIME_MS
+            }
+        );
+    }
+
+    #[test]
+    fn movetime_keeps_the_overhead() {
+        let b = plan(
+            &Limits {
+                movetime: Some(450),
+                ..Default::default()
+            },
+            50,
+        );
+        assert_eq!(b.hard_ms, 400);
+    }
+
+    #[test]
+    fn byoyomi_only_uses_it_all_but_the_margin() {
+        let b = plan(
+            &Limits {
+                time: Some(0),
+                byoyomi: Some(1000),
+                ..Default::default()
+            },
+            50,
+        );
+        assert_eq!(b.hard_ms, 950);
+        assert!(b.soft_ms <= b.hard_ms);
+    }
+
+    #[test]
+    fn never_plans_past_the_clock() {
+        for time in [0u64, 1, 10, 49, 50, 51, 100, 1000, 60_000, 3_600_000] {
+            for inc in [0u64, 10, 1000] {
+                let b = plan(
+                    &Limits {
+                        time: Some(time),
+                        inc: Some(inc),
+                        ..Default::default()
+                    },
+                    50,
+                );
+                assert!(
+                    b.hard_ms <= time.saturating_sub(50).max(1),
+                    "time {time} inc {inc}: {b:?}"
+                );
+                assert!(b.soft_ms <= b.hard_ms);
+            }
+        }
+    }
+
+    #[test]
+    fn depth_or_nodes_alone_have_no_deadline() {
+        assert_eq!(
+            plan(
+                &Limits {
+                    depth: Some(5),
+                    ..Default::default()
+                },
+                50
+            ),
+            Budget::UNLIMITED
+        );
+        assert_eq!(
+            plan(
+                &Limits {
+                    infinite: true,
+                    ..Default::default()
+                },
+                50
+            ),
+            Budget::UNLIMITED
+        );
+    }
+}
