@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod games;
+pub mod gtp;
 pub mod matches;
 pub mod protocol;
 pub mod search;

@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use ryoshi::protocol::StartSpec;
-use ryoshi::session::options::{Options, VariantName};
+use ryoshi::session::options::Options;
 use ryoshi::session::{new_variant, run};
 use std::io::{self, BufReader};
 use std::process::ExitCode;
@@ -59,8 +59,8 @@ fn main() -> ExitCode {
             variant,
         }) => perft(depth, sfen, &variant),
         Some(Sub::Bench { what, args }) => bench(what, &args),
-        Some(Sub::Gtp) => Err("gtp is not implemented yet".to_string()),
-        Some(Sub::Match { config }) => Err(format!("match is not implemented yet ({config})")),
+        Some(Sub::Gtp) => ryoshi::gtp::run(BufReader::new(io::stdin()), io::stdout()),
+        Some(Sub::Match { config }) => ryoshi::matches::run_cli(&config),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -92,7 +92,6 @@ fn perft(depth: u32, sfen: Option<String>, variant: &str) -> Result<(), String> 
         seconds,
         total as f64 / seconds.max(1e-9)
     );
-    let _ = VariantName::ALL;
     Ok(())
 }
 
