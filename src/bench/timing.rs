@@ -41,7 +41,11 @@ impl Child2 {
                 }
             }
         });
-        Ok(Child2 { child, stdin, lines })
+        Ok(Child2 {
+            child,
+            stdin,
+            lines,
+        })
     }
 
     fn send(&mut self, line: &str) -> Result<Instant, String> {
@@ -109,9 +113,16 @@ impl Stats {
         self.samples.sort_by(|a, b| a.total_cmp(b));
         let n = self.samples.len().max(1);
         let mean = self.samples.iter().sum::<f64>() / n as f64;
-        let p99 = self.samples.get((n * 99 / 100).min(n - 1)).copied().unwrap_or(0.0);
+        let p99 = self
+            .samples
+            .get((n * 99 / 100).min(n - 1))
+            .copied()
+            .unwrap_or(0.0);
         let max = self.samples.last().copied().unwrap_or(0.0);
-        format!("{label:<34} n {:>4}  mean {mean:>7.2} ms  p99 {p99:>7.2} ms  max {max:>7.2} ms", self.samples.len())
+        format!(
+            "{label:<34} n {:>4}  mean {mean:>7.2} ms  p99 {p99:>7.2} ms  max {max:>7.2} ms",
+            self.samples.len()
+        )
     }
 }
 
@@ -126,8 +137,12 @@ fn timing(args: &[String]) -> Result<(), String> {
     engine.send("isready")?;
     engine.wait_for("readyok")?;
     let mut rng = 0x7469_6d69_6e67u64;
-    let (mut movetime, mut bare, mut ready, mut stop) =
-        (Stats::default(), Stats::default(), Stats::default(), Stats::default());
+    let (mut movetime, mut bare, mut ready, mut stop) = (
+        Stats::default(),
+        Stats::default(),
+        Stats::default(),
+        Stats::default(),
+    );
     for i in 0..n {
         for (command, stats) in [("go movetime 450", &mut movetime), ("go", &mut bare)] {
             let position = midgame(&mut engine, &mut rng)?;
