@@ -17,7 +17,7 @@
 //! - [`Position::winner`]: `Some(side)` once a certain king was captured (no actions follow).
 //!   An empty action list means the side to move has lost.
 //! - [`Position::pieces`], [`Position::piece_at`], [`Position::side_to_move`], and per origin
-//!   side [`Position::tight`] / [`Position::unrestricted`] for evaluation.
+//!   side [`Position::tight`] (least tight sets) for evaluation.
 //!
 //! # For a referee
 //! - [`qsfen::parse`] / [`qsfen::write`] (canonical); [`Position::parse_action`] reads protocol
@@ -45,6 +45,6 @@ pub mod zobrist;
 
 pub use action::Action;
 pub use movegen::Displacement;
-pub use position::{origin_of, Piece, Position, Rules, HAND};
+pub use position::{loose_mask, origin_of, Piece, Position, Rules, HAND};
 pub use record::{Ending, Record};
 pub use types::{Mask, Side, Square};
