@@ -61,6 +61,11 @@ fn fast_projection_matches_the_oracle_on_100k_configurations() {
         let masks = config(&mut rng);
         let fast = hall::projected(&masks);
         let slow = oracle::project(&masks);
+        // The per-piece form agrees with the whole-side form.
+        if let Some(tight) = hall::analyze(&masks) {
+            let each: Vec<u8> = masks.iter().map(|&d| tight.exact(d)).collect();
+            assert_eq!(Some(each), fast, "configuration {n}");
+        }
         assert_eq!(fast, slow, "configuration {n}: {masks:?}");
         match slow {
             Some(exact) => {

@@ -274,13 +274,16 @@ impl Position {
         let Some(tight) = hall::analyze(&masks) else {
             return false;
         };
-        let base = origin.index() * PIECES_PER_SIDE;
-        for (k, &d) in masks.iter().enumerate() {
-            let exact = tight.exact(d);
-            if exact != d {
-                let mut p = self.pieces[base + k];
-                p.mask = exact;
-                self.set_piece(base + k, p);
+        let mut exact = masks;
+        hall::exact_all(&tight, &mut exact);
+        if exact != masks {
+            let base = origin.index() * PIECES_PER_SIDE;
+            for k in 0..PIECES_PER_SIDE {
+                if exact[k] != masks[k] {
+                    let mut p = self.pieces[base + k];
+                    p.mask = exact[k];
+                    self.set_piece(base + k, p);
+                }
             }
         }
         true
