@@ -286,3 +286,24 @@ fn after_7g7f_and_a_two_square_advance() {
     assert_eq!(at(&play(&p, "7g7f"), "7f"), "KRGSLP");
     assert_eq!(at(&play(&p, "7g7e"), "7e"), "RL");
 }
+
+#[test]
+fn zobrist_key_covers_masks_side_and_is_fixed() {
+    // Fixed constants: the same key on every run and build (the search's table and the
+    // repetition history depend on it).
+    assert_eq!(Position::start().key(), 0xd3ca_eb11_ebc5_0619);
+    let a = pos("4k4/9/9/9/4Q4/9/9/9/4Q4 b 18Q19q 1");
+    let b = pos("4k4/9/9/9/4Q[KRG]4/9/9/9/4Q4 b 18Q19q 1");
+    let c = pos("4k4/9/9/9/4Q4/9/9/9/4Q4 w 18Q19q 1");
+    let d = pos("4k4/9/9/9/4+Q4/9/9/9/4Q4 b 18Q19q 1");
+    assert_ne!(a.key(), b.key(), "candidate masks");
+    assert_ne!(a.key(), c.key(), "side to move");
+    assert_ne!(a.key(), d.key(), "promotion");
+    // Interchangeable hand pieces: the key does not depend on which one is which.
+    let e = pos("4k4/9/9/9/9/9/9/9/4K4 b Q[NP]2P16Q19q 1");
+    let f = pos("4k4/9/9/9/9/9/9/9/4K4 b 16QPQ[NP]P19q 1");
+    assert_eq!(e.key(), f.key());
+    // Dropping either of two identical pieces gives the same key.
+    let g = play(&e, "P*5e");
+    assert_eq!(g.key(), g.compute_key());
+}
