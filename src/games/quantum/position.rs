@@ -367,7 +367,7 @@ impl Position {
             .wrapping_sub(zobrist::side(side))
             .wrapping_add(zobrist::side(side.opponent()));
         self.side = side.opponent();
-        self.move_number += 1;
+        self.move_number = self.move_number.saturating_add(1);
         true
     }
 

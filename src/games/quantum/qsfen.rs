@@ -147,6 +147,9 @@ pub fn parse(text: &str) -> Result<Position, String> {
                         c += 1;
                         break;
                     }
+                    if pieces.len() == PIECES {
+                        return Err(format!("more than {PIECES} pieces"));
+                    }
                     let sq = (r as u32 * 9 + c) as Square;
                     let mut mask = t.mask.unwrap_or(ALL);
                     if t.promoted {
@@ -208,6 +211,9 @@ pub fn parse(text: &str) -> Result<Position, String> {
         } else {
             t.owner
         };
+        if pieces.len() + n as usize > PIECES {
+            return Err(format!("more than {PIECES} pieces"));
+        }
         for _ in 0..n {
             pieces.push((
                 Piece {

@@ -284,7 +284,7 @@ fn apply_generated(pos: &Position, action: Action) -> Option<Position> {
     next.pieces = pieces;
     next.side = side.opponent();
     next.winner = winner;
-    next.move_number += 1;
+    next.move_number = next.move_number.saturating_add(1);
     next.key = next.compute_key();
     Some(next)
 }
