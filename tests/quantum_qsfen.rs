@@ -64,6 +64,14 @@ fn bad_positions_are_rejected_with_a_reason() {
         ),
         (
             "qqqqqqqqq/1q5q1/qqqqqqqqq/9/9/9/QQQQQQQQQ/1Q5Q1/QQQQQQQQQ b Q 1",
+            "more than 40",
+        ),
+        (
+            "qqqqqqqqq/1q5q1/qqqqqqqqq/9/9/9/QQQQQQQQQ/1Q5Q1/QQQQQQQQQ b 40Q40Q40Q 1",
+            "more than 40",
+        ),
+        (
+            "qqqqqqqqq/1q5q1/qqqqqqqq1/9/9/9/QQQQQQQQQ/1Q5Q1/QQQQQQQQQ b Q 1",
             "21 pieces",
         ),
         (
