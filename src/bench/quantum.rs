@@ -77,13 +77,20 @@ pub fn sample_states(count: usize, seed: u64) -> Vec<[Mask; PIECES_PER_SIDE]> {
     states
 }
 
-/// Nanoseconds per call of `f` over all states, repeated for about `budget` seconds.
+/// This thread's CPU time in nanoseconds (Linux), to see through a busy machine.
+fn cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
+/// Wall and CPU nanoseconds per call of `f` over all states, repeated for about `budget` s.
 fn time_per_state(
     states: &[[Mask; PIECES_PER_SIDE]],
     budget: f64,
     mut f: impl FnMut(&[Mask; PIECES_PER_SIDE]) -> u64,
-) -> f64 {
+) -> (f64, Option<f64>) {
     let (mut calls, mut sink) = (0u64, 0u64);
+    let c0 = cpu_ns();
     let t0 = Instant::now();
     loop {
         for s in states {
@@ -95,7 +102,12 @@ fn time_per_state(
         }
     }
     black_box(sink);
-    t0.elapsed().as_secs_f64() * 1e9 / calls as f64
+    let wall = t0.elapsed().as_secs_f64() * 1e9 / calls as f64;
+    let cpu = match (c0, cpu_ns()) {
+        (Some(a), Some(b)) => Some(b.saturating_sub(a) as f64 / calls as f64),
+        _ => None,
+    };
+    (wall, cpu)
 }
 
 fn hall_bench(args: &[String]) -> Result<(), String> {
@@ -129,13 +141,16 @@ fn hall_bench(args: &[String]) -> Result<(), String> {
     let slow = time_per_state(&states, 1.0, |s| {
         oracle::project(&s[..]).map_or(1, |m| m.iter().map(|&x| x as u64).sum())
     });
+    let cpu = |c: Option<f64>| c.map_or(String::new(), |c| format!(" (cpu {c:.1})"));
     println!(
-        "hall: {} states ({} feasible), fast {:.1} ns/projection, oracle {:.0} ns/projection, ratio {:.0}x",
+        "hall: {} states ({} feasible), fast {:.1}{} ns/projection, oracle {:.0}{} ns/projection, ratio {:.0}x",
         states.len(),
         feasible,
-        fast,
-        slow,
-        slow / fast
+        fast.0,
+        cpu(fast.1),
+        slow.0,
+        cpu(slow.1),
+        slow.0 / fast.0
     );
     Ok(())
 }
