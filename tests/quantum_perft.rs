@@ -80,3 +80,11 @@ fn perft_midgame_fast_equals_reference() {
     }
     assert!(checked >= 10, "{checked} positions");
 }
+
+/// Every leaf counted at the last ply is a consistent action: playing each leaf and checking
+/// its re-projection gives the same depth-3 count.
+#[test]
+fn perft_start_depth_3_by_playing_every_leaf() {
+    let pos = Position::start();
+    assert_eq!(perft::perft_by_apply(&pos, 3, &Rules::default()), 5_376_638);
+}

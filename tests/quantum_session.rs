@@ -204,3 +204,19 @@ fn drop_notation_round_trips_through_the_session() {
     // On the board a bare Q could be a king, which a captured piece never is.
     assert!(sfen_line(&out).contains("4Q[RBGSNLP]~4"), "{out}");
 }
+
+#[test]
+fn after_a_king_capture_the_game_is_over() {
+    let setup = "position sfen 3q[KG]q[KG]4/9/9/9/4R4/9/9/9/4K4 b 18Q18q 1 moves 5e5a Q*9e 5a6a";
+    let out = transcript(format!("{setup}\nd\nmoves\n{setup} 9e9f\n").as_bytes());
+    assert!(out.contains("winner: b (king capture)"), "{out}");
+    let l = lines(&out);
+    let sfen_at = l.iter().position(|x| x.starts_with("sfen ")).expect("sfen");
+    // `moves` prints an empty line once the game is over; playing on is an error.
+    assert_eq!(l[sfen_at + 1], "");
+    assert_eq!(errors(&out), 1, "{out}");
+    assert!(
+        out.contains("illegal move 9e9f (move 4 of the list)"),
+        "{out}"
+    );
+}
