@@ -4,7 +4,7 @@
 //! and a QSFEN round trip give the same state.
 
 use ryoshi::games::quantum::types::{Side, PIECES_PER_SIDE};
-use ryoshi::games::quantum::{oracle, qsfen, reference, Action, Position, Rules};
+use ryoshi::games::quantum::{oracle, qsfen, reference, Action, Position, Rules, HAND};
 
 struct SplitMix(u64);
 
@@ -69,6 +69,7 @@ fn check_state(pos: &Position, context: &str) {
 fn random_games_fast_equals_reference() {
     let mut rng = SplitMix(0xC0FF_EE00);
     let (mut captures, mut drops, mut plies, mut wins) = (0, 0, 0, 0);
+    let mut with_hands = 0;
     for game in 0..60 {
         let rules = Rules {
             kakutei_nifu: game % 2 == 0,
@@ -104,6 +105,21 @@ fn random_games_fast_equals_reference() {
             assert_eq!(pos.winner(), expected.winner(), "{context}");
             assert_eq!(pos.key(), expected.key(), "{context}");
             check_state(&pos, &context);
+            let in_hand = pos.pieces().iter().filter(|p| p.square == HAND).count();
+            if in_hand >= 4 {
+                with_hands += 1;
+            }
+            // The captures-only generator is the captures of the full list.
+            let mut caps = Vec::new();
+            pos.generate_captures(&rules, &mut caps);
+            let mut expected: Vec<Action> = pos
+                .legal_actions(&rules)
+                .into_iter()
+                .filter(|a| matches!(a, Action::Move { to, .. } if pos.piece_at(*to).is_some()))
+                .collect();
+            caps.sort();
+            expected.sort();
+            assert_eq!(caps, expected, "{context}: captures");
             plies += 1;
             if pos.winner().is_some() {
                 wins += 1;
@@ -116,4 +132,9 @@ fn random_games_fast_equals_reference() {
     assert!(captures > 1500, "{captures} captures");
     assert!(drops > 1000, "{drops} drops");
     assert!(wins > 20, "{wins} king captures");
+    // The oracle comparisons above covered many positions with pieces in hand.
+    assert!(
+        with_hands > 2000,
+        "{with_hands} positions with 4+ pieces in hand"
+    );
 }
