@@ -220,3 +220,29 @@ fn after_a_king_capture_the_game_is_over() {
         "{out}"
     );
 }
+
+fn run_cli(args: &[&str]) -> String {
+    let out = std::process::Command::new(common::BIN)
+        .args(args)
+        .output()
+        .expect("run ryoshi");
+    assert!(out.status.success(), "{args:?}: {:?}", out.status);
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+#[test]
+fn command_line_perft_and_bench_hall() {
+    let out = run_cli(&["perft", "2"]);
+    assert_eq!(out.lines().next(), Some("Nodes searched: 30992"), "{out}");
+    assert!(out.contains("leaves/s"), "{out}");
+    let out = run_cli(&[
+        "perft",
+        "1",
+        "--sfen",
+        "KRBGGSSG~G~/PPPPPPPPP/9/9/4k4/9/9/9/9 b 4q[NL]~17q 1",
+    ]);
+    assert_eq!(out.lines().next(), Some("Nodes searched: 0"), "{out}");
+    let out = run_cli(&["bench", "hall", "64"]);
+    assert!(out.starts_with("hall: 64 states"), "{out}");
+    assert!(out.contains("ratio"), "{out}");
+}
