@@ -133,3 +133,63 @@ fn drops_name_pieces_by_token() {
         assert!(p.parse_action(bad, &rules).is_err(), "{bad}");
     }
 }
+
+/// Seeded random strings over the QSFEN alphabet (and mutations of valid positions) never
+/// panic; whatever parses writes back to a stable canonical form.
+#[test]
+fn fuzzed_qsfen_and_actions_never_panic() {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let alphabet: Vec<char> = "QqKkRrBbGgSsNnLlPp123456789/+[]~- bw0*abcdefghi\u{3042}"
+        .chars()
+        .collect();
+    let seeds = [
+        qsfen::START,
+        "4k4/9/9/9/9/9/9/9/4K4 b Q[NP]PQ[GS]2LP~Q12Q2npq[RB]q~14q 1",
+        "KRBGGSSG~G~/PPPPPPPPP/9/9/4k4/9/9/9/9 b 4q[NL]~17q 1",
+    ];
+    let mut accepted = 0;
+    for n in 0..20_000 {
+        let text: String = if n % 2 == 0 {
+            (0..next(120))
+                .map(|_| alphabet[next(alphabet.len())])
+                .collect()
+        } else {
+            // Mutate a valid position: replace, delete or insert a few characters.
+            let mut chars: Vec<char> = seeds[next(seeds.len())].chars().collect();
+            for _ in 0..1 + next(3) {
+                let i = next(chars.len());
+                match next(3) {
+                    0 => chars[i] = alphabet[next(alphabet.len())],
+                    1 => {
+                        chars.remove(i);
+                    }
+                    _ => chars.insert(i, alphabet[next(alphabet.len())]),
+                }
+            }
+            chars.into_iter().collect()
+        };
+        if let Ok(p) = qsfen::parse(&text) {
+            accepted += 1;
+            let w = qsfen::write(&p);
+            let back = qsfen::parse(&w).unwrap_or_else(|e| panic!("{text} -> {w}: {e}"));
+            assert_eq!(qsfen::write(&back), w, "{text}");
+            assert_eq!(back.key(), p.key(), "{text}");
+        }
+    }
+    assert!(accepted > 100, "{accepted} mutated positions accepted");
+    // Random action strings against the start position.
+    let p = Position::start();
+    let rules = Rules::default();
+    for _ in 0..20_000 {
+        let text: String = (0..next(10))
+            .map(|_| alphabet[next(alphabet.len())])
+            .collect();
+        let _ = p.parse_action(&text, &rules);
+    }
+}
