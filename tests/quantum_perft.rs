@@ -37,7 +37,7 @@ fn perft_start_reference_depth_3() {
 #[test]
 fn perft_midgame_fast_equals_reference() {
     let rules = Rules::default();
-    let mut state = 0x0DDB_A11u64;
+    let mut state = 0x00DD_BA11u64;
     let mut next = move || {
         state ^= state << 13;
         state ^= state >> 7;

@@ -18,8 +18,7 @@ fn errors(out: &str) -> usize {
 
 fn sfen_line(out: &str) -> String {
     out.lines()
-        .filter(|l| l.starts_with("sfen "))
-        .last()
+        .rfind(|l| l.starts_with("sfen "))
         .expect("a sfen line")
         .to_string()
 }

@@ -239,8 +239,8 @@ impl Position {
     pub(crate) fn side_masks(&self, origin: Side) -> [Mask; PIECES_PER_SIDE] {
         let base = origin.index() * PIECES_PER_SIDE;
         let mut masks = [0; PIECES_PER_SIDE];
-        for k in 0..PIECES_PER_SIDE {
-            masks[k] = self.pieces[base + k].mask;
+        for (m, p) in masks.iter_mut().zip(&self.pieces[base..]) {
+            *m = p.mask;
         }
         masks
     }

@@ -351,7 +351,9 @@ pub fn write(pos: &Position) -> String {
 /// Hand tokens with counts in canonical order: sente's then gote's; own origin before `~`;
 /// fewer candidates first; then by the candidates in type order K R B G S N L P.
 pub fn hand_groups(pos: &Position, bare: u64) -> Vec<(u32, String)> {
-    let mut groups: Vec<((usize, bool, u32, Vec<u32>), usize, u32)> = Vec::new();
+    // (holder, foreign, candidate count, candidate types), a representative, how many.
+    type Group = ((usize, bool, u32, Vec<u32>), usize, u32);
+    let mut groups: Vec<Group> = Vec::new();
     for i in 0..PIECES {
         let p = pos.piece(i);
         if p.square != HAND {

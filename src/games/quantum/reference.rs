@@ -28,8 +28,10 @@ const ORTH: &[(i8, i8)] = &[(-1, 0), (1, 0), (0, -1), (0, 1)];
 const DIAG: &[(i8, i8)] = &[(-1, -1), (-1, 1), (1, -1), (1, 1)];
 const UP: &[(i8, i8)] = &[(-1, 0)];
 
+type Offsets = Vec<(i8, i8)>;
+
 /// (steps, slides) of one type, unpromoted or promoted.
-fn movement(t: usize, promoted: bool) -> (Vec<(i8, i8)>, Vec<(i8, i8)>) {
+fn movement(t: usize, promoted: bool) -> (Offsets, Offsets) {
     let v = |s: &[(i8, i8)]| s.to_vec();
     match (LETTERS[t], promoted) {
         ('K', false) => (v(KING), vec![]),
