@@ -132,13 +132,16 @@ fn tight_sets(masks: &[Mask]) -> Option<[u64; 4]> {
 #[target_feature(enable = "sse2")]
 fn tight_sets_sse2(masks: &[Mask]) -> Option<[u64; 4]> {
     use std::arch::x86_64::*;
-    let mut words = [0u64; 32];
+    #[repr(align(16))]
+    struct Histogram([u8; 256]);
+    let mut h = Histogram([0; 256]);
     for &m in masks {
-        words[(m >> 3) as usize] += 1u64 << ((m & 7) * 8);
+        h.0[m as usize] += 1;
     }
     let mut v = [_mm_setzero_si128(); 16];
     for (i, x) in v.iter_mut().enumerate() {
-        *x = _mm_set_epi64x(words[2 * i + 1] as i64, words[2 * i] as i64);
+        // SAFETY: 16 bytes at 16 * i lie inside the 256-byte, 16-aligned histogram.
+        *x = unsafe { _mm_load_si128(h.0.as_ptr().add(16 * i) as *const __m128i) };
     }
     // Type bits 0..3 index bytes inside a vector.
     let m0 = _mm_set1_epi64x(0x00FF_00FF_00FF_00FF);
