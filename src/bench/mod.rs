@@ -4,6 +4,7 @@
 pub mod go;
 pub mod othello;
 pub mod quantum;
+pub mod search;
 pub mod timing;
 
 /// Runs the named benchmark, printing its figures to stdout.
@@ -12,6 +13,7 @@ pub fn run(what: &str, args: &[String]) -> Result<(), String> {
         .or_else(|| othello::run(what, args))
         .or_else(|| go::run(what, args))
         .or_else(|| timing::run(what, args))
+        .or_else(|| search::run(what, args))
         .unwrap_or_else(|| {
             Err(format!(
                 "unknown benchmark '{what}' (try: {})",
@@ -21,5 +23,12 @@ pub fn run(what: &str, args: &[String]) -> Result<(), String> {
 }
 
 pub fn names() -> Vec<&'static str> {
-    [quantum::NAMES, othello::NAMES, go::NAMES, timing::NAMES].concat()
+    [
+        quantum::NAMES,
+        othello::NAMES,
+        go::NAMES,
+        timing::NAMES,
+        search::NAMES,
+    ]
+    .concat()
 }

@@ -8,7 +8,9 @@ use super::{Info, Outcome, Report};
 
 const MAX_PLY: usize = 128;
 /// Quiescence goes at most this many plies below the horizon.
-const MAX_QUIESCE: u32 = 8;
+const MAX_QUIESCE: u32 = 3;
+/// A capture that cannot lift the score to alpha even with this margin is not searched.
+const DELTA_MARGIN: i32 = 150;
 /// How often (in nodes) the clock is read.
 const CLOCK_EVERY: u64 = 256;
 
@@ -24,6 +26,9 @@ pub struct Searcher<G: SearchGame> {
     seldepth: u32,
     node_limit: u64,
     aborted: bool,
+    hash_mb: u64,
+    /// Null-move pruning and late-move reductions (off: the result is exact minimax).
+    pruning: bool,
 }
 
 /// What one completed iteration found.
@@ -47,11 +52,19 @@ impl<G: SearchGame> Searcher<G> {
             seldepth: 0,
             node_limit: u64::MAX,
             aborted: false,
+            hash_mb,
+            pruning: true,
         }
     }
 
+    /// Turns the unsound speed-ups (null move, reductions) on or off.
+    pub fn set_pruning(&mut self, on: bool) {
+        self.pruning = on;
+    }
+
+    /// The hash size this searcher was made for (`USI_Hash`).
     pub fn hash_mb(&self) -> u64 {
-        self.tt.size_mb()
+        self.hash_mb
     }
 
     /// Forgets everything learnt (a new game, or a reproducible run).
@@ -273,6 +286,24 @@ impl<G: SearchGame> Searcher<G> {
                 }
             }
         }
+        // Null move: if passing still fails high, a real move will too (zugzwang is rare here).
+        let pv_node = beta - alpha > 1;
+        if self.pruning && !pv_node && depth >= 3 && ply > 0 && pos.evaluate() >= beta {
+            let mut passed = pos.clone();
+            if passed.play_null() {
+                self.keys.push(key);
+                let r = if depth >= 6 { 3 } else { 2 };
+                let score =
+                    -self.alphabeta(&passed, depth - 1 - r, -beta, -beta + 1, ply + 1, control);
+                self.keys.pop();
+                if self.aborted {
+                    return 0;
+                }
+                if score >= beta && score < WIN_BOUND {
+                    return score;
+                }
+            }
+        }
         let mut moves = std::mem::take(&mut self.buffers[ply as usize]);
         moves.clear();
         pos.generate(&mut moves);
@@ -298,10 +329,31 @@ impl<G: SearchGame> Searcher<G> {
             let mv = moves[i];
             let mut child = pos.clone();
             child.play(mv);
+            // Late quiet moves are searched a ply shallower first.
+            let reduction = if self.pruning
+                && depth >= 3
+                && i >= 4
+                && !pos.is_tactical(mv)
+                && scores[i] < (1 << 39) - 1
+            {
+                1 + (i >= 16 && depth >= 5) as i32
+            } else {
+                0
+            };
             let score = if i == 0 {
                 -self.alphabeta(&child, depth - 1, -beta, -alpha, ply + 1, control)
             } else {
-                let s = -self.alphabeta(&child, depth - 1, -alpha - 1, -alpha, ply + 1, control);
+                let mut s = -self.alphabeta(
+                    &child,
+                    depth - 1 - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    control,
+                );
+                if reduction > 0 && s > alpha && !self.aborted {
+                    s = -self.alphabeta(&child, depth - 1, -alpha - 1, -alpha, ply + 1, control);
+                }
                 if s > alpha && s < beta && !self.aborted {
                     -self.alphabeta(&child, depth - 1, -beta, -alpha, ply + 1, control)
                 } else {
@@ -396,7 +448,8 @@ impl<G: SearchGame> Searcher<G> {
         moves.clear();
         // At the horizon a side without moves is not scored as lost: the static evaluation stands.
         pos.generate(&mut moves);
-        moves.retain(|&m| pos.is_tactical(m));
+        pos.quiescence_moves(&mut moves);
+        moves.retain(|&m| stand + pos.gain(m) + DELTA_MARGIN > alpha);
         moves.sort_by_key(|&m| std::cmp::Reverse(pos.order_hint(m)));
         let mut best = stand;
         for &mv in moves.iter() {
@@ -463,6 +516,9 @@ mod tests {
         fn is_tactical(&self, _mv: u32) -> bool {
             false
         }
+        fn gain(&self, _mv: u32) -> i32 {
+            0
+        }
         fn code(mv: u32) -> u32 {
             mv
         }
@@ -498,6 +554,7 @@ mod tests {
     #[test]
     fn agrees_with_plain_negamax_on_random_trees() {
         let mut searcher = Searcher::<Tree>::new(1);
+        searcher.set_pruning(false);
         for seed in 0..300u64 {
             let root = Tree { id: mix(seed) };
             let mut moves = Vec::new();
@@ -563,6 +620,9 @@ mod tests {
         }
         fn is_tactical(&self, _mv: u32) -> bool {
             false
+        }
+        fn gain(&self, _mv: u32) -> i32 {
+            0
         }
         fn code(mv: u32) -> u32 {
             mv

@@ -14,6 +14,12 @@ pub trait SearchGame: Clone + Send + 'static {
     /// Plays a move produced by `generate` on this position.
     fn play(&mut self, mv: Self::Move);
 
+    /// Passes the move to the opponent (for null-move pruning); false if the game has no such
+    /// notion, and then the position must be left unchanged.
+    fn play_null(&mut self) -> bool {
+        false
+    }
+
     /// A hash of everything that decides the future of the game (Zobrist, fixed constants).
     fn key(&self) -> u64;
 
@@ -29,6 +35,14 @@ pub trait SearchGame: Clone + Send + 'static {
 
     /// Moves searched in quiescence (captures).
     fn is_tactical(&self, mv: Self::Move) -> bool;
+
+    /// Keeps the moves worth searching in quiescence (by default: the tactical ones).
+    fn quiescence_moves(&self, moves: &mut Vec<Self::Move>) {
+        moves.retain(|&m| self.is_tactical(m));
+    }
+
+    /// What a tactical move wins at most, in evaluation units (for delta pruning).
+    fn gain(&self, mv: Self::Move) -> i32;
 
     /// A compact code of the move for the transposition table and history tables.
     fn code(mv: Self::Move) -> u32;

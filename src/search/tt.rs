@@ -42,10 +42,6 @@ impl Table {
         }
     }
 
-    pub fn size_mb(&self) -> u64 {
-        ((self.slots.len() * std::mem::size_of::<Option<Entry>>()) >> 20) as u64
-    }
-
     pub fn clear(&mut self) {
         self.slots.iter_mut().for_each(|s| *s = None);
         self.age = 0;

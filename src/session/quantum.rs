@@ -1,20 +1,26 @@
 //! The quantum shogi adapter: protocol notation and output lines over `games::quantum`.
 
-use super::options::Options;
+use super::options::{Options, Strategy};
 use super::variant::{Out, Variant};
 use crate::games::quantum::{perft, qsfen, Position, Record, Rules, Side};
 use crate::protocol::StartSpec;
-use crate::search::{Job, Limits, Outcome, Report};
+use crate::search::quantum::{self as player, Player, QGame};
+use crate::search::{Job, Limits, Searcher};
+use parking_lot::Mutex;
+use std::sync::Arc;
 
 pub struct QuantumVariant {
     /// The current position and the keys of the game so far (for repetition).
     record: Record,
+    /// The search with its hash table, kept from one `go` to the next (allocated on first use).
+    searcher: Arc<Mutex<Option<Searcher<QGame>>>>,
 }
 
 impl QuantumVariant {
     pub fn new() -> Self {
         QuantumVariant {
             record: Record::new(Position::start(), Rules::default()),
+            searcher: Arc::new(Mutex::new(None)),
         }
     }
 
@@ -58,6 +64,9 @@ impl Variant for QuantumVariant {
     }
 
     fn new_game(&mut self) {
+        if let Some(searcher) = self.searcher.lock().as_mut() {
+            searcher.clear();
+        }
         self.record = Record::new(self.record.position().clone(), self.record.rules());
     }
 
@@ -97,14 +106,28 @@ impl Variant for QuantumVariant {
         Ok(divide)
     }
 
-    fn search(&self, _limits: &Limits, _options: &Options) -> Job {
-        Box::new(|_, report| {
-            report(Report::Text("error: search is not implemented yet".into()));
-            Outcome {
-                info: Default::default(),
-                best: None,
-                ponder: None,
+    fn search(&self, _limits: &Limits, options: &Options) -> Job {
+        let game = QGame {
+            pos: self.record.position().clone(),
+            rules: rules(options),
+        };
+        // The current position is the last key; the search adds it itself.
+        let keys = self.record.keys();
+        let keys = keys[..keys.len().saturating_sub(1)].to_vec();
+        let player = match options.strategy {
+            Strategy::Search => Player::Search,
+            Strategy::Possibilityist => Player::Possibilityist,
+            Strategy::Random => Player::Random { seed: options.seed },
+        };
+        let hash_mb = options.hash_mb;
+        let searcher = Arc::clone(&self.searcher);
+        Box::new(move |control, report| {
+            let mut slot = searcher.lock();
+            if slot.as_ref().is_none_or(|s| s.hash_mb() != hash_mb) {
+                *slot = Some(Searcher::new(hash_mb));
             }
+            let searcher = slot.as_mut().expect("just allocated");
+            player::think(player, &game, &keys, searcher, control, report)
         })
     }
 
@@ -112,7 +135,11 @@ impl Variant for QuantumVariant {
         self.record.position().side_to_move() == Side::Black
     }
 
-    fn bench(&mut self, _options: &Options, _out: Out) -> Result<(), String> {
-        Err("bench is not implemented yet for quantum shogi".into())
+    fn bench(&mut self, _options: &Options, out: Out) -> Result<(), String> {
+        let (lines, _) = player::bench(16, player::BENCH_DEPTH);
+        for line in lines {
+            out(&line);
+        }
+        Ok(())
     }
 }

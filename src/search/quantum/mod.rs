@@ -1,0 +1,316 @@
+//! Quantum shogi players: the real search (alpha-beta over [`QGame`] with [`eval`]), and the two
+//! baselines Shogitter offers, `possibilityist` (depth-2 minimax on legal action counts) and
+//! `random` (a seeded uniform choice).
+
+pub mod eval;
+
+use crate::games::quantum::types::Side;
+use crate::games::quantum::zobrist;
+use crate::games::quantum::{Action, Position, Rules};
+use crate::search::{Control, Info, Outcome, Report, SearchGame, Searcher};
+
+/// A position with its rules, as the generic search sees it.
+#[derive(Clone)]
+pub struct QGame {
+    pub pos: Position,
+    pub rules: Rules,
+}
+
+impl SearchGame for QGame {
+    type Move = Action;
+
+    fn generate(&self, out: &mut Vec<Action>) {
+        self.pos.generate(&self.rules, out);
+    }
+
+    fn play(&mut self, mv: Action) {
+        self.pos.apply(mv);
+    }
+
+    fn key(&self) -> u64 {
+        self.pos.key()
+    }
+
+    fn play_null(&mut self) -> bool {
+        let side = self.pos.side;
+        self.pos.key = self
+            .pos
+            .key
+            .wrapping_sub(zobrist::side(side))
+            .wrapping_add(zobrist::side(side.opponent()));
+        self.pos.side = side.opponent();
+        true
+    }
+
+    fn lost(&self) -> bool {
+        // The winner is always the side that just moved.
+        self.pos.winner().is_some()
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(&self.pos)
+    }
+
+    fn order_hint(&self, mv: Action) -> i32 {
+        match mv {
+            Action::Move { from, to, promote } => {
+                let attacker = self.pos.piece_at(from).map(|i| self.pos.piece(i));
+                let victim = self.pos.piece_at(to).map(|i| self.pos.piece(i));
+                let mut hint = promote as i32 * 200;
+                if let Some(v) = victim {
+                    hint += 16 * eval::piece_value(v.mask, v.promoted);
+                    if v.mask & 1 != 0 {
+                        hint += 4000; // it may be the king
+                    }
+                }
+                if let Some(a) = attacker {
+                    hint -= eval::piece_value(a.mask, a.promoted);
+                }
+                hint
+            }
+            Action::Drop { .. } => 0,
+        }
+    }
+
+    fn is_tactical(&self, mv: Action) -> bool {
+        matches!(mv, Action::Move { to, .. } if self.pos.piece_at(to).is_some())
+    }
+
+    /// Captures, less those that give a more valuable piece for a defended lesser one.
+    fn quiescence_moves(&self, moves: &mut Vec<Action>) {
+        let (defended, _) = self.pos.board_reach(self.pos.side_to_move().opponent());
+        moves.retain(|&mv| {
+            let Action::Move { from, to, .. } = mv else {
+                return false;
+            };
+            let Some(victim) = self.pos.piece_at(to).map(|i| self.pos.piece(i)) else {
+                return false;
+            };
+            if defended & (1u128 << to) == 0 || victim.mask & 1 != 0 {
+                return true;
+            }
+            let attacker = self.pos.piece_at(from).map(|i| self.pos.piece(i));
+            attacker.is_none_or(|a| {
+                eval::piece_value(a.mask, a.promoted)
+                    <= eval::piece_value(victim.mask, victim.promoted) + 50
+            })
+        });
+    }
+
+    fn gain(&self, mv: Action) -> i32 {
+        match self.pos.piece_at(mv.to()) {
+            Some(i) => {
+                let v = self.pos.piece(i);
+                // A capture that may take the king may end the game.
+                if v.mask & 1 != 0 {
+                    30_000
+                } else {
+                    eval::piece_value(v.mask, v.promoted)
+                }
+            }
+            None => 0,
+        }
+    }
+
+    fn code(mv: Action) -> u32 {
+        match mv {
+            Action::Move { from, to, promote } => {
+                ((from as u32 * 81 + to as u32) << 1) | promote as u32
+            }
+            Action::Drop { piece, to } => (1 << 20) | (piece as u32 * 81 + to as u32),
+        }
+    }
+
+    const HISTORY_SIZE: usize = 81 * 81 * 2 + 40 * 81;
+
+    fn history_index(mv: Action) -> usize {
+        match mv {
+            Action::Move { from, to, promote } => {
+                (from as usize * 81 + to as usize) * 2 + promote as usize
+            }
+            Action::Drop { piece, to } => 81 * 81 * 2 + piece as usize * 81 + to as usize,
+        }
+    }
+
+    fn name(&self, mv: Action) -> String {
+        self.pos.action_name(mv)
+    }
+}
+
+/// splitmix64: a small, well-mixed, seedable generator (no `rand` dependency).
+pub fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// `random`: a uniformly random legal action; the generator is seeded from `seed` and the
+/// position, so the same position and seed always give the same choice.
+pub fn random_action(pos: &Position, rules: &Rules, seed: u64) -> Option<Action> {
+    let moves = pos.legal_actions(rules);
+    if moves.is_empty() {
+        return None;
+    }
+    let mut state = seed ^ pos.key();
+    Some(moves[(splitmix(&mut state) % moves.len() as u64) as usize])
+}
+
+/// `possibilityist`: depth-2 minimax; a leaf is worth (its own legal actions) minus (the
+/// opponent's), from the mover's side. Capturing the king wins; allowing it loses. Ties go to
+/// the first action in generation order. Returns the action and its value.
+pub fn possibilityist(pos: &Position, rules: &Rules) -> Option<(Action, i64)> {
+    let me = pos.side_to_move();
+    let moves = pos.legal_actions(rules);
+    let mut best: Option<(Action, i64)> = None;
+    let mut replies = Vec::with_capacity(512);
+    for &a in &moves {
+        let child = pos.after(a);
+        if child.winner() == Some(me) {
+            return Some((a, i64::MAX));
+        }
+        replies.clear();
+        child.generate(rules, &mut replies);
+        let mut worst = i64::MAX; // no reply: the opponent has lost
+        for &b in &replies {
+            let grand = child.after(b);
+            let value = if grand.winner().is_some() {
+                i64::MIN
+            } else {
+                grand.count_legal(rules) as i64 - count_for(&grand, me.opponent(), rules) as i64
+            };
+            worst = worst.min(value);
+            if best.is_some_and(|(_, v)| worst <= v) {
+                break; // cannot beat the best so far
+            }
+        }
+        if best.is_none_or(|(_, v)| worst > v) {
+            best = Some((a, worst));
+        }
+    }
+    best
+}
+
+fn count_for(pos: &Position, side: Side, rules: &Rules) -> u64 {
+    let mut turned = pos.clone();
+    turned.side = side;
+    turned.count_legal(rules)
+}
+
+/// The `bench` positions: the start and seeded random walks from it (fixed forever: the node
+/// count of `bench` is the search's signature).
+pub fn bench_positions(rules: &Rules) -> Vec<Position> {
+    let mut positions = vec![Position::start()];
+    let mut state = 0xBE4C_4u64;
+    for walk in 0..5 {
+        let mut pos = Position::start();
+        for _ in 0..(12 + walk * 8) {
+            let moves = pos.legal_actions(rules);
+            if moves.is_empty() || pos.winner().is_some() {
+                break;
+            }
+            let a = moves[(splitmix(&mut state) % moves.len() as u64) as usize];
+            let next = pos.after(a);
+            if next.winner().is_some() {
+                break;
+            }
+            pos = next;
+        }
+        positions.push(pos);
+    }
+    positions
+}
+
+/// Depth of every `bench` search.
+pub const BENCH_DEPTH: u32 = 3;
+
+/// Runs the fixed bench; returns (lines to print, total nodes).
+pub fn bench(hash_mb: u64, depth: u32) -> (Vec<String>, u64) {
+    let rules = Rules::default();
+    let mut searcher = Searcher::<QGame>::new(hash_mb);
+    let mut lines = Vec::new();
+    let mut total = 0;
+    let started = std::time::Instant::now();
+    for (i, pos) in bench_positions(&rules).into_iter().enumerate() {
+        searcher.clear();
+        let limits = crate::search::Limits {
+            depth: Some(depth),
+            ..Default::default()
+        };
+        let control = Control::new(limits, 0);
+        let game = QGame { pos, rules };
+        let outcome = searcher.run(&game, &[], &control, depth, &mut |_| {});
+        total += searcher.nodes();
+        lines.push(format!(
+            "position {}: bestmove {} score cp {} nodes {}",
+            i + 1,
+            outcome.best.as_deref().unwrap_or("resign"),
+            outcome.info.score,
+            searcher.nodes()
+        ));
+    }
+    let ms = started.elapsed().as_millis().max(1) as u64;
+    lines.push(format!("time {ms} ms, nps {}", total * 1000 / ms));
+    lines.push(format!("Nodes searched: {total}"));
+    (lines, total)
+}
+
+/// The final report of a baseline player, in the same shape as the search's.
+fn baseline_outcome(
+    pos: &Position,
+    action: Option<Action>,
+    score: i32,
+    control: &Control,
+) -> Outcome {
+    let best = action.map(|a| pos.action_name(a));
+    let info = Info {
+        depth: 1,
+        seldepth: 1,
+        score,
+        nodes: 1,
+        time_ms: control.elapsed_ms(),
+        pv: best.iter().cloned().collect(),
+        multipv: None,
+        hashfull: None,
+    };
+    Outcome {
+        info,
+        best,
+        ponder: None,
+    }
+}
+
+/// The player behind `go`, chosen by the `Strategy` option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    Search,
+    Possibilityist,
+    Random { seed: u64 },
+}
+
+/// Plays one `go`: `keys` are the game's earlier positions (oldest first) for repetition.
+pub fn think(
+    player: Player,
+    game: &QGame,
+    keys: &[u64],
+    searcher: &mut Searcher<QGame>,
+    control: &Control,
+    report: &mut dyn FnMut(Report),
+) -> Outcome {
+    match player {
+        Player::Search => {
+            let depth = control.depth_limit().unwrap_or(u32::MAX);
+            searcher.run(game, keys, control, depth, report)
+        }
+        Player::Possibilityist => {
+            let found = possibilityist(&game.pos, &game.rules);
+            let score = found.map_or(-30_000, |(_, v)| v.clamp(-29_000, 29_000) as i32);
+            baseline_outcome(&game.pos, found.map(|(a, _)| a), score, control)
+        }
+        Player::Random { seed } => {
+            let a = random_action(&game.pos, &game.rules, seed);
+            baseline_outcome(&game.pos, a, 0, control)
+        }
+    }
+}
