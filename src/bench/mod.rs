@@ -5,6 +5,7 @@ pub mod go;
 pub mod othello;
 pub mod quantum;
 pub mod search;
+pub mod strength;
 pub mod timing;
 
 /// Runs the named benchmark, printing its figures to stdout.
@@ -14,6 +15,7 @@ pub fn run(what: &str, args: &[String]) -> Result<(), String> {
         .or_else(|| go::run(what, args))
         .or_else(|| timing::run(what, args))
         .or_else(|| search::run(what, args))
+        .or_else(|| strength::run(what, args))
         .unwrap_or_else(|| {
             Err(format!(
                 "unknown benchmark '{what}' (try: {})",
