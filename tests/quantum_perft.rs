@@ -88,3 +88,15 @@ fn perft_start_depth_3_by_playing_every_leaf() {
     let pos = Position::start();
     assert_eq!(perft::perft_by_apply(&pos, 3, &Rules::default()), 5_376_638);
 }
+
+/// Depth 4 (923,370,014 leaves) with every leaf played and re-projected, against the bulk count.
+/// About two minutes; run with `cargo test --release -- --ignored`.
+#[test]
+#[ignore]
+fn perft_start_depth_4_bulk_equals_playing_every_leaf() {
+    let pos = Position::start();
+    let rules = Rules::default();
+    let bulk = perft::perft(&pos, 4, &rules);
+    assert_eq!(bulk, 923_370_014);
+    assert_eq!(perft::perft_by_apply(&pos, 4, &rules), bulk);
+}

@@ -150,7 +150,10 @@ fn hall_bench(args: &[String]) -> Result<(), String> {
         cpu(fast.1),
         slow.0,
         cpu(slow.1),
-        slow.0 / fast.0
+        match (fast.1, slow.1) {
+            (Some(f), Some(s)) => s / f,
+            _ => slow.0 / fast.0,
+        }
     );
     Ok(())
 }

@@ -6,14 +6,14 @@
 //! least tight set `M(t)` containing it, and piece `i` can be `t` iff `D_i ⊆ M(t)`: this is
 //! `P_i = D_i − ⋃{U tight : D_i ⊄ U}` evaluated per type, in one pass.
 //!
-//! All 256 counts live in 32 words of 8 bytes (counts never exceed the number of pieces, so a
-//! byte never overflows) and the transform and comparisons run eight subsets per instruction.
+//! All 256 counts are bytes (counts never exceed the number of pieces, so a byte never
+//! overflows); on x86_64 the subset-sum transform and the comparisons run on SSE2 registers,
+//! sixteen subsets per instruction; elsewhere on 64-bit words, eight per instruction (a unit
+//! test checks that both agree).
 
 use super::types::{Mask, ALL, CAPACITY};
 
-#[cfg(not(target_arch = "x86_64"))]
 const H: u64 = 0x8080_8080_8080_8080;
-#[cfg(not(target_arch = "x86_64"))]
 const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
 
 /// `cap(U)` for every subset, packed like the counts.
@@ -103,6 +103,13 @@ fn subset_counts(masks: &[Mask]) -> [u64; 32] {
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
 fn tight_sets(masks: &[Mask]) -> Option<[u64; 4]> {
+    tight_sets_words(masks)
+}
+
+/// [`tight_sets`] on 64-bit words, for any target.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline]
+fn tight_sets_words(masks: &[Mask]) -> Option<[u64; 4]> {
     let counts = subset_counts(masks);
     let mut tight = [0u64; 4];
     let mut bad = 0u64;
@@ -259,4 +266,56 @@ pub fn project(masks: &mut [Mask]) -> bool {
 pub fn projected(masks: &[Mask]) -> Option<Vec<Mask>> {
     let mut out = masks.to_vec();
     project(&mut out).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Tight sets and infeasibility by direct counting over all 256 subsets.
+    fn tight_sets_plain(masks: &[Mask]) -> Option<[u64; 4]> {
+        let mut tight = [0u64; 4];
+        for u in 0..256usize {
+            let count = masks.iter().filter(|&&d| d as usize & !u == 0).count();
+            let cap: usize = (0..8)
+                .filter(|t| u & (1 << t) != 0)
+                .map(|t| CAPACITY[t] as usize)
+                .sum();
+            if count > cap {
+                return None;
+            }
+            if count == cap {
+                tight[u >> 6] |= 1 << (u & 63);
+            }
+        }
+        Some(tight)
+    }
+
+    #[test]
+    fn word_and_simd_tight_sets_agree_with_plain_counting() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut feasible = 0;
+        for n in 0..20_000 {
+            let mut masks = [0u8; 20];
+            for m in masks.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Sparse and dense sets alike.
+                *m = (x as u8) & (x >> 8) as u8 | (x >> 16) as u8 & (x >> 24) as u8;
+                if x >> 60 == 0 {
+                    *m = 1 << ((x >> 32) & 7);
+                }
+                // Every other configuration is dense enough to be feasible mostly.
+                if n % 2 == 0 {
+                    *m |= (x >> 40) as u8 | (x >> 48) as u8;
+                }
+            }
+            let plain = tight_sets_plain(&masks);
+            assert_eq!(tight_sets_words(&masks), plain, "{masks:?}");
+            assert_eq!(tight_sets(&masks), plain, "{masks:?}");
+            feasible += plain.is_some() as usize;
+        }
+        assert!((2_000..18_000).contains(&feasible), "{feasible} feasible");
+    }
 }
