@@ -3,6 +3,7 @@
 
 pub mod control;
 pub mod limits;
+pub mod othello;
 pub mod time;
 
 pub use control::Control;

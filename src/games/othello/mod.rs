@@ -1,6 +1,7 @@
 //! Othello rules on bitboards: moves, flips, passes, perft, counting, and the endgame solver.
 
 pub mod board;
+pub mod count;
 pub mod obf;
 pub mod perft;
 pub mod position;

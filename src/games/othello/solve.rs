@@ -41,7 +41,7 @@ pub struct Solver<'a> {
     pub nodes: u64,
     table: Vec<Entry>,
     mask: usize,
-    abort: Option<&'a dyn Fn() -> bool>,
+    abort: Option<&'a dyn Fn(u64) -> bool>,
     aborted: bool,
 }
 
@@ -76,7 +76,7 @@ fn hash(p: u64, o: u64) -> u64 {
 
 /// Discs of `p` that can never be turned, as far as cheaply provable: filled edges and the
 /// discs anchored to corners along edges. A lower bound, used for the stability cut.
-fn stable_edges(p: u64, o: u64) -> u64 {
+pub fn stable_edges(p: u64, o: u64) -> u64 {
     let full = p | o;
     let mut stable = 0u64;
     // Rows 1 and 8, files a and h: full lines are stable; else grow from corners.
@@ -116,7 +116,7 @@ impl<'a> Solver<'a> {
 
     /// Polled every few thousand nodes; when it says true the search unwinds and the result of
     /// the interrupted call is meaningless (see [`Solver::aborted`]).
-    pub fn with_abort(mut self, abort: &'a dyn Fn() -> bool) -> Solver<'a> {
+    pub fn with_abort(mut self, abort: &'a dyn Fn(u64) -> bool) -> Solver<'a> {
         self.abort = Some(abort);
         self
     }
@@ -188,7 +188,7 @@ impl<'a> Solver<'a> {
         self.nodes += 1;
         if self.nodes & 0xFFF == 0 {
             if let Some(abort) = self.abort {
-                if abort() {
+                if abort(self.nodes) {
                     self.aborted = true;
                 }
             }
