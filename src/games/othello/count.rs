@@ -47,6 +47,12 @@ fn key_hash(a: u64, b: u64) -> u64 {
     h ^ (h >> 32)
 }
 
+/// Maps a 64-bit hash onto 0..n without a division (the high half of the product).
+#[inline]
+fn range(h: u64, n: u64) -> u64 {
+    ((h as u128 * n as u128) >> 64) as u64
+}
+
 /// Children of one node, keyed, with the side to move settled (auto pass; game over keeps the
 /// side that just moved, as the seed's program does).
 #[inline]
@@ -120,20 +126,31 @@ fn build_partition(
     layer: &[Node],
     part: u64,
     parts: u64,
+    per_part: u64,
     buckets: usize,
     keep: bool,
     next: &mut Vec<Node>,
+    scratch: &mut Scratch,
     progress: &mut dyn FnMut(u64),
 ) -> u64 {
-    let mut bucketed: Vec<Vec<Node>> = vec![Vec::new(); buckets];
+    // The children of a partition spread evenly over the buckets; a little slack avoids regrowth.
+    let expected = (per_part + per_part / 8) as usize / buckets + 16;
+    // Buffers are reused from partition to partition (no fresh pages to fault in each time).
+    let Scratch { bucketed, table } = scratch;
+    bucketed.resize_with(buckets, Vec::new);
+    bucketed.truncate(buckets);
+    for b in bucketed.iter_mut() {
+        b.clear();
+        b.reserve(expected);
+    }
     for (i, node) in layer.iter().enumerate() {
         if i % 65536 == 0 {
             progress(i as u64);
         }
         for_each_child(node, |k1, k2| {
             let h = key_hash(k1, k2);
-            if h % parts == part {
-                let b = ((h >> 40) as usize) % buckets;
+            if range(h, parts) == part {
+                let b = range(h.wrapping_mul(0xA076_1D64_78BD_642F), buckets as u64) as usize;
                 bucketed[b].push(Node {
                     black: k1,
                     white_side: k2,
@@ -142,18 +159,24 @@ fn build_partition(
             }
         });
     }
-    let mut table = Vec::new();
     let mut distinct = 0;
-    for bucket in bucketed {
-        distinct += dedup_bucket(&bucket, &mut table, keep, next);
+    for bucket in bucketed.iter() {
+        distinct += dedup_bucket(bucket, table, keep, next);
     }
     distinct
 }
 
+/// Buffers of one depth's partitions.
+#[derive(Default)]
+struct Scratch {
+    bucketed: Vec<Vec<Node>>,
+    table: Vec<Node>,
+}
+
 /// Children held in memory at once, at most (bounds the partition size).
-const PARTITION_CHILDREN: u64 = 24 << 20;
+const PARTITION_CHILDREN: u64 = 48 << 20;
 /// Children per dedup bucket, about (keeps the hash table in cache).
-const BUCKET_CHILDREN: u64 = 1 << 16;
+const BUCKET_CHILDREN: u64 = 1 << 14;
 
 /// Counts depths 1..=`max_depth` from `start` (already past any forced pass), calling `row` as
 /// each depth finishes and `progress(done, total)` while a depth is being built. Returns the
@@ -188,12 +211,21 @@ pub fn count(
         let keep = depth < max_depth;
         let mut next = Vec::new();
         let mut positions = 0;
+        let mut scratch = Scratch::default();
         let total = layer.len() as u64 * parts;
         for part in 0..parts {
             let done = part * layer.len() as u64;
-            positions += build_partition(&layer, part, parts, buckets, keep, &mut next, &mut |i| {
-                progress(depth, done + i, total)
-            });
+            positions += build_partition(
+                &layer,
+                part,
+                parts,
+                per_part,
+                buckets,
+                keep,
+                &mut next,
+                &mut scratch,
+                &mut |i| progress(depth, done + i, total),
+            );
             let held = (layer.capacity() as u64 + next.capacity() as u64 + per_part) * node_bytes
                 + 2 * (BUCKET_CHILDREN * 2).next_power_of_two() * node_bytes;
             peak = peak.max(held);

@@ -9,41 +9,55 @@
 
 use super::board::{flips, moves, squares, Board};
 
-#[inline(always)]
-fn count(p: u64, o: u64, depth: u32) -> u64 {
-    let m = moves(p, o);
-    if m == 0 {
-        if depth == 1 {
-            return (moves(o, p) != 0) as u64;
+/// The recursion, written once and compiled twice: with the CPU's POPCNT/BMI/AVX2 (every
+/// function it calls is inlined into it, so they get the features too) and without.
+macro_rules! count_fn {
+    ($name:ident $(, $features:literal)?) => {
+        $(#[target_feature(enable = $features)])?
+        unsafe fn $name(p: u64, o: u64, depth: u32) -> u64 {
+            let m = moves(p, o);
+            if m == 0 {
+                if depth == 1 {
+                    return (moves(o, p) != 0) as u64;
+                }
+                if moves(o, p) != 0 {
+                    return $name(o, p, depth - 1);
+                }
+                return 0;
+            }
+            if depth == 1 {
+                return m.count_ones() as u64;
+            }
+            let mut total = 0;
+            for sq in squares(m) {
+                let turned = flips(p, o, sq);
+                total += $name(o ^ turned, p | turned | (1u64 << sq), depth - 1);
+            }
+            total
         }
-        if moves(o, p) != 0 {
-            return count(o, p, depth - 1);
-        }
-        return 0;
-    }
-    if depth == 1 {
-        return m.count_ones() as u64;
-    }
-    let mut total = 0;
-    for sq in squares(m) {
-        let turned = flips(p, o, sq);
-        total += count(o ^ turned, p | turned | (1u64 << sq), depth - 1);
-    }
-    total
+    };
 }
+
+count_fn!(count_generic);
+#[cfg(target_arch = "x86_64")]
+count_fn!(count_native, "popcnt,bmi1,bmi2,lzcnt,avx2");
 
 /// Leaf count below `board` (player to move) at `depth` plies; depth 0 is the board itself.
 fn leaves_generic(board: &Board, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    count(board.player, board.opponent, depth)
+    // SAFETY: compiled without extra target features; nothing unsafe inside.
+    unsafe { count_generic(board.player, board.opponent, depth) }
 }
 
+/// As `leaves_generic`, with the native features. Callers check them first.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
 unsafe fn leaves_native(board: &Board, depth: u32) -> u64 {
-    leaves_generic(board, depth)
+    if depth == 0 {
+        return 1;
+    }
+    count_native(board.player, board.opponent, depth)
 }
 
 /// Leaf count below `board` (player to move) at `depth` plies, Edax's convention.

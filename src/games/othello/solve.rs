@@ -16,6 +16,7 @@ const SHALLOW: u32 = 7;
 const TT_MIN_EMPTIES: u32 = 10;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
+const EDGES: u64 = 0xFF81_8181_8181_81FF;
 
 /// Quadrant masks (a1-d4, e1-h4, a5-d8, e5-h8), for parity ordering.
 const QUADRANTS: [u64; 4] = [
@@ -35,6 +36,56 @@ struct Entry {
 }
 
 const NO_MOVE: u8 = 64;
+
+/// Up to 32 moves with their ordering keys, on the stack.
+#[derive(Default)]
+struct MoveList {
+    keys: [i32; 32],
+    moves: [u32; 32],
+    len: usize,
+}
+
+impl MoveList {
+    #[inline]
+    fn push(&mut self, key: i32, sq: u32) {
+        // Othello positions have at most 33 legal moves; more never occurs in play from the
+        // start, and the 33rd would only lose ordering, so it is kept in the last slot.
+        let i = self.len.min(31);
+        self.keys[i] = key;
+        self.moves[i] = sq;
+        self.len = (self.len + 1).min(32);
+    }
+
+    /// Insertion sort by key, smallest first (the lists are short).
+    fn sort(&mut self) {
+        for i in 1..self.len {
+            let (k, m) = (self.keys[i], self.moves[i]);
+            let mut j = i;
+            while j > 0 && self.keys[j - 1] > k {
+                self.keys[j] = self.keys[j - 1];
+                self.moves[j] = self.moves[j - 1];
+                j -= 1;
+            }
+            self.keys[j] = k;
+            self.moves[j] = m;
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.moves[..self.len].iter().copied()
+    }
+}
+
+/// Squares next to `bits` in the eight directions.
+#[inline]
+fn neighbours(bits: u64) -> u64 {
+    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let e = (bits << 1) & NOT_A;
+    let w = (bits >> 1) & NOT_H;
+    let row = bits | e | w;
+    e | w | (row << 8) | (row >> 8)
+}
 
 /// The solver's state: node counter, transposition table, and the abort check.
 pub struct Solver<'a> {
@@ -147,7 +198,7 @@ impl<'a> Solver<'a> {
         }
         let mut alpha = alpha;
         let mut best = (None, -65);
-        for (i, sq) in self.ordered(p, o, m).into_iter().enumerate() {
+        for (i, sq) in self.ordered(p, o, m).iter().enumerate() {
             let f = flips(p, o, sq);
             let (np, no) = (o ^ f, p | f | 1 << sq);
             let mut score;
@@ -195,9 +246,9 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// Moves best-first: the opponent's weighted mobility after the move, corners counting
-    /// double; the table's move goes first.
-    fn ordered(&self, p: u64, o: u64, m: u64) -> Vec<u32> {
+    /// Moves best-first: the opponent's weighted mobility after the move (corners counting
+    /// double), then its potential mobility; the table's move goes first.
+    fn ordered(&self, p: u64, o: u64, m: u64) -> MoveList {
         let tt_move = {
             let e = &self.table[hash(p, o) as usize & self.mask];
             if e.player == p && e.opponent == o {
@@ -206,22 +257,28 @@ impl<'a> Solver<'a> {
                 NO_MOVE
             }
         };
-        let mut list: Vec<(i32, u32)> = squares(m)
-            .map(|sq| {
-                if sq as u8 == tt_move {
-                    return (-1000, sq);
-                }
+        let mut list = MoveList::default();
+        for sq in squares(m) {
+            let key = if sq as u8 == tt_move {
+                i32::MIN
+            } else {
                 let f = flips(p, o, sq);
                 let (np, no) = (o ^ f, p | f | 1 << sq);
                 let theirs = moves(np, no);
-                let key = (theirs.count_ones() + (theirs & CORNERS).count_ones()) as i32 * 16
-                    + (moves(no, np).count_ones() as i32 * -1)
-                    + if 1u64 << sq & CORNERS != 0 { -8 } else { 0 };
-                (key, sq)
-            })
-            .collect();
-        list.sort_unstable();
-        list.into_iter().map(|(_, sq)| sq).collect()
+                let empties = !(np | no);
+                // Empties next to our discs: where the opponent may find moves later.
+                let potential = (neighbours(no) & empties).count_ones() as i32;
+                let mut key = (theirs.count_ones() + (theirs & CORNERS).count_ones()) as i32 * 64
+                    + potential * 8;
+                if 1u64 << sq & CORNERS != 0 {
+                    key -= 32;
+                }
+                key
+            };
+            list.push(key, sq);
+        }
+        list.sort();
+        list
     }
 
     fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
@@ -243,13 +300,16 @@ impl<'a> Solver<'a> {
         }
         let mut alpha = alpha;
         let mut beta = beta;
-        // Stability cut: the opponent's stable discs bound our best result.
-        let upper = 64 - 2 * stable_edges(o, p).count_ones() as i32;
-        if upper <= alpha {
-            return upper;
-        }
-        if upper < beta {
-            beta = upper;
+        // Stability cut: the opponent's stable discs bound our best result. Only edge discs
+        // can be proven stable here, so the test is skipped when they could not cut.
+        if 2 * (o & EDGES).count_ones() as i32 >= 64 - alpha {
+            let upper = 64 - 2 * stable_edges(o, p).count_ones() as i32;
+            if upper <= alpha {
+                return upper;
+            }
+            if upper < beta {
+                beta = upper;
+            }
         }
         let slot = hash(p, o) as usize & self.mask;
         let use_tt = n >= TT_MIN_EMPTIES;
@@ -280,7 +340,7 @@ impl<'a> Solver<'a> {
             best_score = -self.search(o ^ f, p | f | 1 << sq, -beta, -alpha, false);
             best_move = sq as u8;
         } else {
-            for (i, sq) in self.ordered(p, o, m).into_iter().enumerate() {
+            for (i, sq) in self.ordered(p, o, m).iter().enumerate() {
                 let f = flips(p, o, sq);
                 let (np, no) = (o ^ f, p | f | 1 << sq);
                 let mut score;
