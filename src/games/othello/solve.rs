@@ -57,6 +57,7 @@ impl MoveList {
     }
 
     /// Insertion sort by key, smallest first (the lists are short).
+    #[inline(always)]
     fn sort(&mut self) {
         for i in 1..self.len {
             let (k, m) = (self.keys[i], self.moves[i]);
@@ -76,8 +77,20 @@ impl MoveList {
     }
 }
 
+/// Discs of `p` on a corner or next to an owned corner along an edge: surely stable.
+#[inline(always)]
+fn corner_stability(p: u64) -> i32 {
+    let stable = (((0x0100_0000_0000_0001 & p) << 1)
+        | ((0x8000_0000_0000_0080 & p) >> 1)
+        | ((0x0000_0000_0000_0081 & p) << 8)
+        | ((0x8100_0000_0000_0000 & p) >> 8)
+        | CORNERS)
+        & p;
+    stable.count_ones() as i32
+}
+
 /// Squares next to `bits` in the eight directions.
-#[inline]
+#[inline(always)]
 fn neighbours(bits: u64) -> u64 {
     const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
     const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
@@ -94,6 +107,7 @@ pub struct Solver<'a> {
     mask: usize,
     abort: Option<&'a dyn Fn(u64) -> bool>,
     aborted: bool,
+    native: bool,
 }
 
 /// The score the side to move gets when the game ends here.
@@ -162,6 +176,7 @@ impl<'a> Solver<'a> {
             mask: size - 1,
             abort: None,
             aborted: false,
+            native: super::perft::has_native(),
         }
     }
 
@@ -198,7 +213,8 @@ impl<'a> Solver<'a> {
         }
         let mut alpha = alpha;
         let mut best = (None, -65);
-        for (i, sq) in self.ordered(p, o, m).iter().enumerate() {
+        let list = self.ordered(p, o, m, 65, false).unwrap_or_default();
+        for (i, sq) in list.iter().enumerate() {
             let f = flips(p, o, sq);
             let (np, no) = (o ^ f, p | f | 1 << sq);
             let mut score;
@@ -234,6 +250,19 @@ impl<'a> Solver<'a> {
         self.search(board.player, board.opponent, -64, 64, false)
     }
 
+    /// The search, in the CPU's best available version.
+    fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if self.native {
+                // SAFETY: `native` is set only when the CPU has every feature it was built for.
+                return unsafe { self.search_native(p, o, alpha, beta, passed) };
+            }
+        }
+        // SAFETY: compiled without extra target features.
+        unsafe { self.search_generic(p, o, alpha, beta, passed) }
+    }
+
     #[inline(always)]
     fn tick(&mut self) {
         self.nodes += 1;
@@ -248,7 +277,10 @@ impl<'a> Solver<'a> {
 
     /// Moves best-first: the opponent's weighted mobility after the move (corners counting
     /// double), then its potential mobility; the table's move goes first.
-    fn ordered(&self, p: u64, o: u64, m: u64) -> MoveList {
+    /// With `etc` (enhanced transposition cutoff) a child whose stored upper bound already
+    /// refutes beta ends the node at once: `Err(score)`.
+    #[inline(always)]
+    fn ordered(&self, p: u64, o: u64, m: u64, beta: i32, etc: bool) -> Result<MoveList, i32> {
         let tt_move = {
             let e = &self.table[hash(p, o) as usize & self.mask];
             if e.player == p && e.opponent == o {
@@ -264,12 +296,19 @@ impl<'a> Solver<'a> {
             } else {
                 let f = flips(p, o, sq);
                 let (np, no) = (o ^ f, p | f | 1 << sq);
+                if etc {
+                    let e = &self.table[hash(np, no) as usize & self.mask];
+                    if e.player == np && e.opponent == no && -(e.upper as i32) >= beta {
+                        return Err(-(e.upper as i32));
+                    }
+                }
                 let theirs = moves(np, no);
                 let empties = !(np | no);
                 // Empties next to our discs: where the opponent may find moves later.
                 let potential = (neighbours(no) & empties).count_ones() as i32;
                 let mut key = (theirs.count_ones() + (theirs & CORNERS).count_ones()) as i32 * 64
-                    + potential * 8;
+                    + potential * 8
+                    - corner_stability(no) * 16;
                 if 1u64 << sq & CORNERS != 0 {
                     key -= 32;
                 }
@@ -278,14 +317,43 @@ impl<'a> Solver<'a> {
             list.push(key, sq);
         }
         list.sort();
-        list
+        Ok(list)
     }
 
-    fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+    /// One empty square left: whoever can play there does; otherwise the game ends.
+    #[inline(always)]
+    fn last1(&mut self, p: u64, o: u64, sq: u32) -> i32 {
+        self.nodes += 1;
+        let diff = p.count_ones() as i32 - o.count_ones() as i32;
+        let f = flips(p, o, sq).count_ones() as i32;
+        if f > 0 {
+            return diff + 2 * f + 1;
+        }
+        let g = flips(o, p, sq).count_ones() as i32;
+        if g > 0 {
+            return diff - 2 * g - 1;
+        }
+        if diff > 0 {
+            diff + 1
+        } else if diff < 0 {
+            diff - 1
+        } else {
+            0
+        }
+    }
+}
+
+/// The recursive searches, written once and compiled twice: with the CPU's POPCNT/BMI/AVX2 (the
+/// helpers they call are inlined, so they get the features too) and for generic x86-64.
+macro_rules! search_fns {
+    ($search:ident, $shallow:ident $(, $features:literal)?) => {
+impl<'a> Solver<'a> {
+    $(#[target_feature(enable = $features)])?
+    unsafe fn $search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
         let empties = !(p | o);
         let n = empties.count_ones();
         if n <= SHALLOW {
-            return self.shallow(p, o, alpha, beta, empties, n, passed);
+            return self.$shallow(p, o, alpha, beta, empties, n, passed);
         }
         self.tick();
         if self.aborted {
@@ -296,7 +364,7 @@ impl<'a> Solver<'a> {
             if passed {
                 return final_score(p, o);
             }
-            return -self.search(o, p, -beta, -alpha, true);
+            return -self.$search(o, p, -beta, -alpha, true);
         }
         let mut alpha = alpha;
         let mut beta = beta;
@@ -337,19 +405,23 @@ impl<'a> Solver<'a> {
             // A single move needs no ordering.
             let sq = m.trailing_zeros();
             let f = flips(p, o, sq);
-            best_score = -self.search(o ^ f, p | f | 1 << sq, -beta, -alpha, false);
+            best_score = -self.$search(o ^ f, p | f | 1 << sq, -beta, -alpha, false);
             best_move = sq as u8;
         } else {
-            for (i, sq) in self.ordered(p, o, m).iter().enumerate() {
+            let list = match self.ordered(p, o, m, beta, use_tt) {
+                Ok(list) => list,
+                Err(cut) => return cut,
+            };
+            for (i, sq) in list.iter().enumerate() {
                 let f = flips(p, o, sq);
                 let (np, no) = (o ^ f, p | f | 1 << sq);
                 let mut score;
                 if i == 0 {
-                    score = -self.search(np, no, -beta, -alpha, false);
+                    score = -self.$search(np, no, -beta, -alpha, false);
                 } else {
-                    score = -self.search(np, no, -alpha - 1, -alpha, false);
+                    score = -self.$search(np, no, -alpha - 1, -alpha, false);
                     if score > alpha && score < beta {
-                        score = -self.search(np, no, -beta, -score, false);
+                        score = -self.$search(np, no, -beta, -score, false);
                     }
                 }
                 if self.aborted {
@@ -396,7 +468,8 @@ impl<'a> Solver<'a> {
 
     /// Few empties: walk them directly, odd quadrants first.
     #[allow(clippy::too_many_arguments)]
-    fn shallow(
+    $(#[target_feature(enable = $features)])?
+    unsafe fn $shallow(
         &mut self,
         p: u64,
         o: u64,
@@ -428,7 +501,7 @@ impl<'a> Solver<'a> {
                     continue;
                 }
                 let bit = 1u64 << sq;
-                let score = -self.shallow(
+                let score = -self.$shallow(
                     o ^ f,
                     p | f | bit,
                     -beta,
@@ -452,33 +525,18 @@ impl<'a> Solver<'a> {
             if passed {
                 return final_score(p, o);
             }
-            return -self.shallow(o, p, -beta, -alpha, empties, n, true);
+            return -self.$shallow(o, p, -beta, -alpha, empties, n, true);
         }
         best
     }
 
-    /// One empty square left: whoever can play there does; otherwise the game ends.
-    #[inline(always)]
-    fn last1(&mut self, p: u64, o: u64, sq: u32) -> i32 {
-        self.nodes += 1;
-        let diff = p.count_ones() as i32 - o.count_ones() as i32;
-        let f = flips(p, o, sq).count_ones() as i32;
-        if f > 0 {
-            return diff + 2 * f + 1;
-        }
-        let g = flips(o, p, sq).count_ones() as i32;
-        if g > 0 {
-            return diff - 2 * g - 1;
-        }
-        if diff > 0 {
-            diff + 1
-        } else if diff < 0 {
-            diff - 1
-        } else {
-            0
-        }
-    }
 }
+    };
+}
+
+search_fns!(search_generic, shallow_generic);
+#[cfg(target_arch = "x86_64")]
+search_fns!(search_native, shallow_native, "popcnt,bmi1,bmi2,lzcnt,avx2");
 
 #[cfg(test)]
 mod tests {
@@ -516,7 +574,7 @@ mod tests {
         while checked < 60 {
             let mut b = Board::START;
             // Random play down to 8..11 empties.
-            let stop = 8 + (rand() % 4) as u32;
+            let stop = 7 + (rand() % 4) as u32;
             while b.empties().count_ones() > stop {
                 let m = b.moves();
                 if m == 0 {
