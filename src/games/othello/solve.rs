@@ -33,6 +33,7 @@ struct Entry {
     lower: i8,
     upper: i8,
     best: u8,
+    empties: u8,
 }
 
 const NO_MOVE: u8 = 64;
@@ -75,6 +76,43 @@ impl MoveList {
     fn iter(&self) -> impl Iterator<Item = u32> + '_ {
         self.moves[..self.len].iter().copied()
     }
+}
+
+/// From this many empties on, moves are also ordered by a two-ply look-ahead on a small
+/// evaluation (worth its cost only high in the tree).
+const ORDER_SEARCH_EMPTIES: u32 = 14;
+/// The look-ahead's weight against the mobility key.
+const ORDER_EVAL_WEIGHT: i32 = 16;
+
+/// A small evaluation for ordering, for the side to move: weighted mobility, corners, corner
+/// stability, potential mobility.
+#[inline(always)]
+fn quick_eval(p: u64, o: u64) -> i32 {
+    let mp = moves(p, o);
+    let mo = moves(o, p);
+    let empties = !(p | o);
+    let mob = (mp.count_ones() + (mp & CORNERS).count_ones()) as i32
+        - (mo.count_ones() + (mo & CORNERS).count_ones()) as i32;
+    let pot = (neighbours(o) & empties).count_ones() as i32
+        - (neighbours(p) & empties).count_ones() as i32;
+    mob * 8 + pot * 2 + (corner_stability(p) - corner_stability(o)) * 12
+}
+
+/// Our value after the move: the opponent (`p` here, to move) picks the reply that leaves us
+/// the worst small evaluation.
+#[inline(always)]
+fn reply_value(p: u64, o: u64) -> i32 {
+    let m = moves(p, o);
+    if m == 0 {
+        return quick_eval(o, p) + 32;
+    }
+    let mut worst = i32::MAX;
+    for sq in squares(m) {
+        let f = flips(p, o, sq);
+        let v = quick_eval(o ^ f, p | f | 1 << sq);
+        worst = worst.min(v);
+    }
+    worst
 }
 
 /// Discs of `p` on a corner or next to an owned corner along an edge: surely stable.
@@ -250,6 +288,32 @@ impl<'a> Solver<'a> {
         self.search(board.player, board.opponent, -64, 64, false)
     }
 
+    /// The table entry of (p, o), if stored. Two slots per hash (a pair), either may hold it.
+    #[inline(always)]
+    fn probe(&self, p: u64, o: u64) -> Option<&Entry> {
+        let i = hash(p, o) as usize & self.mask;
+        let pair = &self.table[i & !1..(i & !1) + 2];
+        pair.iter().find(|e| e.player == p && e.opponent == o)
+    }
+
+    /// Where to store (p, o): its own slot if stored, else the slot of the pair holding the
+    /// position with fewer empties (cheaper to search again).
+    #[inline(always)]
+    fn slot_for(&mut self, p: u64, o: u64) -> &mut Entry {
+        let base = hash(p, o) as usize & self.mask & !1;
+        let (a, b) = (self.table[base], self.table[base + 1]);
+        let pick = if a.player == p && a.opponent == o {
+            base
+        } else if b.player == p && b.opponent == o {
+            base + 1
+        } else if a.empties <= b.empties {
+            base
+        } else {
+            base + 1
+        };
+        &mut self.table[pick]
+    }
+
     /// The search, in the CPU's best available version.
     fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
         #[cfg(target_arch = "x86_64")]
@@ -281,14 +345,8 @@ impl<'a> Solver<'a> {
     /// refutes beta ends the node at once: `Err(score)`.
     #[inline(always)]
     fn ordered(&self, p: u64, o: u64, m: u64, beta: i32, etc: bool) -> Result<MoveList, i32> {
-        let tt_move = {
-            let e = &self.table[hash(p, o) as usize & self.mask];
-            if e.player == p && e.opponent == o {
-                e.best
-            } else {
-                NO_MOVE
-            }
-        };
+        let tt_move = self.probe(p, o).map_or(NO_MOVE, |e| e.best);
+        let deep = (!(p | o)).count_ones() >= ORDER_SEARCH_EMPTIES;
         let mut list = MoveList::default();
         for sq in squares(m) {
             let key = if sq as u8 == tt_move {
@@ -297,9 +355,10 @@ impl<'a> Solver<'a> {
                 let f = flips(p, o, sq);
                 let (np, no) = (o ^ f, p | f | 1 << sq);
                 if etc {
-                    let e = &self.table[hash(np, no) as usize & self.mask];
-                    if e.player == np && e.opponent == no && -(e.upper as i32) >= beta {
-                        return Err(-(e.upper as i32));
+                    if let Some(e) = self.probe(np, no) {
+                        if -(e.upper as i32) >= beta {
+                            return Err(-(e.upper as i32));
+                        }
                     }
                 }
                 let theirs = moves(np, no);
@@ -311,6 +370,9 @@ impl<'a> Solver<'a> {
                     - corner_stability(no) * 16;
                 if 1u64 << sq & CORNERS != 0 {
                     key -= 32;
+                }
+                if deep {
+                    key -= reply_value(np, no) * ORDER_EVAL_WEIGHT;
                 }
                 key
             };
@@ -379,11 +441,9 @@ impl<'a> Solver<'a> {
                 beta = upper;
             }
         }
-        let slot = hash(p, o) as usize & self.mask;
         let use_tt = n >= TT_MIN_EMPTIES;
         if use_tt {
-            let e = self.table[slot];
-            if e.player == p && e.opponent == o {
+            if let Some(&e) = self.probe(p, o) {
                 let (lo, hi) = (e.lower as i32, e.upper as i32);
                 if lo >= beta {
                     return lo;
@@ -440,7 +500,7 @@ impl<'a> Solver<'a> {
             }
         }
         if use_tt && !self.aborted {
-            let e = &mut self.table[slot];
+            let e = self.slot_for(p, o);
             let same = e.player == p && e.opponent == o;
             let (mut lo, mut hi) = if same {
                 (e.lower as i32, e.upper as i32)
@@ -461,6 +521,7 @@ impl<'a> Solver<'a> {
                 lower: lo as i8,
                 upper: hi as i8,
                 best: best_move,
+                empties: n as u8,
             };
         }
         best_score
