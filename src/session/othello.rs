@@ -25,6 +25,8 @@ pub const MAX_SOLVE_EMPTIES: u32 = 28;
 pub const HINT_EXACT_EMPTIES: u32 = 18;
 /// `hint` without an exact solve searches this deep.
 const HINT_DEPTH: u32 = 6;
+/// `go perft` uses a transposition table from this depth on.
+pub const PERFT_HASH_DEPTH: u32 = 9;
 /// `hint` with no K.
 pub const HINT_DEFAULT: u32 = 3;
 
@@ -421,17 +423,22 @@ impl Variant for OthelloVariant {
         move_list(&self.position().board)
     }
 
-    fn perft(&mut self, depth: u32, _options: &Options) -> Result<Vec<(String, u64)>, String> {
+    fn perft(&mut self, depth: u32, options: &Options) -> Result<Vec<(String, u64)>, String> {
         if depth == 0 {
             return Err("perft depth must be at least 1".into());
         }
         if depth > 20 {
             return Err("perft depth must be at most 20".into());
         }
-        Ok(perft::divide(&self.position().board, depth)
-            .into_iter()
-            .map(|(m, n)| (m.map(square_name).unwrap_or_else(|| "pass".into()), n))
-            .collect())
+        // Deep counts share transposed subtrees through a table of USI_Hash MiB.
+        let mut table =
+            (depth >= PERFT_HASH_DEPTH).then(|| perft::PerftTable::new(options.hash_mb));
+        Ok(
+            perft::divide_hashed(&self.position().board, depth, &mut table)
+                .into_iter()
+                .map(|(m, n)| (m.map(square_name).unwrap_or_else(|| "pass".into()), n))
+                .collect(),
+        )
     }
 
     fn search(&self, limits: &Limits, options: &Options) -> Job {
