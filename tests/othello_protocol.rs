@@ -229,3 +229,27 @@ fn bench_ends_with_its_signature() {
     assert!(a.last().unwrap().starts_with("Nodes searched: "));
     assert_eq!(a, b, "bench is deterministic");
 }
+
+#[test]
+fn count_rows_stream_as_each_depth_finishes() {
+    use std::time::{Duration, Instant};
+    let mut engine = common::Engine::start();
+    engine.send("setoption name USI_Variant value othello");
+    engine.send("count 10");
+    let nine = engine.read_until(Duration::from_secs(60), |l| l.starts_with("count 9 "));
+    let t9 = Instant::now();
+    assert_eq!(nine.len(), 9);
+    let ten = engine.read_until(Duration::from_secs(120), |l| l.starts_with("count 10 "));
+    // Depth 10 takes about a second on its own: had the rows been held back, they would all
+    // arrive together.
+    assert!(
+        t9.elapsed() >= Duration::from_millis(100),
+        "rows did not stream"
+    );
+    assert_eq!(
+        ten,
+        ["count 10 paths 24571192 positions 11922566".to_string()]
+    );
+    engine.send("quit");
+    assert!(engine.wait_exit(Duration::from_secs(10)));
+}

@@ -85,36 +85,87 @@ fn placements(node: &Node) -> u32 {
     }
 }
 
+/// What a partition holds per child: a full [`Node`] while the layer is kept for the next
+/// depth, only the 16-byte key for the last depth (which is counted, never stored).
+trait Item: Copy + Default {
+    fn new(black: u64, white_side: u64, paths: u64) -> Self;
+    fn key(&self) -> (u64, u64);
+    fn merge(&mut self, other: &Self);
+    fn node(&self) -> Node;
+}
+
+impl Item for Node {
+    #[inline(always)]
+    fn new(black: u64, white_side: u64, paths: u64) -> Self {
+        Node {
+            black,
+            white_side,
+            paths,
+        }
+    }
+    #[inline(always)]
+    fn key(&self) -> (u64, u64) {
+        (self.black, self.white_side)
+    }
+    #[inline(always)]
+    fn merge(&mut self, other: &Self) {
+        self.paths += other.paths;
+    }
+    fn node(&self) -> Node {
+        *self
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct Key(u64, u64);
+
+impl Item for Key {
+    #[inline(always)]
+    fn new(black: u64, white_side: u64, _paths: u64) -> Self {
+        Key(black, white_side)
+    }
+    #[inline(always)]
+    fn key(&self) -> (u64, u64) {
+        (self.0, self.1)
+    }
+    #[inline(always)]
+    fn merge(&mut self, _other: &Self) {}
+    fn node(&self) -> Node {
+        Node {
+            black: self.0,
+            white_side: self.1,
+            paths: 0,
+        }
+    }
+}
+
 /// Open-addressing dedup of one bucket; (0, 0) never occurs as a key (the centre is occupied).
-fn dedup_bucket(bucket: &[Node], table: &mut Vec<Node>, keep: bool, out: &mut Vec<Node>) -> u64 {
+fn dedup_bucket<T: Item>(bucket: &[T], table: &mut Vec<T>, keep: bool, out: &mut Vec<Node>) -> u64 {
     let size = (bucket.len() * 2).next_power_of_two().max(16);
     table.clear();
-    table.resize(size, Node::default());
+    table.resize(size, T::default());
     let mask = size - 1;
     let mut distinct = 0u64;
     for n in bucket {
-        let mut i = (key_hash(n.black, n.white_side) >> 17) as usize & mask;
+        let (a, b) = n.key();
+        let mut i = (key_hash(a, b) >> 17) as usize & mask;
         loop {
             let slot = &mut table[i];
-            if slot.black == 0 && slot.white_side == 0 {
+            let k = slot.key();
+            if k == (0, 0) {
                 *slot = *n;
                 distinct += 1;
                 break;
             }
-            if slot.black == n.black && slot.white_side == n.white_side {
-                slot.paths += n.paths;
+            if k == (a, b) {
+                slot.merge(n);
                 break;
             }
             i = (i + 1) & mask;
         }
     }
     if keep {
-        out.extend(
-            table
-                .iter()
-                .filter(|s| s.black != 0 || s.white_side != 0)
-                .copied(),
-        );
+        out.extend(table.iter().filter(|s| s.key() != (0, 0)).map(T::node));
     }
     distinct
 }
@@ -122,7 +173,7 @@ fn dedup_bucket(bucket: &[Node], table: &mut Vec<Node>, keep: bool, out: &mut Ve
 /// Children of `layer` whose hash falls in partition `part` of `parts`, deduplicated.
 /// Returns the number of distinct children; appends them to `next` when `keep`.
 #[allow(clippy::too_many_arguments)]
-fn build_partition(
+fn build_partition<T: Item>(
     layer: &[Node],
     part: u64,
     parts: u64,
@@ -130,7 +181,7 @@ fn build_partition(
     buckets: usize,
     keep: bool,
     next: &mut Vec<Node>,
-    scratch: &mut Scratch,
+    scratch: &mut Scratch<T>,
     progress: &mut dyn FnMut(u64),
 ) -> u64 {
     // The children of a partition spread evenly over the buckets; a little slack avoids regrowth.
@@ -149,13 +200,9 @@ fn build_partition(
         }
         for_each_child(node, |k1, k2| {
             let h = key_hash(k1, k2);
-            if range(h, parts) == part {
+            if parts == 1 || range(h, parts) == part {
                 let b = range(h.wrapping_mul(0xA076_1D64_78BD_642F), buckets as u64) as usize;
-                bucketed[b].push(Node {
-                    black: k1,
-                    white_side: k2,
-                    paths: node.paths,
-                });
+                bucketed[b].push(T::new(k1, k2, node.paths));
             }
         });
     }
@@ -167,21 +214,71 @@ fn build_partition(
 }
 
 /// Buffers of one depth's partitions.
-#[derive(Default)]
-struct Scratch {
-    bucketed: Vec<Vec<Node>>,
-    table: Vec<Node>,
+struct Scratch<T> {
+    bucketed: Vec<Vec<T>>,
+    table: Vec<T>,
 }
 
-/// Children held in memory at once, at most (bounds the partition size).
-const PARTITION_CHILDREN: u64 = 48 << 20;
+impl<T> Default for Scratch<T> {
+    fn default() -> Self {
+        Scratch {
+            bucketed: Vec::new(),
+            table: Vec::new(),
+        }
+    }
+}
+
+/// Bytes of children held at once, at most (bounds a partition; more partitions mean more
+/// passes over the parent layer).
+const PARTITION_BYTES: u64 = 3 << 29;
 /// Children per dedup bucket, about (keeps the hash table in cache).
 const BUCKET_CHILDREN: u64 = 1 << 14;
 
+/// One depth: the distinct children of `layer` (kept in `next` when `keep`), and the bytes held.
+fn next_layer<T: Item>(
+    layer: &[Node],
+    children: u64,
+    keep: bool,
+    next: &mut Vec<Node>,
+    progress: &mut dyn FnMut(u64, u64),
+) -> (u64, u64) {
+    let item_bytes = std::mem::size_of::<T>() as u64;
+    let parts = (children * item_bytes).div_ceil(PARTITION_BYTES).max(1);
+    let per_part = children / parts + 1;
+    let buckets = per_part.div_ceil(BUCKET_CHILDREN).max(1) as usize;
+    let mut scratch = Scratch::<T>::default();
+    let total = layer.len() as u64 * parts;
+    let mut positions = 0;
+    let mut peak = 0;
+    for part in 0..parts {
+        let done = part * layer.len() as u64;
+        positions += build_partition(
+            layer,
+            part,
+            parts,
+            per_part,
+            buckets,
+            keep,
+            next,
+            &mut scratch,
+            &mut |i| progress(done + i, total),
+        );
+        let held: u64 = scratch
+            .bucketed
+            .iter()
+            .map(|b| b.capacity() as u64 * item_bytes)
+            .sum::<u64>()
+            + scratch.table.capacity() as u64 * item_bytes;
+        peak = peak.max(held);
+    }
+    progress(total, total);
+    (positions, peak)
+}
+
 /// Counts depths 1..=`max_depth` from `start` (already past any forced pass), calling `row` as
-/// each depth finishes and `progress(done, total)` while a depth is being built. Returns the
-/// peak number of bytes held in layers and buffers (an estimate of the memory used).
-/// `progress(depth, done, total)` counts parent positions visited (times partitions).
+/// each depth finishes and `progress(depth, done, total)` while a depth is being built (parent
+/// positions visited, times partitions). Returns the peak number of bytes held in layers and
+/// buffers (the memory the count needs).
 pub fn count(
     start: &Position,
     max_depth: u32,
@@ -205,32 +302,16 @@ pub fn count(
             children += n;
             paths += node.paths as u128 * n as u128;
         }
-        let parts = children.div_ceil(PARTITION_CHILDREN).max(1);
-        let per_part = children / parts + 1;
-        let buckets = per_part.div_ceil(BUCKET_CHILDREN).max(1) as usize;
         let keep = depth < max_depth;
         let mut next = Vec::new();
-        let mut positions = 0;
-        let mut scratch = Scratch::default();
-        let total = layer.len() as u64 * parts;
-        for part in 0..parts {
-            let done = part * layer.len() as u64;
-            positions += build_partition(
-                &layer,
-                part,
-                parts,
-                per_part,
-                buckets,
-                keep,
-                &mut next,
-                &mut scratch,
-                &mut |i| progress(depth, done + i, total),
-            );
-            let held = (layer.capacity() as u64 + next.capacity() as u64 + per_part) * node_bytes
-                + 2 * (BUCKET_CHILDREN * 2).next_power_of_two() * node_bytes;
-            peak = peak.max(held);
-        }
-        progress(depth, total, total);
+        let mut report = |done, total| progress(depth, done, total);
+        let (positions, scratch_bytes) = if keep {
+            next_layer::<Node>(&layer, children, true, &mut next, &mut report)
+        } else {
+            next_layer::<Key>(&layer, children, false, &mut next, &mut report)
+        };
+        let held = (layer.capacity() as u64 + next.capacity() as u64) * node_bytes + scratch_bytes;
+        peak = peak.max(held);
         row(CountRow {
             depth,
             paths,
