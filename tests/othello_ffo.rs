@@ -104,3 +104,36 @@ fn solve_and_hint_through_the_binary() {
         }
     }
 }
+
+#[test]
+fn level_3_plays_the_exact_best_move_in_the_endgame() {
+    let entries = load("fforum-1-19.obf");
+    for e in entries.iter().take(4) {
+        let sfen = e.position.to_text();
+        let out = transcript(
+            format!(
+                "setoption name USI_Variant value othello\nsetoption name Level value 3\n\
+                 position sfen {sfen}\ngo movetime 3000\n"
+            )
+            .as_bytes(),
+        );
+        let best = e.best_score().unwrap();
+        assert!(
+            out.contains(&format!(" score {best:+}")),
+            "no exact solve line: {out}"
+        );
+        let mv = out
+            .lines()
+            .last()
+            .unwrap()
+            .strip_prefix("bestmove ")
+            .unwrap();
+        let listed = e.scores.iter().find(|&&(m, _)| square_name(m) == mv);
+        assert_eq!(listed.map(|&(_, s)| s), Some(best), "{out}");
+        let last_info = out.lines().rev().nth(1).unwrap();
+        assert!(
+            last_info.contains(&format!("score cp {}", best * 100)),
+            "{last_info}"
+        );
+    }
+}

@@ -253,3 +253,52 @@ fn count_rows_stream_as_each_depth_finishes() {
     engine.send("quit");
     assert!(engine.wait_exit(Duration::from_secs(10)));
 }
+
+#[test]
+fn hint_reasons_come_from_the_position() {
+    // Black to move can take a1 through b2 (white) towards c3 (black).
+    let mut board: Vec<char> = Position::START.board_text().chars().collect();
+    board[9] = 'O'; // b2
+    board[18] = 'X'; // c3
+    let text: String = board.into_iter().collect();
+    let lines = run(&format!("position sfen {text} b\nhint 30\nmoves\n"));
+    let legal: Vec<&str> = lines.last().unwrap().split_whitespace().collect();
+    let hints = &lines[..lines.len() - 1];
+    assert_eq!(hints.len(), legal.len());
+    let a1 = hints
+        .iter()
+        .find(|h| h.starts_with("hint a1 "))
+        .expect("a1 is hinted");
+    assert!(
+        a1.contains("reason ") && a1.contains("takes a corner"),
+        "{a1}"
+    );
+    // Scores are in non-increasing order, and no other move claims a corner.
+    let scores: Vec<i32> = hints
+        .iter()
+        .map(|h| h.split_whitespace().nth(3).unwrap().parse().unwrap())
+        .collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{hints:#?}");
+    for h in hints.iter().filter(|h| !h.starts_with("hint a1 ")) {
+        assert!(!h.contains("takes a corner"), "{h}");
+    }
+    // Default K is 3.
+    let lines = run("hint\n");
+    assert_eq!(lines.len(), 3);
+}
+
+#[test]
+fn a_move_that_forces_a_pass_says_so() {
+    let line = line_with_a_pass();
+    let names: Vec<String> = line.iter().map(|&s| square_name(s)).collect();
+    let (last, before) = names.split_last().unwrap();
+    let lines = run(&format!(
+        "position startpos moves {}\nhint 64\n",
+        before.join(" ")
+    ));
+    let h = lines
+        .iter()
+        .find(|h| h.starts_with(&format!("hint {last} ")))
+        .expect("the move is hinted");
+    assert!(h.contains("the opponent must pass"), "{h}");
+}
