@@ -1,12 +1,240 @@
-//! Benchmarks for othello.
+//! Benchmarks for othello: perft, count and the endgame solver.
+
+use crate::games::othello::count::count;
+use crate::games::othello::position::parse_square;
+use crate::games::othello::{obf, perft, solve::Solver, square_name, squares, Board, Position};
+use crate::search::othello::{splitmix, think, Level};
+use crate::search::{Control, Limits};
+use std::time::Instant;
 
 /// The benchmark names this file answers for.
-pub const NAMES: &[&str] = &[];
+pub const NAMES: &[&str] = &[
+    "othello-perft",
+    "othello-count",
+    "othello-solve",
+    "othello-match",
+];
 
 /// Runs `what` if it is one of [`NAMES`].
 pub fn run(what: &str, args: &[String]) -> Option<Result<(), String>> {
-    let _ = args;
     match what {
+        "othello-perft" => Some(perft_bench(args)),
+        "othello-solve" => Some(solve_bench(args)),
+        "othello-count" => Some(count_bench(args)),
+        "othello-match" => Some(match_bench(args)),
         _ => None,
     }
+}
+
+fn depth_arg(args: &[String], default: u32) -> Result<u32, String> {
+    match args.first() {
+        None => Ok(default),
+        Some(a) => a
+            .parse()
+            .map_err(|_| format!("expected a depth, not '{a}'")),
+    }
+}
+
+/// `othello-perft [depth] [hash-MiB]`: leaves per second from the start position (default
+/// depth 11), first visiting every leaf, then with the symmetric transposition table that
+/// `go perft` uses (default 64 MiB, as USI_Hash).
+fn perft_bench(args: &[String]) -> Result<(), String> {
+    let depth = depth_arg(args, 11)?;
+    let mib: u64 = match args.get(1) {
+        None => 64,
+        Some(a) => a.parse().map_err(|_| format!("bad table size '{a}'"))?,
+    };
+    let t0 = Instant::now();
+    let n = perft::leaves(&Board::START, depth);
+    let s = t0.elapsed().as_secs_f64();
+    println!(
+        "perft {depth} every leaf: {n} leaves in {s:.3} s, {:.0} leaves/s (native popcount: {})",
+        n as f64 / s.max(1e-9),
+        perft::has_native()
+    );
+    let t0 = Instant::now();
+    let mut table = perft::PerftTable::new(mib);
+    let h = perft::leaves_hashed(&mut table, &Board::START, depth);
+    let s = t0.elapsed().as_secs_f64();
+    println!(
+        "perft {depth} with a {mib} MiB table: {h} leaves in {s:.3} s, {:.0} leaves/s",
+        h as f64 / s.max(1e-9)
+    );
+    if h != n {
+        return Err(format!("the table changed the count: {h} != {n}"));
+    }
+    Ok(())
+}
+
+/// `othello-solve [file] [first] [last]`: solves FFO positions (default: #40-#44 from
+/// ../shared/data/othello/fforum-40-44.obf) and checks each score against the file.
+fn solve_bench(args: &[String]) -> Result<(), String> {
+    let path = args
+        .first()
+        .cloned()
+        .unwrap_or_else(|| "../shared/data/othello/fforum-40-44.obf".to_string());
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let entries = obf::parse_file(&text)?;
+    let mut total_nodes = 0u64;
+    let t_all = Instant::now();
+    for (i, e) in entries.iter().enumerate() {
+        let mut solver = Solver::new(22);
+        let t0 = Instant::now();
+        let r = solver.solve(&e.position.board);
+        let s = t0.elapsed().as_secs_f64();
+        total_nodes += solver.nodes;
+        let expect = e.best_score();
+        println!(
+            "#{:<3} empties {:2} best {} score {:+} (file {:+}) {} nodes {} {:.3} s {:.1} Mn/s",
+            i + 1,
+            e.position.board.empties().count_ones(),
+            r.best.map(square_name).unwrap_or_else(|| "none".into()),
+            r.score,
+            expect.unwrap_or(0),
+            if Some(r.score) == expect {
+                "ok"
+            } else {
+                "WRONG"
+            },
+            solver.nodes,
+            s,
+            solver.nodes as f64 / s.max(1e-9) / 1e6,
+        );
+    }
+    let s = t_all.elapsed().as_secs_f64();
+    println!(
+        "total {total_nodes} nodes {s:.3} s {:.1} Mn/s",
+        total_nodes as f64 / s.max(1e-9) / 1e6
+    );
+    Ok(())
+}
+
+/// Peak resident memory of this process (Linux `VmHWM`), in MiB.
+fn peak_rss_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
+}
+
+/// `othello-count [depth]`: the seed's table from the start (default depth 11), time per row,
+/// positions per second, and peak memory.
+fn count_bench(args: &[String]) -> Result<(), String> {
+    let depth = depth_arg(args, 11)?;
+    if depth == 0 || depth > 12 {
+        return Err("count depth must be 1 to 12".into());
+    }
+    let t0 = Instant::now();
+    let mut total_positions = 0u64;
+    let peak = count(
+        &Position::START,
+        depth,
+        &mut |r| {
+            total_positions += r.positions;
+            println!(
+                "count {} paths {} positions {} ({:.3} s)",
+                r.depth,
+                r.paths,
+                r.positions,
+                t0.elapsed().as_secs_f64()
+            );
+        },
+        &mut |_, _, _| {},
+    );
+    let s = t0.elapsed().as_secs_f64();
+    println!(
+        "{total_positions} distinct positions in {s:.3} s, {:.0} positions/s; layers peak {:.0} MiB, process peak RSS {} MiB",
+        total_positions as f64 / s.max(1e-9),
+        peak as f64 / (1 << 20) as f64,
+        peak_rss_mib().map_or("?".into(), |m| format!("{m:.0}"))
+    );
+    Ok(())
+}
+
+/// The final disc difference for black of a game between two levels from `opening`.
+fn play_game(opening: &[u32], black: u64, white: u64, movetime: u64, seed: u64) -> i32 {
+    let mut pos = Position::START;
+    for &sq in opening {
+        pos = pos.play(sq).expect("opening moves are legal");
+    }
+    loop {
+        if let Some(passed) = pos.forced_pass() {
+            pos = passed;
+        }
+        if pos.board.is_game_over() {
+            break;
+        }
+        let level = if pos.black_to_move { black } else { white };
+        let limits = Limits {
+            movetime: Some(movetime),
+            ..Default::default()
+        };
+        let control = Control::new(limits, 0);
+        let outcome = think(&pos.board, Level::new(level), seed, &control, &mut |_| {});
+        let sq = outcome
+            .best
+            .as_deref()
+            .and_then(parse_square)
+            .expect("a legal move");
+        pos = pos.play(sq).expect("the search plays legal moves");
+    }
+    let b = pos.black().count_ones() as i32;
+    let w = pos.white().count_ones() as i32;
+    b - w
+}
+
+/// `othello-match [openings] [movetime-ms]`: each pair of levels plays every seeded random
+/// 4-ply opening with both colours (default 8 openings, 50 ms a move).
+fn match_bench(args: &[String]) -> Result<(), String> {
+    let openings: u64 = match args.first() {
+        None => 8,
+        Some(a) => a.parse().map_err(|_| format!("bad opening count '{a}'"))?,
+    };
+    let movetime: u64 = match args.get(1) {
+        None => 50,
+        Some(a) => a.parse().map_err(|_| format!("bad movetime '{a}'"))?,
+    };
+    let mut rng = 2026u64;
+    let lines: Vec<Vec<u32>> = (0..openings)
+        .map(|_| {
+            let mut pos = Position::START;
+            let mut line = Vec::new();
+            for _ in 0..4 {
+                let list: Vec<u32> = squares(pos.board.moves()).collect();
+                let sq = list[(splitmix(&mut rng) % list.len() as u64) as usize];
+                line.push(sq);
+                pos = pos.play(sq).expect("legal");
+            }
+            line
+        })
+        .collect();
+    for (a, b) in [(2u64, 1u64), (3, 2), (3, 1)] {
+        let (mut wins, mut draws, mut losses, mut discs) = (0, 0, 0, 0i64);
+        let t0 = Instant::now();
+        for (i, line) in lines.iter().enumerate() {
+            for a_black in [true, false] {
+                let seed = i as u64 * 2 + a_black as u64;
+                let diff = if a_black {
+                    play_game(line, a, b, movetime, seed)
+                } else {
+                    -play_game(line, b, a, movetime, seed)
+                };
+                discs += diff as i64;
+                match diff.signum() {
+                    1 => wins += 1,
+                    0 => draws += 1,
+                    _ => losses += 1,
+                }
+            }
+        }
+        let names: Vec<String> = lines[0].iter().map(|&s| square_name(s)).collect();
+        println!(
+            "level {a} vs level {b}: {wins} wins {draws} draws {losses} losses, mean disc difference {:+.1} ({} games, {movetime} ms a move, {:.1} s; first opening {})",
+            discs as f64 / (2 * lines.len()) as f64,
+            2 * lines.len(),
+            t0.elapsed().as_secs_f64(),
+            names.join(" ")
+        );
+    }
+    Ok(())
 }

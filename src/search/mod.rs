@@ -5,6 +5,7 @@ pub mod alphabeta;
 pub mod control;
 pub mod game;
 pub mod limits;
+pub mod othello;
 pub mod quantum;
 pub mod time;
 pub mod tt;

@@ -1,16 +1,140 @@
 //! The othello adapter: protocol notation and output lines over `games::othello`.
-//! (Placeholder until the othello rules land.)
+//!
+//! The game record keeps, for every placement, the state before it, so `undo` takes back the
+//! placement together with any automatic pass that followed it. A side without a move passes
+//! automatically; an explicit `pass` is accepted right after such an automatic pass (clients
+//! that send the passes they saw) and refused otherwise.
 
 use super::options::Options;
 use super::variant::{Out, Variant};
-use crate::protocol::StartSpec;
-use crate::search::{Job, Limits, Outcome};
+use crate::games::othello::board::{flips, moves, squares};
+use crate::games::othello::count::{count, CountRow};
+use crate::games::othello::position::parse_square;
+use crate::games::othello::solve::Solver;
+use crate::games::othello::{perft, square_name, Board, Position};
+use crate::protocol::{Command, StartSpec};
+use crate::search::othello::{self as search, Searcher};
+use crate::search::{Control, Job, Limits};
+use std::time::Instant;
 
-pub struct OthelloVariant;
+/// `count` goes no deeper: depth 12 already holds a few hundred million positions.
+pub const MAX_COUNT_DEPTH: u32 = 12;
+/// `solve` refuses positions with more empties (it cannot be interrupted).
+pub const MAX_SOLVE_EMPTIES: u32 = 28;
+/// `hint` solves every move exactly at or below this many empties.
+pub const HINT_EXACT_EMPTIES: u32 = 18;
+/// `hint` without an exact solve searches this deep.
+const HINT_DEPTH: u32 = 6;
+/// `go perft` uses a transposition table from this depth on.
+pub const PERFT_HASH_DEPTH: u32 = 9;
+/// `hint` with no K.
+pub const HINT_DEFAULT: u32 = 3;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct State {
+    position: Position,
+    /// The last placement was followed by an automatic pass not yet confirmed by `pass`.
+    auto_passed: bool,
+}
+
+impl State {
+    fn start(position: Position) -> State {
+        match position.forced_pass() {
+            Some(passed) => State {
+                position: passed,
+                auto_passed: true,
+            },
+            None => State {
+                position,
+                auto_passed: false,
+            },
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Game {
+    state: State,
+    /// The state before each placement, oldest first.
+    history: Vec<State>,
+}
+
+impl Game {
+    fn new(position: Position) -> Game {
+        Game {
+            state: State::start(position),
+            history: Vec::new(),
+        }
+    }
+
+    fn apply(&mut self, token: &str) -> Result<(), String> {
+        let pos = self.state.position;
+        if token == "pass" {
+            if self.state.auto_passed {
+                self.state.auto_passed = false;
+                return Ok(());
+            }
+            if pos.board.is_game_over() {
+                return Err("pass: the game is over".into());
+            }
+            return Err(format!(
+                "pass is illegal: {} has a move",
+                side_name(pos.black_to_move)
+            ));
+        }
+        let sq = parse_square(token)
+            .filter(|_| token.len() == 2)
+            .ok_or_else(|| {
+                format!(
+                    "bad move '{}' (a1..h8 or pass)",
+                    crate::protocol::parse::printable(token)
+                )
+            })?;
+        if token.chars().any(|c| c.is_ascii_uppercase()) {
+            return Err(format!("bad move '{token}' (moves are lowercase, a1..h8)"));
+        }
+        let next = pos.play(sq).ok_or_else(|| {
+            if pos.board.is_game_over() {
+                format!("illegal move {token}: the game is over")
+            } else {
+                format!(
+                    "illegal move {token} for {} (legal: {})",
+                    side_name(pos.black_to_move),
+                    move_list(&pos.board).join(" ")
+                )
+            }
+        })?;
+        self.history.push(self.state);
+        self.state = State::start(next);
+        Ok(())
+    }
+}
+
+fn side_name(black: bool) -> &'static str {
+    if black {
+        "black"
+    } else {
+        "white"
+    }
+}
+
+fn move_list(board: &Board) -> Vec<String> {
+    squares(board.moves()).map(square_name).collect()
+}
+
+pub struct OthelloVariant {
+    game: Game,
+}
 
 impl OthelloVariant {
     pub fn new() -> Self {
-        OthelloVariant
+        OthelloVariant {
+            game: Game::new(Position::START),
+        }
+    }
+
+    pub fn position(&self) -> Position {
+        self.game.state.position
     }
 }
 
@@ -20,46 +144,423 @@ impl Default for OthelloVariant {
     }
 }
 
-const MISSING: &str = "othello is not implemented yet";
+/// Integer discs from centi-discs, rounded to nearest.
+fn discs(centi: i32) -> i32 {
+    (centi + if centi >= 0 { 50 } else { -50 }) / 100
+}
+
+/// A short reason for a move, from what it does to the position.
+fn reason(board: &Board, sq: u32, exact: Option<i32>) -> String {
+    const CORNERS: u64 = 0x8100_0000_0000_0081;
+    const EDGES: [(u64, &str); 4] = [
+        (0x0000_0000_0000_00FF, "row 1"),
+        (0xFF00_0000_0000_0000, "row 8"),
+        (0x0101_0101_0101_0101, "the a file"),
+        (0x8080_8080_8080_8080, "the h file"),
+    ];
+    let (p, o) = (board.player, board.opponent);
+    let turned = flips(p, o, sq);
+    let np = p | turned | 1 << sq;
+    let no = o ^ turned;
+    let theirs = moves(no, np);
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(score) = exact {
+        parts.push(match score {
+            s if s > 0 => format!("forced win by +{s}"),
+            0 => "forced draw".to_string(),
+            s => format!("best defence, loses by {}", -s),
+        });
+    }
+    if 1u64 << sq & CORNERS != 0 {
+        parts.push("takes a corner".into());
+    }
+    for (edge, name) in EDGES {
+        if np & edge == edge && p & edge != edge {
+            parts.push(format!("wins all the discs of {name}"));
+        }
+    }
+    if theirs == 0 {
+        if moves(np, no) == 0 {
+            parts.push("ends the game".into());
+        } else {
+            parts.push("the opponent must pass".into());
+        }
+    } else {
+        let given = theirs & CORNERS & !(moves(o, p) & CORNERS);
+        if given != 0 {
+            let names: Vec<String> = squares(given).map(square_name).collect();
+            parts.push(format!("gives the opponent the corner {}", names.join(" ")));
+        }
+        let n = theirs.count_ones();
+        if n <= 3 {
+            parts.push(format!(
+                "leaves the opponent only {n} move{}",
+                if n == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    if parts.is_empty() || (exact.is_some() && parts.len() == 1) {
+        let n = turned.count_ones();
+        parts.push(format!(
+            "turns {n} disc{}, leaves the opponent {} moves",
+            if n == 1 { "" } else { "s" },
+            theirs.count_ones()
+        ));
+    }
+    parts.join(", ")
+}
+
+impl OthelloVariant {
+    fn flips_line(&self, token: &str) -> Result<String, String> {
+        let pos = self.position();
+        let sq = parse_square(token)
+            .filter(|_| token.len() == 2 && !token.chars().any(|c| c.is_ascii_uppercase()))
+            .ok_or_else(|| {
+                format!(
+                    "bad move '{}' (a1..h8)",
+                    crate::protocol::parse::printable(token)
+                )
+            })?;
+        if pos.board.moves() & 1u64 << sq == 0 {
+            return Err(format!(
+                "illegal move {token} for {}",
+                side_name(pos.black_to_move)
+            ));
+        }
+        let turned = flips(pos.board.player, pos.board.opponent, sq);
+        let mut line = format!("flips {token}");
+        for t in squares(turned) {
+            line.push(' ');
+            line.push_str(&square_name(t));
+        }
+        Ok(line)
+    }
+
+    fn hint(&self, k: Option<u32>, out: Out) -> Result<(), String> {
+        let k = k.unwrap_or(HINT_DEFAULT);
+        if k == 0 {
+            return Err("hint needs K of at least 1".into());
+        }
+        let board = self.position().board;
+        if board.moves() == 0 {
+            return Err("hint: the game is over".into());
+        }
+        let empties = board.empties().count_ones();
+        let ranked: Vec<(u32, i32, bool)> = if empties <= HINT_EXACT_EMPTIES {
+            let mut solver = Solver::new(20);
+            let mut list: Vec<(u32, i32, bool)> = squares(board.moves())
+                .map(|sq| {
+                    let after = board.play_with(sq, flips(board.player, board.opponent, sq));
+                    (sq, -solver.score(&after), true)
+                })
+                .collect();
+            list.sort_by_key(|&(sq, s, _)| (-s, sq));
+            list
+        } else {
+            let mut searcher = Searcher::new(None, false);
+            searcher
+                .rank(&board, HINT_DEPTH)
+                .into_iter()
+                .map(|(sq, s)| (sq, discs(s), false))
+                .collect()
+        };
+        for (sq, score, exact) in ranked.into_iter().take(k as usize) {
+            let why = reason(&board, sq, exact.then_some(score));
+            out(&format!(
+                "hint {} score {score} reason {why}",
+                square_name(sq)
+            ));
+        }
+        Ok(())
+    }
+
+    fn solve(&self, out: Out) -> Result<(), String> {
+        let board = self.position().board;
+        let empties = board.empties().count_ones();
+        if empties > MAX_SOLVE_EMPTIES {
+            return Err(format!(
+                "solve handles at most {MAX_SOLVE_EMPTIES} empty squares (this position has {empties})"
+            ));
+        }
+        let t0 = Instant::now();
+        let mut solver = Solver::new(22);
+        let r = solver.solve(&board);
+        let ms = t0.elapsed().as_millis();
+        out(&format!(
+            "solve {} score {} nodes {} time {ms}",
+            r.best.map(square_name).unwrap_or_else(|| "none".into()),
+            r.score,
+            solver.nodes.max(1)
+        ));
+        Ok(())
+    }
+
+    fn count(&self, depth: u32, out: Out) -> Result<(), String> {
+        if depth == 0 || depth > MAX_COUNT_DEPTH {
+            return Err(format!("count depth must be 1 to {MAX_COUNT_DEPTH}"));
+        }
+        let pos = self.position();
+        let bar = progress_bar();
+        let mut last_depth = 0;
+        count(
+            &pos,
+            depth,
+            &mut |r: CountRow| {
+                if let Some(bar) = &bar {
+                    bar.suspend(|| {
+                        out(&format!(
+                            "count {} paths {} positions {}",
+                            r.depth, r.paths, r.positions
+                        ))
+                    });
+                } else {
+                    out(&format!(
+                        "count {} paths {} positions {}",
+                        r.depth, r.paths, r.positions
+                    ));
+                }
+            },
+            &mut |d, done, total| {
+                if let Some(bar) = &bar {
+                    if d != last_depth {
+                        last_depth = d;
+                        bar.set_message(format!("depth {d}"));
+                    }
+                    bar.set_length(total.max(1));
+                    bar.set_position(done);
+                }
+            },
+        );
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        Ok(())
+    }
+}
+
+/// A progress bar on stderr, only when stderr is a terminal (tests and pipes stay quiet).
+fn progress_bar() -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(1);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} positions")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    Some(bar)
+}
 
 impl Variant for OthelloVariant {
     fn set_position(
         &mut self,
-        _start: &StartSpec,
-        _moves: &[String],
+        start: &StartSpec,
+        moves: &[String],
         _options: &Options,
     ) -> Result<(), String> {
-        Err(MISSING.into())
+        let position = match start {
+            StartSpec::Startpos => Position::START,
+            StartSpec::Sfen(fields) => {
+                let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+                Position::from_fields(&fields)?
+            }
+        };
+        let mut game = Game::new(position);
+        for (i, m) in moves.iter().enumerate() {
+            game.apply(m).map_err(|e| format!("move {}: {e}", i + 1))?;
+        }
+        self.game = game;
+        Ok(())
     }
 
     fn display(&self) -> Vec<String> {
-        vec![format!("info string error: {MISSING}")]
+        let pos = self.position();
+        let (b, w) = (pos.black(), pos.white());
+        let legal = pos.board.moves();
+        let mut lines = vec!["  a b c d e f g h".to_string()];
+        for rank in 0..8 {
+            let mut row = format!("{}", rank + 1);
+            for file in 0..8 {
+                let sq = rank * 8 + file;
+                let bit = 1u64 << sq;
+                let c = if b & bit != 0 {
+                    'X'
+                } else if w & bit != 0 {
+                    'O'
+                } else if legal & bit != 0 {
+                    '*'
+                } else {
+                    '.'
+                };
+                row.push(' ');
+                row.push(c);
+            }
+            lines.push(row);
+        }
+        let status = if pos.board.is_game_over() {
+            let diff = b.count_ones() as i32 - w.count_ones() as i32;
+            match diff.signum() {
+                1 => "game over, black wins".to_string(),
+                -1 => "game over, white wins".to_string(),
+                _ => "game over, draw".to_string(),
+            }
+        } else {
+            format!("{} to move", side_name(pos.black_to_move))
+        };
+        lines.push(format!(
+            "black X {} white O {}, {status}",
+            b.count_ones(),
+            w.count_ones()
+        ));
+        lines.push(format!("moves: {}", move_list(&pos.board).join(" ")));
+        lines.push(format!("sfen {}", pos.to_text()));
+        lines
     }
 
     fn legal_moves(&self, _options: &Options) -> Vec<String> {
-        Vec::new()
+        move_list(&self.position().board)
     }
 
-    fn perft(&mut self, _depth: u32, _options: &Options) -> Result<Vec<(String, u64)>, String> {
-        Err(MISSING.into())
+    fn perft(&mut self, depth: u32, options: &Options) -> Result<Vec<(String, u64)>, String> {
+        if depth == 0 {
+            return Err("perft depth must be at least 1".into());
+        }
+        if depth > 20 {
+            return Err("perft depth must be at most 20".into());
+        }
+        // Deep counts share transposed subtrees through a table of USI_Hash MiB.
+        let mut table =
+            (depth >= PERFT_HASH_DEPTH).then(|| perft::PerftTable::new(options.hash_mb));
+        Ok(
+            perft::divide_hashed(&self.position().board, depth, &mut table)
+                .into_iter()
+                .map(|(m, n)| (m.map(square_name).unwrap_or_else(|| "pass".into()), n))
+                .collect(),
+        )
     }
 
-    fn search(&self, _limits: &Limits, _options: &Options) -> Job {
-        Box::new(|_, report| {
-            report(crate::search::Report::Text(format!("error: {MISSING}")));
-            Outcome {
-                info: Default::default(),
-                best: None,
-                ponder: None,
-            }
-        })
+    fn search(&self, limits: &Limits, options: &Options) -> Job {
+        search::job(self.position(), limits, options.level, options.seed)
     }
 
     fn first_player_to_move(&self) -> bool {
-        true
+        self.position().black_to_move
     }
 
-    fn bench(&mut self, _options: &Options, _out: Out) -> Result<(), String> {
-        Err(MISSING.into())
+    fn bench(&mut self, options: &Options, out: Out) -> Result<(), String> {
+        let _ = options;
+        let mut total = 0u64;
+        for (i, line) in BENCH_LINES.iter().enumerate() {
+            let mut game = Game::new(Position::START);
+            for m in line.split_whitespace() {
+                game.apply(m)
+                    .map_err(|e| format!("bench line {}: {e}", i + 1))?;
+            }
+            let limits = Limits {
+                depth: Some(BENCH_DEPTH),
+                ..Default::default()
+            };
+            let control = Control::new(limits, 0);
+            let outcome = search::think(
+                &game.state.position.board,
+                search::Level::new(3),
+                0,
+                &control,
+                &mut |_| {},
+            );
+            total += outcome.info.nodes;
+            out(&format!(
+                "position {} bestmove {} score {} nodes {}",
+                i + 1,
+                outcome.best.as_deref().unwrap_or("resign"),
+                outcome.info.score,
+                outcome.info.nodes
+            ));
+        }
+        out(&format!("Nodes searched: {total}"));
+        Ok(())
+    }
+
+    fn extension(&mut self, command: &Command, _options: &Options, out: Out) -> Result<(), String> {
+        match command {
+            Command::Count(depth) => self.count(*depth, out),
+            Command::Flips(m) => {
+                let line = self.flips_line(m)?;
+                out(&line);
+                Ok(())
+            }
+            Command::Hint(k) => self.hint(*k, out),
+            Command::Solve => self.solve(out),
+            Command::Undo => match self.game.history.pop() {
+                Some(before) => {
+                    self.game.state = before;
+                    Ok(())
+                }
+                None => Err("undo: no placement to take back".into()),
+            },
+            other => Err(format!(
+                "{} is not available in othello",
+                super::variant::command_name(other)
+            )),
+        }
+    }
+}
+
+const BENCH_DEPTH: u32 = 8;
+
+/// Openings for `bench`: midgame positions well above the solver's range.
+const BENCH_LINES: &[&str] = &[
+    "",
+    "f5 d6 c3 d3 c4",
+    "f5 f6 e6 f4 e3 c5 c4 d3",
+    "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7",
+    "c4 e3 f6 e6 f5 c5 f4 g6 f7 d3 c6 g5",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(moves: &str) -> Game {
+        let mut g = Game::new(Position::START);
+        for m in moves.split_whitespace() {
+            g.apply(m).unwrap();
+        }
+        g
+    }
+
+    #[test]
+    fn undo_restores_each_state() {
+        let mut v = OthelloVariant::new();
+        let moves: Vec<String> = ["f5", "d6", "c3"].iter().map(|s| s.to_string()).collect();
+        v.set_position(&StartSpec::Startpos, &moves, &Options::default())
+            .unwrap();
+        let after = v.position();
+        let mut sink = |_: &str| {};
+        v.extension(&Command::Undo, &Options::default(), &mut sink)
+            .unwrap();
+        assert_eq!(v.position(), game("f5 d6").state.position);
+        v.extension(&Command::Undo, &Options::default(), &mut sink)
+            .unwrap();
+        v.extension(&Command::Undo, &Options::default(), &mut sink)
+            .unwrap();
+        assert_eq!(v.position(), Position::START);
+        assert!(v
+            .extension(&Command::Undo, &Options::default(), &mut sink)
+            .is_err());
+        assert_eq!(v.position(), Position::START);
+        assert_ne!(after, Position::START);
+    }
+
+    #[test]
+    fn bad_moves_are_refused() {
+        let mut g = game("f5");
+        let before = g.state;
+        for bad in ["a1", "pass", "z9", "F6", "f66", ""] {
+            assert!(g.apply(bad).is_err(), "{bad}");
+            assert_eq!(g.state, before);
+        }
     }
 }

@@ -1,1 +1,11 @@
-//! othello rules.
+//! Othello rules on bitboards: moves, flips, passes, perft, counting, and the endgame solver.
+
+pub mod board;
+pub mod count;
+pub mod obf;
+pub mod perft;
+pub mod position;
+pub mod solve;
+
+pub use board::{flips, moves, square_name, squares, Board};
+pub use position::Position;

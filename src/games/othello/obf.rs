@@ -1,0 +1,89 @@
+//! The OBF lines of the FFO endgame test files: `<64 squares A1..H8> <X|O>; A2:+38; C7:+36; ...`
+//! (the exact final score of every listed move for the side to move).
+
+use super::position::{parse_board, parse_square, Position};
+use nom::bytes::complete::{tag, take_while1};
+use nom::character::complete::{char, digit1, one_of, space0, space1};
+use nom::combinator::{map_res, opt, recognize};
+use nom::multi::many0;
+use nom::sequence::{delimited, pair, preceded, separated_pair, terminated};
+use nom::IResult;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObfEntry {
+    pub position: Position,
+    /// (square, exact score), as listed (best first in the FFO files).
+    pub scores: Vec<(u32, i32)>,
+}
+
+impl ObfEntry {
+    pub fn best_score(&self) -> Option<i32> {
+        self.scores.iter().map(|&(_, s)| s).max()
+    }
+}
+
+fn score(input: &str) -> IResult<&str, i32> {
+    map_res(recognize(pair(opt(one_of("+-")), digit1)), |s: &str| {
+        s.parse::<i32>()
+    })(input)
+}
+
+fn scored_move(input: &str) -> IResult<&str, (&str, i32)> {
+    delimited(
+        space0,
+        separated_pair(
+            take_while1(|c: char| c.is_ascii_alphanumeric()),
+            tag(":"),
+            score,
+        ),
+        preceded(space0, char(';')),
+    )(input)
+}
+
+fn line(input: &str) -> IResult<&str, (&str, char, Vec<(&str, i32)>)> {
+    let (input, board) = take_while1(|c: char| matches!(c, 'X' | 'O' | '-'))(input)?;
+    let (input, side) = preceded(space1, one_of("XO"))(input)?;
+    let (input, moves) = preceded(terminated(space0, char(';')), many0(scored_move))(input)?;
+    Ok((input, (board, side, moves)))
+}
+
+/// Parses one OBF line.
+pub fn parse_line(text: &str) -> Result<ObfEntry, String> {
+    let text = text.trim();
+    let (rest, (board, side, moves)) =
+        line(text).map_err(|e| format!("bad obf line '{text}': {e}"))?;
+    if !rest.trim().is_empty() {
+        return Err(format!("trailing text in obf line: '{rest}'"));
+    }
+    let (black, white) = parse_board(board)?;
+    let position = Position::from_colours(black, white, side == 'X');
+    let mut scores = Vec::new();
+    for (m, s) in moves {
+        let sq = parse_square(m).ok_or_else(|| format!("bad square '{m}' in obf line"))?;
+        scores.push((sq, s));
+    }
+    Ok(ObfEntry { position, scores })
+}
+
+/// Parses every non-empty line of a file's text.
+pub fn parse_file(text: &str) -> Result<Vec<ObfEntry>, String> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(parse_line)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_an_ffo_line() {
+        let e = parse_line("O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38; C7:+36; D8:-4;")
+            .unwrap();
+        assert!(e.position.black_to_move);
+        assert_eq!(e.scores, vec![(8, 38), (50, 36), (59, -4)]);
+        assert_eq!(e.best_score(), Some(38));
+        assert!(parse_line("XO X; A2:+38;").is_err());
+    }
+}

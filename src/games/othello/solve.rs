@@ -1,0 +1,672 @@
+//! The exact endgame solver: negamax alpha-beta over the final disc difference.
+//!
+//! - Near the end (few empties) it walks the empty squares directly instead of generating moves,
+//!   odd quadrants first (parity), and scores the last empty square by counting its flips.
+//! - Higher up it orders moves by the opponent's mobility after the move ("fastest first", with
+//!   corners weighted), tries the transposition table's move first, searches the first move with
+//!   the full window and the others with a null window (PVS), and cuts on stable discs.
+//!
+//! Scores are disc differences for the side to move, empties going to the winner.
+
+use super::board::{flips, moves, squares, Board};
+
+/// At or below this many empties the solver walks the empties list (no move generation, no TT).
+const SHALLOW: u32 = 7;
+/// At or above this many empties nodes use the transposition table.
+const TT_MIN_EMPTIES: u32 = 10;
+
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+const EDGES: u64 = 0xFF81_8181_8181_81FF;
+
+/// Quadrant masks (a1-d4, e1-h4, a5-d8, e5-h8), for parity ordering.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    player: u64,
+    opponent: u64,
+    lower: i8,
+    upper: i8,
+    best: u8,
+    empties: u8,
+}
+
+const NO_MOVE: u8 = 64;
+
+/// Up to 32 moves with their ordering keys, on the stack.
+#[derive(Default)]
+struct MoveList {
+    keys: [i32; 32],
+    moves: [u32; 32],
+    len: usize,
+}
+
+impl MoveList {
+    #[inline]
+    fn push(&mut self, key: i32, sq: u32) {
+        // Othello positions have at most 33 legal moves; more never occurs in play from the
+        // start, and the 33rd would only lose ordering, so it is kept in the last slot.
+        let i = self.len.min(31);
+        self.keys[i] = key;
+        self.moves[i] = sq;
+        self.len = (self.len + 1).min(32);
+    }
+
+    /// Insertion sort by key, smallest first (the lists are short).
+    #[inline(always)]
+    fn sort(&mut self) {
+        for i in 1..self.len {
+            let (k, m) = (self.keys[i], self.moves[i]);
+            let mut j = i;
+            while j > 0 && self.keys[j - 1] > k {
+                self.keys[j] = self.keys[j - 1];
+                self.moves[j] = self.moves[j - 1];
+                j -= 1;
+            }
+            self.keys[j] = k;
+            self.moves[j] = m;
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.moves[..self.len].iter().copied()
+    }
+}
+
+/// From this many empties on, moves are also ordered by a two-ply look-ahead on a small
+/// evaluation (worth its cost only high in the tree).
+const ORDER_SEARCH_EMPTIES: u32 = 14;
+/// The look-ahead's weight against the mobility key.
+const ORDER_EVAL_WEIGHT: i32 = 16;
+
+/// A small evaluation for ordering, for the side to move: weighted mobility, corners, corner
+/// stability, potential mobility.
+#[inline(always)]
+fn quick_eval(p: u64, o: u64) -> i32 {
+    let mp = moves(p, o);
+    let mo = moves(o, p);
+    let empties = !(p | o);
+    let mob = (mp.count_ones() + (mp & CORNERS).count_ones()) as i32
+        - (mo.count_ones() + (mo & CORNERS).count_ones()) as i32;
+    let pot = (neighbours(o) & empties).count_ones() as i32
+        - (neighbours(p) & empties).count_ones() as i32;
+    mob * 8 + pot * 2 + (corner_stability(p) - corner_stability(o)) * 12
+}
+
+/// Our value after the move: the opponent (`p` here, to move) picks the reply that leaves us
+/// the worst small evaluation.
+#[inline(always)]
+fn reply_value(p: u64, o: u64) -> i32 {
+    let m = moves(p, o);
+    if m == 0 {
+        return quick_eval(o, p) + 32;
+    }
+    let mut worst = i32::MAX;
+    for sq in squares(m) {
+        let f = flips(p, o, sq);
+        let v = quick_eval(o ^ f, p | f | 1 << sq);
+        worst = worst.min(v);
+    }
+    worst
+}
+
+/// Discs of `p` on a corner or next to an owned corner along an edge: surely stable.
+#[inline(always)]
+fn corner_stability(p: u64) -> i32 {
+    let stable = (((0x0100_0000_0000_0001 & p) << 1)
+        | ((0x8000_0000_0000_0080 & p) >> 1)
+        | ((0x0000_0000_0000_0081 & p) << 8)
+        | ((0x8100_0000_0000_0000 & p) >> 8)
+        | CORNERS)
+        & p;
+    stable.count_ones() as i32
+}
+
+/// Squares next to `bits` in the eight directions.
+#[inline(always)]
+fn neighbours(bits: u64) -> u64 {
+    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let e = (bits << 1) & NOT_A;
+    let w = (bits >> 1) & NOT_H;
+    let row = bits | e | w;
+    e | w | (row << 8) | (row >> 8)
+}
+
+/// The solver's state: node counter, transposition table, and the abort check.
+pub struct Solver<'a> {
+    pub nodes: u64,
+    table: Vec<Entry>,
+    mask: usize,
+    abort: Option<&'a dyn Fn(u64) -> bool>,
+    aborted: bool,
+    native: bool,
+}
+
+/// The score the side to move gets when the game ends here.
+#[inline(always)]
+pub fn final_score(p: u64, o: u64) -> i32 {
+    let pc = p.count_ones() as i32;
+    let oc = o.count_ones() as i32;
+    let e = 64 - pc - oc;
+    let d = pc - oc;
+    if d > 0 {
+        d + e
+    } else if d < 0 {
+        d - e
+    } else {
+        0
+    }
+}
+
+/// A result of a solved root: the best move (None when the game is over) and its exact score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solved {
+    pub best: Option<u32>,
+    pub score: i32,
+}
+
+#[inline(always)]
+fn hash(p: u64, o: u64) -> u64 {
+    let h = p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    h ^ (h >> 29)
+}
+
+/// Discs of `p` that can never be turned, as far as cheaply provable: filled edges and the
+/// discs anchored to corners along edges. A lower bound, used for the stability cut.
+pub fn stable_edges(p: u64, o: u64) -> u64 {
+    let full = p | o;
+    let mut stable = 0u64;
+    // Rows 1 and 8, files a and h: full lines are stable; else grow from corners.
+    const EDGES: [(u32, u32); 4] = [(0, 1), (56, 1), (0, 8), (7, 8)];
+    for (start, step) in EDGES {
+        let line: u64 = (0..8).fold(0, |acc, i| acc | 1u64 << (start + i * step));
+        if full & line == line {
+            stable |= p & line;
+            continue;
+        }
+        let mut i = 0;
+        while i < 8 && p >> (start + i * step) & 1 != 0 {
+            stable |= 1 << (start + i * step);
+            i += 1;
+        }
+        let mut i = 7i32;
+        while i >= 0 && p >> (start + i as u32 * step) & 1 != 0 {
+            stable |= 1 << (start + i as u32 * step);
+            i -= 1;
+        }
+    }
+    stable
+}
+
+impl<'a> Solver<'a> {
+    /// A solver with a table of 2^`log2_entries` entries.
+    pub fn new(log2_entries: u32) -> Solver<'a> {
+        let size = 1usize << log2_entries;
+        Solver {
+            nodes: 0,
+            table: vec![Entry::default(); size],
+            mask: size - 1,
+            abort: None,
+            aborted: false,
+            native: super::perft::has_native(),
+        }
+    }
+
+    /// Polled every few thousand nodes; when it says true the search unwinds and the result of
+    /// the interrupted call is meaningless (see [`Solver::aborted`]).
+    pub fn with_abort(mut self, abort: &'a dyn Fn(u64) -> bool) -> Solver<'a> {
+        self.abort = Some(abort);
+        self
+    }
+
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    /// Forgets the transposition table.
+    pub fn clear(&mut self) {
+        self.table.iter_mut().for_each(|e| *e = Entry::default());
+    }
+
+    /// Exact score and a best move of `board` (player to move). A player who must pass gets
+    /// `best: None` with the score after the pass, as does a finished game.
+    pub fn solve(&mut self, board: &Board) -> Solved {
+        self.solve_window(board, -64, 64)
+    }
+
+    /// As [`Solver::solve`], but the score is only exact inside (alpha, beta); outside it is a
+    /// bound on the same side (fail-soft).
+    pub fn solve_window(&mut self, board: &Board, alpha: i32, beta: i32) -> Solved {
+        let (p, o) = (board.player, board.opponent);
+        let m = moves(p, o);
+        if m == 0 {
+            let score = self.search(p, o, alpha, beta, false);
+            return Solved { best: None, score };
+        }
+        let mut alpha = alpha;
+        let mut best = (None, -65);
+        let list = self.ordered(p, o, m, 65, false).unwrap_or_default();
+        for (i, sq) in list.iter().enumerate() {
+            let f = flips(p, o, sq);
+            let (np, no) = (o ^ f, p | f | 1 << sq);
+            let mut score;
+            if i == 0 {
+                score = -self.search(np, no, -beta, -alpha, false);
+            } else {
+                score = -self.search(np, no, -alpha - 1, -alpha, false);
+                if score > alpha && score < beta {
+                    score = -self.search(np, no, -beta, -score, false);
+                }
+            }
+            if self.aborted {
+                break;
+            }
+            if score > best.1 {
+                best = (Some(sq), score);
+                if score > alpha {
+                    alpha = score;
+                }
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        Solved {
+            best: best.0,
+            score: best.1,
+        }
+    }
+
+    /// The exact score of `board` (player to move), for callers that solve each move apart.
+    pub fn score(&mut self, board: &Board) -> i32 {
+        self.search(board.player, board.opponent, -64, 64, false)
+    }
+
+    /// The table entry of (p, o), if stored. Two slots per hash (a pair), either may hold it.
+    #[inline(always)]
+    fn probe(&self, p: u64, o: u64) -> Option<&Entry> {
+        let i = hash(p, o) as usize & self.mask;
+        let pair = &self.table[i & !1..(i & !1) + 2];
+        pair.iter().find(|e| e.player == p && e.opponent == o)
+    }
+
+    /// Where to store (p, o): its own slot if stored, else the slot of the pair holding the
+    /// position with fewer empties (cheaper to search again).
+    #[inline(always)]
+    fn slot_for(&mut self, p: u64, o: u64) -> &mut Entry {
+        let base = hash(p, o) as usize & self.mask & !1;
+        let (a, b) = (self.table[base], self.table[base + 1]);
+        let pick = if a.player == p && a.opponent == o {
+            base
+        } else if b.player == p && b.opponent == o {
+            base + 1
+        } else if a.empties <= b.empties {
+            base
+        } else {
+            base + 1
+        };
+        &mut self.table[pick]
+    }
+
+    /// The search, in the CPU's best available version.
+    fn search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if self.native {
+                // SAFETY: `native` is set only when the CPU has every feature it was built for.
+                return unsafe { self.search_native(p, o, alpha, beta, passed) };
+            }
+        }
+        // SAFETY: compiled without extra target features.
+        unsafe { self.search_generic(p, o, alpha, beta, passed) }
+    }
+
+    #[inline(always)]
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 0xFFF == 0 {
+            if let Some(abort) = self.abort {
+                if abort(self.nodes) {
+                    self.aborted = true;
+                }
+            }
+        }
+    }
+
+    /// Moves best-first: the opponent's weighted mobility after the move (corners counting
+    /// double), then its potential mobility; the table's move goes first.
+    /// With `etc` (enhanced transposition cutoff) a child whose stored upper bound already
+    /// refutes beta ends the node at once: `Err(score)`.
+    #[inline(always)]
+    fn ordered(&self, p: u64, o: u64, m: u64, beta: i32, etc: bool) -> Result<MoveList, i32> {
+        let tt_move = self.probe(p, o).map_or(NO_MOVE, |e| e.best);
+        let deep = (!(p | o)).count_ones() >= ORDER_SEARCH_EMPTIES;
+        let mut list = MoveList::default();
+        for sq in squares(m) {
+            let key = if sq as u8 == tt_move {
+                i32::MIN
+            } else {
+                let f = flips(p, o, sq);
+                let (np, no) = (o ^ f, p | f | 1 << sq);
+                if etc {
+                    if let Some(e) = self.probe(np, no) {
+                        if -(e.upper as i32) >= beta {
+                            return Err(-(e.upper as i32));
+                        }
+                    }
+                }
+                let theirs = moves(np, no);
+                let empties = !(np | no);
+                // Empties next to our discs: where the opponent may find moves later.
+                let potential = (neighbours(no) & empties).count_ones() as i32;
+                let mut key = (theirs.count_ones() + (theirs & CORNERS).count_ones()) as i32 * 64
+                    + potential * 8
+                    - corner_stability(no) * 16;
+                if 1u64 << sq & CORNERS != 0 {
+                    key -= 32;
+                }
+                if deep {
+                    key -= reply_value(np, no) * ORDER_EVAL_WEIGHT;
+                }
+                key
+            };
+            list.push(key, sq);
+        }
+        list.sort();
+        Ok(list)
+    }
+
+    /// One empty square left: whoever can play there does; otherwise the game ends.
+    #[inline(always)]
+    fn last1(&mut self, p: u64, o: u64, sq: u32) -> i32 {
+        self.nodes += 1;
+        let diff = p.count_ones() as i32 - o.count_ones() as i32;
+        let f = flips(p, o, sq).count_ones() as i32;
+        if f > 0 {
+            return diff + 2 * f + 1;
+        }
+        let g = flips(o, p, sq).count_ones() as i32;
+        if g > 0 {
+            return diff - 2 * g - 1;
+        }
+        if diff > 0 {
+            diff + 1
+        } else if diff < 0 {
+            diff - 1
+        } else {
+            0
+        }
+    }
+}
+
+/// The recursive searches, written once and compiled twice: with the CPU's POPCNT/BMI/AVX2 (the
+/// helpers they call are inlined, so they get the features too) and for generic x86-64.
+macro_rules! search_fns {
+    ($search:ident, $shallow:ident $(, $features:literal)?) => {
+impl<'a> Solver<'a> {
+    $(#[target_feature(enable = $features)])?
+    unsafe fn $search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+        let empties = !(p | o);
+        let n = empties.count_ones();
+        if n <= SHALLOW {
+            return self.$shallow(p, o, alpha, beta, empties, n, passed);
+        }
+        self.tick();
+        if self.aborted {
+            return 0;
+        }
+        let m = moves(p, o);
+        if m == 0 {
+            if passed {
+                return final_score(p, o);
+            }
+            return -self.$search(o, p, -beta, -alpha, true);
+        }
+        let mut alpha = alpha;
+        let mut beta = beta;
+        // Stability cut: the opponent's stable discs bound our best result. Only edge discs
+        // can be proven stable here, so the test is skipped when they could not cut.
+        if 2 * (o & EDGES).count_ones() as i32 >= 64 - alpha {
+            let upper = 64 - 2 * stable_edges(o, p).count_ones() as i32;
+            if upper <= alpha {
+                return upper;
+            }
+            if upper < beta {
+                beta = upper;
+            }
+        }
+        let use_tt = n >= TT_MIN_EMPTIES;
+        if use_tt {
+            if let Some(&e) = self.probe(p, o) {
+                let (lo, hi) = (e.lower as i32, e.upper as i32);
+                if lo >= beta {
+                    return lo;
+                }
+                if hi <= alpha {
+                    return hi;
+                }
+                if lo == hi {
+                    return lo;
+                }
+                alpha = alpha.max(lo);
+                beta = beta.min(hi);
+            }
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let mut best_score = -65;
+        let mut best_move = NO_MOVE;
+        if m & (m - 1) == 0 {
+            // A single move needs no ordering.
+            let sq = m.trailing_zeros();
+            let f = flips(p, o, sq);
+            best_score = -self.$search(o ^ f, p | f | 1 << sq, -beta, -alpha, false);
+            best_move = sq as u8;
+        } else {
+            let list = match self.ordered(p, o, m, beta, use_tt) {
+                Ok(list) => list,
+                Err(cut) => return cut,
+            };
+            for (i, sq) in list.iter().enumerate() {
+                let f = flips(p, o, sq);
+                let (np, no) = (o ^ f, p | f | 1 << sq);
+                let mut score;
+                if i == 0 {
+                    score = -self.$search(np, no, -beta, -alpha, false);
+                } else {
+                    score = -self.$search(np, no, -alpha - 1, -alpha, false);
+                    if score > alpha && score < beta {
+                        score = -self.$search(np, no, -beta, -score, false);
+                    }
+                }
+                if self.aborted {
+                    return 0;
+                }
+                if score > best_score {
+                    best_score = score;
+                    best_move = sq as u8;
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        if use_tt && !self.aborted {
+            let e = self.slot_for(p, o);
+            let same = e.player == p && e.opponent == o;
+            let (mut lo, mut hi) = if same {
+                (e.lower as i32, e.upper as i32)
+            } else {
+                (-64, 64)
+            };
+            if best_score <= alpha0 {
+                hi = hi.min(best_score);
+            } else if best_score >= beta0 {
+                lo = lo.max(best_score);
+            } else {
+                lo = best_score;
+                hi = best_score;
+            }
+            *e = Entry {
+                player: p,
+                opponent: o,
+                lower: lo as i8,
+                upper: hi as i8,
+                best: best_move,
+                empties: n as u8,
+            };
+        }
+        best_score
+    }
+
+    /// Few empties: walk them directly, odd quadrants first.
+    #[allow(clippy::too_many_arguments)]
+    $(#[target_feature(enable = $features)])?
+    unsafe fn $shallow(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        empties: u64,
+        n: u32,
+        passed: bool,
+    ) -> i32 {
+        self.tick();
+        if n == 1 {
+            return self.last1(p, o, empties.trailing_zeros());
+        }
+        if n == 0 {
+            return final_score(p, o);
+        }
+        let mut odd = 0u64;
+        for q in QUADRANTS {
+            if (empties & q).count_ones() & 1 == 1 {
+                odd |= q;
+            }
+        }
+        let mut alpha = alpha;
+        let mut best = -65;
+        for part in [empties & odd, empties & !odd] {
+            for sq in squares(part) {
+                let f = flips(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                let bit = 1u64 << sq;
+                let score = -self.$shallow(
+                    o ^ f,
+                    p | f | bit,
+                    -beta,
+                    -alpha,
+                    empties ^ bit,
+                    n - 1,
+                    false,
+                );
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            return best;
+                        }
+                    }
+                }
+            }
+        }
+        if best == -65 {
+            if passed {
+                return final_score(p, o);
+            }
+            return -self.$shallow(o, p, -beta, -alpha, empties, n, true);
+        }
+        best
+    }
+
+}
+    };
+}
+
+search_fns!(search_generic, shallow_generic);
+#[cfg(target_arch = "x86_64")]
+search_fns!(search_native, shallow_native, "popcnt,bmi1,bmi2,lzcnt,avx2");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plain minimax over every move, no pruning: the oracle for small endgames.
+    fn minimax(p: u64, o: u64, passed: bool) -> i32 {
+        let m = moves(p, o);
+        if m == 0 {
+            if passed || moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -minimax(o, p, true);
+        }
+        squares(m)
+            .map(|sq| {
+                let f = flips(p, o, sq);
+                -minimax(o ^ f, p | f | 1 << sq, false)
+            })
+            .max()
+            .unwrap_or(-65)
+    }
+
+    #[test]
+    fn agrees_with_minimax_on_random_endgames() {
+        let mut state = 12345u64;
+        let mut rand = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut solver = Solver::new(12);
+        let mut checked = 0;
+        while checked < 60 {
+            let mut b = Board::START;
+            // Random play down to 8..11 empties.
+            let stop = 7 + (rand() % 4) as u32;
+            while b.empties().count_ones() > stop {
+                let m = b.moves();
+                if m == 0 {
+                    if b.pass().moves() == 0 {
+                        break;
+                    }
+                    b = b.pass();
+                    continue;
+                }
+                let list: Vec<u32> = squares(m).collect();
+                let sq = list[(rand() % list.len() as u64) as usize];
+                b = b.play(sq).unwrap();
+            }
+            let expect = minimax(b.player, b.opponent, false);
+            let got = solver.solve(&b);
+            assert_eq!(got.score, expect, "{b:?}");
+            if let Some(sq) = got.best {
+                let after = b.play(sq).unwrap();
+                assert_eq!(-minimax(after.player, after.opponent, false), expect);
+            }
+            // Null windows around the score bound it on the right side.
+            for t in [expect - 1, expect] {
+                let s = solver.solve_window(&b, t, t + 1).score;
+                assert_eq!(
+                    s > t,
+                    expect > t,
+                    "window ({t},{}) gave {s}, exact {expect}",
+                    t + 1
+                );
+            }
+            checked += 1;
+        }
+    }
+}

@@ -1,0 +1,139 @@
+//! The FFO endgame tests: `solve` must find every exact best score, and `hint` must rank moves by
+//! their exact scores once it solves them. Positions whose solve takes seconds are #[ignore]d;
+//! `cargo test --release --test othello_ffo -- --include-ignored` runs them all.
+
+mod common;
+
+use common::{shared_data, transcript};
+use ryoshi::games::othello::obf::{parse_file, ObfEntry};
+use ryoshi::games::othello::solve::Solver;
+use ryoshi::games::othello::square_name;
+
+fn load(name: &str) -> Vec<ObfEntry> {
+    let path = shared_data(&format!("othello/{name}"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    parse_file(&text).unwrap()
+}
+
+/// Solves each entry and checks the score and that the move is one of the best in the file.
+fn check(entries: &[ObfEntry], label: &str, first: usize) {
+    for (i, e) in entries.iter().enumerate() {
+        let mut solver = Solver::new(20);
+        let r = solver.solve(&e.position.board);
+        let best = e.best_score().unwrap();
+        assert_eq!(r.score, best, "{label} #{}", first + i);
+        let sq = r.best.expect("a move");
+        let listed = e.scores.iter().find(|&&(m, _)| m == sq);
+        assert_eq!(
+            listed.map(|&(_, s)| s),
+            Some(best),
+            "{label} #{}: {} is not a best move",
+            first + i,
+            square_name(sq)
+        );
+    }
+}
+
+#[test]
+fn ffo_1_to_19() {
+    check(&load("fforum-1-19.obf"), "fforum", 1);
+}
+
+/// The positions of fforum-20-39 with at most 20 empties (fast enough for every run).
+#[test]
+fn ffo_20_to_39_up_to_20_empties() {
+    let entries = load("fforum-20-39.obf");
+    let fast: Vec<ObfEntry> = entries
+        .iter()
+        .filter(|e| e.position.board.empties().count_ones() <= 20)
+        .cloned()
+        .collect();
+    assert!(fast.len() >= 14);
+    check(&fast, "fforum-20-39 (<= 20 empties)", 20);
+}
+
+#[test]
+#[ignore = "several seconds: the 21-26 empties positions"]
+fn ffo_20_to_39_all() {
+    check(&load("fforum-20-39.obf"), "fforum", 20);
+}
+
+#[test]
+#[ignore = "the timed benchmark set; see `ryoshi bench othello-solve`"]
+fn ffo_40_to_44() {
+    check(&load("fforum-40-44.obf"), "fforum", 40);
+}
+
+#[test]
+fn solve_and_hint_through_the_binary() {
+    let entries = load("fforum-1-19.obf");
+    for e in entries.iter().take(6) {
+        let sfen = e.position.to_text();
+        let out = transcript(
+            format!(
+                "setoption name USI_Variant value othello\nposition sfen {sfen}\nsolve\nhint 99\n"
+            )
+            .as_bytes(),
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        let best = e.best_score().unwrap();
+        let solve: Vec<&str> = lines[0].split_whitespace().collect();
+        assert_eq!(solve[0], "solve");
+        assert_eq!(solve[2..4], ["score", &best.to_string()]);
+        assert_eq!(solve[4], "nodes");
+        assert_eq!(solve[6], "time");
+        // Every move, ranked by its exact score, equal to the file's.
+        let hints = &lines[1..];
+        assert_eq!(hints.len(), e.scores.len(), "{out}");
+        let mut last = i32::MAX;
+        for h in hints {
+            let f: Vec<&str> = h.split_whitespace().collect();
+            assert_eq!(f[0], "hint");
+            assert_eq!(f[2], "score");
+            let score: i32 = f[3].parse().unwrap();
+            assert!(score <= last, "hint order: {out}");
+            last = score;
+            let listed = e
+                .scores
+                .iter()
+                .find(|&&(m, _)| square_name(m) == f[1])
+                .map(|&(_, s)| s);
+            assert_eq!(listed, Some(score), "{h}");
+            assert_eq!(f[4], "reason");
+            assert!(h.contains("forced") || h.contains("loses"), "{h}");
+        }
+    }
+}
+
+#[test]
+fn level_3_plays_the_exact_best_move_in_the_endgame() {
+    let entries = load("fforum-1-19.obf");
+    for e in entries.iter().take(4) {
+        let sfen = e.position.to_text();
+        let out = transcript(
+            format!(
+                "setoption name USI_Variant value othello\nsetoption name Level value 3\n\
+                 position sfen {sfen}\ngo movetime 3000\n"
+            )
+            .as_bytes(),
+        );
+        let best = e.best_score().unwrap();
+        assert!(
+            out.contains(&format!(" score {best:+}")),
+            "no exact solve line: {out}"
+        );
+        let mv = out
+            .lines()
+            .last()
+            .unwrap()
+            .strip_prefix("bestmove ")
+            .unwrap();
+        let listed = e.scores.iter().find(|&&(m, _)| square_name(m) == mv);
+        assert_eq!(listed.map(|&(_, s)| s), Some(best), "{out}");
+        let last_info = out.lines().rev().nth(1).unwrap();
+        assert!(
+            last_info.contains(&format!("score cp {}", best * 100)),
+            "{last_info}"
+        );
+    }
+}
