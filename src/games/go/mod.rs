@@ -7,6 +7,7 @@ pub mod benson;
 pub mod board;
 pub mod game;
 pub mod notation;
+pub mod policy;
 pub mod sgf;
 pub mod unconditional;
 

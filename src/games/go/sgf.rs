@@ -145,6 +145,11 @@ fn sgf_points(text: &str, size: usize, out: &mut Vec<usize>) -> Result<(), Strin
 
 /// Loads the main line of the first game of an SGF text into a game record.
 pub fn load(text: &str) -> Result<Game, String> {
+    load_until(text, None)
+}
+
+/// As [`load`], stopping before move number `until` (1 = the first move) when given.
+pub fn load_until(text: &str, until: Option<usize>) -> Result<Game, String> {
     let trees = parse(text)?;
     let first = &trees[0];
     let mut line: Vec<&Node> = Vec::new();
@@ -179,7 +184,8 @@ pub fn load(text: &str) -> Result<Game, String> {
         size = a;
     }
     let mut game = Game::new(Board::new(size)?, Color::Black);
-    for node in line {
+    let mut moves = 0usize;
+    'nodes: for node in line {
         let mut setup = false;
         for (key, values) in &node.props {
             let cell = match key.as_str() {
@@ -206,6 +212,11 @@ pub fn load(text: &str) -> Result<Game, String> {
                 "W" => Color::White,
                 _ => continue,
             };
+            moves += 1;
+            if until.is_some_and(|u| moves >= u) {
+                game.to_move = color;
+                break 'nodes;
+            }
             let mv = sgf_point(&values[0], size)?;
             game.play_as(color, mv).map_err(|e| {
                 let at = mv.map_or("pass".to_string(), |p| format_vertex(&game.board, p));
