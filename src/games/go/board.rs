@@ -75,6 +75,19 @@ pub struct Played {
     pub ko: Option<usize>,
 }
 
+/// The array index of (`row`, `col`) on a board of `size` (row 0 at the top).
+#[inline]
+pub fn point_index(size: usize, row: usize, col: usize) -> usize {
+    (row + 1) * (size + 1) + col + 1
+}
+
+/// The inverse of [`point_index`].
+#[inline]
+pub fn index_row_col(size: usize, p: usize) -> (usize, usize) {
+    let q = p - 1;
+    (q / (size + 1) - 1, q % (size + 1))
+}
+
 #[derive(Clone, PartialEq, Eq, Debug, Hash)]
 pub struct Board {
     size: usize,
@@ -91,10 +104,11 @@ impl Board {
             ));
         }
         let stride = size + 1;
-        let mut cells = vec![BORDER; (size + 2) * stride + 1];
+        // One spare border cell at each end so diagonal steps never leave the array.
+        let mut cells = vec![BORDER; (size + 2) * stride + 2];
         for row in 0..size {
             for col in 0..size {
-                cells[(row + 1) * stride + col] = EMPTY;
+                cells[point_index(size, row, col)] = EMPTY;
             }
         }
         Ok(Board {
@@ -123,17 +137,17 @@ impl Board {
 
     /// The point at `row` (0 = top) and `col` (0 = left).
     pub fn point(&self, row: usize, col: usize) -> usize {
-        (row + 1) * self.stride + col
+        point_index(self.size, row, col)
     }
 
     pub fn row_col(&self, p: usize) -> (usize, usize) {
-        (p / self.stride - 1, p % self.stride)
+        index_row_col(self.size, p)
     }
 
     /// All points, top row first, left to right (GNU Go's scanning order).
     pub fn points(&self) -> impl Iterator<Item = usize> + '_ {
-        let stride = self.stride;
-        (0..self.size).flat_map(move |row| (0..self.size).map(move |col| (row + 1) * stride + col))
+        let size = self.size;
+        (0..size).flat_map(move |row| (0..size).map(move |col| point_index(size, row, col)))
     }
 
     #[inline]

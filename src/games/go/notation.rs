@@ -1,7 +1,7 @@
 //! Text forms: GTP vertices (`D4`, letters skip `I`, row 1 at the bottom) and the position
 //! notation `<size> <rows> <b|w>` (rows top to bottom, `X` black, `O` white, `.` empty).
 
-use super::board::{Board, Color, BLACK, EMPTY, WHITE};
+use super::board::{point_index, Board, Color, BLACK, EMPTY, WHITE};
 
 /// Column letters of GTP: A..Z without I (25 letters, enough for 25x25).
 pub const LETTERS: &[u8; 25] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
@@ -27,9 +27,7 @@ pub fn parse_vertex(text: &str, size: usize) -> Result<Option<usize>, String> {
     if col >= size || number == 0 || number > size || digits.starts_with('0') {
         return Err(bad());
     }
-    // Board::point needs a board only for its stride, which depends on the size alone.
-    let stride = size + 1;
-    Ok(Some((size - number + 1) * stride + col))
+    Ok(Some(point_index(size, size - number, col)))
 }
 
 pub fn format_vertex(board: &Board, p: usize) -> String {

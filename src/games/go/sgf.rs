@@ -1,7 +1,7 @@
 //! SGF (FF[3]/FF[4]) reading with nom: the game-tree syntax in full, then the main line applied
 //! to a board. Properties used: `SZ`, `AB`/`AW`/`AE`, `B`/`W`, `PL`; others are parsed and ignored.
 
-use super::board::{Board, Color, BLACK, EMPTY, WHITE};
+use super::board::{index_row_col, point_index, Board, Color, BLACK, EMPTY, WHITE};
 use super::game::Game;
 use super::notation::format_vertex;
 use nom::{
@@ -111,9 +111,7 @@ fn sgf_point(text: &str, size: usize) -> Result<Option<usize>, String> {
         return Err(format!("'{text}' is not an SGF point"));
     }
     match (coord(b[0]), coord(b[1])) {
-        (Some(col), Some(row)) if col < size && row < size => {
-            Ok(Some((row + 1) * (size + 1) + col))
-        }
+        (Some(col), Some(row)) if col < size && row < size => Ok(Some(point_index(size, row, col))),
         _ => Err(format!("SGF point '{text}' is off a {size}x{size} board")),
     }
 }
@@ -124,11 +122,10 @@ fn sgf_points(text: &str, size: usize, out: &mut Vec<usize>) -> Result<(), Strin
         let (Some(p), Some(q)) = (sgf_point(a, size)?, sgf_point(b, size)?) else {
             return Err(format!("bad point rectangle '{text}'"));
         };
-        let stride = size + 1;
-        let (r1, c1, r2, c2) = (p / stride, p % stride, q / stride, q % stride);
+        let ((r1, c1), (r2, c2)) = (index_row_col(size, p), index_row_col(size, q));
         for r in r1.min(r2)..=r1.max(r2) {
             for c in c1.min(c2)..=c1.max(c2) {
-                out.push(r * stride + c);
+                out.push(point_index(size, r, c));
             }
         }
         Ok(())
