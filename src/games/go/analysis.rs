@@ -117,8 +117,7 @@ impl Analysis {
 pub fn classic(board: &Board) -> Analysis {
     let mut benson = Benson::new();
     let (mut b, mut w) = (Vec::new(), Vec::new());
-    benson.safe_points(board, Color::Black, &mut b);
-    benson.safe_points(board, Color::White, &mut w);
+    benson.both(board, &mut b, &mut w);
     Analysis::from_safe(board, &b, &w)
 }
 

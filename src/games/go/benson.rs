@@ -1,31 +1,201 @@
-//! Benson's unconditional life, as Fuego's `go_safe benson` computes it.
+//! Benson's unconditional life, as Fuego's `go_safe benson` computes it: the fast version, on
+//! bitboards (see [`super::benson_reference`] for the plain version it is tested against, and
+//! protocol/go.md for the definitions and the proof).
 //!
-//! For a colour C: blocks are C's maximal connected stone sets; regions are maximal connected
-//! sets of points that are not C stones (empty points and opponent stones). A region is healthy
-//! for an adjacent block when every empty point of the region is a liberty of that block.
-//! Starting from all blocks and all regions, repeat until nothing changes: drop every block with
-//! fewer than two healthy regions left; drop every region adjacent to a dropped block. The blocks
-//! left are unconditionally alive (no sequence of opponent moves, C passing, captures one), and a
-//! region left that is healthy for one of its blocks is safe: its empty points are C's territory
-//! and the opponent stones in it can never get out alive.
+//! Blocks and regions are found by bitboard flood fills. A region can only be healthy for a block
+//! next to its first empty point, so at most four subset tests decide its health; only regions
+//! healthy for some block matter afterwards, and for those the adjacent blocks go into a small
+//! bitset. The elimination then runs on bitsets until nothing changes.
 
-use super::board::{Board, Color, BORDER, EMPTY};
+use super::bits::Bits;
+use super::board::{Board, Color, BLACK, EMPTY, WHITE};
 
 const NONE: u16 = u16::MAX;
+/// Enough 64-bit words for a bitset over the blocks of one colour on a 25x25 board (at most 313).
+const BLOCK_WORDS: usize = 5;
+type BlockSet = [u64; BLOCK_WORDS];
 
 /// Reusable work space, so repeated analyses do not allocate.
 #[derive(Default)]
 pub struct Benson {
-    block_of: Vec<u16>,
-    region_of: Vec<u16>,
-    stack: Vec<usize>,
-    region_points: Vec<Vec<usize>>,
-    region_empty: Vec<u32>,
-    /// Per region: (block, number of the region's empty points that are its liberties).
-    region_blocks: Vec<Vec<(u16, u32)>>,
-    block_points: Vec<Vec<usize>>,
-    block_alive: Vec<bool>,
-    region_kept: Vec<bool>,
+    small: Work<7>,
+    large: Work<11>,
+}
+
+/// The board as bitboards.
+#[derive(Default, Clone, Copy)]
+struct Masks<const W: usize> {
+    black: Bits<W>,
+    white: Bits<W>,
+    empty: Bits<W>,
+}
+
+impl<const W: usize> Masks<W> {
+    fn of(board: &Board) -> Self {
+        let mut m = [[0u64; W]; 3];
+        for row in board.rows() {
+            for p in row {
+                let c = board.get(p) as usize;
+                // EMPTY = 0, BLACK = 1, WHITE = 2: one branch-free store per point.
+                m[(c + 2) % 3][p >> 6] |= 1 << (p & 63);
+            }
+        }
+        debug_assert_eq!((EMPTY, BLACK, WHITE), (0, 1, 2));
+        Masks {
+            empty: Bits(m[2]),
+            black: Bits(m[0]),
+            white: Bits(m[1]),
+        }
+    }
+}
+
+#[derive(Default)]
+struct Work<const W: usize> {
+    label: Vec<u16>,
+    blocks: Vec<Bits<W>>,
+    regions: Vec<Bits<W>>,
+    /// Regions healthy for some block: the region, its healthy blocks, all its blocks.
+    healthy: Vec<(usize, [u16; 4], BlockSet)>,
+    kept: Vec<bool>,
+    count: Vec<u16>,
+}
+
+#[inline]
+fn block_has(set: &BlockSet, b: u16) -> bool {
+    set[b as usize >> 6] >> (b & 63) & 1 != 0
+}
+
+impl<const W: usize> Work<W> {
+    fn safe(&mut self, board: &Board, m: &Masks<W>, color: Color) -> Bits<W> {
+        let stride = board.stride();
+        let (own, other) = match color {
+            Color::Black => (m.black, m.white),
+            Color::White => (m.white, m.black),
+        };
+        let non = m.empty.or(&other);
+        // A region with an empty point next to no stone of ours is healthy for nobody: all such
+        // regions are found by one flood from those points and ignored.
+        let lonely = m.empty.and_not(&own.spread(stride));
+        let hopeless = Bits::flood(&lonely, &non, stride);
+        let area = non.and_not(&hopeless);
+        // Only blocks next to the remaining regions can count two healthy regions; the others
+        // (`doomed`) fall at once, and so does every region they touch.
+        let seeds = area.spread(stride).and(&own);
+        self.label.resize(board.len(), NONE);
+        self.blocks.clear();
+        let mut labelled = Bits::zero();
+        let mut rest = seeds;
+        while let Some(p) = rest.first() {
+            let block = Bits::flood(&Bits::single(p), &own, stride);
+            rest = rest.and_not(&block);
+            labelled = labelled.or(&block);
+            let id = self.blocks.len() as u16;
+            for q in block.iter() {
+                self.label[q] = id;
+            }
+            self.blocks.push(block);
+        }
+        if self.blocks.is_empty() {
+            return Bits::zero();
+        }
+        let doomed = own.and_not(&labelled);
+        self.regions.clear();
+        self.healthy.clear();
+        let mut rest = area;
+        while let Some(p) = rest.first() {
+            let region = Bits::flood(&Bits::single(p), &area, stride);
+            rest = rest.and_not(&region);
+            let empties = region.and(&m.empty);
+            let Some(e0) = empties.first() else {
+                continue;
+            };
+            let mut healthy = [NONE; 4];
+            let mut k = 0;
+            for q in board.neighbors(e0) {
+                if own.has(q) {
+                    let b = self.label[q];
+                    if !healthy[..k].contains(&b)
+                        && empties.is_subset(&self.blocks[b as usize].spread(stride))
+                    {
+                        healthy[k] = b;
+                        k += 1;
+                    }
+                }
+            }
+            if k == 0 {
+                continue;
+            }
+            let border = region.spread(stride).and(&own);
+            if border.intersects(&doomed) {
+                continue;
+            }
+            let mut adjacent = [0u64; BLOCK_WORDS];
+            for q in border.iter() {
+                let b = self.label[q];
+                adjacent[b as usize >> 6] |= 1 << (b & 63);
+            }
+            self.healthy.push((self.regions.len(), healthy, adjacent));
+            self.regions.push(region);
+        }
+        let blocks = self.blocks.len();
+        assert!(
+            blocks <= BLOCK_WORDS * 64,
+            "more blocks than the bitset holds"
+        );
+        let mut alive = [0u64; BLOCK_WORDS];
+        for b in 0..blocks {
+            alive[b >> 6] |= 1 << (b & 63);
+        }
+        self.kept.clear();
+        self.kept.resize(self.healthy.len(), true);
+        self.count.resize(blocks, 0);
+        loop {
+            let mut changed = false;
+            self.count[..blocks].fill(0);
+            for (i, (_, healthy, adjacent)) in self.healthy.iter().enumerate() {
+                if !self.kept[i] {
+                    continue;
+                }
+                if (0..BLOCK_WORDS).any(|w| adjacent[w] & !alive[w] != 0) {
+                    self.kept[i] = false;
+                    changed = true;
+                    continue;
+                }
+                for &b in healthy.iter().take_while(|&&b| b != NONE) {
+                    self.count[b as usize] += 1;
+                }
+            }
+            for b in 0..blocks as u16 {
+                if block_has(&alive, b) && self.count[b as usize] < 2 {
+                    alive[b as usize >> 6] &= !(1 << (b & 63));
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let mut safe = Bits::zero();
+        for b in 0..blocks {
+            if block_has(&alive, b as u16) {
+                safe = safe.or(&self.blocks[b]);
+            }
+        }
+        for (i, (r, _, _)) in self.healthy.iter().enumerate() {
+            if self.kept[i] {
+                safe = safe.or(&self.regions[*r]);
+            }
+        }
+        safe
+    }
+}
+
+fn to_vec<const W: usize>(bits: &Bits<W>, len: usize, out: &mut Vec<bool>) {
+    out.clear();
+    out.resize(len, false);
+    for p in bits.iter() {
+        out[p] = true;
+    }
 }
 
 impl Benson {
@@ -36,151 +206,47 @@ impl Benson {
     /// The points proven safe for `color`: its alive stones, its territory and the opponent
     /// stones inside that territory. `safe` is indexed by point and cleared first.
     pub fn safe_points(&mut self, board: &Board, color: Color, safe: &mut Vec<bool>) {
-        let me = color.cell();
-        let n = board.len();
-        safe.clear();
-        safe.resize(n, false);
-        self.block_of.clear();
-        self.block_of.resize(n, NONE);
-        self.region_of.clear();
-        self.region_of.resize(n, NONE);
-        let mut blocks = 0usize;
-        let mut regions = 0usize;
-        for p in board.points() {
-            let c = board.get(p);
-            if c == me {
-                if self.block_of[p] == NONE {
-                    let id = blocks as u16;
-                    blocks += 1;
-                    take(&mut self.block_points, blocks);
-                    self.flood(board, p, id, true, me);
-                }
-            } else if self.region_of[p] == NONE {
-                let id = regions as u16;
-                regions += 1;
-                take(&mut self.region_points, regions);
-                self.flood(board, p, id, false, me);
-            }
-        }
-        if blocks == 0 {
-            return;
-        }
-        for r in 0..regions {
-            take(&mut self.region_blocks, r + 1);
-        }
-        self.region_empty.clear();
-        self.region_empty.resize(regions, 0);
-        for r in 0..regions {
-            let list = &mut self.region_blocks[r];
-            for &p in &self.region_points[r] {
-                let is_empty = board.get(p) == EMPTY;
-                if is_empty {
-                    self.region_empty[r] += 1;
-                }
-                let ns = board.neighbors(p);
-                for (i, &q) in ns.iter().enumerate() {
-                    let b = self.block_of[q];
-                    if b == NONE || ns[..i].iter().any(|&e| self.block_of[e] == b) {
-                        continue;
-                    }
-                    match list.iter_mut().find(|(x, _)| *x == b) {
-                        Some(entry) => entry.1 += is_empty as u32,
-                        None => list.push((b, is_empty as u32)),
-                    }
-                }
-            }
-        }
-        self.block_alive.clear();
-        self.block_alive.resize(blocks, true);
-        self.region_kept.clear();
-        self.region_kept.resize(regions, true);
-        let mut healthy_count = vec![0u32; blocks];
-        loop {
-            healthy_count.iter_mut().for_each(|c| *c = 0);
-            for r in 0..regions {
-                if !self.region_kept[r] {
-                    continue;
-                }
-                for &(b, libs) in &self.region_blocks[r] {
-                    if libs == self.region_empty[r] {
-                        healthy_count[b as usize] += 1;
-                    }
-                }
-            }
-            let mut changed = false;
-            for b in 0..blocks {
-                if self.block_alive[b] && healthy_count[b] < 2 {
-                    self.block_alive[b] = false;
-                    changed = true;
-                }
-            }
-            for r in 0..regions {
-                if self.region_kept[r]
-                    && self.region_blocks[r]
-                        .iter()
-                        .any(|&(b, _)| !self.block_alive[b as usize])
-                {
-                    self.region_kept[r] = false;
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-        for b in 0..blocks {
-            if self.block_alive[b] {
-                for &p in &self.block_points[b] {
-                    safe[p] = true;
-                }
-            }
-        }
-        for r in 0..regions {
-            if self.region_kept[r]
-                && self.region_blocks[r]
-                    .iter()
-                    .any(|&(_, libs)| libs == self.region_empty[r])
-            {
-                for &p in &self.region_points[r] {
-                    safe[p] = true;
-                }
-            }
-        }
-    }
-
-    fn flood(&mut self, board: &Board, start: usize, id: u16, stones: bool, me: u8) {
-        let (labels, points) = if stones {
-            (&mut self.block_of, &mut self.block_points[id as usize])
+        if board.len() <= 7 * 64 {
+            let bits = self.small.safe(board, &Masks::of(board), color);
+            to_vec(&bits, board.len(), safe);
         } else {
-            (&mut self.region_of, &mut self.region_points[id as usize])
-        };
-        labels[start] = id;
-        self.stack.clear();
-        self.stack.push(start);
-        while let Some(p) = self.stack.pop() {
-            points.push(p);
-            for q in board.neighbors(p) {
-                let c = board.get(q);
-                let same = if stones {
-                    c == me
-                } else {
-                    c != BORDER && c != me
-                };
-                if same && labels[q] == NONE {
-                    labels[q] = id;
-                    self.stack.push(q);
-                }
-            }
+            let bits = self.large.safe(board, &Masks::of(board), color);
+            to_vec(&bits, board.len(), safe);
         }
     }
-}
 
-/// Makes `lists` hold `len` cleared vectors (keeping their allocations).
-fn take<T>(lists: &mut Vec<Vec<T>>, len: usize) {
-    if lists.len() < len {
-        lists.resize_with(len, Vec::new);
+    /// Both colours at once (the board is read once); returns the number of safe points
+    /// (black's plus white's) and fills the two point-indexed vectors.
+    pub fn both(&mut self, board: &Board, black: &mut Vec<bool>, white: &mut Vec<bool>) -> u32 {
+        if board.len() <= 7 * 64 {
+            let m = Masks::of(board);
+            let b = self.small.safe(board, &m, Color::Black);
+            let w = self.small.safe(board, &m, Color::White);
+            to_vec(&b, board.len(), black);
+            to_vec(&w, board.len(), white);
+            b.count() + w.count()
+        } else {
+            let m = Masks::of(board);
+            let b = self.large.safe(board, &m, Color::Black);
+            let w = self.large.safe(board, &m, Color::White);
+            to_vec(&b, board.len(), black);
+            to_vec(&w, board.len(), white);
+            b.count() + w.count()
+        }
     }
-    lists[len - 1].clear();
+
+    /// Both colours, counts only (what the benchmark times: no per-point output).
+    pub fn count_both(&mut self, board: &Board) -> u32 {
+        if board.len() <= 7 * 64 {
+            let m = Masks::of(board);
+            self.small.safe(board, &m, Color::Black).count()
+                + self.small.safe(board, &m, Color::White).count()
+        } else {
+            let m = Masks::of(board);
+            self.large.safe(board, &m, Color::Black).count()
+                + self.large.safe(board, &m, Color::White).count()
+        }
+    }
 }
 
 /// One-shot convenience wrapper.

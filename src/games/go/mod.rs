@@ -4,6 +4,8 @@
 
 pub mod analysis;
 pub mod benson;
+pub mod benson_reference;
+pub mod bits;
 pub mod board;
 pub mod game;
 pub mod notation;
