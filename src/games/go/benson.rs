@@ -32,19 +32,16 @@ struct Masks<const W: usize> {
 
 impl<const W: usize> Masks<W> {
     fn of(board: &Board) -> Self {
-        let mut m = [[0u64; W]; 3];
-        for row in board.rows() {
-            for p in row {
-                let c = board.get(p) as usize;
-                // EMPTY = 0, BLACK = 1, WHITE = 2: one branch-free store per point.
-                m[(c + 2) % 3][p >> 6] |= 1 << (p & 63);
-            }
+        // One branch-free update per cell: bit k of `m[c]` is set when cell k holds c
+        // (EMPTY = 0, BLACK = 1, WHITE = 2, BORDER = 3).
+        let mut m = [[0u64; W]; 4];
+        for (p, &c) in board.cells().iter().enumerate() {
+            m[c as usize & 3][p >> 6] |= 1 << (p & 63);
         }
-        debug_assert_eq!((EMPTY, BLACK, WHITE), (0, 1, 2));
         Masks {
-            empty: Bits(m[2]),
-            black: Bits(m[0]),
-            white: Bits(m[1]),
+            empty: Bits(m[EMPTY as usize]),
+            black: Bits(m[BLACK as usize]),
+            white: Bits(m[WHITE as usize]),
         }
     }
 }
@@ -53,6 +50,8 @@ impl<const W: usize> Masks<W> {
 struct Work<const W: usize> {
     label: Vec<u16>,
     blocks: Vec<Bits<W>>,
+    /// Each block's stones and liberties' worth of neighbourhood ([`Bits::spread`]).
+    reach: Vec<Bits<W>>,
     regions: Vec<Bits<W>>,
     /// Regions healthy for some block: the region, its healthy blocks, all its blocks.
     healthy: Vec<(usize, [u16; 4], BlockSet)>,
@@ -83,12 +82,14 @@ impl<const W: usize> Work<W> {
         let seeds = area.spread(stride).and(&own);
         self.label.resize(board.len(), NONE);
         self.blocks.clear();
+        self.reach.clear();
         let mut labelled = Bits::zero();
         let mut rest = seeds;
         while let Some(p) = rest.first() {
-            let block = Bits::flood(&Bits::single(p), &own, stride);
+            let (block, reach) = Bits::flood_spread(&Bits::single(p), &own, stride);
             rest = rest.and_not(&block);
             labelled = labelled.or(&block);
+            self.reach.push(reach);
             let id = self.blocks.len() as u16;
             for q in block.iter() {
                 self.label[q] = id;
@@ -103,7 +104,7 @@ impl<const W: usize> Work<W> {
         self.healthy.clear();
         let mut rest = area;
         while let Some(p) = rest.first() {
-            let region = Bits::flood(&Bits::single(p), &area, stride);
+            let (region, region_reach) = Bits::flood_spread(&Bits::single(p), &area, stride);
             rest = rest.and_not(&region);
             let empties = region.and(&m.empty);
             let Some(e0) = empties.first() else {
@@ -114,9 +115,7 @@ impl<const W: usize> Work<W> {
             for q in board.neighbors(e0) {
                 if own.has(q) {
                     let b = self.label[q];
-                    if !healthy[..k].contains(&b)
-                        && empties.is_subset(&self.blocks[b as usize].spread(stride))
-                    {
+                    if !healthy[..k].contains(&b) && empties.is_subset(&self.reach[b as usize]) {
                         healthy[k] = b;
                         k += 1;
                     }
@@ -125,7 +124,7 @@ impl<const W: usize> Work<W> {
             if k == 0 {
                 continue;
             }
-            let border = region.spread(stride).and(&own);
+            let border = region_reach.and(&own);
             if border.intersects(&doomed) {
                 continue;
             }

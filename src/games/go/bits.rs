@@ -125,16 +125,23 @@ impl<const W: usize> Bits<W> {
     /// The points of `mask` connected to `seed` (which must lie in `mask`).
     #[inline]
     pub fn flood(seed: &Self, mask: &Self, stride: usize) -> Self {
+        Self::flood_spread(seed, mask, stride).0
+    }
+
+    /// [`Bits::flood`], and the component's [`Bits::spread`] (the last step computes it anyway).
+    #[inline]
+    pub fn flood_spread(seed: &Self, mask: &Self, stride: usize) -> (Self, Self) {
         let mut cur = *seed;
         loop {
-            let next = cur.spread(stride).and(mask);
+            let spread = cur.spread(stride);
+            let next = spread.and(mask);
             // A word-wise test: `==` on arrays would call memcmp.
             let mut grew = 0;
             for i in 0..W {
                 grew |= next.0[i] ^ cur.0[i];
             }
             if grew == 0 {
-                return cur;
+                return (cur, spread);
             }
             cur = next;
         }
