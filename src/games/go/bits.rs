@@ -29,6 +29,11 @@ impl<const W: usize> Bits<W> {
     }
 
     #[inline]
+    pub fn clear(&mut self, p: usize) {
+        self.0[p >> 6] &= !(1 << (p & 63));
+    }
+
+    #[inline]
     pub fn has(&self, p: usize) -> bool {
         self.0[p >> 6] >> (p & 63) & 1 != 0
     }

@@ -12,6 +12,7 @@ pub mod notation;
 pub mod policy;
 pub mod sgf;
 pub mod unconditional;
+pub mod unconditional_reference;
 
 pub use board::{Board, Color, Illegal};
 pub use game::Game;

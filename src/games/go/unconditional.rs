@@ -17,7 +17,8 @@
 //! Both colours are analysed, white first, and black's findings overwrite white's where they
 //! overlap, as GNU Go does.
 
-use super::board::{Board, Color, BORDER, EMPTY};
+use super::bits::Bits;
+use super::board::{Board, Color, BLACK, BORDER, EMPTY, WHITE};
 
 /// GNU Go's eight directions: south, west, north, east, then the diagonals.
 fn deltas(stride: usize) -> [isize; 8] {
@@ -30,140 +31,190 @@ fn step(p: usize, d: isize) -> usize {
     (p as isize + d) as usize
 }
 
-/// A board with trial moves that can be taken back, ko as GNU Go's `trymove` sees it.
-struct Scratch {
-    board: Board,
+/// The position as bitboards, with ko as GNU Go's `trymove` sees it.
+#[derive(Clone, Copy)]
+struct State<const W: usize> {
+    stones: [Bits<W>; 2],
+    empty: Bits<W>,
     ko: Option<usize>,
-    undo: Vec<(Board, Option<usize>)>,
 }
 
-impl Scratch {
-    fn try_move(&mut self, p: usize, color: Color, ignore_ko: bool) -> bool {
-        if self.board.get(p) != EMPTY {
-            return false;
-        }
-        let saved = (self.board.clone(), self.ko);
-        let ko = if ignore_ko { None } else { self.ko };
-        match self.board.play(p, color, ko) {
-            Ok(played) => {
-                self.undo.push(saved);
-                self.ko = played.ko;
-                true
-            }
-            Err(_) => false,
+/// A board with trial moves that can be taken back.
+struct Scratch<'a, const W: usize> {
+    board: &'a Board,
+    stride: usize,
+    now: State<W>,
+    undo: Vec<State<W>>,
+}
+
+impl<const W: usize> Scratch<'_, W> {
+    #[inline]
+    fn cell(&self, p: usize) -> u8 {
+        if self.now.stones[0].has(p) {
+            BLACK
+        } else if self.now.stones[1].has(p) {
+            WHITE
+        } else if self.now.empty.has(p) {
+            EMPTY
+        } else {
+            BORDER
         }
     }
 
-    fn pop(&mut self) {
-        if let Some((board, ko)) = self.undo.pop() {
-            self.board = board;
-            self.ko = ko;
+    /// The block through the stone at `p` and its liberties.
+    #[inline]
+    fn block(&self, p: usize) -> (Bits<W>, Bits<W>) {
+        let c = if self.now.stones[0].has(p) { 0 } else { 1 };
+        let (stones, reach) =
+            Bits::flood_spread(&Bits::single(p), &self.now.stones[c], self.stride);
+        (stones, reach.and(&self.now.empty))
+    }
+
+    fn try_move(&mut self, p: usize, color: Color, ignore_ko: bool) -> bool {
+        if !self.now.empty.has(p) {
+            return false;
         }
+        let (me, them) = (color.index(), color.other().index());
+        let ns = self.board.neighbors(p);
+        if !ignore_ko && self.now.ko == Some(p) && ns.iter().any(|&n| self.now.stones[them].has(n))
+        {
+            return false;
+        }
+        let saved = self.now;
+        self.now.stones[me].set(p);
+        self.now.empty.clear(p);
+        let mut captured = 0;
+        let mut last = 0;
+        for n in ns {
+            if self.now.stones[them].has(n) {
+                let (stones, libs) = self.block(n);
+                if libs.is_zero() {
+                    captured += stones.count();
+                    last = n;
+                    self.now.stones[them] = self.now.stones[them].and_not(&stones);
+                    self.now.empty = self.now.empty.or(&stones);
+                }
+            }
+        }
+        let (own, libs) = self.block(p);
+        if captured == 0 && libs.is_zero() {
+            self.now = saved;
+            return false;
+        }
+        self.now.ko = if captured == 1 && own.count() == 1 && libs.count() == 1 {
+            Some(last)
+        } else {
+            None
+        };
+        self.undo.push(saved);
+        true
     }
 
     fn pop_to(&mut self, depth: usize) {
         while self.undo.len() > depth {
-            self.pop();
+            if let Some(state) = self.undo.pop() {
+                self.now = state;
+            }
         }
-    }
-
-    fn libs(&self, p: usize) -> Vec<usize> {
-        self.board.block(p).1
-    }
-
-    fn stones(&self, p: usize) -> Vec<usize> {
-        self.board.block(p).0
-    }
-
-    /// The block's first point in scanning order stands for it (GNU Go's origin).
-    fn is_origin(&self, p: usize) -> bool {
-        self.stones(p)[0] == p
-    }
-
-    fn same_block(&self, a: usize, b: usize) -> bool {
-        self.board.get(a) == self.board.get(b) && self.stones(a).contains(&b)
     }
 
     /// Liberties a stone of `color` at `p` would have, captures ignored, counted up to 4.
-    fn approx_libs(&self, p: usize, color: Color) -> usize {
-        let mut libs: Vec<usize> = Vec::new();
+    fn approx_libs(&self, p: usize, color: Color) -> u32 {
+        let mut libs = Bits::zero();
         for n in self.board.neighbors(p) {
-            let c = self.board.get(n);
-            if c == EMPTY {
-                if !libs.contains(&n) {
-                    libs.push(n);
-                }
-            } else if c == color.cell() {
-                for l in self.libs(n) {
-                    if l != p && !libs.contains(&l) {
-                        libs.push(l);
-                    }
-                }
+            if self.now.empty.has(n) {
+                libs.set(n);
+            } else if self.now.stones[color.index()].has(n) {
+                libs = libs.or(&self.block(n).1);
             }
         }
-        libs.len().min(4)
+        libs.clear(p);
+        libs.count().min(4)
     }
 }
 
 /// Per point: 1 where `color` has stones proven alive, 2 where the point is its unconditional
 /// territory (empty points and dead opponent stones), 0 otherwise. Points refer to `board`.
 pub fn unconditional_life(board: &Board, ko: Option<usize>, color: Color) -> Vec<u8> {
-    let me = color.cell();
+    if board.len() <= 7 * 64 {
+        life::<7>(board, ko, color)
+    } else {
+        life::<11>(board, ko, color)
+    }
+}
+
+fn life<const W: usize>(board: &Board, ko: Option<usize>, color: Color) -> Vec<u8> {
+    let me = color.index();
     let other = color.other();
-    let them = other.cell();
+    let them = other.index();
     let d = deltas(board.stride());
     let mut result = vec![0u8; board.len()];
-    let mut s = Scratch {
-        board: board.clone(),
+    let mut now = State {
+        stones: [Bits::zero(); 2],
+        empty: Bits::zero(),
         ko,
+    };
+    for p in board.points() {
+        match board.get(p) {
+            BLACK => now.stones[0].set(p),
+            WHITE => now.stones[1].set(p),
+            _ => now.empty.set(p),
+        }
+    }
+    let mut s = Scratch {
+        board,
+        stride: board.stride(),
+        now,
         undo: Vec::new(),
     };
 
     // Two-stone blocks with no other own stone in their eight-neighbourhood, away from the edge.
-    let mut seki_pair = vec![false; board.len()];
-    for p in board.points() {
-        if board.get(p) != me || !s.is_origin(p) {
+    let mut seki_pair: Bits<W> = Bits::zero();
+    let mut rest = s.now.stones[me];
+    while let Some(p) = rest.first() {
+        let (stones, _) = s.block(p);
+        rest = rest.and_not(&stones);
+        if stones.count() != 2 {
             continue;
         }
-        let stones = s.stones(p);
-        if stones.len() != 2 {
-            continue;
-        }
-        let isolated = stones.iter().all(|&q| {
+        let isolated = stones.iter().all(|q| {
             d.iter().all(|&dd| {
                 let n = step(q, dd);
                 let c = board.get(n);
-                c != BORDER && !(c == me && !stones.contains(&n))
+                c != BORDER && !(c == color.cell() && !stones.has(n))
             })
         });
         if isolated {
-            seki_pair[stones[0]] = true;
-            seki_pair[stones[1]] = true;
+            seki_pair = seki_pair.or(&stones);
         }
     }
 
-    // 1. Capture what can be captured.
+    // 1. Capture what can be captured, block by block in the order of their first points.
     let mut any_left = false;
     let mut captured_one = true;
     while captured_one {
         captured_one = false;
         any_left = false;
-        for p in board.points() {
-            if s.board.get(p) != me || !s.is_origin(p) || seki_pair[p] {
-                continue;
-            }
+        let mut visited = seki_pair;
+        loop {
+            let Some(p) = s.now.stones[me].and_not(&visited).first() else {
+                break;
+            };
+            let (stones, libs) = s.block(p);
+            visited = visited.or(&stones);
             any_left = true;
             let depth = s.undo.len();
-            for l in s.libs(p) {
+            for l in libs.iter() {
                 s.try_move(l, other, false);
             }
-            if s.board.get(p) == EMPTY {
+            if !s.now.stones[me].has(p) {
                 captured_one = true;
             } else {
-                let libs = s.libs(p);
-                if libs.len() == 1 {
+                let libs = s.block(p).1;
+                if libs.count() == 1 {
                     // The last liberty may be a ko capture, which GNU Go allows here.
-                    s.try_move(libs[0], other, true);
+                    let last = libs.first().unwrap_or(0);
+                    s.try_move(last, other, true);
                     captured_one = true;
                 } else {
                     s.pop_to(depth);
@@ -176,39 +227,46 @@ pub fn unconditional_life(board: &Board, ko: Option<usize>, color: Color) -> Vec
     }
 
     // 2. Fill the liberties of the survivors, then extend O's blocks in atari.
-    for p in board.points() {
-        if s.board.get(p) != me || seki_pair[p] || !s.is_origin(p) {
-            continue;
-        }
-        for l in s.libs(p) {
+    let mut visited = seki_pair;
+    loop {
+        let Some(p) = s.now.stones[me].and_not(&visited).first() else {
+            break;
+        };
+        let (stones, libs) = s.block(p);
+        visited = visited.or(&stones);
+        for l in libs.iter() {
             s.try_move(l, other, false);
         }
     }
     let mut extended = true;
     while extended {
         extended = false;
+        // Stones of a block already seen since the last change give the same answer.
+        let mut seen: Bits<W> = Bits::zero();
         for p in board.points() {
-            if s.board.get(p) != them {
+            if !s.now.stones[them].has(p) || seen.has(p) {
                 continue;
             }
-            let libs = s.libs(p);
-            if libs.len() == 1 && s.try_move(libs[0], other, false) {
+            let (stones, libs) = s.block(p);
+            seen = seen.or(&stones);
+            if libs.count() == 1 && s.try_move(libs.first().unwrap_or(0), other, false) {
                 extended = true;
+                seen = Bits::zero();
             }
         }
     }
 
     // 3. The seki guard.
     for p in board.points() {
-        if !seki_pair[p] || s.board.get(p) == EMPTY || !s.is_origin(p) {
+        if !seki_pair.has(p) || s.cell(p) == EMPTY || s.block(p).0.first() != Some(p) {
             continue;
         }
         for r in 0..4 {
             let up = d[r];
             let mut right = d[(r + 1) % 4];
-            if s.board.get(step(p, up)) != me
-                || s.board.get(step(p, 2 * up)) != EMPTY
-                || s.board.get(step(p, -up)) != EMPTY
+            if s.cell(step(p, up)) != color.cell()
+                || s.cell(step(p, 2 * up)) != EMPTY
+                || s.cell(step(p, -up)) != EMPTY
             {
                 continue;
             }
@@ -216,81 +274,96 @@ pub fn unconditional_life(board: &Board, ko: Option<usize>, color: Color) -> Vec
                 if k == 1 {
                     right = -right;
                 }
-                if s.board.get(step(p, right)) != EMPTY || s.board.get(step(p, up - right)) != EMPTY
-                {
+                if s.cell(step(p, right)) != EMPTY || s.cell(step(p, up - right)) != EMPTY {
                     continue;
                 }
                 let depth = s.undo.len();
                 let a = step(p, -right);
                 let b = step(p, up + right);
-                if s.board.get(a) == EMPTY {
+                if s.cell(a) == EMPTY {
                     s.try_move(a, other, false);
                 }
-                if s.board.get(b) == EMPTY {
+                if s.cell(b) == EMPTY {
                     s.try_move(b, other, false);
                 }
-                let joined = s.board.get(a) == them && s.board.get(b) == them && s.same_block(a, b);
+                let joined =
+                    s.cell(a) == other.cell() && s.cell(b) == other.cell() && s.block(a).0.has(b);
                 s.pop_to(depth);
                 if joined {
                     s.try_move(step(p, -up), color, false);
                     break;
                 }
             }
-            if s.stones(p).len() > 2 {
+            if s.cell(p) != EMPTY && s.block(p).0.count() > 2 {
                 break;
             }
         }
     }
 
     // 4. Take the set-aside pairs' liberties, then settle O blocks with two adjacent liberties.
-    for p in board.points() {
-        if !seki_pair[p] || s.board.get(p) == EMPTY {
+    for p in seki_pair.iter() {
+        if s.cell(p) == EMPTY {
             continue;
         }
-        for l in s.libs(p) {
+        for l in s.block(p).1.iter() {
             s.try_move(l, other, false);
         }
     }
     let stride = board.stride();
+    let mut seen: Bits<W> = Bits::zero();
     for p in board.points() {
-        if s.board.get(p) != them {
+        if !s.now.stones[them].has(p) || seen.has(p) {
             continue;
         }
-        let libs = s.libs(p);
-        if libs.len() != 2 {
+        let (stones, libs) = s.block(p);
+        seen = seen.or(&stones);
+        if libs.count() != 2 {
             continue;
         }
-        let (a, b) = (libs[0], libs[1]);
-        let adjacent = b - a == 1 || b - a == stride;
-        if !adjacent {
+        let mut it = libs.iter();
+        let (a, b) = (it.next().unwrap_or(0), it.next().unwrap_or(0));
+        if b - a != 1 && b - a != stride {
             continue;
         }
         let a_open = s.approx_libs(a, color);
         let b_open = s.approx_libs(b, color);
         let a_libs = s.approx_libs(a, other);
         let b_libs = s.approx_libs(b, other);
-        if a_open > b_open || (a_open == b_open && a_libs >= b_libs) {
-            s.try_move(a, other, false);
+        let chosen = if a_open > b_open || (a_open == b_open && a_libs >= b_libs) {
+            a
         } else {
-            s.try_move(b, other, false);
+            b
+        };
+        if s.try_move(chosen, other, false) {
+            seen = Bits::zero();
         }
     }
 
-    // 5. Read off the result.
-    for p in board.points() {
-        let c = s.board.get(p);
-        if c == me && !seki_pair[p] {
-            result[p] = 1;
-            if s.is_origin(p) {
-                for l in s.libs(p) {
-                    result[l] = 2;
-                }
+    // 5. Read off the result. A block holding a set-aside pair (extended by the seki guard)
+    // keeps the pair's stone as GNU Go's origin, so its liberties are not counted.
+    let mut rest = s.now.stones[me];
+    while let Some(p) = rest.first() {
+        let (stones, libs) = s.block(p);
+        rest = rest.and_not(&stones);
+        for q in stones.and_not(&seki_pair).iter() {
+            result[q] = 1;
+        }
+        if !stones.intersects(&seki_pair) {
+            for l in libs.iter() {
+                result[l] = 2;
             }
-        } else if c == them {
-            let libs = s.libs(p);
-            if libs.len() == 1 {
-                result[p] = 2;
-                result[libs[0]] = 2;
+        }
+    }
+    let mut rest = s.now.stones[them];
+    while let Some(p) = rest.first() {
+        let (stones, libs) = s.block(p);
+        rest = rest.and_not(&stones);
+        if libs.count() == 1 {
+            for q in stones.iter() {
+                result[q] = 2;
+            }
+            for l in libs.iter() {
+                result[l] = 2;
             }
         }
     }
