@@ -70,6 +70,24 @@ impl<const W: usize> Scratch<'_, W> {
         (stones, reach.and(&self.now.empty))
     }
 
+    /// How many neighbours of `p` are empty (a lower bound on its block's liberties).
+    #[inline]
+    fn empty_neighbors(&self, p: usize) -> u32 {
+        self.board
+            .neighbors(p)
+            .iter()
+            .map(|&n| self.now.empty.has(n) as u32)
+            .sum()
+    }
+
+    #[inline]
+    fn touches_empty(&self, p: usize) -> bool {
+        self.board
+            .neighbors(p)
+            .iter()
+            .any(|&n| self.now.empty.has(n))
+    }
+
     fn try_move(&mut self, p: usize, color: Color, ignore_ko: bool) -> bool {
         if !self.now.empty.has(p) {
             return false;
@@ -86,7 +104,8 @@ impl<const W: usize> Scratch<'_, W> {
         let mut captured = 0;
         let mut last = 0;
         for n in ns {
-            if self.now.stones[them].has(n) {
+            // A stone next to an empty point has a liberty: no flood needed.
+            if self.now.stones[them].has(n) && !self.touches_empty(n) {
                 let (stones, libs) = self.block(n);
                 if libs.is_zero() {
                     captured += stones.count();
@@ -96,16 +115,20 @@ impl<const W: usize> Scratch<'_, W> {
                 }
             }
         }
-        let (own, libs) = self.block(p);
-        if captured == 0 && libs.is_zero() {
-            self.now = saved;
-            return false;
-        }
-        self.now.ko = if captured == 1 && own.count() == 1 && libs.count() == 1 {
-            Some(last)
+        if captured == 1 {
+            let (own, libs) = self.block(p);
+            self.now.ko = if own.count() == 1 && libs.count() == 1 {
+                Some(last)
+            } else {
+                None
+            };
         } else {
-            None
-        };
+            if captured == 0 && !self.touches_empty(p) && self.block(p).1.is_zero() {
+                self.now = saved;
+                return false;
+            }
+            self.now.ko = None;
+        }
         self.undo.push(saved);
         true
     }
@@ -244,7 +267,7 @@ fn life<const W: usize>(board: &Board, ko: Option<usize>, color: Color) -> Vec<u
         // Stones of a block already seen since the last change give the same answer.
         let mut seen: Bits<W> = Bits::zero();
         for p in board.points() {
-            if !s.now.stones[them].has(p) || seen.has(p) {
+            if !s.now.stones[them].has(p) || seen.has(p) || s.empty_neighbors(p) > 1 {
                 continue;
             }
             let (stones, libs) = s.block(p);
@@ -312,7 +335,7 @@ fn life<const W: usize>(board: &Board, ko: Option<usize>, color: Color) -> Vec<u
     let stride = board.stride();
     let mut seen: Bits<W> = Bits::zero();
     for p in board.points() {
-        if !s.now.stones[them].has(p) || seen.has(p) {
+        if !s.now.stones[them].has(p) || seen.has(p) || s.empty_neighbors(p) > 2 {
             continue;
         }
         let (stones, libs) = s.block(p);
