@@ -71,7 +71,7 @@ fn benson(args: &[String]) -> Result<(), String> {
         Some(r) => r
             .parse()
             .map_err(|_| format!("rounds '{r}' is not a number"))?,
-        None => 200,
+        None => 1000,
     };
     let which = args.get(2).map(String::as_str).unwrap_or("all");
     if !["all", "classic", "reference", "extended"].contains(&which) {
