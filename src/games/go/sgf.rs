@@ -240,3 +240,54 @@ pub fn load_until(text: &str, until: Option<usize>) -> Result<Game, String> {
     }
     Ok(game)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::go::notation::format_position;
+
+    fn pos(text: &str) -> String {
+        let g = load(text).unwrap();
+        format_position(&g.board, g.to_move)
+    }
+
+    #[test]
+    fn setup_moves_and_side_to_move() {
+        assert_eq!(pos("(;SZ[3]AB[aa][bb]AW[cc])"), "3 X../.X./..O b");
+        assert_eq!(pos("(;SZ[3];B[aa];W[bb])"), "3 X../.O./... b");
+        assert_eq!(pos("(;SZ[3]AB[aa]PL[W])"), "3 X../.../... w");
+        // Rectangles, AE, passes (empty and tt), FF[3] identifiers, comments with escapes.
+        assert_eq!(
+            pos("(;SZ[3]AB[aa:cb]AE[bb];B[]C[a \\] b];W[tt])"),
+            "3 XXX/X.X/... b"
+        );
+        assert_eq!(pos("(;FF[3]SZ[3]AddBlack[ab])"), "3 .../X../... b");
+    }
+
+    #[test]
+    fn main_line_follows_first_variations() {
+        let text = "(;SZ[3];B[aa](;W[bb];B[cc])(;W[ca]))\n(;SZ[5])";
+        assert_eq!(pos(text), "3 X../.O./..X w");
+        assert_eq!(load_until(text, Some(2)).map(|g| g.moves_played()), Ok(1));
+    }
+
+    #[test]
+    fn captures_apply_and_bad_files_are_refused() {
+        assert_eq!(pos("(;SZ[3]AB[ba]AW[aa];B[ab])"), "3 .X./X../... w");
+        assert!(load("(;SZ[3];B[aa];W[aa])")
+            .unwrap_err()
+            .contains("illegal move"));
+        assert!(load("(;SZ[3]AB[dd])")
+            .unwrap_err()
+            .contains("off a 3x3 board"));
+        assert!(load("(;SZ[30])").unwrap_err().contains("out of range"));
+        assert!(load("(;SZ[3:4])").unwrap_err().contains("square"));
+        assert!(load("(;SZ[3]AB[aa]")
+            .unwrap_err()
+            .starts_with("SGF syntax error"));
+        assert!(load("").unwrap_err().starts_with("SGF syntax error"));
+        assert!(load("(;SZ[3]AB[aa]AW[ab][ba])")
+            .unwrap_err()
+            .contains("no liberties"));
+    }
+}
