@@ -281,7 +281,43 @@ impl Board {
         if self.cells[p] != EMPTY {
             return false;
         }
-        self.clone().play(p, color, ko).is_ok()
+        let me = color.cell();
+        let them = color.other().cell();
+        let ns = self.neighbors(p);
+        if ko == Some(p) && ns.iter().any(|&n| self.cells[n] == them) {
+            return false;
+        }
+        let mut seen = Vec::new();
+        // Legal when the new stone has a liberty, joins a block with another liberty, or takes
+        // the last liberty of an opponent block.
+        ns.iter().any(|&n| {
+            let c = self.cells[n];
+            c == EMPTY
+                || (c == me && self.has_liberty_besides(n, p, &mut seen))
+                || (c == them && !self.has_liberty_besides(n, p, &mut seen))
+        })
+    }
+
+    /// Whether the block through `q` has a liberty other than `p` (stops early).
+    fn has_liberty_besides(&self, q: usize, p: usize, seen: &mut Vec<usize>) -> bool {
+        let color = self.cells[q];
+        seen.clear();
+        seen.push(q);
+        let mut i = 0;
+        while i < seen.len() {
+            let s = seen[i];
+            i += 1;
+            for n in self.neighbors(s) {
+                let c = self.cells[n];
+                if c == EMPTY && n != p {
+                    return true;
+                }
+                if c == color && !seen.contains(&n) {
+                    seen.push(n);
+                }
+            }
+        }
+        false
     }
 
     /// Blocks as (stones, liberties) lists, in scanning order of their first stone.
