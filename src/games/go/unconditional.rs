@@ -45,6 +45,12 @@ struct Scratch<'a, const W: usize> {
     stride: usize,
     now: State<W>,
     undo: Vec<State<W>>,
+    /// While only O plays, C's blocks never merge or split (they are only captured, and come
+    /// back unchanged on undo): their stones and neighbourhoods are computed once.
+    c_index: usize,
+    c_label: Vec<u16>,
+    c_blocks: Vec<(Bits<W>, Bits<W>)>,
+    c_cached: bool,
 }
 
 impl<const W: usize> Scratch<'_, W> {
@@ -65,6 +71,10 @@ impl<const W: usize> Scratch<'_, W> {
     #[inline]
     fn block(&self, p: usize) -> (Bits<W>, Bits<W>) {
         let c = if self.now.stones[0].has(p) { 0 } else { 1 };
+        if self.c_cached && c == self.c_index {
+            let (stones, reach) = &self.c_blocks[self.c_label[p] as usize];
+            return (*stones, reach.and(&self.now.empty));
+        }
         let (stones, reach) =
             Bits::flood_spread(&Bits::single(p), &self.now.stones[c], self.stride);
         (stones, reach.and(&self.now.empty))
@@ -189,7 +199,21 @@ fn life<const W: usize>(board: &Board, ko: Option<usize>, color: Color) -> Vec<u
         stride: board.stride(),
         now,
         undo: Vec::new(),
+        c_index: me,
+        c_label: vec![u16::MAX; board.len()],
+        c_blocks: Vec::new(),
+        c_cached: false,
     };
+    let mut rest = s.now.stones[me];
+    while let Some(p) = rest.first() {
+        let (stones, reach) = Bits::flood_spread(&Bits::single(p), &s.now.stones[me], s.stride);
+        rest = rest.and_not(&stones);
+        for q in stones.iter() {
+            s.c_label[q] = s.c_blocks.len() as u16;
+        }
+        s.c_blocks.push((stones, reach));
+    }
+    s.c_cached = true;
 
     // Two-stone blocks with no other own stone in their eight-neighbourhood, away from the edge.
     let mut seki_pair: Bits<W> = Bits::zero();
@@ -313,6 +337,8 @@ fn life<const W: usize>(board: &Board, ko: Option<usize>, color: Color) -> Vec<u
                     s.cell(a) == other.cell() && s.cell(b) == other.cell() && s.block(a).0.has(b);
                 s.pop_to(depth);
                 if joined {
+                    // C plays: its blocks may merge, so the cache ends here.
+                    s.c_cached = false;
                     s.try_move(step(p, -up), color, false);
                     break;
                 }
