@@ -1,8 +1,10 @@
 //! The extended analysis against the definitions themselves, by exhaustive search on small
 //! boards: the defender C passes forever and the opponent O may play any number of moves.
+//!
 //! - every C stone the analysis keeps standing (the survivors of its step 1) is never captured;
 //! - on every point it gives C (territory, dead O stones), O never gets a block that Benson's
 //!   algorithm proves alive, in any position O can reach.
+//!
 //! Positions come from seeded random games that never fill their own eyes, so they are full of
 //! settled shapes; only those with few empty points are searched exhaustively.
 

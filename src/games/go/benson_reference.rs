@@ -109,9 +109,9 @@ impl Benson {
                 }
             }
             let mut changed = false;
-            for b in 0..blocks {
-                if self.block_alive[b] && healthy_count[b] < 2 {
-                    self.block_alive[b] = false;
+            for (alive, &count) in self.block_alive.iter_mut().zip(&healthy_count) {
+                if *alive && count < 2 {
+                    *alive = false;
                     changed = true;
                 }
             }

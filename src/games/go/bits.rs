@@ -1,5 +1,7 @@
 //! Fixed-size bitboards over the padded point indices of [`super::board::Board`]:
 //! `W` 64-bit words (7 cover a 19x19 board, 11 cover 25x25).
+// Indexed word loops read best (and vectorise) here.
+#![allow(clippy::needless_range_loop)]
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Bits<const W: usize>(pub [u64; W]);

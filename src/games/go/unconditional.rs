@@ -228,7 +228,7 @@ fn life<const W: usize>(board: &Board, ko: Option<usize>, color: Color) -> Vec<u
             d.iter().all(|&dd| {
                 let n = step(q, dd);
                 let c = board.get(n);
-                c != BORDER && !(c == color.cell() && !stones.has(n))
+                c != BORDER && (c != color.cell() || stones.has(n))
             })
         });
         if isolated {
@@ -243,10 +243,7 @@ fn life<const W: usize>(board: &Board, ko: Option<usize>, color: Color) -> Vec<u
         captured_one = false;
         any_left = false;
         let mut visited = seki_pair;
-        loop {
-            let Some(p) = s.now.stones[me].and_not(&visited).first() else {
-                break;
-            };
+        while let Some(p) = s.now.stones[me].and_not(&visited).first() {
             let (stones, libs) = s.block(p);
             visited = visited.or(&stones);
             any_left = true;
@@ -275,10 +272,7 @@ fn life<const W: usize>(board: &Board, ko: Option<usize>, color: Color) -> Vec<u
 
     // 2. Fill the liberties of the survivors, then extend O's blocks in atari.
     let mut visited = seki_pair;
-    loop {
-        let Some(p) = s.now.stones[me].and_not(&visited).first() else {
-            break;
-        };
+    while let Some(p) = s.now.stones[me].and_not(&visited).first() {
         let (stones, libs) = s.block(p);
         visited = visited.or(&stones);
         for l in libs.iter() {

@@ -118,7 +118,7 @@ pub fn unconditional_life(board: &Board, ko: Option<usize>, color: Color) -> Vec
             d.iter().all(|&dd| {
                 let n = step(q, dd);
                 let c = board.get(n);
-                c != BORDER && !(c == me && !stones.contains(&n))
+                c != BORDER && (c != me || stones.contains(&n))
             })
         });
         if isolated {
