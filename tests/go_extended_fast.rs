@@ -95,3 +95,31 @@ fn fast_extended_equals_the_reference() {
         "the positions exercise the analysis ({marked})"
     );
 }
+
+#[test]
+fn extended_covers_classic_on_random_positions() {
+    use ryoshi::games::go::analysis::{classic, extended, Status};
+    let mut rng = Rng(99);
+    let mut decided = 0;
+    for i in 0..600 {
+        let size = 2 + i % 24;
+        let (board, ko) = if i % 2 == 0 {
+            let g = played(size.min(19), &mut rng);
+            (g.board, g.ko)
+        } else {
+            (random_board(size, 40 + rng.next() % 60, &mut rng), None)
+        };
+        let c = classic(&board);
+        let e = extended(&board, ko);
+        for p in board.points() {
+            if c.status[p] != Status::Undecided {
+                decided += 1;
+                assert_eq!(
+                    e.status[p], c.status[p],
+                    "position {i} point {p}: {board:?}"
+                );
+            }
+        }
+    }
+    assert!(decided > 5_000, "classic decided enough points ({decided})");
+}
