@@ -1,12 +1,121 @@
-//! Benchmarks for go.
+//! Benchmarks for go: `ryoshi bench benson [ORACLE.json] [ROUNDS]`.
+
+use crate::games::go::analysis::extended;
+use crate::games::go::benson::Benson;
+use crate::games::go::notation::parse_position;
+use crate::games::go::{Board, Color};
+use std::time::Instant;
 
 /// The benchmark names this file answers for.
-pub const NAMES: &[&str] = &[];
+pub const NAMES: &[&str] = &["benson"];
 
 /// Runs `what` if it is one of [`NAMES`].
 pub fn run(what: &str, args: &[String]) -> Option<Result<(), String>> {
-    let _ = args;
     match what {
+        "benson" => Some(benson(args)),
         _ => None,
     }
+}
+
+fn default_oracle() -> String {
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/go/safety-oracle-105.json"
+    )
+    .to_string()
+}
+
+/// The boards of the safety oracle file.
+pub fn oracle_boards(path: &str) -> Result<Vec<Board>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let data: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
+    let list = data.as_array().ok_or("the oracle file is not a list")?;
+    let mut boards = Vec::new();
+    for item in list {
+        let rows: Vec<&str> = item["rows_top_to_bottom"]
+            .as_array()
+            .ok_or("missing rows")?
+            .iter()
+            .filter_map(|r| r.as_str())
+            .collect();
+        let size = item["size"].as_u64().ok_or("missing size")?;
+        let fields = vec![size.to_string(), rows.join("/"), "b".to_string()];
+        boards.push(parse_position(&fields)?.0);
+    }
+    Ok(boards)
+}
+
+/// Microseconds per position: the fastest of `rounds` passes over all boards (the minimum is
+/// the figure least disturbed by other processes on a shared machine).
+fn per_position(
+    boards: &[Board],
+    rounds: usize,
+    mut analyse: impl FnMut(&Board) -> usize,
+) -> (f64, usize) {
+    let mut best = f64::INFINITY;
+    let mut checksum = 0;
+    for _ in 0..rounds.max(1) {
+        let start = Instant::now();
+        for board in boards {
+            checksum += analyse(board);
+        }
+        best = best.min(start.elapsed().as_secs_f64() * 1e6 / boards.len() as f64);
+    }
+    (best, checksum)
+}
+
+fn benson(args: &[String]) -> Result<(), String> {
+    let path = args.first().cloned().unwrap_or_else(default_oracle);
+    let rounds: usize = match args.get(1) {
+        Some(r) => r
+            .parse()
+            .map_err(|_| format!("rounds '{r}' is not a number"))?,
+        None => 1000,
+    };
+    let which = args.get(2).map(String::as_str).unwrap_or("all");
+    if !["all", "classic", "reference", "extended"].contains(&which) {
+        return Err(format!(
+            "unknown part '{which}' (all, classic, reference, extended)"
+        ));
+    }
+    let boards = oracle_boards(&path)?;
+    let wanted = |part: &str| which == "all" || which == part;
+    println!(
+        "{} positions, fastest of {rounds} rounds, both colours per position",
+        boards.len()
+    );
+    let mut safe = Vec::new();
+    let mut classic_us = None;
+    if wanted("classic") {
+        let mut benson = Benson::new();
+        let (us, sum) = per_position(&boards, rounds, |board| benson.count_both(board) as usize);
+        println!("benson classic: {us:.2} us per position (checksum {sum})");
+        classic_us = Some(us);
+    }
+    if wanted("reference") {
+        let mut reference = crate::games::go::benson_reference::Benson::new();
+        let (us, sum) = per_position(&boards, rounds, |board| {
+            Color::BOTH
+                .iter()
+                .map(|&c| {
+                    reference.safe_points(board, c, &mut safe);
+                    safe.iter().filter(|&&s| s).count()
+                })
+                .sum()
+        });
+        let ratio = classic_us.map_or(String::new(), |c| format!(", {:.1}x the fast one", us / c));
+        println!("benson classic, reference implementation: {us:.2} us per position (checksum {sum}{ratio})");
+    }
+    if wanted("extended") {
+        let (us, sum) = per_position(&boards, (rounds / 10).max(1), |board| {
+            let a = extended(board, None);
+            a.status
+                .iter()
+                .filter(|s| **s != crate::games::go::analysis::Status::Undecided)
+                .count()
+        });
+        println!("benson extended: {us:.2} us per position (checksum {sum})");
+    }
+    Ok(())
 }

@@ -1,16 +1,29 @@
-//! The go adapter: protocol notation and output lines over `games::go`.
-//! (Placeholder until the go rules land.)
+//! The go adapter: protocol notation and output lines over `games::go`. See protocol/go.md.
 
 use super::options::Options;
 use super::variant::{Out, Variant};
-use crate::protocol::StartSpec;
-use crate::search::{Job, Limits, Outcome};
+use crate::games::go::analysis::{classic, extended};
+use crate::games::go::notation::{format_move, format_position, parse_position, parse_vertex};
+use crate::games::go::{policy, sgf, Board, Color, Game};
+use crate::protocol::{Command, StartSpec};
+use crate::search::{Info, Job, Limits, Outcome, Report};
 
-pub struct GoVariant;
+/// `go perft` refuses deeper requests: the count grows by ~size² per ply.
+pub const MAX_PERFT_DEPTH: u32 = 6;
+
+pub struct GoVariant {
+    game: Game,
+}
 
 impl GoVariant {
     pub fn new() -> Self {
-        GoVariant
+        GoVariant {
+            game: Game::empty(19).unwrap_or_else(|_| unreachable!("19 is a valid size")),
+        }
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
     }
 }
 
@@ -20,46 +33,198 @@ impl Default for GoVariant {
     }
 }
 
-const MISSING: &str = "go is not implemented yet";
+/// Plays `moves` (GTP vertices or `pass`) on `game`; the first bad one is named.
+fn apply_moves(game: &mut Game, moves: &[String]) -> Result<(), String> {
+    for (i, text) in moves.iter().enumerate() {
+        let mv = parse_vertex(text, game.board.size())
+            .map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
+        game.play(mv)
+            .map_err(|e| format!("move {} '{text}' is illegal: {e}", i + 1))?;
+    }
+    Ok(())
+}
+
+fn perft_count(game: &mut Game, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let points = game.legal_points();
+    if depth == 1 {
+        return points.len() as u64;
+    }
+    let mut total = 0;
+    for p in points {
+        if game.play(Some(p)).is_ok() {
+            total += perft_count(game, depth - 1);
+            game.undo();
+        }
+    }
+    total
+}
 
 impl Variant for GoVariant {
     fn set_position(
         &mut self,
-        _start: &StartSpec,
-        _moves: &[String],
+        start: &StartSpec,
+        moves: &[String],
         _options: &Options,
     ) -> Result<(), String> {
-        Err(MISSING.into())
+        let mut game = match start {
+            StartSpec::Startpos => Game::empty(19)?,
+            StartSpec::Sfen(fields) => {
+                let (board, to_move) = parse_position(fields)?;
+                Game::new(board, to_move)
+            }
+        };
+        apply_moves(&mut game, moves)?;
+        self.game = game;
+        Ok(())
     }
 
     fn display(&self) -> Vec<String> {
-        vec![format!("info string error: {MISSING}")]
+        let board = &self.game.board;
+        let size = board.size();
+        let letters: String = crate::games::go::notation::LETTERS[..size]
+            .iter()
+            .map(|&l| format!(" {}", l as char))
+            .collect();
+        let mut lines = vec![format!("   {letters}")];
+        let rows = crate::games::go::notation::format_rows(board);
+        for (row, text) in rows.split('/').enumerate() {
+            let cells: String = text.chars().map(|c| format!(" {c}")).collect();
+            lines.push(format!("{:>2} {cells} {}", size - row, size - row));
+        }
+        lines.push(format!("   {letters}"));
+        let ko = match self.game.ko {
+            Some(p) => format!(", ko at {}", format_move(board, Some(p))),
+            None => String::new(),
+        };
+        lines.push(format!(
+            "{} to move{ko}",
+            match self.game.to_move {
+                Color::Black => "black",
+                Color::White => "white",
+            }
+        ));
+        lines.push(format!(
+            "sfen {}",
+            format_position(board, self.game.to_move)
+        ));
+        lines
     }
 
     fn legal_moves(&self, _options: &Options) -> Vec<String> {
-        Vec::new()
+        self.game
+            .legal_points()
+            .into_iter()
+            .map(|p| format_move(&self.game.board, Some(p)))
+            .collect()
     }
 
-    fn perft(&mut self, _depth: u32, _options: &Options) -> Result<Vec<(String, u64)>, String> {
-        Err(MISSING.into())
+    fn perft(&mut self, depth: u32, _options: &Options) -> Result<Vec<(String, u64)>, String> {
+        if depth == 0 || depth > MAX_PERFT_DEPTH {
+            return Err(format!(
+                "go perft depth must be 1..{MAX_PERFT_DEPTH}, got {depth}"
+            ));
+        }
+        let mut game = self.game.clone();
+        let mut divide = Vec::new();
+        for p in game.legal_points() {
+            if game.play(Some(p)).is_ok() {
+                let n = perft_count(&mut game, depth - 1);
+                game.undo();
+                divide.push((format_move(&game.board, Some(p)), n));
+            }
+        }
+        Ok(divide)
     }
 
-    fn search(&self, _limits: &Limits, _options: &Options) -> Job {
-        Box::new(|_, report| {
-            report(crate::search::Report::Text(format!("error: {MISSING}")));
+    fn search(&self, limits: &Limits, options: &Options) -> Job {
+        let game = self.game.clone();
+        let limits = limits.clone();
+        let seed = options.seed;
+        Box::new(move |control, report| {
+            let (mv, examined) = policy::choose(&game, game.to_move, seed);
+            let best = format_move(&game.board, mv);
+            report(Report::Text(format!(
+                "go policy examined {examined} points"
+            )));
+            // In infinite and ponder modes the answer waits for `stop` / `ponderhit`.
+            while (limits.infinite || control.is_pondering()) && !control.is_stopped() {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
             Outcome {
-                info: Default::default(),
-                best: None,
+                info: Info {
+                    depth: 1,
+                    seldepth: 1,
+                    score: 0,
+                    nodes: examined,
+                    time_ms: control.elapsed_ms(),
+                    pv: vec![best.clone()],
+                    multipv: None,
+                    hashfull: None,
+                },
+                best: Some(best),
                 ponder: None,
             }
         })
     }
 
     fn first_player_to_move(&self) -> bool {
-        true
+        self.game.to_move == Color::Black
     }
 
-    fn bench(&mut self, _options: &Options, _out: Out) -> Result<(), String> {
-        Err(MISSING.into())
+    fn bench(&mut self, _options: &Options, out: Out) -> Result<(), String> {
+        // A fixed self-play game on 9x9 with the move chooser; its node count is the signature.
+        let mut game = Game::empty(9)?;
+        let mut nodes = 0u64;
+        let mut passes = 0;
+        let mut moves = 0;
+        while passes < 2 && moves < 200 {
+            let (mv, examined) = policy::choose(&game, game.to_move, 0);
+            nodes += examined;
+            passes = if mv.is_none() { passes + 1 } else { 0 };
+            game.play(mv)
+                .map_err(|e| format!("bench: chosen move illegal ({e})"))?;
+            moves += 1;
+        }
+        out(&format!("go bench: self-play on 9x9, {moves} moves"));
+        out(&format!("Nodes searched: {nodes}"));
+        Ok(())
+    }
+
+    fn extension(&mut self, command: &Command, _options: &Options, out: Out) -> Result<(), String> {
+        match command {
+            Command::Benson { classic: true } => {
+                for line in classic(&self.game.board).report(&self.game.board) {
+                    out(&line);
+                }
+                Ok(())
+            }
+            Command::Benson { classic: false } => {
+                let board: &Board = &self.game.board;
+                for line in extended(board, self.game.ko).report(board) {
+                    out(&line);
+                }
+                Ok(())
+            }
+            Command::LoadSgf(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read '{path}': {e}"))?;
+                self.game = sgf::load(&text).map_err(|e| format!("'{path}': {e}"))?;
+                Ok(())
+            }
+            Command::Undo => {
+                if self.game.undo() {
+                    Ok(())
+                } else {
+                    Err("nothing to undo".into())
+                }
+            }
+            other => Err(format!(
+                "{} is not available in go",
+                super::variant::command_name(other)
+            )),
+        }
     }
 }

@@ -1,1 +1,18 @@
-//! go rules.
+//! Go rules and analysis: board, blocks, captures, suicide, simple ko, notation, SGF,
+//! Benson's unconditional life and the extended unconditional analysis.
+//! Rules only: no I/O, no threads, no clocks.
+
+pub mod analysis;
+pub mod benson;
+pub mod benson_reference;
+pub mod bits;
+pub mod board;
+pub mod game;
+pub mod notation;
+pub mod policy;
+pub mod sgf;
+pub mod unconditional;
+pub mod unconditional_reference;
+
+pub use board::{Board, Color, Illegal};
+pub use game::Game;

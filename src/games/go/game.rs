@@ -1,0 +1,71 @@
+//! A game record: the board, the side to move, the ko point and the history for `undo`.
+
+use super::board::{Board, Color, Illegal, EMPTY};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    pub board: Board,
+    pub to_move: Color,
+    /// The point the side to move may not play at once (simple ko).
+    pub ko: Option<usize>,
+    history: Vec<(Board, Color, Option<usize>)>,
+}
+
+impl Game {
+    pub fn new(board: Board, to_move: Color) -> Game {
+        Game {
+            board,
+            to_move,
+            ko: None,
+            history: Vec::new(),
+        }
+    }
+
+    pub fn empty(size: usize) -> Result<Game, String> {
+        Ok(Game::new(Board::new(size)?, Color::Black))
+    }
+
+    /// Plays `color` at `mv` (`None` = pass); the side to move becomes the other colour.
+    pub fn play_as(&mut self, color: Color, mv: Option<usize>) -> Result<(), Illegal> {
+        let saved = (self.board.clone(), self.to_move, self.ko);
+        let ko = if color == self.to_move { self.ko } else { None };
+        let new_ko = match mv {
+            None => None,
+            Some(p) => self.board.play(p, color, ko)?.ko,
+        };
+        self.history.push(saved);
+        self.ko = new_ko;
+        self.to_move = color.other();
+        Ok(())
+    }
+
+    pub fn play(&mut self, mv: Option<usize>) -> Result<(), Illegal> {
+        self.play_as(self.to_move, mv)
+    }
+
+    pub fn undo(&mut self) -> bool {
+        match self.history.pop() {
+            Some((board, to_move, ko)) => {
+                self.board = board;
+                self.to_move = to_move;
+                self.ko = ko;
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn moves_played(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The legal points for the side to move, in scanning order (pass not included).
+    pub fn legal_points(&self) -> Vec<usize> {
+        self.board
+            .points()
+            .filter(|&p| {
+                self.board.get(p) == EMPTY && self.board.is_legal(p, self.to_move, self.ko)
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,128 @@
+//! Text forms: GTP vertices (`D4`, letters skip `I`, row 1 at the bottom) and the position
+//! notation `<size> <rows> <b|w>` (rows top to bottom, `X` black, `O` white, `.` empty).
+
+use super::board::{point_index, Board, Color, BLACK, EMPTY, WHITE};
+
+/// Column letters of GTP: A..Z without I (25 letters, enough for 25x25).
+pub const LETTERS: &[u8; 25] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+
+/// A vertex: `None` is `pass`.
+pub fn parse_vertex(text: &str, size: usize) -> Result<Option<usize>, String> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("pass") {
+        return Ok(None);
+    }
+    let bad = || format!("'{t}' is not a vertex on a {size}x{size} board");
+    let mut chars = t.chars();
+    let letter = chars.next().ok_or_else(bad)?.to_ascii_uppercase();
+    let col = LETTERS
+        .iter()
+        .position(|&l| l as char == letter)
+        .ok_or_else(bad)?;
+    let digits = chars.as_str();
+    if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    let number: usize = digits.parse().map_err(|_| bad())?;
+    if col >= size || number == 0 || number > size || digits.starts_with('0') {
+        return Err(bad());
+    }
+    Ok(Some(point_index(size, size - number, col)))
+}
+
+pub fn format_vertex(board: &Board, p: usize) -> String {
+    let (row, col) = board.row_col(p);
+    format!("{}{}", LETTERS[col] as char, board.size() - row)
+}
+
+pub fn format_move(board: &Board, mv: Option<usize>) -> String {
+    match mv {
+        None => "pass".to_string(),
+        Some(p) => format_vertex(board, p),
+    }
+}
+
+/// Parses `<size> <rows> <b|w>` given as separate fields.
+pub fn parse_position(fields: &[String]) -> Result<(Board, Color), String> {
+    if fields.len() != 3 {
+        return Err(format!(
+            "a go position is '<size> <rows> <b|w>', got {} field(s)",
+            fields.len()
+        ));
+    }
+    let size: usize = fields[0]
+        .parse()
+        .map_err(|_| format!("board size '{}' is not a number", fields[0]))?;
+    let mut board = Board::new(size)?;
+    let rows: Vec<&str> = fields[1].split('/').collect();
+    if rows.len() != size {
+        return Err(format!(
+            "expected {size} rows separated by '/', got {}",
+            rows.len()
+        ));
+    }
+    for (r, row) in rows.iter().enumerate() {
+        if row.chars().count() != size {
+            return Err(format!(
+                "row {} has {} points, expected {size}",
+                r + 1,
+                row.chars().count()
+            ));
+        }
+        for (c, ch) in row.chars().enumerate() {
+            let cell = match ch {
+                'X' | 'x' => BLACK,
+                'O' | 'o' => WHITE,
+                '.' => EMPTY,
+                other => return Err(format!("row {} has '{other}' (use X, O or .)", r + 1)),
+            };
+            board.set(board.point(r, c), cell);
+        }
+    }
+    let to_move = match fields[2].as_str() {
+        "b" | "B" => Color::Black,
+        "w" | "W" => Color::White,
+        other => return Err(format!("side to move '{other}' is not b or w")),
+    };
+    // A block without liberties cannot stand on a board reached by legal play.
+    for (_, stones, libs) in board.blocks() {
+        if libs.is_empty() {
+            return Err(format!(
+                "the block at {} has no liberties",
+                format_vertex(&board, stones[0])
+            ));
+        }
+    }
+    Ok((board, to_move))
+}
+
+/// The rows field: top row first, `/` between rows.
+pub fn format_rows(board: &Board) -> String {
+    let size = board.size();
+    let mut out = String::with_capacity(size * (size + 1));
+    for row in 0..size {
+        if row > 0 {
+            out.push('/');
+        }
+        for col in 0..size {
+            out.push(match board.get(board.point(row, col)) {
+                BLACK => 'X',
+                WHITE => 'O',
+                _ => '.',
+            });
+        }
+    }
+    out
+}
+
+pub fn format_position(board: &Board, to_move: Color) -> String {
+    format!(
+        "{} {} {}",
+        board.size(),
+        format_rows(board),
+        match to_move {
+            Color::Black => 'b',
+            Color::White => 'w',
+        }
+    )
+}

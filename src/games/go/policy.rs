@@ -1,0 +1,109 @@
+//! A simple, deterministic move chooser for `genmove` and `go`: good enough for a GUI to play a
+//! game through. It never fills its own eyes, never plays in territory the extended analysis
+//! has already settled, and passes when nothing useful is left.
+
+use super::analysis::{extended, Status};
+use super::board::{Board, Color, EMPTY};
+use super::game::Game;
+
+/// An empty point whose neighbours are all `color` stones (or the edge) and whose diagonals
+/// are not too many opponent stones: a point `color` must not fill.
+pub fn is_own_eye(board: &Board, p: usize, color: Color) -> bool {
+    if board.get(p) != EMPTY {
+        return false;
+    }
+    let me = color.cell();
+    let ns = board.neighbors(p);
+    if !ns.iter().all(|&n| {
+        let c = board.get(n);
+        c == me || c == super::board::BORDER
+    }) {
+        return false;
+    }
+    let s = board.stride();
+    let diagonals = [p + s - 1, p + s + 1, p - s - 1, p - s + 1];
+    let mut edge = false;
+    let mut enemy = 0;
+    for d in diagonals {
+        match board.get(d) {
+            super::board::BORDER => edge = true,
+            c if c == color.other().cell() => enemy += 1,
+            _ => {}
+        }
+    }
+    if edge {
+        enemy == 0
+    } else {
+        enemy <= 1
+    }
+}
+
+fn mix(mut x: u64) -> u64 {
+    // splitmix64 finaliser: a fixed, seedable tie-break.
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// The move `color` plays (`None` = pass), and the number of candidate points examined.
+pub fn choose(game: &Game, color: Color, seed: u64) -> (Option<usize>, u64) {
+    let board = &game.board;
+    let ko = if color == game.to_move { game.ko } else { None };
+    let settled = extended(board, ko);
+    let mut best: Option<(i64, usize)> = None;
+    let mut examined = 0u64;
+    let size = board.size() as i64;
+    let salt = mix(seed ^ board.cells().iter().fold(0u64, |h, &c| mix(h ^ c as u64)));
+    for p in board.points() {
+        if board.get(p) != EMPTY || is_own_eye(board, p, color) {
+            continue;
+        }
+        if settled.status[p] != Status::Undecided {
+            continue;
+        }
+        let mut after = board.clone();
+        let Ok(played) = after.play(p, color, ko) else {
+            continue;
+        };
+        examined += 1;
+        let (stones, libs) = after.block(p);
+        let mut score: i64 = 0;
+        score += 200 * played.captured as i64;
+        // Saving own stones that were in atari.
+        for n in board.neighbors(p) {
+            if board.get(n) == color.cell() && board.block(n).1.len() == 1 && libs.len() >= 2 {
+                score += 150 * board.block(n).0.len() as i64;
+            }
+        }
+        // Putting opponent blocks in atari.
+        for n in after.neighbors(p) {
+            if after.get(n) == color.other().cell() && after.block(n).1.len() == 1 {
+                score += 40;
+            }
+        }
+        if libs.len() == 1 && played.captured == 0 {
+            // Self-atari: never worth it for this simple player.
+            continue;
+        }
+        let _ = stones;
+        score += 5 * libs.len().min(4) as i64;
+        let (row, col) = board.row_col(p);
+        let line = (row as i64)
+            .min(col as i64)
+            .min(size - 1 - row as i64)
+            .min(size - 1 - col as i64);
+        // Third and fourth lines first on open boards.
+        score += match line {
+            0 => -15,
+            1 => -5,
+            2 | 3 => 10,
+            _ => 5,
+        };
+        score = score * 1024 + (mix(salt ^ p as u64) % 1024) as i64;
+        if best.is_none_or(|(s, _)| score > s) {
+            best = Some((score, p));
+        }
+    }
+    (best.map(|(_, p)| p), examined)
+}

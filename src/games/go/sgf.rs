@@ -1,0 +1,293 @@
+//! SGF (FF[3]/FF[4]) reading with nom: the game-tree syntax in full, then the main line applied
+//! to a board. Properties used: `SZ`, `AB`/`AW`/`AE`, `B`/`W`, `PL`; others are parsed and ignored.
+
+use super::board::{index_row_col, point_index, Board, Color, BLACK, EMPTY, WHITE};
+use super::game::Game;
+use super::notation::format_vertex;
+use nom::{
+    bytes::complete::{escaped, is_not, take_while1},
+    character::complete::{anychar, char, multispace0},
+    combinator::{all_consuming, map, opt},
+    multi::{many0, many1},
+    sequence::{delimited, pair, preceded, terminated},
+    IResult,
+};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    pub props: Vec<(String, Vec<String>)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tree {
+    pub nodes: Vec<Node>,
+    pub children: Vec<Tree>,
+}
+
+type Res<'a, T> = IResult<&'a str, T>;
+
+fn ws<'a, T>(inner: impl FnMut(&'a str) -> Res<'a, T>) -> impl FnMut(&'a str) -> Res<'a, T> {
+    preceded(multispace0, inner)
+}
+
+fn value(input: &str) -> Res<'_, String> {
+    let body = opt(escaped(is_not("\\]"), '\\', anychar));
+    map(delimited(char('['), body, char(']')), |s: Option<&str>| {
+        unescape(s.unwrap_or(""))
+    })(input)
+}
+
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(next) = chars.next() {
+                if next != '\n' {
+                    out.push(next);
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn property(input: &str) -> Res<'_, (String, Vec<String>)> {
+    // FF[3] allowed lowercase letters inside identifiers ("AddBlack"); only capitals count.
+    let ident = map(take_while1(|c: char| c.is_ascii_alphabetic()), |s: &str| {
+        s.chars()
+            .filter(|c| c.is_ascii_uppercase())
+            .collect::<String>()
+    });
+    pair(ws(ident), many1(ws(value)))(input)
+}
+
+fn node(input: &str) -> Res<'_, Node> {
+    map(preceded(ws(char(';')), many0(property)), |props| Node {
+        props,
+    })(input)
+}
+
+fn tree(input: &str) -> Res<'_, Tree> {
+    map(
+        delimited(ws(char('(')), pair(many1(node), many0(tree)), ws(char(')'))),
+        |(nodes, children)| Tree { nodes, children },
+    )(input)
+}
+
+/// Parses a whole SGF collection; errors name the line and column where parsing stopped.
+pub fn parse(text: &str) -> Result<Vec<Tree>, String> {
+    let text = text.trim_start_matches('\u{feff}');
+    let result = all_consuming(terminated(many1(tree), multispace0))(text);
+    match result {
+        Ok((_, trees)) => Ok(trees),
+        Err(nom::Err::Error(e)) | Err(nom::Err::Failure(e)) => {
+            // The deepest point reached is the most useful place to report.
+            let offset = text.len() - e.input.len();
+            let before = &text[..offset];
+            let line = before.matches('\n').count() + 1;
+            let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            Err(format!("SGF syntax error at line {line}, column {col}"))
+        }
+        Err(nom::Err::Incomplete(_)) => Err("SGF syntax error: unexpected end".to_string()),
+    }
+}
+
+fn sgf_point(text: &str, size: usize) -> Result<Option<usize>, String> {
+    let b = text.as_bytes();
+    if b.is_empty() || (size <= 19 && text == "tt") {
+        return Ok(None);
+    }
+    let coord = |c: u8| -> Option<usize> {
+        match c {
+            b'a'..=b'z' => Some((c - b'a') as usize),
+            b'A'..=b'Z' => Some((c - b'A') as usize + 26),
+            _ => None,
+        }
+    };
+    if b.len() != 2 {
+        return Err(format!("'{text}' is not an SGF point"));
+    }
+    match (coord(b[0]), coord(b[1])) {
+        (Some(col), Some(row)) if col < size && row < size => Ok(Some(point_index(size, row, col))),
+        _ => Err(format!("SGF point '{text}' is off a {size}x{size} board")),
+    }
+}
+
+/// A point list value: a point or a compressed rectangle `aa:cc`.
+fn sgf_points(text: &str, size: usize, out: &mut Vec<usize>) -> Result<(), String> {
+    if let Some((a, b)) = text.split_once(':') {
+        let (Some(p), Some(q)) = (sgf_point(a, size)?, sgf_point(b, size)?) else {
+            return Err(format!("bad point rectangle '{text}'"));
+        };
+        let ((r1, c1), (r2, c2)) = (index_row_col(size, p), index_row_col(size, q));
+        for r in r1.min(r2)..=r1.max(r2) {
+            for c in c1.min(c2)..=c1.max(c2) {
+                out.push(point_index(size, r, c));
+            }
+        }
+        Ok(())
+    } else {
+        match sgf_point(text, size)? {
+            Some(p) => {
+                out.push(p);
+                Ok(())
+            }
+            None => Err(format!("'{text}' is not a stone position")),
+        }
+    }
+}
+
+/// Loads the main line of the first game of an SGF text into a game record.
+pub fn load(text: &str) -> Result<Game, String> {
+    load_until(text, None)
+}
+
+/// As [`load`], stopping before move number `until` (1 = the first move) when given.
+pub fn load_until(text: &str, until: Option<usize>) -> Result<Game, String> {
+    let trees = parse(text)?;
+    let first = &trees[0];
+    let mut line: Vec<&Node> = Vec::new();
+    let mut t = first;
+    loop {
+        line.extend(t.nodes.iter());
+        match t.children.first() {
+            Some(c) => t = c,
+            None => break,
+        }
+    }
+    let mut size = 19;
+    if let Some(values) = line[0]
+        .props
+        .iter()
+        .find(|(k, _)| k == "SZ")
+        .map(|(_, v)| v)
+    {
+        let v = values[0].trim();
+        let (a, b) = v.split_once(':').unwrap_or((v, v));
+        let (a, b): (usize, usize) = (
+            a.trim()
+                .parse()
+                .map_err(|_| format!("SZ[{v}] is not a size"))?,
+            b.trim()
+                .parse()
+                .map_err(|_| format!("SZ[{v}] is not a size"))?,
+        );
+        if a != b {
+            return Err(format!("SZ[{v}]: only square boards are supported"));
+        }
+        size = a;
+    }
+    let mut game = Game::new(Board::new(size)?, Color::Black);
+    let mut moves = 0usize;
+    'nodes: for node in line {
+        let mut setup = false;
+        for (key, values) in &node.props {
+            let cell = match key.as_str() {
+                "AB" => BLACK,
+                "AW" => WHITE,
+                "AE" => EMPTY,
+                _ => continue,
+            };
+            let mut points = Vec::new();
+            for v in values {
+                sgf_points(v, size, &mut points)?;
+            }
+            for p in points {
+                game.board.set(p, cell);
+            }
+            setup = true;
+        }
+        if setup {
+            game.ko = None;
+        }
+        for (key, values) in &node.props {
+            let color = match key.as_str() {
+                "B" => Color::Black,
+                "W" => Color::White,
+                _ => continue,
+            };
+            moves += 1;
+            if until.is_some_and(|u| moves >= u) {
+                game.to_move = color;
+                break 'nodes;
+            }
+            let mv = sgf_point(&values[0], size)?;
+            game.play_as(color, mv).map_err(|e| {
+                let at = mv.map_or("pass".to_string(), |p| format_vertex(&game.board, p));
+                format!("illegal move {key}[{}] at {at}: {e}", values[0])
+            })?;
+        }
+        for (key, values) in &node.props {
+            if key == "PL" {
+                game.to_move = match values[0].trim() {
+                    "B" | "b" => Color::Black,
+                    "W" | "w" => Color::White,
+                    v => return Err(format!("PL[{v}] is not B or W")),
+                };
+            }
+        }
+    }
+    for (_, stones, libs) in game.board.blocks() {
+        if libs.is_empty() {
+            return Err(format!(
+                "the block at {} has no liberties",
+                format_vertex(&game.board, stones[0])
+            ));
+        }
+    }
+    Ok(game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::go::notation::format_position;
+
+    fn pos(text: &str) -> String {
+        let g = load(text).unwrap();
+        format_position(&g.board, g.to_move)
+    }
+
+    #[test]
+    fn setup_moves_and_side_to_move() {
+        assert_eq!(pos("(;SZ[3]AB[aa][bb]AW[cc])"), "3 X../.X./..O b");
+        assert_eq!(pos("(;SZ[3];B[aa];W[bb])"), "3 X../.O./... b");
+        assert_eq!(pos("(;SZ[3]AB[aa]PL[W])"), "3 X../.../... w");
+        // Rectangles, AE, passes (empty and tt), FF[3] identifiers, comments with escapes.
+        assert_eq!(
+            pos("(;SZ[3]AB[aa:cb]AE[bb];B[]C[a \\] b];W[tt])"),
+            "3 XXX/X.X/... b"
+        );
+        assert_eq!(pos("(;FF[3]SZ[3]AddBlack[ab])"), "3 .../X../... b");
+    }
+
+    #[test]
+    fn main_line_follows_first_variations() {
+        let text = "(;SZ[3];B[aa](;W[bb];B[cc])(;W[ca]))\n(;SZ[5])";
+        assert_eq!(pos(text), "3 X../.O./..X w");
+        assert_eq!(load_until(text, Some(2)).map(|g| g.moves_played()), Ok(1));
+    }
+
+    #[test]
+    fn captures_apply_and_bad_files_are_refused() {
+        assert_eq!(pos("(;SZ[3]AB[ba]AW[aa];B[ab])"), "3 .X./X../... w");
+        assert!(load("(;SZ[3];B[aa];W[aa])")
+            .unwrap_err()
+            .contains("illegal move"));
+        assert!(load("(;SZ[3]AB[dd])")
+            .unwrap_err()
+            .contains("off a 3x3 board"));
+        assert!(load("(;SZ[30])").unwrap_err().contains("out of range"));
+        assert!(load("(;SZ[3:4])").unwrap_err().contains("square"));
+        assert!(load("(;SZ[3]AB[aa]")
+            .unwrap_err()
+            .starts_with("SGF syntax error"));
+        assert!(load("").unwrap_err().starts_with("SGF syntax error"));
+        assert!(load("(;SZ[3]AB[aa]AW[ab][ba])")
+            .unwrap_err()
+            .contains("no liberties"));
+    }
+}

@@ -1,0 +1,169 @@
+//! The extended analysis against the definitions themselves, by exhaustive search on small
+//! boards: the defender C passes forever and the opponent O may play any number of moves.
+//!
+//! - every C stone the analysis keeps standing (the survivors of its step 1) is never captured;
+//! - on every point it gives C (territory, dead O stones), O never gets a block that Benson's
+//!   algorithm proves alive, in any position O can reach.
+//!
+//! Positions come from seeded random games that never fill their own eyes, so they are full of
+//! settled shapes; only those with few empty points are searched exhaustively.
+
+use ryoshi::games::go::benson::Benson;
+use ryoshi::games::go::board::EMPTY;
+use ryoshi::games::go::policy::is_own_eye;
+use ryoshi::games::go::unconditional::unconditional_life;
+use ryoshi::games::go::{Board, Color, Game};
+use std::collections::HashSet;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// Random stones (dense), then blocks without liberties removed.
+fn scattered(size: usize, rng: &mut Rng) -> Board {
+    use ryoshi::games::go::board::{BLACK, WHITE};
+    let mut b = Board::new(size).unwrap();
+    let points: Vec<usize> = b.points().collect();
+    let density = 60 + rng.next() % 35;
+    for &p in &points {
+        let r = rng.next() % 100;
+        b.set(
+            p,
+            if r < density / 2 {
+                BLACK
+            } else if r < density {
+                WHITE
+            } else {
+                EMPTY
+            },
+        );
+    }
+    loop {
+        let dead: Vec<usize> = b
+            .blocks()
+            .into_iter()
+            .filter(|(_, _, l)| l.is_empty())
+            .flat_map(|(_, s, _)| s)
+            .collect();
+        if dead.is_empty() {
+            return b;
+        }
+        for p in dead {
+            b.set(p, EMPTY);
+        }
+    }
+}
+
+fn played(size: usize, rng: &mut Rng) -> Board {
+    let mut g = Game::empty(size).unwrap();
+    let mut passes = 0;
+    let mut moves = 0;
+    while passes < 2 && moves < size * size * 6 {
+        let c = g.to_move;
+        let cands: Vec<usize> = g
+            .legal_points()
+            .into_iter()
+            .filter(|&p| !is_own_eye(&g.board, p, c))
+            .collect();
+        let mv = if cands.is_empty() {
+            None
+        } else {
+            Some(cands[rng.next() as usize % cands.len()])
+        };
+        passes = if mv.is_none() { passes + 1 } else { 0 };
+        g.play(mv).unwrap();
+        moves += 1;
+    }
+    g.board
+}
+
+/// All positions O reaches alone from `start` (ko does not bind consecutive moves of one side
+/// against a passing opponent), up to `limit`; None when there are more.
+fn reachable(start: &Board, o: Color, limit: usize) -> Option<Vec<Board>> {
+    let mut seen: HashSet<Vec<u8>> = HashSet::new();
+    let mut stack = vec![start.clone()];
+    let mut out = Vec::new();
+    seen.insert(start.cells().to_vec());
+    while let Some(b) = stack.pop() {
+        for p in b.points() {
+            if b.get(p) != EMPTY {
+                continue;
+            }
+            let mut next = b.clone();
+            if next.play(p, o, None).is_ok() && seen.insert(next.cells().to_vec()) {
+                if seen.len() > limit {
+                    return None;
+                }
+                stack.push(next);
+            }
+        }
+        out.push(b);
+    }
+    Some(out)
+}
+
+#[test]
+fn extended_claims_hold_under_exhaustive_search() {
+    let mut rng = Rng(2024);
+    let mut checked = 0;
+    let mut claims = 0;
+    let mut benson = Benson::new();
+    let mut safe = Vec::new();
+    // RYOSHI_SOUNDNESS_GAMES raises the number of games for a longer local run.
+    let games: usize = std::env::var("RYOSHI_SOUNDNESS_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1500);
+    for i in 0..games {
+        let size = [4, 5, 5, 6, 6, 7][i % 6];
+        let board = if i % 2 == 0 {
+            played(size, &mut rng)
+        } else {
+            scattered(size, &mut rng)
+        };
+        let empties = board.points().filter(|&p| board.get(p) == EMPTY).count();
+        if empties > 14 {
+            continue;
+        }
+        for c in Color::BOTH {
+            let marks = unconditional_life(&board, None, c);
+            let survivors: Vec<usize> = board
+                .points()
+                .filter(|&p| marks[p] == 1 && board.get(p) == c.cell())
+                .collect();
+            let given: Vec<usize> = board.points().filter(|&p| marks[p] == 2).collect();
+            if survivors.is_empty() && given.is_empty() {
+                continue;
+            }
+            let Some(states) = reachable(&board, c.other(), 200_000) else {
+                continue;
+            };
+            checked += 1;
+            claims += survivors.len() + given.len();
+            for s in &states {
+                for &p in &survivors {
+                    assert_eq!(s.get(p), c.cell(), "survivor captured: {board:?} -> {s:?}");
+                }
+                benson.safe_points(s, c.other(), &mut safe);
+                for &p in &given {
+                    assert!(
+                        !safe[p],
+                        "O lives on a point given to C: {board:?} -> {s:?}"
+                    );
+                }
+            }
+        }
+    }
+    println!("searched {checked} analyses exhaustively, {claims} claims upheld");
+    assert!(
+        checked > 50 && claims > 500,
+        "enough positions were searched ({checked}, {claims})"
+    );
+}
