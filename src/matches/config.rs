@@ -163,6 +163,9 @@ impl fmt::Display for TimeControl {
                 inc_ms,
                 byoyomi_ms,
             } => {
+                if main_ms == 0 {
+                    return write!(f, "byoyomi {byoyomi_ms} ms");
+                }
                 write!(f, "main {main_ms} ms")?;
                 if inc_ms > 0 {
                     write!(f, " + {inc_ms} ms per move")?;

@@ -71,16 +71,26 @@ impl Tally {
         }
     }
 
-    /// The GSPRT log-likelihood ratio of H1 (elo1) against H0 (elo0); `None` while every game
-    /// had the same result (no variance to measure yet).
+    /// The GSPRT log-likelihood ratio of H1 (elo1) against H0 (elo0); `None` before the first
+    /// game. While every game had the same result the variance is zero and the formula is
+    /// undefined; the outcomes not seen yet then count half a game each (a pseudo-count), so a
+    /// one-sided match can still decide.
     pub fn llr(&self, elo0: f64, elo1: f64) -> Option<f64> {
-        let var = self.variance()?;
-        if var <= 0.0 {
+        let mut counts = [self.wins as f64, self.losses as f64, self.draws as f64];
+        if self.games() == 0 {
             return None;
         }
-        let s = self.score()?;
+        if counts.iter().filter(|&&c| c > 0.0).count() == 1 {
+            for c in counts.iter_mut().filter(|c| **c == 0.0) {
+                *c = 0.5;
+            }
+        }
+        let [w, l, d] = counts;
+        let n = w + l + d;
+        let s = (w + 0.5 * d) / n;
+        let var = (w * (1.0 - s).powi(2) + l * s.powi(2) + d * (0.5 - s).powi(2)) / n;
         let (s0, s1) = (score_from_elo(elo0), score_from_elo(elo1));
-        Some(self.games() as f64 * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var))
+        Some(n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var))
     }
 
     /// `Score of A vs B: W - L - D  [ratio] N` as cutechess-cli prints it.
@@ -219,7 +229,7 @@ impl Sprt {
         );
         let (lo, hi) = (self.lower_bound(), self.upper_bound());
         let Some(llr) = tally.llr(c.elo0, c.elo1) else {
-            return format!("{head} llr undefined yet, lbound {lo:.2}, ubound {hi:.2}");
+            return format!("{head} no games, lbound {lo:.2}, ubound {hi:.2}");
         };
         let share = if llr >= 0.0 { llr / hi } else { -llr / lo };
         let verdict = match self.state(tally) {
@@ -288,7 +298,13 @@ mod tests {
             draws: 0,
         };
         assert_eq!(t.elo().unwrap().diff, f64::INFINITY);
-        assert_eq!(t.llr(0.0, 5.0), None);
+        assert_eq!(Tally::default().llr(0.0, 5.0), None);
+        // Pseudo-counts: 3 wins, 0.5 loss, 0.5 draw.
+        let (n, s) = (4.0, 3.25 / 4.0);
+        let var = (3.0 * (1.0 - s) * (1.0 - s) + 0.5 * s * s + 0.5 * (0.5 - s) * (0.5 - s)) / n;
+        let s1 = score_from_elo(5.0);
+        let want = n * (s1 - 0.5) * (2.0 * s - 0.5 - s1) / (2.0 * var);
+        assert!(close(t.llr(0.0, 5.0).unwrap(), want, 1e-12));
         assert!(t.elo_line().starts_with("Elo difference: inf"));
     }
 }
