@@ -11,7 +11,9 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_ryoshi");
 
 /// Path of a file under `../shared/data/` (the project's fixtures, read in place).
 pub fn shared_data(rel: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(rel)
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data")
+        .join(rel)
 }
 
 /// Feeds `input` to a fresh engine, closes stdin, and returns all of stdout (60 s at most).
@@ -37,9 +39,20 @@ fn wait_output(child: Child, limit: Duration) -> String {
     thread::spawn(move || {
         let _ = tx.send(child.wait_with_output());
     });
-    let output = rx.recv_timeout(limit).expect("ryoshi did not exit in time").expect("ryoshi output");
-    assert!(output.status.success(), "ryoshi exited with {:?}", output.status);
-    assert!(output.stderr.is_empty(), "stderr not quiet: {}", String::from_utf8_lossy(&output.stderr));
+    let output = rx
+        .recv_timeout(limit)
+        .expect("ryoshi did not exit in time")
+        .expect("ryoshi output");
+    assert!(
+        output.status.success(),
+        "ryoshi exited with {:?}",
+        output.status
+    );
+    assert!(
+        output.stderr.is_empty(),
+        "stderr not quiet: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     String::from_utf8(output.stdout).expect("stdout is UTF-8")
 }
 
@@ -74,7 +87,11 @@ impl Engine {
             }
         });
         let stdin = child.stdin.take();
-        Engine { child, stdin, lines }
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
     }
 
     pub fn send(&mut self, line: &str) {
