@@ -4,12 +4,14 @@
 pub mod go;
 pub mod othello;
 pub mod quantum;
+pub mod timing;
 
 /// Runs the named benchmark, printing its figures to stdout.
 pub fn run(what: &str, args: &[String]) -> Result<(), String> {
     quantum::run(what, args)
         .or_else(|| othello::run(what, args))
         .or_else(|| go::run(what, args))
+        .or_else(|| timing::run(what, args))
         .unwrap_or_else(|| {
             Err(format!(
                 "unknown benchmark '{what}' (try: {})",
@@ -19,5 +21,5 @@ pub fn run(what: &str, args: &[String]) -> Result<(), String> {
 }
 
 pub fn names() -> Vec<&'static str> {
-    [quantum::NAMES, othello::NAMES, go::NAMES].concat()
+    [quantum::NAMES, othello::NAMES, go::NAMES, timing::NAMES].concat()
 }

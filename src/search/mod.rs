@@ -1,11 +1,16 @@
 //! Game-independent search machinery: limits, the shared control block (stop flag, clock,
 //! ponder state), the time manager, and the typed reports a search sends. Never prints.
 
+pub mod alphabeta;
 pub mod control;
+pub mod game;
 pub mod limits;
 pub mod time;
+pub mod tt;
 
+pub use alphabeta::Searcher;
 pub use control::Control;
+pub use game::SearchGame;
 pub use limits::Limits;
 
 /// One progress report of a search, in protocol-neutral form (moves already in notation).

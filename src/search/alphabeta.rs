@@ -1,0 +1,620 @@
+//! Iterative deepening principal-variation search with a transposition table, killer and history
+//! move ordering and a capture quiescence search, generic over [`SearchGame`].
+
+use super::control::Control;
+use super::game::{SearchGame, WIN, WIN_BOUND};
+use super::tt::{from_tt, Bound, Table};
+use super::{Info, Outcome, Report};
+
+const MAX_PLY: usize = 128;
+/// Quiescence goes at most this many plies below the horizon.
+const MAX_QUIESCE: u32 = 8;
+/// How often (in nodes) the clock is read.
+const CLOCK_EVERY: u64 = 256;
+
+pub struct Searcher<G: SearchGame> {
+    tt: Table,
+    history: Vec<i32>,
+    killers: Vec<[u32; 2]>,
+    /// Keys of the game so far and of the current search path, for repetition.
+    keys: Vec<u64>,
+    pv: Vec<Vec<G::Move>>,
+    buffers: Vec<Vec<G::Move>>,
+    nodes: u64,
+    seldepth: u32,
+    node_limit: u64,
+    aborted: bool,
+}
+
+/// What one completed iteration found.
+#[derive(Clone, Debug)]
+pub struct Iteration<M> {
+    pub depth: u32,
+    pub score: i32,
+    pub pv: Vec<M>,
+}
+
+impl<G: SearchGame> Searcher<G> {
+    pub fn new(hash_mb: u64) -> Self {
+        Searcher {
+            tt: Table::new(hash_mb),
+            history: vec![0; G::HISTORY_SIZE],
+            killers: vec![[u32::MAX; 2]; MAX_PLY + 1],
+            keys: Vec::new(),
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            buffers: vec![Vec::new(); MAX_PLY + MAX_QUIESCE as usize + 2],
+            nodes: 0,
+            seldepth: 0,
+            node_limit: u64::MAX,
+            aborted: false,
+        }
+    }
+
+    pub fn hash_mb(&self) -> u64 {
+        self.tt.size_mb()
+    }
+
+    /// Forgets everything learnt (a new game, or a reproducible run).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.iter_mut().for_each(|h| *h = 0);
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Searches `root` (reached through positions whose keys are `game_keys`, oldest first) until
+    /// the control says stop, reporting each finished iteration.
+    pub fn run(
+        &mut self,
+        root: &G,
+        game_keys: &[u64],
+        control: &Control,
+        max_depth: u32,
+        report: &mut dyn FnMut(Report),
+    ) -> Outcome {
+        self.tt.new_search();
+        self.killers.iter_mut().for_each(|k| *k = [u32::MAX; 2]);
+        self.keys.clear();
+        self.keys.extend_from_slice(game_keys);
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.node_limit = control.node_limit().unwrap_or(u64::MAX);
+        self.aborted = false;
+
+        let mut root_moves = Vec::new();
+        root.generate(&mut root_moves);
+        if root_moves.is_empty() || root.lost() {
+            let info = Info {
+                score: -WIN,
+                time_ms: control.elapsed_ms(),
+                ..Default::default()
+            };
+            return Outcome {
+                info,
+                best: None,
+                ponder: None,
+            };
+        }
+        let mut best: Option<Iteration<G::Move>> = None;
+        let max_depth = max_depth.min(MAX_PLY as u32 - 1).max(1);
+        for depth in 1..=max_depth {
+            let found = self.root_search(root, &mut root_moves, depth, control);
+            let complete = !self.aborted;
+            if let Some(it) = found {
+                // A partial iteration counts only when it changed its mind with a full result.
+                if complete || best.as_ref().is_none_or(|b| it.pv.first() != b.pv.first()) {
+                    best = Some(it);
+                }
+            }
+            if !complete {
+                break;
+            }
+            if let Some(b) = &best {
+                report(Report::Info(self.info(root, b, control)));
+                if b.score.abs() > WIN_BOUND && depth as i32 > WIN - b.score.abs() {
+                    break; // a forced result within the horizon: deeper search changes nothing
+                }
+            }
+            if root_moves.len() == 1
+                && control.limits().movetime.is_none()
+                && !control.limits().infinite
+            {
+                if control.depth_limit().is_none() && control.node_limit().is_none() {
+                    break; // the only move: do not spend the clock on it
+                }
+            }
+            if control.soft_expired() {
+                break;
+            }
+        }
+        let best = best.unwrap_or_else(|| Iteration {
+            depth: 0,
+            score: 0,
+            pv: vec![root_moves[0]],
+        });
+        let info = self.info(root, &best, control);
+        let names: Vec<String> = info.pv.clone();
+        Outcome {
+            info,
+            best: names.first().cloned(),
+            ponder: names.get(1).cloned(),
+        }
+    }
+
+    fn info(&self, root: &G, it: &Iteration<G::Move>, control: &Control) -> Info {
+        let mut pos = root.clone();
+        let mut pv = Vec::with_capacity(it.pv.len());
+        for &mv in &it.pv {
+            pv.push(pos.name(mv));
+            pos.play(mv);
+        }
+        Info {
+            depth: it.depth,
+            seldepth: self.seldepth.max(it.depth),
+            score: it.score,
+            nodes: self.nodes,
+            time_ms: control.elapsed_ms(),
+            pv,
+            multipv: None,
+            hashfull: Some(self.tt.hashfull()),
+        }
+    }
+
+    /// One iteration at the root. Keeps `moves` ordered best first for the next iteration.
+    fn root_search(
+        &mut self,
+        root: &G,
+        moves: &mut [G::Move],
+        depth: u32,
+        control: &Control,
+    ) -> Option<Iteration<G::Move>> {
+        let (mut alpha, beta) = (-WIN - 1, WIN + 1);
+        let mut best: Option<(usize, i32)> = None;
+        self.keys.push(root.key());
+        for i in 0..moves.len() {
+            let mv = moves[i];
+            let mut child = root.clone();
+            child.play(mv);
+            let score = if i == 0 {
+                -self.alphabeta(&child, depth as i32 - 1, -beta, -alpha, 1, control)
+            } else {
+                let s = -self.alphabeta(&child, depth as i32 - 1, -alpha - 1, -alpha, 1, control);
+                if s > alpha && !self.aborted {
+                    -self.alphabeta(&child, depth as i32 - 1, -beta, -alpha, 1, control)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                break;
+            }
+            if score > alpha {
+                alpha = score;
+                best = Some((i, score));
+                let mut line = vec![mv];
+                line.extend_from_slice(&self.pv[1]);
+                self.pv[0] = line;
+            }
+        }
+        self.keys.pop();
+        let (index, score) = best?;
+        moves[..=index].rotate_right(1);
+        if !self.aborted {
+            self.tt.store(
+                root.key(),
+                G::code(moves[0]),
+                score,
+                depth as i32,
+                Bound::Exact,
+                0,
+            );
+        }
+        Some(Iteration {
+            depth,
+            score,
+            pv: self.pv[0].clone(),
+        })
+    }
+
+    fn poll(&mut self, control: &Control) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.node_limit
+            || (self.nodes % CLOCK_EVERY == 0 && control.hard_expired())
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    fn is_repetition(&self, key: u64) -> bool {
+        // The current key is not yet on the stack; positions repeat only with the same side to
+        // move, two plies apart at the least.
+        self.keys.iter().rev().skip(1).step_by(2).any(|&k| k == key)
+    }
+
+    fn alphabeta(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: u32,
+        control: &Control,
+    ) -> i32 {
+        self.pv[ply as usize].clear();
+        if self.poll(control) {
+            return 0;
+        }
+        if pos.lost() {
+            return -WIN + ply as i32;
+        }
+        let key = pos.key();
+        if self.is_repetition(key) {
+            return 0;
+        }
+        if depth <= 0 || ply as usize >= MAX_PLY {
+            return self.quiesce(pos, alpha, beta, ply, 0, control);
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let mut tt_code = u32::MAX;
+        if let Some(e) = self.tt.probe(key) {
+            tt_code = e.code;
+            if e.depth as i32 >= depth && beta - alpha == 1 {
+                let s = from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let mut moves = std::mem::take(&mut self.buffers[ply as usize]);
+        moves.clear();
+        pos.generate(&mut moves);
+        if moves.is_empty() {
+            self.buffers[ply as usize] = moves;
+            return -WIN + ply as i32; // no legal action loses
+        }
+        let mut scores: Vec<i64> = moves
+            .iter()
+            .map(|&m| self.order_score(pos, m, tt_code, ply))
+            .collect();
+        let original_alpha = alpha;
+        let mut best = -WIN - 1;
+        let mut best_code = u32::MAX;
+        self.keys.push(key);
+        for i in 0..moves.len() {
+            // Selection sort: most nodes cut off after the first few moves.
+            let j = (i..moves.len())
+                .max_by_key(|&j| (scores[j], std::cmp::Reverse(j)))
+                .unwrap_or(i);
+            moves.swap(i, j);
+            scores.swap(i, j);
+            let mv = moves[i];
+            let mut child = pos.clone();
+            child.play(mv);
+            let score = if i == 0 {
+                -self.alphabeta(&child, depth - 1, -beta, -alpha, ply + 1, control)
+            } else {
+                let s = -self.alphabeta(&child, depth - 1, -alpha - 1, -alpha, ply + 1, control);
+                if s > alpha && s < beta && !self.aborted {
+                    -self.alphabeta(&child, depth - 1, -beta, -alpha, ply + 1, control)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_code = G::code(mv);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply as usize + 1);
+                    let line = &mut head[ply as usize];
+                    line.clear();
+                    line.push(mv);
+                    line.extend_from_slice(&tail[0]);
+                    if alpha >= beta {
+                        if !pos.is_tactical(mv) {
+                            let k = &mut self.killers[ply as usize];
+                            if k[0] != best_code {
+                                k[1] = k[0];
+                                k[0] = best_code;
+                            }
+                            let h = &mut self.history[G::history_index(mv)];
+                            *h = (*h + depth * depth).min(1 << 20);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.keys.pop();
+        self.buffers[ply as usize] = moves;
+        if self.aborted {
+            return 0;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, best_code, best, depth, bound, ply);
+        best
+    }
+
+    fn order_score(&self, pos: &G, mv: G::Move, tt_code: u32, ply: u32) -> i64 {
+        let code = G::code(mv);
+        if code == tt_code {
+            return i64::MAX;
+        }
+        if pos.is_tactical(mv) {
+            return (1 << 40) + pos.order_hint(mv) as i64;
+        }
+        let k = self.killers[ply as usize];
+        if code == k[0] {
+            return 1 << 39;
+        }
+        if code == k[1] {
+            return (1 << 39) - 1;
+        }
+        self.history[G::history_index(mv)] as i64 * 1024 + pos.order_hint(mv) as i64
+    }
+
+    fn quiesce(
+        &mut self,
+        pos: &G,
+        mut alpha: i32,
+        beta: i32,
+        ply: u32,
+        qply: u32,
+        control: &Control,
+    ) -> i32 {
+        if qply > 0 && self.poll(control) {
+            return 0;
+        }
+        if pos.lost() {
+            return -WIN + ply as i32;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let stand = pos.evaluate();
+        if stand >= beta || qply >= MAX_QUIESCE || ply as usize >= MAX_PLY {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let slot = (MAX_PLY + 1 + qply as usize).min(self.buffers.len() - 1);
+        let mut moves = std::mem::take(&mut self.buffers[slot]);
+        moves.clear();
+        // At the horizon a side without moves is not scored as lost: the static evaluation stands.
+        pos.generate(&mut moves);
+        moves.retain(|&m| pos.is_tactical(m));
+        moves.sort_by_key(|&m| std::cmp::Reverse(pos.order_hint(m)));
+        let mut best = stand;
+        for &mv in moves.iter() {
+            let mut child = pos.clone();
+            child.play(mv);
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1, qply + 1, control);
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.buffers[slot] = moves;
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Limits;
+
+    /// A random game tree (no transpositions): node ids hash to their children and evaluations.
+    #[derive(Clone)]
+    struct Tree {
+        id: u64,
+    }
+
+    fn mix(mut x: u64) -> u64 {
+        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        x ^ (x >> 31)
+    }
+
+    impl SearchGame for Tree {
+        type Move = u32;
+        fn generate(&self, out: &mut Vec<u32>) {
+            let n = mix(self.id) % 6; // 0 children: the side to move has lost
+            out.extend(0..n as u32);
+        }
+        fn play(&mut self, mv: u32) {
+            self.id = mix(self.id ^ (mv as u64 + 1).wrapping_mul(0x1234_5678_9ABC_DEF1));
+        }
+        fn key(&self) -> u64 {
+            self.id
+        }
+        fn lost(&self) -> bool {
+            false
+        }
+        fn evaluate(&self) -> i32 {
+            (mix(self.id ^ 0xABCD) % 401) as i32 - 200
+        }
+        fn order_hint(&self, mv: u32) -> i32 {
+            mv as i32
+        }
+        fn is_tactical(&self, _mv: u32) -> bool {
+            false
+        }
+        fn code(mv: u32) -> u32 {
+            mv
+        }
+        const HISTORY_SIZE: usize = 8;
+        fn history_index(mv: u32) -> usize {
+            mv as usize
+        }
+        fn name(&self, mv: u32) -> String {
+            mv.to_string()
+        }
+    }
+
+    fn negamax(pos: &Tree, depth: u32, ply: i32) -> i32 {
+        if depth == 0 {
+            return pos.evaluate();
+        }
+        let mut moves = Vec::new();
+        pos.generate(&mut moves);
+        if moves.is_empty() {
+            return -WIN + ply;
+        }
+        moves
+            .iter()
+            .map(|&m| {
+                let mut c = pos.clone();
+                c.play(m);
+                -negamax(&c, depth - 1, ply + 1)
+            })
+            .max()
+            .unwrap_or(-WIN)
+    }
+
+    #[test]
+    fn agrees_with_plain_negamax_on_random_trees() {
+        let mut searcher = Searcher::<Tree>::new(1);
+        for seed in 0..300u64 {
+            let root = Tree { id: mix(seed) };
+            let mut moves = Vec::new();
+            root.generate(&mut moves);
+            if moves.is_empty() {
+                continue;
+            }
+            for depth in 1..=5u32 {
+                searcher.clear();
+                let control = Control::new(
+                    Limits {
+                        depth: Some(depth),
+                        ..Default::default()
+                    },
+                    0,
+                );
+                let outcome = searcher.run(&root, &[], &control, depth, &mut |_| {});
+                let expected = negamax(&root, depth, 0);
+                let score = outcome.info.score;
+                // Forced results found early stop the deepening with the same value.
+                assert_eq!(score, expected, "seed {seed} depth {depth}");
+                let best: u32 = outcome
+                    .best
+                    .as_deref()
+                    .and_then(|b| b.parse().ok())
+                    .expect("a move");
+                let mut child = root.clone();
+                child.play(best);
+                if expected.abs() < WIN_BOUND {
+                    assert_eq!(
+                        -negamax(&child, depth - 1, 1),
+                        expected,
+                        "seed {seed} depth {depth}: best move"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Take 1 to 3 stones; who cannot move loses. The first player wins iff n % 4 != 0.
+    #[derive(Clone)]
+    struct Nim(u32);
+
+    impl SearchGame for Nim {
+        type Move = u32;
+        fn generate(&self, out: &mut Vec<u32>) {
+            out.extend((1..=3).filter(|&t| t <= self.0));
+        }
+        fn play(&mut self, mv: u32) {
+            self.0 -= mv;
+        }
+        fn key(&self) -> u64 {
+            mix(self.0 as u64)
+        }
+        fn lost(&self) -> bool {
+            false
+        }
+        fn evaluate(&self) -> i32 {
+            0
+        }
+        fn order_hint(&self, _mv: u32) -> i32 {
+            0
+        }
+        fn is_tactical(&self, _mv: u32) -> bool {
+            false
+        }
+        fn code(mv: u32) -> u32 {
+            mv
+        }
+        const HISTORY_SIZE: usize = 4;
+        fn history_index(mv: u32) -> usize {
+            mv as usize
+        }
+        fn name(&self, mv: u32) -> String {
+            mv.to_string()
+        }
+    }
+
+    #[test]
+    fn finds_forced_wins_and_the_winning_move() {
+        let mut searcher = Searcher::<Nim>::new(1);
+        for n in 1..40u32 {
+            searcher.clear();
+            let control = Control::new(
+                Limits {
+                    depth: Some(60),
+                    ..Default::default()
+                },
+                0,
+            );
+            let outcome = searcher.run(&Nim(n), &[], &control, 60, &mut |_| {});
+            if n % 4 == 0 {
+                assert!(outcome.info.score < -WIN_BOUND, "n {n}: {:?}", outcome.info);
+            } else {
+                assert!(outcome.info.score > WIN_BOUND, "n {n}: {:?}", outcome.info);
+                assert_eq!(outcome.best, Some((n % 4).to_string()), "n {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn node_limit_is_exact_and_reproducible() {
+        let root = Tree { id: 7 };
+        let mut counts = Vec::new();
+        for _ in 0..2 {
+            let mut searcher = Searcher::<Tree>::new(1);
+            let control = Control::new(
+                Limits {
+                    nodes: Some(5000),
+                    ..Default::default()
+                },
+                0,
+            );
+            let outcome = searcher.run(&root, &[], &control, 64, &mut |_| {});
+            counts.push((searcher.nodes(), outcome.best));
+        }
+        assert_eq!(counts[0], counts[1]);
+        assert!(counts[0].0 <= 5000);
+    }
+}

@@ -1,0 +1,42 @@
+//! The small trait a game offers the generic search. Implemented per game (no `dyn` in the search).
+
+/// Scores are in the game's own unit (centipawns for quantum shogi) from the side to move's view.
+pub const WIN: i32 = 30_000;
+/// Scores beyond this are wins or losses in a known number of plies.
+pub const WIN_BOUND: i32 = WIN - 1_000;
+
+pub trait SearchGame: Clone + Send + 'static {
+    type Move: Copy + Eq + Send + 'static;
+
+    /// The legal moves of the side to move, appended to `out` (which arrives empty).
+    fn generate(&self, out: &mut Vec<Self::Move>);
+
+    /// Plays a move produced by `generate` on this position.
+    fn play(&mut self, mv: Self::Move);
+
+    /// A hash of everything that decides the future of the game (Zobrist, fixed constants).
+    fn key(&self) -> u64;
+
+    /// When the game is over with the side to move having lost (its king was captured), true.
+    /// A side with no legal move also loses; the search finds that from `generate` itself.
+    fn lost(&self) -> bool;
+
+    /// Static evaluation from the side to move's point of view.
+    fn evaluate(&self) -> i32;
+
+    /// A move ordering score: higher first (captures of valuable pieces, promotions).
+    fn order_hint(&self, mv: Self::Move) -> i32;
+
+    /// Moves searched in quiescence (captures).
+    fn is_tactical(&self, mv: Self::Move) -> bool;
+
+    /// A compact code of the move for the transposition table and history tables.
+    fn code(mv: Self::Move) -> u32;
+
+    /// Size of the history table index space (`history_index(mv) < HISTORY_SIZE`).
+    const HISTORY_SIZE: usize;
+    fn history_index(mv: Self::Move) -> usize;
+
+    /// The move in protocol notation.
+    fn name(&self, mv: Self::Move) -> String;
+}

@@ -1,0 +1,122 @@
+//! Transcript tests of the session itself (any variant): handshake, errors, robustness.
+
+mod common;
+use common::transcript;
+
+fn lines(out: &str) -> Vec<&str> {
+    out.lines().collect()
+}
+
+fn errors(out: &str) -> usize {
+    out.lines()
+        .filter(|l| l.starts_with("info string error: "))
+        .count()
+}
+
+#[test]
+fn handshake_declares_every_option_then_usiok() {
+    let out = transcript(b"usi\n");
+    let l = lines(&out);
+    assert!(l[0].starts_with("id name ryoshi "), "{out}");
+    assert!(l[1].starts_with("id author "), "{out}");
+    assert_eq!(*l.last().unwrap(), "usiok");
+    for name in [
+        "USI_Variant",
+        "USI_Hash",
+        "USI_Ponder",
+        "Threads",
+        "MultiPV",
+        "KakuteiNifu",
+        "MoveOverhead",
+        "Strategy",
+        "Level",
+    ] {
+        assert!(
+            l.iter()
+                .any(|x| x.starts_with(&format!("option name {name} type "))),
+            "{name} missing in {out}"
+        );
+    }
+    assert!(out.contains("option name USI_Variant type combo default quantumshogi var quantumshogi var othello var go"));
+}
+
+#[test]
+fn isready_and_setoption_work_before_usi() {
+    let out = transcript(b"isready\nsetoption name Threads value 1\nisready\n");
+    assert_eq!(lines(&out), vec!["readyok", "readyok"]);
+}
+
+#[test]
+fn crlf_blank_lines_and_comments_are_fine() {
+    let out =
+        transcript(b"# a comment\r\n\r\n   \r\nisready\r\n  # indented comment\r\nisready\r\n");
+    assert_eq!(lines(&out), vec!["readyok", "readyok"]);
+}
+
+#[test]
+fn each_bad_line_gets_one_error_and_the_next_command_is_answered() {
+    let input = "frobnicate\nisready\nsetoption name NoSuch value 1\nisready\nsetoption name Threads value lots\nisready\n\
+                 go movetime\nisready\nposition\nisready\ngo perft\nisready\nusi extra\nisready\n";
+    let out = transcript(input.as_bytes());
+    let l = lines(&out);
+    assert_eq!(l.len(), 14, "{out}");
+    for pair in l.chunks(2) {
+        assert!(pair[0].starts_with("info string error: "), "{out}");
+        assert_eq!(pair[1], "readyok", "{out}");
+    }
+    assert!(l[0].contains("unknown command 'frobnicate'"));
+    assert!(l[2].contains("unknown option 'NoSuch'"));
+}
+
+#[test]
+fn a_one_megabyte_line_is_one_error() {
+    let mut input = vec![b'x'; 1 << 20];
+    input.extend_from_slice(b"\nisready\n");
+    let out = transcript(&input);
+    assert_eq!(errors(&out), 1, "{}", &out[..out.len().min(500)]);
+    assert!(
+        out.lines().all(|l| l.len() < 200),
+        "errors must not echo the whole line"
+    );
+    assert!(out.ends_with("readyok\n"));
+}
+
+#[test]
+fn random_bytes_never_crash_the_engine() {
+    let mut state = 0x5EED_u64;
+    for round in 0..20 {
+        let mut input = Vec::new();
+        for _ in 0..2000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let b = (state >> 24) as u8;
+            // Keep 'quit' out of the noise; everything else goes, newlines and NULs included.
+            input.push(if b == b'q' { b'Q' } else { b });
+        }
+        input.extend_from_slice(b"\nisready\n");
+        let out = transcript(&input);
+        let nonblank = input.split(|&b| b == b'\n').filter(|l| {
+            let t = String::from_utf8_lossy(l);
+            let t = t.trim();
+            !t.is_empty() && !t.starts_with('#')
+        });
+        assert!(out.ends_with("readyok\n"), "round {round}: {out}");
+        assert!(out.is_ascii(), "round {round}");
+        // Every non-blank, non-comment noise line is answered by exactly one error line.
+        assert_eq!(errors(&out), nonblank.count() - 1, "round {round}: {out}");
+    }
+}
+
+#[test]
+fn unknown_variant_value_is_refused_and_nothing_changes() {
+    let out = transcript(b"setoption name USI_Variant value chess\nisready\n");
+    assert_eq!(errors(&out), 1);
+    assert!(out.contains("bad value for USI_Variant"), "{out}");
+}
+
+#[test]
+fn quit_exits_without_reading_further() {
+    let out = transcript(b"isready\nquit\nisready\n");
+    assert_eq!(lines(&out), vec!["readyok"]);
+}
