@@ -309,7 +309,11 @@ fn run_moves(
             }
             _ => {}
         }
-        match referee.play(&token) {
+        // A panic in the rules on an engine's odd move must not take the runner down.
+        let judged =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| referee.play(&token)))
+                .unwrap_or_else(|_| Err("the referee failed on this move".into()));
+        match judged {
             Ok(canonical) => {
                 game.moves.push(PlayedMove {
                     mv: canonical.clone(),
