@@ -1,0 +1,430 @@
+//! Legal action generation: movement as the union of the candidates' moves, the narrowing
+//! table, promotion, the rank filters and drops.
+//!
+//! Every action restricts exactly one piece (the mover or the dropped piece) by a local set E;
+//! removing K from a captured piece can never be inconsistent (its exact set holds some other
+//! type, which some complete assignment uses). Since masks are exact, an action is consistent
+//! iff `mask ∩ E ≠ ∅`: legality costs one AND, and the count at the last ply of perft is exact.
+
+use super::action::Action;
+use super::position::{origin_of, Position, Rules, HAND};
+use super::types::*;
+
+/// Directions in the mover's frame: forward, forward-right, right, back-right, back,
+/// back-left, left, forward-left. The absolute direction is the same index for sente and
+/// rotated by four for gote.
+const DIRS: usize = 8;
+
+/// (row, column) steps of the absolute directions; row 0 is rank `a`, so sente's forward is -1.
+const DELTA: [(i8, i8); DIRS] = [
+    (-1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+];
+
+const OFF: u8 = u8::MAX;
+
+/// `NEXT[sq][dir]`: the neighbouring square in an absolute direction, or OFF.
+static NEXT: [[u8; DIRS]; SQUARES] = next_table();
+
+const fn next_table() -> [[u8; DIRS]; SQUARES] {
+    let mut t = [[OFF; DIRS]; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let (r, c) = ((sq / 9) as i8, (sq % 9) as i8);
+        let mut d = 0;
+        while d < DIRS {
+            let (nr, nc) = (r + DELTA[d].0, c + DELTA[d].1);
+            if nr >= 0 && nr < 9 && nc >= 0 && nc < 9 {
+                t[sq][d] = (nr * 9 + nc) as u8;
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// `KNIGHT[side][sq]`: the two knight targets (OFF when off the board).
+static KNIGHT: [[[u8; 2]; SQUARES]; 2] = knight_table();
+
+const fn knight_table() -> [[[u8; 2]; SQUARES]; 2] {
+    let mut t = [[[OFF; 2]; SQUARES]; 2];
+    let mut side = 0;
+    while side < 2 {
+        let dr: i8 = if side == 0 { -2 } else { 2 };
+        let mut sq = 0;
+        while sq < SQUARES {
+            let (r, c) = ((sq / 9) as i8, (sq % 9) as i8);
+            let mut k = 0;
+            while k < 2 {
+                let (nr, nc) = (r + dr, c + if k == 0 { -1 } else { 1 });
+                if nr >= 0 && nr < 9 && nc >= 0 && nc < 9 {
+                    t[side][sq][k] = (nr * 9 + nc) as u8;
+                }
+                k += 1;
+            }
+            sq += 1;
+        }
+        side += 1;
+    }
+    t
+}
+
+/// What kind of displacement a move is, in the mover's frame (the rows of the narrowing table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Displacement {
+    Forward1 = 0,
+    DiagonalForward1 = 1,
+    Sideways1 = 2,
+    Back1 = 3,
+    DiagonalBack1 = 4,
+    KnightJump = 5,
+    ForwardLong = 6,
+    BackOrSidewaysLong = 7,
+    DiagonalLong = 8,
+}
+
+impl Displacement {
+    /// The class of the move from `from` to `to` for `side`, or None for a shape no piece makes.
+    pub fn of(side: Side, from: Square, to: Square) -> Option<Displacement> {
+        let sign = if side == Side::Black { 1 } else { -1 };
+        // Forward is positive, in the mover's frame.
+        let fwd = (rank_of(from) as i8 - rank_of(to) as i8) * sign;
+        let side_steps = (file_of(from) as i8 - file_of(to) as i8).abs();
+        use Displacement::*;
+        Some(match (fwd, side_steps) {
+            (0, 0) => return None,
+            (1, 0) => Forward1,
+            (1, 1) => DiagonalForward1,
+            (0, 1) => Sideways1,
+            (-1, 0) => Back1,
+            (-1, 1) => DiagonalBack1,
+            (2, 1) => KnightJump,
+            (f, 0) if f >= 2 => ForwardLong,
+            (f, 0) if f <= -2 => BackOrSidewaysLong,
+            (0, _) => BackOrSidewaysLong,
+            (f, s) if f.abs() == s => DiagonalLong,
+            _ => return None,
+        })
+    }
+
+    fn step(dir: usize) -> Displacement {
+        use Displacement::*;
+        match dir {
+            0 => Forward1,
+            1 | 7 => DiagonalForward1,
+            2 | 6 => Sideways1,
+            4 => Back1,
+            _ => DiagonalBack1,
+        }
+    }
+
+    fn long(dir: usize) -> Displacement {
+        use Displacement::*;
+        match dir {
+            0 => ForwardLong,
+            2 | 4 | 6 => BackOrSidewaysLong,
+            _ => DiagonalLong,
+        }
+    }
+}
+
+/// The narrowing table: which candidate types can make a displacement (unpromoted, promoted).
+const NARROW: [[Mask; 9]; 2] = [
+    [
+        K | R | G | S | L | P,
+        K | B | G | S,
+        K | R | G,
+        K | R | G,
+        K | B | S,
+        N,
+        R | L,
+        R,
+        B,
+    ],
+    [
+        R | B | S | N | L | P,
+        R | B | S | N | L | P,
+        R | B | S | N | L | P,
+        R | B | S | N | L | P,
+        R | B,
+        0,
+        R,
+        R,
+        B,
+    ],
+];
+
+/// The types (unpromoted or promoted) that can make displacement `d`.
+#[inline]
+pub fn narrowing(d: Displacement, promoted: bool) -> Mask {
+    NARROW[promoted as usize][d as usize]
+}
+
+/// How a set of candidates moves: step directions, slide directions, knight jump.
+#[derive(Clone, Copy, Debug, Default)]
+struct Movement {
+    steps: u8,
+    slides: u8,
+    knight: bool,
+}
+
+const FORWARD: u8 = 0x01;
+const ORTHOGONAL: u8 = 0x55;
+const DIAGONAL: u8 = 0xAA;
+const GOLD: u8 = 0xD7;
+const SILVER: u8 = 0xAB;
+
+/// `MOVEMENT[promoted][mask]`.
+static MOVEMENT: [[Movement; 256]; 2] = movement_table();
+
+const fn movement_table() -> [[Movement; 256]; 2] {
+    let mut t = [[Movement {
+        steps: 0,
+        slides: 0,
+        knight: false,
+    }; 256]; 2];
+    let mut m = 0;
+    while m < 256 {
+        let (mut steps, mut slides, mut knight) = (0u8, 0u8, false);
+        if m as u8 & K != 0 {
+            steps |= 0xFF;
+        }
+        if m as u8 & R != 0 {
+            slides |= ORTHOGONAL;
+        }
+        if m as u8 & B != 0 {
+            slides |= DIAGONAL;
+        }
+        if m as u8 & G != 0 {
+            steps |= GOLD;
+        }
+        if m as u8 & S != 0 {
+            steps |= SILVER;
+        }
+        if m as u8 & N != 0 {
+            knight = true;
+        }
+        if m as u8 & L != 0 {
+            slides |= FORWARD;
+        }
+        if m as u8 & P != 0 {
+            steps |= FORWARD;
+        }
+        t[0][m] = Movement {
+            steps,
+            slides,
+            knight,
+        };
+        let (mut psteps, mut pslides) = (0u8, 0u8);
+        if m as u8 & R != 0 {
+            pslides |= ORTHOGONAL;
+            psteps |= DIAGONAL;
+        }
+        if m as u8 & B != 0 {
+            pslides |= DIAGONAL;
+            psteps |= ORTHOGONAL;
+        }
+        if m as u8 & S != 0 || m as u8 & N != 0 || m as u8 & L != 0 || m as u8 & P != 0 {
+            psteps |= GOLD;
+        }
+        t[1][m] = Movement {
+            steps: psteps,
+            slides: pslides,
+            knight: false,
+        };
+        m += 1;
+    }
+    t
+}
+
+/// Board files (bit f-1) where `side` has an unpromoted piece that is certainly a pawn.
+pub fn certain_pawn_files(pos: &Position, side: Side) -> u16 {
+    let mut files = 0u16;
+    for p in pos.pieces.iter() {
+        if p.square != HAND && p.owner == side && !p.promoted && p.mask == P {
+            files |= 1 << (file_of(p.square) - 1);
+        }
+    }
+    files
+}
+
+/// Receives generated actions; `count_only` sinks never look at them.
+pub(crate) trait Sink {
+    fn push(&mut self, action: Action);
+}
+
+impl Sink for Vec<Action> {
+    #[inline]
+    fn push(&mut self, action: Action) {
+        Vec::push(self, action);
+    }
+}
+
+pub(crate) struct Counter(pub u64);
+
+impl Sink for Counter {
+    #[inline]
+    fn push(&mut self, _action: Action) {
+        self.0 += 1;
+    }
+}
+
+impl Position {
+    /// Appends every legal action (distinct from, to, promote; one drop per hand class and
+    /// square) to `out`. Nothing once the game is over.
+    pub fn generate(&self, rules: &Rules, out: &mut Vec<Action>) {
+        self.generate_into(rules, out);
+    }
+
+    /// The number of legal actions (what [`Position::generate`] would append).
+    pub fn count_legal(&self, rules: &Rules) -> u64 {
+        let mut c = Counter(0);
+        self.generate_into(rules, &mut c);
+        c.0
+    }
+
+    /// All legal actions in a fresh vector.
+    pub fn legal_actions(&self, rules: &Rules) -> Vec<Action> {
+        let mut v = Vec::with_capacity(256);
+        self.generate(rules, &mut v);
+        v
+    }
+
+    /// Whether `action` is legal here.
+    pub fn is_legal(&self, action: Action, rules: &Rules) -> bool {
+        self.legal_actions(rules).contains(&action)
+    }
+
+    #[inline]
+    pub(crate) fn generate_into<T: Sink>(&self, rules: &Rules, out: &mut T) {
+        if self.winner.is_some() {
+            return;
+        }
+        let side = self.side;
+        let rot = side.index() * 4;
+        for i in 0..PIECES {
+            let p = self.pieces[i];
+            if p.square == HAND || p.owner != side {
+                continue;
+            }
+            let from = p.square;
+            let mv = MOVEMENT[p.promoted as usize][p.mask as usize];
+            let emit = |to: Square, d: Displacement, out: &mut T| {
+                let e = narrowing(d, p.promoted) & p.mask;
+                if p.promoted {
+                    out.push(Action::Move {
+                        from,
+                        to,
+                        promote: false,
+                    });
+                    return;
+                }
+                if e & rank_filter(side, to) != 0 {
+                    out.push(Action::Move {
+                        from,
+                        to,
+                        promote: false,
+                    });
+                }
+                if e & !(G | K) != 0 && (in_zone(side, from) || in_zone(side, to)) {
+                    out.push(Action::Move {
+                        from,
+                        to,
+                        promote: true,
+                    });
+                }
+            };
+            let reach = mv.steps | mv.slides;
+            for dir in 0..DIRS {
+                if reach & (1 << dir) == 0 {
+                    continue;
+                }
+                let abs = (dir + rot) & 7;
+                let mut sq = NEXT[from as usize][abs];
+                let mut first = true;
+                while sq != OFF {
+                    let occupant = self.board[sq as usize];
+                    if occupant != u8::MAX && self.pieces[occupant as usize].owner == side {
+                        break;
+                    }
+                    let d = if first {
+                        Displacement::step(dir)
+                    } else {
+                        Displacement::long(dir)
+                    };
+                    emit(sq, d, out);
+                    if occupant != u8::MAX || mv.slides & (1 << dir) == 0 {
+                        break;
+                    }
+                    first = false;
+                    sq = NEXT[sq as usize][abs];
+                }
+            }
+            if mv.knight {
+                for &to in &KNIGHT[side.index()][from as usize] {
+                    if to == OFF {
+                        continue;
+                    }
+                    let occupant = self.board[to as usize];
+                    if occupant != u8::MAX && self.pieces[occupant as usize].owner == side {
+                        continue;
+                    }
+                    emit(to, Displacement::KnightJump, out);
+                }
+            }
+        }
+        self.generate_drops(rules, out);
+    }
+
+    fn generate_drops<T: Sink>(&self, rules: &Rules, out: &mut T) {
+        let side = self.side;
+        // One representative (the lowest index) per (origin, exact set) class in hand.
+        let mut seen: [(u8, Mask); PIECES] = [(0, 0); PIECES];
+        let mut classes = 0;
+        for i in 0..PIECES {
+            let p = self.pieces[i];
+            if p.square != HAND || p.owner != side {
+                continue;
+            }
+            let origin = origin_of(i) as u8;
+            if seen[..classes]
+                .iter()
+                .any(|&(j, m)| m == p.mask && origin_of(j as usize) as u8 == origin)
+            {
+                continue;
+            }
+            seen[classes] = (i as u8, p.mask);
+            classes += 1;
+        }
+        if classes == 0 {
+            return;
+        }
+        let nifu_files = if rules.kakutei_nifu {
+            certain_pawn_files(self, side)
+        } else {
+            0
+        };
+        for &(piece, mask) in &seen[..classes] {
+            let nifu = if mask == P { nifu_files } else { 0 };
+            for to in 0..SQUARES as u8 {
+                if self.board[to as usize] != u8::MAX {
+                    continue;
+                }
+                if mask & rank_filter(side, to) == 0 {
+                    continue;
+                }
+                if nifu & (1 << (file_of(to) - 1)) != 0 {
+                    continue;
+                }
+                out.push(Action::Drop { piece, to });
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+//! Perft: distinct legal action sequences. The last ply is counted without playing it; every
+//! counted leaf is still legality-checked (see `movegen`: consistency is `mask ∩ E ≠ ∅`).
+
+use super::action::Action;
+use super::position::{Position, Rules};
+
+/// Leaf actions `depth` plies below `pos` (depth 0 = 1).
+pub fn perft(pos: &Position, depth: u32, rules: &Rules) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_legal(rules),
+        _ => {
+            let mut buffer = Vec::with_capacity(256);
+            pos.generate(rules, &mut buffer);
+            let mut total = 0;
+            for &a in &buffer {
+                let mut next = pos.clone();
+                next.apply(a);
+                total += perft(&next, depth - 1, rules);
+            }
+            total
+        }
+    }
+}
+
+/// Per root action, the leaf count below it (depth ≥ 1).
+pub fn divide(pos: &Position, depth: u32, rules: &Rules) -> Vec<(Action, u64)> {
+    pos.legal_actions(rules)
+        .into_iter()
+        .map(|a| (a, perft(&pos.after(a), depth.saturating_sub(1), rules)))
+        .collect()
+}

@@ -1,0 +1,334 @@
+//! The game state: 40 individual pieces, the board, side to move, result and Zobrist key.
+
+use super::action::Action;
+use super::hall::{self, Tight};
+use super::movegen::{narrowing, Displacement};
+use super::types::*;
+use super::zobrist;
+
+/// Where a piece in hand "stands".
+pub const HAND: Square = 81;
+const EMPTY: u8 = u8::MAX;
+
+/// One quantum piece. Its origin is fixed by its index (see [`origin_of`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    /// A board square, or [`HAND`].
+    pub square: Square,
+    /// Current owner on the board, or holder in hand.
+    pub owner: Side,
+    pub promoted: bool,
+    /// The exact candidate set (kept projected after every action).
+    pub mask: Mask,
+}
+
+/// Pieces `0..20` have origin sente, `20..40` origin gote, for life.
+#[inline]
+pub fn origin_of(index: usize) -> Side {
+    Side::from_index(index / PIECES_PER_SIDE)
+}
+
+/// Rule switches that differ between Shogitter's historical rules and today's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// 確定二歩禁: forbid dropping a certain pawn on a file holding one's own unpromoted certain pawn.
+    pub kakutei_nifu: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules { kakutei_nifu: true }
+    }
+}
+
+/// A complete, consistent quantum shogi position (every mask exact).
+#[derive(Clone, Debug)]
+pub struct Position {
+    pub(crate) board: [u8; SQUARES],
+    pub(crate) pieces: [Piece; PIECES],
+    pub(crate) side: Side,
+    pub(crate) winner: Option<Side>,
+    pub(crate) key: u64,
+    pub(crate) move_number: u32,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Self::start()
+    }
+}
+
+impl Position {
+    /// The start position: every piece unrestricted, sente to move.
+    pub fn start() -> Position {
+        let mut pieces = [Piece {
+            square: HAND,
+            owner: Side::Black,
+            promoted: false,
+            mask: ALL,
+        }; PIECES];
+        // Each side: its back rank, the bishop and rook squares, its pawn rank.
+        let layout = |side: Side| -> Vec<Square> {
+            let (back, second, pawns) = match side {
+                Side::Black => (8, 7, 6),
+                Side::White => (0, 1, 2),
+            };
+            let mut squares: Vec<Square> = (0..9).map(|c| back * 9 + c).collect();
+            squares.push(second * 9 + 1);
+            squares.push(second * 9 + 7);
+            squares.extend((0..9).map(|c| pawns * 9 + c));
+            squares.sort_unstable();
+            squares
+        };
+        for side in Side::BOTH {
+            for (k, sq) in layout(side).into_iter().enumerate() {
+                pieces[side.index() * PIECES_PER_SIDE + k] = Piece {
+                    square: sq,
+                    owner: side,
+                    promoted: false,
+                    mask: ALL,
+                };
+            }
+        }
+        Position::from_pieces(pieces, Side::Black, 1).expect("the start position is consistent")
+    }
+
+    /// Builds a position from raw pieces (local sets), projecting both origin sides.
+    /// Errors when two pieces share a square or a side has no complete assignment.
+    pub fn from_pieces(
+        mut pieces: [Piece; PIECES],
+        side: Side,
+        move_number: u32,
+    ) -> Result<Position, String> {
+        let mut board = [EMPTY; SQUARES];
+        for (i, p) in pieces.iter().enumerate() {
+            if p.square == HAND {
+                continue;
+            }
+            if p.square as usize >= SQUARES {
+                return Err("a piece stands off the board".into());
+            }
+            if board[p.square as usize] != EMPTY {
+                return Err(format!("two pieces on {}", square_name(p.square)));
+            }
+            board[p.square as usize] = i as u8;
+        }
+        for origin in Side::BOTH {
+            let base = origin.index() * PIECES_PER_SIDE;
+            let mut masks = [0; PIECES_PER_SIDE];
+            for k in 0..PIECES_PER_SIDE {
+                masks[k] = pieces[base + k].mask;
+            }
+            if !hall::project(&mut masks) {
+                return Err(format!(
+                    "the pieces of origin {} have no consistent assignment of types",
+                    origin.letter()
+                ));
+            }
+            for k in 0..PIECES_PER_SIDE {
+                pieces[base + k].mask = masks[k];
+            }
+        }
+        let mut pos = Position {
+            board,
+            pieces,
+            side,
+            winner: None,
+            key: 0,
+            move_number,
+        };
+        pos.key = pos.compute_key();
+        Ok(pos)
+    }
+
+    // ---- read access (the search and the referee use these) ----
+
+    #[inline]
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    /// The king capturer, once a certain king has been taken (then the game is over).
+    #[inline]
+    pub fn winner(&self) -> Option<Side> {
+        self.winner
+    }
+
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    #[inline]
+    pub fn move_number(&self) -> u32 {
+        self.move_number
+    }
+
+    /// All 40 pieces; index `i` has origin [`origin_of`]`(i)`.
+    #[inline]
+    pub fn pieces(&self) -> &[Piece; PIECES] {
+        &self.pieces
+    }
+
+    #[inline]
+    pub fn piece(&self, index: usize) -> Piece {
+        self.pieces[index]
+    }
+
+    /// The index of the piece on `sq`, if any.
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<usize> {
+        let v = self.board[sq as usize];
+        (v != EMPTY).then_some(v as usize)
+    }
+
+    /// The tight-set structure of one origin side (always consistent in a valid position).
+    pub fn tight(&self, origin: Side) -> Tight {
+        hall::analyze(&self.side_masks(origin)).unwrap_or(Tight { least: [ALL; 8] })
+    }
+
+    /// The exact set a never-restricted piece of `origin` would have (what a bare `Q` means).
+    pub fn unrestricted(&self, origin: Side) -> Mask {
+        self.tight(origin).unrestricted()
+    }
+
+    pub(crate) fn side_masks(&self, origin: Side) -> [Mask; PIECES_PER_SIDE] {
+        let base = origin.index() * PIECES_PER_SIDE;
+        let mut masks = [0; PIECES_PER_SIDE];
+        for k in 0..PIECES_PER_SIDE {
+            masks[k] = self.pieces[base + k].mask;
+        }
+        masks
+    }
+
+    /// The key recomputed from scratch (the incremental one must always equal it).
+    pub fn compute_key(&self) -> u64 {
+        let mut key = zobrist::side(self.side);
+        for (i, p) in self.pieces.iter().enumerate() {
+            key = key.wrapping_add(zobrist::piece(p, origin_of(i)));
+        }
+        key
+    }
+
+    // ---- changes ----
+
+    #[inline]
+    fn set_piece(&mut self, i: usize, new: Piece) {
+        let origin = origin_of(i);
+        let old = self.pieces[i];
+        self.key = self
+            .key
+            .wrapping_sub(zobrist::piece(&old, origin))
+            .wrapping_add(zobrist::piece(&new, origin));
+        self.pieces[i] = new;
+    }
+
+    /// Re-projects one origin side; false (nothing changed) when it became infeasible.
+    #[inline]
+    fn reproject(&mut self, origin: Side) -> bool {
+        let masks = self.side_masks(origin);
+        let Some(tight) = hall::analyze(&masks) else {
+            return false;
+        };
+        let base = origin.index() * PIECES_PER_SIDE;
+        for (k, &d) in masks.iter().enumerate() {
+            let exact = tight.exact(d);
+            if exact != d {
+                let mut p = self.pieces[base + k];
+                p.mask = exact;
+                self.set_piece(base + k, p);
+            }
+        }
+        true
+    }
+
+    /// The local restriction an action puts on the piece that moves or is dropped.
+    #[inline]
+    pub fn restriction(&self, action: Action) -> Mask {
+        match action {
+            Action::Move { from, to, promote } => {
+                let p = self.pieces[self.board[from as usize] as usize];
+                let Some(d) = Displacement::of(p.owner, from, to) else {
+                    return 0;
+                };
+                let e = narrowing(d, p.promoted);
+                if promote {
+                    e & !(G | K)
+                } else if p.promoted {
+                    e
+                } else {
+                    e & rank_filter(p.owner, to)
+                }
+            }
+            Action::Drop { to, .. } => rank_filter(self.side, to),
+        }
+    }
+
+    /// Plays a legal action (one from [`Position::generate`]); the result is again exact.
+    /// Returns false, with the position unspecified, if the action was inconsistent after all
+    /// (never for generated actions).
+    pub fn apply(&mut self, action: Action) -> bool {
+        let side = self.side;
+        let restriction = self.restriction(action);
+        match action {
+            Action::Move { from, to, promote } => {
+                let i = self.board[from as usize] as usize;
+                let mut p = self.pieces[i];
+                p.mask &= restriction;
+                self.set_piece(i, p);
+                if !self.reproject(origin_of(i)) {
+                    return false;
+                }
+                let victim = self.board[to as usize];
+                if victim != EMPTY {
+                    let j = victim as usize;
+                    let mut q = self.pieces[j];
+                    if q.mask == K {
+                        self.winner = Some(side);
+                    } else {
+                        q.mask &= !K;
+                    }
+                    q.square = HAND;
+                    q.owner = side;
+                    q.promoted = false;
+                    self.set_piece(j, q);
+                    if self.winner.is_none() && !self.reproject(origin_of(j)) {
+                        return false;
+                    }
+                }
+                let mut p = self.pieces[i];
+                p.square = to;
+                p.promoted |= promote;
+                self.set_piece(i, p);
+                self.board[from as usize] = EMPTY;
+                self.board[to as usize] = i as u8;
+            }
+            Action::Drop { piece, to } => {
+                let i = piece as usize;
+                let mut p = self.pieces[i];
+                p.mask &= restriction;
+                p.square = to;
+                self.set_piece(i, p);
+                self.board[to as usize] = piece;
+                if !self.reproject(origin_of(i)) {
+                    return false;
+                }
+            }
+        }
+        self.key = self
+            .key
+            .wrapping_sub(zobrist::side(side))
+            .wrapping_add(zobrist::side(side.opponent()));
+        self.side = side.opponent();
+        self.move_number += 1;
+        true
+    }
+
+    /// Copy-make: the position after a legal action.
+    #[inline]
+    pub fn after(&self, action: Action) -> Position {
+        let mut next = self.clone();
+        next.apply(action);
+        next
+    }
+}

@@ -1,0 +1,94 @@
+//! A game record for a referee or session: the positions so far (by key), the current
+//! position, and the end of the game (king capture, no legal action, fourfold repetition).
+//! History lives here, not in [`Position`].
+
+use super::action::Action;
+use super::position::{Position, Rules};
+use super::types::Side;
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The winner captured a king that was certainly K.
+    KingCapture { winner: Side },
+    /// The side to move had no legal action and loses.
+    NoLegalAction { loser: Side },
+    /// The same state (board, hands, side to move, candidate sets) occurred a fourth time.
+    FourfoldRepetition,
+}
+
+#[derive(Clone, Debug)]
+pub struct Record {
+    position: Position,
+    /// Keys of every position so far, the current one last.
+    keys: Vec<u64>,
+    rules: Rules,
+}
+
+impl Record {
+    pub fn new(position: Position, rules: Rules) -> Record {
+        Record {
+            keys: vec![position.key()],
+            position,
+            rules,
+        }
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    pub fn keys(&self) -> &[u64] {
+        &self.keys
+    }
+
+    /// How often the current position has occurred (1 the first time).
+    pub fn repetitions(&self) -> usize {
+        let now = self.position.key();
+        self.keys.iter().filter(|&&k| k == now).count()
+    }
+
+    /// The end of the game, if it has ended.
+    pub fn ending(&self) -> Option<Ending> {
+        if let Some(winner) = self.position.winner() {
+            return Some(Ending::KingCapture { winner });
+        }
+        if self.repetitions() >= 4 {
+            return Some(Ending::FourfoldRepetition);
+        }
+        if self.position.count_legal(&self.rules) == 0 {
+            return Some(Ending::NoLegalAction {
+                loser: self.position.side_to_move(),
+            });
+        }
+        None
+    }
+
+    /// Plays a legal action.
+    pub fn play(&mut self, action: Action) -> Result<(), String> {
+        if let Some(ending) = self.ending() {
+            return Err(format!("the game is over ({ending:?})"));
+        }
+        if !self.position.is_legal(action, &self.rules) {
+            return Err("illegal action".into());
+        }
+        self.position.apply(action);
+        self.keys.push(self.position.key());
+        Ok(())
+    }
+
+    /// Parses an action in protocol notation, checks it and plays it.
+    pub fn play_str(&mut self, text: &str) -> Result<Action, String> {
+        if let Some(ending) = self.ending() {
+            return Err(format!("{text}: the game is over ({ending:?})"));
+        }
+        let action = self.position.parse_action(text, &self.rules)?;
+        self.position.apply(action);
+        self.keys.push(self.position.key());
+        Ok(action)
+    }
+}

@@ -1,0 +1,160 @@
+//! Replays the ten Shogitter reference games: at every ply our legal action set, every piece's
+//! exact candidate set and the result must equal Shogitter's. Those games predate 確定二歩禁,
+//! so they are replayed with `KakuteiNifu` off, and the drops the option removes must be
+//! exactly the recorded `nifu_drops`.
+
+mod common;
+#[path = "support/inflate.rs"]
+mod inflate;
+
+use ryoshi::games::quantum::types::{mask_letters, square_name, Side};
+use ryoshi::games::quantum::{origin_of, Action, Position, Rules, HAND};
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+fn games() -> Vec<Value> {
+    let path = common::shared_data("quantum/shogitter-games-151-160.jsonl.gz");
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let text = String::from_utf8(inflate::gunzip(&bytes).expect("gunzip")).expect("utf-8");
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect()
+}
+
+/// An action in the fixture's notation (`D:<origin>:<candidates>*<square>` for drops).
+fn shogitter_name(pos: &Position, action: Action) -> String {
+    match action {
+        Action::Drop { piece, to } => format!(
+            "D:{}:{}*{}",
+            origin_of(piece as usize).letter(),
+            mask_letters(pos.piece(piece as usize).mask),
+            square_name(to)
+        ),
+        other => pos.action_name(other),
+    }
+}
+
+fn names(pos: &Position, rules: &Rules) -> BTreeSet<String> {
+    pos.legal_actions(rules)
+        .into_iter()
+        .map(|a| shogitter_name(pos, a))
+        .collect()
+}
+
+fn strings(v: &Value) -> BTreeSet<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn side_letter(s: Side) -> &'static str {
+    if s == Side::Black {
+        "b"
+    } else {
+        "w"
+    }
+}
+
+/// Every piece as (at, owner, origin, promoted, mask), sorted.
+fn our_pieces(pos: &Position) -> Vec<String> {
+    let mut v: Vec<String> = (0..40)
+        .map(|i| {
+            let p = pos.piece(i);
+            let at = if p.square == HAND {
+                format!("hand-{}", side_letter(p.owner))
+            } else {
+                square_name(p.square)
+            };
+            format!(
+                "{at} {} {} {} {}",
+                side_letter(p.owner),
+                side_letter(origin_of(i)),
+                p.promoted,
+                mask_letters(p.mask)
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn their_pieces(ply: &Value) -> Vec<String> {
+    let mut v: Vec<String> = ply["pieces"]
+        .as_array()
+        .expect("pieces")
+        .iter()
+        .map(|p| {
+            format!(
+                "{} {} {} {} {}",
+                p["at"].as_str().unwrap_or("?"),
+                p["owner"].as_str().unwrap_or("?"),
+                p["origin"].as_str().unwrap_or("?"),
+                p["promoted"].as_bool().unwrap_or(false),
+                p["mask"].as_str().unwrap_or("?")
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn replay_shogitter_games() {
+    let old = Rules {
+        kakutei_nifu: false,
+    };
+    let new = Rules { kakutei_nifu: true };
+    let games = games();
+    assert_eq!(games.len(), 10);
+    let (mut plies, mut nifu_seen) = (0, 0);
+    for game in &games {
+        let seed = &game["seed"];
+        let mut pos = Position::start();
+        for (k, ply) in game["plies"].as_array().expect("plies").iter().enumerate() {
+            if let Some(text) = ply["move"].as_str() {
+                let action = pos
+                    .legal_actions(&old)
+                    .into_iter()
+                    .find(|&a| shogitter_name(&pos, a) == text)
+                    .unwrap_or_else(|| panic!("game {seed} ply {k}: {text} is not legal for us"));
+                pos.apply(action);
+                assert_eq!(pos.key(), pos.compute_key());
+            }
+            let turn = ply["turn"].as_str().unwrap_or("?");
+            assert_eq!(side_letter(pos.side_to_move()), turn, "game {seed} ply {k}");
+            assert_eq!(
+                our_pieces(&pos),
+                their_pieces(ply),
+                "game {seed} ply {k}: pieces differ"
+            );
+            let ours = names(&pos, &old);
+            let theirs = strings(&ply["legal"]);
+            assert_eq!(
+                ours.difference(&theirs).collect::<Vec<_>>(),
+                Vec::<&String>::new(),
+                "game {seed} ply {k}: we allow more"
+            );
+            assert_eq!(
+                theirs.difference(&ours).collect::<Vec<_>>(),
+                Vec::<&String>::new(),
+                "game {seed} ply {k}: we allow less"
+            );
+            // 確定二歩禁 removes exactly the recorded drops.
+            let removed: BTreeSet<String> = ours.difference(&names(&pos, &new)).cloned().collect();
+            assert_eq!(removed, strings(&ply["nifu_drops"]), "game {seed} ply {k}");
+            nifu_seen += removed.len();
+            let winner = ply["result"]["winner"].as_str();
+            assert_eq!(pos.winner().map(side_letter), winner, "game {seed} ply {k}");
+            plies += 1;
+        }
+        let result = game["result"]["winner"].as_str();
+        assert_eq!(pos.winner().map(side_letter), result, "game {seed} result");
+    }
+    assert_eq!(plies, 1000, "every ply of the ten games is checked");
+    assert!(nifu_seen > 1000, "{nifu_seen} nifu drops");
+}
