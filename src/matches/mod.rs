@@ -11,6 +11,7 @@ pub mod config;
 pub mod engine;
 pub mod game;
 pub mod opening;
+pub mod quantum;
 pub mod referee;
 pub mod results;
 pub mod signal;
@@ -47,10 +48,12 @@ pub fn run_cli(config: &str) -> Result<(), String> {
 
 /// The rules for a variant, as a referee factory.
 pub fn referee_for(variant: config::VariantName) -> Result<Arc<RefereeFactory>, String> {
-    Err(format!(
-        "the {} referee is not available yet",
-        variant.as_str()
-    ))
+    match variant {
+        config::VariantName::QuantumShogi => Ok(Arc::new(|| {
+            Box::new(quantum::QuantumReferee::new()) as Box<dyn Referee>
+        })),
+        config::VariantName::Othello => Err("the othello referee is not available yet".into()),
+    }
 }
 
 /// How the runner is watched and stopped from outside.

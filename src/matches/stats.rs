@@ -156,6 +156,9 @@ fn fmt_elo(x: f64) -> String {
         "nan".into()
     } else if x.is_infinite() {
         if x > 0.0 { "inf" } else { "-inf" }.into()
+    } else if x.abs() < 0.05 {
+        // No "-0.0".
+        "0.0".into()
     } else {
         format!("{x:.1}")
     }
