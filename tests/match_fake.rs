@@ -145,7 +145,7 @@ fn hang_on_the_clock_is_a_time_forfeit() {
         &config(
             &engines,
             &["good", "sleepy"],
-            "games = 2\nbyoyomi_ms = 300\nmargin_ms = 50",
+            "games = 2\nbyoyomi_ms = 300\nmargin_ms = 300",
         ),
     );
     all_lost(&run, "sleepy", "time forfeit", 2);
@@ -162,7 +162,7 @@ fn hang_under_a_node_limit_times_out() {
         &config(
             &engines,
             &["sleepy", "good"],
-            "games = 2\nnodes = 1000\ntimeout_ms = 400",
+            "games = 2\nnodes = 1000\ntimeout_ms = 1000",
         ),
     );
     all_lost(&run, "sleepy", "timeout", 2);
@@ -227,7 +227,7 @@ fn silent_engine_times_out_at_the_handshake() {
         &config(
             &engines,
             &["good", "mute"],
-            "games = 2\nbyoyomi_ms = 100\ntimeout_ms = 300",
+            "games = 2\nbyoyomi_ms = 100\ntimeout_ms = 1500",
         ),
     );
     all_lost(&run, "mute", "timeout", 2);
@@ -254,17 +254,17 @@ fn missing_program_loses_every_game() {
 #[test]
 fn slow_engine_flags_on_a_sudden_death_clock() {
     let dir = scratch("match-slow");
-    let engines = fake(&dir, "good", "good", 0) + &fake(&dir, "slow", "slow", 150);
+    let engines = fake(&dir, "good", "good", 0) + &fake(&dir, "slow", "slow", 300);
     let run = run(
         &dir,
         &config(
             &engines,
             &["good", "slow"],
-            "games = 2\nmain_ms = 200\nmargin_ms = 20",
+            "games = 2\nmain_ms = 400\nmargin_ms = 100",
         ),
     );
     all_lost(&run, "slow", "time forfeit", 2);
-    // Flagged at its second move: 150 ms, then 150 ms against 50 ms left + 20 ms of margin.
+    // Flagged at its second move: 300 ms, then 300 ms against 100 ms left + 100 ms of margin.
     for r in &run.results {
         let want = if r["first"] == "slow" { 2 } else { 3 };
         assert_eq!(r["moves"].as_array().unwrap().len(), want, "{r}");
@@ -387,4 +387,59 @@ fn interrupt_keeps_finished_games() {
     assert!(run.output.contains(&head), "{}", run.output);
     assert!(!run.output.contains("Finished match"));
     assert!(t0.elapsed() < Duration::from_secs(6), "stopped promptly");
+}
+
+#[test]
+fn engines_receive_the_usi_exchange() {
+    let dir = scratch("match-exchange");
+    std::fs::create_dir_all(dir.join("work")).unwrap();
+    let engines = fake(&dir, "a", "good", 0)
+        + "working_dir = \"work\"\nstderr = \"a.log\"\noptions = { Hash = 16, Style = \"calm play\", Ponder = false }\n\n"
+        + &fake(&dir, "b", "good", 0);
+    let run = run(
+        &dir,
+        &config(
+            &engines,
+            &["a", "b"],
+            "games = 2\nmain_ms = 5000\ninc_ms = 100\nmax_plies = 4",
+        ),
+    );
+    assert_eq!(run.results.len(), 2);
+    let log = std::fs::read_to_string(dir.join("a.log")).unwrap();
+    let mut lines = log.lines();
+    let cwd = lines.next().unwrap();
+    assert!(cwd.starts_with("cwd ") && cwd.ends_with("/work"), "{cwd}");
+    let received: Vec<&str> = lines.map(|l| l.strip_prefix("<< ").unwrap()).collect();
+    let go = |line: &str| line.starts_with("go btime ") && line.ends_with(" binc 100 winc 100");
+    // The handshake (its `isready` readies the first game), then per game: position/go pairs
+    // and gameover; later games start with isready and usinewgame; then quit.
+    assert_eq!(
+        received[..7],
+        [
+            "usi",
+            "setoption name USI_Variant value othello",
+            "setoption name Hash value 16",
+            "setoption name Ponder value false",
+            "setoption name Style value calm play",
+            "isready",
+            "usinewgame",
+        ]
+    );
+    // Game 1: a moves first (plies 1 and 3); a draw by max plies after 4 plies.
+    assert_eq!(received[7], "position startpos");
+    assert_eq!(received[8], "go btime 5000 wtime 5000 binc 100 winc 100");
+    assert!(
+        received[9].starts_with("position startpos moves 1 1"),
+        "{}",
+        received[9]
+    );
+    assert!(go(received[10]), "{}", received[10]);
+    assert_eq!(received[11], "gameover draw");
+    // Game 2: b moves first, so a sees the positions after plies 1 and 3.
+    assert_eq!(received[12..14], ["isready", "usinewgame"]);
+    assert_eq!(received[14], "position startpos moves 1");
+    assert!(go(received[15]));
+    assert_eq!(received[16], "position startpos moves 1 1 3");
+    assert!(go(received[17]));
+    assert_eq!(received[18..], ["gameover draw", "quit"]);
 }

@@ -20,7 +20,7 @@ pub mod stats;
 pub use config::Config;
 pub use referee::{GameEnd, Referee, RefereeFactory, Side, Verdict};
 
-use crossbeam_channel::{unbounded, RecvTimeoutError};
+use crossbeam_channel::{bounded, unbounded, RecvTimeoutError};
 use game::{Context, FinishedGame, Job};
 use indicatif::{ProgressBar, ProgressStyle};
 use opening::Opening;
@@ -195,7 +195,9 @@ pub fn run_match(
         stop: hooks.stop.clone(),
     });
     let (job_tx, job_rx) = unbounded::<Job>();
-    let (done_tx, done_rx) = unbounded::<FinishedGame>();
+    // A rendezvous: a worker hands over a finished game before it starts another, so a stop
+    // (a decided SPRT) is seen after at most one more game per worker.
+    let (done_tx, done_rx) = bounded::<FinishedGame>(0);
     let workers = config.play.concurrency.min(jobs.len()).max(1);
     for job in jobs {
         let _ = job_tx.send(job);

@@ -14,6 +14,7 @@ usage: fake_engine.py MODE [N] [STARTS_LOG]
   resign          resigns at once
   mute            never answers `usi`
 STARTS_LOG: a file that gets one line per process start (to count restarts).
+Every line received is echoed to stderr as `<< line`, after a first line `cwd <folder>`.
 """
 import os
 import sys
@@ -26,6 +27,8 @@ if len(sys.argv) > 3:
         f.write("start\n")
 
 out = sys.stdout.buffer
+sys.stderr.write("cwd %s\n" % os.getcwd())
+sys.stderr.flush()
 
 
 def say(text):
@@ -36,6 +39,8 @@ def say(text):
 pile = 21
 gos = 0
 for raw in sys.stdin:
+    sys.stderr.write("<< " + raw)
+    sys.stderr.flush()
     words = raw.split()
     if not words:
         continue
