@@ -63,7 +63,10 @@ fn sigint_prints_the_summary_of_finished_games() {
         "{stdout}"
     );
     assert_eq!(stdout.matches("Finished game ").count(), n);
-    assert!(stdout.contains(&format!("] {n}\nElo difference")), "{stdout}");
+    assert!(
+        stdout.contains(&format!("] {n}\nElo difference")),
+        "{stdout}"
+    );
     assert!(!stdout.contains("Finished match"));
     for r in &results {
         assert_eq!(r["reason"], "illegal move", "{r}");

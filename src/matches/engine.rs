@@ -8,7 +8,7 @@
 use super::config::EngineConfig;
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError};
 use std::fs::OpenOptions;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,6 +25,9 @@ pub enum Failure {
     /// The runner is stopping (Ctrl-C or a decided SPRT); not the engine's fault.
     Stopped,
 }
+
+/// Longer output lines are cut there (an engine must not make the runner hoard memory).
+const MAX_LINE: u64 = 1 << 20;
 
 /// The longest single wait, so a stop request is noticed promptly.
 const POLL: Duration = Duration::from_millis(50);
@@ -128,7 +131,7 @@ impl Engine {
                 let mut buf = Vec::new();
                 loop {
                     buf.clear();
-                    match reader.read_until(b'\n', &mut buf) {
+                    match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buf) {
                         Ok(0) | Err(_) => break,
                         Ok(_) => {
                             // Garbage bytes are kept visible rather than ending the stream.

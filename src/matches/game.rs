@@ -36,6 +36,40 @@ pub struct PlayedMove {
     pub mv: String,
     pub side: Side,
     pub ms: u64,
+    /// `depth D score cp X` from the engine's last `info` line with a score, for the record.
+    pub eval: Option<String>,
+}
+
+/// What an engine said while thinking: its last evaluation and its last `info string` message
+/// (quoted when it then resigns or errs, which is usually the explanation).
+#[derive(Default)]
+struct Seen {
+    eval: Option<String>,
+    message: Option<String>,
+}
+
+impl Seen {
+    fn note(&mut self, line: &str) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.get(1) == Some(&"string") {
+            let text: String = line.chars().take(200).collect();
+            self.message = Some(text);
+            return;
+        }
+        let value = |key: &str, n: usize| {
+            words
+                .iter()
+                .position(|w| *w == key)
+                .and_then(|i| words.get(i + 1..i + 1 + n))
+                .map(|v| v.join(" "))
+        };
+        if let Some(score) = value("score", 2) {
+            let depth = value("depth", 1)
+                .map(|d| format!("depth {d} "))
+                .unwrap_or_default();
+            self.eval = Some(format!("{depth}score {score}"));
+        }
+    }
 }
 
 /// A finished game with everything the results file and the game record need.
@@ -267,13 +301,16 @@ fn run_moves(
             .send(&job.opening.position_command(&played))
             .and_then(|_| engine.send(&clocks.go_command()));
         let t0 = Instant::now();
+        let mut seen = Seen::default();
         let reply = asked.and_then(|_| {
             let deadline = t0 + allowance.unwrap_or(timeout);
             loop {
                 let line = engine.recv(deadline, &ctx.stop, "bestmove")?;
                 let mut words = line.split_whitespace();
-                if words.next() == Some("bestmove") {
-                    return Ok(words.next().map(str::to_string));
+                match words.next() {
+                    Some("bestmove") => return Ok(words.next().map(str::to_string)),
+                    Some("info") => seen.note(&line),
+                    _ => {}
                 }
             }
         });
@@ -299,7 +336,13 @@ fn run_moves(
             ));
         };
         match token.as_str() {
-            "resign" => return Ok(loss(side, "resign", "bestmove resign".into())),
+            "resign" => {
+                let said = seen
+                    .message
+                    .map(|m| format!(" after `{m}`"))
+                    .unwrap_or_default();
+                return Ok(loss(side, "resign", format!("bestmove resign{said}")));
+            }
             "win" => {
                 return Ok(loss(
                     side,
@@ -319,10 +362,17 @@ fn run_moves(
                     mv: canonical.clone(),
                     side,
                     ms: elapsed.as_millis().min(u64::MAX as u128) as u64,
+                    eval: seen.eval,
                 });
                 played.push(canonical);
             }
-            Err(e) => return Ok(loss(side, "illegal move", format!("`{token}`: {e}"))),
+            Err(e) => {
+                let said = seen
+                    .message
+                    .map(|m| format!(" (after `{m}`)"))
+                    .unwrap_or_default();
+                return Ok(loss(side, "illegal move", format!("`{token}`: {e}{said}")));
+            }
         }
     }
 }

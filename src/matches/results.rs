@@ -116,9 +116,14 @@ pub fn record_text(config: &Config, game: &FinishedGame) -> String {
             super::referee::Side::First => &game.first,
             super::referee::Side::Second => &game.second,
         };
+        let eval = m
+            .eval
+            .as_deref()
+            .map(|e| format!("  {e}"))
+            .unwrap_or_default();
         let _ = writeln!(
             s,
-            "{ply:>4}. {:<12} {who} {}.{:03} s",
+            "{ply:>4}. {:<12} {who} {}.{:03} s{eval}",
             m.mv,
             m.ms / 1000,
             m.ms % 1000
