@@ -354,3 +354,51 @@ pub fn summary_text(summary: &Summary, sprt: Option<&Sprt>) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(engines: &[&str], games: u32) -> Config {
+        let mut text = String::new();
+        for name in engines {
+            text.push_str(&format!("[[engine]]\nname = \"{name}\"\ncmd = \"x\"\n\n"));
+        }
+        let names: Vec<String> = engines.iter().map(|n| format!("{n:?}")).collect();
+        text.push_str(&format!(
+            "[match]\nvariant = \"othello\"\nengines = [{}]\ngames = {games}\nnodes = 1\n",
+            names.join(", ")
+        ));
+        Config::parse(&text, Path::new("")).unwrap()
+    }
+
+    #[test]
+    fn schedule_swaps_colours_per_opening_and_interleaves_pairs() {
+        let c = config(&["a", "b", "c"], 3);
+        let openings: Vec<Arc<Opening>> = (0..2)
+            .map(|k| Arc::new(Opening::parse(&format!("startpos moves m{k}")).unwrap()))
+            .collect();
+        let jobs = schedule(&c, &openings);
+        let shape: Vec<(usize, usize, usize, usize)> = jobs
+            .iter()
+            .map(|j| (j.pair, j.first, j.second, j.opening_index))
+            .collect();
+        assert_eq!(
+            shape,
+            [
+                (0, 0, 1, 0),
+                (0, 1, 0, 0),
+                (1, 0, 2, 0),
+                (1, 2, 0, 0),
+                (2, 1, 2, 0),
+                (2, 2, 1, 0),
+                (0, 0, 1, 1),
+                (1, 0, 2, 1),
+                (2, 1, 2, 1),
+            ]
+        );
+        let numbers: Vec<usize> = jobs.iter().map(|j| j.game).collect();
+        assert_eq!(numbers, (1..=9).collect::<Vec<_>>());
+        assert_eq!(jobs[6].opening.moves, ["m1"]);
+    }
+}
