@@ -61,7 +61,7 @@ fn perfect_players_swap_colours_and_records_replay() {
             .skip(2)
             .map(|m| m.parse::<u32>().unwrap())
             .sum();
-        let want = if (21 - taken) % 4 == 0 {
+        let want = if (21 - taken).is_multiple_of(4) {
             "second"
         } else {
             "first"

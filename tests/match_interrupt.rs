@@ -55,7 +55,7 @@ fn sigint_prints_the_summary_of_finished_games() {
 
     let results = read_results(&dir.join("results.jsonl"));
     let n = results.len();
-    assert!(n >= 1 && n < 40, "{n} games finished");
+    assert!((1..40).contains(&n), "{n} games finished");
     assert!(
         stdout.contains(&format!(
             "Interrupted: summary of the {n} finished games of 40"

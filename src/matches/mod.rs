@@ -124,7 +124,7 @@ pub fn schedule(config: &Config, openings: &[Arc<Opening>]) -> Vec<Job> {
     let games = config.play.games as usize;
     let pairs = pairs(config.play.engines.len());
     let mut jobs = Vec::new();
-    for k in 0..games.div_ceil(2) {
+    for (k, opening) in openings.iter().enumerate().take(games.div_ceil(2)) {
         for (p, &(a, b)) in pairs.iter().enumerate() {
             for g in [2 * k, 2 * k + 1] {
                 if g >= games {
@@ -137,7 +137,7 @@ pub fn schedule(config: &Config, openings: &[Arc<Opening>]) -> Vec<Job> {
                     first,
                     second,
                     opening_index: k,
-                    opening: openings[k].clone(),
+                    opening: opening.clone(),
                 });
             }
         }
