@@ -31,3 +31,60 @@ fn perft_start_reference_depth_3() {
     let pos = Position::start();
     assert_eq!(reference::perft(&pos, 3, &Rules::default()), 5_376_638);
 }
+
+/// Positions from seeded random games (hands full of pieces of both origins), where the fast
+/// perft (bulk counting at the last ply) must equal the reference perft.
+#[test]
+fn perft_midgame_fast_equals_reference() {
+    let rules = Rules::default();
+    let mut state = 0x00DD_BA11u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut checked = 0;
+    for game in 0..6 {
+        let mut pos = Position::start();
+        for ply in 0..90 {
+            let actions = pos.legal_actions(&rules);
+            if actions.is_empty() {
+                break;
+            }
+            // Prefer captures so that hands fill up.
+            let captures: Vec<_> = actions
+                .iter()
+                .copied()
+                .filter(|a| pos.piece_at(a.to()).is_some())
+                .collect();
+            let pool = if captures.is_empty() || next() % 3 == 0 {
+                &actions
+            } else {
+                &captures
+            };
+            let a = pool[(next() % pool.len() as u64) as usize];
+            let mut after = pos.clone();
+            after.apply(a);
+            if after.winner().is_some() {
+                break;
+            }
+            pos = after;
+            if ply % 30 == 29 {
+                let fast = perft::perft(&pos, 2, &rules);
+                let slow = reference::perft(&pos, 2, &rules);
+                assert_eq!(fast, slow, "game {game} ply {ply}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 10, "{checked} positions");
+}
+
+/// Every leaf counted at the last ply is a consistent action: playing each leaf and checking
+/// its re-projection gives the same depth-3 count.
+#[test]
+fn perft_start_depth_3_by_playing_every_leaf() {
+    let pos = Position::start();
+    assert_eq!(perft::perft_by_apply(&pos, 3, &Rules::default()), 5_376_638);
+}

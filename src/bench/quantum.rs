@@ -1,12 +1,156 @@
-//! Benchmarks for quantum.
+//! Benchmarks for quantum shogi.
+//!
+//! `ryoshi bench hall [STATES]`: nanoseconds per exact projection of one origin side (20 local
+//! sets → 20 exact sets, or "infeasible"), over a fixed seeded set of states taken from random
+//! games (captures and drops preferred, so hands and narrowed pieces are common), and the same
+//! for the matching oracle, with the ratio.
+
+use crate::games::quantum::types::{Mask, Side, PIECES_PER_SIDE};
+use crate::games::quantum::{hall, oracle, Action, Position, Rules};
+use std::hint::black_box;
+use std::time::Instant;
 
 /// The benchmark names this file answers for.
-pub const NAMES: &[&str] = &[];
+pub const NAMES: &[&str] = &["hall"];
 
 /// Runs `what` if it is one of [`NAMES`].
 pub fn run(what: &str, args: &[String]) -> Option<Result<(), String>> {
-    let _ = args;
     match what {
+        "hall" => Some(hall_bench(args)),
         _ => None,
     }
+}
+
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Side states from seeded random games. Each state is one side's exact sets with one piece
+/// freshly restricted by a random local set, as after an action (some become infeasible).
+pub fn sample_states(count: usize, seed: u64) -> Vec<[Mask; PIECES_PER_SIDE]> {
+    let mut rng = SplitMix(seed);
+    let rules = Rules::default();
+    let mut states = Vec::with_capacity(count);
+    let mut pos = Position::start();
+    let mut actions = Vec::new();
+    while states.len() < count {
+        actions.clear();
+        pos.generate(&rules, &mut actions);
+        if actions.is_empty() || pos.winner().is_some() || pos.move_number() > 200 {
+            pos = Position::start();
+            continue;
+        }
+        let captures: Vec<Action> = actions
+            .iter()
+            .copied()
+            .filter(|a| matches!(a, Action::Move { to, .. } if pos.piece_at(*to).is_some()))
+            .collect();
+        let action = if !captures.is_empty() && rng.below(2) == 0 {
+            captures[rng.below(captures.len())]
+        } else {
+            actions[rng.below(actions.len())]
+        };
+        pos.apply(action);
+        for origin in Side::BOTH {
+            let base = origin.index() * PIECES_PER_SIDE;
+            let mut masks = [0; PIECES_PER_SIDE];
+            for (k, m) in masks.iter_mut().enumerate() {
+                *m = pos.piece(base + k).mask;
+            }
+            let k = rng.below(PIECES_PER_SIDE);
+            masks[k] &= rng.next() as u8 | 1 << rng.below(8);
+            states.push(masks);
+        }
+    }
+    states.truncate(count);
+    states
+}
+
+/// This thread's CPU time in nanoseconds (Linux), to see through a busy machine.
+fn cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
+/// Wall and CPU nanoseconds per call of `f` over all states, repeated for about `budget` s.
+fn time_per_state(
+    states: &[[Mask; PIECES_PER_SIDE]],
+    budget: f64,
+    mut f: impl FnMut(&[Mask; PIECES_PER_SIDE]) -> u64,
+) -> (f64, Option<f64>) {
+    let (mut calls, mut sink) = (0u64, 0u64);
+    let c0 = cpu_ns();
+    let t0 = Instant::now();
+    loop {
+        for s in states {
+            sink = sink.wrapping_add(f(black_box(s)));
+        }
+        calls += states.len() as u64;
+        if t0.elapsed().as_secs_f64() >= budget {
+            break;
+        }
+    }
+    black_box(sink);
+    let wall = t0.elapsed().as_secs_f64() * 1e9 / calls as f64;
+    let cpu = match (c0, cpu_ns()) {
+        (Some(a), Some(b)) => Some(b.saturating_sub(a) as f64 / calls as f64),
+        _ => None,
+    };
+    (wall, cpu)
+}
+
+fn hall_bench(args: &[String]) -> Result<(), String> {
+    let count = match args.first() {
+        Some(a) => a
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| format!("bad state count '{a}'"))?,
+        None => 4096,
+    };
+    let states = sample_states(count, 0x4841_4C4C);
+    let feasible = states
+        .iter()
+        .filter(|s| hall::analyze(&s[..]).is_some())
+        .count();
+    // Both must agree before their speeds mean anything.
+    for s in &states {
+        if hall::projected(&s[..]) != oracle::project(&s[..]) {
+            return Err(format!("fast and oracle projections differ on {s:?}"));
+        }
+    }
+    let fast = time_per_state(&states, 1.0, |s| match hall::analyze(&s[..]) {
+        Some(tight) => {
+            let mut m = *s;
+            hall::exact_all(&tight, &mut m);
+            m.iter().map(|&x| x as u64).sum()
+        }
+        None => 1,
+    });
+    let slow = time_per_state(&states, 1.0, |s| {
+        oracle::project(&s[..]).map_or(1, |m| m.iter().map(|&x| x as u64).sum())
+    });
+    let cpu = |c: Option<f64>| c.map_or(String::new(), |c| format!(" (cpu {c:.1})"));
+    println!(
+        "hall: {} states ({} feasible), fast {:.1}{} ns/projection, oracle {:.0}{} ns/projection, ratio {:.0}x",
+        states.len(),
+        feasible,
+        fast.0,
+        cpu(fast.1),
+        slow.0,
+        cpu(slow.1),
+        slow.0 / fast.0
+    );
+    Ok(())
 }

@@ -29,10 +29,11 @@ impl Action {
 }
 
 /// The hand token of a piece as a drop names it: uppercase, `Q`/letter, `[TYPES]`, `~`.
-pub fn hand_token(pos: &Position, index: usize) -> String {
+/// `bare` is [`Position::bare_q`].
+pub fn hand_token(pos: &Position, index: usize, bare: u64) -> String {
     let p = pos.piece(index);
     let origin = origin_of(index);
-    let mut s = qsfen::letters_of(p.mask, pos.unrestricted(origin));
+    let mut s = qsfen::letters_of(p.mask, bare & (1 << index) != 0);
     if origin != p.owner {
         s.push('~');
     }
@@ -42,6 +43,20 @@ pub fn hand_token(pos: &Position, index: usize) -> String {
 impl Position {
     /// The protocol notation of an action in this position.
     pub fn action_name(&self, action: Action) -> String {
+        let bare = match action {
+            Action::Drop { .. } => self.bare_q(),
+            Action::Move { .. } => 0,
+        };
+        self.name_with(action, bare)
+    }
+
+    /// Names of many actions (computes the bare-`Q` pieces once).
+    pub fn action_names(&self, actions: &[Action]) -> Vec<String> {
+        let bare = self.bare_q();
+        actions.iter().map(|&a| self.name_with(a, bare)).collect()
+    }
+
+    fn name_with(&self, action: Action, bare: u64) -> String {
         match action {
             Action::Move { from, to, promote } => format!(
                 "{}{}{}",
@@ -50,7 +65,11 @@ impl Position {
                 if promote { "+" } else { "" }
             ),
             Action::Drop { piece, to } => {
-                format!("{}*{}", hand_token(self, piece as usize), square_name(to))
+                format!(
+                    "{}*{}",
+                    hand_token(self, piece as usize, bare),
+                    square_name(to)
+                )
             }
         }
     }
@@ -59,38 +78,40 @@ impl Position {
     pub fn parse_action(&self, text: &str, rules: &Rules) -> Result<Action, String> {
         let action = self.read_action(text)?;
         if self.winner.is_some() {
-            return Err(format!("{text}: the game is over (a king was captured)"));
+            return Err("the game is over (a king was captured)".into());
         }
         if self.is_legal(action, rules) {
             Ok(action)
         } else {
-            Err(format!("{text} is not legal here"))
+            Err("not a legal action in this position".into())
         }
     }
 
     /// Reads the notation only (the action need not be legal).
     fn read_action(&self, text: &str) -> Result<Action, String> {
         if let Some((token, square)) = text.split_once('*') {
-            let to = parse_square(square)
-                .ok_or_else(|| format!("{text}: bad drop square '{square}'"))?;
+            let to = parse_square(square).ok_or_else(|| format!("bad drop square '{square}'"))?;
             let (mask, foreign) = qsfen::parse_hand_token(token)
-                .ok_or_else(|| format!("{text}: bad hand piece '{token}'"))?;
+                .ok_or_else(|| format!("bad hand piece '{token}'"))?;
             let origin = if foreign {
                 self.side.opponent()
             } else {
                 self.side
             };
-            // A bare Q means the never-restricted set of that origin.
-            let mask = mask.unwrap_or_else(|| self.unrestricted(origin));
+            // A bare Q names a piece that is written as a bare Q.
+            let bare = self.bare_q();
             let piece = (0..PIECES)
                 .find(|&i| {
                     let p = self.piece(i);
                     p.square == HAND
                         && p.owner == self.side
                         && origin_of(i) == origin
-                        && p.mask == mask
+                        && match mask {
+                            Some(m) => p.mask == m,
+                            None => bare & (1 << i) != 0,
+                        }
                 })
-                .ok_or_else(|| format!("{text}: no such piece in the hand of the side to move"))?;
+                .ok_or_else(|| format!("no {token} in the hand of the side to move"))?;
             return Ok(Action::Drop {
                 piece: piece as u8,
                 to,
@@ -108,8 +129,8 @@ impl Position {
         let to = parse_square(&body[2..]).ok_or_else(bad)?;
         match self.piece_at(from) {
             Some(i) if self.piece(i).owner == self.side => {}
-            Some(_) => return Err(format!("{text}: the piece on {} is not yours", &body[..2])),
-            None => return Err(format!("{text}: no piece on {}", &body[..2])),
+            Some(_) => return Err(format!("the piece on {} is not the mover's", &body[..2])),
+            None => return Err(format!("no piece on {}", &body[..2])),
         }
         Ok(Action::Move { from, to, promote })
     }

@@ -9,7 +9,9 @@
 //!
 //! # For a search
 //! - [`Position::generate`]`(&rules, &mut Vec<Action>)` appends the legal actions (distinct
-//!   from/to/promote; drops one per hand class and square); [`Position::count_legal`] counts them.
+//!   from/to/promote; drops one per hand class and square); [`Position::count_legal`] counts them;
+//!   [`Position::generate_captures`] appends only captures. Every generated action is legal
+//!   (consistency is `mask ∩ E ≠ ∅` on exact masks, see `movegen`).
 //! - Copy-make: positions are plain data (~260 bytes); `let mut c = pos.clone(); c.apply(a);`
 //!   or [`Position::after`]. [`Position::apply`] re-projects only the affected origin side(s).
 //! - [`Position::key`]: 64-bit Zobrist key over board, hands (as a multiset), side to move,
@@ -17,10 +19,11 @@
 //! - [`Position::winner`]: `Some(side)` once a certain king was captured (no actions follow).
 //!   An empty action list means the side to move has lost.
 //! - [`Position::pieces`], [`Position::piece_at`], [`Position::side_to_move`], and per origin
-//!   side [`Position::tight`] / [`Position::unrestricted`] for evaluation.
+//!   side [`Position::tight`] (least tight sets) for evaluation.
 //!
 //! # For a referee
-//! - [`qsfen::parse`] / [`qsfen::write`] (canonical); [`Position::parse_action`] reads protocol
+//! - [`qsfen::parse`] / [`qsfen::write`] (canonical; [`Position::bare_q`] decides where a bare
+//!   `Q` is written); [`Position::parse_action`] reads protocol
 //!   notation (`7g7f`, `8h2b+`, `Q[RSL]~*5e`) and checks legality; [`Position::action_name`]
 //!   writes it.
 //! - [`Record`] keeps the key history: [`Record::play_str`] plays a move given in notation and
@@ -29,7 +32,8 @@
 //! # Modules
 //! `types` (sides, masks, squares), `hall` (fast projection), `oracle` (matching projection),
 //! `position` (state, apply), `movegen` (narrowing table, generation), `action` (notation),
-//! `qsfen`, `zobrist`, `perft`, `record`, `reference` (slow independent rules for tests).
+//! `qsfen`, `zobrist`, `perft` (bulk-counting perft and `perft_by_apply`), `record`,
+//! `reference` (slow independent rules: per-type generation, matching-oracle projections).
 
 pub mod action;
 pub mod hall;
@@ -45,6 +49,6 @@ pub mod zobrist;
 
 pub use action::Action;
 pub use movegen::Displacement;
-pub use position::{origin_of, Piece, Position, Rules, HAND};
+pub use position::{loose_mask, origin_of, Piece, Position, Rules, HAND};
 pub use record::{Ending, Record};
 pub use types::{Mask, Side, Square};

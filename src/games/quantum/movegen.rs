@@ -269,6 +269,23 @@ impl Sink for Vec<Action> {
 
 pub(crate) struct Counter(pub u64);
 
+/// Keeps only board moves onto an occupied (hence enemy) square.
+struct Captures<'a> {
+    pos: &'a Position,
+    out: &'a mut Vec<Action>,
+}
+
+impl Sink for Captures<'_> {
+    #[inline]
+    fn push(&mut self, action: Action) {
+        if let Action::Move { to, .. } = action {
+            if self.pos.board[to as usize] != u8::MAX {
+                self.out.push(action);
+            }
+        }
+    }
+}
+
 impl Sink for Counter {
     #[inline]
     fn push(&mut self, _action: Action) {
@@ -281,6 +298,12 @@ impl Position {
     /// square) to `out`. Nothing once the game is over.
     pub fn generate(&self, rules: &Rules, out: &mut Vec<Action>) {
         self.generate_into(rules, out);
+    }
+
+    /// Appends the legal captures only (board moves onto an enemy piece), e.g. for a
+    /// quiescence search.
+    pub fn generate_captures(&self, rules: &Rules, out: &mut Vec<Action>) {
+        self.generate_into(rules, &mut Captures { pos: self, out });
     }
 
     /// The number of legal actions (what [`Position::generate`] would append).

@@ -30,3 +30,19 @@ pub fn divide(pos: &Position, depth: u32, rules: &Rules) -> Vec<(Action, u64)> {
         .map(|a| (a, perft(&pos.after(a), depth.saturating_sub(1), rules)))
         .collect()
 }
+
+/// Perft that plays every leaf and counts it only if the position after it is consistent:
+/// the slow twin of the last-ply counting in [`perft`] (tests check they agree).
+pub fn perft_by_apply(pos: &Position, depth: u32, rules: &Rules) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut total = 0;
+    for a in pos.legal_actions(rules) {
+        let mut next = pos.clone();
+        if next.apply(a) {
+            total += perft_by_apply(&next, depth - 1, rules);
+        }
+    }
+    total
+}

@@ -28,6 +28,18 @@ pub fn origin_of(index: usize) -> Side {
     Side::from_index(index / PIECES_PER_SIDE)
 }
 
+/// What a bare `Q` (no restriction) means for a piece where it stands: in hand it cannot be a
+/// king; promoted it cannot be a gold or king; unpromoted on the far ranks the rank filter applies.
+pub fn loose_mask(p: &Piece) -> Mask {
+    if p.square == HAND {
+        ALL & !K
+    } else if p.promoted {
+        ALL & !(G | K)
+    } else {
+        rank_filter(p.owner, p.square)
+    }
+}
+
 /// Rule switches that differ between Shogitter's historical rules and today's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
@@ -187,16 +199,48 @@ impl Position {
         hall::analyze(&self.side_masks(origin)).unwrap_or(Tight { least: [ALL; 8] })
     }
 
-    /// The exact set a never-restricted piece of `origin` would have (what a bare `Q` means).
-    pub fn unrestricted(&self, origin: Side) -> Mask {
-        self.tight(origin).unrestricted()
+    /// The pieces (bit `i`) that QSFEN and drop notation write as a bare `Q`: those with two or
+    /// more candidates whose exact set would come out unchanged if their local set were "no
+    /// restriction" ([`loose_mask`]), with all such pieces loosened at once. Writing them as
+    /// `Q` therefore reads back as the same position.
+    pub fn bare_q(&self) -> u64 {
+        let mut set = 0u64;
+        for origin in Side::BOTH {
+            let base = origin.index() * PIECES_PER_SIDE;
+            let masks = self.side_masks(origin);
+            let mut chosen = 0u32;
+            for k in 0..PIECES_PER_SIDE {
+                let p = self.pieces[base + k];
+                if p.mask.count_ones() < 2 {
+                    continue;
+                }
+                let mut m = masks;
+                m[k] = loose_mask(&p);
+                if hall::analyze(&m).map(|t| t.exact(m[k])) == Some(p.mask) {
+                    chosen |= 1 << k;
+                }
+            }
+            let mut m = masks;
+            for (k, mk) in m.iter_mut().enumerate() {
+                if chosen & (1 << k) != 0 {
+                    *mk = loose_mask(&self.pieces[base + k]);
+                }
+            }
+            let stable = hall::analyze(&m)
+                .map(|t| (0..PIECES_PER_SIDE).all(|k| t.exact(m[k]) == masks[k]))
+                .unwrap_or(false);
+            if stable {
+                set |= (chosen as u64) << base;
+            }
+        }
+        set
     }
 
     pub(crate) fn side_masks(&self, origin: Side) -> [Mask; PIECES_PER_SIDE] {
         let base = origin.index() * PIECES_PER_SIDE;
         let mut masks = [0; PIECES_PER_SIDE];
-        for k in 0..PIECES_PER_SIDE {
-            masks[k] = self.pieces[base + k].mask;
+        for (m, p) in masks.iter_mut().zip(&self.pieces[base..]) {
+            *m = p.mask;
         }
         masks
     }
@@ -230,13 +274,16 @@ impl Position {
         let Some(tight) = hall::analyze(&masks) else {
             return false;
         };
-        let base = origin.index() * PIECES_PER_SIDE;
-        for (k, &d) in masks.iter().enumerate() {
-            let exact = tight.exact(d);
-            if exact != d {
-                let mut p = self.pieces[base + k];
-                p.mask = exact;
-                self.set_piece(base + k, p);
+        let mut exact = masks;
+        hall::exact_all(&tight, &mut exact);
+        if exact != masks {
+            let base = origin.index() * PIECES_PER_SIDE;
+            for k in 0..PIECES_PER_SIDE {
+                if exact[k] != masks[k] {
+                    let mut p = self.pieces[base + k];
+                    p.mask = exact[k];
+                    self.set_piece(base + k, p);
+                }
             }
         }
         true
@@ -320,7 +367,7 @@ impl Position {
             .wrapping_sub(zobrist::side(side))
             .wrapping_add(zobrist::side(side.opponent()));
         self.side = side.opponent();
-        self.move_number += 1;
+        self.move_number = self.move_number.saturating_add(1);
         true
     }
 

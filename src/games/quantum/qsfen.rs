@@ -147,6 +147,9 @@ pub fn parse(text: &str) -> Result<Position, String> {
                         c += 1;
                         break;
                     }
+                    if pieces.len() == PIECES {
+                        return Err(format!("more than {PIECES} pieces"));
+                    }
                     let sq = (r as u32 * 9 + c) as Square;
                     let mut mask = t.mask.unwrap_or(ALL);
                     if t.promoted {
@@ -208,6 +211,9 @@ pub fn parse(text: &str) -> Result<Position, String> {
         } else {
             t.owner
         };
+        if pieces.len() + n as usize > PIECES {
+            return Err(format!("more than {PIECES} pieces"));
+        }
         for _ in 0..n {
             pieces.push((
                 Piece {
@@ -263,10 +269,10 @@ fn clip(text: &str) -> String {
 }
 
 /// `Q`, a single letter, or `Q[TYPES]` for a mask (uppercase).
-pub fn letters_of(mask: Mask, unrestricted: Mask) -> String {
+pub fn letters_of(mask: Mask, bare: bool) -> String {
     if mask.count_ones() == 1 {
         LETTERS[mask.trailing_zeros() as usize].to_string()
-    } else if mask == unrestricted {
+    } else if bare {
         "Q".to_string()
     } else {
         format!("Q[{}]", mask_letters(mask))
@@ -274,14 +280,15 @@ pub fn letters_of(mask: Mask, unrestricted: Mask) -> String {
 }
 
 /// The canonical token of piece `i` (board form, with `+`; hand form has no promotion).
-pub fn piece_token(pos: &Position, i: usize, unrestricted: [Mask; 2]) -> String {
+/// `bare` is [`Position::bare_q`].
+pub fn piece_token(pos: &Position, i: usize, bare: u64) -> String {
     let p = pos.piece(i);
     let origin = origin_of(i);
     let mut s = String::new();
     if p.promoted {
         s.push('+');
     }
-    let body = letters_of(p.mask, unrestricted[origin.index()]);
+    let body = letters_of(p.mask, bare & (1 << i) != 0);
     if p.owner == Side::White {
         // Only the leading letter carries the owner; the set stays uppercase.
         let mut chars = body.chars();
@@ -300,7 +307,7 @@ pub fn piece_token(pos: &Position, i: usize, unrestricted: [Mask; 2]) -> String 
 
 /// The canonical QSFEN of a position.
 pub fn write(pos: &Position) -> String {
-    let unrestricted = [pos.unrestricted(Side::Black), pos.unrestricted(Side::White)];
+    let bare = pos.bare_q();
     let mut out = String::new();
     for r in 0..9u8 {
         if r > 0 {
@@ -315,7 +322,7 @@ pub fn write(pos: &Position) -> String {
                         out.push_str(&empty.to_string());
                         empty = 0;
                     }
-                    out.push_str(&piece_token(pos, i, unrestricted));
+                    out.push_str(&piece_token(pos, i, bare));
                 }
             }
         }
@@ -326,7 +333,7 @@ pub fn write(pos: &Position) -> String {
     out.push(' ');
     out.push(pos.side_to_move().letter());
     out.push(' ');
-    let hand = hand_groups(pos, unrestricted);
+    let hand = hand_groups(pos, bare);
     if hand.is_empty() {
         out.push('-');
     }
@@ -343,8 +350,10 @@ pub fn write(pos: &Position) -> String {
 
 /// Hand tokens with counts in canonical order: sente's then gote's; own origin before `~`;
 /// fewer candidates first; then by the candidates in type order K R B G S N L P.
-pub fn hand_groups(pos: &Position, unrestricted: [Mask; 2]) -> Vec<(u32, String)> {
-    let mut groups: Vec<((usize, bool, u32, Vec<u32>), usize, u32)> = Vec::new();
+pub fn hand_groups(pos: &Position, bare: u64) -> Vec<(u32, String)> {
+    // (holder, foreign, candidate count, candidate types), a representative, how many.
+    type Group = ((usize, bool, u32, Vec<u32>), usize, u32);
+    let mut groups: Vec<Group> = Vec::new();
     for i in 0..PIECES {
         let p = pos.piece(i);
         if p.square != HAND {
@@ -361,19 +370,19 @@ pub fn hand_groups(pos: &Position, unrestricted: [Mask; 2]) -> Vec<(u32, String)
     groups.sort();
     groups
         .into_iter()
-        .map(|(_, i, n)| (n, piece_token(pos, i, unrestricted)))
+        .map(|(_, i, n)| (n, piece_token(pos, i, bare)))
         .collect()
 }
 
 /// A human-readable board (rank `a` on top, file 9 on the left), without the `sfen` line.
 pub fn diagram(pos: &Position) -> Vec<String> {
-    let unrestricted = [pos.unrestricted(Side::Black), pos.unrestricted(Side::White)];
+    let bare = pos.bare_q();
     let mut cells = vec![vec![String::from("."); 9]; 9];
     let mut width = 1;
     for r in 0..9u8 {
         for c in 0..9u8 {
             if let Some(i) = pos.piece_at(r * 9 + c) {
-                let t = piece_token(pos, i, unrestricted);
+                let t = piece_token(pos, i, bare);
                 width = width.max(t.len());
                 cells[r as usize][c as usize] = t;
             }
@@ -393,7 +402,7 @@ pub fn diagram(pos: &Position) -> Vec<String> {
         lines.push(format!("{} {}", (b'a' + r as u8) as char, row.join(" ")));
     }
     for side in Side::BOTH {
-        let tokens: Vec<String> = hand_groups(pos, unrestricted)
+        let tokens: Vec<String> = hand_groups(pos, bare)
             .into_iter()
             .filter(|(_, t)| {
                 t.chars().next().map(|c| c.is_ascii_uppercase()) == Some(side == Side::Black)

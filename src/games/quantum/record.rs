@@ -17,6 +17,18 @@ pub enum Ending {
     FourfoldRepetition,
 }
 
+impl std::fmt::Display for Ending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ending::KingCapture { winner } => write!(f, "king captured, {} wins", winner.letter()),
+            Ending::NoLegalAction { loser } => {
+                write!(f, "no legal action, {} loses", loser.letter())
+            }
+            Ending::FourfoldRepetition => f.write_str("fourfold repetition, a draw"),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Record {
     position: Position,
@@ -71,7 +83,7 @@ impl Record {
     /// Plays a legal action.
     pub fn play(&mut self, action: Action) -> Result<(), String> {
         if let Some(ending) = self.ending() {
-            return Err(format!("the game is over ({ending:?})"));
+            return Err(format!("the game is over ({ending})"));
         }
         if !self.position.is_legal(action, &self.rules) {
             return Err("illegal action".into());
@@ -84,7 +96,7 @@ impl Record {
     /// Parses an action in protocol notation, checks it and plays it.
     pub fn play_str(&mut self, text: &str) -> Result<Action, String> {
         if let Some(ending) = self.ending() {
-            return Err(format!("{text}: the game is over ({ending:?})"));
+            return Err(format!("the game is over ({ending})"));
         }
         let action = self.position.parse_action(text, &self.rules)?;
         self.position.apply(action);

@@ -28,8 +28,10 @@ const ORTH: &[(i8, i8)] = &[(-1, 0), (1, 0), (0, -1), (0, 1)];
 const DIAG: &[(i8, i8)] = &[(-1, -1), (-1, 1), (1, -1), (1, 1)];
 const UP: &[(i8, i8)] = &[(-1, 0)];
 
+type Offsets = Vec<(i8, i8)>;
+
 /// (steps, slides) of one type, unpromoted or promoted.
-fn movement(t: usize, promoted: bool) -> (Vec<(i8, i8)>, Vec<(i8, i8)>) {
+fn movement(t: usize, promoted: bool) -> (Offsets, Offsets) {
     let v = |s: &[(i8, i8)]| s.to_vec();
     match (LETTERS[t], promoted) {
         ('K', false) => (v(KING), vec![]),
@@ -284,7 +286,7 @@ fn apply_generated(pos: &Position, action: Action) -> Option<Position> {
     next.pieces = pieces;
     next.side = side.opponent();
     next.winner = winner;
-    next.move_number += 1;
+    next.move_number = next.move_number.saturating_add(1);
     next.key = next.compute_key();
     Some(next)
 }

@@ -1,0 +1,195 @@
+//! QSFEN parsing, validation and canonical writing.
+
+use ryoshi::games::quantum::{qsfen, Position, Rules};
+
+#[test]
+fn start_position_round_trips() {
+    let p = qsfen::parse(qsfen::START).expect("start");
+    assert_eq!(qsfen::write(&p), qsfen::START);
+    assert_eq!(qsfen::write(&Position::start()), qsfen::START);
+    assert_eq!(p.key(), Position::start().key());
+    // The move number is optional on input and always written.
+    let q = qsfen::parse(&qsfen::START[..qsfen::START.len() - 2]).expect("no number");
+    assert_eq!(qsfen::write(&q), qsfen::START);
+}
+
+#[test]
+fn writing_is_canonical() {
+    // Candidate letters in any order; a single candidate written as its letter; a set equal to
+    // what a bare Q would give written as Q.
+    let input = "4k4/9/9/9/4Q[PLNSGBRK]4/9/9/9/3Q[GK]Q[K]4 b 17Q19q 7";
+    let p = qsfen::parse(input).expect("valid");
+    let text = qsfen::write(&p);
+    assert_eq!(text, "4k4/9/9/9/4Q4/9/9/9/3GK4 b 17Q19q 7");
+    assert_eq!(qsfen::write(&qsfen::parse(&text).expect("valid")), text);
+}
+
+#[test]
+fn hands_are_grouped_and_ordered() {
+    let p =
+        qsfen::parse("4k4/9/9/9/9/9/9/9/4K4 b Q[NP]PQ[GS]2LP~Q12Q2npq[RB]q~14q 1").expect("valid");
+    let text = qsfen::write(&p);
+    let q = qsfen::parse(&text).expect("valid");
+    assert_eq!(qsfen::write(&q), text);
+    assert_eq!(q.key(), p.key());
+    assert_eq!(
+        text,
+        "4k4/9/9/9/9/9/9/9/4K4 b 2LPQ[GS]Q[NP]13QP~2npq[RB]14qq~ 1"
+    );
+}
+
+#[test]
+fn bad_positions_are_rejected_with_a_reason() {
+    for (text, why) in [
+        ("", "malformed"),
+        (
+            "qqqqqqqqq/1q5q1/qqqqqqqqq/9/9/9/QQQQQQQQQ/1Q5Q1/QQQQQQQQQ",
+            "malformed",
+        ),
+        (
+            "qqqqqqqqq/1q5q1/qqqqqqqqq/9/9/9/QQQQQQQQQ/1Q5Q1/QQQQQQQQQ x - 1",
+            "malformed",
+        ),
+        (
+            "qqqqqqqqq/1q5q1/qqqqqqqqq/9/9/9/QQQQQQQQQ/1Q5Q1/QQQQQQQQ b - 1",
+            "squares",
+        ),
+        (
+            "qqqqqqqqq/1q5q1/qqqqqqqqq/9/9/9/QQQQQQQQQ/1Q5Q1/QQQQQQQQQQ b - 1",
+            "squares",
+        ),
+        (
+            "qqqqqqqqq/1q5q1/qqqqqqqqq/9/9/9/QQQQQQQQQ/1Q5Q1 b - 1",
+            "9 ranks",
+        ),
+        (
+            "qqqqqqqqq/1q5q1/qqqqqqqqq/9/9/9/QQQQQQQQQ/1Q5Q1/QQQQQQQQQ b Q 1",
+            "more than 40",
+        ),
+        (
+            "qqqqqqqqq/1q5q1/qqqqqqqqq/9/9/9/QQQQQQQQQ/1Q5Q1/QQQQQQQQQ b 40Q40Q40Q 1",
+            "more than 40",
+        ),
+        (
+            "qqqqqqqqq/1q5q1/qqqqqqqq1/9/9/9/QQQQQQQQQ/1Q5Q1/QQQQQQQQQ b Q 1",
+            "21 pieces",
+        ),
+        (
+            "qqqqqqqqq/1q5q1/qqqqqqqqq/9/9/9/QQQQQQQQQ/1Q5Q1/QQQQQQQQ1 b - 1",
+            "19 pieces",
+        ),
+        ("4k4/9/9/9/9/9/9/9/4K4 b 3G16Q19q 1", "consistent"),
+        ("4k4/9/9/9/9/9/9/9/3KK4 b 18Q19q 1", "consistent"),
+        ("4k4/9/9/9/9/9/9/9/4+K4 b 19Q19q 1", "promoted"),
+        ("4k4/9/9/9/9/9/9/9/4K4 b K18Q19q 1", "king"),
+        ("4P4/9/9/9/9/9/9/9/4K4 w 18Q19q 1", "never move"),
+        ("N8/9/9/9/9/9/9/9/4K4 w 18Q19q 1", "never move"),
+        ("4k4/9/9/9/9/9/9/9/4P[P]4 b 18Q19q 1", "malformed"),
+        ("4k4/9/9/9/9/9/9/9/4Q[]4 b 18Q19q 1", "malformed"),
+        ("4k4/9/9/9/9/9/9/9/4K4 b 0Q19Q19q 1", "count"),
+        ("4k4/9/9/9/9/9/9/9/4K4 b 19Q19q 0", "move number"),
+        ("4k4/9/9/9/9/9/9/9/4K4 b 19Q19q 1 extra", "malformed"),
+    ] {
+        match qsfen::parse(text) {
+            Ok(p) => panic!("accepted {text:?} as {}", qsfen::write(&p)),
+            Err(e) => assert!(e.contains(why), "{text:?}: {e}"),
+        }
+    }
+}
+
+#[test]
+fn an_infeasible_set_of_candidates_is_rejected() {
+    // Ten certain pawns of one origin.
+    let text = "4k4/9/9/9/9/9/PPPPPPPPP/9/4K4 b P9Q19q 1";
+    let e = qsfen::parse(text).expect_err("infeasible");
+    assert!(e.contains("consistent"), "{e}");
+}
+
+#[test]
+fn drops_name_pieces_by_token() {
+    let p = qsfen::parse("4k4/9/9/9/9/9/9/9/4K4 b Q[RSL]~PQ[GS]17Q18q 1").expect("valid");
+    let rules = Rules::default();
+    for name in ["Q[RSL]~*5e", "Q[LSR]~*5e", "P*5e", "Q[GS]*5e", "Q*5e"] {
+        let a = p
+            .parse_action(name, &rules)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let canonical = p.action_name(a);
+        assert_eq!(
+            p.parse_action(&canonical, &rules),
+            Ok(a),
+            "{name} -> {canonical}"
+        );
+    }
+    for bad in [
+        "Q[RS]~*5e",
+        "P~*5e",
+        "Q[GS]~*5e",
+        "q*5e",
+        "Q*5j",
+        "Q*",
+        "*5e",
+        "Q[GS]*5i",
+    ] {
+        assert!(p.parse_action(bad, &rules).is_err(), "{bad}");
+    }
+}
+
+/// Seeded random strings over the QSFEN alphabet (and mutations of valid positions) never
+/// panic; whatever parses writes back to a stable canonical form.
+#[test]
+fn fuzzed_qsfen_and_actions_never_panic() {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let alphabet: Vec<char> = "QqKkRrBbGgSsNnLlPp123456789/+[]~- bw0*abcdefghi\u{3042}"
+        .chars()
+        .collect();
+    let seeds = [
+        qsfen::START,
+        "4k4/9/9/9/9/9/9/9/4K4 b Q[NP]PQ[GS]2LP~Q12Q2npq[RB]q~14q 1",
+        "KRBGGSSG~G~/PPPPPPPPP/9/9/4k4/9/9/9/9 b 4q[NL]~17q 1",
+    ];
+    let mut accepted = 0;
+    for n in 0..20_000 {
+        let text: String = if n % 2 == 0 {
+            (0..next(120))
+                .map(|_| alphabet[next(alphabet.len())])
+                .collect()
+        } else {
+            // Mutate a valid position: replace, delete or insert a few characters.
+            let mut chars: Vec<char> = seeds[next(seeds.len())].chars().collect();
+            for _ in 0..1 + next(3) {
+                let i = next(chars.len());
+                match next(3) {
+                    0 => chars[i] = alphabet[next(alphabet.len())],
+                    1 => {
+                        chars.remove(i);
+                    }
+                    _ => chars.insert(i, alphabet[next(alphabet.len())]),
+                }
+            }
+            chars.into_iter().collect()
+        };
+        if let Ok(p) = qsfen::parse(&text) {
+            accepted += 1;
+            let w = qsfen::write(&p);
+            let back = qsfen::parse(&w).unwrap_or_else(|e| panic!("{text} -> {w}: {e}"));
+            assert_eq!(qsfen::write(&back), w, "{text}");
+            assert_eq!(back.key(), p.key(), "{text}");
+        }
+    }
+    assert!(accepted > 100, "{accepted} mutated positions accepted");
+    // Random action strings against the start position.
+    let p = Position::start();
+    let rules = Rules::default();
+    for _ in 0..20_000 {
+        let text: String = (0..next(10))
+            .map(|_| alphabet[next(alphabet.len())])
+            .collect();
+        let _ = p.parse_action(&text, &rules);
+    }
+}
