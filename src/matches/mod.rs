@@ -1,7 +1,404 @@
 //! The match runner: engines.toml, engine processes, referee, results, statistics.
-//! (Placeholder until the match runner lands.)
+//!
+//! `ryoshi match [CONFIG]` plays games between engine processes over USI, checks every move with
+//! ryoshi's own rules (a [`Referee`] per variant), and keeps going whatever an engine does: an
+//! illegal or garbled move, a flag fall, a crash, a hang or a closed pipe loses that game and the
+//! engine is restarted for the next one. Each finished game is appended to the results file and
+//! written as a game record at once; the summary follows cutechess-cli. See `protocol/match.md`.
+
+pub mod clock;
+pub mod config;
+pub mod engine;
+pub mod game;
+pub mod opening;
+pub mod quantum;
+pub mod referee;
+pub mod results;
+pub mod signal;
+pub mod stats;
+
+pub use config::Config;
+pub use referee::{GameEnd, Referee, RefereeFactory, Side, Verdict};
+
+use crossbeam_channel::{bounded, unbounded, RecvTimeoutError};
+use game::{Context, FinishedGame, Job};
+use indicatif::{ProgressBar, ProgressStyle};
+use opening::Opening;
+use stats::{Sprt, SprtState, Tally};
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
 
 /// `ryoshi match CONFIG`.
 pub fn run_cli(config: &str) -> Result<(), String> {
-    Err(format!("match is not implemented yet ({config})"))
+    let config = Config::load(Path::new(config))?;
+    let factory = referee_for(config.play.variant)?;
+    signal::install();
+    let hooks = Hooks {
+        stop: Arc::new(AtomicBool::new(false)),
+        interrupted: &signal::interrupted,
+        progress: std::io::stderr().is_terminal(),
+    };
+    let mut stdout = std::io::stdout();
+    run_match(&config, factory, &hooks, &mut stdout).map(|_| ())
+}
+
+/// The rules for a variant, as a referee factory.
+pub fn referee_for(variant: config::VariantName) -> Result<Arc<RefereeFactory>, String> {
+    match variant {
+        config::VariantName::QuantumShogi => Ok(Arc::new(|| {
+            Box::new(quantum::QuantumReferee::new()) as Box<dyn Referee>
+        })),
+        config::VariantName::Othello => Err("the othello referee is not available yet".into()),
+    }
+}
+
+/// How the runner is watched and stopped from outside.
+pub struct Hooks<'a> {
+    /// Set to stop handing out games and to abandon the ones in progress.
+    pub stop: Arc<AtomicBool>,
+    /// Polled while games run; true = the user interrupted (Ctrl-C).
+    pub interrupted: &'a (dyn Fn() -> bool + Sync),
+    /// Draw a progress bar on stderr.
+    pub progress: bool,
+}
+
+/// One pair of engines and its score, from `a`'s side.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairScore {
+    pub a: String,
+    pub b: String,
+    pub tally: Tally,
+}
+
+/// What a match ended with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    pub pairs: Vec<PairScore>,
+    pub finished: usize,
+    pub scheduled: usize,
+    pub interrupted: bool,
+    pub sprt: Option<SprtState>,
+}
+
+/// The engine pairs of a round robin, in the order the engines are listed.
+pub fn pairs(n: usize) -> Vec<(usize, usize)> {
+    let mut v = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            v.push((i, j));
+        }
+    }
+    v
+}
+
+/// The openings the match needs, one per two games (colours swapped).
+fn openings(
+    config: &Config,
+    factory: &RefereeFactory,
+    count: usize,
+) -> Result<Vec<Opening>, String> {
+    let m = &config.play;
+    if let Some(path) = &m.openings {
+        let path = config.resolve(path);
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let list =
+            opening::parse_file(&text, factory).map_err(|e| format!("{}: {e}", path.display()))?;
+        return Ok((0..count).map(|k| list[k % list.len()].clone()).collect());
+    }
+    if let Some(plies) = m.opening_plies {
+        return (0..count)
+            .map(|k| opening::random_opening(factory, plies, m.seed, k))
+            .collect();
+    }
+    Ok(vec![Opening::startpos(); count])
+}
+
+/// The games in the order they are handed out: round by round, each pair plays an opening
+/// twice with colours swapped.
+pub fn schedule(config: &Config, openings: &[Arc<Opening>]) -> Vec<Job> {
+    let games = config.play.games as usize;
+    let pairs = pairs(config.play.engines.len());
+    let mut jobs = Vec::new();
+    for (k, opening) in openings.iter().enumerate().take(games.div_ceil(2)) {
+        for (p, &(a, b)) in pairs.iter().enumerate() {
+            for g in [2 * k, 2 * k + 1] {
+                if g >= games {
+                    continue;
+                }
+                let (first, second) = if g % 2 == 0 { (a, b) } else { (b, a) };
+                jobs.push(Job {
+                    game: jobs.len() + 1,
+                    pair: p,
+                    first,
+                    second,
+                    opening_index: k,
+                    opening: opening.clone(),
+                });
+            }
+        }
+    }
+    jobs
+}
+
+/// Plays the match; returns the summary, which is also printed to `out`.
+pub fn run_match(
+    config: &Config,
+    factory: Arc<RefereeFactory>,
+    hooks: &Hooks,
+    out: &mut dyn Write,
+) -> Result<Summary, String> {
+    let rounds = (config.play.games as usize).div_ceil(2);
+    let openings: Vec<Arc<Opening>> = openings(config, factory.as_ref(), rounds)?
+        .into_iter()
+        .map(Arc::new)
+        .collect();
+    let jobs = schedule(config, &openings);
+    let mut results = results::ResultsFile::open(&config.resolve(&config.play.results))?;
+    let records_dir = config.resolve(&config.play.records);
+
+    let names = &config.play.engines;
+    let mut pair_scores: Vec<PairScore> = pairs(names.len())
+        .into_iter()
+        .map(|(a, b)| PairScore {
+            a: names[a].clone(),
+            b: names[b].clone(),
+            tally: Tally::default(),
+        })
+        .collect();
+    let sprt = config.play.sprt.map(Sprt::new);
+    let mut summary = Summary {
+        pairs: Vec::new(),
+        finished: 0,
+        scheduled: jobs.len(),
+        interrupted: false,
+        sprt: sprt.map(|_| SprtState::Continue),
+    };
+
+    let bar = if hooks.progress {
+        let bar = ProgressBar::new(jobs.len() as u64);
+        if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}") {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+
+    let ctx = Arc::new(Context {
+        config: Arc::new(config.clone()),
+        factory,
+        stop: hooks.stop.clone(),
+    });
+    let (job_tx, job_rx) = unbounded::<Job>();
+    // A rendezvous: a worker hands over a finished game before it starts another, so a stop
+    // (a decided SPRT) is seen after at most one more game per worker.
+    let (done_tx, done_rx) = bounded::<FinishedGame>(0);
+    let workers = config.play.concurrency.min(jobs.len()).max(1);
+    for job in jobs {
+        let _ = job_tx.send(job);
+    }
+    drop(job_tx);
+    let mut handles = Vec::new();
+    for _ in 0..workers {
+        let ctx = ctx.clone();
+        let job_rx = job_rx.clone();
+        let done_tx = done_tx.clone();
+        handles.push(thread::spawn(move || {
+            let mut slots: game::Slots = (0..ctx.config.play.engines.len()).map(|_| None).collect();
+            for job in job_rx.iter() {
+                if ctx.stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                match game::play(&ctx, &job, &mut slots) {
+                    Some(finished) => {
+                        if done_tx.send(finished).is_err() {
+                            break;
+                        }
+                    }
+                    None => break,
+                }
+            }
+            for engine in slots.into_iter().flatten() {
+                engine.quit();
+            }
+        }));
+    }
+    drop(done_tx);
+
+    let mut error = None;
+    loop {
+        if !summary.interrupted && (hooks.interrupted)() {
+            summary.interrupted = true;
+            hooks.stop.store(true, Ordering::SeqCst);
+            signal::restore_default();
+        }
+        let finished = match done_rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(finished) => finished,
+            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Disconnected) => break,
+        };
+        let record = match results::write_record(&records_dir, config, &finished) {
+            Ok(path) => Some(path),
+            Err(e) => {
+                error.get_or_insert(e);
+                None
+            }
+        };
+        if let Err(e) = results.append(&results::json_line(config, &finished, record.as_deref())) {
+            // The results file is the match's output: without it, stop.
+            error.get_or_insert(e);
+            hooks.stop.store(true, Ordering::SeqCst);
+        }
+        summary.finished += 1;
+        let score = &mut pair_scores[finished.job.pair];
+        let a_first = names[finished.job.first] == score.a;
+        match finished.end.verdict {
+            Verdict::Draw => score.tally.draws += 1,
+            Verdict::Win(side) => {
+                if (side == Side::First) == a_first {
+                    score.tally.wins += 1
+                } else {
+                    score.tally.losses += 1
+                }
+            }
+        }
+        let line = finished_line(&finished);
+        bar.suspend(|| {
+            let _ = writeln!(out, "{line}");
+            let _ = out.flush();
+        });
+        bar.inc(1);
+        bar.set_message(progress_message(&pair_scores));
+        if let Some(sprt) = &sprt {
+            let state = sprt.state(&pair_scores[0].tally);
+            summary.sprt = Some(state);
+            if state != SprtState::Continue {
+                hooks.stop.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+    for handle in handles {
+        let _ = handle.join();
+    }
+    bar.finish_and_clear();
+    summary.pairs = pair_scores;
+    let _ = write!(out, "{}", summary_text(&summary, sprt.as_ref()));
+    let _ = out.flush();
+    match error {
+        Some(e) => Err(e),
+        None => Ok(summary),
+    }
+}
+
+/// `Finished game 3 (a vs b): 1-0 {a wins by king capture}`.
+fn finished_line(game: &FinishedGame) -> String {
+    let what = match game.end.verdict {
+        Verdict::Win(Side::First) => format!("{} wins by {}", game.first, game.end.reason),
+        Verdict::Win(Side::Second) => format!("{} wins by {}", game.second, game.end.reason),
+        Verdict::Draw => format!("draw by {}", game.end.reason),
+    };
+    let detail = match &game.detail {
+        Some(d) if !d.is_empty() => format!(": {d}"),
+        _ => String::new(),
+    };
+    format!(
+        "Finished game {} ({} vs {}): {} {{{what}{detail}}}",
+        game.job.game,
+        game.first,
+        game.second,
+        game.end.verdict.score()
+    )
+}
+
+fn progress_message(pairs: &[PairScore]) -> String {
+    let Some(p) = pairs.first() else {
+        return String::new();
+    };
+    let t = &p.tally;
+    let elo = t
+        .elo()
+        .map(|e| format!("{:+.0} +/- {:.0}", e.diff, e.error()))
+        .unwrap_or_default();
+    format!(
+        "{} vs {}: {} - {} - {}  Elo {elo}",
+        p.a, p.b, t.wins, t.losses, t.draws
+    )
+}
+
+/// The end-of-match text: per pair the score line and the Elo line, then the SPRT line.
+pub fn summary_text(summary: &Summary, sprt: Option<&Sprt>) -> String {
+    let mut s = String::new();
+    if summary.interrupted {
+        s.push_str(&format!(
+            "Interrupted: summary of the {} finished games of {}\n",
+            summary.finished, summary.scheduled
+        ));
+    }
+    for p in &summary.pairs {
+        s.push_str(&p.tally.score_line(&p.a, &p.b));
+        s.push('\n');
+        s.push_str(&p.tally.elo_line());
+        s.push('\n');
+    }
+    if let (Some(sprt), Some(p)) = (sprt, summary.pairs.first()) {
+        s.push_str(&sprt.line(&p.tally));
+        s.push('\n');
+    }
+    if !summary.interrupted {
+        s.push_str("Finished match\n");
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(engines: &[&str], games: u32) -> Config {
+        let mut text = String::new();
+        for name in engines {
+            text.push_str(&format!("[[engine]]\nname = \"{name}\"\ncmd = \"x\"\n\n"));
+        }
+        let names: Vec<String> = engines.iter().map(|n| format!("{n:?}")).collect();
+        text.push_str(&format!(
+            "[match]\nvariant = \"othello\"\nengines = [{}]\ngames = {games}\nnodes = 1\n",
+            names.join(", ")
+        ));
+        Config::parse(&text, Path::new("")).unwrap()
+    }
+
+    #[test]
+    fn schedule_swaps_colours_per_opening_and_interleaves_pairs() {
+        let c = config(&["a", "b", "c"], 3);
+        let openings: Vec<Arc<Opening>> = (0..2)
+            .map(|k| Arc::new(Opening::parse(&format!("startpos moves m{k}")).unwrap()))
+            .collect();
+        let jobs = schedule(&c, &openings);
+        let shape: Vec<(usize, usize, usize, usize)> = jobs
+            .iter()
+            .map(|j| (j.pair, j.first, j.second, j.opening_index))
+            .collect();
+        assert_eq!(
+            shape,
+            [
+                (0, 0, 1, 0),
+                (0, 1, 0, 0),
+                (1, 0, 2, 0),
+                (1, 2, 0, 0),
+                (2, 1, 2, 0),
+                (2, 2, 1, 0),
+                (0, 0, 1, 1),
+                (1, 0, 2, 1),
+                (2, 1, 2, 1),
+            ]
+        );
+        let numbers: Vec<usize> = jobs.iter().map(|j| j.game).collect();
+        assert_eq!(numbers, (1..=9).collect::<Vec<_>>());
+        assert_eq!(jobs[6].opening.moves, ["m1"]);
+    }
 }

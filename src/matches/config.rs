@@ -1,0 +1,442 @@
+//! `engines.toml`: the engines and the match settings, parsed with `toml` + `serde`.
+//!
+//! Every table denies unknown keys, so a typo is an error that names the key instead of a
+//! setting silently ignored. Relative paths are taken from the configuration file's folder.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    #[serde(rename = "engine", default)]
+    pub engines: Vec<EngineConfig>,
+    #[serde(rename = "match")]
+    pub play: MatchConfig,
+    /// The folder relative paths are resolved against (the configuration file's folder).
+    #[serde(skip)]
+    pub base_dir: PathBuf,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineConfig {
+    pub name: String,
+    pub cmd: String,
+    #[serde(default)]
+    pub args: Vec<String>,
+    pub working_dir: Option<PathBuf>,
+    /// Sent as `setoption name K value V`, in key order, after the handshake.
+    #[serde(default)]
+    pub options: BTreeMap<String, OptionValue>,
+    /// A file the engine's stderr is appended to (discarded when absent).
+    pub stderr: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum OptionValue {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Text(String),
+}
+
+impl fmt::Display for OptionValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionValue::Bool(b) => write!(f, "{b}"),
+            OptionValue::Int(i) => write!(f, "{i}"),
+            OptionValue::Float(x) => write!(f, "{x}"),
+            OptionValue::Text(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum VariantName {
+    QuantumShogi,
+    Othello,
+}
+
+impl VariantName {
+    /// The value of the engines' `USI_Variant` option.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VariantName::QuantumShogi => "quantumshogi",
+            VariantName::Othello => "othello",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MatchConfig {
+    pub variant: VariantName,
+    pub engines: Vec<String>,
+    /// Games per pair of engines.
+    #[serde(default = "default_games")]
+    pub games: u32,
+    #[serde(default = "default_concurrency")]
+    pub concurrency: usize,
+    pub byoyomi_ms: Option<u64>,
+    pub main_ms: Option<u64>,
+    pub inc_ms: Option<u64>,
+    pub movetime_ms: Option<u64>,
+    pub nodes: Option<u64>,
+    /// How far below zero a clock may go before the flag falls.
+    #[serde(default = "default_margin")]
+    pub margin_ms: u64,
+    /// The longest wait for `usiok`/`readyok`, and for `bestmove` under a `nodes` limit.
+    #[serde(default = "default_timeout")]
+    pub timeout_ms: u64,
+    pub openings: Option<PathBuf>,
+    pub opening_plies: Option<u32>,
+    #[serde(default)]
+    pub seed: u64,
+    #[serde(default = "default_max_plies")]
+    pub max_plies: u32,
+    #[serde(default = "default_results")]
+    pub results: PathBuf,
+    #[serde(default = "default_records")]
+    pub records: PathBuf,
+    pub sprt: Option<SprtConfig>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SprtConfig {
+    pub elo0: f64,
+    pub elo1: f64,
+    #[serde(default = "default_error")]
+    pub alpha: f64,
+    #[serde(default = "default_error")]
+    pub beta: f64,
+}
+
+fn default_games() -> u32 {
+    2
+}
+fn default_concurrency() -> usize {
+    1
+}
+fn default_margin() -> u64 {
+    50
+}
+fn default_timeout() -> u64 {
+    10_000
+}
+fn default_max_plies() -> u32 {
+    512
+}
+fn default_results() -> PathBuf {
+    PathBuf::from("results.jsonl")
+}
+fn default_records() -> PathBuf {
+    PathBuf::from("records")
+}
+fn default_error() -> f64 {
+    0.05
+}
+
+/// The one time control of a match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeControl {
+    /// Main time, then either an increment per move or a byoyomi per move (one of them is 0).
+    Clock {
+        main_ms: u64,
+        inc_ms: u64,
+        byoyomi_ms: u64,
+    },
+    MoveTime(u64),
+    Nodes(u64),
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            TimeControl::Clock {
+                main_ms,
+                inc_ms,
+                byoyomi_ms,
+            } => {
+                if main_ms == 0 {
+                    return write!(f, "byoyomi {byoyomi_ms} ms");
+                }
+                write!(f, "main {main_ms} ms")?;
+                if inc_ms > 0 {
+                    write!(f, " + {inc_ms} ms per move")?;
+                }
+                if byoyomi_ms > 0 {
+                    write!(f, ", byoyomi {byoyomi_ms} ms")?;
+                }
+                Ok(())
+            }
+            TimeControl::MoveTime(ms) => write!(f, "{ms} ms per move"),
+            TimeControl::Nodes(n) => write!(f, "{n} nodes per move"),
+        }
+    }
+}
+
+impl Config {
+    /// Reads and checks a configuration file.
+    pub fn load(path: &Path) -> Result<Config, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let base = path.parent().unwrap_or(Path::new("")).to_path_buf();
+        Config::parse(&text, &base).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Parses and checks configuration text; `base_dir` anchors relative paths.
+    pub fn parse(text: &str, base_dir: &Path) -> Result<Config, String> {
+        let mut config: Config = toml::from_str(text).map_err(|e| e.to_string())?;
+        config.base_dir = base_dir.to_path_buf();
+        config.check()?;
+        Ok(config)
+    }
+
+    /// A path from the file, taken relative to the configuration's folder.
+    pub fn resolve(&self, path: &Path) -> PathBuf {
+        if path.is_absolute() || self.base_dir.as_os_str().is_empty() {
+            path.to_path_buf()
+        } else {
+            self.base_dir.join(path)
+        }
+    }
+
+    pub fn engine(&self, name: &str) -> Option<&EngineConfig> {
+        self.engines.iter().find(|e| e.name == name)
+    }
+
+    pub fn time_control(&self) -> TimeControl {
+        // `check` guarantees exactly one family is present.
+        let m = &self.play;
+        if let Some(ms) = m.movetime_ms {
+            TimeControl::MoveTime(ms)
+        } else if let Some(n) = m.nodes {
+            TimeControl::Nodes(n)
+        } else {
+            TimeControl::Clock {
+                main_ms: m.main_ms.unwrap_or(0),
+                inc_ms: m.inc_ms.unwrap_or(0),
+                byoyomi_ms: m.byoyomi_ms.unwrap_or(0),
+            }
+        }
+    }
+
+    fn check(&self) -> Result<(), String> {
+        let mut seen: Vec<&str> = Vec::new();
+        for engine in &self.engines {
+            if engine.name.trim().is_empty() {
+                return Err("[[engine]]: `name` must not be empty".into());
+            }
+            if seen.contains(&engine.name.as_str()) {
+                return Err(format!(
+                    "[[engine]]: the name `{}` is used twice",
+                    engine.name
+                ));
+            }
+            seen.push(&engine.name);
+            if engine.cmd.trim().is_empty() {
+                return Err(format!("engine `{}`: `cmd` must not be empty", engine.name));
+            }
+            for key in engine.options.keys() {
+                if key.is_empty() || key.contains(char::is_whitespace) {
+                    return Err(format!(
+                        "engine `{}`: option name `{key}` must be one word",
+                        engine.name
+                    ));
+                }
+            }
+        }
+        let m = &self.play;
+        if m.engines.len() < 2 {
+            return Err("[match]: `engines` needs at least two engine names".into());
+        }
+        for (i, name) in m.engines.iter().enumerate() {
+            if self.engine(name).is_none() {
+                return Err(format!(
+                    "[match]: `engines` names `{name}`, which no [[engine]] entry defines"
+                ));
+            }
+            if m.engines[..i].contains(name) {
+                return Err(format!("[match]: `engines` lists `{name}` twice"));
+            }
+        }
+        if m.games == 0 {
+            return Err("[match]: `games` must be at least 1".into());
+        }
+        if m.concurrency == 0 {
+            return Err("[match]: `concurrency` must be at least 1".into());
+        }
+        self.check_time_control()?;
+        if m.openings.is_some() && m.opening_plies.is_some() {
+            return Err("[match]: give either `openings` or `opening_plies`, not both".into());
+        }
+        if m.max_plies == 0 {
+            return Err("[match]: `max_plies` must be at least 1".into());
+        }
+        if let Some(s) = &m.sprt {
+            if m.engines.len() != 2 {
+                return Err("[match.sprt]: SPRT needs exactly two engines".into());
+            }
+            if !(s.elo0.is_finite() && s.elo1.is_finite() && s.elo0 < s.elo1) {
+                return Err("[match.sprt]: `elo0` must be below `elo1`".into());
+            }
+            for (key, v) in [("alpha", s.alpha), ("beta", s.beta)] {
+                if !(v > 0.0 && v < 0.5) {
+                    return Err(format!("[match.sprt]: `{key}` must be between 0 and 0.5"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_time_control(&self) -> Result<(), String> {
+        let m = &self.play;
+        let families = [
+            m.main_ms.is_some() || m.byoyomi_ms.is_some() || m.inc_ms.is_some(),
+            m.movetime_ms.is_some(),
+            m.nodes.is_some(),
+        ];
+        match families.iter().filter(|&&f| f).count() {
+            0 => {
+                return Err("[match]: no time control: give `byoyomi_ms`, `main_ms` (with `inc_ms` or `byoyomi_ms`), `movetime_ms` or `nodes`".into())
+            }
+            1 => {}
+            _ => {
+                return Err("[match]: give exactly one time control (`byoyomi_ms`, `main_ms`, `movetime_ms` or `nodes`)".into())
+            }
+        }
+        if m.inc_ms.is_some() && m.main_ms.is_none() {
+            return Err("[match]: `inc_ms` needs `main_ms`".into());
+        }
+        if m.inc_ms.is_some() && m.byoyomi_ms.is_some() {
+            return Err("[match]: give `inc_ms` or `byoyomi_ms`, not both".into());
+        }
+        let zero = match self.time_control() {
+            TimeControl::Clock {
+                main_ms,
+                inc_ms,
+                byoyomi_ms,
+            } => main_ms + inc_ms + byoyomi_ms == 0,
+            TimeControl::MoveTime(ms) => ms == 0,
+            TimeControl::Nodes(n) => n == 0,
+        };
+        if zero {
+            return Err("[match]: the time control gives no time at all".into());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: &str = r#"
+[[engine]]
+name = "a"
+cmd = "./a"
+options = { Strategy = "search", USI_Hash = 16, Ponder = false }
+
+[[engine]]
+name = "b"
+cmd = "b"
+args = ["--x"]
+
+[match]
+variant = "othello"
+engines = ["a", "b"]
+byoyomi_ms = 100
+"#;
+
+    #[test]
+    fn parses_defaults_and_options() {
+        let c = Config::parse(BASE, Path::new("/cfg")).unwrap();
+        assert_eq!(c.engines.len(), 2);
+        assert_eq!(c.play.variant, VariantName::Othello);
+        assert_eq!(c.play.games, 2);
+        assert_eq!(c.play.margin_ms, 50);
+        let opts: Vec<String> = c.engines[0]
+            .options
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        assert_eq!(opts, ["Ponder=false", "Strategy=search", "USI_Hash=16"]);
+        assert_eq!(
+            c.time_control(),
+            TimeControl::Clock {
+                main_ms: 0,
+                inc_ms: 0,
+                byoyomi_ms: 100
+            }
+        );
+        assert_eq!(
+            c.resolve(&c.play.results),
+            PathBuf::from("/cfg/results.jsonl")
+        );
+    }
+
+    #[test]
+    fn unknown_keys_are_named() {
+        let text = BASE.replace("byoyomi_ms = 100", "byoyomi_ms = 100\nbyoyomi = 3");
+        let err = Config::parse(&text, Path::new("")).unwrap_err();
+        assert!(err.contains("unknown field `byoyomi`"), "{err}");
+        let text = BASE.replace("args = [\"--x\"]", "argz = [\"--x\"]");
+        let err = Config::parse(&text, Path::new("")).unwrap_err();
+        assert!(err.contains("`argz`"), "{err}");
+        let text = format!("{BASE}\n[match.sprt]\nelo0 = 0\nelo1 = 5\ngamma = 1\n");
+        let err = Config::parse(&text, Path::new("")).unwrap_err();
+        assert!(err.contains("`gamma`"), "{err}");
+        let err = Config::parse(&format!("{BASE}\n[extra]\n"), Path::new("")).unwrap_err();
+        assert!(err.contains("`extra`"), "{err}");
+    }
+
+    #[test]
+    fn time_controls() {
+        let with = |tc: &str| BASE.replace("byoyomi_ms = 100", tc);
+        let c = Config::parse(&with("main_ms = 1000\ninc_ms = 10"), Path::new("")).unwrap();
+        assert_eq!(
+            c.time_control(),
+            TimeControl::Clock {
+                main_ms: 1000,
+                inc_ms: 10,
+                byoyomi_ms: 0
+            }
+        );
+        let c = Config::parse(&with("movetime_ms = 20"), Path::new("")).unwrap();
+        assert_eq!(c.time_control(), TimeControl::MoveTime(20));
+        let c = Config::parse(&with("nodes = 500"), Path::new("")).unwrap();
+        assert_eq!(c.time_control(), TimeControl::Nodes(500));
+        for bad in [
+            "",
+            "nodes = 5\nmovetime_ms = 5",
+            "inc_ms = 5",
+            "main_ms = 5\ninc_ms = 5\nbyoyomi_ms = 5",
+            "movetime_ms = 0",
+        ] {
+            assert!(Config::parse(&with(bad), Path::new("")).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn rejects_bad_references() {
+        let bad = [
+            BASE.replace("engines = [\"a\", \"b\"]", "engines = [\"a\", \"c\"]"),
+            BASE.replace("engines = [\"a\", \"b\"]", "engines = [\"a\"]"),
+            BASE.replace("engines = [\"a\", \"b\"]", "engines = [\"a\", \"a\"]"),
+            BASE.replace("name = \"b\"", "name = \"a\""),
+            BASE.replace("variant = \"othello\"", "variant = \"chess\""),
+            format!("{BASE}games = 0\n"),
+            format!("{BASE}openings = \"x\"\nopening_plies = 2\n"),
+            format!("{BASE}\n[match.sprt]\nelo0 = 5\nelo1 = 0\n"),
+        ];
+        for text in bad {
+            assert!(Config::parse(&text, Path::new("")).is_err(), "{text}");
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! An engine process spoken to over USI, with a timeout on every read.
+//!
+//! A reader thread per engine turns its stdout into lines on a channel, so the runner can wait
+//! with `recv_timeout` and never blocks on a hung engine. Engines run in their own process group:
+//! Ctrl-C in the terminal reaches only the runner, which then ends the games itself, and killing
+//! an engine also kills anything it started (a wrapper script's children).
+
+use super::config::EngineConfig;
+use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError};
+use std::fs::OpenOptions;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// How an exchange with an engine failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// No answer before the deadline.
+    Timeout(String),
+    /// The process exited, closed its pipe, or could not be started.
+    Crash(String),
+    /// The runner is stopping (Ctrl-C or a decided SPRT); not the engine's fault.
+    Stopped,
+}
+
+/// Longer output lines are cut there (an engine must not make the runner hoard memory).
+const MAX_LINE: u64 = 1 << 20;
+
+/// The longest single wait, so a stop request is noticed promptly.
+const POLL: Duration = Duration::from_millis(50);
+
+pub struct Engine {
+    pub name: String,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Option<String>>,
+    /// Option names the engine declared at `usi`.
+    pub declared: Vec<String>,
+    /// The process has been waited for: its id may be reused, so no more group kills.
+    reaped: bool,
+}
+
+impl Engine {
+    /// Starts the process and runs the handshake: `usi`/`usiok`, the options, `isready`/`readyok`.
+    /// `first_options` go before the configured ones (the match's `USI_Variant`), and only when
+    /// the engine declared them.
+    pub fn start(
+        config: &EngineConfig,
+        base_dir: &Path,
+        first_options: &[(&str, String)],
+        timeout: Duration,
+        stop: &AtomicBool,
+    ) -> Result<Engine, Failure> {
+        let mut engine = Engine::spawn(config, base_dir)?;
+        engine.send("usi")?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            let line = engine.recv(deadline, stop, "usiok")?;
+            let mut words = line.split_whitespace();
+            match (words.next(), words.next(), words.next()) {
+                (Some("usiok"), _, _) => break,
+                (Some("option"), Some("name"), Some(name)) => engine.declared.push(name.into()),
+                _ => {}
+            }
+        }
+        for (name, value) in first_options {
+            if engine.declared.iter().any(|d| d == name) {
+                engine.send(&format!("setoption name {name} value {value}"))?;
+            }
+        }
+        for (name, value) in &config.options {
+            engine.send(&format!("setoption name {name} value {value}"))?;
+        }
+        engine.sync(timeout, stop)?;
+        Ok(engine)
+    }
+
+    fn spawn(config: &EngineConfig, base_dir: &Path) -> Result<Engine, Failure> {
+        let resolve = |p: &Path| {
+            if p.is_absolute() || base_dir.as_os_str().is_empty() {
+                p.to_path_buf()
+            } else {
+                base_dir.join(p)
+            }
+        };
+        // A command with a slash is a path (relative to the configuration); a bare name is
+        // looked up on PATH.
+        let cmd = if config.cmd.contains('/') {
+            resolve(Path::new(&config.cmd))
+        } else {
+            config.cmd.clone().into()
+        };
+        let mut command = Command::new(&cmd);
+        command
+            .args(&config.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped());
+        if let Some(dir) = &config.working_dir {
+            command.current_dir(resolve(dir));
+        }
+        match &config.stderr {
+            Some(path) => {
+                let file = OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(resolve(path))
+                    .map_err(|e| Failure::Crash(format!("cannot open {}: {e}", path.display())))?;
+                command.stderr(file);
+            }
+            None => {
+                command.stderr(Stdio::null());
+            }
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            command.process_group(0);
+        }
+        let mut child = command
+            .spawn()
+            .map_err(|e| Failure::Crash(format!("cannot start `{}`: {e}", cmd.display())))?;
+        let stdout = child.stdout.take();
+        let stdin = child.stdin.take();
+        let (tx, lines) = unbounded();
+        if let Some(stdout) = stdout {
+            thread::spawn(move || {
+                let mut reader = BufReader::new(stdout);
+                let mut buf = Vec::new();
+                loop {
+                    buf.clear();
+                    match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {
+                            // Garbage bytes are kept visible rather than ending the stream.
+                            let text = String::from_utf8_lossy(&buf);
+                            let line = text.trim_end_matches(['\n', '\r']).to_string();
+                            if tx.send(Some(line)).is_err() {
+                                return;
+                            }
+                        }
+                    }
+                }
+                let _ = tx.send(None);
+            });
+        }
+        Ok(Engine {
+            name: config.name.clone(),
+            child,
+            stdin,
+            lines,
+            declared: Vec::new(),
+            reaped: false,
+        })
+    }
+
+    pub fn send(&mut self, line: &str) -> Result<(), Failure> {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(Failure::Crash("its input is closed".into()));
+        };
+        writeln!(stdin, "{line}")
+            .and_then(|_| stdin.flush())
+            .map_err(|e| Failure::Crash(format!("cannot write to it: {e}{}", self.exit_note())))
+    }
+
+    /// The next line, waiting until `deadline` at most; `waiting_for` names what was expected.
+    pub fn recv(
+        &mut self,
+        deadline: Instant,
+        stop: &AtomicBool,
+        waiting_for: &str,
+    ) -> Result<String, Failure> {
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                return Err(Failure::Stopped);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(Failure::Timeout(format!("no `{waiting_for}` in time")));
+            }
+            match self.lines.recv_timeout((deadline - now).min(POLL)) {
+                Ok(Some(line)) => return Ok(line),
+                Ok(None) | Err(RecvTimeoutError::Disconnected) => {
+                    return Err(Failure::Crash(format!(
+                        "its output closed while waiting for `{waiting_for}`{}",
+                        self.exit_note()
+                    )))
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        }
+    }
+
+    /// `isready` → `readyok`, skipping anything left over (a late `bestmove`, `info` lines).
+    pub fn sync(&mut self, timeout: Duration, stop: &AtomicBool) -> Result<(), Failure> {
+        self.send("isready")?;
+        let deadline = Instant::now() + timeout;
+        while self.recv(deadline, stop, "readyok")?.trim() != "readyok" {}
+        Ok(())
+    }
+
+    /// ` (exit status N)` when the process has already exited.
+    fn exit_note(&mut self) -> String {
+        // Give a dying process a moment so the note can say how it ended.
+        for _ in 0..10 {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                self.reaped = true;
+                return format!(" ({status})");
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        String::new()
+    }
+
+    /// Sends `quit` and gives the engine a moment to exit before killing it.
+    pub fn quit(mut self) {
+        let _ = self.send("quit");
+        self.stdin = None;
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                self.reaped = true;
+                return;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        // Drop kills it.
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stdin = None;
+        #[cfg(unix)]
+        if !self.reaped {
+            // The whole process group (a wrapper's children too), while the leader's id is
+            // still ours: an exited but unreaped leader keeps it reserved.
+            if let Ok(pid) = i32::try_from(self.child.id()) {
+                super::signal::kill_group(pid);
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

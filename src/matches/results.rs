@@ -1,0 +1,195 @@
+//! What a finished game leaves behind: one JSON line in the results file, appended and flushed at
+//! once, and a human-readable game record.
+
+use super::config::Config;
+use super::game::FinishedGame;
+use super::referee::Verdict;
+use serde_json::json;
+use std::fmt::Write as _;
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The results file, opened for appending.
+pub struct ResultsFile {
+    file: File,
+    path: PathBuf,
+}
+
+impl ResultsFile {
+    pub fn open(path: &Path) -> Result<ResultsFile, String> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        }
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        Ok(ResultsFile {
+            file,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Appends one line with a single write, then flushes it to the file.
+    pub fn append(&mut self, line: &str) -> Result<(), String> {
+        let mut bytes = line.as_bytes().to_vec();
+        bytes.push(b'\n');
+        self.file
+            .write_all(&bytes)
+            .and_then(|_| self.file.sync_data())
+            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    }
+}
+
+/// The JSON line for a finished game.
+pub fn json_line(config: &Config, game: &FinishedGame, record: Option<&Path>) -> String {
+    let mut time_ms = [0u64; 2];
+    for m in &game.moves {
+        time_ms[m.side.index()] += m.ms;
+    }
+    let value = json!({
+        "game": game.job.game,
+        "variant": config.play.variant.as_str(),
+        "first": game.first,
+        "second": game.second,
+        "result": game.end.verdict.as_str(),
+        "reason": game.end.reason,
+        "detail": game.detail,
+        "plies": game.plies(),
+        "opening": game.job.opening.to_string(),
+        "opening_index": game.job.opening_index,
+        "opening_plies": game.job.opening.moves.len(),
+        "moves": game.moves.iter().map(|m| m.mv.as_str()).collect::<Vec<_>>(),
+        "move_ms": game.moves.iter().map(|m| m.ms).collect::<Vec<_>>(),
+        "time_ms": time_ms,
+        "final_position": game.final_position,
+        "record": record.map(|p| p.display().to_string()),
+    });
+    value.to_string()
+}
+
+/// The record's file name for game `n`.
+pub fn record_name(game: usize) -> String {
+    format!("game-{game:05}.txt")
+}
+
+/// A game record: the players, the start, numbered moves with their times, the end.
+///
+/// Moves are numbered by ply from the start position; a line is `<ply>. <move>` followed by who
+/// played it and how long it took. Opening moves are marked `(opening)`.
+pub fn record_text(config: &Config, game: &FinishedGame) -> String {
+    let (first_role, second_role) = match config.play.variant {
+        super::config::VariantName::QuantumShogi => ("sente", "gote"),
+        super::config::VariantName::Othello => ("black", "white"),
+    };
+    let mut s = String::new();
+    let _ = writeln!(s, "Game {}", game.job.game);
+    let _ = writeln!(s, "Variant: {}", config.play.variant.as_str());
+    let _ = writeln!(s, "First: {} ({first_role})", game.first);
+    let _ = writeln!(s, "Second: {} ({second_role})", game.second);
+    let _ = writeln!(
+        s,
+        "Time control: {}, margin {} ms",
+        config.time_control(),
+        config.play.margin_ms
+    );
+    let _ = writeln!(
+        s,
+        "Opening {}: {}",
+        game.job.opening_index + 1,
+        game.job.opening
+    );
+    let _ = writeln!(s, "Start: {}", game.job.opening.start_text());
+    let _ = writeln!(s, "Start position: {}", game.start_position);
+    let _ = writeln!(s);
+    let _ = writeln!(s, "Moves:");
+    let mut ply = 0;
+    for mv in &game.job.opening.moves {
+        ply += 1;
+        let _ = writeln!(s, "{ply:>4}. {mv:<12} (opening)");
+    }
+    for m in &game.moves {
+        ply += 1;
+        let who = match m.side {
+            super::referee::Side::First => &game.first,
+            super::referee::Side::Second => &game.second,
+        };
+        let eval = m
+            .eval
+            .as_deref()
+            .map(|e| format!("  {e}"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            s,
+            "{ply:>4}. {:<12} {who} {}.{:03} s{eval}",
+            m.mv,
+            m.ms / 1000,
+            m.ms % 1000
+        );
+    }
+    let _ = writeln!(s);
+    let result = match game.end.verdict {
+        Verdict::Win(side) => {
+            let name = match side {
+                super::referee::Side::First => &game.first,
+                super::referee::Side::Second => &game.second,
+            };
+            format!("{name} wins")
+        }
+        Verdict::Draw => "draw".into(),
+    };
+    let _ = writeln!(
+        s,
+        "Result: {} {result} ({})",
+        game.end.verdict.score(),
+        game.end.reason
+    );
+    if let Some(detail) = &game.detail {
+        let _ = writeln!(s, "Detail: {detail}");
+    }
+    let _ = writeln!(s, "Final position: {}", game.final_position);
+    if !game.diagram.is_empty() {
+        let _ = writeln!(s);
+        for line in &game.diagram {
+            let _ = writeln!(s, "{line}");
+        }
+    }
+    s
+}
+
+/// Writes the record of `game` into `dir`; returns its path.
+pub fn write_record(dir: &Path, config: &Config, game: &FinishedGame) -> Result<PathBuf, String> {
+    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let path = dir.join(record_name(game.job.game));
+    // Written whole to a temporary name and renamed, so a record is never seen half-written.
+    let tmp = dir.join(format!(".{}.tmp", record_name(game.job.game)));
+    fs::write(&tmp, record_text(config, game))
+        .and_then(|_| fs::rename(&tmp, &path))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// Parses a record's moves back: `(start text, moves in order)`; for checking records.
+pub fn parse_record(text: &str) -> Option<(String, Vec<String>)> {
+    let mut start = None;
+    let mut moves = Vec::new();
+    let mut in_moves = false;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("Start: ") {
+            start = Some(rest.to_string());
+        } else if line == "Moves:" {
+            in_moves = true;
+        } else if in_moves {
+            let mut words = line.split_whitespace();
+            match words.next() {
+                Some(n) if n.ends_with('.') && n[..n.len() - 1].parse::<usize>().is_ok() => {
+                    moves.push(words.next()?.to_string());
+                }
+                _ => in_moves = false,
+            }
+        }
+    }
+    Some((start?, moves))
+}

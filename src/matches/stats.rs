@@ -1,0 +1,313 @@
+//! Match statistics: score, Elo difference with a 95% interval, likelihood of superiority, SPRT.
+//!
+//! The formulas are cutechess-cli's: the Elo interval comes from the normal approximation of the
+//! mean score (trinomial variance of win/draw/loss), mapped through the logistic Elo curve; the
+//! LOS is `Φ((W − L) / √(W + L))`. The SPRT is the generalized SPRT on the trinomial model with
+//! logistic Elo (as in fastchess/fishtest's "GSPRT"):
+//! `LLR = N (s1 − s0) (2 s̄ − s0 − s1) / (2 σ²)` with `s = 1 / (1 + 10^(−elo/400))` and σ² the
+//! per-game variance of the observed results.
+
+use super::config::SprtConfig;
+use std::fmt;
+
+/// z for a two-sided 95% interval.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// Wins, losses and draws of one engine against another.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+}
+
+impl Tally {
+    pub fn games(&self) -> u32 {
+        self.wins + self.losses + self.draws
+    }
+
+    /// Points per game (a draw is half a point).
+    pub fn score(&self) -> Option<f64> {
+        let n = self.games();
+        (n > 0).then(|| (self.wins as f64 + 0.5 * self.draws as f64) / n as f64)
+    }
+
+    /// Per-game variance of the results around the mean score.
+    fn variance(&self) -> Option<f64> {
+        let n = self.games() as f64;
+        let s = self.score()?;
+        Some(
+            (self.wins as f64 * (1.0 - s).powi(2)
+                + self.losses as f64 * s.powi(2)
+                + self.draws as f64 * (0.5 - s).powi(2))
+                / n,
+        )
+    }
+
+    /// The Elo difference with its 95% interval; `None` before the first game.
+    pub fn elo(&self) -> Option<Elo> {
+        let s = self.score()?;
+        let sd = (self.variance()? / self.games() as f64).sqrt();
+        Some(Elo {
+            diff: elo_from_score(s),
+            lower: elo_from_score(s - Z95 * sd),
+            upper: elo_from_score(s + Z95 * sd),
+        })
+    }
+
+    /// Likelihood of superiority: the probability the first engine is the stronger one.
+    pub fn los(&self) -> f64 {
+        let decisive = (self.wins + self.losses) as f64;
+        if decisive == 0.0 {
+            return 0.5;
+        }
+        0.5 * (1.0 + erf((self.wins as f64 - self.losses as f64) / (2.0 * decisive).sqrt()))
+    }
+
+    pub fn draw_ratio(&self) -> f64 {
+        match self.games() {
+            0 => 0.0,
+            n => self.draws as f64 / n as f64,
+        }
+    }
+
+    /// The GSPRT log-likelihood ratio of H1 (elo1) against H0 (elo0); `None` before the first
+    /// game. While every game had the same result the variance is zero and the formula is
+    /// undefined; the outcomes not seen yet then count half a game each (a pseudo-count), so a
+    /// one-sided match can still decide.
+    pub fn llr(&self, elo0: f64, elo1: f64) -> Option<f64> {
+        let mut counts = [self.wins as f64, self.losses as f64, self.draws as f64];
+        if self.games() == 0 {
+            return None;
+        }
+        if counts.iter().filter(|&&c| c > 0.0).count() == 1 {
+            for c in counts.iter_mut().filter(|c| **c == 0.0) {
+                *c = 0.5;
+            }
+        }
+        let [w, l, d] = counts;
+        let n = w + l + d;
+        let s = (w + 0.5 * d) / n;
+        let var = (w * (1.0 - s).powi(2) + l * s.powi(2) + d * (0.5 - s).powi(2)) / n;
+        let (s0, s1) = (score_from_elo(elo0), score_from_elo(elo1));
+        Some(n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var))
+    }
+
+    /// `Score of A vs B: W - L - D  [ratio] N` as cutechess-cli prints it.
+    pub fn score_line(&self, a: &str, b: &str) -> String {
+        format!(
+            "Score of {a} vs {b}: {} - {} - {}  [{:.3}] {}",
+            self.wins,
+            self.losses,
+            self.draws,
+            self.score().unwrap_or(0.0),
+            self.games()
+        )
+    }
+
+    /// `Elo difference: X +/- E (95% interval L .. U), LOS: P %, DrawRatio: D %`.
+    pub fn elo_line(&self) -> String {
+        let Some(elo) = self.elo() else {
+            return "Elo difference: no games".into();
+        };
+        format!(
+            "Elo difference: {} +/- {} (95% interval {} .. {}), LOS: {:.1} %, DrawRatio: {:.1} %",
+            fmt_elo(elo.diff),
+            fmt_elo(elo.error()),
+            fmt_elo(elo.lower),
+            fmt_elo(elo.upper),
+            100.0 * self.los(),
+            100.0 * self.draw_ratio()
+        )
+    }
+}
+
+/// An Elo difference and its 95% interval (infinite at a 0% or 100% score).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Elo {
+    pub diff: f64,
+    pub lower: f64,
+    pub upper: f64,
+}
+
+impl Elo {
+    /// Half the interval's width (cutechess's `+/-`).
+    pub fn error(&self) -> f64 {
+        (self.upper - self.lower) / 2.0
+    }
+}
+
+pub fn elo_from_score(s: f64) -> f64 {
+    if s <= 0.0 {
+        f64::NEG_INFINITY
+    } else if s >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / s - 1.0).log10()
+    }
+}
+
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+fn fmt_elo(x: f64) -> String {
+    if x.is_nan() {
+        "nan".into()
+    } else if x.is_infinite() {
+        if x > 0.0 { "inf" } else { "-inf" }.into()
+    } else if x.abs() < 0.05 {
+        // No "-0.0".
+        "0.0".into()
+    } else {
+        format!("{x:.1}")
+    }
+}
+
+/// The error function, from erfc's Chebyshev fit (Numerical Recipes' `erfcc`, relative error
+/// below 1.2e-7), which is ample for a percentage printed to one decimal.
+pub fn erf(x: f64) -> f64 {
+    let z = x.abs();
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let poly = -z * z - 1.265_512_23
+        + t * (1.000_023_68
+            + t * (0.374_091_96
+                + t * (0.096_784_18
+                    + t * (-0.186_288_06
+                        + t * (0.278_868_07
+                            + t * (-1.135_203_98
+                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
+    let erfc = t * poly.exp();
+    if x >= 0.0 {
+        1.0 - erfc
+    } else {
+        erfc - 1.0
+    }
+}
+
+/// What the SPRT says after the games so far.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SprtState {
+    Continue,
+    /// H0 accepted: the first engine is not `elo1` stronger.
+    H0,
+    /// H1 accepted: the first engine is at least `elo1` stronger than `elo0`.
+    H1,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sprt {
+    pub config: SprtConfig,
+}
+
+impl Sprt {
+    pub fn new(config: SprtConfig) -> Self {
+        Sprt { config }
+    }
+
+    /// `ln(β / (1 − α))`: at or below it, H0 is accepted.
+    pub fn lower_bound(&self) -> f64 {
+        (self.config.beta / (1.0 - self.config.alpha)).ln()
+    }
+
+    /// `ln((1 − β) / α)`: at or above it, H1 is accepted.
+    pub fn upper_bound(&self) -> f64 {
+        ((1.0 - self.config.beta) / self.config.alpha).ln()
+    }
+
+    pub fn state(&self, tally: &Tally) -> SprtState {
+        match tally.llr(self.config.elo0, self.config.elo1) {
+            Some(llr) if llr >= self.upper_bound() => SprtState::H1,
+            Some(llr) if llr <= self.lower_bound() => SprtState::H0,
+            _ => SprtState::Continue,
+        }
+    }
+
+    /// `SPRT: llr 0.43 (14.5%), lbound -2.94, ubound 2.94 - H1 was accepted`.
+    pub fn line(&self, tally: &Tally) -> String {
+        let c = &self.config;
+        let head = format!(
+            "SPRT (elo0 {}, elo1 {}, alpha {}, beta {}):",
+            c.elo0, c.elo1, c.alpha, c.beta
+        );
+        let (lo, hi) = (self.lower_bound(), self.upper_bound());
+        let Some(llr) = tally.llr(c.elo0, c.elo1) else {
+            return format!("{head} no games, lbound {lo:.2}, ubound {hi:.2}");
+        };
+        let share = if llr >= 0.0 { llr / hi } else { -llr / lo };
+        let verdict = match self.state(tally) {
+            SprtState::Continue => "",
+            SprtState::H0 => " - H0 was accepted",
+            SprtState::H1 => " - H1 was accepted",
+        };
+        format!(
+            "{head} llr {llr:.3} ({:.1}%), lbound {lo:.2}, ubound {hi:.2}{verdict}",
+            100.0 * share
+        )
+    }
+}
+
+impl fmt::Display for SprtState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SprtState::Continue => "continue",
+            SprtState::H0 => "H0",
+            SprtState::H1 => "H1",
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, eps: f64) -> bool {
+        (a - b).abs() <= eps
+    }
+
+    #[test]
+    fn erf_matches_known_values() {
+        // Values from tables (Abramowitz & Stegun 7.1).
+        for (x, want) in [
+            (0.0, 0.0),
+            (0.5, 0.520_499_877_8),
+            (1.0, 0.842_700_792_9),
+            (2.0, 0.995_322_265_0),
+            (-1.0, -0.842_700_792_9),
+        ] {
+            assert!(close(erf(x), want, 2e-7), "erf({x}) = {}", erf(x));
+        }
+    }
+
+    #[test]
+    fn elo_curve_round_trips() {
+        for elo in [-300.0, -50.0, 0.0, 10.0, 400.0] {
+            assert!(close(elo_from_score(score_from_elo(elo)), elo, 1e-9));
+        }
+        assert!(close(elo_from_score(0.75), 190.848_501_887_865, 1e-9));
+        assert_eq!(elo_from_score(1.0), f64::INFINITY);
+        assert_eq!(elo_from_score(0.0), f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn empty_and_one_sided_tallies() {
+        let t = Tally::default();
+        assert_eq!(t.elo(), None);
+        assert_eq!(t.los(), 0.5);
+        assert_eq!(t.elo_line(), "Elo difference: no games");
+        let t = Tally {
+            wins: 3,
+            losses: 0,
+            draws: 0,
+        };
+        assert_eq!(t.elo().unwrap().diff, f64::INFINITY);
+        assert_eq!(Tally::default().llr(0.0, 5.0), None);
+        // Pseudo-counts: 3 wins, 0.5 loss, 0.5 draw.
+        let (n, s) = (4.0, 3.25 / 4.0);
+        let var = (3.0 * (1.0 - s) * (1.0 - s) + 0.5 * s * s + 0.5 * (0.5 - s) * (0.5 - s)) / n;
+        let s1 = score_from_elo(5.0);
+        let want = n * (s1 - 0.5) * (2.0 * s - 0.5 - s1) / (2.0 * var);
+        assert!(close(t.llr(0.0, 5.0).unwrap(), want, 1e-12));
+        assert!(t.elo_line().starts_with("Elo difference: inf"));
+    }
+}

@@ -1,0 +1,445 @@
+//! The match runner against fake engines (a Python script playing Nim) that crash, hang, close
+//! their pipe, send illegal moves or garbage, resign, flag or never answer: every game ends with
+//! the right result and reason, misbehaving engines are restarted, and the match completes.
+
+mod match_support;
+
+use match_support::*;
+use ryoshi::matches::results::parse_record;
+use ryoshi::matches::stats::SprtState;
+use ryoshi::matches::{Referee, Side, Verdict};
+use serde_json::Value;
+use std::time::{Duration, Instant};
+
+fn config(engines: &str, names: &[&str], extra: &str) -> String {
+    let names: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+    format!(
+        "{engines}[match]\nvariant = \"othello\"\nengines = [{}]\n{extra}\n",
+        names.join(", ")
+    )
+}
+
+/// Checks that every game was lost by `loser` for `reason`.
+fn all_lost(run: &Run, loser: &str, reason: &str, games: usize) {
+    assert_eq!(run.results.len(), games, "{}", run.output);
+    for r in &run.results {
+        let winner_side = if r["first"] == loser {
+            "second"
+        } else {
+            "first"
+        };
+        assert_eq!(r["result"], winner_side, "{r}");
+        assert_eq!(r["reason"], reason, "{r}");
+    }
+    assert_eq!(run.summary.finished, games);
+    assert!(run.output.contains("Finished match"), "{}", run.output);
+}
+
+#[test]
+fn perfect_players_swap_colours_and_records_replay() {
+    let dir = scratch("match-good");
+    let engines = fake(&dir, "alice", "good", 0) + &fake(&dir, "bob", "good", 0);
+    let text = config(
+        &engines,
+        &["alice", "bob"],
+        "games = 6\nbyoyomi_ms = 2000\nopening_plies = 2\nseed = 11",
+    );
+    let run = run(&dir, &text);
+    assert_eq!(run.results.len(), 6);
+    let mut alice_points = 0.0;
+    for (i, r) in run.results.iter().enumerate() {
+        assert_eq!(r["game"], i + 1);
+        // Games 2k+1 and 2k+2 share an opening with the colours swapped.
+        let partner = &run.results[i ^ 1];
+        assert_eq!(r["opening"], partner["opening"]);
+        assert_eq!(r["first"], partner["second"]);
+        assert_eq!(r["first"], if i % 2 == 0 { "alice" } else { "bob" });
+        // Perfect Nim: the side to move after the opening wins unless the pile is a multiple of 4.
+        let opening = r["opening"].as_str().unwrap();
+        let taken: u32 = opening
+            .split_whitespace()
+            .skip(2)
+            .map(|m| m.parse::<u32>().unwrap())
+            .sum();
+        let want = if (21 - taken).is_multiple_of(4) {
+            "second"
+        } else {
+            "first"
+        };
+        assert_eq!(r["result"], want, "{r}");
+        assert_eq!(r["reason"], "last token");
+        assert_eq!(r["opening_plies"], 2);
+        let moves = r["moves"].as_array().unwrap();
+        assert_eq!(r["plies"], moves.len() + 2);
+        let winner = r[r["result"].as_str().unwrap()].as_str().unwrap();
+        if winner == "alice" {
+            alice_points += 1.0;
+        }
+        // The record replays legally and ends the game the same way.
+        let record = std::fs::read_to_string(r["record"].as_str().unwrap()).unwrap();
+        let (start, record_moves) = parse_record(&record).unwrap();
+        assert_eq!(start, "startpos");
+        let mut nim = Nim::new();
+        nim.set_start(None).unwrap();
+        for mv in &record_moves {
+            assert!(nim.game_end().is_none());
+            nim.play(mv).unwrap();
+        }
+        let end = nim.game_end().expect("the record reaches the end");
+        let side = if want == "first" {
+            Side::First
+        } else {
+            Side::Second
+        };
+        assert_eq!(end.verdict, Verdict::Win(side));
+        assert_eq!(record_moves.len() as u64, r["plies"].as_u64().unwrap());
+        assert!(record.contains("Result: "), "{record}");
+    }
+    // The openings differ (seeded), and the score adds up.
+    let openings: Vec<&Value> = run.results.iter().map(|r| &r["opening"]).collect();
+    assert!(openings[0] != openings[2] || openings[2] != openings[4]);
+    let t = run.summary.pairs[0].tally;
+    assert_eq!(t.games(), 6);
+    assert_eq!(t.wins as f64 + t.draws as f64 / 2.0, alice_points);
+    assert!(run.output.contains(&t.score_line("alice", "bob")));
+    assert_eq!(starts(&dir, "alice"), 1);
+    assert_eq!(starts(&dir, "bob"), 1);
+
+    // The same seed gives the same openings again.
+    let again = match_support::run(&scratch("match-good-again"), &text);
+    let first: Vec<&Value> = again.results.iter().map(|r| &r["opening"]).collect();
+    assert_eq!(first, openings);
+}
+
+#[test]
+fn crash_mid_game_loses_and_restarts() {
+    let dir = scratch("match-crash");
+    let engines = fake(&dir, "good", "good", 0) + &fake(&dir, "crasher", "crash", 2);
+    let run = run(
+        &dir,
+        &config(
+            &engines,
+            &["good", "crasher"],
+            "games = 4\nbyoyomi_ms = 2000",
+        ),
+    );
+    all_lost(&run, "crasher", "crash", 4);
+    assert!(run.results[0]["detail"]
+        .as_str()
+        .unwrap()
+        .contains("exit status: 3"));
+    assert_eq!(starts(&dir, "crasher"), 4, "restarted for every game");
+    assert_eq!(starts(&dir, "good"), 1);
+    assert!(run
+        .output
+        .contains("Score of good vs crasher: 4 - 0 - 0  [1.000] 4"));
+}
+
+#[test]
+fn hang_on_the_clock_is_a_time_forfeit() {
+    let dir = scratch("match-hang");
+    let engines = fake(&dir, "good", "good", 0) + &fake(&dir, "sleepy", "hang", 2);
+    let t0 = Instant::now();
+    let run = run(
+        &dir,
+        &config(
+            &engines,
+            &["good", "sleepy"],
+            "games = 2\nbyoyomi_ms = 300\nmargin_ms = 300",
+        ),
+    );
+    all_lost(&run, "sleepy", "time forfeit", 2);
+    assert_eq!(starts(&dir, "sleepy"), 2);
+    assert!(t0.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn hang_under_a_node_limit_times_out() {
+    let dir = scratch("match-hang-nodes");
+    let engines = fake(&dir, "good", "good", 0) + &fake(&dir, "sleepy", "hang", 1);
+    let run = run(
+        &dir,
+        &config(
+            &engines,
+            &["sleepy", "good"],
+            "games = 2\nnodes = 1000\ntimeout_ms = 1000",
+        ),
+    );
+    all_lost(&run, "sleepy", "timeout", 2);
+    assert_eq!(starts(&dir, "sleepy"), 2);
+}
+
+#[test]
+fn closed_pipe_is_a_crash() {
+    let dir = scratch("match-close");
+    let engines = fake(&dir, "good", "good", 0) + &fake(&dir, "closer", "close", 1);
+    let run = run(
+        &dir,
+        &config(
+            &engines,
+            &["good", "closer"],
+            "games = 2\nmovetime_ms = 1000",
+        ),
+    );
+    all_lost(&run, "closer", "crash", 2);
+    assert_eq!(starts(&dir, "closer"), 2);
+}
+
+#[test]
+fn illegal_move_loses_without_restart() {
+    let dir = scratch("match-illegal");
+    let engines = fake(&dir, "good", "good", 0) + &fake(&dir, "cheat", "illegal", 1);
+    let run = run(
+        &dir,
+        &config(&engines, &["good", "cheat"], "games = 2\nbyoyomi_ms = 2000"),
+    );
+    all_lost(&run, "cheat", "illegal move", 2);
+    let detail = run.results[0]["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("`7`") && detail.contains("cannot take 7"),
+        "{detail}"
+    );
+    // An illegal move is not a reason to restart the process.
+    assert_eq!(starts(&dir, "cheat"), 1);
+}
+
+#[test]
+fn garbage_is_an_illegal_move() {
+    let dir = scratch("match-garbage");
+    let engines = fake(&dir, "good", "good", 0) + &fake(&dir, "noise", "garbage", 2);
+    let run = run(
+        &dir,
+        &config(&engines, &["noise", "good"], "games = 2\nbyoyomi_ms = 2000"),
+    );
+    assert_eq!(run.results.len(), 2);
+    // Game 1: the second `go` of the process is garbage; game 2 (same process) plays on.
+    assert_eq!(run.results[0]["result"], "second");
+    assert_eq!(run.results[0]["reason"], "illegal move");
+    assert_eq!(run.results[1]["reason"], "last token");
+}
+
+#[test]
+fn silent_engine_times_out_at_the_handshake() {
+    let dir = scratch("match-mute");
+    let engines = fake(&dir, "good", "good", 0) + &fake(&dir, "mute", "mute", 0);
+    let run = run(
+        &dir,
+        &config(
+            &engines,
+            &["good", "mute"],
+            "games = 2\nbyoyomi_ms = 100\ntimeout_ms = 1500",
+        ),
+    );
+    all_lost(&run, "mute", "timeout", 2);
+    assert!(run.results[0]["detail"].as_str().unwrap().contains("usiok"));
+    assert_eq!(starts(&dir, "mute"), 2);
+}
+
+#[test]
+fn missing_program_loses_every_game() {
+    let dir = scratch("match-missing");
+    let engines = fake(&dir, "good", "good", 0)
+        + "[[engine]]\nname = \"ghost\"\ncmd = \"./no-such-engine\"\n\n";
+    let run = run(
+        &dir,
+        &config(&engines, &["good", "ghost"], "games = 2\nbyoyomi_ms = 100"),
+    );
+    all_lost(&run, "ghost", "crash", 2);
+    assert!(run.results[0]["detail"]
+        .as_str()
+        .unwrap()
+        .contains("cannot start"));
+}
+
+#[test]
+fn slow_engine_flags_on_a_sudden_death_clock() {
+    let dir = scratch("match-slow");
+    let engines = fake(&dir, "good", "good", 0) + &fake(&dir, "slow", "slow", 300);
+    let run = run(
+        &dir,
+        &config(
+            &engines,
+            &["good", "slow"],
+            "games = 2\nmain_ms = 400\nmargin_ms = 100",
+        ),
+    );
+    all_lost(&run, "slow", "time forfeit", 2);
+    // Flagged at its second move: 300 ms, then 300 ms against 100 ms left + 100 ms of margin.
+    for r in &run.results {
+        let want = if r["first"] == "slow" { 2 } else { 3 };
+        assert_eq!(r["moves"].as_array().unwrap().len(), want, "{r}");
+    }
+}
+
+#[test]
+fn resignation_and_max_plies() {
+    let dir = scratch("match-resign");
+    let engines = fake(&dir, "good", "good", 0) + &fake(&dir, "quitter", "resign", 0);
+    let run = run(
+        &dir,
+        &config(
+            &engines,
+            &["good", "quitter"],
+            "games = 2\nbyoyomi_ms = 500",
+        ),
+    );
+    all_lost(&run, "quitter", "resign", 2);
+
+    let dir = scratch("match-null");
+    let engines = fake(&dir, "p", "null", 0) + &fake(&dir, "q", "null", 0);
+    let run = match_support::run(
+        &dir,
+        &config(
+            &engines,
+            &["p", "q"],
+            "games = 2\nbyoyomi_ms = 500\nmax_plies = 6",
+        ),
+    );
+    for r in &run.results {
+        assert_eq!(r["result"], "draw");
+        assert_eq!(r["reason"], "max plies");
+        assert_eq!(r["plies"], 6);
+    }
+    assert!(run.output.contains("Score of p vs q: 0 - 0 - 2  [0.500] 2"));
+}
+
+#[test]
+fn round_robin_in_parallel() {
+    let dir = scratch("match-robin");
+    let engines =
+        fake(&dir, "a", "good", 0) + &fake(&dir, "b", "good", 0) + &fake(&dir, "c", "good", 0);
+    let run = run(
+        &dir,
+        &config(
+            &engines,
+            &["a", "b", "c"],
+            "games = 2\nconcurrency = 3\nmovetime_ms = 1000",
+        ),
+    );
+    assert_eq!(run.results.len(), 6);
+    let mut numbers: Vec<u64> = run
+        .results
+        .iter()
+        .map(|r| r["game"].as_u64().unwrap())
+        .collect();
+    numbers.sort();
+    assert_eq!(numbers, [1, 2, 3, 4, 5, 6]);
+    // From the start, perfect Nim is a first-player win: every pair splits 1 - 1.
+    for pair in &run.summary.pairs {
+        assert_eq!(
+            (pair.tally.wins, pair.tally.losses, pair.tally.draws),
+            (1, 1, 0)
+        );
+    }
+    for line in [
+        "Score of a vs b: 1 - 1 - 0",
+        "Score of a vs c",
+        "Score of b vs c",
+    ] {
+        assert!(run.output.contains(line), "{}", run.output);
+    }
+    assert_eq!(std::fs::read_dir(dir.join("records")).unwrap().count(), 6);
+}
+
+#[test]
+fn sprt_stops_a_one_sided_match() {
+    let dir = scratch("match-sprt");
+    let engines = fake(&dir, "good", "good", 0) + &fake(&dir, "quitter", "resign", 0);
+    let run = run(
+        &dir,
+        &config(
+            &engines,
+            &["good", "quitter"],
+            "games = 200\nbyoyomi_ms = 500\n[match.sprt]\nelo0 = 0\nelo1 = 50\n",
+        ),
+    );
+    assert_eq!(run.summary.sprt, Some(SprtState::H1));
+    assert!(run.summary.finished < 40, "{}", run.summary.finished);
+    assert_eq!(run.results.len(), run.summary.finished);
+    assert!(run.output.contains("H1 was accepted"), "{}", run.output);
+}
+
+#[test]
+fn interrupt_keeps_finished_games() {
+    let dir = scratch("match-interrupt");
+    let engines = fake(&dir, "a", "slow", 60) + &fake(&dir, "b", "slow", 60);
+    let t0 = Instant::now();
+    let run = run_in(
+        &dir,
+        &config(
+            &engines,
+            &["a", "b"],
+            "games = 100\nbyoyomi_ms = 1000\nconcurrency = 2",
+        ),
+        &move || t0.elapsed() > Duration::from_millis(2500),
+    );
+    assert!(run.summary.interrupted);
+    assert!(run.summary.finished >= 1 && run.summary.finished < 100);
+    assert_eq!(run.results.len(), run.summary.finished);
+    assert_eq!(
+        std::fs::read_dir(dir.join("records")).unwrap().count(),
+        run.summary.finished
+    );
+    let head = format!(
+        "Interrupted: summary of the {} finished games of 100",
+        run.summary.finished
+    );
+    assert!(run.output.contains(&head), "{}", run.output);
+    assert!(!run.output.contains("Finished match"));
+    assert!(t0.elapsed() < Duration::from_secs(6), "stopped promptly");
+}
+
+#[test]
+fn engines_receive_the_usi_exchange() {
+    let dir = scratch("match-exchange");
+    std::fs::create_dir_all(dir.join("work")).unwrap();
+    let engines = fake(&dir, "a", "good", 0)
+        + "working_dir = \"work\"\nstderr = \"a.log\"\noptions = { Hash = 16, Style = \"calm play\", Ponder = false }\n\n"
+        + &fake(&dir, "b", "good", 0);
+    let run = run(
+        &dir,
+        &config(
+            &engines,
+            &["a", "b"],
+            "games = 2\nmain_ms = 5000\ninc_ms = 100\nmax_plies = 4",
+        ),
+    );
+    assert_eq!(run.results.len(), 2);
+    let log = std::fs::read_to_string(dir.join("a.log")).unwrap();
+    let mut lines = log.lines();
+    let cwd = lines.next().unwrap();
+    assert!(cwd.starts_with("cwd ") && cwd.ends_with("/work"), "{cwd}");
+    let received: Vec<&str> = lines.map(|l| l.strip_prefix("<< ").unwrap()).collect();
+    let go = |line: &str| line.starts_with("go btime ") && line.ends_with(" binc 100 winc 100");
+    // The handshake (its `isready` readies the first game), then per game: position/go pairs
+    // and gameover; later games start with isready and usinewgame; then quit.
+    assert_eq!(
+        received[..7],
+        [
+            "usi",
+            "setoption name USI_Variant value othello",
+            "setoption name Hash value 16",
+            "setoption name Ponder value false",
+            "setoption name Style value calm play",
+            "isready",
+            "usinewgame",
+        ]
+    );
+    // Game 1: a moves first (plies 1 and 3); a draw by max plies after 4 plies.
+    assert_eq!(received[7], "position startpos");
+    assert_eq!(received[8], "go btime 5000 wtime 5000 binc 100 winc 100");
+    assert!(
+        received[9].starts_with("position startpos moves 1 1"),
+        "{}",
+        received[9]
+    );
+    assert!(go(received[10]), "{}", received[10]);
+    assert_eq!(received[11], "gameover draw");
+    // Game 2: b moves first, so a sees the positions after plies 1 and 3.
+    assert_eq!(received[12..14], ["isready", "usinewgame"]);
+    assert_eq!(received[14], "position startpos moves 1");
+    assert!(go(received[15]));
+    assert_eq!(received[16], "position startpos moves 1 1 3");
+    assert!(go(received[17]));
+    assert_eq!(received[18..], ["gameover draw", "quit"]);
+}

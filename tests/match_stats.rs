@@ -1,0 +1,131 @@
+//! Summary arithmetic from known counts against hand-checked values.
+//!
+//! Expected values were worked out independently (Python's `math.erf`/`math.log10` with the
+//! formulas in `src/matches/stats.rs`' header) and spot-checked by hand: for 10 - 5 - 3 the score
+//! is 11.5 / 18 = 0.638889, Elo = −400·log10(1/0.638889 − 1) = 99.11, LOS = Φ(5/√15) =
+//! ½(1 + erf(5/√30)) = 0.9016.
+
+use ryoshi::matches::config::SprtConfig;
+use ryoshi::matches::stats::{Sprt, SprtState, Tally};
+use ryoshi::matches::{summary_text, PairScore, Summary};
+
+fn tally(wins: u32, losses: u32, draws: u32) -> Tally {
+    Tally {
+        wins,
+        losses,
+        draws,
+    }
+}
+
+fn close(a: f64, b: f64, eps: f64) {
+    assert!((a - b).abs() <= eps, "{a} vs {b}");
+}
+
+#[test]
+fn elo_interval_and_los_from_known_counts() {
+    // (W, L, D) → score, Elo, 95% lower, upper, +/-, LOS.
+    let cases = [
+        (
+            (10, 5, 3),
+            [
+                0.638889, 99.113793, -43.284143, 287.738711, 165.511427, 0.901647,
+            ],
+        ),
+        (
+            (30, 20, 50),
+            [0.55, 34.860070, -12.929693, 84.010763, 48.470228, 0.921350],
+        ),
+        (
+            (7, 12, 1),
+            [
+                0.375,
+                -88.739500,
+                -277.226684,
+                57.096643,
+                167.161664,
+                0.125675,
+            ],
+        ),
+        (
+            (120, 100, 80),
+            [
+                0.533333, 23.196779, -10.406185, 57.240141, 33.823163, 0.911235,
+            ],
+        ),
+    ];
+    for ((w, l, d), want) in cases {
+        let t = tally(w, l, d);
+        let elo = t.elo().unwrap();
+        close(t.score().unwrap(), want[0], 1e-6);
+        close(elo.diff, want[1], 1e-5);
+        close(elo.lower, want[2], 1e-5);
+        close(elo.upper, want[3], 1e-5);
+        close(elo.error(), want[4], 1e-5);
+        close(t.los(), want[5], 1e-6);
+    }
+}
+
+#[test]
+fn cutechess_style_lines() {
+    let t = tally(10, 5, 3);
+    assert_eq!(
+        t.score_line("new", "old"),
+        "Score of new vs old: 10 - 5 - 3  [0.639] 18"
+    );
+    assert_eq!(
+        t.elo_line(),
+        "Elo difference: 99.1 +/- 165.5 (95% interval -43.3 .. 287.7), LOS: 90.2 %, DrawRatio: 16.7 %"
+    );
+    let summary = Summary {
+        pairs: vec![PairScore {
+            a: "new".into(),
+            b: "old".into(),
+            tally: t,
+        }],
+        finished: 18,
+        scheduled: 40,
+        interrupted: true,
+        sprt: None,
+    };
+    assert_eq!(
+        summary_text(&summary, None),
+        "Interrupted: summary of the 18 finished games of 40\n\
+         Score of new vs old: 10 - 5 - 3  [0.639] 18\n\
+         Elo difference: 99.1 +/- 165.5 (95% interval -43.3 .. 287.7), LOS: 90.2 %, DrawRatio: 16.7 %\n"
+    );
+}
+
+#[test]
+fn sprt_bounds_and_decisions() {
+    let sprt = Sprt::new(SprtConfig {
+        elo0: 0.0,
+        elo1: 10.0,
+        alpha: 0.05,
+        beta: 0.05,
+    });
+    close(sprt.lower_bound(), -2.944439, 1e-6);
+    close(sprt.upper_bound(), 2.944439, 1e-6);
+    let up = tally(200, 100, 100);
+    close(up.llr(0.0, 10.0).unwrap(), 3.944500, 1e-5);
+    assert_eq!(sprt.state(&up), SprtState::H1);
+    let down = tally(100, 200, 100);
+    close(down.llr(0.0, 10.0).unwrap(), -4.426225, 1e-5);
+    assert_eq!(sprt.state(&down), SprtState::H0);
+    let open = tally(60, 50, 90);
+    close(open.llr(0.0, 10.0).unwrap(), 0.374333, 1e-5);
+    assert_eq!(sprt.state(&open), SprtState::Continue);
+    assert_eq!(
+        sprt.line(&up),
+        "SPRT (elo0 0, elo1 10, alpha 0.05, beta 0.05): llr 3.945 (134.0%), lbound -2.94, ubound 2.94 - H1 was accepted"
+    );
+
+    // Unequal error rates: ln(β/(1−α)) and ln((1−β)/α).
+    let skewed = Sprt::new(SprtConfig {
+        elo0: 0.0,
+        elo1: 5.0,
+        alpha: 0.05,
+        beta: 0.1,
+    });
+    close(skewed.lower_bound(), -2.251292, 1e-6);
+    close(skewed.upper_bound(), 2.890372, 1e-6);
+}

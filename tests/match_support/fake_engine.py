@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""A fake USI engine for match runner tests. It plays Nim (take 1-3 from a pile; who takes the last
+wins; `0` passes) and misbehaves on cue.
+
+usage: fake_engine.py MODE [N] [STARTS_LOG]
+  good            perfect play
+  null            always passes (`0`)
+  crash N         exits (status 3) at its N-th `go`
+  hang N          never answers its N-th `go`
+  close N         closes stdout at its N-th `go` and keeps running
+  illegal N       answers its N-th and later `go`s with `7`
+  garbage N       answers its N-th `go` with noise and a non-UTF-8 move
+  slow N          sleeps N ms before each answer
+  resign          resigns at once
+  mute            never answers `usi`
+STARTS_LOG: a file that gets one line per process start (to count restarts).
+Every line received is echoed to stderr as `<< line`, after a first line `cwd <folder>`.
+"""
+import os
+import sys
+import time
+
+mode = sys.argv[1]
+n = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+if len(sys.argv) > 3:
+    with open(sys.argv[3], "a") as f:
+        f.write("start\n")
+
+out = sys.stdout.buffer
+sys.stderr.write("cwd %s\n" % os.getcwd())
+sys.stderr.flush()
+
+
+def say(text):
+    out.write(text.encode() + b"\n")
+    out.flush()
+
+
+pile = 21
+gos = 0
+for raw in sys.stdin:
+    sys.stderr.write("<< " + raw)
+    sys.stderr.flush()
+    words = raw.split()
+    if not words:
+        continue
+    cmd = words[0]
+    if cmd == "usi":
+        if mode == "mute":
+            continue
+        say("id name fake-" + mode)
+        say("option name USI_Variant type combo default nim var nim")
+        say("usiok")
+    elif cmd == "isready":
+        say("readyok")
+    elif cmd == "position":
+        rest = words[1:]
+        if rest[0] == "startpos":
+            pile, rest = 21, rest[1:]
+        else:
+            pile, rest = int(rest[1]), rest[3:]
+        if rest and rest[0] == "moves":
+            pile -= sum(int(m) for m in rest[1:])
+    elif cmd == "go":
+        gos += 1
+        if mode == "crash" and gos == n:
+            sys.exit(3)
+        if mode == "hang" and gos == n:
+            while True:
+                time.sleep(1)
+        if mode == "close" and gos == n:
+            os.close(1)
+            while True:
+                time.sleep(1)
+        if mode == "slow":
+            time.sleep(n / 1000)
+        if mode == "illegal" and gos >= n:
+            say("bestmove 7")
+            continue
+        if mode == "garbage" and gos == n:
+            out.write(b"\xff\xfe garbage \x00 line\n")
+            out.write(b"bestmove \xc3\x28\xa0\n")
+            out.flush()
+            continue
+        if mode == "resign":
+            say("bestmove resign")
+            continue
+        if mode == "null":
+            take = 0
+        else:
+            take = pile % 4 or 1
+        say("info depth 1 score cp 0 nodes 1 pv %d" % take)
+        say("bestmove %d" % take)
+    elif cmd == "quit":
+        break

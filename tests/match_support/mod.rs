@@ -1,0 +1,158 @@
+//! Match runner test support: a Nim referee (take 1-3 from a pile, who takes the last wins, `0`
+//! passes), the fake engine script, and a helper that runs a match in a scratch folder.
+#![allow(dead_code)]
+
+use ryoshi::matches::{
+    self, Config, GameEnd, Hooks, Referee, RefereeFactory, Side, Summary, Verdict,
+};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// Nim with a pile of 21 (or the pile given as `<n> <b|w>`).
+pub struct Nim {
+    pile: u32,
+    to_move: Side,
+}
+
+impl Nim {
+    pub fn new() -> Nim {
+        Nim {
+            pile: 21,
+            to_move: Side::First,
+        }
+    }
+}
+
+impl Referee for Nim {
+    fn set_start(&mut self, sfen: Option<&str>) -> Result<(), String> {
+        let (pile, to_move) = match sfen {
+            None => (21, Side::First),
+            Some(text) => {
+                let words: Vec<&str> = text.split_whitespace().collect();
+                let [pile, side] = words.as_slice() else {
+                    return Err(format!("bad position `{text}`"));
+                };
+                let pile = pile.parse().map_err(|_| format!("bad pile `{pile}`"))?;
+                let side = match *side {
+                    "b" => Side::First,
+                    "w" => Side::Second,
+                    _ => return Err(format!("bad side `{side}`")),
+                };
+                (pile, side)
+            }
+        };
+        self.pile = pile;
+        self.to_move = to_move;
+        Ok(())
+    }
+
+    fn play(&mut self, mv: &str) -> Result<String, String> {
+        let take: u32 = mv.parse().map_err(|_| format!("not a number: `{mv}`"))?;
+        if take > 3 || take > self.pile {
+            return Err(format!("cannot take {take} from {}", self.pile));
+        }
+        self.pile -= take;
+        self.to_move = self.to_move.other();
+        Ok(take.to_string())
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.to_move
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        (0..=self.pile.min(3)).map(|t| t.to_string()).collect()
+    }
+
+    fn game_end(&self) -> Option<GameEnd> {
+        (self.pile == 0).then(|| GameEnd {
+            verdict: Verdict::Win(self.to_move.other()),
+            reason: "last token".into(),
+        })
+    }
+
+    fn position(&self) -> String {
+        let side = if self.to_move == Side::First {
+            "b"
+        } else {
+            "w"
+        };
+        format!("{} {side}", self.pile)
+    }
+}
+
+pub fn nim_factory() -> Arc<RefereeFactory> {
+    Arc::new(|| Box::new(Nim::new()) as Box<dyn Referee>)
+}
+
+pub fn fake_script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/match_support/fake_engine.py")
+}
+
+/// A fresh scratch folder for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ryoshi-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+/// An `[[engine]]` entry running the fake engine; its process starts are logged to
+/// `<dir>/<name>.starts`.
+pub fn fake(dir: &Path, name: &str, mode: &str, n: u32) -> String {
+    format!(
+        "[[engine]]\nname = \"{name}\"\ncmd = \"python3\"\nargs = [{:?}, \"{mode}\", \"{n}\", {:?}]\n\n",
+        fake_script().display().to_string(),
+        dir.join(format!("{name}.starts")).display().to_string()
+    )
+}
+
+pub fn starts(dir: &Path, name: &str) -> usize {
+    std::fs::read_to_string(dir.join(format!("{name}.starts")))
+        .map(|s| s.lines().count())
+        .unwrap_or(0)
+}
+
+pub struct Run {
+    pub summary: Summary,
+    pub output: String,
+    pub results: Vec<serde_json::Value>,
+    pub dir: PathBuf,
+}
+
+/// Runs a match over the Nim referee with `text` as engines.toml inside `dir`.
+pub fn run_in(dir: &Path, text: &str, interrupted: &(dyn Fn() -> bool + Sync)) -> Run {
+    std::fs::write(dir.join("engines.toml"), text).expect("write config");
+    let config = Config::load(&dir.join("engines.toml")).expect("config");
+    let hooks = Hooks {
+        stop: Arc::new(AtomicBool::new(false)),
+        interrupted,
+        progress: false,
+    };
+    let mut out = Vec::new();
+    let summary = matches::run_match(&config, nim_factory(), &hooks, &mut out).expect("match runs");
+    let results = read_results(&dir.join("results.jsonl"));
+    Run {
+        summary,
+        output: String::from_utf8(out).expect("utf-8 output"),
+        results,
+        dir: dir.to_path_buf(),
+    }
+}
+
+pub fn run(dir: &Path, text: &str) -> Run {
+    run_in(dir, text, &|| false)
+}
+
+/// Every line of the results file, each parsed as JSON (a truncated line fails the test).
+pub fn read_results(path: &Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        text.is_empty() || text.ends_with('\n'),
+        "last line unfinished"
+    );
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad line {l}: {e}")))
+        .collect()
+}
