@@ -90,7 +90,7 @@ fn perft_start_depth_3_by_playing_every_leaf() {
 }
 
 /// Depth 4 (923,370,014 leaves) with every leaf played and re-projected, against the bulk count.
-/// About two minutes; run with `cargo test --release -- --ignored`.
+/// About four CPU minutes; run with `cargo test --release -- --ignored`.
 #[test]
 #[ignore]
 fn perft_start_depth_4_bulk_equals_playing_every_leaf() {
