@@ -162,14 +162,6 @@ fn moves_lists_every_legal_action_on_one_line() {
 }
 
 #[test]
-fn search_is_not_there_yet_but_answers() {
-    let out = transcript(b"position startpos\ngo btime 1000 wtime 1000\nisready\n");
-    assert!(out.contains("info string error: search is not implemented yet"));
-    assert_eq!(out.lines().filter(|l| l.starts_with("bestmove")).count(), 1);
-    assert!(out.contains("bestmove resign"));
-}
-
-#[test]
 fn no_legal_action_gives_an_empty_moves_line() {
     let out = transcript(
         b"position sfen KRBGGSSG~G~/PPPPPPPPP/9/9/4k4/9/9/9/9 b 4q[NL]~17q 1\nmoves\ngo perft 1\n",
