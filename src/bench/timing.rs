@@ -83,21 +83,31 @@ fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// A seeded random walk of 16 to 40 plies from the start, using the engine's own `moves`.
+/// A seeded random walk of 16 to 40 plies from the start, using the engine's own `moves`,
+/// that leaves the side to move with something to play.
 fn midgame(engine: &mut Child2, rng: &mut u64) -> Result<String, String> {
-    let plies = 16 + splitmix(rng) % 25;
-    let mut played: Vec<String> = Vec::new();
-    for _ in 0..plies {
-        engine.send(&format!("position startpos moves {}", played.join(" ")))?;
-        engine.send("moves")?;
-        let (_, line) = engine.wait_for("")?;
-        let moves: Vec<&str> = line.split_whitespace().collect();
-        if moves.is_empty() || line.starts_with("info") {
-            break;
+    loop {
+        let plies = 16 + splitmix(rng) % 25;
+        let mut played: Vec<String> = Vec::new();
+        let mut alive = true;
+        for _ in 0..=plies {
+            engine.send(&format!("position startpos moves {}", played.join(" ")))?;
+            engine.send("moves")?;
+            let (_, line) = engine.wait_for("")?;
+            let moves: Vec<&str> = line.split_whitespace().collect();
+            if moves.is_empty() || line.starts_with("info") {
+                alive = false;
+                break;
+            }
+            if played.len() as u64 == plies {
+                break;
+            }
+            played.push(moves[(splitmix(rng) % moves.len() as u64) as usize].to_string());
         }
-        played.push(moves[(splitmix(rng) % moves.len() as u64) as usize].to_string());
+        if alive {
+            return Ok(format!("position startpos moves {}", played.join(" ")));
+        }
     }
-    Ok(format!("position startpos moves {}", played.join(" ")))
 }
 
 #[derive(Default)]
@@ -151,9 +161,17 @@ fn timing(args: &[String]) -> Result<(), String> {
             // An isready at a random moment of the search.
             thread::sleep(Duration::from_millis(50 + splitmix(&mut rng) % 300));
             let asked = engine.send("isready")?;
-            let (answered, _) = engine.wait_for("readyok")?;
-            ready.add(answered.duration_since(asked).as_secs_f64() * 1e3);
-            let (done, _) = engine.wait_for("bestmove")?;
+            let (mut answered, mut done) = (None, None);
+            while answered.is_none() || done.is_none() {
+                let (at, line) = engine.wait_for("")?;
+                if line == "readyok" {
+                    answered = Some(at);
+                } else if line.starts_with("bestmove") {
+                    done = Some(at);
+                }
+            }
+            let (answered, done) = (answered.unwrap_or(asked), done.unwrap_or(t0));
+            ready.add(answered.saturating_duration_since(asked).as_secs_f64() * 1e3);
             stats.add(done.duration_since(t0).as_secs_f64() * 1e3 - 450.0);
         }
         if i % 2 == 0 {
