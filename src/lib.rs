@@ -5,5 +5,6 @@ pub mod games;
 pub mod gtp;
 pub mod matches;
 pub mod protocol;
+pub mod rng;
 pub mod search;
 pub mod session;

@@ -3,17 +3,7 @@
 use ryoshi::games::go::board::{BLACK, EMPTY, WHITE};
 use ryoshi::games::go::policy::is_own_eye;
 use ryoshi::games::go::{unconditional, unconditional_reference, Board, Color, Game};
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
+use ryoshi::rng::SplitMix64 as Rng;
 
 fn random_board(size: usize, density: u64, rng: &mut Rng) -> Board {
     let mut b = Board::new(size).unwrap();

@@ -13,18 +13,8 @@ use ryoshi::games::go::board::EMPTY;
 use ryoshi::games::go::policy::is_own_eye;
 use ryoshi::games::go::unconditional::unconditional_life;
 use ryoshi::games::go::{Board, Color, Game};
+use ryoshi::rng::SplitMix64 as Rng;
 use std::collections::HashSet;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
 
 /// Random stones (dense), then blocks without liberties removed.
 fn scattered(size: usize, rng: &mut Rng) -> Board {

@@ -6,6 +6,7 @@ use ryoshi::games::go::analysis::extended;
 use ryoshi::games::go::notation::{format_move, format_vertex};
 use ryoshi::games::go::policy::is_own_eye;
 use ryoshi::games::go::{Color, Game};
+use ryoshi::rng::SplitMix64 as Rng;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -16,16 +17,6 @@ fn gnugo() -> Option<String> {
         }
     }
     None
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
 }
 
 /// A random game that never fills its own eyes, stopped after `len` moves or two passes.

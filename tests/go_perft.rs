@@ -6,6 +6,7 @@ mod common;
 
 use ryoshi::games::go::board::{BLACK, EMPTY, WHITE};
 use ryoshi::games::go::{Board, Color, Game};
+use ryoshi::rng::SplitMix64 as Rng;
 
 #[derive(Clone, PartialEq, Eq, Debug)]
 struct Naive {
@@ -131,16 +132,6 @@ impl Naive {
             .into_iter()
             .map(|(r, c)| self.play(r, c).unwrap().perft(depth - 1))
             .sum()
-    }
-}
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
     }
 }
 

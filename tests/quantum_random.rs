@@ -5,21 +5,7 @@
 
 use ryoshi::games::quantum::types::{Side, PIECES_PER_SIDE};
 use ryoshi::games::quantum::{oracle, qsfen, reference, Action, Position, Rules, HAND};
-
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use ryoshi::rng::SplitMix64 as SplitMix;
 
 /// Prefers captures, then drops, so hands fill and empty often.
 fn pick(pos: &Position, actions: &[Action], rng: &mut SplitMix) -> Action {
@@ -33,12 +19,12 @@ fn pick(pos: &Position, actions: &[Action], rng: &mut SplitMix) -> Action {
         .copied()
         .filter(|a| matches!(a, Action::Drop { .. }))
         .collect();
-    if !captures.is_empty() && rng.below(2) == 0 {
-        captures[rng.below(captures.len())]
-    } else if !drops.is_empty() && rng.below(2) == 0 {
-        drops[rng.below(drops.len())]
+    if !captures.is_empty() && rng.index(2) == 0 {
+        captures[rng.index(captures.len())]
+    } else if !drops.is_empty() && rng.index(2) == 0 {
+        drops[rng.index(drops.len())]
     } else {
-        actions[rng.below(actions.len())]
+        actions[rng.index(actions.len())]
     }
 }
 

@@ -7,6 +7,7 @@
 
 use crate::games::quantum::types::{Mask, Side, PIECES_PER_SIDE};
 use crate::games::quantum::{hall, oracle, Action, Position, Rules};
+use crate::rng::SplitMix64 as SplitMix;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -18,21 +19,6 @@ pub fn run(what: &str, args: &[String]) -> Option<Result<(), String>> {
     match what {
         "hall" => Some(hall_bench(args)),
         _ => None,
-    }
-}
-
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
     }
 }
 
@@ -56,10 +42,10 @@ pub fn sample_states(count: usize, seed: u64) -> Vec<[Mask; PIECES_PER_SIDE]> {
             .copied()
             .filter(|a| matches!(a, Action::Move { to, .. } if pos.piece_at(*to).is_some()))
             .collect();
-        let action = if !captures.is_empty() && rng.below(2) == 0 {
-            captures[rng.below(captures.len())]
+        let action = if !captures.is_empty() && rng.index(2) == 0 {
+            captures[rng.index(captures.len())]
         } else {
-            actions[rng.below(actions.len())]
+            actions[rng.index(actions.len())]
         };
         pos.apply(action);
         for origin in Side::BOTH {
@@ -68,8 +54,8 @@ pub fn sample_states(count: usize, seed: u64) -> Vec<[Mask; PIECES_PER_SIDE]> {
             for (k, m) in masks.iter_mut().enumerate() {
                 *m = pos.piece(base + k).mask;
             }
-            let k = rng.below(PIECES_PER_SIDE);
-            masks[k] &= rng.next() as u8 | 1 << rng.below(8);
+            let k = rng.index(PIECES_PER_SIDE);
+            masks[k] &= rng.next() as u8 | 1 << rng.index(8);
             states.push(masks);
         }
     }

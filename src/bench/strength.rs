@@ -3,7 +3,8 @@
 //! opening played twice. Prints one line per game and a result table.
 
 use crate::games::quantum::{Ending, Position, Record, Rules, Side};
-use crate::search::quantum::{splitmix, think, Player, QGame};
+use crate::rng::splitmix;
+use crate::search::quantum::{think, Player, QGame};
 use crate::search::{Control, Limits, Searcher};
 
 pub const NAMES: &[&str] = &["strength"];

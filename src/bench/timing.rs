@@ -3,6 +3,7 @@
 //! replies, and times N `go movetime 450`, N bare `go`, `isready` during searches and
 //! `stop` -> `bestmove`.
 
+use crate::rng::splitmix;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
@@ -73,14 +74,6 @@ impl Drop for Child2 {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// A seeded random walk of 16 to 40 plies from the start, using the engine's own `moves`,

@@ -7,6 +7,7 @@ pub mod eval;
 use crate::games::quantum::types::Side;
 use crate::games::quantum::zobrist;
 use crate::games::quantum::{Action, Position, Rules};
+use crate::rng::splitmix;
 use crate::search::{Control, Info, Outcome, Report, SearchGame, Searcher};
 
 /// A position with its rules, as the generic search sees it.
@@ -135,15 +136,6 @@ impl SearchGame for QGame {
     fn name(&self, mv: Action) -> String {
         self.pos.action_name(mv)
     }
-}
-
-/// splitmix64: a small, well-mixed, seedable generator (no `rand` dependency).
-pub fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// `random`: a uniformly random legal action; the generator is seeded from `seed` and the
