@@ -115,6 +115,31 @@ fn reply_value(p: u64, o: u64) -> i32 {
     worst
 }
 
+/// The squares around each square.
+static NEIGHBOURS: [u64; 64] = {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (r, f) = ((sq / 8) as i32, (sq % 8) as i32);
+        let mut bits = 0u64;
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut df = -1;
+            while df <= 1 {
+                let (y, x) = (r + dr, f + df);
+                if (dr != 0 || df != 0) && y >= 0 && y < 8 && x >= 0 && x < 8 {
+                    bits |= 1u64 << (y * 8 + x);
+                }
+                df += 1;
+            }
+            dr += 1;
+        }
+        table[sq] = bits;
+        sq += 1;
+    }
+    table
+};
+
 /// Discs of `p` on a corner or next to an owned corner along an edge: surely stable.
 #[inline(always)]
 fn corner_stability(p: u64) -> i32 {
@@ -387,11 +412,20 @@ impl<'a> Solver<'a> {
     fn last1(&mut self, p: u64, o: u64, sq: u32) -> i32 {
         self.nodes += 1;
         let diff = p.count_ones() as i32 - o.count_ones() as i32;
-        let f = flips(p, o, sq).count_ones() as i32;
+        let near = NEIGHBOURS[sq as usize];
+        let f = if near & o != 0 {
+            flips(p, o, sq).count_ones() as i32
+        } else {
+            0
+        };
         if f > 0 {
             return diff + 2 * f + 1;
         }
-        let g = flips(o, p, sq).count_ones() as i32;
+        let g = if near & p != 0 {
+            flips(o, p, sq).count_ones() as i32
+        } else {
+            0
+        };
         if g > 0 {
             return diff - 2 * g - 1;
         }
@@ -557,6 +591,10 @@ impl<'a> Solver<'a> {
         let mut best = -65;
         for part in [empties & odd, empties & !odd] {
             for sq in squares(part) {
+                // A square with no opponent neighbour turns nothing: skip the flip test.
+                if NEIGHBOURS[sq as usize] & o == 0 {
+                    continue;
+                }
                 let f = flips(p, o, sq);
                 if f == 0 {
                     continue;
