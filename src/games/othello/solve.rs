@@ -82,7 +82,7 @@ impl MoveList {
 /// evaluation (worth its cost only high in the tree).
 const ORDER_SEARCH_EMPTIES: u32 = 14;
 /// The look-ahead's weight against the mobility key.
-const ORDER_EVAL_WEIGHT: i32 = 16;
+const ORDER_EVAL_WEIGHT: i32 = 8;
 
 /// A small evaluation for ordering, for the side to move: weighted mobility, corners, corner
 /// stability, potential mobility.
