@@ -270,9 +270,9 @@ mod tests {
 
     #[test]
     fn rays_do_not_wrap() {
-        for sq in 0..64usize {
-            for d in 0..8 {
-                for t in squares(RAYS[sq][d]) {
+        for (sq, rays) in RAYS.iter().enumerate() {
+            for (d, &ray) in rays.iter().enumerate() {
+                for t in squares(ray) {
                     let (r0, f0) = (sq as i32 / 8, sq as i32 % 8);
                     let (r1, f1) = (t as i32 / 8, t as i32 % 8);
                     let (dr, df) = DIRECTIONS[d];
@@ -287,9 +287,9 @@ mod tests {
                 // Directions 0..4 only go up in index, 4..8 only down.
                 let below = (1u64 << sq) - 1;
                 if d < 4 {
-                    assert_eq!(RAYS[sq][d] & below, 0);
+                    assert_eq!(ray & below, 0);
                 } else {
-                    assert_eq!(RAYS[sq][d] & !below, 0);
+                    assert_eq!(ray & !below, 0);
                 }
             }
         }
