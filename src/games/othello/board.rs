@@ -200,6 +200,16 @@ impl Board {
     }
 }
 
+/// A table hash of a position: every bit of both boards reaches every bit of the result
+/// (a plain product only carries low bits upwards, so its low bits would ignore rows 7 and 8).
+#[inline(always)]
+pub fn mix(p: u64, o: u64) -> u64 {
+    let mut z = p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// Squares of a bitboard, lowest first.
 pub fn squares(mut bits: u64) -> impl Iterator<Item = u32> {
     std::iter::from_fn(move || {

@@ -124,10 +124,7 @@ impl PerftTable {
 
 #[inline(always)]
 fn slot(p: u64, o: u64, depth: u32, mask: usize) -> usize {
-    let h = (p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
-        .wrapping_add(depth as u64)
-        .wrapping_mul(0xFF51_AFD7_ED55_8CCD);
-    (h >> 20) as usize & mask
+    super::board::mix(p, o ^ depth as u64) as usize & mask
 }
 
 /// Rows reversed (a1 <-> a8).

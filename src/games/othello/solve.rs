@@ -198,8 +198,7 @@ pub struct Solved {
 
 #[inline(always)]
 fn hash(p: u64, o: u64) -> u64 {
-    let h = p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-    h ^ (h >> 29)
+    super::board::mix(p, o)
 }
 
 /// Discs of `p` that can never be turned, as far as cheaply provable: filled edges and the
