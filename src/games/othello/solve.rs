@@ -261,7 +261,32 @@ impl<'a> Solver<'a> {
     /// Exact score and a best move of `board` (player to move). A player who must pass gets
     /// `best: None` with the score after the pass, as does a finished game.
     pub fn solve(&mut self, board: &Board) -> Solved {
-        self.solve_window(board, -64, 64)
+        // MTD(f): null-window tests closing in on the score reuse the table between them and
+        // cut far more than one wide window.
+        if board.moves() == 0 {
+            return self.solve_window(board, -64, 64);
+        }
+        let (mut lo, mut hi) = (-64, 64);
+        let mut guess = 0;
+        let mut best = None;
+        while lo < hi {
+            let beta = if guess == lo { guess + 1 } else { guess };
+            let r = self.solve_window(board, beta - 1, beta);
+            if self.aborted {
+                break;
+            }
+            if r.score >= beta {
+                lo = r.score;
+                best = r.best;
+            } else {
+                hi = r.score;
+                if best.is_none() && hi <= lo {
+                    best = r.best;
+                }
+            }
+            guess = r.score;
+        }
+        Solved { best, score: lo }
     }
 
     /// As [`Solver::solve`], but the score is only exact inside (alpha, beta); outside it is a
