@@ -334,7 +334,7 @@ impl<'a> Solver<'a> {
 
     /// The exact score of `board` (player to move), for callers that solve each move apart.
     pub fn score(&mut self, board: &Board) -> i32 {
-        self.search(board.player, board.opponent, -64, 64, false)
+        self.solve(board).score
     }
 
     /// The table entry of (p, o), if stored. Two slots per hash (a pair), either may hold it.
