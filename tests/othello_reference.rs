@@ -149,3 +149,66 @@ fn bitboards_agree_with_the_plain_board_on_random_games() {
     assert_eq!(games, 2000);
     assert!(passes > 100, "random games should meet passes: {passes}");
 }
+
+/// Perft on the plain board, Edax's convention written out: a forced pass is a ply, a finished
+/// game contributes nothing.
+fn plain_perft(b: &Plain, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let legal = b.moves(b.to_move);
+    if legal.is_empty() {
+        if b.moves(-b.to_move).is_empty() {
+            return 0;
+        }
+        let mut passed = b.clone();
+        passed.to_move = -b.to_move;
+        return plain_perft(&passed, depth - 1);
+    }
+    legal
+        .iter()
+        .map(|&sq| {
+            let mut next = b.clone();
+            next.play(sq);
+            plain_perft(&next, depth - 1)
+        })
+        .sum()
+}
+
+#[test]
+fn perft_agrees_with_the_plain_board() {
+    use ryoshi::games::othello::perft::leaves;
+    let table = [1u64, 4, 12, 56, 244, 1396, 8200];
+    for (d, &n) in table.iter().enumerate() {
+        assert_eq!(plain_perft(&Plain::start(), d as u32), n);
+    }
+    // And from positions deep in random games, where passes and game ends happen.
+    let mut rng = SplitMix(77);
+    let mut checked = 0;
+    while checked < 40 {
+        let mut plain = Plain::start();
+        let plies = 30 + rng.next() % 28;
+        for _ in 0..plies {
+            let mut legal = plain.moves(plain.to_move);
+            if legal.is_empty() {
+                plain.to_move = -plain.to_move;
+                legal = plain.moves(plain.to_move);
+                if legal.is_empty() {
+                    break;
+                }
+            }
+            let sq = legal[(rng.next() % legal.len() as u64) as usize];
+            plain.play(sq);
+        }
+        let pos = plain.as_position();
+        for d in 1..=4 {
+            assert_eq!(
+                leaves(&pos.board, d),
+                plain_perft(&plain, d),
+                "{}",
+                pos.to_text()
+            );
+        }
+        checked += 1;
+    }
+}

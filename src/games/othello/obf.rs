@@ -40,7 +40,10 @@ fn scored_move(input: &str) -> IResult<&str, (&str, i32)> {
     )(input)
 }
 
-fn line(input: &str) -> IResult<&str, (&str, char, Vec<(&str, i32)>)> {
+/// The fields of one line: board, side, (move, score) pairs.
+type Fields<'a> = (&'a str, char, Vec<(&'a str, i32)>);
+
+fn line(input: &str) -> IResult<&str, Fields<'_>> {
     let (input, board) = take_while1(|c: char| matches!(c, 'X' | 'O' | '-'))(input)?;
     let (input, side) = preceded(space1, one_of("XO"))(input)?;
     let (input, moves) = preceded(terminated(space0, char(';')), many0(scored_move))(input)?;

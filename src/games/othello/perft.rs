@@ -7,20 +7,22 @@
 //! compiled a second time with POPCNT/BMI/AVX2 enabled, chosen at run time when the CPU has them
 //! (the crate is built for generic x86-64, whose popcount is a slow bit-trick).
 
+#[cfg(target_arch = "x86_64")]
+use super::board::moves_avx2;
 use super::board::{flips, moves, squares, Board};
 
 /// The recursion, written once and compiled twice: with the CPU's POPCNT/BMI/AVX2 (every
 /// function it calls is inlined into it, so they get the features too) and without.
 macro_rules! count_fn {
-    ($name:ident $(, $features:literal)?) => {
+    ($name:ident, $moves:path $(, $features:literal)?) => {
         $(#[target_feature(enable = $features)])?
         unsafe fn $name(p: u64, o: u64, depth: u32) -> u64 {
-            let m = moves(p, o);
+            let m = $moves(p, o);
             if m == 0 {
                 if depth == 1 {
-                    return (moves(o, p) != 0) as u64;
+                    return ($moves(o, p) != 0) as u64;
                 }
-                if moves(o, p) != 0 {
+                if $moves(o, p) != 0 {
                     return $name(o, p, depth - 1);
                 }
                 return 0;
@@ -38,9 +40,9 @@ macro_rules! count_fn {
     };
 }
 
-count_fn!(count_generic);
+count_fn!(count_generic, moves);
 #[cfg(target_arch = "x86_64")]
-count_fn!(count_native, "popcnt,bmi1,bmi2,lzcnt,avx2");
+count_fn!(count_native, moves_avx2, "popcnt,bmi1,bmi2,lzcnt,avx2");
 
 /// Leaf count below `board` (player to move) at `depth` plies; depth 0 is the board itself.
 fn leaves_generic(board: &Board, depth: u32) -> u64 {
@@ -122,10 +124,7 @@ impl PerftTable {
 
 #[inline(always)]
 fn slot(p: u64, o: u64, depth: u32, mask: usize) -> usize {
-    let h = (p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
-        .wrapping_add(depth as u64)
-        .wrapping_mul(0xFF51_AFD7_ED55_8CCD);
-    (h >> 20) as usize & mask
+    super::board::mix(p, o ^ depth as u64) as usize & mask
 }
 
 /// Rows reversed (a1 <-> a8).

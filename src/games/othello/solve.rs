@@ -82,7 +82,7 @@ impl MoveList {
 /// evaluation (worth its cost only high in the tree).
 const ORDER_SEARCH_EMPTIES: u32 = 14;
 /// The look-ahead's weight against the mobility key.
-const ORDER_EVAL_WEIGHT: i32 = 16;
+const ORDER_EVAL_WEIGHT: i32 = 8;
 
 /// A small evaluation for ordering, for the side to move: weighted mobility, corners, corner
 /// stability, potential mobility.
@@ -114,6 +114,31 @@ fn reply_value(p: u64, o: u64) -> i32 {
     }
     worst
 }
+
+/// The squares around each square.
+static NEIGHBOURS: [u64; 64] = {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (r, f) = ((sq / 8) as i32, (sq % 8) as i32);
+        let mut bits = 0u64;
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut df = -1;
+            while df <= 1 {
+                let (y, x) = (r + dr, f + df);
+                if (dr != 0 || df != 0) && y >= 0 && y < 8 && x >= 0 && x < 8 {
+                    bits |= 1u64 << (y * 8 + x);
+                }
+                df += 1;
+            }
+            dr += 1;
+        }
+        table[sq] = bits;
+        sq += 1;
+    }
+    table
+};
 
 /// Discs of `p` on a corner or next to an owned corner along an edge: surely stable.
 #[inline(always)]
@@ -173,8 +198,7 @@ pub struct Solved {
 
 #[inline(always)]
 fn hash(p: u64, o: u64) -> u64 {
-    let h = p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-    h ^ (h >> 29)
+    super::board::mix(p, o)
 }
 
 /// Discs of `p` that can never be turned, as far as cheaply provable: filled edges and the
@@ -237,7 +261,32 @@ impl<'a> Solver<'a> {
     /// Exact score and a best move of `board` (player to move). A player who must pass gets
     /// `best: None` with the score after the pass, as does a finished game.
     pub fn solve(&mut self, board: &Board) -> Solved {
-        self.solve_window(board, -64, 64)
+        // MTD(f): null-window tests closing in on the score reuse the table between them and
+        // cut far more than one wide window.
+        if board.moves() == 0 {
+            return self.solve_window(board, -64, 64);
+        }
+        let (mut lo, mut hi) = (-64, 64);
+        let mut guess = 0;
+        let mut best = None;
+        while lo < hi {
+            let beta = if guess == lo { guess + 1 } else { guess };
+            let r = self.solve_window(board, beta - 1, beta);
+            if self.aborted {
+                break;
+            }
+            if r.score >= beta {
+                lo = r.score;
+                best = r.best;
+            } else {
+                hi = r.score;
+                if best.is_none() && hi <= lo {
+                    best = r.best;
+                }
+            }
+            guess = r.score;
+        }
+        Solved { best, score: lo }
     }
 
     /// As [`Solver::solve`], but the score is only exact inside (alpha, beta); outside it is a
@@ -285,7 +334,7 @@ impl<'a> Solver<'a> {
 
     /// The exact score of `board` (player to move), for callers that solve each move apart.
     pub fn score(&mut self, board: &Board) -> i32 {
-        self.search(board.player, board.opponent, -64, 64, false)
+        self.solve(board).score
     }
 
     /// The table entry of (p, o), if stored. Two slots per hash (a pair), either may hold it.
@@ -387,11 +436,20 @@ impl<'a> Solver<'a> {
     fn last1(&mut self, p: u64, o: u64, sq: u32) -> i32 {
         self.nodes += 1;
         let diff = p.count_ones() as i32 - o.count_ones() as i32;
-        let f = flips(p, o, sq).count_ones() as i32;
+        let near = NEIGHBOURS[sq as usize];
+        let f = if near & o != 0 {
+            flips(p, o, sq).count_ones() as i32
+        } else {
+            0
+        };
         if f > 0 {
             return diff + 2 * f + 1;
         }
-        let g = flips(o, p, sq).count_ones() as i32;
+        let g = if near & p != 0 {
+            flips(o, p, sq).count_ones() as i32
+        } else {
+            0
+        };
         if g > 0 {
             return diff - 2 * g - 1;
         }
@@ -557,6 +615,10 @@ impl<'a> Solver<'a> {
         let mut best = -65;
         for part in [empties & odd, empties & !odd] {
             for sq in squares(part) {
+                // A square with no opponent neighbour turns nothing: skip the flip test.
+                if NEIGHBOURS[sq as usize] & o == 0 {
+                    continue;
+                }
                 let f = flips(p, o, sq);
                 if f == 0 {
                     continue;

@@ -77,8 +77,7 @@ const UPPER: u8 = 2;
 const NO_MOVE: u8 = 64;
 
 fn hash(p: u64, o: u64) -> u64 {
-    let h = p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-    h ^ (h >> 31)
+    crate::games::othello::board::mix(p, o)
 }
 
 /// The midgame searcher: alpha-beta with PVS, a transposition table and a polled stop.
