@@ -19,10 +19,16 @@ fn strength(args: &[String]) -> Result<(), String> {
     let opponent = match args.first().map(String::as_str) {
         Some("random") | None => Player::Random { seed: 0 },
         Some("possibilityist") => Player::Possibilityist,
-        Some(other) => return Err(format!("unknown opponent '{other}' (random or possibilityist)")),
+        Some(other) => {
+            return Err(format!(
+                "unknown opponent '{other}' (random or possibilityist)"
+            ))
+        }
     };
     let number = |i: usize, default: u64| -> Result<u64, String> {
-        args.get(i).map_or(Ok(default), |a| a.parse().map_err(|_| format!("bad number '{a}'")))
+        args.get(i).map_or(Ok(default), |a| {
+            a.parse().map_err(|_| format!("bad number '{a}'"))
+        })
     };
     let games = number(1, 100)?;
     let movetime = number(2, 450)?;
@@ -30,7 +36,11 @@ fn strength(args: &[String]) -> Result<(), String> {
     let mut searcher = Searcher::<QGame>::new(64);
     let (mut wins, mut draws, mut losses) = (0u64, 0u64, 0u64);
     for game in 0..games {
-        let search_side = if game % 2 == 0 { Side::Black } else { Side::White };
+        let search_side = if game % 2 == 0 {
+            Side::Black
+        } else {
+            Side::White
+        };
         let mut record = opening(game / 2, &rules);
         searcher.clear();
         let ending = loop {
@@ -49,14 +59,31 @@ fn strength(args: &[String]) -> Result<(), String> {
                     other => other,
                 }
             };
-            let control = Control::new(Limits { movetime: Some(movetime), ..Default::default() }, 50);
+            let control = Control::new(
+                Limits {
+                    movetime: Some(movetime),
+                    ..Default::default()
+                },
+                50,
+            );
             let keys = record.keys();
             let keys = keys[..keys.len() - 1].to_vec();
-            let outcome = think(player, &QGame { pos, rules }, &keys, &mut searcher, &control, &mut |_| {});
+            let outcome = think(
+                player,
+                &QGame { pos, rules },
+                &keys,
+                &mut searcher,
+                &control,
+                &mut |_| {},
+            );
             let Some(best) = outcome.best else {
-                return Err(format!("game {game}: a player resigned in a position with legal actions"));
+                return Err(format!(
+                    "game {game}: a player resigned in a position with legal actions"
+                ));
             };
-            record.play_str(&best).map_err(|e| format!("game {game}: {best}: {e}"))?;
+            record
+                .play_str(&best)
+                .map_err(|e| format!("game {game}: {best}: {e}"))?;
         };
         let result = match ending {
             Some(Ending::KingCapture { winner }) if winner == search_side => "win",
@@ -96,7 +123,10 @@ fn opening(pair: u64, rules: &Rules) -> Record {
     let mut state = 0x0BE1_1001 ^ pair.wrapping_mul(0x9E37_79B9);
     for _ in 0..2 {
         let moves = record.position().legal_actions(rules);
-        let safe: Vec<_> = moves.into_iter().filter(|&a| record.position().after(a).winner().is_none()).collect();
+        let safe: Vec<_> = moves
+            .into_iter()
+            .filter(|&a| record.position().after(a).winner().is_none())
+            .collect();
         if safe.is_empty() {
             break;
         }
