@@ -325,7 +325,13 @@ fn progress_message(pairs: &[PairScore]) -> String {
     let t = &p.tally;
     let elo = t
         .elo()
-        .map(|e| format!("{:+.0} +/- {:.0}", e.diff, e.error()))
+        .map(|e| {
+            format!(
+                "{} +/- {}",
+                stats::fmt_elo(e.diff),
+                stats::fmt_elo(e.error())
+            )
+        })
         .unwrap_or_default();
     format!(
         "{} vs {}: {} - {} - {}  Elo {elo}",
