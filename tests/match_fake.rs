@@ -308,13 +308,15 @@ fn round_robin_in_parallel() {
     let dir = scratch("match-robin");
     let engines =
         fake(&dir, "a", "good", 0) + &fake(&dir, "b", "good", 0) + &fake(&dir, "c", "good", 0);
-    let run = run(
+    let run = run_with(
         &dir,
         &config(
             &engines,
             &["a", "b", "c"],
             "games = 2\nconcurrency = 3\nmovetime_ms = 1000",
         ),
+        &|| false,
+        true,
     );
     assert_eq!(run.results.len(), 6);
     let mut numbers: Vec<u64> = run

@@ -4,6 +4,7 @@
 
 mod common;
 
+use ryoshi::matches::othello::OthelloReferee;
 use ryoshi::matches::quantum::QuantumReferee;
 use ryoshi::matches::results::parse_record;
 use ryoshi::matches::stats::Tally;
@@ -187,5 +188,19 @@ fn quantum_search_against_possibilityist() {
     );
     check(&real, 2, "search", "possibilityist", max_plies, &|| {
         Box::new(QuantumReferee::new())
+    });
+}
+
+#[test]
+fn othello_levels_against_each_other() {
+    let real = run_real(
+        "othello",
+        "othello",
+        ("level3", "Level = 3"),
+        ("level1", "Level = 1"),
+        "games = 4\nconcurrency = 2\nbyoyomi_ms = 30\nmargin_ms = 1000\nopening_plies = 4\nseed = 3",
+    );
+    check(&real, 4, "level3", "level1", 512, &|| {
+        Box::new(OthelloReferee::new())
     });
 }

@@ -11,6 +11,7 @@ pub mod config;
 pub mod engine;
 pub mod game;
 pub mod opening;
+pub mod othello;
 pub mod quantum;
 pub mod referee;
 pub mod results;
@@ -52,7 +53,9 @@ pub fn referee_for(variant: config::VariantName) -> Result<Arc<RefereeFactory>, 
         config::VariantName::QuantumShogi => Ok(Arc::new(|| {
             Box::new(quantum::QuantumReferee::new()) as Box<dyn Referee>
         })),
-        config::VariantName::Othello => Err("the othello referee is not available yet".into()),
+        config::VariantName::Othello => Ok(Arc::new(|| {
+            Box::new(othello::OthelloReferee::new()) as Box<dyn Referee>
+        })),
     }
 }
 
@@ -322,7 +325,13 @@ fn progress_message(pairs: &[PairScore]) -> String {
     let t = &p.tally;
     let elo = t
         .elo()
-        .map(|e| format!("{:+.0} +/- {:.0}", e.diff, e.error()))
+        .map(|e| {
+            format!(
+                "{} +/- {}",
+                stats::fmt_elo(e.diff),
+                stats::fmt_elo(e.error())
+            )
+        })
         .unwrap_or_default();
     format!(
         "{} vs {}: {} - {} - {}  Elo {elo}",
@@ -400,5 +409,43 @@ mod tests {
         let numbers: Vec<usize> = jobs.iter().map(|j| j.game).collect();
         assert_eq!(numbers, (1..=9).collect::<Vec<_>>());
         assert_eq!(jobs[6].opening.moves, ["m1"]);
+    }
+
+    #[test]
+    fn openings_files_as_documented() {
+        let quantum = referee_for(config::VariantName::QuantumShogi).unwrap();
+        let text = "# quantum shogi\nstartpos moves 7g7f 3c3d\n\nposition startpos moves 2g2f\n\
+            sfen qqqqqqqqq/1q5q1/qqqqqqqqq/9/9/9/QQQQQQQQQ/1Q5Q1/QQQQQQQQQ b - 1 moves 5g5f\n";
+        let list = opening::parse_file(text, quantum.as_ref()).unwrap();
+        assert_eq!(list.len(), 3);
+        assert_eq!(list[1].to_string(), "startpos moves 2g2f");
+        assert!(list[2].sfen.is_some());
+        let err = opening::parse_file(
+            "startpos moves 7g7f\nstartpos moves 7g7a\n",
+            quantum.as_ref(),
+        )
+        .unwrap_err();
+        assert!(err.starts_with("line 2: move 1 `7g7a`"), "{err}");
+
+        let othello = referee_for(config::VariantName::Othello).unwrap();
+        let text = "startpos moves f5 d6 c3\n\
+            sfen ---------------------------OX------XO--------------------------- b\n";
+        let list = opening::parse_file(text, othello.as_ref()).unwrap();
+        assert_eq!(list[0].moves, ["f5", "d6", "c3"]);
+        assert!(opening::parse_file("startpos moves f5 f5\n", othello.as_ref()).is_err());
+        assert!(opening::parse_file("# nothing\n", othello.as_ref()).is_err());
+    }
+
+    #[test]
+    fn random_openings_depend_on_seed_and_index_only() {
+        let quantum = referee_for(config::VariantName::QuantumShogi).unwrap();
+        let a = opening::random_opening(quantum.as_ref(), 4, 9, 3).unwrap();
+        let b = opening::random_opening(quantum.as_ref(), 4, 9, 3).unwrap();
+        let c = opening::random_opening(quantum.as_ref(), 4, 9, 4).unwrap();
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        assert_eq!(a.moves.len(), 4);
+        let mut referee = quantum();
+        a.replay(referee.as_mut()).unwrap();
     }
 }

@@ -151,7 +151,8 @@ pub fn score_from_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
-fn fmt_elo(x: f64) -> String {
+/// One decimal; `inf`, `-inf` and `nan` spelled out (no `-0.0`).
+pub fn fmt_elo(x: f64) -> String {
     if x.is_nan() {
         "nan".into()
     } else if x.is_infinite() {

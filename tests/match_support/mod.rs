@@ -123,12 +123,22 @@ pub struct Run {
 
 /// Runs a match over the Nim referee with `text` as engines.toml inside `dir`.
 pub fn run_in(dir: &Path, text: &str, interrupted: &(dyn Fn() -> bool + Sync)) -> Run {
+    run_with(dir, text, interrupted, false)
+}
+
+/// `run_in`, with the progress bar code path on (it draws nothing off a terminal).
+pub fn run_with(
+    dir: &Path,
+    text: &str,
+    interrupted: &(dyn Fn() -> bool + Sync),
+    progress: bool,
+) -> Run {
     std::fs::write(dir.join("engines.toml"), text).expect("write config");
     let config = Config::load(&dir.join("engines.toml")).expect("config");
     let hooks = Hooks {
         stop: Arc::new(AtomicBool::new(false)),
         interrupted,
-        progress: false,
+        progress,
     };
     let mut out = Vec::new();
     let summary = matches::run_match(&config, nim_factory(), &hooks, &mut out).expect("match runs");
