@@ -13,7 +13,10 @@ use super::board::{flips, moves, squares, Board};
 /// At or below this many empties the solver walks the empties list (no move generation, no TT).
 const SHALLOW: u32 = 7;
 /// At or above this many empties nodes use the transposition table.
-const TT_MIN_EMPTIES: u32 = 10;
+const TT_MIN_EMPTIES: u32 = 9;
+/// At or above this many empties, children are looked up before searching (enhanced
+/// transposition cutoff). Each look-up is a likely cache miss, so only high in the tree.
+const ETC_MIN_EMPTIES: u32 = 15;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 const EDGES: u64 = 0xFF81_8181_8181_81FF;
@@ -526,7 +529,7 @@ impl<'a> Solver<'a> {
             best_score = -self.$search(o ^ f, p | f | 1 << sq, -beta, -alpha, false);
             best_move = sq as u8;
         } else {
-            let list = match self.ordered(p, o, m, beta, use_tt) {
+            let list = match self.ordered(p, o, m, beta, n >= ETC_MIN_EMPTIES) {
                 Ok(list) => list,
                 Err(cut) => return cut,
             };
