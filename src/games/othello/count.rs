@@ -230,7 +230,7 @@ impl<T> Default for Scratch<T> {
 
 /// Bytes of children held at once, at most (bounds a partition; more partitions mean more
 /// passes over the parent layer).
-const PARTITION_BYTES: u64 = 3 << 29;
+const PARTITION_BYTES: u64 = 1 << 29;
 /// Children per dedup bucket, about (keeps the hash table in cache).
 const BUCKET_CHILDREN: u64 = 1 << 14;
 
