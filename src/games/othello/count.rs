@@ -10,7 +10,7 @@
 //! layer each), and each partition in cache-sized buckets deduplicated by open addressing.
 //! The last layer is only counted, never stored.
 
-use super::board::{flips, moves, squares};
+use super::board::{flips, has_moves, moves, squares};
 use super::position::Position;
 
 const D4: u64 = 1 << 27;
@@ -68,7 +68,7 @@ fn for_each_child(node: &Node, mut f: impl FnMut(u64, u64)) {
         let np = p | t | 1 << sq;
         let no = o ^ t;
         // The opponent moves next unless it cannot; then the mover (even if it cannot either).
-        let opponent_next = moves(no, np) != 0;
+        let opponent_next = has_moves(no, np);
         let next_black = black_to_move != opponent_next;
         let (b, w) = if black_to_move { (np, no) } else { (no, np) };
         let (k1, k2) = encode(b, w, next_black);
