@@ -10,7 +10,7 @@
 //! layer each), and each partition in cache-sized buckets deduplicated by open addressing.
 //! The last layer is only counted, never stored.
 
-use super::board::{flips, has_moves, moves, squares};
+use super::board::{flips, has_moves, mix, moves, squares};
 use super::position::Position;
 
 const D4: u64 = 1 << 27;
@@ -56,14 +56,21 @@ fn range(h: u64, n: u64) -> u64 {
 /// Children of one node, keyed, with the side to move settled (auto pass; game over keeps the
 /// side that just moved, as the seed's program does).
 #[inline]
-fn for_each_child(node: &Node, mut f: impl FnMut(u64, u64)) {
+/// Only children whose set of occupied squares passes `wanted` are built: the occupied squares
+/// are known before any disc is turned, and equal children have equal ones, so a partition by
+/// occupancy skips most of the work for the children of other partitions.
+fn for_each_child(node: &Node, wanted: impl Fn(u64) -> bool, mut f: impl FnMut(u64, u64)) {
     let (black, white, black_to_move) = decode(node.black, node.white_side);
     let (p, o) = if black_to_move {
         (black, white)
     } else {
         (white, black)
     };
+    let occupied = p | o;
     for sq in squares(moves(p, o)) {
+        if !wanted(occupied | 1 << sq) {
+            continue;
+        }
         let t = flips(p, o, sq);
         let np = p | t | 1 << sq;
         let no = o ^ t;
@@ -170,7 +177,7 @@ fn dedup_bucket<T: Item>(bucket: &[T], table: &mut Vec<T>, keep: bool, out: &mut
     distinct
 }
 
-/// Children of `layer` whose hash falls in partition `part` of `parts`, deduplicated.
+/// Children of `layer` whose occupancy hash falls in partition `part` of `parts`, deduplicated.
 /// Returns the number of distinct children; appends them to `next` when `keep`.
 #[allow(clippy::too_many_arguments)]
 fn build_partition<T: Item>(
@@ -198,12 +205,11 @@ fn build_partition<T: Item>(
         if i % 65536 == 0 {
             progress(i as u64);
         }
-        for_each_child(node, |k1, k2| {
+        let wanted = |occupied: u64| parts == 1 || range(mix(occupied, 0), parts) == part;
+        for_each_child(node, wanted, |k1, k2| {
             let h = key_hash(k1, k2);
-            if parts == 1 || range(h, parts) == part {
-                let b = range(h.wrapping_mul(0xA076_1D64_78BD_642F), buckets as u64) as usize;
-                bucketed[b].push(T::new(k1, k2, node.paths));
-            }
+            let b = range(h.wrapping_mul(0xA076_1D64_78BD_642F), buckets as u64) as usize;
+            bucketed[b].push(T::new(k1, k2, node.paths));
         });
     }
     let mut distinct = 0;
