@@ -6,8 +6,10 @@
 //! Breadth first: a layer holds each distinct position once with the number of paths reaching it,
 //! so the paths of the next depth are a sum over the layer and never need a tree walk. A position
 //! is a 128-bit key (black discs; white discs with the always-occupied d4 bit replaced by the side
-//! to move). The next layer is built in hash partitions (bounded memory, one pass over the parent
-//! layer each), and each partition in cache-sized buckets deduplicated by open addressing.
+//! to move). The next layer is built in partitions by a hash of the child's occupied squares
+//! (bounded memory; a pass over the parent layer each, cheap because a child outside the
+//! partition is skipped before its flips are computed), and each partition in cache-sized
+//! buckets deduplicated by open addressing.
 //! The last layer is only counted, never stored.
 
 use super::board::{flips, has_moves, mix, moves, squares};
