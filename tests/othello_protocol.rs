@@ -302,3 +302,35 @@ fn a_move_that_forces_a_pass_says_so() {
         .expect("the move is hinted");
     assert!(h.contains("the opponent must pass"), "{h}");
 }
+
+#[test]
+fn go_infinite_waits_for_stop_and_answers_isready() {
+    use std::time::Duration;
+    let mut engine = common::Engine::start();
+    engine.send("setoption name USI_Variant value othello");
+    engine.send("position startpos moves f5 d6");
+    engine.send("go infinite");
+    engine.send("isready");
+    engine.read_until(Duration::from_secs(10), |l| l == "readyok");
+    // No bestmove before stop (info lines may come meanwhile).
+    let until = std::time::Instant::now() + Duration::from_millis(300);
+    while let Some(line) =
+        engine.next_line(until.saturating_duration_since(std::time::Instant::now()))
+    {
+        assert!(!line.starts_with("bestmove"), "early {line}");
+    }
+    engine.send("stop");
+    let lines = engine.read_until(Duration::from_secs(10), |l| l.starts_with("bestmove"));
+    let mv = lines
+        .last()
+        .unwrap()
+        .strip_prefix("bestmove ")
+        .unwrap()
+        .to_string();
+    assert!(
+        ["c3", "c4", "c5", "c6", "c7"].contains(&mv.as_str()),
+        "{mv}"
+    );
+    engine.send("quit");
+    assert!(engine.wait_exit(Duration::from_secs(10)));
+}

@@ -75,6 +75,14 @@ fn solve_bench(args: &[String]) -> Result<(), String> {
         .unwrap_or_else(|| "../shared/data/othello/fforum-40-44.obf".to_string());
     let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let entries = obf::parse_file(&text)?;
+    // FFO numbers from a name like `fforum-40-44.obf`; else lines count from 1.
+    let first: usize = std::path::Path::new(&path)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .and_then(|s| s.strip_prefix("fforum-"))
+        .and_then(|s| s.split('-').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1);
     let mut total_nodes = 0u64;
     let t_all = Instant::now();
     for (i, e) in entries.iter().enumerate() {
@@ -86,7 +94,7 @@ fn solve_bench(args: &[String]) -> Result<(), String> {
         let expect = e.best_score();
         println!(
             "#{:<3} empties {:2} best {} score {:+} (file {:+}) {} nodes {} {:.3} s {:.1} Mn/s",
-            i + 1,
+            first + i,
             e.position.board.empties().count_ones(),
             r.best.map(square_name).unwrap_or_else(|| "none".into()),
             r.score,

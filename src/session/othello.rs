@@ -441,8 +441,8 @@ impl Variant for OthelloVariant {
         )
     }
 
-    fn search(&self, limits: &Limits, options: &Options) -> Job {
-        search::job(self.position(), limits, options.level, options.seed)
+    fn search(&self, _limits: &Limits, options: &Options) -> Job {
+        search::job(self.position(), options.level, options.seed)
     }
 
     fn first_player_to_move(&self) -> bool {

@@ -71,6 +71,18 @@ pub unsafe fn moves_avx2(p: u64, o: u64) -> u64 {
     (_mm_cvtsi128_si64(all) as u64) & !(p | o)
 }
 
+/// Whether `p` has any move against `o`: [`moves`] direction by direction, stopping at the
+/// first that has one (most positions have a move along rows already).
+#[inline(always)]
+pub fn has_moves(p: u64, o: u64) -> bool {
+    let empty = !(p | o);
+    let inner = o & NOT_EDGE_FILES;
+    flanked(p, inner, 1) & empty != 0
+        || flanked(p, o, 8) & empty != 0
+        || flanked(p, inner, 9) & empty != 0
+        || flanked(p, inner, 7) & empty != 0
+}
+
 /// The rays from every square in the eight directions, without the square itself.
 /// Directions 0..4 go towards higher bit indices, 4..8 towards lower ones.
 static RAYS: [[u64; 8]; 64] = rays();
@@ -261,6 +273,8 @@ mod tests {
             // SAFETY: checked above.
             let v = unsafe { moves_avx2(b.player, b.opponent) };
             assert_eq!(v, b.moves());
+            assert_eq!(has_moves(b.player, b.opponent), v != 0);
+            assert_eq!(has_moves(b.opponent, b.player), b.pass().moves() != 0);
             let m = b.moves();
             x ^= x << 13;
             x ^= x >> 7;

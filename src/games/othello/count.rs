@@ -6,11 +6,13 @@
 //! Breadth first: a layer holds each distinct position once with the number of paths reaching it,
 //! so the paths of the next depth are a sum over the layer and never need a tree walk. A position
 //! is a 128-bit key (black discs; white discs with the always-occupied d4 bit replaced by the side
-//! to move). The next layer is built in hash partitions (bounded memory, one pass over the parent
-//! layer each), and each partition in cache-sized buckets deduplicated by open addressing.
+//! to move). The next layer is built in partitions by a hash of the child's occupied squares
+//! (bounded memory; a pass over the parent layer each, cheap because a child outside the
+//! partition is skipped before its flips are computed), and each partition in cache-sized
+//! buckets deduplicated by open addressing.
 //! The last layer is only counted, never stored.
 
-use super::board::{flips, moves, squares};
+use super::board::{flips, has_moves, mix, moves, squares};
 use super::position::Position;
 
 const D4: u64 = 1 << 27;
@@ -56,19 +58,26 @@ fn range(h: u64, n: u64) -> u64 {
 /// Children of one node, keyed, with the side to move settled (auto pass; game over keeps the
 /// side that just moved, as the seed's program does).
 #[inline]
-fn for_each_child(node: &Node, mut f: impl FnMut(u64, u64)) {
+/// Only children whose set of occupied squares passes `wanted` are built: the occupied squares
+/// are known before any disc is turned, and equal children have equal ones, so a partition by
+/// occupancy skips most of the work for the children of other partitions.
+fn for_each_child(node: &Node, wanted: impl Fn(u64) -> bool, mut f: impl FnMut(u64, u64)) {
     let (black, white, black_to_move) = decode(node.black, node.white_side);
     let (p, o) = if black_to_move {
         (black, white)
     } else {
         (white, black)
     };
+    let occupied = p | o;
     for sq in squares(moves(p, o)) {
+        if !wanted(occupied | 1 << sq) {
+            continue;
+        }
         let t = flips(p, o, sq);
         let np = p | t | 1 << sq;
         let no = o ^ t;
         // The opponent moves next unless it cannot; then the mover (even if it cannot either).
-        let opponent_next = moves(no, np) != 0;
+        let opponent_next = has_moves(no, np);
         let next_black = black_to_move != opponent_next;
         let (b, w) = if black_to_move { (np, no) } else { (no, np) };
         let (k1, k2) = encode(b, w, next_black);
@@ -170,7 +179,7 @@ fn dedup_bucket<T: Item>(bucket: &[T], table: &mut Vec<T>, keep: bool, out: &mut
     distinct
 }
 
-/// Children of `layer` whose hash falls in partition `part` of `parts`, deduplicated.
+/// Children of `layer` whose occupancy hash falls in partition `part` of `parts`, deduplicated.
 /// Returns the number of distinct children; appends them to `next` when `keep`.
 #[allow(clippy::too_many_arguments)]
 fn build_partition<T: Item>(
@@ -198,12 +207,11 @@ fn build_partition<T: Item>(
         if i % 65536 == 0 {
             progress(i as u64);
         }
-        for_each_child(node, |k1, k2| {
+        let wanted = |occupied: u64| parts == 1 || range(mix(occupied, 0), parts) == part;
+        for_each_child(node, wanted, |k1, k2| {
             let h = key_hash(k1, k2);
-            if parts == 1 || range(h, parts) == part {
-                let b = range(h.wrapping_mul(0xA076_1D64_78BD_642F), buckets as u64) as usize;
-                bucketed[b].push(T::new(k1, k2, node.paths));
-            }
+            let b = range(h.wrapping_mul(0xA076_1D64_78BD_642F), buckets as u64) as usize;
+            bucketed[b].push(T::new(k1, k2, node.paths));
         });
     }
     let mut distinct = 0;
@@ -230,7 +238,7 @@ impl<T> Default for Scratch<T> {
 
 /// Bytes of children held at once, at most (bounds a partition; more partitions mean more
 /// passes over the parent layer).
-const PARTITION_BYTES: u64 = 3 << 29;
+const PARTITION_BYTES: u64 = 1 << 29;
 /// Children per dedup bucket, about (keeps the hash table in cache).
 const BUCKET_CHILDREN: u64 = 1 << 14;
 

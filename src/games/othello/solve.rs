@@ -13,10 +13,12 @@ use super::board::{flips, moves, squares, Board};
 /// At or below this many empties the solver walks the empties list (no move generation, no TT).
 const SHALLOW: u32 = 7;
 /// At or above this many empties nodes use the transposition table.
-const TT_MIN_EMPTIES: u32 = 10;
+const TT_MIN_EMPTIES: u32 = 9;
+/// At or above this many empties, children are looked up before searching (enhanced
+/// transposition cutoff). Each look-up is a likely cache miss, so only high in the tree.
+const ETC_MIN_EMPTIES: u32 = 15;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
-const EDGES: u64 = 0xFF81_8181_8181_81FF;
 
 /// Quadrant masks (a1-d4, e1-h4, a5-d8, e5-h8), for parity ordering.
 const QUADRANTS: [u64; 4] = [
@@ -226,6 +228,57 @@ pub fn stable_edges(p: u64, o: u64) -> u64 {
         }
     }
     stable
+}
+
+/// Rows, files and both diagonal directions, as masks (diagonals of one square included).
+static LINES: [[u64; 15]; 4] = {
+    let mut lines = [[0u64; 15]; 4];
+    let mut sq = 0;
+    while sq < 64 {
+        let (r, f) = (sq / 8, sq % 8);
+        lines[0][r] |= 1u64 << sq; // row
+        lines[1][f] |= 1u64 << sq; // file
+        lines[2][r + 7 - f] |= 1u64 << sq; // a1-h8 direction
+        lines[3][r + f] |= 1u64 << sq; // h1-a8 direction
+        sq += 1;
+    }
+    lines
+};
+
+/// For each of the four directions, the squares whose line in that direction is full.
+#[inline(always)]
+fn full_lines(occupied: u64) -> [u64; 4] {
+    let mut full = [0u64; 4];
+    for (d, lines) in LINES.iter().enumerate() {
+        for &line in lines {
+            if line != 0 && occupied & line == line {
+                full[d] |= line;
+            }
+        }
+    }
+    full
+}
+
+/// Discs of `p` that can never be turned, as far as provable cheaply: the stable edge discs,
+/// then, repeatedly, inner discs whose four lines are each full or blocked on one side by a
+/// stable disc of theirs (a disc can only be turned along a line with an empty square or an
+/// unstable neighbour on both sides).
+pub fn stable_discs(p: u64, o: u64) -> u64 {
+    const INNER: u64 = 0x007E_7E7E_7E7E_7E00;
+    let full = full_lines(p | o);
+    let inner = p & INNER;
+    let mut stable = stable_edges(p, o) | (inner & full[0] & full[1] & full[2] & full[3]);
+    loop {
+        let h = (stable >> 1) | (stable << 1) | full[0];
+        let v = (stable >> 8) | (stable << 8) | full[1];
+        let d9 = (stable >> 9) | (stable << 9) | full[2];
+        let d7 = (stable >> 7) | (stable << 7) | full[3];
+        let grown = stable | (inner & h & v & d9 & d7);
+        if grown == stable {
+            return stable;
+        }
+        stable = grown;
+    }
 }
 
 impl<'a> Solver<'a> {
@@ -490,8 +543,8 @@ impl<'a> Solver<'a> {
         let mut beta = beta;
         // Stability cut: the opponent's stable discs bound our best result. Only edge discs
         // can be proven stable here, so the test is skipped when they could not cut.
-        if 2 * (o & EDGES).count_ones() as i32 >= 64 - alpha {
-            let upper = 64 - 2 * stable_edges(o, p).count_ones() as i32;
+        if 2 * o.count_ones() as i32 >= 64 - alpha {
+            let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
             if upper <= alpha {
                 return upper;
             }
@@ -526,7 +579,7 @@ impl<'a> Solver<'a> {
             best_score = -self.$search(o ^ f, p | f | 1 << sq, -beta, -alpha, false);
             best_move = sq as u8;
         } else {
-            let list = match self.ordered(p, o, m, beta, use_tt) {
+            let list = match self.ordered(p, o, m, beta, n >= ETC_MIN_EMPTIES) {
                 Ok(list) => list,
                 Err(cut) => return cut,
             };
@@ -681,6 +734,52 @@ mod tests {
             })
             .max()
             .unwrap_or(-65)
+    }
+
+    #[test]
+    fn stable_discs_never_turn() {
+        let mut state = 4242u64;
+        let mut rand = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut claimed = 0;
+        for _ in 0..300 {
+            let mut b = Board::START;
+            let mut black_to_move = true;
+            // Discs claimed stable so far, per colour.
+            let (mut black_stable, mut white_stable) = (0u64, 0u64);
+            loop {
+                let (black, white) = if black_to_move {
+                    (b.player, b.opponent)
+                } else {
+                    (b.opponent, b.player)
+                };
+                assert_eq!(black_stable & !black, 0, "a stable black disc turned");
+                assert_eq!(white_stable & !white, 0, "a stable white disc turned");
+                black_stable |= stable_discs(black, white);
+                white_stable |= stable_discs(white, black);
+                let m = b.moves();
+                if m == 0 {
+                    if b.pass().moves() == 0 {
+                        break;
+                    }
+                    b = b.pass();
+                    black_to_move = !black_to_move;
+                    continue;
+                }
+                let list: Vec<u32> = squares(m).collect();
+                b = b.play(list[(rand() % list.len() as u64) as usize]).unwrap();
+                black_to_move = !black_to_move;
+            }
+            claimed += (black_stable | white_stable).count_ones();
+        }
+        assert!(
+            claimed > 300 * 10,
+            "the test should see stable discs: {claimed}"
+        );
     }
 
     #[test]

@@ -16,7 +16,7 @@ pub mod eval;
 use crate::games::othello::board::{flips, moves, squares};
 use crate::games::othello::solve::{final_score, Solver};
 use crate::games::othello::{square_name, Board, Position};
-use crate::search::{Control, Info, Job, Limits, Outcome, Report};
+use crate::search::{Control, Info, Job, Outcome, Report};
 
 /// The search levels' knobs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -301,9 +301,9 @@ pub fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The `go` job for a position (already past any forced pass).
-pub fn job(position: Position, limits: &Limits, level: u64, seed: u64) -> Job {
-    let _ = limits;
+/// The `go` job for a position (already past any forced pass). The limits reach it through the
+/// `Control` the session builds.
+pub fn job(position: Position, level: u64, seed: u64) -> Job {
     let level = Level::new(level);
     Box::new(move |control: &Control, report: &mut dyn FnMut(Report)| {
         think(&position.board, level, seed, control, report)
