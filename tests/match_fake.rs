@@ -445,3 +445,22 @@ fn engines_receive_the_usi_exchange() {
     assert!(go(received[17]));
     assert_eq!(received[18..], ["gameover draw", "quit"]);
 }
+
+#[test]
+fn a_stray_bestmove_does_not_answer_the_next_go() {
+    let dir = scratch("match-double");
+    let engines = fake(&dir, "good", "good", 0) + &fake(&dir, "double", "double", 0);
+    let run = run(
+        &dir,
+        &config(
+            &engines,
+            &["good", "double"],
+            "games = 2\nbyoyomi_ms = 2000",
+        ),
+    );
+    for r in &run.results {
+        assert_eq!(r["reason"], "last token", "{r}");
+    }
+    // Perfect Nim from 21 tokens: the first player wins each game.
+    assert!(run.output.contains("Score of good vs double: 1 - 1 - 0"));
+}
