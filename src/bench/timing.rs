@@ -16,14 +16,14 @@ pub fn run(what: &str, args: &[String]) -> Option<Result<(), String>> {
     (what == "timing").then(|| timing(args))
 }
 
-struct Child2 {
+struct EngineProcess {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<(Instant, String)>,
 }
 
-impl Child2 {
-    fn start() -> Result<Child2, String> {
+impl EngineProcess {
+    fn start() -> Result<EngineProcess, String> {
         let exe = std::env::current_exe().map_err(|e| e.to_string())?;
         let mut child = Command::new(exe)
             .stdin(Stdio::piped())
@@ -42,7 +42,7 @@ impl Child2 {
                 }
             }
         });
-        Ok(Child2 {
+        Ok(EngineProcess {
             child,
             stdin,
             lines,
@@ -69,7 +69,7 @@ impl Child2 {
     }
 }
 
-impl Drop for Child2 {
+impl Drop for EngineProcess {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -78,7 +78,7 @@ impl Drop for Child2 {
 
 /// A seeded random walk of 16 to 40 plies from the start, using the engine's own `moves`,
 /// that leaves the side to move with something to play.
-fn midgame(engine: &mut Child2, rng: &mut u64) -> Result<String, String> {
+fn midgame(engine: &mut EngineProcess, rng: &mut u64) -> Result<String, String> {
     loop {
         let plies = 16 + splitmix(rng) % 25;
         let mut played: Vec<String> = Vec::new();
@@ -134,7 +134,7 @@ fn timing(args: &[String]) -> Result<(), String> {
         Some(a) => a.parse().map_err(|_| format!("bad search count '{a}'"))?,
         None => 200,
     };
-    let mut engine = Child2::start()?;
+    let mut engine = EngineProcess::start()?;
     engine.send("usi")?;
     engine.wait_for("usiok")?;
     engine.send("isready")?;

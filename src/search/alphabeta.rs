@@ -233,7 +233,9 @@ impl<G: SearchGame> Searcher<G> {
 
     fn poll(&mut self, control: &Control) -> bool {
         self.nodes += 1;
+        // The stop flag is one relaxed load: read it at every node; the clock less often.
         if self.nodes >= self.node_limit
+            || control.is_stopped()
             || (self.nodes % CLOCK_EVERY == 0 && control.hard_expired())
         {
             self.aborted = true;

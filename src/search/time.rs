@@ -32,7 +32,8 @@ pub fn plan(limits: &Limits, overhead_ms: u64) -> Budget {
         if limits.depth.is_some() || limits.nodes.is_some() {
             return Budget::UNLIMITED;
         }
-        let t = DEFAULT_MOVETIME_MS;
+        // As `movetime 450`: the answer must reach the client within the 450 ms.
+        let t = DEFAULT_MOVETIME_MS.saturating_sub(overhead_ms).max(1);
         return Budget {
             soft_ms: t,
             hard_ms: t,
@@ -64,13 +65,9 @@ mod tests {
     #[test]
     fn no_limit_means_default_movetime() {
         let b = plan(&Limits::default(), 50);
-        assert_eq!(
-            b,
-            Budget {
-                soft_ms: DEFAULT_MOVETIME_MS,
-                hard_ms: DEFAULT_MOVETIME_MS
-            }
-        );
+        assert_eq!(b.hard_ms, DEFAULT_MOVETIME_MS - 50);
+        assert_eq!(b.soft_ms, b.hard_ms);
+        assert_eq!(plan(&Limits::default(), 0).hard_ms, DEFAULT_MOVETIME_MS);
     }
 
     #[test]

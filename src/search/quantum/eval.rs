@@ -5,7 +5,7 @@
 //! own king hidden among many candidates and unattacked, and punishes the same for the opponent:
 //! a king known for certain and attacked is about to be captured.
 
-use crate::games::quantum::types::{Mask, Side, PIECES};
+use crate::games::quantum::types::{Mask, Side};
 use crate::games::quantum::{origin_of, Position, HAND};
 use once_cell::sync::Lazy;
 
@@ -82,9 +82,40 @@ pub fn evaluate(pos: &Position) -> i32 {
     score[us.index()] - score[us.opponent().index()] + TEMPO
 }
 
-/// How many pieces of `origin` may still be its king.
-pub fn king_candidates(pos: &Position, origin: Side) -> usize {
-    (0..PIECES)
-        .filter(|&i| origin_of(i) == origin && pos.piece(i).mask & 1 != 0)
-        .count()
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::quantum::qsfen;
+
+    #[test]
+    fn the_start_is_level_but_for_the_tempo() {
+        assert_eq!(evaluate(&Position::start()), TEMPO);
+    }
+
+    #[test]
+    fn mirrored_positions_score_the_same_for_the_side_to_move() {
+        let black = qsfen::parse("4k4/9/9/9/9/9/4P4/4R4/4K4 b P16Q19q 1").unwrap();
+        let white = qsfen::parse("4k4/4r4/4p4/9/9/9/9/9/4K4 w 19Qp16q 1").unwrap();
+        assert_eq!(evaluate(&black), evaluate(&white));
+        // The same, but gote has taken the rook.
+        let lost = qsfen::parse("4k4/9/9/9/9/9/4P4/9/4K4 b P16Qr~19q 1").unwrap();
+        assert!(evaluate(&black) > evaluate(&lost) + 1000);
+    }
+
+    #[test]
+    fn a_known_attacked_king_is_worse_than_a_hidden_one() {
+        // Sente's king is certain and a gote rook stands next to it; gote to move.
+        let exposed = qsfen::parse("4k4/9/9/9/9/9/9/4r4/4K4 w 19Q18q 1").unwrap();
+        let quiet = qsfen::parse("4k4/9/9/9/9/9/9/r8/4K4 w 19Q18q 1").unwrap();
+        assert!(evaluate(&exposed) > evaluate(&quiet));
+    }
+
+    #[test]
+    fn mean_values_follow_the_candidates() {
+        use crate::games::quantum::types::{ALL, P, R};
+        assert_eq!(piece_value(P, false), 100);
+        assert_eq!(piece_value(R | P, false), 550);
+        assert_eq!(piece_value(1, false), 0); // a certain king: scored by the king terms
+        assert!(piece_value(ALL, false) > piece_value(ALL & !R, false));
+    }
 }

@@ -306,3 +306,99 @@ pub fn think(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::quantum::qsfen;
+    use crate::search::game::WIN_BOUND;
+    use crate::search::Limits;
+
+    fn search(qsfen_text: &str, depth: u32) -> Outcome {
+        let pos = qsfen::parse(qsfen_text).unwrap();
+        let mut searcher = Searcher::<QGame>::new(1);
+        let control = Control::new(
+            Limits {
+                depth: Some(depth),
+                ..Default::default()
+            },
+            0,
+        );
+        searcher.run(
+            &QGame {
+                pos,
+                rules: Rules::default(),
+            },
+            &[],
+            &control,
+            depth,
+            &mut |_| {},
+        )
+    }
+
+    /// Sente's rook stands next to gote's certain king.
+    const KING_EN_PRISE: &str = "4k4/4R4/9/9/9/9/9/9/4K4 b 18Q19q 1";
+
+    #[test]
+    fn every_player_captures_a_king_en_prise() {
+        let outcome = search(KING_EN_PRISE, 3);
+        assert_eq!(outcome.best.as_deref(), Some("5b5a"));
+        assert!(outcome.info.score > WIN_BOUND, "{:?}", outcome.info);
+        let pos = qsfen::parse(KING_EN_PRISE).unwrap();
+        let (a, _) = possibilityist(&pos, &Rules::default()).unwrap();
+        assert_eq!(pos.action_name(a), "5b5a");
+    }
+
+    #[test]
+    fn the_search_and_possibilityist_save_their_own_king() {
+        // Gote's rook attacks sente's certain king; sente to move.
+        let text = "4k4/9/9/9/9/9/9/4r4/4K4 b 19Q18q 1";
+        let pos = qsfen::parse(text).unwrap();
+        let rules = Rules::default();
+        let safe = |name: &str| {
+            let a = pos.parse_action(name, &rules).unwrap();
+            let next = pos.after(a);
+            next.legal_actions(&rules)
+                .iter()
+                .all(|&b| next.after(b).winner().is_none())
+        };
+        let outcome = search(text, 3);
+        assert!(safe(outcome.best.as_deref().unwrap()), "{:?}", outcome);
+        let (a, _) = possibilityist(&pos, &rules).unwrap();
+        assert!(safe(&pos.action_name(a)));
+    }
+
+    #[test]
+    fn random_is_seeded_and_legal() {
+        let rules = Rules::default();
+        let pos = Position::start();
+        let picks: Vec<Action> = (0..64)
+            .filter_map(|seed| random_action(&pos, &rules, seed))
+            .collect();
+        assert_eq!(picks.len(), 64);
+        assert!(picks.iter().all(|&a| pos.is_legal(a, &rules)));
+        assert_eq!(
+            random_action(&pos, &rules, 7),
+            random_action(&pos, &rules, 7)
+        );
+        let distinct: std::collections::BTreeSet<_> = picks.iter().collect();
+        assert!(
+            distinct.len() > 32,
+            "64 seeds gave only {} actions",
+            distinct.len()
+        );
+    }
+
+    #[test]
+    fn codes_and_history_indices_are_distinct_and_in_range() {
+        let rules = Rules::default();
+        let pos = qsfen::parse("4k4/9/9/9/9/9/4P4/9/4K4 b P17Q19q 1").unwrap();
+        let moves = pos.legal_actions(&rules);
+        let codes: std::collections::BTreeSet<u32> =
+            moves.iter().map(|&m| QGame::code(m)).collect();
+        assert_eq!(codes.len(), moves.len());
+        assert!(moves
+            .iter()
+            .all(|&m| QGame::history_index(m) < QGame::HISTORY_SIZE));
+    }
+}
