@@ -341,6 +341,17 @@ fn round_robin_in_parallel() {
         assert!(run.output.contains(line), "{}", run.output);
     }
     assert_eq!(std::fs::read_dir(dir.join("records")).unwrap().count(), 6);
+    // Everyone scored 2 of 4: the standings keep the listed order.
+    let table: Vec<&str> = run
+        .output
+        .lines()
+        .skip_while(|l| !l.starts_with("Rank"))
+        .collect();
+    for (i, name) in ["a", "b", "c"].iter().enumerate() {
+        let row: Vec<&str> = table[i + 1].split_whitespace().collect();
+        assert_eq!(row[..2], [(i + 1).to_string().as_str(), name]);
+        assert_eq!(row[4..], ["4", "50.0%", "0.0%"]);
+    }
 }
 
 #[test]
