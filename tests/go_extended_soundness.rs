@@ -8,71 +8,16 @@
 //! Positions come from seeded random games that never fill their own eyes, so they are full of
 //! settled shapes; only those with few empty points are searched exhaustively.
 
+#[path = "support/go_positions.rs"]
+mod go_positions;
+
+use go_positions::{random_board, random_game};
 use ryoshi::games::go::benson::Benson;
 use ryoshi::games::go::board::EMPTY;
-use ryoshi::games::go::policy::is_own_eye;
 use ryoshi::games::go::unconditional::unconditional_life;
-use ryoshi::games::go::{Board, Color, Game};
+use ryoshi::games::go::{Board, Color};
 use ryoshi::rng::SplitMix64 as Rng;
 use std::collections::HashSet;
-
-/// Random stones (dense), then blocks without liberties removed.
-fn scattered(size: usize, rng: &mut Rng) -> Board {
-    use ryoshi::games::go::board::{BLACK, WHITE};
-    let mut b = Board::new(size).unwrap();
-    let points: Vec<usize> = b.points().collect();
-    let density = 60 + rng.next() % 35;
-    for &p in &points {
-        let r = rng.next() % 100;
-        b.set(
-            p,
-            if r < density / 2 {
-                BLACK
-            } else if r < density {
-                WHITE
-            } else {
-                EMPTY
-            },
-        );
-    }
-    loop {
-        let dead: Vec<usize> = b
-            .blocks()
-            .into_iter()
-            .filter(|(_, _, l)| l.is_empty())
-            .flat_map(|(_, s, _)| s)
-            .collect();
-        if dead.is_empty() {
-            return b;
-        }
-        for p in dead {
-            b.set(p, EMPTY);
-        }
-    }
-}
-
-fn played(size: usize, rng: &mut Rng) -> Board {
-    let mut g = Game::empty(size).unwrap();
-    let mut passes = 0;
-    let mut moves = 0;
-    while passes < 2 && moves < size * size * 6 {
-        let c = g.to_move;
-        let cands: Vec<usize> = g
-            .legal_points()
-            .into_iter()
-            .filter(|&p| !is_own_eye(&g.board, p, c))
-            .collect();
-        let mv = if cands.is_empty() {
-            None
-        } else {
-            Some(cands[rng.next() as usize % cands.len()])
-        };
-        passes = if mv.is_none() { passes + 1 } else { 0 };
-        g.play(mv).unwrap();
-        moves += 1;
-    }
-    g.board
-}
 
 /// All positions O reaches alone from `start` (ko does not bind consecutive moves of one side
 /// against a passing opponent), up to `limit`; None when there are more.
@@ -114,9 +59,10 @@ fn extended_claims_hold_under_exhaustive_search() {
     for i in 0..games {
         let size = [4, 5, 5, 6, 6, 7][i % 6];
         let board = if i % 2 == 0 {
-            played(size, &mut rng)
+            random_game(size, size * size * 6, &mut rng).0.board
         } else {
-            scattered(size, &mut rng)
+            // Dense stones, so that few points stay empty.
+            random_board(size, 60 + rng.next() % 35, &mut rng)
         };
         let empties = board.points().filter(|&p| board.get(p) == EMPTY).count();
         if empties > 14 {

@@ -3,9 +3,6 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 struct Rng(u64);
 impl Rng {
     fn next(&mut self) -> u64 {
@@ -91,24 +88,7 @@ fn gtp_survives_random_commands() {
         numbered += 1;
     }
     script.push_str("quit\n");
-    let mut child = Command::new(common::BIN)
-        .arg("gtp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let w = std::thread::spawn(move || stdin.write_all(script.as_bytes()));
-    let out = child.wait_with_output().unwrap();
-    w.join().unwrap().unwrap();
-    assert!(out.status.success());
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = common::gtp_transcript(&script);
     let replies = text.split("\n\n").filter(|b| !b.is_empty()).count();
     assert_eq!(replies, numbered + 1, "one reply per command");
 }

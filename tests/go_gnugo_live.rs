@@ -2,10 +2,13 @@
 //! answer `unconditional_status` exactly as GNU Go does on every point. Skips (loudly) when
 //! GNU Go is not installed; CI installs the Debian package `gnugo`.
 
+#[path = "support/go_positions.rs"]
+mod go_positions;
+
+use go_positions::random_game;
 use ryoshi::games::go::analysis::extended;
 use ryoshi::games::go::notation::{format_move, format_vertex};
-use ryoshi::games::go::policy::is_own_eye;
-use ryoshi::games::go::{Color, Game};
+use ryoshi::games::go::Color;
 use ryoshi::rng::SplitMix64 as Rng;
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -17,30 +20,6 @@ fn gnugo() -> Option<String> {
         }
     }
     None
-}
-
-/// A random game that never fills its own eyes, stopped after `len` moves or two passes.
-fn random_game(size: usize, len: usize, rng: &mut Rng) -> (Game, Vec<(Color, Option<usize>)>) {
-    let mut game = Game::empty(size).unwrap();
-    let mut moves = Vec::new();
-    let mut passes = 0;
-    while moves.len() < len && passes < 2 {
-        let color = game.to_move;
-        let candidates: Vec<usize> = game
-            .legal_points()
-            .into_iter()
-            .filter(|&p| !is_own_eye(&game.board, p, color))
-            .collect();
-        let mv = if candidates.is_empty() {
-            None
-        } else {
-            Some(candidates[rng.next() as usize % candidates.len()])
-        };
-        passes = if mv.is_none() { passes + 1 } else { 0 };
-        game.play(mv).unwrap();
-        moves.push((color, mv));
-    }
-    (game, moves)
 }
 
 #[test]

@@ -3,32 +3,10 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 /// Runs a GTP script through the real binary and returns the replies by id.
 fn run_gtp(script: &str) -> BTreeMap<u64, (bool, String)> {
-    let mut child = Command::new(common::BIN)
-        .arg("gtp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start ryoshi gtp");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let data = script.to_string();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(data.as_bytes());
-    });
-    let output = child.wait_with_output().expect("gtp output");
-    writer.join().expect("writer");
-    assert!(output.status.success());
-    assert!(
-        output.stderr.is_empty(),
-        "stderr: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    let text = common::gtp_transcript(script);
     let mut replies = BTreeMap::new();
     for block in text.split("\n\n").filter(|b| !b.is_empty()) {
         let ok = block.starts_with('=');

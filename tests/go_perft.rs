@@ -139,6 +139,14 @@ fn same_board(fast: &Board, naive: &Naive) -> bool {
     (0..naive.n).all(|r| (0..naive.n).all(|c| fast.get(fast.point(r, c)) == naive.g[r][c]))
 }
 
+fn stones(board: &Board) -> usize {
+    board
+        .cells()
+        .iter()
+        .filter(|&&x| x == BLACK || x == WHITE)
+        .count()
+}
+
 #[test]
 fn perft_through_the_binary_matches_the_naive_rules() {
     for (size, depth) in [(2usize, 6u32), (3, 4), (4, 3)] {
@@ -182,20 +190,10 @@ fn random_games_agree_with_the_naive_rules() {
                 naive = naive.pass();
             } else {
                 let (r, c) = legal_fast[choice];
-                let stones_before = fast
-                    .board
-                    .cells()
-                    .iter()
-                    .filter(|&&x| x == BLACK || x == WHITE)
-                    .count();
+                let stones_before = stones(&fast.board);
                 fast.play(Some(fast.board.point(r, c))).unwrap();
                 naive = naive.play(r, c).unwrap();
-                let stones_after = fast
-                    .board
-                    .cells()
-                    .iter()
-                    .filter(|&&x| x == BLACK || x == WHITE)
-                    .count();
+                let stones_after = stones(&fast.board);
                 captures += (stones_after <= stones_before) as usize;
                 kos += fast.ko.is_some() as usize;
             }

@@ -2,9 +2,6 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 fn session(lines: &[&str]) -> Vec<String> {
     let mut input = String::from("setoption name USI_Variant value go\n");
     for l in lines {
@@ -170,24 +167,6 @@ fn go_answers_a_legal_move_and_passes_when_done() {
     assert!(legal[0].split(' ').any(|m| m == best));
 }
 
-fn gtp(script: &str) -> String {
-    let mut child = Command::new(common::BIN)
-        .arg("gtp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let data = script.to_string();
-    let w = std::thread::spawn(move || stdin.write_all(data.as_bytes()));
-    let out = child.wait_with_output().unwrap();
-    w.join().unwrap().unwrap();
-    assert!(out.status.success());
-    assert!(out.stderr.is_empty());
-    String::from_utf8(out.stdout).unwrap()
-}
-
 #[test]
 fn gtp_basics_and_errors() {
     let bad_sgf = temp_file("gtp-bad.sgf", "(;SZ[5]AB[aa]");
@@ -197,7 +176,7 @@ fn gtp_basics_and_errors() {
          11 loadsgf {bad_sgf}\n12 unconditional_status J9\n13 frobnicate\n14 undo\n15 undo\n\
          16 komi 6.5\n17 komi six\n# a comment\n\n18 quit\n19 name\n"
     );
-    let out = gtp(&script);
+    let out = common::gtp_transcript(&script);
     let want = "=1 2\n\n=2 ryoshi\n\n=3 true\n\n=4 false\n\n?5 unacceptable size\n\n=6\n\n=7\n\n\
                 ?8 illegal move\n\n?9 invalid coordinate\n\n?10 invalid color\n\n";
     assert!(out.starts_with(want), "{out}");
@@ -218,7 +197,7 @@ fn gtp_genmove_plays_a_game_through() {
             if i % 2 == 0 { "b" } else { "w" }
         ));
     }
-    let out = gtp(&script);
+    let out = common::gtp_transcript(&script);
     let mut game = ryoshi::games::go::Game::empty(7).unwrap();
     let mut passes = 0;
     let mut played = 0;

@@ -9,7 +9,13 @@ use ryoshi::matches::results::parse_record;
 use ryoshi::matches::stats::SprtState;
 use ryoshi::matches::{Referee, Side, Verdict};
 use serde_json::Value;
+use std::path::Path;
 use std::time::{Duration, Instant};
+
+/// A fake engine: its name, its mode (see fake_engine.py) and the mode's number.
+type Fake<'a> = (&'a str, &'a str, u32);
+
+const GOOD: Fake = ("good", "good", 0);
 
 fn config(engines: &str, names: &[&str], extra: &str) -> String {
     let names: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
@@ -17,6 +23,27 @@ fn config(engines: &str, names: &[&str], extra: &str) -> String {
         "{engines}[match]\nvariant = \"othello\"\nengines = [{}]\n{extra}\n",
         names.join(", ")
     )
+}
+
+/// A config whose engines are `players`, defined and listed in that order.
+fn fake_config(dir: &Path, players: &[Fake], extra: &str) -> String {
+    let engines: String = players
+        .iter()
+        .map(|&(name, mode, n)| fake(dir, name, mode, n))
+        .collect();
+    let names: Vec<&str> = players.iter().map(|p| p.0).collect();
+    config(&engines, &names, extra)
+}
+
+/// Runs a match between `players` in a fresh scratch folder named after `tag`.
+fn fake_match(tag: &str, players: &[Fake], extra: &str) -> Run {
+    let dir = scratch(tag);
+    run(&dir, &fake_config(&dir, players, extra))
+}
+
+/// What the results say about how game 1 ended.
+fn first_detail(run: &Run) -> &str {
+    run.results[0]["detail"].as_str().unwrap()
 }
 
 /// Checks that every game was lost by `loser` for `reason`.
@@ -38,10 +65,9 @@ fn all_lost(run: &Run, loser: &str, reason: &str, games: usize) {
 #[test]
 fn perfect_players_swap_colours_and_records_replay() {
     let dir = scratch("match-good");
-    let engines = fake(&dir, "alice", "good", 0) + &fake(&dir, "bob", "good", 0);
-    let text = config(
-        &engines,
-        &["alice", "bob"],
+    let text = fake_config(
+        &dir,
+        &[("alice", "good", 0), ("bob", "good", 0)],
         "games = 6\nbyoyomi_ms = 2000\nopening_plies = 2\nseed = 11",
     );
     let run = run(&dir, &text);
@@ -113,23 +139,15 @@ fn perfect_players_swap_colours_and_records_replay() {
 
 #[test]
 fn crash_mid_game_loses_and_restarts() {
-    let dir = scratch("match-crash");
-    let engines = fake(&dir, "good", "good", 0) + &fake(&dir, "crasher", "crash", 2);
-    let run = run(
-        &dir,
-        &config(
-            &engines,
-            &["good", "crasher"],
-            "games = 4\nbyoyomi_ms = 2000",
-        ),
+    let run = fake_match(
+        "match-crash",
+        &[GOOD, ("crasher", "crash", 2)],
+        "games = 4\nbyoyomi_ms = 2000",
     );
     all_lost(&run, "crasher", "crash", 4);
-    assert!(run.results[0]["detail"]
-        .as_str()
-        .unwrap()
-        .contains("exit status: 3"));
-    assert_eq!(starts(&dir, "crasher"), 4, "restarted for every game");
-    assert_eq!(starts(&dir, "good"), 1);
+    assert!(first_detail(&run).contains("exit status: 3"));
+    assert_eq!(starts(&run.dir, "crasher"), 4, "restarted for every game");
+    assert_eq!(starts(&run.dir, "good"), 1);
     assert!(run
         .output
         .contains("Score of good vs crasher: 4 - 0 - 0  [1.000] 4"));
@@ -137,79 +155,62 @@ fn crash_mid_game_loses_and_restarts() {
 
 #[test]
 fn hang_on_the_clock_is_a_time_forfeit() {
-    let dir = scratch("match-hang");
-    let engines = fake(&dir, "good", "good", 0) + &fake(&dir, "sleepy", "hang", 2);
     let t0 = Instant::now();
-    let run = run(
-        &dir,
-        &config(
-            &engines,
-            &["good", "sleepy"],
-            "games = 2\nbyoyomi_ms = 300\nmargin_ms = 300",
-        ),
+    let run = fake_match(
+        "match-hang",
+        &[GOOD, ("sleepy", "hang", 2)],
+        "games = 2\nbyoyomi_ms = 300\nmargin_ms = 300",
     );
     all_lost(&run, "sleepy", "time forfeit", 2);
-    assert_eq!(starts(&dir, "sleepy"), 2);
+    assert_eq!(starts(&run.dir, "sleepy"), 2);
     assert!(t0.elapsed() < Duration::from_secs(10));
 }
 
 #[test]
 fn hang_under_a_node_limit_times_out() {
-    let dir = scratch("match-hang-nodes");
-    let engines = fake(&dir, "good", "good", 0) + &fake(&dir, "sleepy", "hang", 1);
-    let run = run(
-        &dir,
-        &config(
-            &engines,
-            &["sleepy", "good"],
-            "games = 2\nnodes = 1000\ntimeout_ms = 1000",
-        ),
+    let run = fake_match(
+        "match-hang-nodes",
+        &[("sleepy", "hang", 1), GOOD],
+        "games = 2\nnodes = 1000\ntimeout_ms = 1000",
     );
     all_lost(&run, "sleepy", "timeout", 2);
-    assert_eq!(starts(&dir, "sleepy"), 2);
+    assert_eq!(starts(&run.dir, "sleepy"), 2);
 }
 
 #[test]
 fn closed_pipe_is_a_crash() {
-    let dir = scratch("match-close");
-    let engines = fake(&dir, "good", "good", 0) + &fake(&dir, "closer", "close", 1);
-    let run = run(
-        &dir,
-        &config(
-            &engines,
-            &["good", "closer"],
-            "games = 2\nmovetime_ms = 1000",
-        ),
+    let run = fake_match(
+        "match-close",
+        &[GOOD, ("closer", "close", 1)],
+        "games = 2\nmovetime_ms = 1000",
     );
     all_lost(&run, "closer", "crash", 2);
-    assert_eq!(starts(&dir, "closer"), 2);
+    assert_eq!(starts(&run.dir, "closer"), 2);
 }
 
 #[test]
 fn illegal_move_loses_without_restart() {
-    let dir = scratch("match-illegal");
-    let engines = fake(&dir, "good", "good", 0) + &fake(&dir, "cheat", "illegal", 1);
-    let run = run(
-        &dir,
-        &config(&engines, &["good", "cheat"], "games = 2\nbyoyomi_ms = 2000"),
+    let run = fake_match(
+        "match-illegal",
+        &[GOOD, ("cheat", "illegal", 1)],
+        "games = 2\nbyoyomi_ms = 2000",
     );
     all_lost(&run, "cheat", "illegal move", 2);
-    let detail = run.results[0]["detail"].as_str().unwrap();
+    let detail = first_detail(&run);
     assert!(
         detail.contains("`7`") && detail.contains("cannot take 7"),
         "{detail}"
     );
     // An illegal move is not a reason to restart the process.
-    assert_eq!(starts(&dir, "cheat"), 1);
+    assert_eq!(starts(&run.dir, "cheat"), 1);
 }
 
 #[test]
 fn garbage_is_an_illegal_move() {
-    let dir = scratch("match-garbage");
-    let engines = fake(&dir, "good", "good", 0) + &fake(&dir, "noise", "garbage", 2);
-    let run = run(
-        &dir,
-        &config(&engines, &["noise", "good"], "games = 2\nbyoyomi_ms = 2000"),
+    let run = fake_match(
+        "match-garbage",
+        &[("noise", "garbage", 2), GOOD],
+        "games = 2\nbyoyomi_ms = 2000",
     );
     assert_eq!(run.results.len(), 2);
     // Game 1: the second `go` of the process is garbage; game 2 (same process) plays on.
@@ -220,19 +221,14 @@ fn garbage_is_an_illegal_move() {
 
 #[test]
 fn silent_engine_times_out_at_the_handshake() {
-    let dir = scratch("match-mute");
-    let engines = fake(&dir, "good", "good", 0) + &fake(&dir, "mute", "mute", 0);
-    let run = run(
-        &dir,
-        &config(
-            &engines,
-            &["good", "mute"],
-            "games = 2\nbyoyomi_ms = 100\ntimeout_ms = 1500",
-        ),
+    let run = fake_match(
+        "match-mute",
+        &[GOOD, ("mute", "mute", 0)],
+        "games = 2\nbyoyomi_ms = 100\ntimeout_ms = 1500",
     );
     all_lost(&run, "mute", "timeout", 2);
-    assert!(run.results[0]["detail"].as_str().unwrap().contains("usiok"));
-    assert_eq!(starts(&dir, "mute"), 2);
+    assert!(first_detail(&run).contains("usiok"));
+    assert_eq!(starts(&run.dir, "mute"), 2);
 }
 
 #[test]
@@ -245,23 +241,15 @@ fn missing_program_loses_every_game() {
         &config(&engines, &["good", "ghost"], "games = 2\nbyoyomi_ms = 100"),
     );
     all_lost(&run, "ghost", "crash", 2);
-    assert!(run.results[0]["detail"]
-        .as_str()
-        .unwrap()
-        .contains("cannot start"));
+    assert!(first_detail(&run).contains("cannot start"));
 }
 
 #[test]
 fn slow_engine_flags_on_a_sudden_death_clock() {
-    let dir = scratch("match-slow");
-    let engines = fake(&dir, "good", "good", 0) + &fake(&dir, "slow", "slow", 300);
-    let run = run(
-        &dir,
-        &config(
-            &engines,
-            &["good", "slow"],
-            "games = 2\nmain_ms = 400\nmargin_ms = 100",
-        ),
+    let run = fake_match(
+        "match-slow",
+        &[GOOD, ("slow", "slow", 300)],
+        "games = 2\nmain_ms = 400\nmargin_ms = 100",
     );
     all_lost(&run, "slow", "time forfeit", 2);
     // Flagged at its second move: 300 ms, then 300 ms against 100 ms left + 100 ms of margin.
@@ -273,27 +261,17 @@ fn slow_engine_flags_on_a_sudden_death_clock() {
 
 #[test]
 fn resignation_and_max_plies() {
-    let dir = scratch("match-resign");
-    let engines = fake(&dir, "good", "good", 0) + &fake(&dir, "quitter", "resign", 0);
-    let run = run(
-        &dir,
-        &config(
-            &engines,
-            &["good", "quitter"],
-            "games = 2\nbyoyomi_ms = 500",
-        ),
+    let run = fake_match(
+        "match-resign",
+        &[GOOD, ("quitter", "resign", 0)],
+        "games = 2\nbyoyomi_ms = 500",
     );
     all_lost(&run, "quitter", "resign", 2);
 
-    let dir = scratch("match-null");
-    let engines = fake(&dir, "p", "null", 0) + &fake(&dir, "q", "null", 0);
-    let run = match_support::run(
-        &dir,
-        &config(
-            &engines,
-            &["p", "q"],
-            "games = 2\nbyoyomi_ms = 500\nmax_plies = 6",
-        ),
+    let run = fake_match(
+        "match-null",
+        &[("p", "null", 0), ("q", "null", 0)],
+        "games = 2\nbyoyomi_ms = 500\nmax_plies = 6",
     );
     for r in &run.results {
         assert_eq!(r["result"], "draw");
@@ -306,13 +284,11 @@ fn resignation_and_max_plies() {
 #[test]
 fn round_robin_in_parallel() {
     let dir = scratch("match-robin");
-    let engines =
-        fake(&dir, "a", "good", 0) + &fake(&dir, "b", "good", 0) + &fake(&dir, "c", "good", 0);
     let run = run_with(
         &dir,
-        &config(
-            &engines,
-            &["a", "b", "c"],
+        &fake_config(
+            &dir,
+            &[("a", "good", 0), ("b", "good", 0), ("c", "good", 0)],
             "games = 2\nconcurrency = 3\nmovetime_ms = 1000",
         ),
         &|| false,
@@ -356,15 +332,10 @@ fn round_robin_in_parallel() {
 
 #[test]
 fn sprt_stops_a_one_sided_match() {
-    let dir = scratch("match-sprt");
-    let engines = fake(&dir, "good", "good", 0) + &fake(&dir, "quitter", "resign", 0);
-    let run = run(
-        &dir,
-        &config(
-            &engines,
-            &["good", "quitter"],
-            "games = 200\nbyoyomi_ms = 500\n[match.sprt]\nelo0 = 0\nelo1 = 50\n",
-        ),
+    let run = fake_match(
+        "match-sprt",
+        &[GOOD, ("quitter", "resign", 0)],
+        "games = 200\nbyoyomi_ms = 500\n[match.sprt]\nelo0 = 0\nelo1 = 50\n",
     );
     assert_eq!(run.summary.sprt, Some(SprtState::H1));
     assert!(run.summary.finished < 40, "{}", run.summary.finished);
@@ -375,13 +346,12 @@ fn sprt_stops_a_one_sided_match() {
 #[test]
 fn interrupt_keeps_finished_games() {
     let dir = scratch("match-interrupt");
-    let engines = fake(&dir, "a", "slow", 60) + &fake(&dir, "b", "slow", 60);
     let t0 = Instant::now();
     let run = run_in(
         &dir,
-        &config(
-            &engines,
-            &["a", "b"],
+        &fake_config(
+            &dir,
+            &[("a", "slow", 60), ("b", "slow", 60)],
             "games = 100\nbyoyomi_ms = 1000\nconcurrency = 2",
         ),
         &move || t0.elapsed() > Duration::from_millis(2500),

@@ -449,7 +449,6 @@ impl<G: SearchGame> Searcher<G> {
         let mut moves = std::mem::take(&mut self.buffers[slot]);
         moves.clear();
         // At the horizon a side without moves is not scored as lost: the static evaluation stands.
-        pos.generate(&mut moves);
         pos.quiescence_moves(&mut moves);
         moves.retain(|&m| stand + pos.gain(m) + DELTA_MARGIN > alpha);
         moves.sort_by_key(|&m| std::cmp::Reverse(pos.order_hint(m)));

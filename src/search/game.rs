@@ -36,9 +36,10 @@ pub trait SearchGame: Clone + Send + 'static {
     /// Moves searched in quiescence (captures).
     fn is_tactical(&self, mv: Self::Move) -> bool;
 
-    /// Keeps the moves worth searching in quiescence (by default: the tactical ones).
-    fn quiescence_moves(&self, moves: &mut Vec<Self::Move>) {
-        moves.retain(|&m| self.is_tactical(m));
+    /// Appends the moves worth searching in quiescence (by default: the tactical ones).
+    fn quiescence_moves(&self, out: &mut Vec<Self::Move>) {
+        self.generate(out);
+        out.retain(|&m| self.is_tactical(m));
     }
 
     /// What a tactical move wins at most, in evaluation units (for delta pruning).

@@ -18,7 +18,21 @@ pub fn shared_data(rel: &str) -> std::path::PathBuf {
 
 /// Feeds `input` to a fresh engine, closes stdin, and returns all of stdout (60 s at most).
 pub fn transcript(input: &[u8]) -> String {
+    run(&[], input).0
+}
+
+/// `transcript` for `ryoshi gtp`; the whole script must be read (the engine quits only at its
+/// end).
+pub fn gtp_transcript(script: &str) -> String {
+    let (out, written) = run(&["gtp"], script.as_bytes());
+    written.expect("the whole script written");
+    out
+}
+
+/// Runs the binary with `args` on `input`; stdout, and whether all of `input` was written.
+fn run(args: &[&str], input: &[u8]) -> (String, std::io::Result<()>) {
     let mut child = Command::new(BIN)
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -26,12 +40,10 @@ pub fn transcript(input: &[u8]) -> String {
         .expect("start ryoshi");
     let mut stdin = child.stdin.take().expect("stdin");
     let data = input.to_vec();
-    let writer = thread::spawn(move || {
-        let _ = stdin.write_all(&data);
-    });
+    let writer = thread::spawn(move || stdin.write_all(&data));
     let out = wait_output(child, Duration::from_secs(60));
-    let _ = writer.join();
-    out
+    let written = writer.join().expect("writer thread");
+    (out, written)
 }
 
 fn wait_output(child: Child, limit: Duration) -> String {

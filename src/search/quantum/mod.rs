@@ -78,9 +78,10 @@ impl SearchGame for QGame {
     }
 
     /// Captures, less those that give a more valuable piece for a defended lesser one.
-    fn quiescence_moves(&self, moves: &mut Vec<Action>) {
+    fn quiescence_moves(&self, out: &mut Vec<Action>) {
+        self.pos.generate_captures(&self.rules, out);
         let (defended, _) = self.pos.board_reach(self.pos.side_to_move().opponent());
-        moves.retain(|&mv| {
+        out.retain(|&mv| {
             let Action::Move { from, to, .. } = mv else {
                 return false;
             };
