@@ -429,15 +429,10 @@ fn engines_receive_the_usi_exchange() {
 
 #[test]
 fn a_stray_bestmove_does_not_answer_the_next_go() {
-    let dir = scratch("match-double");
-    let engines = fake(&dir, "good", "good", 0) + &fake(&dir, "double", "double", 0);
-    let run = run(
-        &dir,
-        &config(
-            &engines,
-            &["good", "double"],
-            "games = 2\nbyoyomi_ms = 2000",
-        ),
+    let run = fake_match(
+        "match-double",
+        &[GOOD, ("double", "double", 0)],
+        "games = 2\nbyoyomi_ms = 2000",
     );
     for r in &run.results {
         assert_eq!(r["reason"], "last token", "{r}");
