@@ -65,6 +65,11 @@ fn unknown_keys_are_errors_that_name_the_key() {
         let (ok, stdout, stderr) = run_match(&text, name);
         assert!(!ok, "{name}: accepted");
         assert!(stdout.is_empty(), "{name}: {stdout}");
+        assert_eq!(stderr.lines().count(), 1, "{name}: {stderr}");
+        assert!(
+            stderr.starts_with("ryoshi: ") && stderr.contains(": line "),
+            "{name}: {stderr}"
+        );
         assert!(
             stderr.contains("unknown field") && stderr.contains(key),
             "{name}: {stderr}"

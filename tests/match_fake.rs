@@ -317,6 +317,17 @@ fn round_robin_in_parallel() {
         assert!(run.output.contains(line), "{}", run.output);
     }
     assert_eq!(std::fs::read_dir(dir.join("records")).unwrap().count(), 6);
+    // Everyone scored 2 of 4: the standings keep the listed order.
+    let table: Vec<&str> = run
+        .output
+        .lines()
+        .skip_while(|l| !l.starts_with("Rank"))
+        .collect();
+    for (i, name) in ["a", "b", "c"].iter().enumerate() {
+        let row: Vec<&str> = table[i + 1].split_whitespace().collect();
+        assert_eq!(row[..2], [(i + 1).to_string().as_str(), name]);
+        assert_eq!(row[4..], ["4", "50.0%", "0.0%"]);
+    }
 }
 
 #[test]
@@ -414,4 +425,18 @@ fn engines_receive_the_usi_exchange() {
     assert_eq!(received[16], "position startpos moves 1 1 3");
     assert!(go(received[17]));
     assert_eq!(received[18..], ["gameover draw", "quit"]);
+}
+
+#[test]
+fn a_stray_bestmove_does_not_answer_the_next_go() {
+    let run = fake_match(
+        "match-double",
+        &[GOOD, ("double", "double", 0)],
+        "games = 2\nbyoyomi_ms = 2000",
+    );
+    for r in &run.results {
+        assert_eq!(r["reason"], "last token", "{r}");
+    }
+    // Perfect Nim from 21 tokens: the first player wins each game.
+    assert!(run.output.contains("Score of good vs double: 1 - 1 - 0"));
 }

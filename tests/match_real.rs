@@ -173,15 +173,13 @@ fn check(
 }
 
 #[test]
-#[ignore = "needs the quantum search (`Strategy` search/possibilityist) in the session; until it is \
-            merged ryoshi answers `go` with `bestmove resign` and every game ends by resignation"]
 fn quantum_search_against_possibilityist() {
     let max_plies = 120;
     let real = run_real(
         "quantum",
         "quantumshogi",
-        ("search", "Strategy = \"search\", USI_Hash = 8"),
-        ("possibilityist", "Strategy = \"possibilityist\", USI_Hash = 8"),
+        ("search", "Strategy = \"search\", USI_Hash = 8, MoveOverhead = 10"),
+        ("possibilityist", "Strategy = \"possibilityist\", USI_Hash = 8, MoveOverhead = 10"),
         &format!(
             "games = 2\nconcurrency = 2\nbyoyomi_ms = 30\nmargin_ms = 1000\nopening_plies = 2\nseed = 7\nmax_plies = {max_plies}"
         ),

@@ -18,7 +18,7 @@ fn tally(wins: u32, losses: u32, draws: u32) -> Tally {
 }
 
 fn close(a: f64, b: f64, eps: f64) {
-    assert!((a - b).abs() <= eps, "{a} vs {b}");
+    assert!(a == b || (a - b).abs() <= eps, "{a} vs {b}");
 }
 
 #[test]
@@ -128,4 +128,37 @@ fn sprt_bounds_and_decisions() {
     });
     close(skewed.lower_bound(), -2.251292, 1e-6);
     close(skewed.upper_bound(), 2.890372, 1e-6);
+}
+
+#[test]
+fn properties_over_seeded_random_tallies() {
+    use ryoshi::matches::stats::score_from_elo;
+    use ryoshi::rng::SplitMix64;
+    let mut rng = SplitMix64::new(2024);
+    for _ in 0..2000 {
+        let t = tally(
+            rng.below(60) as u32 + 1,
+            rng.below(60) as u32 + 1,
+            rng.below(60) as u32,
+        );
+        let mirror = tally(t.losses, t.wins, t.draws);
+        let (e, m) = (t.elo().unwrap(), mirror.elo().unwrap());
+        // Swapping the engines mirrors everything.
+        close(e.diff, -m.diff, 1e-9);
+        close(e.lower, -m.upper, 1e-9);
+        close(t.los() + mirror.los(), 1.0, 1e-6);
+        // The interval holds the estimate, and one more win raises it.
+        assert!(e.lower <= e.diff && e.diff <= e.upper, "{t:?}");
+        let better = tally(t.wins + 1, t.losses, t.draws);
+        assert!(better.elo().unwrap().diff > e.diff);
+        assert!(better.los() >= t.los());
+        // The LLR leans to H1 exactly when the score is past the midpoint of the hypotheses.
+        let (elo0, elo1) = (-5.0 + rng.below(10) as f64, 5.0 + rng.below(20) as f64);
+        let mid = (score_from_elo(elo0) + score_from_elo(elo1)) / 2.0;
+        let llr = t.llr(elo0, elo1).unwrap();
+        let s = t.score().unwrap();
+        if (s - mid).abs() > 1e-12 {
+            assert_eq!(llr > 0.0, s > mid, "{t:?} {elo0} {elo1}");
+        }
+    }
 }

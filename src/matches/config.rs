@@ -192,7 +192,17 @@ impl Config {
 
     /// Parses and checks configuration text; `base_dir` anchors relative paths.
     pub fn parse(text: &str, base_dir: &Path) -> Result<Config, String> {
-        let mut config: Config = toml::from_str(text).map_err(|e| e.to_string())?;
+        let mut config: Config = toml::from_str(text).map_err(|e| {
+            // One line: where, then toml's own message (which names an unknown key).
+            let message = e.message().trim().replace('\n', "; ");
+            match e.span() {
+                Some(span) => {
+                    let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+                    format!("line {line}: {message}")
+                }
+                None => message,
+            }
+        })?;
         config.base_dir = base_dir.to_path_buf();
         config.check()?;
         Ok(config)

@@ -193,6 +193,20 @@ impl Engine {
         }
     }
 
+    /// Discards lines already received (an extra `bestmove` from a confused engine must not
+    /// answer the next `go`); `Err` when the output has closed.
+    pub fn drain(&mut self) -> Result<(), Failure> {
+        while let Ok(line) = self.lines.try_recv() {
+            if line.is_none() {
+                return Err(Failure::Crash(format!(
+                    "its output closed{}",
+                    self.exit_note()
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// `isready` → `readyok`, skipping anything left over (a late `bestmove`, `info` lines).
     pub fn sync(&mut self, timeout: Duration, stop: &AtomicBool) -> Result<(), Failure> {
         self.send("isready")?;

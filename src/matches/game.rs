@@ -298,7 +298,8 @@ fn run_moves(
         };
         let allowance = clocks.allowance(side);
         let asked = engine
-            .send(&job.opening.position_command(&played))
+            .drain()
+            .and_then(|_| engine.send(&job.opening.position_command(&played)))
             .and_then(|_| engine.send(&clocks.go_command()));
         let t0 = Instant::now();
         let mut seen = Seen::default();

@@ -358,8 +358,66 @@ pub fn summary_text(summary: &Summary, sprt: Option<&Sprt>) -> String {
         s.push_str(&sprt.line(&p.tally));
         s.push('\n');
     }
+    if summary.pairs.len() > 1 {
+        s.push_str(&standings(&summary.pairs));
+    }
     if !summary.interrupted {
         s.push_str("Finished match\n");
+    }
+    s
+}
+
+/// A round robin's table: each engine's games against the whole field, best score first
+/// (ties keep the listed order), with the Elo of that score and its 95% `+/-`.
+pub fn standings(pairs: &[PairScore]) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for p in pairs {
+        for n in [p.a.as_str(), p.b.as_str()] {
+            if !names.contains(&n) {
+                names.push(n);
+            }
+        }
+    }
+    let mut rows: Vec<(&str, Tally)> = names
+        .iter()
+        .map(|&name| {
+            let mut t = Tally::default();
+            for p in pairs {
+                let (w, l) = if p.a == name {
+                    (p.tally.wins, p.tally.losses)
+                } else if p.b == name {
+                    (p.tally.losses, p.tally.wins)
+                } else {
+                    continue;
+                };
+                t.wins += w;
+                t.losses += l;
+                t.draws += p.tally.draws;
+            }
+            (name, t)
+        })
+        .collect();
+    rows.sort_by(|x, y| {
+        let (a, b) = (x.1.score().unwrap_or(0.0), y.1.score().unwrap_or(0.0));
+        b.partial_cmp(&a).unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let width = names.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
+    let mut s = format!(
+        "Rank {:<width$} {:>7} {:>7} {:>6} {:>7} {:>6}\n",
+        "Name", "Elo", "+/-", "Games", "Score", "Draw"
+    );
+    for (rank, (name, t)) in rows.iter().enumerate() {
+        let (elo, err) = t
+            .elo()
+            .map(|e| (stats::fmt_elo(e.diff), stats::fmt_elo(e.error())))
+            .unwrap_or_default();
+        s.push_str(&format!(
+            "{:>4} {name:<width$} {elo:>7} {err:>7} {:>6} {:>6.1}% {:>5.1}%\n",
+            rank + 1,
+            t.games(),
+            100.0 * t.score().unwrap_or(0.0),
+            100.0 * t.draw_ratio()
+        ));
     }
     s
 }
@@ -447,5 +505,38 @@ mod tests {
         assert_eq!(a.moves.len(), 4);
         let mut referee = quantum();
         a.replay(referee.as_mut()).unwrap();
+    }
+
+    #[test]
+    fn standings_add_each_engines_games() {
+        let pair = |a: &str, b: &str, wins, losses, draws| PairScore {
+            a: a.into(),
+            b: b.into(),
+            tally: Tally {
+                wins,
+                losses,
+                draws,
+            },
+        };
+        let table = standings(&[
+            pair("a", "b", 1, 2, 1),
+            pair("a", "c", 3, 0, 1),
+            pair("b", "c", 2, 2, 0),
+        ]);
+        let rows: Vec<Vec<&str>> = table
+            .lines()
+            .map(|l| l.split_whitespace().collect())
+            .collect();
+        assert_eq!(
+            rows[0],
+            ["Rank", "Name", "Elo", "+/-", "Games", "Score", "Draw"]
+        );
+        // a: 4 - 2 - 2 (62.5%, +88.7 Elo), b: 4 - 3 - 1 (56.25%), c: 2 - 5 - 1 (31.25%).
+        assert_eq!(rows[1], ["1", "a", "88.7", "261.9", "8", "62.5%", "25.0%"]);
+        assert_eq!(rows[2][..2], ["2", "b"]);
+        assert_eq!(rows[2][4..], ["8", "56.2%", "12.5%"]);
+        assert_eq!(rows[3][..2], ["3", "c"]);
+        assert_eq!(rows[3][4..], ["8", "31.2%", "12.5%"]);
+        assert_eq!(rows.len(), 4);
     }
 }

@@ -114,7 +114,7 @@ impl Referee for OthelloReferee {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matches::opening::SplitMix64;
+    use crate::rng::SplitMix64;
 
     #[test]
     fn start_moves_and_illegal_moves() {
@@ -161,7 +161,7 @@ mod tests {
                 let legal = r.legal_moves();
                 assert!(!legal.is_empty(), "the side to move always has a move");
                 let mover = r.side_to_move();
-                r.play(&legal[rng.below(legal.len())]).unwrap();
+                r.play(&legal[rng.index(legal.len())]).unwrap();
                 placements += 1;
                 if r.game_end().is_none() && r.side_to_move() == mover {
                     passes += 1;

@@ -12,6 +12,7 @@ usage: fake_engine.py MODE [N] [STARTS_LOG]
   garbage N       answers its N-th `go` with noise and a non-UTF-8 move
   slow N          sleeps N ms before each answer
   resign          resigns at once
+  double          perfect play, but follows every `bestmove` with a stray `bestmove 9`
   mute            never answers `usi`
 STARTS_LOG: a file that gets one line per process start (to count restarts).
 Every line received is echoed to stderr as `<< line`, after a first line `cwd <folder>`.
@@ -91,5 +92,7 @@ for raw in sys.stdin:
             take = pile % 4 or 1
         say("info depth 1 score cp 0 nodes 1 pv %d" % take)
         say("bestmove %d" % take)
+        if mode == "double":
+            say("bestmove 9")
     elif cmd == "quit":
         break
