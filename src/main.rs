@@ -48,6 +48,9 @@ enum Sub {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.command.is_some() {
+        quiet_broken_pipe();
+    }
     let result = match cli.command {
         None => {
             run(BufReader::new(io::stdin()), io::stdout());
@@ -107,5 +110,15 @@ fn bench(what: Option<String>, args: &[String]) -> Result<(), String> {
             Ok(())
         }
         Some(name) => ryoshi::bench::run(name, args),
+    }
+}
+
+/// Reports and benchmarks print with `println!`, which panics on a closed pipe (`| head`); a
+/// command-line tool should simply end there, as with the default SIGPIPE action.
+fn quiet_broken_pipe() {
+    #[cfg(unix)]
+    // SAFETY: restoring the default action of a signal before any thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

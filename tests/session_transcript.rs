@@ -120,3 +120,18 @@ fn quit_exits_without_reading_further() {
     let out = transcript(b"isready\nquit\nisready\n");
     assert_eq!(lines(&out), vec!["readyok"]);
 }
+
+#[test]
+fn command_line_output_into_a_closed_pipe_ends_quietly() {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(common::BIN)
+        .args(["perft", "2", "--variant", "othello"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start ryoshi");
+    drop(child.stdout.take()); // the reader goes away before anything is written
+    let out = child.wait_with_output().expect("wait");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
