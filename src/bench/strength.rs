@@ -71,7 +71,7 @@ fn strength(args: &[String]) -> Result<(), String> {
             let keys = keys[..keys.len() - 1].to_vec();
             let outcome = think(
                 player,
-                &QGame { pos, rules },
+                &QGame::new(pos, rules),
                 &keys,
                 &mut searcher,
                 &control,

@@ -107,10 +107,7 @@ impl Variant for QuantumVariant {
     }
 
     fn search(&self, _limits: &Limits, options: &Options) -> Job {
-        let game = QGame {
-            pos: self.record.position().clone(),
-            rules: rules(options),
-        };
+        let game = QGame::new(self.record.position().clone(), rules(options));
         // The current position is the last key; the search adds it itself.
         let keys = self.record.keys();
         let keys = keys[..keys.len().saturating_sub(1)].to_vec();

@@ -44,8 +44,15 @@ pub fn piece_value(mask: Mask, promoted: bool) -> i32 {
 }
 
 pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(
+        pos,
+        &[pos.board_reach(Side::Black), pos.board_reach(Side::White)],
+    )
+}
+
+/// [`evaluate`] with both sides' [`Position::board_reach`] already at hand.
+pub fn evaluate_with(pos: &Position, reach: &[(u128, u32); 2]) -> i32 {
     let us = pos.side_to_move();
-    let reach = [pos.board_reach(Side::Black), pos.board_reach(Side::White)];
     let mut score = [0i32; 2];
     let mut king_candidates = [0usize; 2];
     for (i, p) in pos.pieces().iter().enumerate() {

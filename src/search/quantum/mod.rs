@@ -9,12 +9,38 @@ use crate::games::quantum::zobrist;
 use crate::games::quantum::{Action, Position, Rules};
 use crate::rng::splitmix;
 use crate::search::{Control, Info, Outcome, Report, SearchGame, Searcher};
+use std::cell::Cell;
 
 /// A position with its rules, as the generic search sees it.
 #[derive(Clone)]
 pub struct QGame {
     pub pos: Position,
     pub rules: Rules,
+    /// Both sides' board reach, computed at most once per position: the evaluation, the
+    /// null-move test and the quiescence filter all need it. Passing keeps it valid.
+    reach: Cell<Option<[(u128, u32); 2]>>,
+}
+
+impl QGame {
+    pub fn new(pos: Position, rules: Rules) -> QGame {
+        QGame {
+            pos,
+            rules,
+            reach: Cell::new(None),
+        }
+    }
+
+    fn reach(&self) -> [(u128, u32); 2] {
+        if let Some(r) = self.reach.get() {
+            return r;
+        }
+        let r = [
+            self.pos.board_reach(Side::Black),
+            self.pos.board_reach(Side::White),
+        ];
+        self.reach.set(Some(r));
+        r
+    }
 }
 
 impl SearchGame for QGame {
@@ -26,6 +52,7 @@ impl SearchGame for QGame {
 
     fn play(&mut self, mv: Action) {
         self.pos.apply(mv);
+        self.reach.set(None);
     }
 
     fn key(&self) -> u64 {
@@ -49,7 +76,7 @@ impl SearchGame for QGame {
     }
 
     fn evaluate(&self) -> i32 {
-        eval::evaluate(&self.pos)
+        eval::evaluate_with(&self.pos, &self.reach())
     }
 
     fn order_hint(&self, mv: Action) -> i32 {
@@ -80,7 +107,7 @@ impl SearchGame for QGame {
     /// Captures, less those that give a more valuable piece for a defended lesser one.
     fn quiescence_moves(&self, out: &mut Vec<Action>) {
         self.pos.generate_captures(&self.rules, out);
-        let (defended, _) = self.pos.board_reach(self.pos.side_to_move().opponent());
+        let (defended, _) = self.reach()[self.pos.side_to_move().opponent().index()];
         out.retain(|&mv| {
             let Action::Move { from, to, .. } = mv else {
                 return false;
@@ -232,7 +259,7 @@ pub fn bench(hash_mb: u64, depth: u32) -> (Vec<String>, u64) {
             ..Default::default()
         };
         let control = Control::new(limits, 0);
-        let game = QGame { pos, rules };
+        let game = QGame::new(pos, rules);
         let outcome = searcher.run(&game, &[], &control, depth, &mut |_| {});
         total += searcher.nodes();
         lines.push(format!(
@@ -326,10 +353,7 @@ mod tests {
             0,
         );
         searcher.run(
-            &QGame {
-                pos,
-                rules: Rules::default(),
-            },
+            &QGame::new(pos, Rules::default()),
             &[],
             &control,
             depth,
