@@ -458,29 +458,35 @@ impl Position {
     /// (targets not held by their own pieces; promotion choices and rank filters ignored).
     pub fn board_reach(&self, side: Side) -> (u128, u32) {
         let rot = side.index() * 4;
+        let mut own = 0u128;
+        for p in self.pieces.iter() {
+            if p.square != HAND && p.owner == side {
+                own |= 1u128 << p.square;
+            }
+        }
         let (mut squares, mut moves) = (0u128, 0u32);
         for p in self.pieces.iter() {
             if p.square == HAND || p.owner != side {
                 continue;
             }
             let mv = MOVEMENT[p.promoted as usize][p.mask as usize];
-            let mut visit = |sq: u8| {
-                squares |= 1u128 << sq;
-                let occupant = self.board[sq as usize];
-                if occupant == u8::MAX || self.pieces[occupant as usize].owner != side {
-                    moves += 1;
-                }
-                occupant == u8::MAX
-            };
-            let reach = mv.steps | mv.slides;
+            let mut reach = 0u128;
+            let dirs = mv.steps | mv.slides;
             for dir in 0..DIRS {
-                if reach & (1 << dir) == 0 {
+                if dirs & (1 << dir) == 0 {
                     continue;
                 }
                 let abs = (dir + rot) & 7;
                 let mut sq = NEXT[p.square as usize][abs];
+                if mv.slides & (1 << dir) == 0 {
+                    if sq != OFF {
+                        reach |= 1u128 << sq;
+                    }
+                    continue;
+                }
                 while sq != OFF {
-                    if !visit(sq) || mv.slides & (1 << dir) == 0 {
+                    reach |= 1u128 << sq;
+                    if self.board[sq as usize] != u8::MAX {
                         break;
                     }
                     sq = NEXT[sq as usize][abs];
@@ -489,10 +495,12 @@ impl Position {
             if mv.knight {
                 for &to in &KNIGHT[side.index()][p.square as usize] {
                     if to != OFF {
-                        visit(to);
+                        reach |= 1u128 << to;
                     }
                 }
             }
+            squares |= reach;
+            moves += (reach & !own).count_ones();
         }
         (squares, moves)
     }
