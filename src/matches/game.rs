@@ -206,29 +206,34 @@ fn prepare(ctx: &Context, job: &Job, slots: &mut Slots) -> Result<Result<(), End
     let mut failed: Vec<(Side, Failure)> = Vec::new();
     for side in [Side::First, Side::Second] {
         let idx = job.engine(side);
-        let ready = match slots[idx].as_mut() {
-            Some(engine) => engine
+        // A kept process that died or hung since its last game is replaced, not blamed: the
+        // game has not started.
+        if let Some(engine) = slots[idx].as_mut() {
+            match engine
                 .sync(timeout, &ctx.stop)
-                .and_then(|_| engine.send("usinewgame")),
-            None => {
-                let name = &config.play.engines[idx];
-                let Some(engine_config) = config.engine(name) else {
-                    return Ok(Err(loss(side, "crash", format!("no engine `{name}`"))));
-                };
-                Engine::start(
-                    engine_config,
-                    &config.base_dir,
-                    &[("USI_Variant", variant.clone())],
-                    timeout,
-                    &ctx.stop,
-                )
-                .and_then(|mut engine| {
-                    engine.send("usinewgame")?;
-                    slots[idx] = Some(engine);
-                    Ok(())
-                })
+                .and_then(|_| engine.send("usinewgame"))
+            {
+                Ok(()) => continue,
+                Err(Failure::Stopped) => return Err(Stopped),
+                Err(_) => slots[idx] = None,
             }
+        }
+        let name = &config.play.engines[idx];
+        let Some(engine_config) = config.engine(name) else {
+            return Ok(Err(loss(side, "crash", format!("no engine `{name}`"))));
         };
+        let ready = Engine::start(
+            engine_config,
+            &config.base_dir,
+            &[("USI_Variant", variant.clone())],
+            timeout,
+            &ctx.stop,
+        )
+        .and_then(|mut engine| {
+            engine.send("usinewgame")?;
+            slots[idx] = Some(engine);
+            Ok(())
+        });
         if let Err(failure) = ready {
             if failure == Failure::Stopped {
                 return Err(Stopped);

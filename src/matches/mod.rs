@@ -38,6 +38,7 @@ pub fn run_cli(config: &str) -> Result<(), String> {
     let config = Config::load(Path::new(config))?;
     let factory = referee_for(config.play.variant)?;
     signal::install();
+    signal::ignore_sigpipe();
     let hooks = Hooks {
         stop: Arc::new(AtomicBool::new(false)),
         interrupted: &signal::interrupted,

@@ -18,6 +18,8 @@ mod sys {
     use std::os::raw::c_int;
 
     pub const SIGINT: c_int = 2;
+    pub const SIGPIPE: c_int = 13;
+    pub const SIG_IGN: usize = 1;
     pub const SIGKILL: c_int = 9;
     pub const SIG_DFL: usize = 0;
 
@@ -41,6 +43,16 @@ pub fn install() {
             sys::SIGINT,
             on_sigint as extern "C" fn(std::os::raw::c_int) as usize,
         );
+    }
+}
+
+/// Ignores SIGPIPE, so writing to an engine that has died is an error the runner handles (the
+/// engine loses) rather than a signal that ends the runner.
+pub fn ignore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: ignoring a signal has no preconditions.
+    unsafe {
+        sys::signal(sys::SIGPIPE, sys::SIG_IGN);
     }
 }
 

@@ -12,6 +12,7 @@ usage: fake_engine.py MODE [N] [STARTS_LOG]
   garbage N       answers its N-th `go` with noise and a non-UTF-8 move
   slow N          sleeps N ms before each answer
   resign          resigns at once
+  leave N         exits (status 0) right after its N-th `bestmove`
   double          perfect play, but follows every `bestmove` with a stray `bestmove 9`
   mute            never answers `usi`
 STARTS_LOG: a file that gets one line per process start (to count restarts).
@@ -94,5 +95,7 @@ for raw in sys.stdin:
         say("bestmove %d" % take)
         if mode == "double":
             say("bestmove 9")
+        if mode == "leave" and gos == n:
+            sys.exit(0)
     elif cmd == "quit":
         break
