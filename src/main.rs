@@ -48,7 +48,7 @@ enum Sub {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if cli.command.is_some() {
+    if matches!(cli.command, Some(Sub::Perft { .. }) | Some(Sub::Bench { .. })) {
         quiet_broken_pipe();
     }
     let result = match cli.command {

@@ -1,4 +1,4 @@
-//! Ctrl-C without a crate: the C library's `signal` and `kill`, which std already links.
+//! Ctrl-C and engine process groups through the C library's `signal` and `kill` (`libc`).
 //!
 //! The handler only stores into an atomic (async-signal-safe); the runner polls the flag, stops
 //! handing out games and prints the summary of the finished ones. A second Ctrl-C, once the
@@ -14,23 +14,7 @@ pub fn interrupted() -> bool {
 }
 
 #[cfg(unix)]
-mod sys {
-    use std::os::raw::c_int;
-
-    pub const SIGINT: c_int = 2;
-    pub const SIGPIPE: c_int = 13;
-    pub const SIG_IGN: usize = 1;
-    pub const SIGKILL: c_int = 9;
-    pub const SIG_DFL: usize = 0;
-
-    extern "C" {
-        pub fn signal(signum: c_int, handler: usize) -> usize;
-        pub fn kill(pid: c_int, sig: c_int) -> c_int;
-    }
-}
-
-#[cfg(unix)]
-extern "C" fn on_sigint(_: std::os::raw::c_int) {
+extern "C" fn on_sigint(_: libc::c_int) {
     INTERRUPTED.store(true, Ordering::SeqCst);
 }
 
@@ -39,9 +23,9 @@ pub fn install() {
     #[cfg(unix)]
     // SAFETY: `on_sigint` only performs an atomic store, which is async-signal-safe.
     unsafe {
-        sys::signal(
-            sys::SIGINT,
-            on_sigint as extern "C" fn(std::os::raw::c_int) as usize,
+        libc::signal(
+            libc::SIGINT,
+            on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t,
         );
     }
 }
@@ -52,7 +36,7 @@ pub fn ignore_sigpipe() {
     #[cfg(unix)]
     // SAFETY: ignoring a signal has no preconditions.
     unsafe {
-        sys::signal(sys::SIGPIPE, sys::SIG_IGN);
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
     }
 }
 
@@ -61,7 +45,7 @@ pub fn restore_default() {
     #[cfg(unix)]
     // SAFETY: resetting a disposition to SIG_DFL has no preconditions.
     unsafe {
-        sys::signal(sys::SIGINT, sys::SIG_DFL);
+        libc::signal(libc::SIGINT, libc::SIG_DFL);
     }
 }
 
@@ -71,7 +55,7 @@ pub fn kill_group(pgid: i32) {
     if pgid > 0 {
         // SAFETY: a plain system call; a group that no longer exists just yields ESRCH.
         unsafe {
-            sys::kill(-pgid, sys::SIGKILL);
+            libc::kill(-pgid, libc::SIGKILL);
         }
     }
 }
