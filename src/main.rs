@@ -48,7 +48,10 @@ enum Sub {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if matches!(cli.command, Some(Sub::Perft { .. }) | Some(Sub::Bench { .. })) {
+    if matches!(
+        cli.command,
+        Some(Sub::Perft { .. }) | Some(Sub::Bench { .. })
+    ) {
         quiet_broken_pipe();
     }
     let result = match cli.command {

@@ -212,6 +212,17 @@ impl Board {
     }
 }
 
+/// Squares next to `bits` in the eight directions.
+#[inline(always)]
+pub fn neighbours(bits: u64) -> u64 {
+    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let e = (bits << 1) & NOT_A;
+    let w = (bits >> 1) & NOT_H;
+    let row = bits | e | w;
+    e | w | (row << 8) | (row >> 8)
+}
+
 /// A table hash of a position: every bit of both boards reaches every bit of the result
 /// (a plain product only carries low bits upwards, so its low bits would ignore rows 7 and 8).
 #[inline(always)]

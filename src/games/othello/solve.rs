@@ -8,7 +8,7 @@
 //!
 //! Scores are disc differences for the side to move, empties going to the winner.
 
-use super::board::{flips, moves, squares, Board};
+use super::board::{flips, moves, neighbours, squares, Board};
 
 /// At or below this many empties the solver walks the empties list (no move generation, no TT).
 const SHALLOW: u32 = 7;
@@ -152,17 +152,6 @@ fn corner_stability(p: u64) -> i32 {
         | CORNERS)
         & p;
     stable.count_ones() as i32
-}
-
-/// Squares next to `bits` in the eight directions.
-#[inline(always)]
-fn neighbours(bits: u64) -> u64 {
-    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
-    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    let e = (bits << 1) & NOT_A;
-    let w = (bits >> 1) & NOT_H;
-    let row = bits | e | w;
-    e | w | (row << 8) | (row >> 8)
 }
 
 /// The solver's state: node counter, transposition table, and the abort check.

@@ -4,7 +4,7 @@
 //! Terms: corners and the squares next to empty corners (X and C squares), mobility and potential
 //! mobility (frontier), edge discs anchored to corners (stable), and parity late in the game.
 
-use crate::games::othello::board::moves;
+use crate::games::othello::board::{moves, neighbours};
 use crate::games::othello::solve::stable_edges;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
@@ -16,17 +16,6 @@ const CORNER_ZONES: [(u64, u64, u64); 4] = [
     (1 << 56, 1 << 49, (1 << 57) | (1 << 48)),
     (1 << 63, 1 << 54, (1 << 62) | (1 << 55)),
 ];
-
-/// Squares next to an empty square: a disc there is on the frontier.
-#[inline]
-fn neighbours(bits: u64) -> u64 {
-    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
-    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    let e = (bits << 1) & NOT_A;
-    let w = (bits >> 1) & NOT_H;
-    let row = bits | e | w;
-    e | w | (row << 8) | (row >> 8)
-}
 
 /// The full evaluation used by levels 2 and 3.
 pub fn evaluate(p: u64, o: u64) -> i32 {
