@@ -21,13 +21,13 @@ use super::bits::Bits;
 use super::board::{Board, Color, BLACK, BORDER, EMPTY, WHITE};
 
 /// GNU Go's eight directions: south, west, north, east, then the diagonals.
-fn deltas(stride: usize) -> [isize; 8] {
+pub(super) fn deltas(stride: usize) -> [isize; 8] {
     let ns = stride as isize;
     [ns, -1, -ns, 1, ns - 1, -ns - 1, -ns + 1, ns + 1]
 }
 
 #[inline]
-fn step(p: usize, d: isize) -> usize {
+pub(super) fn step(p: usize, d: isize) -> usize {
     (p as isize + d) as usize
 }
 

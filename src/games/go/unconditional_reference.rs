@@ -3,17 +3,8 @@
 //! see that module and protocol/go.md for what it computes.
 
 use super::board::{Board, Color, BORDER, EMPTY};
-
-/// GNU Go's eight directions: south, west, north, east, then the diagonals.
-fn deltas(stride: usize) -> [isize; 8] {
-    let ns = stride as isize;
-    [ns, -1, -ns, 1, ns - 1, -ns - 1, -ns + 1, ns + 1]
-}
-
-#[inline]
-fn step(p: usize, d: isize) -> usize {
-    (p as isize + d) as usize
-}
+// The geometry is shared; the analysis itself stays independent of the fast one.
+use super::unconditional::{deltas, step};
 
 /// A board with trial moves that can be taken back, ko as GNU Go's `trymove` sees it.
 struct Scratch {
