@@ -25,8 +25,8 @@ fn run_gtp(script: &str) -> BTreeMap<u64, (bool, String)> {
 
 #[test]
 fn gnugo_unconditional_suite() {
-    let dir = common::shared_data("go/gnugo-unconditional");
-    let tst = std::fs::read_to_string(dir.join("unconditional.tst")).expect("unconditional.tst");
+    let dir = common::data_path("go/gnugo-unconditional");
+    let tst = common::read_data_text("go/gnugo-unconditional/unconditional.tst");
     let script = tst.replace("games/unconditional/", &format!("{}/", dir.display()));
     // Expected answers: "#? [answer]" after a numbered command (brackets not always closed).
     let mut expected = Vec::new();

@@ -9,8 +9,7 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 
 fn positions() -> Vec<(String, Board, Value)> {
-    let path = common::shared_data("go/safety-oracle-105.json");
-    let text = std::fs::read_to_string(&path).expect("oracle file");
+    let text = common::read_data_text("go/safety-oracle-105.json");
     let data: Value = serde_json::from_str(&text).expect("oracle JSON");
     let list = data.as_array().expect("a list");
     assert_eq!(list.len(), 105);

@@ -80,7 +80,7 @@ fn benson_prints_six_sorted_lines() {
 
 #[test]
 fn loadsgf_then_benson_matches_the_oracle_file() {
-    let path = common::shared_data("go/gnugo-unconditional/unconditional1.sgf");
+    let path = common::data_path("go/gnugo-unconditional/unconditional1.sgf");
     let out = session(&[&format!("loadsgf {}", path.display()), "benson", "d"]);
     assert!(out[0].starts_with("alive b "), "{}", out[0]);
     assert!(out[3].starts_with("dead w "), "{}", out[3]);

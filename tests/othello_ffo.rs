@@ -4,14 +4,13 @@
 
 mod common;
 
-use common::{shared_data, transcript};
+use common::{read_data_text, transcript};
 use ryoshi::games::othello::obf::{parse_file, ObfEntry};
 use ryoshi::games::othello::solve::Solver;
 use ryoshi::games::othello::square_name;
 
 fn load(name: &str) -> Vec<ObfEntry> {
-    let path = shared_data(&format!("othello/{name}"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let text = read_data_text(&format!("othello/{name}"));
     parse_file(&text).unwrap()
 }
 

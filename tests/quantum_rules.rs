@@ -1,4 +1,4 @@
-//! One named test per rule of `../shared/docs/quantum-rules.md`.
+//! One named test per rule of `protocol/quantum-rules.md`.
 
 use ryoshi::games::quantum::types::mask_letters;
 use ryoshi::games::quantum::types::parse_square;

@@ -13,8 +13,7 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 
 fn games() -> Vec<Value> {
-    let path = common::shared_data("quantum/shogitter-games-151-160.jsonl.gz");
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let bytes = common::read_data("quantum/shogitter-games-151-160.jsonl.gz");
     let text = String::from_utf8(inflate::gunzip(&bytes).expect("gunzip")).expect("utf-8");
     text.lines()
         .filter(|l| !l.trim().is_empty())

@@ -1,4 +1,4 @@
-//! Benchmarks for go: `ryoshi bench benson [ORACLE.json] [ROUNDS]`.
+//! Benchmarks for go: `ryoshi bench benson [ORACLE.json] [ROUNDS] [PART]`.
 
 use crate::games::go::analysis::extended;
 use crate::games::go::benson::Benson;
@@ -17,19 +17,20 @@ pub fn run(what: &str, args: &[String]) -> Option<Result<(), String>> {
     }
 }
 
-fn default_oracle() -> String {
-    concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/go/safety-oracle-105.json"
-    )
-    .to_string()
-}
+/// The default oracle, built into the binary so that `bench benson` runs from any directory
+/// (and from an installed binary); the file is the test fixture, so the two cannot drift apart.
+const DEFAULT_ORACLE: &str = include_str!("../../tests/data/go/safety-oracle-105.json");
+const DEFAULT_ORACLE_NAME: &str = "tests/data/go/safety-oracle-105.json (built in)";
 
-/// The boards of the safety oracle file.
+/// The boards of the safety oracle file at `path`.
 pub fn oracle_boards(path: &str) -> Result<Vec<Board>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let data: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
+    oracle_boards_from(&text, path)
+}
+
+/// The boards of a safety oracle text; `name` labels errors.
+fn oracle_boards_from(text: &str, name: &str) -> Result<Vec<Board>, String> {
+    let data: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("{name}: {e}"))?;
     let list = data.as_array().ok_or("the oracle file is not a list")?;
     let mut boards = Vec::new();
     for item in list {
@@ -66,20 +67,27 @@ fn per_position(
 }
 
 fn benson(args: &[String]) -> Result<(), String> {
-    let path = args.first().cloned().unwrap_or_else(default_oracle);
-    let rounds: usize = match args.get(1) {
+    // The file is optional: a first argument that is a number is already ROUNDS.
+    let (path, args) = match args.first() {
+        Some(a) if a.parse::<usize>().is_err() => (Some(a.as_str()), &args[1..]),
+        _ => (None, args),
+    };
+    let rounds: usize = match args.first() {
         Some(r) => r
             .parse()
             .map_err(|_| format!("rounds '{r}' is not a number"))?,
         None => 1000,
     };
-    let which = args.get(2).map(String::as_str).unwrap_or("all");
+    let which = args.get(1).map(String::as_str).unwrap_or("all");
     if !["all", "classic", "reference", "extended"].contains(&which) {
         return Err(format!(
             "unknown part '{which}' (all, classic, reference, extended)"
         ));
     }
-    let boards = oracle_boards(&path)?;
+    let boards = match path {
+        Some(path) => oracle_boards(path)?,
+        None => oracle_boards_from(DEFAULT_ORACLE, DEFAULT_ORACLE_NAME)?,
+    };
     let wanted = |part: &str| which == "all" || which == part;
     println!(
         "{} positions, fastest of {rounds} rounds, both colours per position",

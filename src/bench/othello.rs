@@ -66,15 +66,23 @@ fn perft_bench(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// `othello-solve [file] [first] [last]`: solves FFO positions (default: #40-#44 from
-/// ../shared/data/othello/fforum-40-44.obf) and checks each score against the file.
+/// FFO #40-#44, built into the binary so that `bench othello-solve` runs from any directory (and
+/// from an installed binary); the file is the test fixture, so the two cannot drift apart.
+const DEFAULT_OBF: &str = include_str!("../../tests/data/othello/fforum-40-44.obf");
+const DEFAULT_OBF_NAME: &str = "fforum-40-44.obf";
+
+/// `othello-solve [file]`: solves FFO positions (default: #40-#44, tests/data/othello/
+/// fforum-40-44.obf, built in) and checks each score against the file.
 fn solve_bench(args: &[String]) -> Result<(), String> {
-    let path = args
-        .first()
-        .cloned()
-        .unwrap_or_else(|| "../shared/data/othello/fforum-40-44.obf".to_string());
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let entries = obf::parse_file(&text)?;
+    let (path, text) = match args.first() {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            (path.clone(), text)
+        }
+        None => (DEFAULT_OBF_NAME.to_string(), DEFAULT_OBF.to_string()),
+    };
+    let entries = obf::parse_file(&text).map_err(|e| format!("{path}: {e}"))?;
     // FFO numbers from a name like `fforum-40-44.obf`; else lines count from 1.
     let first: usize = std::path::Path::new(&path)
         .file_stem()

@@ -9,11 +9,23 @@ use std::time::{Duration, Instant};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_ryoshi");
 
-/// Path of a file under `../shared/data/` (the project's fixtures, read in place).
-pub fn shared_data(rel: &str) -> std::path::PathBuf {
+/// Path of a fixture under `tests/data/` (provenance and licences in tests/data/README.md).
+pub fn data_path(rel: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
+        .join("tests/data")
         .join(rel)
+}
+
+/// The bytes of a fixture under `tests/data/`; a missing file panics with its full path.
+pub fn read_data(rel: &str) -> Vec<u8> {
+    let path = data_path(rel);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// `read_data` as UTF-8 text.
+pub fn read_data_text(rel: &str) -> String {
+    let path = data_path(rel);
+    String::from_utf8(read_data(rel)).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// Feeds `input` to a fresh engine, closes stdin, and returns all of stdout (60 s at most).
