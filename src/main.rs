@@ -12,7 +12,10 @@ use std::time::Instant;
 #[command(
     name = "ryoshi",
     version,
-    about = "A USI engine for quantum shogi, with Othello and Go analysis"
+    about = "A USI engine for quantum shogi, with Othello and Go analysis",
+    after_help = "Without a command, ryoshi runs the USI engine on stdin/stdout: this is what a \
+        GUI starts (try `usi`, `isready`, `position startpos`, `d`, `go movetime 500`; `quit` \
+        ends). The protocol is specified in the repository's protocol/ folder."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -32,8 +35,12 @@ enum Sub {
         variant: String,
     },
     /// Run a benchmark: `bench` alone is the search signature; see `bench list`.
+    #[command(after_help = format!("Benchmarks:\n{}", ryoshi::bench::listing()))]
     Bench {
+        /// A benchmark name (below), or `list`; none: the search signature, whose last line
+        /// `Nodes searched: N` changes only when the search does.
         what: Option<String>,
+        /// The benchmark's own arguments (see its usage below).
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
@@ -109,7 +116,7 @@ fn bench(what: Option<String>, args: &[String]) -> Result<(), String> {
             game.bench(&options, &mut |line: &str| println!("{line}"))
         }
         Some("list") => {
-            println!("{}", ryoshi::bench::names().join("\n"));
+            println!("{}", ryoshi::bench::listing());
             Ok(())
         }
         Some(name) => ryoshi::bench::run(name, args),

@@ -1,5 +1,6 @@
 //! `ryoshi bench <what>`: benchmarks of the hot paths, reachable from the binary.
-//! Each game's file answers for the names it knows.
+//! Each game's file answers for the names it knows; [`TABLE`] is the one list of them, from
+//! which `bench list`, `bench --help` and the unknown-benchmark message are all derived.
 
 pub mod go;
 pub mod othello;
@@ -8,14 +9,78 @@ pub mod search;
 pub mod strength;
 pub mod timing;
 
+/// One benchmark: its name, its arguments and what it measures.
+pub struct Bench {
+    pub name: &'static str,
+    pub usage: &'static str,
+    pub about: &'static str,
+    run: fn(&str, &[String]) -> Option<Result<(), String>>,
+}
+
+/// Every benchmark `ryoshi bench <name>` knows.
+pub const TABLE: &[Bench] = &[
+    Bench {
+        name: "hall",
+        usage: "[STATES]",
+        about: "ns per exact candidate projection (Hall), and the matching oracle",
+        run: quantum::run,
+    },
+    Bench {
+        name: "search",
+        usage: "[DEPTH]",
+        about: "the quantum shogi `bench` searches at another depth",
+        run: search::run,
+    },
+    Bench {
+        name: "strength",
+        usage: "<random|possibilityist> [GAMES] [MOVETIME_MS]",
+        about: "the quantum shogi search against a baseline player (wins, draws, losses, Elo)",
+        run: strength::run,
+    },
+    Bench {
+        name: "timing",
+        usage: "[N]",
+        about: "go/isready/stop latencies of a child engine, as a GUI sees them",
+        run: timing::run,
+    },
+    Bench {
+        name: "othello-perft",
+        usage: "[DEPTH] [TABLE_MIB]",
+        about: "Othello leaves per second, every leaf visited and with the table",
+        run: othello::run,
+    },
+    Bench {
+        name: "othello-count",
+        usage: "[DEPTH]",
+        about: "Othello move sequences and distinct positions per depth, time and memory",
+        run: othello::run,
+    },
+    Bench {
+        name: "othello-solve",
+        usage: "[FILE.obf]",
+        about: "exact endgame solves (default FFO #40-#44, built in), checked against the file",
+        run: othello::run,
+    },
+    Bench {
+        name: "othello-match",
+        usage: "[OPENINGS] [MOVETIME_MS]",
+        about: "the Othello levels against each other from seeded openings",
+        run: othello::run,
+    },
+    Bench {
+        name: "benson",
+        usage: "[ORACLE.json] [ROUNDS] [all|classic|reference|extended]",
+        about: "us per 19x19 position, Benson classic and extended (default oracle built in)",
+        run: go::run,
+    },
+];
+
 /// Runs the named benchmark, printing its figures to stdout.
 pub fn run(what: &str, args: &[String]) -> Result<(), String> {
-    quantum::run(what, args)
-        .or_else(|| othello::run(what, args))
-        .or_else(|| go::run(what, args))
-        .or_else(|| timing::run(what, args))
-        .or_else(|| search::run(what, args))
-        .or_else(|| strength::run(what, args))
+    TABLE
+        .iter()
+        .find(|b| b.name == what)
+        .and_then(|b| (b.run)(what, args))
         .unwrap_or_else(|| {
             Err(format!(
                 "unknown benchmark '{what}' (try: {})",
@@ -24,13 +89,46 @@ pub fn run(what: &str, args: &[String]) -> Result<(), String> {
         })
 }
 
+/// The names of [`TABLE`], in its order.
 pub fn names() -> Vec<&'static str> {
-    [
-        quantum::NAMES,
-        othello::NAMES,
-        go::NAMES,
-        timing::NAMES,
-        search::NAMES,
-    ]
-    .concat()
+    TABLE.iter().map(|b| b.name).collect()
+}
+
+/// `bench list` and the tail of `bench --help`: one line per benchmark.
+pub fn listing() -> String {
+    let width = TABLE.iter().map(|b| b.name.len()).max().unwrap_or(0);
+    TABLE
+        .iter()
+        .map(|b| {
+            format!(
+                "{:width$}  {}\n{:width$}  usage: bench {} {}",
+                b.name, b.about, "", b.name, b.usage
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table and the files agree: every name a file answers for is listed, once.
+    #[test]
+    fn table_matches_the_files() {
+        let files = [
+            quantum::NAMES,
+            othello::NAMES,
+            go::NAMES,
+            timing::NAMES,
+            search::NAMES,
+            strength::NAMES,
+        ]
+        .concat();
+        let mut listed = names();
+        let mut answered = files.clone();
+        listed.sort();
+        answered.sort();
+        assert_eq!(listed, answered);
+    }
 }
