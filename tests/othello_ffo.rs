@@ -1,6 +1,6 @@
 //! The FFO endgame tests: `solve` must find every exact best score, and `hint` must rank moves by
-//! their exact scores once it solves them. Positions whose solve takes seconds are #[ignore]d;
-//! `cargo test --release --test othello_ffo -- --include-ignored` runs them all.
+//! their exact scores once it solves them. Positions whose solve takes seconds are #[ignore]d in
+//! the quick run; the full run (README) includes them.
 
 mod common;
 

@@ -1,24 +1,22 @@
 //! A real USI client drives the engine: cshogi (PyPI) connects, sets an option, starts a game,
 //! sends a position and `go` with byoyomi, and reads `bestmove` and the info score.
-//! `.ci/run` installs cshogi; outside CI the test skips loudly when it is missing.
+//! Needs cshogi, so it is #[ignore]d in the quick run; the full run (README, `.ci/run`) includes
+//! it, and then a missing cshogi is a failure.
 
 use ryoshi::games::quantum::{Position, Record, Rules};
 use std::process::Command;
 
 #[test]
+#[ignore = "needs cshogi: python3 -m pip install cshogi"]
 fn cshogi_usi_client_plays_against_ryoshi() {
     let have = Command::new("python3")
         .args(["-c", "import cshogi.usi"])
         .output()
         .map(|o| o.status.success());
-    if !matches!(have, Ok(true)) {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must install cshogi (pip install cshogi)"
-        );
-        eprintln!("SKIPPED: python3 with cshogi is not installed (pip install cshogi)");
-        return;
-    }
+    assert!(
+        matches!(have, Ok(true)),
+        "this test needs python3 with cshogi: python3 -m pip install cshogi"
+    );
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/usi_client.py");
     let out = Command::new("python3")
         .args([script, env!("CARGO_BIN_EXE_ryoshi")])
