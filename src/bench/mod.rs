@@ -34,7 +34,7 @@ pub const TABLE: &[Bench] = &[
     Bench {
         name: "strength",
         usage: "<random|possibilityist> [GAMES] [MOVETIME_MS]",
-        about: "the quantum shogi search against a baseline player (wins, draws, losses, Elo)",
+        about: "the quantum shogi search against a baseline player, in-process",
         run: strength::run,
     },
     Bench {

@@ -326,12 +326,9 @@ fn progress_message(pairs: &[PairScore]) -> String {
     let t = &p.tally;
     let elo = t
         .elo()
-        .map(|e| {
-            format!(
-                "{} +/- {}",
-                stats::fmt_elo(e.diff),
-                stats::fmt_elo(e.error())
-            )
+        .map(|e| match e.columns() {
+            (bound, dash) if dash == "-" => bound,
+            (diff, err) => format!("{diff} +/- {err}"),
         })
         .unwrap_or_default();
     format!(
@@ -408,10 +405,7 @@ pub fn standings(pairs: &[PairScore]) -> String {
         "Name", "Elo", "+/-", "Games", "Score", "Draw"
     );
     for (rank, (name, t)) in rows.iter().enumerate() {
-        let (elo, err) = t
-            .elo()
-            .map(|e| (stats::fmt_elo(e.diff), stats::fmt_elo(e.error())))
-            .unwrap_or_default();
+        let (elo, err) = t.elo().map(|e| e.columns()).unwrap_or_default();
         s.push_str(&format!(
             "{:>4} {name:<width$} {elo:>7} {err:>7} {:>6} {:>6.1}% {:>5.1}%\n",
             rank + 1,

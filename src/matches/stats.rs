@@ -13,6 +13,9 @@ use std::fmt;
 /// z for a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
 
+/// The error rate of the one-sided bound given for a perfect (or perfectly lost) score.
+const ONE_SIDED_ALPHA: f64 = 0.05;
+
 /// Wins, losses and draws of one engine against another.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Tally {
@@ -45,8 +48,28 @@ impl Tally {
     }
 
     /// The Elo difference with its 95% interval; `None` before the first game.
+    ///
+    /// When every game was won (or every game lost) the estimate is infinite and the normal
+    /// approximation has no width; the interval is then the exact one-sided binomial bound: the
+    /// smallest score p for which N wins in N games still has probability 5% (`p^N = 0.05`).
     pub fn elo(&self) -> Option<Elo> {
         let s = self.score()?;
+        let n = self.games();
+        let bound = || elo_from_score(ONE_SIDED_ALPHA.powf(1.0 / n as f64));
+        if self.wins == n {
+            return Some(Elo {
+                diff: f64::INFINITY,
+                lower: bound(),
+                upper: f64::INFINITY,
+            });
+        }
+        if self.losses == n {
+            return Some(Elo {
+                diff: f64::NEG_INFINITY,
+                lower: f64::NEG_INFINITY,
+                upper: -bound(),
+            });
+        }
         let sd = (self.variance()? / self.games() as f64).sqrt();
         Some(Elo {
             diff: elo_from_score(s),
@@ -105,24 +128,41 @@ impl Tally {
         )
     }
 
-    /// `Elo difference: X +/- E (95% interval L .. U), LOS: P %, DrawRatio: D %`.
+    /// `Elo difference: X +/- E (95% interval L .. U), LOS: P %, DrawRatio: D %`; after a
+    /// perfect score `Elo difference: >= L (95% one-sided bound, every game won), ...`.
     pub fn elo_line(&self) -> String {
         let Some(elo) = self.elo() else {
             return "Elo difference: no games".into();
         };
+        let estimate = if elo.diff == f64::INFINITY {
+            format!(
+                ">= {} (95% one-sided bound, every game won)",
+                fmt_elo(elo.lower)
+            )
+        } else if elo.diff == f64::NEG_INFINITY {
+            format!(
+                "<= {} (95% one-sided bound, every game lost)",
+                fmt_elo(elo.upper)
+            )
+        } else {
+            format!(
+                "{} +/- {} (95% interval {} .. {})",
+                fmt_elo(elo.diff),
+                fmt_elo(elo.error()),
+                fmt_elo(elo.lower),
+                fmt_elo(elo.upper)
+            )
+        };
         format!(
-            "Elo difference: {} +/- {} (95% interval {} .. {}), LOS: {:.1} %, DrawRatio: {:.1} %",
-            fmt_elo(elo.diff),
-            fmt_elo(elo.error()),
-            fmt_elo(elo.lower),
-            fmt_elo(elo.upper),
+            "Elo difference: {estimate}, LOS: {:.1} %, DrawRatio: {:.1} %",
             100.0 * self.los(),
             100.0 * self.draw_ratio()
         )
     }
 }
 
-/// An Elo difference and its 95% interval (infinite at a 0% or 100% score).
+/// An Elo difference and its 95% interval (at a 0% or 100% score: an infinite estimate and a
+/// one-sided bound).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Elo {
     pub diff: f64,
@@ -131,9 +171,24 @@ pub struct Elo {
 }
 
 impl Elo {
-    /// Half the interval's width (cutechess's `+/-`).
+    /// Half the interval's width (cutechess's `+/-`); infinite for a one-sided bound.
     pub fn error(&self) -> f64 {
+        if self.diff.is_infinite() {
+            return f64::INFINITY;
+        }
         (self.upper - self.lower) / 2.0
+    }
+
+    /// The estimate and its `+/-` as two short columns (standings, progress bar): `>=137.2` and
+    /// `-` for a perfect score, `<=-137.2` and `-` for a perfectly lost one.
+    pub fn columns(&self) -> (String, String) {
+        if self.diff == f64::INFINITY {
+            (format!(">={}", fmt_elo(self.lower)), "-".into())
+        } else if self.diff == f64::NEG_INFINITY {
+            (format!("<={}", fmt_elo(self.upper)), "-".into())
+        } else {
+            (fmt_elo(self.diff), fmt_elo(self.error()))
+        }
     }
 }
 
@@ -309,6 +364,48 @@ mod tests {
         let s1 = score_from_elo(5.0);
         let want = n * (s1 - 0.5) * (2.0 * s - 0.5 - s1) / (2.0 * var);
         assert!(close(t.llr(0.0, 5.0).unwrap(), want, 1e-12));
-        assert!(t.elo_line().starts_with("Elo difference: inf"));
+        assert_eq!(
+            t.elo_line(),
+            "Elo difference: >= -93.6 (95% one-sided bound, every game won), \
+             LOS: 95.8 %, DrawRatio: 0.0 %"
+        );
+    }
+
+    /// The bound of a perfect score is the score p with p^N = 5%, and it grows with N.
+    #[test]
+    fn perfect_scores_give_a_one_sided_bound() {
+        let mut last = f64::NEG_INFINITY;
+        for n in [1u32, 2, 8, 50] {
+            let won = Tally {
+                wins: n,
+                losses: 0,
+                draws: 0,
+            };
+            let e = won.elo().unwrap();
+            let p = score_from_elo(e.lower);
+            assert!(close(p.powi(n as i32), 0.05, 1e-9), "{n}: {p}");
+            assert!(e.lower > last && e.lower.is_finite());
+            last = e.lower;
+            assert_eq!((e.diff, e.upper), (f64::INFINITY, f64::INFINITY));
+            let lost = Tally {
+                wins: 0,
+                losses: n,
+                draws: 0,
+            };
+            let f = lost.elo().unwrap();
+            assert_eq!(f.upper, -e.lower);
+            assert_eq!(
+                f.columns(),
+                (format!("<={}", fmt_elo(-e.lower)), "-".into())
+            );
+            assert!(!won.elo_line().contains("nan") && !won.elo_line().contains("inf"));
+        }
+        // 8 wins: p = 0.05^(1/8) = 0.6877, 137.1 Elo (3 wins only bound it at -93.6).
+        let eight = Tally {
+            wins: 8,
+            losses: 0,
+            draws: 0,
+        };
+        assert_eq!(eight.elo().unwrap().columns().0, ">=137.1");
     }
 }
