@@ -162,8 +162,22 @@ pub fn run_match(
         .map(Arc::new)
         .collect();
     let jobs = schedule(config, &openings);
-    let mut results = results::ResultsFile::open(&config.resolve(&config.play.results))?;
+    let results_path = config.resolve(&config.play.results);
+    let mut results = results::ResultsFile::open(&results_path)?;
     let records_dir = config.resolve(&config.play.records);
+    let run = results::run_name(&records_dir);
+    // Say where everything goes before the first game: results accumulate over runs (as
+    // cutechess and fastchess append to their PGN), each run's records carry its own name.
+    let full = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let _ = writeln!(
+        out,
+        "Results: {} (appended; {} earlier results kept)\nRecords: {}",
+        full(&results_path).display(),
+        results.earlier_results(),
+        full(&records_dir)
+            .join(format!("{run}-game-NNNNN.txt"))
+            .display(),
+    );
 
     let names = &config.play.engines;
     let mut pair_scores: Vec<PairScore> = pairs(names.len())
@@ -246,7 +260,7 @@ pub fn run_match(
             Err(RecvTimeoutError::Timeout) => continue,
             Err(RecvTimeoutError::Disconnected) => break,
         };
-        let record = match results::write_record(&records_dir, config, &finished) {
+        let record = match results::write_record(&records_dir, &run, config, &finished) {
             Ok(path) => Some(path),
             Err(e) => {
                 error.get_or_insert(e);

@@ -32,6 +32,13 @@ impl ResultsFile {
         })
     }
 
+    /// How many results the file already holds (one per non-empty line).
+    pub fn earlier_results(&self) -> usize {
+        fs::read(&self.path)
+            .map(|b| b.split(|&c| c == b'\n').filter(|l| !l.is_empty()).count())
+            .unwrap_or(0)
+    }
+
     /// Appends one line with a single write, then flushes it to the file.
     pub fn append(&mut self, line: &str) -> Result<(), String> {
         let mut bytes = line.as_bytes().to_vec();
@@ -70,9 +77,57 @@ pub fn json_line(config: &Config, game: &FinishedGame, record: Option<&Path>) ->
     value.to_string()
 }
 
-/// The record's file name for game `n`.
-pub fn record_name(game: usize) -> String {
-    format!("game-{game:05}.txt")
+/// The record's file name for game `n` of run `run`.
+pub fn record_name(run: &str, game: usize) -> String {
+    format!("{run}-game-{game:05}.txt")
+}
+
+/// A name for this run, unique in `records`: the UTC start time (`20261201T035500Z`), with `-2`,
+/// `-3`, ... when a run that started in the same second already left records there. Records of
+/// earlier runs are kept, as their lines in the (appended) results file point at them.
+pub fn run_name(records: &Path) -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let base = utc_stamp(secs);
+    let taken = |name: &str| {
+        fs::read_dir(records).is_ok_and(|dir| {
+            dir.flatten().any(|e| {
+                e.file_name()
+                    .to_str()
+                    .is_some_and(|f| f.starts_with(&format!("{name}-game-")))
+            })
+        })
+    };
+    let mut name = base.clone();
+    let mut k = 2;
+    while taken(&name) {
+        name = format!("{base}-{k}");
+        k += 1;
+    }
+    name
+}
+
+/// `YYYYMMDDThhmmssZ` for seconds since 1970 (the civil-from-days conversion for the date).
+pub fn utc_stamp(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}{month:02}{day:02}T{:02}{:02}{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
 }
 
 /// A game record: the players, the start, numbered moves with their times, the end.
@@ -160,11 +215,17 @@ pub fn record_text(config: &Config, game: &FinishedGame) -> String {
 }
 
 /// Writes the record of `game` into `dir`; returns its path.
-pub fn write_record(dir: &Path, config: &Config, game: &FinishedGame) -> Result<PathBuf, String> {
+pub fn write_record(
+    dir: &Path,
+    run: &str,
+    config: &Config,
+    game: &FinishedGame,
+) -> Result<PathBuf, String> {
     fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let path = dir.join(record_name(game.job.game));
+    let name = record_name(run, game.job.game);
+    let path = dir.join(&name);
     // Written whole to a temporary name and renamed, so a record is never seen half-written.
-    let tmp = dir.join(format!(".{}.tmp", record_name(game.job.game)));
+    let tmp = dir.join(format!(".{name}.tmp"));
     fs::write(&tmp, record_text(config, game))
         .and_then(|_| fs::rename(&tmp, &path))
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -192,4 +253,38 @@ pub fn parse_record(text: &str) -> Option<(String, Vec<String>)> {
         }
     }
     Some((start?, moves))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_stamps_match_the_calendar() {
+        // Values from Python's datetime (a leap day, the end of a century year).
+        for (secs, want) in [
+            (0, "19700101T000000Z"),
+            (951_782_400, "20000229T000000Z"),
+            (1_764_561_366, "20251201T035606Z"),
+            (4_102_444_799, "20991231T235959Z"),
+        ] {
+            assert_eq!(utc_stamp(secs), want);
+        }
+    }
+
+    #[test]
+    fn a_run_name_is_not_reused_in_the_same_folder() {
+        let dir = std::env::temp_dir().join(format!("ryoshi-run-name-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let first = run_name(&dir);
+        fs::write(dir.join(record_name(&first, 1)), "x").unwrap();
+        let second = run_name(&dir);
+        let _ = fs::remove_dir_all(&dir);
+        assert_ne!(first, second);
+        // The same second gives the suffix; otherwise the clock has moved on.
+        assert!(
+            second == format!("{first}-2") || !second.starts_with(&first),
+            "{first} {second}"
+        );
+    }
 }
