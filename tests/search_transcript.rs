@@ -90,17 +90,19 @@ fn isready_during_infinite_search_then_stop() {
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(300));
     e.send("isready");
-    let lines = e.read_until(LONG, |l| l == "readyok");
+    let mut lines = e.read_until(LONG, |l| l == "readyok");
     assert!(
         lines.iter().all(|l| !l.starts_with("bestmove")),
         "{lines:?}"
     );
     // No bestmove comes by itself.
-    assert!(e
-        .next_line(Duration::from_millis(700))
-        .is_none_or(|l| !l.starts_with("bestmove")));
+    if let Some(l) = e.next_line(Duration::from_millis(700)) {
+        assert!(!l.starts_with("bestmove"), "{l}");
+        lines.push(l);
+    }
     e.send("stop");
-    let lines = e.read_until(LONG, |l| l.starts_with("bestmove"));
+    lines.extend(e.read_until(LONG, |l| l.starts_with("bestmove")));
+    // The whole stream: the final info line may be the last progress line, sent before `stop`.
     check_final_info(&lines.join("\n"));
     e.send("stop"); // double stop: ignored
     e.send("isready");
@@ -249,4 +251,38 @@ fn baseline_strategies_play_legal_moves() {
         assert!(legal.iter().any(|m| m == mv), "{strategy}: {mv}");
         check_final_info(&out);
     }
+}
+
+/// Each completed depth is reported once: the final line before `bestmove` does not repeat the
+/// last progress line (the time aside).
+#[test]
+fn go_depth_reports_each_depth_once() {
+    for depth in [1, 2] {
+        let out = transcript(format!("position startpos\ngo depth {depth}\n").as_bytes());
+        check_final_info(&out);
+        for d in 1..=depth {
+            let prefix = format!("info depth {d} ");
+            let n = out.lines().filter(|l| l.starts_with(&prefix)).count();
+            assert_eq!(n, 1, "depth {d} of go depth {depth}:\n{out}");
+        }
+    }
+}
+
+/// Replies keep the order of the lines: commands that wait behind a running search, and the
+/// error of a bad line sent after them, are answered in the order they were sent.
+#[test]
+fn an_error_waits_behind_the_commands_sent_before_it() {
+    let out = transcript(
+        b"position startpos\ngo movetime 300\nposition startpos moves 7g7f\nd\nposiiton x\nmoves\n",
+    );
+    let at = |pred: &dyn Fn(&str) -> bool| {
+        out.lines()
+            .position(|l| pred(l))
+            .unwrap_or_else(|| panic!("missing line:\n{out}"))
+    };
+    let bestmove = at(&|l| l.starts_with("bestmove "));
+    let sfen = at(&|l| l.starts_with("sfen ") && l.ends_with(" w - 2"));
+    let error = at(&|l| l.starts_with("info string error: unknown command 'posiiton'"));
+    let moves = at(&|l| l.contains("3c3d"));
+    assert!(bestmove < sfen && sfen < error && error < moves, "{out}");
 }

@@ -136,6 +136,10 @@ struct Running {
     waits_for_client: bool,
     /// The search ended while the bestmove had to wait.
     held: Option<Outcome>,
+    /// The last line sent, when it was this search's numeric `info` line: the final line
+    /// repeats it only if it says something new (`go depth 1` prints one `depth 1` line), so
+    /// the line before `bestmove` is still always an `info depth` line.
+    last_info: Option<Info>,
     thread: Option<thread::JoinHandle<()>>,
 }
 
@@ -144,8 +148,9 @@ struct Session<W: Write> {
     options: Options,
     game: Box<dyn Variant>,
     search: Option<Running>,
-    /// Commands that arrived during a search and need the engine idle.
-    pending: VecDeque<Command>,
+    /// Commands that arrived during a search and need the engine idle, and the errors of lines
+    /// that came after them (answered in turn, so replies keep the order of the lines).
+    pending: VecDeque<Result<Command, String>>,
     search_tx: Sender<SearchMsg>,
     search_rx: Receiver<SearchMsg>,
 }
@@ -169,6 +174,9 @@ impl<W: Write> Session<W> {
         // A closed stdout leaves nothing to tell; the session keeps going until input ends.
         let _ = writeln!(self.out, "{text}");
         let _ = self.out.flush();
+        if let Some(running) = &mut self.search {
+            running.last_info = None;
+        }
     }
 
     fn error(&mut self, message: &str) {
@@ -183,6 +191,10 @@ impl<W: Write> Session<W> {
         match parse_line(line) {
             Ok(Some(command)) => self.on_command(command),
             Ok(None) => Flow::Continue,
+            Err(e) if !self.pending.is_empty() => {
+                self.pending.push_back(Err(e.to_string()));
+                Flow::Continue
+            }
             Err(e) => {
                 self.error(&e.to_string());
                 Flow::Continue
@@ -197,7 +209,7 @@ impl<W: Write> Session<W> {
                 if running.waits_for_client {
                     self.stop_search();
                 }
-                self.pending.push_back(command);
+                self.pending.push_back(Ok(command));
                 return self.drain_pending();
             }
         }
@@ -338,6 +350,7 @@ impl<W: Write> Session<W> {
                     control,
                     waits_for_client: limits.waits_for_client(),
                     held: None,
+                    last_info: None,
                     thread: Some(handle),
                 })
             }
@@ -404,6 +417,9 @@ impl<W: Write> Session<W> {
             SearchMsg::Report(Report::Info(info)) => {
                 let line = info_line(&info);
                 self.line(&line);
+                if let Some(running) = &mut self.search {
+                    running.last_info = Some(info);
+                }
             }
             SearchMsg::Report(Report::Text(text)) => self.line(&format!("info string {text}")),
             SearchMsg::Done(outcome) => {
@@ -423,11 +439,14 @@ impl<W: Write> Session<W> {
     /// Runs what queued up during a search, until one of the commands starts another.
     fn drain_pending(&mut self) -> Flow {
         while self.search.is_none() {
-            let Some(command) = self.pending.pop_front() else {
-                break;
-            };
-            if self.execute(command) == Flow::Quit {
-                return Flow::Quit;
+            match self.pending.pop_front() {
+                None => break,
+                Some(Err(message)) => self.error(&message),
+                Some(Ok(command)) => {
+                    if self.execute(command) == Flow::Quit {
+                        return Flow::Quit;
+                    }
+                }
             }
         }
         Flow::Continue
@@ -435,13 +454,17 @@ impl<W: Write> Session<W> {
 
     /// Sends the final info line and the one `bestmove` of this search.
     fn finish(&mut self, outcome: Outcome) {
+        let mut last_info = None;
         if let Some(mut running) = self.search.take() {
             if let Some(handle) = running.thread.take() {
                 let _ = handle.join();
             }
+            last_info = running.last_info;
         }
-        let line = info_line(&outcome.info);
-        self.line(&line);
+        if !same_report(last_info.as_ref(), &outcome.info) {
+            let line = info_line(&outcome.info);
+            self.line(&line);
+        }
         let bestmove = match (&outcome.best, &outcome.ponder) {
             (None, _) => "bestmove resign".to_string(),
             (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
@@ -449,6 +472,16 @@ impl<W: Write> Session<W> {
         };
         self.line(&bestmove);
     }
+}
+
+/// Whether `last` already said what `info` says (the time, and so nps, aside).
+fn same_report(last: Option<&Info>, info: &Info) -> bool {
+    last.is_some_and(|last| {
+        Info {
+            time_ms: info.time_ms,
+            ..last.clone()
+        } == *info
+    })
 }
 
 /// `info depth D seldepth S [multipv K] score cp X nodes N nps P [hashfull H] time T [pv ...]`.
