@@ -1,0 +1,259 @@
+//! The README's examples, run as written: every command line of its "Examples" section goes
+//! through the real binary (the `printf` payload as stdin, the arguments after `--`, a final
+//! `| tail -1` applied), and the output must show what the example's sentence promises. A new
+//! example without a check here fails the test, so README and checks stay in step.
+
+mod common;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+fn readme() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The indented command lines of the README's `## Examples` section.
+fn example_lines(readme: &str) -> Vec<String> {
+    readme
+        .lines()
+        .skip_while(|l| *l != "## Examples")
+        .skip(1)
+        .take_while(|l| !l.starts_with("## "))
+        .filter_map(|l| l.strip_prefix("    "))
+        .map(str::to_string)
+        .collect()
+}
+
+/// `printf`'s escapes as the examples use them.
+fn unescape(text: &str) -> String {
+    text.replace("\\n", "\n")
+}
+
+/// One `... | cargo run --release -q [-- ARGS] [| tail -1]` line, run; its stdout.
+fn run_example(line: &str) -> String {
+    let (input, rest) = match line.strip_prefix("printf '") {
+        Some(rest) => {
+            let end = rest.find('\'').expect("closing quote");
+            let tail = rest[end + 1..].trim_start();
+            let tail = tail.strip_prefix('|').expect("printf ... |").trim_start();
+            (unescape(&rest[..end]), tail)
+        }
+        None => (String::new(), line),
+    };
+    let mut stages = rest.split('|').map(str::trim);
+    let cargo = stages.next().unwrap();
+    let args: Vec<&str> = match cargo.strip_prefix("cargo run --release -q") {
+        Some(a) => a
+            .trim()
+            .strip_prefix("--")
+            .map(|a| a.split_whitespace().collect())
+            .unwrap_or_default(),
+        None => panic!("not a cargo run line: {line}"),
+    };
+    let mut child = Command::new(common::BIN)
+        .args(&args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start ryoshi");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{line}: {:?}", out.status);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    match stages.next() {
+        None => stdout,
+        Some("tail -1") => format!("{}\n", stdout.lines().last().unwrap_or("")),
+        Some(other) => panic!("unknown stage '{other}' in {line}"),
+    }
+}
+
+fn has_line(out: &str, pred: impl Fn(&str) -> bool, what: &str) {
+    assert!(out.lines().any(pred), "{what} missing:\n{out}");
+}
+
+/// The six lines after the board's `sfen` line, then the next six: `benson`, `benson classic`.
+fn benson_blocks(out: &str) -> (Vec<&str>, Vec<&str>) {
+    let lines: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("sfen "))
+        .collect();
+    (lines[1..7].to_vec(), lines[7..13].to_vec())
+}
+
+fn check(line: &str, out: &str) {
+    if line.contains("moves 7g7f 3c3d\\nd\\nmoves\\ngo movetime 500") {
+        // The board, the legal actions, a search.
+        has_line(out, |l| l == "usiok", "usiok");
+        has_line(
+            out,
+            |l| l.starts_with("sfen ") && l.ends_with(" b - 3"),
+            "the board's sfen",
+        );
+        has_line(
+            out,
+            |l| l.split(' ').any(|a| a == "2g2f") && l.split(' ').count() > 20,
+            "the legal actions",
+        );
+        has_line(out, |l| l.starts_with("bestmove "), "bestmove");
+    } else if line.contains("'go perft 2\\n'") {
+        assert_eq!(out, "Nodes searched: 30992\n");
+    } else if line.ends_with("-- perft 4") {
+        has_line(out, |l| l == "Nodes searched: 923370014", "the count");
+    } else if line.contains("Q[RSL]") {
+        // Candidate sets and `~` pieces on the board and in hand, and drops by hand token.
+        has_line(
+            out,
+            |l| l.starts_with('g') && l.contains("Q[RSL]"),
+            "Q[RSL]",
+        );
+        has_line(
+            out,
+            |l| l == "hand b: 18Q P~ Q[GS]~",
+            "the ~ pieces in hand",
+        );
+        let moves = out.lines().find(|l| l.contains("*")).expect("moves");
+        for drop in ["P~*5e", "Q[GS]~*5e", "Q*5e"] {
+            assert!(moves.split(' ').any(|m| m == drop), "{drop}: {moves}");
+        }
+    } else if line.contains("Strategy value possibilityist") {
+        has_line(out, |l| l.starts_with("bestmove "), "bestmove");
+    } else if line.contains("hint 3\\nflips c3\\ncount 6") {
+        has_line(out, |l| l.starts_with("black X 3 white O 3"), "the board");
+        let hints = out.lines().filter(|l| l.starts_with("hint ")).count();
+        assert_eq!(hints, 3, "{out}");
+        has_line(
+            out,
+            |l| l.starts_with("hint ") && l.contains(" reason "),
+            "a reason",
+        );
+        has_line(out, |l| l == "flips c3 d4", "the turned discs");
+        has_line(
+            out,
+            |l| l.starts_with("count 6 paths ") && l.contains(" positions "),
+            "sequences and distinct positions",
+        );
+    } else if line.contains("\\nsolve\\n") {
+        // FFO #40: A2, +38.
+        has_line(
+            out,
+            |l| l.starts_with("solve a2 score 38 "),
+            "the FFO #40 solve",
+        );
+    } else if line.contains("benson\\nbenson classic") {
+        let (extended, classic) = benson_blocks(out);
+        assert!(extended.contains(&"dead w B4"), "{out}");
+        assert!(classic.contains(&"dead w"), "{out}");
+        assert_ne!(extended, classic);
+        assert_eq!(extended[0], classic[0], "both prove black alive");
+    } else if line.ends_with("-- gtp") {
+        has_line(out, |l| l.starts_with("=3 ") && l.len() > 3, "genmove");
+        has_line(out, |l| l.starts_with("=4 "), "unconditional_status");
+        has_line(out, |l| l.starts_with(" 5  . . . . X"), "showboard");
+    } else {
+        panic!("README example without a check in tests/readme_examples.rs: {line}");
+    }
+}
+
+#[test]
+fn every_readme_example_shows_what_it_promises() {
+    let lines = example_lines(&readme());
+    let runs: Vec<&String> = lines.iter().filter(|l| l.contains("cargo run")).collect();
+    assert!(runs.len() >= 9, "{lines:#?}");
+    for line in runs {
+        let out = run_example(line);
+        check(line, &out);
+    }
+}
+
+/// The match example: `engines.toml` as shipped (two games instead of eight), from its own
+/// folder, prints where it writes and a result.
+#[test]
+fn the_match_example_runs_and_says_where_it_writes() {
+    let readme = readme();
+    let line = "cargo build --release && target/release/ryoshi match engines.toml";
+    assert!(example_lines(&readme).iter().any(|l| l == line));
+    let config =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("engines.toml"))
+            .unwrap();
+    assert!(config.contains("cmd = \"target/release/ryoshi\"") && config.contains("games = 8"));
+    let config = config
+        .replace("target/release/ryoshi", common::BIN)
+        .replace("games = 8", "games = 2");
+    let dir = std::env::temp_dir().join(format!("ryoshi-readme-match-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("engines.toml"), config).unwrap();
+    let out = Command::new(common::BIN)
+        .args(["match", "engines.toml"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(out.status.success(), "{stdout}");
+    let dir = std::path::absolute(&dir).unwrap();
+    let mut lines = stdout.lines();
+    assert_eq!(
+        lines.next(),
+        Some(
+            format!(
+                "Results: {}/results.jsonl (appended; 0 earlier results kept)",
+                dir.display()
+            )
+            .as_str()
+        )
+    );
+    let records = lines.next().unwrap();
+    assert!(
+        records.starts_with(&format!("Records: {}/records/", dir.display())),
+        "{records}"
+    );
+    assert!(
+        stdout.contains("Score of search vs possibilityist: "),
+        "{stdout}"
+    );
+    assert!(stdout.ends_with("Finished match\n"), "{stdout}");
+}
+
+/// CI runs the README's full test command, exactly; the quick one is the second set-up line.
+#[test]
+fn ci_runs_the_readme_full_test_command() {
+    let readme = readme();
+    let indented: Vec<&str> = readme
+        .lines()
+        .filter_map(|l| l.strip_prefix("    "))
+        .collect();
+    assert!(
+        indented[0].starts_with("cargo run --release "),
+        "{indented:?}"
+    );
+    assert!(
+        indented[1].starts_with("cargo test --release "),
+        "{indented:?}"
+    );
+    let full = indented[2];
+    assert!(
+        full.starts_with("cargo test --release -- --include-ignored"),
+        "{full}"
+    );
+    let ci =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/run")).unwrap();
+    let commands: Vec<&str> = ci
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("cargo test"))
+        .collect();
+    assert_eq!(
+        commands,
+        vec![full],
+        ".ci/run must run the README's full command"
+    );
+}
