@@ -347,6 +347,8 @@ fn sprt_stops_a_one_sided_match() {
 fn interrupt_keeps_finished_games() {
     let dir = scratch("match-interrupt");
     let t0 = Instant::now();
+    // Interrupted once a game has finished (and 2.5 s have passed), however loaded the machine.
+    let results = dir.join("results.jsonl");
     let run = run_in(
         &dir,
         &fake_config(
@@ -354,7 +356,10 @@ fn interrupt_keeps_finished_games() {
             &[("a", "slow", 60), ("b", "slow", 60)],
             "games = 100\nbyoyomi_ms = 1000\nconcurrency = 2",
         ),
-        &move || t0.elapsed() > Duration::from_millis(2500),
+        &move || {
+            t0.elapsed() > Duration::from_millis(2500)
+                && std::fs::metadata(&results).is_ok_and(|m| m.len() > 0)
+        },
     );
     assert!(run.summary.interrupted);
     assert!(run.summary.finished >= 1 && run.summary.finished < 100);
