@@ -56,6 +56,9 @@ pub fn go(board: &Board, depth: Depth, control: &Control, out: &mut dyn FnMut(St
     let mut last_nodes = None;
     let outcome = think(board, depth.level(), 0, control, &mut |report| {
         if let Report::Info(info) = report {
+            if control.is_stopped() {
+                return;
+            }
             last_nodes = Some(info.nodes);
             out(format!(
                 "nodestats {} {:.2}",
