@@ -2,11 +2,13 @@
 //! with random edits), it reads back every game it writes, and its replay agrees with playing
 //! the moves on the board.
 
+#[path = "support/othello_games.rs"]
+mod othello_games;
+
+use othello_games::random_game;
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
-use ryoshi::games::othello::ggf::{self, Game, MoveItem};
-use ryoshi::games::othello::{squares, Position};
-use ryoshi::rng::SplitMix64;
+use ryoshi::games::othello::ggf::{self, Game};
 
 fn config(seed: u64, cases: u32) -> ProptestConfig {
     ProptestConfig {
@@ -14,35 +16,6 @@ fn config(seed: u64, cases: u32) -> ProptestConfig {
         rng_seed: RngSeed::Fixed(seed),
         failure_persistence: None,
         ..ProptestConfig::default()
-    }
-}
-
-/// A random legal game from the start: `plies` moves (passes written as `PA` items), each with
-/// an evaluation and a time some of the time.
-fn random_game(seed: u64, plies: usize) -> Game {
-    let mut rng = SplitMix64::new(seed);
-    let mut position = Position::START;
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        let board = position.board;
-        if board.is_game_over() {
-            break;
-        }
-        let legal: Vec<u32> = squares(board.moves()).collect();
-        let square = (!legal.is_empty()).then(|| legal[rng.index(legal.len())]);
-        let eval = (rng.below(3) > 0).then(|| (rng.below(12_801) as f64 - 6400.0) / 100.0);
-        let time = (rng.below(3) > 0).then(|| rng.below(100_000) as f64 / 1000.0);
-        let black = position.black_to_move;
-        position = match square {
-            Some(sq) => position.play(sq).expect("legal"),
-            None => position.pass(),
-        };
-        moves.push((black, MoveItem { square, eval, time }));
-    }
-    Game {
-        start: Position::START,
-        moves,
-        position,
     }
 }
 
