@@ -503,3 +503,26 @@ fn usi_is_unchanged_when_the_first_line_is_not_nboard() {
     );
     assert_eq!(out.trim(), "f4 d6 f6");
 }
+
+#[test]
+fn the_readme_example_shows_hints_and_a_move() {
+    let readme = include_str!("../README.md");
+    let line = readme
+        .lines()
+        .find(|l| l.trim_end().ends_with("| cargo run --release -q -- nboard"))
+        .expect("README has the NBoard example");
+    let script = line
+        .split_once("printf '")
+        .and_then(|(_, r)| r.split_once("' |"))
+        .expect("a printf example")
+        .0
+        .replace("\\n", "\n");
+    let lines = subcommand(&script);
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+    let hints: Vec<SearchLine> = lines.iter().filter_map(|l| search_line(l)).collect();
+    assert!(hints.iter().any(|s| s.depth == "4"), "{lines:#?}");
+    let (mv, _) = lines.iter().find_map(|l| move_line(l)).expect("=== line");
+    // `go` plays the best move of the deepest hint.
+    let best = hints.iter().find(|s| s.depth == "4").unwrap();
+    assert_eq!(mv, best.pv[..2]);
+}
