@@ -526,3 +526,39 @@ fn the_readme_example_shows_hints_and_a_move() {
     let best = hints.iter().find(|s| s.depth == "4").unwrap();
     assert_eq!(mv, best.pv[..2]);
 }
+
+#[test]
+fn a_closed_stdout_ends_a_deep_search() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    // The GUI is gone (its end of our stdout closed) but stdin stays open: the search's next
+    // line fails to be written and ryoshi exits instead of thinking on for nobody.
+    let mut child = Command::new(common::BIN)
+        .arg("nboard")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start ryoshi");
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "nboard 2\nset depth 60\nhint 5").unwrap();
+    stdin.flush().unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    assert_eq!(first.trim(), "set myname ryoshi");
+    drop(out);
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    drop(stdin);
+    assert!(status.is_some(), "ryoshi kept running with nobody reading");
+}

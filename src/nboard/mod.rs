@@ -44,8 +44,8 @@ enum Flow {
     Quit,
 }
 
-/// Runs the NBoard loop until `quit` or the end of the input (after which queued commands and
-/// a running search finish first).
+/// Runs the NBoard loop until `quit`, the end of the input (after which queued commands and
+/// a running search finish first), or a failed write to `output`.
 pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) {
     let (tx, rx) = unbounded();
     let reader_tx = tx.clone();
@@ -68,7 +68,8 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) {
                 front.drain()
             }
         };
-        if flow == Flow::Quit || (ended && front.busy.is_none() && front.queue.is_empty()) {
+        let finished = ended && front.busy.is_none() && front.queue.is_empty();
+        if flow == Flow::Quit || finished || front.gone {
             break;
         }
     }
@@ -108,6 +109,8 @@ struct Front<W: Write> {
     /// Commands that arrived during a search.
     queue: VecDeque<Input>,
     tx: Sender<Event>,
+    /// Writing to stdout failed.
+    gone: bool,
 }
 
 fn is_ping(input: &Input) -> bool {
@@ -123,13 +126,18 @@ impl<W: Write> Front<W> {
             busy: None,
             queue: VecDeque::new(),
             tx,
+            gone: false,
         }
     }
 
     fn line(&mut self, text: &str) {
-        // A closed stdout leaves nothing to tell; the loop goes on until input ends.
-        let _ = writeln!(self.out, "{text}");
-        let _ = self.out.flush();
+        // A closed stdout means the GUI is gone: nobody reads what a search would find.
+        if writeln!(self.out, "{text}")
+            .and_then(|_| self.out.flush())
+            .is_err()
+        {
+            self.gone = true;
+        }
     }
 
     /// NBoard shows `status` text to the user and ignores lines it does not know, so an error
