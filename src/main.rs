@@ -88,7 +88,7 @@ fn main() -> ExitCode {
 /// sends to an engine configured as plain `ryoshi`; then the NBoard loop (that line included).
 fn protocol_loop() {
     let mut first = Vec::new();
-    // Bounded: a longer first line is not `nboard`, and the USI reader gets all of it.
+    // Bounded: only the first 4 KiB decide; the chosen loop reads them again, then the rest.
     let _ = io::stdin().lock().take(4096).read_until(b'\n', &mut first);
     let is_nboard = first
         .split(|b| b.is_ascii_whitespace())
