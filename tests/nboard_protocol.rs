@@ -562,3 +562,22 @@ fn a_closed_stdout_ends_a_deep_search() {
     drop(stdin);
     assert!(status.is_some(), "ryoshi kept running with nobody reading");
 }
+
+#[test]
+fn a_flood_of_commands_behind_a_search_is_answered_in_order() {
+    // More commands than ryoshi queues behind a search: the rest wait unread, none is lost.
+    let mut script = String::from("set depth 9\nping 1\nhint 4\n");
+    for _ in 0..3000 {
+        script.push_str("learn\n");
+    }
+    script.push_str("ping 2\n");
+    let lines = session(&script);
+    let first_learned = lines.iter().position(|l| l == "learned").unwrap();
+    let searches = lines.iter().filter(|l| l.starts_with("search ")).count();
+    assert_eq!(searches, 4 * 9, "{:#?}", &lines[..first_learned]);
+    assert_eq!(lines[first_learned - 1], "status ryoshi is waiting");
+    assert!(lines[first_learned..first_learned + 3000]
+        .iter()
+        .all(|l| l == "learned"));
+    assert_eq!(lines[first_learned + 3000..], ["pong 2"]);
+}

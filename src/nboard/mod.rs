@@ -10,7 +10,7 @@ pub mod task;
 use crate::games::othello::ggf::{self, Played};
 use crate::games::othello::Position;
 use crate::search::{Control, Limits};
-use crossbeam_channel::{unbounded, Sender};
+use crossbeam_channel::{bounded, never, select, unbounded, Sender};
 use std::collections::VecDeque;
 use std::io::{BufRead, Read, Write};
 use std::sync::Arc;
@@ -25,6 +25,8 @@ pub const MAX_LINE_BYTES: usize = 1 << 20;
 pub const DEFAULT_DEPTH: u32 = 8;
 /// `set depth` accepts 1 to this.
 pub const MAX_DEPTH: u32 = 60;
+/// Commands kept waiting behind a running search; more wait unread.
+const MAX_QUEUED: usize = 1000;
 
 enum Input {
     Line(String),
@@ -47,12 +49,26 @@ enum Flow {
 /// Runs the NBoard loop until `quit`, the end of the input (after which queued commands and
 /// a running search finish first), or a failed write to `output`.
 pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) {
-    let (tx, rx) = unbounded();
-    let reader_tx = tx.clone();
-    thread::spawn(move || read_lines(input, reader_tx));
-    let mut front = Front::new(output, tx);
+    // Input is bounded twice: the channel, and the commands queued behind a search; when the
+    // queue is full the reader waits until the search ends.
+    let (input_tx, input_rx) = bounded(64);
+    thread::spawn(move || read_lines(input, input_tx));
+    let (work_tx, work_rx) = unbounded();
+    let mut front = Front::new(output, work_tx);
     let mut ended = false;
-    for event in rx.iter() {
+    loop {
+        let input_source = if ended || front.queue.len() >= MAX_QUEUED {
+            never()
+        } else {
+            input_rx.clone()
+        };
+        let event = select! {
+            recv(input_source) -> event => event.unwrap_or(Event::End),
+            recv(work_rx) -> event => match event {
+                Ok(event) => event,
+                Err(_) => break,
+            },
+        };
         let flow = match event {
             Event::Input(input) => front.on_input(input),
             Event::End => {
