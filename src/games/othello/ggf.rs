@@ -169,6 +169,8 @@ fn number(input: &str) -> IResult<&str, f64> {
                 recognize(pair(digit1, opt(pair(char('.'), digit0)))),
                 recognize(pair(char('.'), digit1)),
             )),
+            // Java's Double.toString, which NBoard's GGF writer uses, writes 1.0E-4.
+            opt(tuple((one_of("eE"), opt(one_of("+-")), digit1))),
         ))),
         |s: &str| s.parse::<f64>(),
     )(input)
@@ -470,6 +472,8 @@ mod tests {
             (m.square, m.eval, m.time),
             (Some(37), Some(-1.5), Some(2.25))
         );
+        let m = parse_move_item("E6//1.0E-4").unwrap();
+        assert_eq!((m.square, m.eval, m.time), (Some(44), None, Some(0.0001)));
         let m = parse_move_item("d3//0.5").unwrap();
         assert_eq!((m.square, m.eval, m.time), (Some(19), None, Some(0.5)));
         assert_eq!(parse_move_item("PA").unwrap().square, None);
