@@ -172,7 +172,10 @@ fn number(input: &str) -> IResult<&str, f64> {
             // Java's Double.toString, which NBoard's GGF writer uses, writes 1.0E-4.
             opt(tuple((one_of("eE"), opt(one_of("+-")), digit1))),
         ))),
-        |s: &str| s.parse::<f64>(),
+        |s: &str| match s.parse::<f64>() {
+            Ok(v) if v.is_finite() => Ok(v),
+            _ => Err(()),
+        },
     )(input)
 }
 
