@@ -497,6 +497,22 @@ fn the_subcommand_and_the_first_line_agree() {
 }
 
 #[test]
+fn a_long_first_line_is_read_whole_by_either_loop() {
+    // The first-line look stops at 4 KiB; the chosen loop still gets the whole line.
+    let comment = format!("# {}\n", "nboard ".repeat(1000));
+    let usi = format!("{comment}setoption name USI_Variant value othello\nmoves\n");
+    assert_eq!(transcript(usi.as_bytes()).trim(), "d3 c4 f5 e6");
+    let long_version = format!("nboard {}\nping 1\n", "2".repeat(5000));
+    let lines: Vec<String> = transcript(long_version.as_bytes())
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].starts_with("status error: nboard expects a protocol version"));
+    assert_eq!(lines[1], "pong 1");
+}
+
+#[test]
 fn usi_is_unchanged_when_the_first_line_is_not_nboard() {
     let out = transcript(
         b"setoption name USI_Variant value othello\nposition startpos moves f5\nmoves\n",
