@@ -1,10 +1,11 @@
-//! Command line: no arguments = the protocol loop; subcommands for perft, bench, gtp and match.
+//! Command line: no arguments = the protocol loop (USI, or NBoard after a first line `nboard N`);
+//! subcommands for perft, bench, gtp, nboard and match.
 
 use clap::{Parser, Subcommand};
 use ryoshi::protocol::StartSpec;
 use ryoshi::session::options::Options;
 use ryoshi::session::{new_variant, run};
-use std::io::{self, BufReader};
+use std::io::{self, BufRead, BufReader, Read};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -46,6 +47,8 @@ enum Sub {
     },
     /// Speak GTP v2 (Go) on stdin/stdout.
     Gtp,
+    /// Speak the NBoard protocol (Othello GUIs) on stdin/stdout.
+    Nboard,
     /// Play an engine match from a configuration file.
     Match {
         #[arg(default_value = "engines.toml")]
@@ -63,7 +66,7 @@ fn main() -> ExitCode {
     }
     let result = match cli.command {
         None => {
-            run(BufReader::new(io::stdin()), io::stdout());
+            protocol_loop();
             Ok(())
         }
         Some(Sub::Perft {
@@ -73,6 +76,10 @@ fn main() -> ExitCode {
         }) => perft(depth, sfen, &variant),
         Some(Sub::Bench { what, args }) => bench(what, &args),
         Some(Sub::Gtp) => ryoshi::gtp::run(BufReader::new(io::stdin()), io::stdout()),
+        Some(Sub::Nboard) => {
+            ryoshi::nboard::run(BufReader::new(io::stdin()), io::stdout());
+            Ok(())
+        }
         Some(Sub::Match { config }) => ryoshi::matches::run_cli(&config),
     };
     match result {
@@ -81,6 +88,24 @@ fn main() -> ExitCode {
             eprintln!("ryoshi: {message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// No subcommand: the USI loop, unless the first line is `nboard N`, which an Othello GUI
+/// sends to an engine configured as plain `ryoshi`; then the NBoard loop (that line included).
+fn protocol_loop() {
+    let mut first = Vec::new();
+    // Bounded: only the first 4 KiB decide; the chosen loop reads them again, then the rest.
+    let _ = io::stdin().lock().take(4096).read_until(b'\n', &mut first);
+    let is_nboard = first
+        .split(|b| b.is_ascii_whitespace())
+        .find(|w| !w.is_empty())
+        .is_some_and(|w| w == b"nboard");
+    let input = BufReader::new(io::Cursor::new(first).chain(io::stdin()));
+    if is_nboard {
+        ryoshi::nboard::run(input, io::stdout());
+    } else {
+        run(input, io::stdout());
     }
 }
 

@@ -153,6 +153,10 @@ fn check(line: &str, out: &str) {
         assert!(classic.contains(&"dead w"), "{out}");
         assert_ne!(extended, classic);
         assert_eq!(extended[0], classic[0], "both prove black alive");
+    } else if line.ends_with("-- nboard") {
+        has_line(out, |l| l == "pong 1", "pong");
+        has_line(out, |l| l.starts_with("search ") && l.contains(" 4 "), "a depth-4 hint");
+        has_line(out, |l| l.starts_with("=== ") && l.len() > 4, "the move");
     } else if line.ends_with("-- gtp") {
         has_line(out, |l| l.starts_with("=3 ") && l.len() > 3, "genmove");
         has_line(out, |l| l.starts_with("=4 "), "unconditional_status");

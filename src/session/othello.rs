@@ -149,8 +149,8 @@ fn discs(centi: i32) -> i32 {
     (centi + if centi >= 0 { 50 } else { -50 }) / 100
 }
 
-/// A short reason for a move, from what it does to the position.
-fn reason(board: &Board, sq: u32, exact: Option<i32>) -> String {
+/// A short reason for a move, from what it does to the position (`hint` here and in NBoard).
+pub fn reason(board: &Board, sq: u32, exact: Option<i32>) -> String {
     const CORNERS: u64 = 0x8100_0000_0000_0081;
     const EDGES: [(u64, &str); 4] = [
         (0x0000_0000_0000_00FF, "row 1"),

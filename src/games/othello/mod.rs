@@ -2,6 +2,7 @@
 
 pub mod board;
 pub mod count;
+pub mod ggf;
 pub mod obf;
 pub mod perft;
 pub mod position;

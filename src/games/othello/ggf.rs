@@ -1,0 +1,529 @@
+//! GGF, the game format of the Generic Game Server that NBoard sends with `set game`:
+//! `(;GM[Othello]PC[NBoard]...TY[8]BO[8 <64 squares> <side>]B[F5]W[F6/-1.50/2.1]...;)`.
+//!
+//! Only what decides the position is read: `GM` (must be Othello), `TY` (board size 8, not
+//! anti-Othello), `BO` (the start position) and the `B[...]`/`W[...]` move list; every other
+//! property (players, clocks, dates, result, comments) is skipped. Moves are replayed under the
+//! rules, so a game that parses is a legal game. The parser is a loop over properties (no
+//! recursion) on input of at most [`MAX_GGF_BYTES`].
+
+use super::board::square_name;
+use super::position::{parse_square, Position, CENTRE};
+use nom::branch::alt;
+use nom::bytes::complete::{escaped, tag, tag_no_case, take_while1};
+use nom::character::complete::{anychar, char, digit0, digit1, multispace0, none_of, one_of};
+use nom::combinator::{all_consuming, map, opt, recognize, value};
+use nom::sequence::{delimited, pair, preceded, tuple};
+use nom::IResult;
+
+/// Longer game text is refused before parsing (a full game with evaluations and clocks is
+/// under 2 KiB).
+pub const MAX_GGF_BYTES: usize = 64 * 1024;
+
+/// One entry of a move list: `F5`, `PA` (a pass), optionally `/<eval>` and `/<seconds>`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveItem {
+    /// None for a pass.
+    pub square: Option<u32>,
+    /// The evaluation in discs, when given.
+    pub eval: Option<f64>,
+    /// The thinking time in seconds, when given.
+    pub time: Option<f64>,
+}
+
+impl MoveItem {
+    /// GGF notation: `F5`, `PA`, `F5/1.5`, `F5//2.5`, `F5/1.5/2.5`.
+    pub fn to_text(&self) -> String {
+        let mut text = match self.square {
+            Some(sq) => square_name(sq).to_ascii_uppercase(),
+            None => "PA".to_string(),
+        };
+        if self.eval.is_some() || self.time.is_some() {
+            text.push('/');
+            if let Some(e) = self.eval {
+                text.push_str(&e.to_string());
+            }
+            if let Some(t) = self.time {
+                text.push('/');
+                text.push_str(&t.to_string());
+            }
+        }
+        text
+    }
+}
+
+/// A parsed and replayed game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Game {
+    pub start: Position,
+    /// The moves as listed, each with its colour (true = black, `B[...]`).
+    pub moves: Vec<(bool, MoveItem)>,
+    /// The position after the last move (no pass is added after it).
+    pub position: Position,
+}
+
+impl Game {
+    /// GGF text of this game; [`parse`] reads it back to the same game.
+    pub fn to_text(&self) -> String {
+        let mut text = format!(
+            "(;GM[Othello]PC[ryoshi]TY[8]BO[8 {} {}]",
+            board_text(&self.start),
+            if self.start.black_to_move { '*' } else { 'O' }
+        );
+        for (black, item) in &self.moves {
+            text.push_str(if *black { "B[" } else { "W[" });
+            text.push_str(&item.to_text());
+            text.push(']');
+        }
+        text.push_str(";)");
+        text
+    }
+}
+
+/// The 64 squares in GGF's characters: `*` black, `O` white, `-` empty.
+pub fn board_text(position: &Position) -> String {
+    let (b, w) = (position.black(), position.white());
+    (0..64)
+        .map(|sq| match (b >> sq & 1, w >> sq & 1) {
+            (1, _) => '*',
+            (_, 1) => 'O',
+            _ => '-',
+        })
+        .collect()
+}
+
+/// What a move did to a position, for callers that replay moves one by one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Played {
+    /// The move was played.
+    Moved(Position),
+    /// The side to move had to pass; the pass was added, then the move played.
+    PassedThenMoved(Position),
+}
+
+impl Played {
+    pub fn position(self) -> Position {
+        match self {
+            Played::Moved(p) | Played::PassedThenMoved(p) => p,
+        }
+    }
+}
+
+/// Plays `square` (None = pass) for the side to move. A placement by a side that must pass
+/// first is accepted when its opponent is stuck (the pass is implied, as game records that
+/// omit passes write it). Errors name the side and the legal moves.
+pub fn play(pos: &Position, square: Option<u32>) -> Result<Played, String> {
+    let side = side_name(pos.black_to_move);
+    let board = pos.board;
+    if board.is_game_over() {
+        return Err("the game is over".into());
+    }
+    let Some(sq) = square else {
+        if board.moves() != 0 {
+            return Err(format!(
+                "{side} cannot pass with legal moves ({})",
+                legal_list(pos)
+            ));
+        }
+        return Ok(Played::Moved(pos.pass()));
+    };
+    if let Some(next) = pos.play(sq) {
+        return Ok(Played::Moved(next));
+    }
+    if board.moves() == 0 {
+        if let Some(next) = pos.pass().play(sq) {
+            return Ok(Played::PassedThenMoved(next));
+        }
+    }
+    Err(format!(
+        "illegal move {} for {side} (legal: {})",
+        square_name(sq).to_ascii_uppercase(),
+        legal_list(pos)
+    ))
+}
+
+fn side_name(black: bool) -> &'static str {
+    if black {
+        "black"
+    } else {
+        "white"
+    }
+}
+
+fn legal_list(pos: &Position) -> String {
+    let m = pos.board.moves();
+    if m == 0 {
+        return "none, it must pass".into();
+    }
+    super::board::squares(m)
+        .map(|sq| square_name(sq).to_ascii_uppercase())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn number(input: &str) -> IResult<&str, f64> {
+    nom::combinator::map_res(
+        recognize(tuple((
+            opt(one_of("+-")),
+            alt((
+                recognize(pair(digit1, opt(pair(char('.'), digit0)))),
+                recognize(pair(char('.'), digit1)),
+            )),
+            // Java's Double.toString, which NBoard's GGF writer uses, writes 1.0E-4.
+            opt(tuple((one_of("eE"), opt(one_of("+-")), digit1))),
+        ))),
+        |s: &str| match s.parse::<f64>() {
+            Ok(v) if v.is_finite() => Ok(v),
+            _ => Err(()),
+        },
+    )(input)
+}
+
+fn square_or_pass(input: &str) -> IResult<&str, Option<u32>> {
+    alt((
+        // `PA`, also `PASS` and `pass` as people write it.
+        value(
+            None,
+            alt((tag_no_case("pass"), tag_no_case("pa"), tag_no_case("ps"))),
+        ),
+        map(
+            recognize(pair(one_of("abcdefghABCDEFGH"), one_of("12345678"))),
+            |s: &str| parse_square(s),
+        ),
+    ))(input)
+}
+
+fn move_item(input: &str) -> IResult<&str, MoveItem> {
+    let (input, square) = square_or_pass(input)?;
+    let (input, eval) = opt(preceded(char('/'), opt(number)))(input)?;
+    let (input, time) = match eval {
+        Some(_) => opt(preceded(char('/'), opt(number)))(input)?,
+        None => (input, None),
+    };
+    Ok((
+        input,
+        MoveItem {
+            square,
+            eval: eval.flatten(),
+            time: time.flatten(),
+        },
+    ))
+}
+
+/// One move as NBoard's `move` command and GGF's `B[...]` write it: `F5`, `f5`, `PA`,
+/// `F5/-1.25/3.2`, `F5//3.2`.
+pub fn parse_move_item(text: &str) -> Result<MoveItem, String> {
+    let text = text.trim();
+    all_consuming(move_item)(text).map(|(_, m)| m).map_err(|_| {
+        format!(
+            "bad move '{}' (a square A1..H8 or PA, then optionally /eval/seconds)",
+            crate::protocol::parse::printable(text)
+        )
+    })
+}
+
+/// `TAG[value]`: the tag and the raw value (escapes still in).
+fn property(input: &str) -> IResult<&str, (&str, &str)> {
+    pair(
+        take_while1(|c: char| c.is_ascii_uppercase()),
+        preceded(
+            multispace0,
+            delimited(
+                char('['),
+                map(opt(escaped(none_of("\\]"), '\\', anychar)), |v| {
+                    v.unwrap_or("")
+                }),
+                char(']'),
+            ),
+        ),
+    )(input)
+}
+
+fn unescape(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(next) = chars.next() {
+                out.push(next);
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn offset(all: &str, rest: &str) -> usize {
+    all.len() - rest.len()
+}
+
+/// `BO[8 <64 squares> <side>]`: squares `*`/`X` black, `O`/`0` white, `-`/`.`/`_` empty,
+/// whitespace anywhere between them; the side `*`/`X` (black) or `O`/`0` (white).
+fn parse_board(text: &str) -> Result<Position, String> {
+    let rest = text.trim_start();
+    let size_end = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    let size = &rest[..size_end];
+    if size != "8" {
+        return Err(format!(
+            "BO: only 8x8 boards are supported (board size '{}')",
+            crate::protocol::parse::printable(size)
+        ));
+    }
+    let mut cells = rest[size_end..].chars().filter(|c| !c.is_whitespace());
+    let (mut black, mut white) = (0u64, 0u64);
+    for sq in 0..64 {
+        match cells.next() {
+            Some('*' | 'X' | 'x') => black |= 1 << sq,
+            Some('O' | 'o' | '0') => white |= 1 << sq,
+            Some('-' | '.' | '_') => {}
+            Some(c) => {
+                return Err(format!(
+                    "BO: bad square character '{}' at {} (use *, O or -)",
+                    c.escape_default(),
+                    square_name(sq).to_ascii_uppercase()
+                ))
+            }
+            None => return Err(format!("BO: the board has {sq} squares, not 64")),
+        }
+    }
+    let black_to_move = match cells.next() {
+        Some('*' | 'X' | 'x') => true,
+        Some('O' | 'o' | '0') => false,
+        Some(c) => {
+            return Err(format!(
+                "BO: the side to move is * or O, not '{}'",
+                c.escape_default()
+            ))
+        }
+        None => return Err("BO: the side to move (* or O) is missing".into()),
+    };
+    if cells.next().is_some() {
+        return Err("BO: text after the side to move (more than 64 squares?)".into());
+    }
+    if (black | white) & CENTRE != CENTRE {
+        return Err("BO: the centre squares D4 D5 E4 E5 are never empty in Othello".into());
+    }
+    Ok(Position::from_colours(black, white, black_to_move))
+}
+
+/// `TY`: the board size must be 8; `a` (anti-Othello) is refused, other letters (synchro,
+/// komi, random start) change nothing for one game's position.
+fn check_type(text: &str) -> Result<(), String> {
+    let digits: String = text
+        .chars()
+        .skip_while(|c| !c.is_ascii_digit())
+        .take_while(char::is_ascii_digit)
+        .collect();
+    if digits != "8" {
+        return Err(format!(
+            "TY[{}]: only 8x8 Othello is supported",
+            crate::protocol::parse::printable(text)
+        ));
+    }
+    if text.contains('a') {
+        return Err("TY: anti-Othello is not supported".into());
+    }
+    Ok(())
+}
+
+/// Parses one GGF game (optionally preceded by GGS's game count `1`) and replays its moves.
+pub fn parse(text: &str) -> Result<Game, String> {
+    if text.len() > MAX_GGF_BYTES {
+        return Err(format!(
+            "game text too long ({} bytes, at most {MAX_GGF_BYTES})",
+            text.len()
+        ));
+    }
+    let head: IResult<&str, _> = tuple((
+        multispace0,
+        opt(pair(one_of("12"), multispace0)),
+        tag("("),
+        multispace0,
+        tag(";"),
+    ))(text);
+    let Ok((mut rest, _)) = head else {
+        return Err("a GGF game starts with '(;'".into());
+    };
+    let mut start: Option<Position> = None;
+    let mut items: Vec<(usize, bool, MoveItem)> = Vec::new();
+    loop {
+        rest = rest.trim_start();
+        if rest.starts_with(';') {
+            break;
+        }
+        let at = offset(text, rest);
+        let Ok((r, (name, raw))) = property(rest) else {
+            let name_len = rest
+                .find(|c: char| !c.is_ascii_uppercase())
+                .unwrap_or(rest.len());
+            let opened = name_len > 0 && rest[name_len..].trim_start().starts_with('[');
+            return Err(if rest.is_empty() {
+                "the game text ends before ';)'".to_string()
+            } else if opened {
+                format!(
+                    "property {} at byte {at} has no closing ']'",
+                    &rest[..name_len]
+                )
+            } else {
+                format!(
+                    "bad property at byte {at} ('{}'): expected TAG[value] or ';)'",
+                    crate::protocol::parse::printable(rest)
+                )
+            });
+        };
+        rest = r;
+        let value = unescape(raw);
+        match name {
+            "GM" if !value.trim().eq_ignore_ascii_case("othello") => {
+                return Err(format!(
+                    "GM[{}]: not an Othello game",
+                    crate::protocol::parse::printable(&value)
+                ))
+            }
+            "TY" => check_type(&value)?,
+            "BO" => {
+                if start.is_some() {
+                    return Err("two BO properties".into());
+                }
+                start = Some(parse_board(&value)?);
+            }
+            "B" | "W" => {
+                let item = parse_move_item(&value)
+                    .map_err(|e| format!("move {}: {e}", items.len() + 1))?;
+                items.push((at, name == "B", item));
+            }
+            _ => {}
+        }
+    }
+    let tail: IResult<&str, _> =
+        all_consuming(tuple((tag(";"), multispace0, tag(")"), multispace0)))(rest);
+    if tail.is_err() {
+        return Err(format!(
+            "a GGF game ends with ';)' (at byte {})",
+            offset(text, rest)
+        ));
+    }
+    let start = start.unwrap_or(Position::START);
+    let mut position = start;
+    let mut moves = Vec::with_capacity(items.len());
+    for (i, (_, black, item)) in items.into_iter().enumerate() {
+        let colour = if black { 'B' } else { 'W' };
+        let n = i + 1;
+        let out_of_turn = || {
+            format!(
+                "move {n}: {colour}[{}] but {} is to move",
+                item.to_text(),
+                side_name(position.black_to_move)
+            )
+        };
+        // A colour out of turn is only accepted as the opponent's pass left out of the record.
+        let implied_pass = black != position.black_to_move;
+        if implied_pass {
+            let stuck = position.board.moves() == 0 && !position.board.is_game_over();
+            if !stuck || item.square.is_none() {
+                return Err(out_of_turn());
+            }
+        }
+        match play(&position, item.square)
+            .map_err(|e| format!("move {n}: {colour}[{}]: {e}", item.to_text()))?
+        {
+            Played::Moved(next) => position = next,
+            Played::PassedThenMoved(next) if implied_pass => position = next,
+            Played::PassedThenMoved(_) => {
+                return Err(format!(
+                    "move {n}: {colour}[{}]: {} has no legal move and must pass",
+                    item.to_text(),
+                    side_name(black)
+                ))
+            }
+        }
+        moves.push((black, item));
+    }
+    Ok(Game {
+        start,
+        moves,
+        position,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NBOARD: &str = "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[./mEdax]PW[chris]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)";
+
+    #[test]
+    fn reads_what_nboard_sends() {
+        let g = parse(NBOARD).unwrap();
+        assert_eq!(g.start, Position::START);
+        assert_eq!(g.moves.len(), 8);
+        let mut pos = Position::START;
+        for m in ["f5", "f6", "d3", "c5", "e6", "f7", "e7", "f4"] {
+            pos = pos.play(parse_square(m).unwrap()).unwrap();
+        }
+        assert_eq!(g.position, pos);
+        assert!(g.position.black_to_move);
+    }
+
+    #[test]
+    fn move_items() {
+        let m = parse_move_item("F5/-1.50/2.25").unwrap();
+        assert_eq!(
+            (m.square, m.eval, m.time),
+            (Some(37), Some(-1.5), Some(2.25))
+        );
+        let m = parse_move_item("E6//1.0E-4").unwrap();
+        assert_eq!((m.square, m.eval, m.time), (Some(44), None, Some(0.0001)));
+        let m = parse_move_item("d3//0.5").unwrap();
+        assert_eq!((m.square, m.eval, m.time), (Some(19), None, Some(0.5)));
+        assert_eq!(parse_move_item("PA").unwrap().square, None);
+        assert_eq!(parse_move_item("pass").unwrap().square, None);
+        for bad in [
+            "", "I5", "F9", "F5/x", "F5/1/2/3", "F5 1", "F5/inf", "F5/NaN",
+        ] {
+            assert!(parse_move_item(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn errors_name_the_problem() {
+        let cases = [
+            ("", "starts with"),
+            ("(;GM[Othello]BO[8 ---];)", "squares"),
+            ("(;GM[Chess];)", "not an Othello game"),
+            ("(;GM[Othello]TY[10];)", "8x8"),
+            ("(;GM[Othello]B[F5]B[F6];)", "move 2"),
+            ("(;GM[Othello]B[A1];)", "illegal move A1"),
+            ("(;GM[Othello]W[PA];)", "move 1"),
+            ("(;GM[Othello]B[F5]", "ends before"),
+            ("(;GM[Othello]B[F5;)", "no closing"),
+            ("(;GM[Othello]B[F5];) x", "ends with"),
+            ("(;GM[Othello]b[F5];)", "bad property"),
+        ];
+        for (text, want) in cases {
+            let e = parse(text).unwrap_err();
+            assert!(e.contains(want), "{text}: {e}");
+        }
+        let long = format!("(;GM[Othello]CO[{}];)", "x".repeat(MAX_GGF_BYTES));
+        assert!(parse(&long).unwrap_err().contains("too long"));
+    }
+
+    #[test]
+    fn escapes_and_spaced_boards() {
+        let g = parse(
+            "1 (;GM[Othello]CO[a \\] b]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- O]W[F4];)",
+        )
+        .unwrap();
+        assert!(!g.start.black_to_move);
+        assert!(g.position.black_to_move);
+    }
+
+    #[test]
+    fn writes_what_it_reads() {
+        let g = parse(NBOARD).unwrap();
+        assert_eq!(parse(&g.to_text()).unwrap(), g);
+    }
+}

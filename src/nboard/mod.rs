@@ -1,0 +1,373 @@
+//! The NBoard protocol for Othello GUIs (`ryoshi nboard`, or a first input line `nboard N`):
+//! a thin translator onto `games::othello` and `search::othello`. See protocol/nboard.md.
+//!
+//! A reader thread and the search worker feed one channel; this loop is the only writer of
+//! stdout. While a search runs, `ping` stops it (its `pong` follows the search's last line),
+//! `quit` ends the session at once, and every other command waits its turn.
+
+pub mod task;
+
+use crate::games::othello::ggf::{self, Played};
+use crate::games::othello::Position;
+use crate::search::{Control, Limits};
+use crossbeam_channel::{bounded, never, select, unbounded, Sender};
+use std::collections::VecDeque;
+use std::io::{BufRead, Read, Write};
+use std::sync::Arc;
+use std::thread;
+use task::Depth;
+
+/// The name sent with `set myname`.
+pub const NAME: &str = "ryoshi";
+/// Longest input line read; the rest of a longer line is skipped and the line refused.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+/// The depth before any `set depth`.
+pub const DEFAULT_DEPTH: u32 = 8;
+/// `set depth` accepts 1 to this.
+pub const MAX_DEPTH: u32 = 60;
+/// Commands kept waiting behind a running search; more wait unread.
+const MAX_QUEUED: usize = 1000;
+
+enum Input {
+    Line(String),
+    TooLong,
+}
+
+enum Event {
+    Input(Input),
+    End,
+    Out(String),
+    Finished,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// Runs the NBoard loop until `quit`, the end of the input (after which queued commands and
+/// a running search finish first), or a failed write to `output`.
+pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) {
+    // Input is bounded twice: the channel, and the commands queued behind a search; when the
+    // queue is full the reader waits until the search ends.
+    let (input_tx, input_rx) = bounded(64);
+    thread::spawn(move || read_lines(input, input_tx));
+    let (work_tx, work_rx) = unbounded();
+    let mut front = Front::new(output, work_tx);
+    let mut ended = false;
+    loop {
+        let input_source = if ended || front.queue.len() >= MAX_QUEUED {
+            never()
+        } else {
+            input_rx.clone()
+        };
+        let event = select! {
+            recv(input_source) -> event => event.unwrap_or(Event::End),
+            recv(work_rx) -> event => match event {
+                Ok(event) => event,
+                Err(_) => break,
+            },
+        };
+        let flow = match event {
+            Event::Input(input) => front.on_input(input),
+            Event::End => {
+                ended = true;
+                Flow::Continue
+            }
+            Event::Out(line) => {
+                front.line(&line);
+                Flow::Continue
+            }
+            Event::Finished => {
+                front.busy = None;
+                front.drain()
+            }
+        };
+        let finished = ended && front.busy.is_none() && front.queue.is_empty();
+        if flow == Flow::Quit || finished || front.gone {
+            break;
+        }
+    }
+}
+
+fn read_lines<R: BufRead>(mut input: R, tx: Sender<Event>) {
+    loop {
+        let mut buf = Vec::new();
+        match input
+            .by_ref()
+            .take(MAX_LINE_BYTES as u64)
+            .read_until(b'\n', &mut buf)
+        {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let event = if !buf.ends_with(b"\n") && buf.len() >= MAX_LINE_BYTES {
+            let _ = input.skip_until(b'\n');
+            Input::TooLong
+        } else {
+            let text = String::from_utf8_lossy(&buf);
+            Input::Line(text.trim_end_matches(['\n', '\r']).to_string())
+        };
+        if tx.send(Event::Input(event)).is_err() {
+            return;
+        }
+    }
+    let _ = tx.send(Event::End);
+}
+
+struct Front<W: Write> {
+    out: W,
+    position: Position,
+    depth: Depth,
+    /// The control of the running search.
+    busy: Option<Arc<Control>>,
+    /// Commands that arrived during a search.
+    queue: VecDeque<Input>,
+    tx: Sender<Event>,
+    /// Writing to stdout failed.
+    gone: bool,
+}
+
+fn is_ping(input: &Input) -> bool {
+    matches!(input, Input::Line(l) if l.split_whitespace().next() == Some("ping"))
+}
+
+impl<W: Write> Front<W> {
+    fn new(out: W, tx: Sender<Event>) -> Self {
+        Front {
+            out,
+            position: Position::START,
+            depth: Depth(DEFAULT_DEPTH),
+            busy: None,
+            queue: VecDeque::new(),
+            tx,
+            gone: false,
+        }
+    }
+
+    fn line(&mut self, text: &str) {
+        // A closed stdout means the GUI is gone: nobody reads what a search would find.
+        if writeln!(self.out, "{text}")
+            .and_then(|_| self.out.flush())
+            .is_err()
+        {
+            self.gone = true;
+        }
+    }
+
+    /// NBoard shows `status` text to the user and ignores lines it does not know, so an error
+    /// is one `status error: ...` line.
+    fn error(&mut self, message: &str) {
+        let one_line: String = message
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        self.line(&format!("status error: {one_line}"));
+    }
+
+    fn on_input(&mut self, input: Input) -> Flow {
+        let Some(control) = &self.busy else {
+            return self.execute(input);
+        };
+        match &input {
+            Input::Line(l) if l.split_whitespace().next() == Some("quit") => return Flow::Quit,
+            _ if is_ping(&input) => control.stop(),
+            _ => {}
+        }
+        self.queue.push_back(input);
+        Flow::Continue
+    }
+
+    fn drain(&mut self) -> Flow {
+        while self.busy.is_none() {
+            let Some(input) = self.queue.pop_front() else {
+                break;
+            };
+            if self.execute(input) == Flow::Quit {
+                return Flow::Quit;
+            }
+        }
+        Flow::Continue
+    }
+
+    fn execute(&mut self, input: Input) -> Flow {
+        let line = match input {
+            Input::Line(line) => line,
+            Input::TooLong => {
+                self.error(&format!("line too long (more than {MAX_LINE_BYTES} bytes)"));
+                return Flow::Continue;
+            }
+        };
+        let text = line.trim();
+        let (command, rest) = match text.split_once(char::is_whitespace) {
+            Some((c, r)) => (c, r.trim_start()),
+            None => (text, ""),
+        };
+        let result = match command {
+            "" => Ok(()),
+            "quit" => return Flow::Quit,
+            "nboard" => self.nboard(rest),
+            "set" => self.set(rest),
+            "move" => self.play(rest),
+            "ping" => self.ping(rest),
+            "learn" => {
+                self.line("learned");
+                Ok(())
+            }
+            "go" => self.go(rest),
+            "hint" => self.hint(rest),
+            // NBoard 1.1 sends a bare move (`F5`) instead of `move F5`.
+            _ if rest.is_empty() && ggf::parse_move_item(command).is_ok() => self.play(command),
+            _ => Err(format!(
+                "unknown command '{}'",
+                crate::protocol::parse::printable(command)
+            )),
+        };
+        if let Err(e) = result {
+            self.error(&e);
+        }
+        Flow::Continue
+    }
+
+    fn nboard(&mut self, rest: &str) -> Result<(), String> {
+        match rest.parse::<u32>() {
+            Ok(v) if v >= 1 => {
+                self.line(&format!("set myname {NAME}"));
+                Ok(())
+            }
+            _ => Err(format!(
+                "nboard expects a protocol version of 1 or more, not '{}'",
+                crate::protocol::parse::printable(rest)
+            )),
+        }
+    }
+
+    fn set(&mut self, rest: &str) -> Result<(), String> {
+        let (what, value) = match rest.split_once(char::is_whitespace) {
+            Some((w, v)) => (w, v.trim()),
+            None => (rest, ""),
+        };
+        match what {
+            "game" => {
+                let game = ggf::parse(value).map_err(|e| format!("set game: {e}"))?;
+                self.position = game.position;
+                Ok(())
+            }
+            "depth" => match value.parse::<u32>() {
+                Ok(d) if (1..=MAX_DEPTH).contains(&d) => {
+                    self.depth = Depth(d);
+                    self.line(&format!("set myname {NAME}-{d}"));
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "set depth expects 1 to {MAX_DEPTH}, not '{}'",
+                    crate::protocol::parse::printable(value)
+                )),
+            },
+            // Checked, then accepted without effect: the search has no contempt (a proven draw
+            // scores 0 for both sides).
+            "contempt" => match value.parse::<i32>() {
+                Ok(c) if c.abs() <= 6400 => Ok(()),
+                _ => Err(format!(
+                    "set contempt expects centi-discs from -6400 to 6400, not '{}'",
+                    crate::protocol::parse::printable(value)
+                )),
+            },
+            other => Err(format!(
+                "set {} is not supported (game, depth, contempt)",
+                crate::protocol::parse::printable(other)
+            )),
+        }
+    }
+
+    fn play(&mut self, text: &str) -> Result<(), String> {
+        let item = ggf::parse_move_item(text).map_err(|e| format!("move: {e}"))?;
+        self.position = match ggf::play(&self.position, item.square) {
+            Ok(Played::Moved(p) | Played::PassedThenMoved(p)) => p,
+            Err(e) => return Err(format!("move {}: {e}", item.to_text())),
+        };
+        Ok(())
+    }
+
+    fn ping(&mut self, rest: &str) -> Result<(), String> {
+        let n: i64 = rest.parse().map_err(|_| {
+            format!(
+                "ping expects an integer, not '{}'",
+                crate::protocol::parse::printable(rest)
+            )
+        })?;
+        self.line(&format!("pong {n}"));
+        Ok(())
+    }
+
+    /// Refuses a search when the game is over; false when the side to move must pass.
+    fn searchable(&self, command: &str) -> Result<bool, String> {
+        let board = self.position.board;
+        if board.is_game_over() {
+            return Err(format!("{command}: the game is over"));
+        }
+        Ok(board.moves() != 0)
+    }
+
+    fn go(&mut self, rest: &str) -> Result<(), String> {
+        if !rest.is_empty() {
+            return Err("go takes no arguments".into());
+        }
+        if !self.searchable("go")? {
+            self.line("=== PA");
+            return Ok(());
+        }
+        let (board, depth) = (self.position.board, self.depth);
+        self.start(move |control, out| task::go(&board, depth, control, out));
+        Ok(())
+    }
+
+    fn hint(&mut self, rest: &str) -> Result<(), String> {
+        let n = if rest.is_empty() {
+            1
+        } else {
+            match rest.parse::<u32>() {
+                Ok(n) if n >= 1 => n as usize,
+                _ => {
+                    return Err(format!(
+                        "hint expects a number of moves of 1 or more, not '{}'",
+                        crate::protocol::parse::printable(rest)
+                    ))
+                }
+            }
+        };
+        self.searchable("hint")?;
+        let (board, depth) = (self.position.board, self.depth);
+        self.start(move |control, out| task::hint(&board, n, depth, control, out));
+        Ok(())
+    }
+
+    /// Runs a search on the worker thread between `status ryoshi is thinking` and
+    /// `status ryoshi is waiting`.
+    fn start<F>(&mut self, job: F)
+    where
+        F: FnOnce(&Control, &mut dyn FnMut(String)) + Send + 'static,
+    {
+        let limits = Limits {
+            depth: Some(self.depth.0),
+            ..Default::default()
+        };
+        let control = Arc::new(Control::new(limits, 0));
+        // A ping already waiting makes this search obsolete before it starts.
+        if self.queue.iter().any(is_ping) {
+            control.stop();
+        }
+        self.line(&format!("status {NAME} is thinking"));
+        self.busy = Some(control.clone());
+        let tx = self.tx.clone();
+        thread::spawn(move || {
+            let mut out = |line: String| {
+                let _ = tx.send(Event::Out(line));
+            };
+            job(&control, &mut out);
+            out(format!("status {NAME} is waiting"));
+            let _ = tx.send(Event::Finished);
+        });
+    }
+}
