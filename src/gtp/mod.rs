@@ -50,6 +50,9 @@ pub struct Gtp {
     clock: Clock,
     cache: Option<(Board, Option<usize>, Analysis)>,
     judged: Option<(Board, Color, Option<usize>, Judgement)>,
+    /// Handicap stones placed by a handicap command: (moves in the record just after them,
+    /// count). White gets a point per stone at the count, as under Chinese rules.
+    handicap: Option<(usize, usize)>,
 }
 
 impl Default for Gtp {
@@ -81,6 +84,7 @@ impl Gtp {
             clock: Clock::default(),
             cache: None,
             judged: None,
+            handicap: None,
         }
     }
 
@@ -98,6 +102,14 @@ impl Gtp {
         match &self.cache {
             Some((_, _, a)) => a,
             None => unreachable!("just filled"),
+        }
+    }
+
+    /// The handicap stones still on the record (an `undo` may have taken them back).
+    fn handicap_compensation(&self) -> usize {
+        match self.handicap {
+            Some((at, n)) if self.game.moves_played() >= at => n,
+            _ => 0,
         }
     }
 
@@ -170,6 +182,7 @@ impl Gtp {
     /// Places handicap stones and replies with their vertices.
     fn put_handicap(&mut self, points: &[usize]) -> Result<String, String> {
         self.game.place_handicap(points)?;
+        self.handicap = Some((self.game.moves_played(), points.len()));
         let board = &self.game.board;
         Ok(points
             .iter()
@@ -263,11 +276,13 @@ impl Gtp {
                 want(1)?;
                 let size: usize = args[0].parse().map_err(|_| "boardsize not an integer")?;
                 self.game = Game::empty(size).map_err(|_| "unacceptable size".to_string())?;
+                self.handicap = None;
                 Ok(String::new())
             }
             "clear_board" => {
                 want(0)?;
                 self.game = Game::empty(self.game.board.size())?;
+                self.handicap = None;
                 Ok(String::new())
             }
             "komi" => {
@@ -325,8 +340,7 @@ impl Gtp {
                 if !self.game.board.is_empty() {
                     return Err("board not empty".into());
                 }
-                self.game.place_handicap(&points)?;
-                Ok(String::new())
+                self.put_handicap(&points).map(|_| String::new())
             }
             "time_settings" => {
                 self.clock = Clock::time_settings(args)?;
@@ -344,7 +358,7 @@ impl Gtp {
             }
             "final_score" => {
                 want(0)?;
-                let komi = self.komi;
+                let komi = self.komi + self.handicap_compensation() as f64;
                 let board = self.game.board.clone();
                 let j = self.judgement();
                 Ok(score::format_score(score::area_score(&board, j, komi)))
@@ -374,6 +388,7 @@ impl Gtp {
                 let game = sgf::load_until(&text, limit)
                     .map_err(|e| format!("cannot open or parse '{}': {e}", args[0]))?;
                 self.game = game;
+                self.handicap = None;
                 Ok(match self.game.to_move {
                     Color::Black => "black".into(),
                     Color::White => "white".into(),

@@ -1,7 +1,7 @@
 //! Fixed handicap placement as the GTP v2 specification (section 4.1.1) lays it out, which is
 //! also what GNU Go 3.8 answers: none below 7x7, at most 4 stones on 7x7 and even sizes, at
-//! most 9 on odd sizes from 9x9 up. The stones sit on the third line below 13x13, on the fourth
-//! line from 13x13 up.
+//! most 9 on odd sizes from 9x9 up. The stones sit on the third line below 12x12, on the fourth
+//! line from 12x12 up (GNU Go's choice for the sizes the specification leaves open).
 
 use super::board::Board;
 
@@ -22,7 +22,7 @@ pub fn fixed_points(board: &Board, count: usize) -> Option<Vec<usize>> {
     if count < 2 || count > max_fixed(size) {
         return None;
     }
-    let edge = if size < 13 { 2 } else { 3 };
+    let edge = if size < 12 { 2 } else { 3 };
     let (low, mid, high) = (edge, size / 2, size - 1 - edge);
     // (row from the top, column): the corners in the spec's order, then the sides, then tengen.
     let lower_left = (high, low);

@@ -171,11 +171,13 @@ fn mark_seki(board: &Board, life: &mut [Life]) {
 #[derive(Default)]
 struct Playout {
     candidates: Vec<usize>,
+    before: Option<Board>,
 }
 
 impl Playout {
-    /// Plays random non-eye-filling moves from `board` until two passes (or a move cap) and
-    /// returns the final board.
+    /// Plays random moves from `board` until two passes (or a move cap) and returns the final
+    /// board. A side never fills its own eye and never puts a block of two or more stones into
+    /// atari without capturing (such blunders would decide semeai at random).
     fn run(
         &mut self,
         board: &Board,
@@ -199,10 +201,24 @@ impl Playout {
                 if is_own_eye(&b, p, color) {
                     continue;
                 }
-                if let Ok(result) = b.play(p, color, ko) {
-                    played = Some(result.ko);
-                    break;
+                let joins = b.neighbors(p).iter().any(|&n| b.get(n) == color.cell());
+                if joins {
+                    match &mut self.before {
+                        Some(saved) => saved.clone_from(&b),
+                        None => self.before = Some(b.clone()),
+                    }
                 }
+                let Ok(result) = b.play(p, color, ko) else {
+                    continue;
+                };
+                if joins && result.captured == 0 && b.block(p).1.len() == 1 {
+                    if let Some(saved) = &self.before {
+                        b.clone_from(saved);
+                    }
+                    continue;
+                }
+                played = Some(result.ko);
+                break;
             }
             match played {
                 Some(new_ko) => {
