@@ -76,6 +76,8 @@ struct Outcome {
     moves: usize,
     ryoshi_score: String,
     gnugo_score: String,
+    /// Whether `final_status_list alive`, `dead` and `seki` are identical on both engines.
+    same_status_lists: bool,
 }
 
 fn play_game(setup: &Setup) -> Outcome {
@@ -144,13 +146,16 @@ fn play_game(setup: &Setup) -> Outcome {
     assert!(passes == 2, "no two passes within {moves} moves");
     if std::env::var_os("RYOSHI_REFEREE_VERBOSE").is_some() {
         println!("{}", r.ok("showboard"));
-        println!("ryoshi dead: {:?}", r.ok("final_status_list dead"));
-        println!("gnugo dead: {:?}", g.ok("final_status_list dead"));
     }
+    let same_status_lists = ["alive", "dead", "seki"].iter().all(|status| {
+        let command = format!("final_status_list {status}");
+        r.ok(&command) == g.ok(&command)
+    });
     Outcome {
         moves,
         ryoshi_score: r.ok("final_score"),
         gnugo_score: g.ok("final_score"),
+        same_status_lists,
     }
 }
 
@@ -179,39 +184,88 @@ fn full_games_against_gnugo_agree_on_the_winner() {
         game([Ryoshi, Ryoshi], 25, 0, true),
     ];
     let mut report = Vec::new();
-    let (mut agree, mut identical, mut black_wins) = (0, 0, 0);
+    let (mut agree, mut identical, mut black_wins, mut same_lists) = (0, 0, 0, 0);
     for setup in &games {
         let o = play_game(setup);
         let (mine, theirs) = (parse_score(&o.ryoshi_score), parse_score(&o.gnugo_score));
         let line = format!(
-            "{:?} seed {} handicap {} cleanup {}: {} moves, ryoshi says {}, gnugo says {}",
+            "{:?} seed {} handicap {} cleanup {}: {} moves, ryoshi says {}, gnugo says {}, \
+             status lists {}",
             setup.players,
             setup.seed,
             setup.handicap,
             setup.cleanup,
             o.moves,
             o.ryoshi_score,
-            o.gnugo_score
+            o.gnugo_score,
+            if o.same_status_lists {
+                "identical"
+            } else {
+                "differ"
+            }
         );
         println!("{line}");
         assert!(mine != 0.0 && theirs != 0.0, "komi 7.5 leaves no draw");
         agree += (mine.signum() == theirs.signum()) as usize;
         identical += (mine == theirs) as usize;
+        same_lists += o.same_status_lists as usize;
         black_wins += (theirs > 0.0) as usize;
         report.push(line);
     }
     let report = report.join("\n");
     println!(
-        "{agree}/{} winners agree, {identical} identical scores, black won {black_wins}",
+        "{agree}/{} winners agree, {identical} identical scores, {same_lists} identical \
+         final_status_list answers, black won {black_wins}",
         games.len()
     );
     assert_eq!(agree, games.len(), "winners differ:\n{report}");
     // The judgements are close, not only the signs.
     assert!(identical * 3 >= games.len() * 2, "scores differ:\n{report}");
     assert!(
+        same_lists * 3 >= games.len() * 2,
+        "status lists differ:\n{report}"
+    );
+    assert!(
         black_wins > 0 && black_wins < games.len(),
         "both colours win some games:\n{report}"
     );
+}
+
+#[test]
+#[ignore = "needs gnugo: apt-get install gnugo"]
+fn seki_position_is_judged_as_gnugo_judges_it() {
+    // The seki of tests/gtp_commands.rs: walls A-B (black) and F-G (white) around two chains
+    // sharing their last liberties D6 and D3.
+    let rows = [
+        ".XOOXO.", "XXO.XOO", ".XOXXO.", "XXOOXOO", ".XO.XO.", "XXOXXOO", ".XOOXO.",
+    ];
+    let mut r = ryoshi();
+    let mut g = gnugo();
+    for e in [&mut r, &mut g] {
+        e.ok("boardsize 7");
+        e.ok("clear_board");
+        e.ok("komi 7.5");
+        for (i, row) in rows.iter().enumerate() {
+            for (col, c) in row.bytes().enumerate() {
+                let vertex = format!("{}{}", b"ABCDEFG"[col] as char, 7 - i);
+                match c {
+                    b'X' => e.ok(&format!("play b {vertex}")),
+                    b'O' => e.ok(&format!("play w {vertex}")),
+                    _ => String::new(),
+                };
+            }
+        }
+    }
+    for command in [
+        "final_status_list seki",
+        "final_status_list dead",
+        "final_status_list alive",
+        "final_score",
+    ] {
+        let mine = r.ok(command);
+        assert_eq!(mine, g.ok(command), "{command}");
+        assert!(!mine.is_empty() || command.ends_with("dead"), "{command}");
+    }
 }
 
 #[test]
