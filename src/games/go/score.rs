@@ -287,14 +287,30 @@ pub fn area_score(board: &Board, judgement: &Judgement, komi: f64) -> f64 {
     (area[0] - area[1]) as f64 - komi
 }
 
-/// GTP's form of a score: `B+3.5`, `W+12`, `0`.
+/// GTP's form of a score: `B+3.5`, `W+12`, `0` (rounded to three decimals, so that a komi
+/// such as 0.1 prints as written).
 pub fn format_score(score: f64) -> String {
-    if score == 0.0 {
+    let points = (score.abs() * 1000.0).round() / 1000.0;
+    if points == 0.0 {
         "0".to_string()
     } else if score > 0.0 {
-        format!("B+{score}")
+        format!("B+{points}")
     } else {
-        format!("W+{}", -score)
+        format!("W+{points}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_score;
+
+    #[test]
+    fn scores_print_as_gtp_writes_them() {
+        assert_eq!(format_score(3.5), "B+3.5");
+        assert_eq!(format_score(-12.0), "W+12");
+        assert_eq!(format_score(0.0), "0");
+        assert_eq!(format_score(7.0 - 0.1), "B+6.9");
+        assert_eq!(format_score(-(20.0 - 13.3)), "W+6.7");
     }
 }
 
