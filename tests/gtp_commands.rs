@@ -91,7 +91,7 @@ fn fixed_handicap_follows_the_specification() {
     assert_eq!(r[2], "?3 board not empty");
     assert_eq!(r[4], "?5 invalid number of stones");
     assert_eq!(r[5], "?6 invalid number of stones");
-    assert_eq!(r[6], "?7 invalid number of stones");
+    assert_eq!(r[6], "?7 handicap not an integer");
     assert_eq!(r[7], "?8 fixed_handicap expects 1 argument(s)");
     assert_eq!(r[8], "=9 D16 Q16 D4");
     assert!(r[9].ends_with("white to move, komi 7.5"), "{}", r[9]);

@@ -168,7 +168,7 @@ impl Gtp {
 
     /// Parses a handicap count for `fixed_handicap` / `place_free_handicap` on an empty board.
     fn handicap_count(&self, arg: &str) -> Result<usize, String> {
-        let n: usize = arg.parse().map_err(|_| "invalid number of stones")?;
+        let n: usize = arg.parse().map_err(|_| "handicap not an integer")?;
         if !self.game.board.is_empty() {
             return Err("board not empty".into());
         }
