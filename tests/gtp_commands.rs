@@ -105,6 +105,21 @@ fn fixed_handicap_follows_the_specification() {
 }
 
 #[test]
+fn white_gets_a_point_per_handicap_stone_while_they_are_on_the_record() {
+    let r = replies(
+        "boardsize 9\nfixed_handicap 3\nfinal_score\nundo\nplay b pass\nfinal_score\n\
+         clear_board\nset_free_handicap A1 B1\nplay w pass\nfinal_score\nclear_board\n\
+         final_score\n",
+    );
+    // 3 black stones own the whole board: 81 - 7.5 - 3.
+    assert_eq!(r[2], "= B+70.5");
+    assert_eq!(r[5], "= W+7.5", "the empty board after undo: komi alone");
+    // A1 B1 own the whole empty board: 81 - 7.5 - 2.
+    assert_eq!(r[9], "= B+71.5");
+    assert_eq!(r[11], "= W+7.5");
+}
+
+#[test]
 fn free_handicap_commands() {
     let r = replies(
         "boardsize 9\nset_free_handicap A1\nset_free_handicap A1 A1\nset_free_handicap A1 pass\n\
@@ -159,12 +174,14 @@ fn time_commands() {
 
 #[test]
 fn genmove_in_time_trouble_still_plays() {
-    // 10 ms left: the budget is the minimum, and a move (not a pass) comes back.
+    // 10 ms left: the budget is the minimum, and a move (not a pass) comes back. An absurdly
+    // large clock is no limit (and no crash).
     let r = replies(
         "boardsize 19\nkgs-time_settings absolute 1\ntime_left b 0 0\ngenmove b\n\
-         time_settings 0 1 1\ngenmove w\n",
+         time_settings 0 1 1\ngenmove w\ntime_settings 1e300 0 0\ngenmove b\n\
+         time_left w 1e300 1\ngenmove w\n",
     );
-    for i in [3, 5] {
+    for i in [3, 5, 7, 9] {
         let v = r[i].trim_start_matches("= ");
         assert!(
             ryoshi::games::go::notation::parse_vertex(v, 19).is_ok_and(|m| m.is_some()),
@@ -290,6 +307,7 @@ fn random_new_commands_get_one_reply_each() {
         "0",
         "-1",
         "1e400",
+        "1e300",
         "nan",
         "A1",
         "T19",

@@ -105,12 +105,9 @@ impl Gtp {
         }
     }
 
-    /// The handicap stones still on the record (an `undo` may have taken them back).
+    /// The handicap stones on the record.
     fn handicap_compensation(&self) -> usize {
-        match self.handicap {
-            Some((at, n)) if self.game.moves_played() >= at => n,
-            _ => 0,
-        }
+        self.handicap.map_or(0, |(_, n)| n)
     }
 
     /// The end-of-game judgement of the current position (see [`score::judge`]).
@@ -138,10 +135,12 @@ impl Gtp {
             .points()
             .filter(|&p| self.game.board.get(p) == crate::games::go::board::EMPTY)
             .count();
+        // A budget too large for a Duration or an Instant (`time_left b 1e300 0`) is no limit.
         let deadline = self
             .clock
             .budget(color, empty)
-            .map(|s| start + Duration::from_secs_f64(s));
+            .and_then(|s| Duration::try_from_secs_f64(s).ok())
+            .and_then(|d| start.checked_add(d));
         let mut keep_going = || deadline.is_none_or(|d| Instant::now() < d);
         let seed = self.game.moves_played() as u64;
         let capture = if cleanup {
@@ -366,6 +365,9 @@ impl Gtp {
             "undo" => {
                 want(0)?;
                 if self.game.undo() {
+                    if matches!(self.handicap, Some((at, _)) if self.game.moves_played() < at) {
+                        self.handicap = None;
+                    }
                     Ok(String::new())
                 } else {
                     Err("cannot undo".into())
