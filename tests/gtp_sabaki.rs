@@ -13,6 +13,8 @@ use std::process::Command;
 enum Want {
     /// `=` with exactly this text.
     Is(&'static str),
+    /// `=` with these among its lines (`list_commands`).
+    Lines(&'static [&'static str]),
     /// `=` with a vertex (not `pass`), remembered for the next board check.
     Vertex,
     /// `=` with a showboard whose rows, top first, are these, plus (when the flag is set) a
@@ -20,13 +22,24 @@ enum Want {
     Board(&'static [&'static str], bool),
 }
 
-use Want::{Board, Is, Vertex};
+use Want::{Board, Is, Lines, Vertex};
 
 /// The commands Sabaki sends (recorded from tests/sabaki/sync.js; `showboard` checks added).
 const SABAKI: &[(&str, Want)] = &[
     ("name", Is("ryoshi")),
     ("version", Is(env!("CARGO_PKG_VERSION"))),
     ("protocol_version", Is("2")),
+    (
+        "list_commands",
+        Lines(&[
+            "set_free_handicap",
+            "fixed_handicap",
+            "place_free_handicap",
+            "time_settings",
+            "undo",
+            "genmove",
+        ]),
+    ),
     ("komi 0.5", Is("")),
     ("boardsize 9", Is("")),
     ("time_settings 300 30 5", Is("")),
@@ -105,6 +118,11 @@ fn sabaki_sync_sequence_transcript() {
         let text = text.strip_prefix(' ').unwrap_or(text);
         match want {
             Is(expected) => assert_eq!(text, *expected, "reply to '{command}'"),
+            Lines(names) => {
+                for name in *names {
+                    assert!(text.lines().any(|l| l == *name), "{command} lacks {name}");
+                }
+            }
             Vertex => {
                 let parsed = parse_vertex(text, 9);
                 assert!(matches!(parsed, Ok(Some(_))), "'{command}' -> '{text}'");
