@@ -1,10 +1,19 @@
 //! GTP v2 for Go (`ryoshi gtp`): no banner; each command gets `=id result` or `?id error`
 //! followed by an empty line. See protocol/gtp.md.
 
-use crate::games::go::analysis::{extended, Analysis, Status};
+mod clock;
+
+use crate::games::go::analysis::{extended, Analysis};
 use crate::games::go::notation::{format_move, format_rows, format_vertex, parse_vertex, LETTERS};
-use crate::games::go::{policy, sgf, Board, Color, Game};
+use crate::games::go::score::{self, Judgement, Life};
+use crate::games::go::{handicap, policy, sgf, Board, Color, Game};
+use clock::Clock;
 use std::io::{BufRead, Write};
+use std::time::{Duration, Instant};
+
+/// The komi until a `komi` command sets another: 7.5, as GNU Go, KataGo and most servers use
+/// with area scoring.
+pub const DEFAULT_KOMI: f64 = 7.5;
 
 pub const COMMANDS: &[&str] = &[
     "protocol_version",
@@ -22,14 +31,28 @@ pub const COMMANDS: &[&str] = &[
     "showboard",
     "loadsgf",
     "final_status_list",
+    "final_score",
     "unconditional_status",
+    "fixed_handicap",
+    "place_free_handicap",
+    "set_free_handicap",
+    "time_settings",
+    "kgs-time_settings",
+    "time_left",
+    "kgs-genmove_cleanup",
 ];
 
-/// The GTP engine state: the game and the komi, and the last analysis (keyed by position).
+/// The GTP engine state: the game, the komi, the clock, and the last analysis and end-of-game
+/// judgement (keyed by position).
 pub struct Gtp {
     game: Game,
     komi: f64,
+    clock: Clock,
     cache: Option<(Board, Option<usize>, Analysis)>,
+    judged: Option<(Board, Color, Option<usize>, Judgement)>,
+    /// Handicap stones placed by a handicap command: (moves in the record just after them,
+    /// count). White gets a point per stone at the count, as under Chinese rules.
+    handicap: Option<(usize, usize)>,
 }
 
 impl Default for Gtp {
@@ -57,8 +80,11 @@ impl Gtp {
     pub fn new() -> Gtp {
         Gtp {
             game: Game::empty(19).unwrap_or_else(|_| unreachable!("19 is a valid size")),
-            komi: 0.0,
+            komi: DEFAULT_KOMI,
+            clock: Clock::default(),
             cache: None,
+            judged: None,
+            handicap: None,
         }
     }
 
@@ -77,6 +103,113 @@ impl Gtp {
             Some((_, _, a)) => a,
             None => unreachable!("just filled"),
         }
+    }
+
+    /// The handicap stones on the record.
+    fn handicap_compensation(&self) -> usize {
+        self.handicap.map_or(0, |(_, n)| n)
+    }
+
+    /// The end-of-game judgement of the current position (see [`score::judge`]).
+    fn judgement(&mut self) -> &Judgement {
+        let g = &self.game;
+        let key_ok = matches!(&self.judged,
+            Some((b, c, ko, _)) if *b == g.board && *c == g.to_move && *ko == g.ko);
+        if !key_ok {
+            let j = score::judge(&g.board, g.to_move, g.ko, &mut || true);
+            self.judged = Some((g.board.clone(), g.to_move, g.ko, j));
+        }
+        match &self.judged {
+            Some((_, _, _, j)) => j,
+            None => unreachable!("just filled"),
+        }
+    }
+
+    /// `genmove` and `kgs-genmove_cleanup`: chooses within the clock's budget, plays and
+    /// charges the time to `color`.
+    fn generate(&mut self, color: Color, cleanup: bool) -> Result<String, String> {
+        let start = Instant::now();
+        let empty = self
+            .game
+            .board
+            .points()
+            .filter(|&p| self.game.board.get(p) == crate::games::go::board::EMPTY)
+            .count();
+        // A budget too large for a Duration or an Instant (`time_left b 1e300 0`) is no limit.
+        let deadline = self
+            .clock
+            .budget(color, empty)
+            .and_then(|s| Duration::try_from_secs_f64(s).ok())
+            .and_then(|d| start.checked_add(d));
+        let mut keep_going = || deadline.is_none_or(|d| Instant::now() < d);
+        let seed = self.game.moves_played() as u64;
+        let capture = if cleanup {
+            let ko = if color == self.game.to_move {
+                self.game.ko
+            } else {
+                None
+            };
+            let j = score::judge(&self.game.board, color, ko, &mut keep_going);
+            score::capture_dead(&self.game.board, ko, color, &j)
+        } else {
+            None
+        };
+        let mv = match capture {
+            Some(p) => Some(p),
+            None => policy::choose_within(&self.game, color, seed, &mut keep_going).0,
+        };
+        self.game
+            .play_as(color, mv)
+            .map_err(|e| format!("internal error: chosen move illegal ({e})"))?;
+        self.clock.charge(color, start.elapsed().as_secs_f64());
+        Ok(format_move(&self.game.board, mv))
+    }
+
+    /// Parses a handicap count for `fixed_handicap` / `place_free_handicap` on an empty board.
+    fn handicap_count(&self, arg: &str) -> Result<usize, String> {
+        let n: usize = arg.parse().map_err(|_| "handicap not an integer")?;
+        if !self.game.board.is_empty() {
+            return Err("board not empty".into());
+        }
+        let size = self.game.board.size();
+        if n < 2 || n >= size * size {
+            return Err("invalid number of stones".into());
+        }
+        Ok(n)
+    }
+
+    /// Places handicap stones and replies with their vertices.
+    fn put_handicap(&mut self, points: &[usize]) -> Result<String, String> {
+        self.game.place_handicap(points)?;
+        self.handicap = Some((self.game.moves_played(), points.len()));
+        let board = &self.game.board;
+        Ok(points
+            .iter()
+            .map(|&p| format_vertex(board, p))
+            .collect::<Vec<_>>()
+            .join(" "))
+    }
+
+    /// The engine's choice of `n` free handicap stones: the fixed placement as far as it goes,
+    /// then the move chooser's black moves; fewer when it finds nothing more worth placing.
+    fn free_handicap(&self, n: usize) -> Vec<usize> {
+        let fixed = n.min(handicap::max_fixed(self.game.board.size()));
+        let mut points = handicap::fixed_points(&self.game.board, fixed).unwrap_or_default();
+        let mut game = self.game.clone();
+        for &p in &points {
+            game.board.set(p, Color::Black.cell());
+        }
+        while points.len() < n {
+            let (Some(p), _) = policy::choose(&game, Color::Black, points.len() as u64) else {
+                break;
+            };
+            if game.play_as(Color::Black, Some(p)).is_err() {
+                break;
+            }
+            points.push(p);
+        }
+        points.sort_unstable();
+        points
     }
 
     /// Runs one command line (already stripped of comments); `None` for a blank line.
@@ -142,11 +275,13 @@ impl Gtp {
                 want(1)?;
                 let size: usize = args[0].parse().map_err(|_| "boardsize not an integer")?;
                 self.game = Game::empty(size).map_err(|_| "unacceptable size".to_string())?;
+                self.handicap = None;
                 Ok(String::new())
             }
             "clear_board" => {
                 want(0)?;
                 self.game = Game::empty(self.game.board.size())?;
+                self.handicap = None;
                 Ok(String::new())
             }
             "komi" => {
@@ -168,18 +303,71 @@ impl Gtp {
                     .map_err(|_| "illegal move".to_string())?;
                 Ok(String::new())
             }
-            "genmove" => {
+            "genmove" | "kgs-genmove_cleanup" => {
                 want(1)?;
                 let color = parse_color(args[0])?;
-                let (mv, _) = policy::choose(&self.game, color, self.game.moves_played() as u64);
-                self.game
-                    .play_as(color, mv)
-                    .map_err(|e| format!("internal error: chosen move illegal ({e})"))?;
-                Ok(format_move(&self.game.board, mv))
+                self.generate(color, command == "kgs-genmove_cleanup")
+            }
+            "fixed_handicap" => {
+                want(1)?;
+                let n = self.handicap_count(args[0])?;
+                let points = handicap::fixed_points(&self.game.board, n)
+                    .ok_or("invalid number of stones")?;
+                self.put_handicap(&points)
+            }
+            "place_free_handicap" => {
+                want(1)?;
+                let n = self.handicap_count(args[0])?;
+                let points = self.free_handicap(n);
+                if points.is_empty() {
+                    return Err("invalid number of stones".into());
+                }
+                self.put_handicap(&points)
+            }
+            "set_free_handicap" => {
+                let size = self.game.board.size();
+                if args.len() < 2 || args.len() >= size * size {
+                    return Err("bad vertex list".into());
+                }
+                let mut points = Vec::with_capacity(args.len());
+                for a in args {
+                    match parse_vertex(a, size) {
+                        Ok(Some(p)) if !points.contains(&p) => points.push(p),
+                        _ => return Err("bad vertex list".into()),
+                    }
+                }
+                if !self.game.board.is_empty() {
+                    return Err("board not empty".into());
+                }
+                self.put_handicap(&points).map(|_| String::new())
+            }
+            "time_settings" => {
+                self.clock = Clock::time_settings(args)?;
+                Ok(String::new())
+            }
+            "kgs-time_settings" => {
+                self.clock = Clock::kgs_time_settings(args)?;
+                Ok(String::new())
+            }
+            "time_left" => {
+                want(3)?;
+                let color = parse_color(args[0])?;
+                self.clock.time_left(color, args[1], args[2])?;
+                Ok(String::new())
+            }
+            "final_score" => {
+                want(0)?;
+                let komi = self.komi + self.handicap_compensation() as f64;
+                let board = self.game.board.clone();
+                let j = self.judgement();
+                Ok(score::format_score(score::area_score(&board, j, komi)))
             }
             "undo" => {
                 want(0)?;
                 if self.game.undo() {
+                    if matches!(self.handicap, Some((at, _)) if self.game.moves_played() < at) {
+                        self.handicap = None;
+                    }
                     Ok(String::new())
                 } else {
                     Err("cannot undo".into())
@@ -202,6 +390,7 @@ impl Gtp {
                 let game = sgf::load_until(&text, limit)
                     .map_err(|e| format!("cannot open or parse '{}': {e}", args[0]))?;
                 self.game = game;
+                self.handicap = None;
                 Ok(match self.game.to_move {
                     Color::Black => "black".into(),
                     Color::White => "white".into(),
@@ -209,23 +398,28 @@ impl Gtp {
             }
             "final_status_list" => {
                 want(1)?;
-                let wanted = args[0];
-                if !["alive", "dead", "seki"].contains(&wanted) {
-                    return Err("invalid status".into());
-                }
+                let wanted = match args[0].to_ascii_lowercase().as_str() {
+                    "alive" => Life::Alive,
+                    "dead" => Life::Dead,
+                    "seki" => Life::Seki,
+                    _ => return Err("invalid status".into()),
+                };
                 let board = self.game.board.clone();
-                let analysis = self.analysis().clone();
-                let points: Vec<String> = board
-                    .points()
-                    .filter(|&p| board.get(p) != crate::games::go::board::EMPTY)
-                    .filter(|&p| match wanted {
-                        "dead" => analysis.status[p] == Status::Dead,
-                        "alive" => analysis.status[p] != Status::Dead,
-                        _ => false,
+                let j = self.judgement();
+                // One line per block, blocks and stones in scanning order, as GNU Go answers.
+                let lines: Vec<String> = board
+                    .blocks()
+                    .into_iter()
+                    .filter(|(_, stones, _)| j.life[stones[0]] == wanted)
+                    .map(|(_, stones, _)| {
+                        stones
+                            .iter()
+                            .map(|&p| format_vertex(&board, p))
+                            .collect::<Vec<_>>()
+                            .join(" ")
                     })
-                    .map(|p| format_vertex(&board, p))
                     .collect();
-                Ok(points.join(" "))
+                Ok(lines.join("\n"))
             }
             "unconditional_status" => {
                 want(1)?;

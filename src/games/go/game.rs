@@ -55,6 +55,29 @@ impl Game {
         }
     }
 
+    /// Puts black stones on `points` of an empty board as one step (one `undo` takes them all
+    /// back); white is then to move.
+    pub fn place_handicap(&mut self, points: &[usize]) -> Result<(), String> {
+        if !self.board.is_empty() {
+            return Err("board not empty".into());
+        }
+        let mut board = self.board.clone();
+        for &p in points {
+            if board.get(p) != EMPTY {
+                return Err("repeated vertex".into());
+            }
+            board.set(p, Color::Black.cell());
+        }
+        self.history.push((
+            std::mem::replace(&mut self.board, board),
+            self.to_move,
+            self.ko,
+        ));
+        self.ko = None;
+        self.to_move = Color::White;
+        Ok(())
+    }
+
     pub fn moves_played(&self) -> usize {
         self.history.len()
     }

@@ -48,6 +48,18 @@ fn mix(mut x: u64) -> u64 {
 
 /// The move `color` plays (`None` = pass), and the number of candidate points examined.
 pub fn choose(game: &Game, color: Color, seed: u64) -> (Option<usize>, u64) {
+    choose_within(game, color, seed, &mut || true)
+}
+
+/// [`choose`] under a time budget: `keep_going` is asked before each candidate point is
+/// examined; once it says no, the best point examined so far is played (the first legal
+/// candidate is always examined, so a move is never given up for lack of time).
+pub fn choose_within(
+    game: &Game,
+    color: Color,
+    seed: u64,
+    keep_going: &mut dyn FnMut() -> bool,
+) -> (Option<usize>, u64) {
     let board = &game.board;
     let ko = if color == game.to_move { game.ko } else { None };
     let settled = extended(board, ko);
@@ -56,6 +68,9 @@ pub fn choose(game: &Game, color: Color, seed: u64) -> (Option<usize>, u64) {
     let size = board.size() as i64;
     let salt = mix(seed ^ board.cells().iter().fold(0u64, |h, &c| mix(h ^ c as u64)));
     for p in board.points() {
+        if best.is_some() && !keep_going() {
+            break;
+        }
         if board.get(p) != EMPTY || is_own_eye(board, p, color) {
             continue;
         }

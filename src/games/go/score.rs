@@ -1,0 +1,347 @@
+//! The end of a game: which stones are dead, alive or in seki, and the area score.
+//!
+//! The judgement starts from the extended analysis (its `alive` and `dead` are final) and
+//! decides the other blocks by seeded random playouts from the position: both sides play
+//! random legal moves that do not fill their own eyes until two passes, and a block whose points
+//! belong to the opponent at the end of most playouts is dead. An alive block next to a
+//! *shared liberty* (an empty point next to alive stones of both colours where either colour's
+//! move would be self-atari or illegal) is in seki.
+
+use super::analysis::{extended, Status};
+use super::board::{Board, Color, BORDER, EMPTY};
+use super::policy::is_own_eye;
+use crate::rng::SplitMix64;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Life {
+    /// An empty point.
+    None,
+    Alive,
+    Dead,
+    Seki,
+}
+
+impl Life {
+    pub fn gtp_name(self) -> &'static str {
+        match self {
+            Life::None => "",
+            Life::Alive => "alive",
+            Life::Dead => "dead",
+            Life::Seki => "seki",
+        }
+    }
+}
+
+/// The status of every point (indexed by point; empty and off-board points are `None`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Judgement {
+    pub life: Vec<Life>,
+}
+
+/// How many playouts the judgement runs on a board of `size`.
+pub fn playouts_for(size: usize) -> usize {
+    match size {
+        0..=9 => 256,
+        10..=13 => 160,
+        _ => 96,
+    }
+}
+
+/// Judges every block of `board` (`to_move` moves first in the playouts; `ko` is its ko ban).
+/// `keep_going` is asked before each playout; when it says no, the playouts run so far decide
+/// (with none, undecided blocks count as alive).
+pub fn judge(
+    board: &Board,
+    to_move: Color,
+    ko: Option<usize>,
+    keep_going: &mut dyn FnMut() -> bool,
+) -> Judgement {
+    let analysis = extended(board, ko);
+    let mut own = vec![0u32; board.len()];
+    let mut runs = 0u32;
+    let seed = board
+        .cells()
+        .iter()
+        .fold(0x5EED_0F_D3AD_u64, |h, &c| h.rotate_left(5) ^ c as u64);
+    let mut rng = SplitMix64::new(seed);
+    let mut scratch = Playout::default();
+    for _ in 0..playouts_for(board.size()) {
+        if !keep_going() {
+            break;
+        }
+        let end = scratch.run(board, to_move, ko, &mut rng);
+        runs += 1;
+        for p in board.points() {
+            let owner = area_owner(&end, p);
+            if owner.is_some() && owner == Color::from_cell(board.get(p)) {
+                own[p] += 1;
+            }
+        }
+    }
+    let mut life = vec![Life::None; board.len()];
+    for (cell, stones, _) in board.blocks() {
+        let fixed = stones.iter().find_map(|&s| match analysis.status[s] {
+            Status::Alive => Some(Life::Alive),
+            Status::Dead => Some(Life::Dead),
+            _ => None,
+        });
+        let verdict = fixed.unwrap_or_else(|| {
+            let kept: u64 = stones.iter().map(|&s| own[s] as u64).sum();
+            // Dead when the block's points were its colour's in fewer than half the playouts.
+            if runs > 0 && 2 * kept < stones.len() as u64 * runs as u64 {
+                Life::Dead
+            } else {
+                Life::Alive
+            }
+        });
+        let _ = cell;
+        for s in stones {
+            life[s] = verdict;
+        }
+    }
+    mark_seki(board, &mut life);
+    Judgement { life }
+}
+
+/// The colour an end-of-playout point counts for: its stone, or the colour of all its
+/// neighbours when it is empty.
+fn area_owner(board: &Board, p: usize) -> Option<Color> {
+    let c = board.get(p);
+    if c != EMPTY {
+        return Color::from_cell(c);
+    }
+    let mut owner = None;
+    for n in board.neighbors(p) {
+        match board.get(n) {
+            BORDER => {}
+            EMPTY => return None,
+            c => {
+                let color = Color::from_cell(c);
+                if owner.is_some() && owner != color {
+                    return None;
+                }
+                owner = color;
+            }
+        }
+    }
+    owner
+}
+
+/// Marks as seki the alive blocks next to a shared liberty.
+fn mark_seki(board: &Board, life: &mut [Life]) {
+    let mut seki_points = Vec::new();
+    for p in board.points() {
+        if board.get(p) != EMPTY {
+            continue;
+        }
+        let mut colours = [false; 2];
+        for n in board.neighbors(p) {
+            if let Some(c) = Color::from_cell(board.get(n)) {
+                if life[n] == Life::Alive {
+                    colours[c.index()] = true;
+                }
+            }
+        }
+        if !(colours[0] && colours[1]) {
+            continue;
+        }
+        let filling_hurts = Color::BOTH.iter().all(|&c| {
+            let mut after = board.clone();
+            match after.play(p, c, None) {
+                Err(_) => true,
+                Ok(played) => played.captured == 0 && after.block(p).1.len() <= 1,
+            }
+        });
+        if filling_hurts {
+            seki_points.push(p);
+        }
+    }
+    for p in seki_points {
+        for n in board.neighbors(p) {
+            if Color::from_cell(board.get(n)).is_some() && life[n] == Life::Alive {
+                for s in board.block(n).0 {
+                    life[s] = Life::Seki;
+                }
+            }
+        }
+    }
+}
+
+/// Reusable buffers for playouts.
+#[derive(Default)]
+struct Playout {
+    candidates: Vec<usize>,
+    before: Option<Board>,
+}
+
+impl Playout {
+    /// Plays random moves from `board` until two passes (or a move cap) and returns the final
+    /// board. A side never fills its own eye and never puts a block of two or more stones into
+    /// atari without capturing (such blunders would decide semeai at random).
+    fn run(
+        &mut self,
+        board: &Board,
+        to_move: Color,
+        ko: Option<usize>,
+        rng: &mut SplitMix64,
+    ) -> Board {
+        let mut b = board.clone();
+        let mut color = to_move;
+        let mut ko = ko;
+        let mut passes = 0;
+        let cap = 3 * board.size() * board.size();
+        for _ in 0..cap {
+            self.candidates.clear();
+            self.candidates
+                .extend(b.points().filter(|&p| b.get(p) == EMPTY));
+            let mut played = None;
+            while !self.candidates.is_empty() {
+                let i = rng.index(self.candidates.len());
+                let p = self.candidates.swap_remove(i);
+                if is_own_eye(&b, p, color) {
+                    continue;
+                }
+                let joins = b.neighbors(p).iter().any(|&n| b.get(n) == color.cell());
+                if joins {
+                    match &mut self.before {
+                        Some(saved) => saved.clone_from(&b),
+                        None => self.before = Some(b.clone()),
+                    }
+                }
+                let Ok(result) = b.play(p, color, ko) else {
+                    continue;
+                };
+                if joins && result.captured == 0 && b.block(p).1.len() == 1 {
+                    if let Some(saved) = &self.before {
+                        b.clone_from(saved);
+                    }
+                    continue;
+                }
+                played = Some(result.ko);
+                break;
+            }
+            match played {
+                Some(new_ko) => {
+                    ko = new_ko;
+                    passes = 0;
+                }
+                None => {
+                    ko = None;
+                    passes += 1;
+                    if passes == 2 {
+                        break;
+                    }
+                }
+            }
+            color = color.other();
+        }
+        b
+    }
+}
+
+/// Area score (stones plus empty regions bordered by one colour only), with the dead stones
+/// taken off first: black's area minus white's area minus `komi`.
+pub fn area_score(board: &Board, judgement: &Judgement, komi: f64) -> f64 {
+    let mut b = board.clone();
+    for p in board.points() {
+        if judgement.life[p] == Life::Dead {
+            b.set(p, EMPTY);
+        }
+    }
+    let mut area = [0i64; 2];
+    let mut seen = vec![false; b.len()];
+    for p in b.points() {
+        if let Some(c) = Color::from_cell(b.get(p)) {
+            area[c.index()] += 1;
+            continue;
+        }
+        if seen[p] {
+            continue;
+        }
+        // Flood the empty region through p and note the colours around it.
+        let mut region = vec![p];
+        seen[p] = true;
+        let mut touches = [false; 2];
+        let mut i = 0;
+        while i < region.len() {
+            let q = region[i];
+            i += 1;
+            for n in b.neighbors(q) {
+                match b.get(n) {
+                    EMPTY if !seen[n] => {
+                        seen[n] = true;
+                        region.push(n);
+                    }
+                    c => {
+                        if let Some(color) = Color::from_cell(c) {
+                            touches[color.index()] = true;
+                        }
+                    }
+                }
+            }
+        }
+        if touches[0] != touches[1] {
+            area[if touches[0] { 0 } else { 1 }] += region.len() as i64;
+        }
+    }
+    (area[0] - area[1]) as f64 - komi
+}
+
+/// GTP's form of a score: `B+3.5`, `W+12`, `0` (rounded to three decimals, so that a komi
+/// such as 0.1 prints as written).
+pub fn format_score(score: f64) -> String {
+    let points = (score.abs() * 1000.0).round() / 1000.0;
+    if points == 0.0 {
+        "0".to_string()
+    } else if score > 0.0 {
+        format!("B+{points}")
+    } else {
+        format!("W+{points}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_score;
+
+    #[test]
+    fn scores_print_as_gtp_writes_them() {
+        assert_eq!(format_score(3.5), "B+3.5");
+        assert_eq!(format_score(-12.0), "W+12");
+        assert_eq!(format_score(0.0), "0");
+        assert_eq!(format_score(7.0 - 0.1), "B+6.9");
+        assert_eq!(format_score(-(20.0 - 13.3)), "W+6.7");
+    }
+}
+
+/// For `kgs-genmove_cleanup`: a move of `color` that takes a liberty of an opponent block the
+/// judgement calls dead (the block with the fewest liberties first, then scanning order),
+/// never self-atari unless it captures; `None` when no such move exists.
+pub fn capture_dead(
+    board: &Board,
+    ko: Option<usize>,
+    color: Color,
+    judgement: &Judgement,
+) -> Option<usize> {
+    let mut dead: Vec<(Vec<usize>, Vec<usize>)> = board
+        .blocks()
+        .into_iter()
+        .filter(|(c, stones, _)| {
+            *c == color.other().cell() && judgement.life[stones[0]] == Life::Dead
+        })
+        .map(|(_, stones, libs)| (stones, libs))
+        .collect();
+    dead.sort_by_key(|(stones, libs)| (libs.len(), stones[0]));
+    for (_, libs) in dead {
+        for p in libs {
+            let mut after = board.clone();
+            let Ok(played) = after.play(p, color, ko) else {
+                continue;
+            };
+            if played.captured > 0 || after.block(p).1.len() >= 2 {
+                return Some(p);
+            }
+        }
+    }
+    None
+}
