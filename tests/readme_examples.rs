@@ -155,8 +155,20 @@ fn check(line: &str, out: &str) {
         assert_eq!(extended[0], classic[0], "both prove black alive");
     } else if line.ends_with("-- nboard") {
         has_line(out, |l| l == "pong 1", "pong");
-        has_line(out, |l| l.starts_with("search ") && l.contains(" 4 "), "a depth-4 hint");
+        has_line(
+            out,
+            |l| l.starts_with("search ") && l.contains(" 4 "),
+            "a depth-4 hint",
+        );
         has_line(out, |l| l.starts_with("=== ") && l.len() > 4, "the move");
+    } else if line.contains("fixed_handicap 2") {
+        has_line(out, |l| l == "=2 G7 C3", "the standard two-stone handicap");
+        has_line(out, |l| l.starts_with("=3 ") && l.len() > 3, "genmove");
+        has_line(
+            out,
+            |l| l.starts_with("=4 B+") || l.starts_with("=4 W+") || l == "=4 0",
+            "an area score",
+        );
     } else if line.ends_with("-- gtp") {
         has_line(out, |l| l.starts_with("=3 ") && l.len() > 3, "genmove");
         has_line(out, |l| l.starts_with("=4 "), "unconditional_status");
