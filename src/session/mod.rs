@@ -8,7 +8,7 @@ pub mod othello;
 pub mod quantum;
 pub mod variant;
 
-use crate::protocol::{parse_line, Command, GoParams};
+use crate::protocol::{lines, parse_line, Command, GoParams};
 use crate::search::{Control, Info, Limits, Outcome, Report};
 use crossbeam_channel::{never, select, unbounded, Receiver, Sender};
 use options::{Options, VariantName};
@@ -18,14 +18,13 @@ use std::sync::Arc;
 use std::thread;
 use variant::Variant;
 
-/// Longest line kept; the rest of a longer line is dropped (and the line is then rejected).
-const MAX_LINE_BYTES: usize = 4 << 20;
-
 pub const ENGINE_NAME: &str = concat!("ryoshi ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the ryoshi developers";
 
 enum Input {
     Line(String),
+    /// A line over the cap: it fails without being parsed.
+    TooLong,
     Eof,
 }
 
@@ -60,6 +59,7 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) {
                         break;
                     }
                 }
+                Ok(Input::TooLong) => session.error(&lines::too_long_message()),
                 Ok(Input::Eof) | Err(_) => {
                     lines = None;
                     eof = true;
@@ -90,35 +90,15 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) {
 fn read_lines<R: BufRead>(mut input: R, tx: Sender<Input>) {
     let mut line = Vec::new();
     loop {
-        line.clear();
-        let mut saw_newline = false;
-        loop {
-            let chunk = match input.fill_buf() {
-                Ok(chunk) => chunk,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(_) => break,
-            };
-            if chunk.is_empty() {
-                break;
+        let msg = match lines::read_line(&mut input, &mut line, lines::MAX_LINE_BYTES) {
+            lines::Read::Eof => {
+                let _ = tx.send(Input::Eof);
+                return;
             }
-            let (take, found) = match chunk.iter().position(|&b| b == b'\n') {
-                Some(i) => (i + 1, true),
-                None => (chunk.len(), false),
-            };
-            let room = MAX_LINE_BYTES.saturating_sub(line.len());
-            line.extend_from_slice(&chunk[..take.min(room)]);
-            input.consume(take);
-            if found {
-                saw_newline = true;
-                break;
-            }
-        }
-        if line.is_empty() && !saw_newline {
-            let _ = tx.send(Input::Eof);
-            return;
-        }
-        let text = String::from_utf8_lossy(&line).into_owned();
-        if tx.send(Input::Line(text)).is_err() {
+            lines::Read::TooLong => Input::TooLong,
+            lines::Read::Line => Input::Line(String::from_utf8_lossy(&line).into_owned()),
+        };
+        if tx.send(msg).is_err() {
             return;
         }
     }
@@ -172,11 +152,8 @@ impl<W: Write> Session<W> {
     }
 
     fn error(&mut self, message: &str) {
-        let one_line: String = message
-            .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect();
-        self.line(&format!("info string error: {one_line}"));
+        let safe = crate::protocol::parse::sanitize_message(message);
+        self.line(&format!("info string error: {safe}"));
     }
 
     fn on_line(&mut self, line: &str) -> Flow {
