@@ -193,7 +193,7 @@ impl Gtp {
                 if args.is_empty() || args.len() > 2 {
                     return Err("loadsgf expects a file name and an optional move number".into());
                 }
-                let text = std::fs::read_to_string(args[0])
+                let text = sgf::read_file(args[0])
                     .map_err(|e| format!("cannot open or parse '{}': {e}", args[0]))?;
                 let limit = match args.get(1) {
                     None => None,

@@ -14,6 +14,8 @@ use crossbeam_channel::{never, select, unbounded, Receiver, Sender};
 use options::{Options, VariantName};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
 use variant::Variant;
@@ -31,6 +33,8 @@ enum Input {
 enum SearchMsg {
     Report(Report),
     Done(Outcome),
+    /// A `go perft` ended: the divide, or `None` when it was stopped.
+    PerftDone(Option<Vec<(String, u64)>>),
 }
 
 /// A fresh game of the given variant at its start position.
@@ -112,6 +116,8 @@ enum Flow {
 
 struct Running {
     control: Arc<Control>,
+    /// Raised with the stop flag: what a `go perft` polls.
+    abort: Arc<AtomicBool>,
     /// Infinite or still pondering: the bestmove waits for `stop` or `ponderhit`.
     waits_for_client: bool,
     /// The search ended while the bestmove had to wait.
@@ -196,6 +202,11 @@ impl<W: Write> Session<W> {
                 Ok(())
             }
             Command::IsReady => {
+                // The hash table is (re)allocated here, as Stockfish does, unless a search
+                // holds it.
+                if self.search.is_none() {
+                    self.prepare();
+                }
                 self.line("readyok");
                 Ok(())
             }
@@ -224,13 +235,7 @@ impl<W: Write> Session<W> {
                 self.ponderhit(&params);
                 Ok(())
             }
-            Command::Perft(depth) => self.game.perft(depth, &self.options).map(|divide| {
-                let total: u64 = divide.iter().map(|(_, n)| n).sum();
-                for (action, count) in divide {
-                    self.line(&format!("{action}: {count}"));
-                }
-                self.line(&format!("Nodes searched: {total}"));
-            }),
+            Command::Perft(depth) => self.start_perft(depth),
             Command::Display => {
                 for row in self.game.display() {
                     self.line(&row);
@@ -276,7 +281,73 @@ impl<W: Write> Session<W> {
         if self.options.variant != before {
             self.game = new_variant(self.options.variant);
         }
+        if name.eq_ignore_ascii_case("USI_Hash") {
+            self.prepare();
+        }
         Ok(())
+    }
+
+    /// Allocates the hash table the options ask for; one `info string` when it is smaller.
+    fn prepare(&mut self) {
+        if let Some(note) = self.game.prepare(&self.options) {
+            self.line(&format!("info string {note}"));
+        }
+    }
+
+    /// `go perft N` on its own thread: `isready` is answered and `stop` ends it meanwhile.
+    fn start_perft(&mut self, depth: u32) -> Result<(), String> {
+        let mut notes = Vec::new();
+        let job = self.game.perft(depth, &self.options, &mut |l: &str| {
+            notes.push(l.to_string())
+        });
+        for note in notes {
+            self.line(&note);
+        }
+        let job = job?;
+        let abort = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&abort);
+        let tx = self.search_tx.clone();
+        let thread = thread::Builder::new()
+            .name("perft".into())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let divide = catch_unwind(AssertUnwindSafe(|| job(flag))).unwrap_or_else(|_| {
+                    let text = "error: perft failed".to_string();
+                    let _ = tx.send(SearchMsg::Report(Report::Text(text)));
+                    None
+                });
+                let _ = tx.send(SearchMsg::PerftDone(divide));
+            })
+            .map_err(|e| format!("cannot start the perft thread: {e}"))?;
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        self.search = Some(Running {
+            control: Arc::new(Control::new(limits, 0)),
+            abort,
+            waits_for_client: false,
+            held: None,
+            thread: Some(thread),
+        });
+        Ok(())
+    }
+
+    fn finish_perft(&mut self, divide: Option<Vec<(String, u64)>>) {
+        if let Some(mut running) = self.search.take() {
+            if let Some(handle) = running.thread.take() {
+                let _ = handle.join();
+            }
+        }
+        let Some(divide) = divide else {
+            self.line("info string perft stopped");
+            return;
+        };
+        let total = divide.iter().fold(0u64, |t, (_, n)| t.saturating_add(*n));
+        for (action, count) in divide {
+            self.line(&format!("{action}: {count}"));
+        }
+        self.line(&format!("Nodes searched: {total}"));
     }
 
     fn limits(&self, params: &GoParams) -> Limits {
@@ -294,8 +365,12 @@ impl<W: Write> Session<W> {
     }
 
     fn start_search(&mut self, params: &GoParams) {
+        // The table is ready before the clock starts (allocating it could eat a movetime).
+        self.prepare();
         let limits = self.limits(params);
         let job = self.game.search(&limits, &self.options);
+        // Should the search fail, its one bestmove is still sent: a legal move, if any.
+        let fallback = self.game.legal_moves(&self.options).into_iter().next();
         let control = Arc::new(Control::new(limits.clone(), self.options.move_overhead_ms));
         let tx = self.search_tx.clone();
         let thread_control = Arc::clone(&control);
@@ -306,13 +381,26 @@ impl<W: Write> Session<W> {
                 let mut report = |r: Report| {
                     let _ = tx.send(SearchMsg::Report(r));
                 };
-                let outcome = job(&thread_control, &mut report);
+                let outcome = catch_unwind(AssertUnwindSafe(|| job(&thread_control, &mut report)))
+                    .unwrap_or_else(|_| {
+                        let text = "error: the search failed".to_string();
+                        let _ = tx.send(SearchMsg::Report(Report::Text(text)));
+                        Outcome {
+                            info: Info {
+                                time_ms: thread_control.elapsed_ms(),
+                                ..Info::default()
+                            },
+                            best: fallback,
+                            ponder: None,
+                        }
+                    });
                 let _ = tx.send(SearchMsg::Done(outcome));
             });
         match thread {
             Ok(handle) => {
                 self.search = Some(Running {
                     control,
+                    abort: Arc::new(AtomicBool::new(false)),
                     waits_for_client: limits.waits_for_client(),
                     held: None,
                     thread: Some(handle),
@@ -358,6 +446,7 @@ impl<W: Write> Session<W> {
             return;
         };
         running.control.stop();
+        running.abort.store(true, Ordering::Relaxed);
         running.waits_for_client = false;
         if let Some(outcome) = running.held.take() {
             self.finish(outcome);
@@ -383,6 +472,7 @@ impl<W: Write> Session<W> {
                 self.line(&line);
             }
             SearchMsg::Report(Report::Text(text)) => self.line(&format!("info string {text}")),
+            SearchMsg::PerftDone(divide) => self.finish_perft(divide),
             SearchMsg::Done(outcome) => {
                 let Some(running) = &mut self.search else {
                     return Flow::Continue;
