@@ -40,6 +40,30 @@ fn runner(target: u8, default: u32) -> TestRunner {
     TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &bytes))
 }
 
+/// Runs `test` on `strategy` and reports the inputs tried and the time (seen with
+/// `--nocapture`, for the long runs by hand).
+fn fuzz<S: Strategy>(
+    name: &str,
+    mut runner: TestRunner,
+    strategy: &S,
+    test: impl Fn(S::Value) -> Result<(), TestCaseError>,
+) {
+    let inputs = std::cell::Cell::new(0u64);
+    let t0 = std::time::Instant::now();
+    let result = runner.run(strategy, |v| {
+        inputs.set(inputs.get() + 1);
+        test(v)
+    });
+    eprintln!(
+        "fuzz {name}: {} inputs in {:.1} s",
+        inputs.get(),
+        t0.elapsed().as_secs_f64()
+    );
+    if let Err(e) = result {
+        panic!("{name}: {e}");
+    }
+}
+
 /// Any text: mostly ASCII with separators, some control, non-ASCII and wide characters.
 fn noise() -> impl Strategy<Value = String> {
     let ch = prop_oneof![
@@ -117,19 +141,17 @@ fn fuzz_protocol_parser() {
         noise(),
         mutated(LINES.iter().map(|s| s.to_string()).collect())
     ];
-    runner(1, 2000)
-        .run(&strategy, |line| {
-            match parse_line(&line) {
-                Ok(_) => {}
-                Err(e) => {
-                    let trimmed = line.trim_matches([' ', '\t', '\r', '\n']);
-                    prop_assert!(e.column >= 1 && e.column <= trimmed.len() + 1, "{e:?}");
-                    check_error_text(&e.to_string())?;
-                }
+    fuzz("protocol", runner(1, 5000), &strategy, |line| {
+        match parse_line(&line) {
+            Ok(_) => {}
+            Err(e) => {
+                let trimmed = line.trim_matches([' ', '\t', '\r', '\n']);
+                prop_assert!(e.column >= 1 && e.column <= trimmed.len() + 1, "{e:?}");
+                check_error_text(&e.to_string())?;
             }
-            Ok(())
-        })
-        .unwrap();
+        }
+        Ok(())
+    });
 }
 
 fn go_params() -> impl Strategy<Value = GoParams> {
@@ -162,8 +184,11 @@ fn fuzz_go_round_trip() {
     // Written with random runs of spaces and tabs and in a random order, then read back.
     let sep = || prop::sample::select(vec![" ", "\t", "  ", " \t "]);
     let strategy = (go_params(), prop::collection::vec(sep(), 24), any::<u64>());
-    runner(2, 1000)
-        .run(&strategy, |(p, seps, order)| {
+    fuzz(
+        "go-round-trip",
+        runner(2, 1000),
+        &strategy,
+        |(p, seps, order)| {
             let mut words: Vec<String> = Vec::new();
             let fields = [
                 ("btime", p.btime),
@@ -201,8 +226,8 @@ fn fuzz_go_round_trip() {
                 line
             );
             Ok(())
-        })
-        .unwrap();
+        },
+    );
 }
 
 /// Positions reached by seeded random play from the start.
@@ -235,19 +260,17 @@ fn fuzz_qsfen() {
         mutated(written),
         noise(),
     ];
-    runner(3, 300)
-        .run(&strategy, |text| {
-            match qsfen::parse(&text) {
-                Ok(pos) => {
-                    let once = qsfen::write(&pos);
-                    let again = qsfen::parse(&once).map_err(TestCaseError::fail)?;
-                    prop_assert_eq!(qsfen::write(&again), once);
-                }
-                Err(e) => check_error_text(&e)?,
+    fuzz("qsfen", runner(3, 600), &strategy, |text| {
+        match qsfen::parse(&text) {
+            Ok(pos) => {
+                let once = qsfen::write(&pos);
+                let again = qsfen::parse(&once).map_err(TestCaseError::fail)?;
+                prop_assert_eq!(qsfen::write(&again), once);
             }
-            Ok(())
-        })
-        .unwrap();
+            Err(e) => check_error_text(&e)?,
+        }
+        Ok(())
+    });
 }
 
 /// A small SGF game tree: (properties per node, children).
@@ -315,17 +338,15 @@ fn same(t: &Tree, p: &sgf::Tree) -> bool {
 #[test]
 fn fuzz_sgf() {
     // Generated trees parse back to themselves; mutated files fail cleanly or load.
-    runner(4, 500)
-        .run(&sgf_tree(), |tree| {
-            let mut text = String::new();
-            write_tree(&tree, &mut text);
-            let parsed = sgf::parse(&text).map_err(TestCaseError::fail)?;
-            prop_assert_eq!(parsed.len(), 1);
-            prop_assert!(same(&tree, &parsed[0]), "{}", text);
-            let _ = sgf::load(&text);
-            Ok(())
-        })
-        .unwrap();
+    fuzz("sgf-trees", runner(4, 500), &sgf_tree(), |tree| {
+        let mut text = String::new();
+        write_tree(&tree, &mut text);
+        let parsed = sgf::parse(&text).map_err(TestCaseError::fail)?;
+        prop_assert_eq!(parsed.len(), 1);
+        prop_assert!(same(&tree, &parsed[0]), "{}", text);
+        let _ = sgf::load(&text);
+        Ok(())
+    });
     let files: Vec<String> = [
         "(;GM[1]FF[4]SZ[9];B[ee];W[ec](;B[cc];W[gc])(;B[ge]))",
         "(;SZ[5]AB[aa:bb]AW[dd]PL[W];W[cc];B[];W[tt]C[a \\] comment])",
@@ -334,8 +355,17 @@ fn fuzz_sgf() {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    runner(5, 1500)
-        .run(&prop_oneof![mutated(files), noise()], |text| {
+    fuzz(
+        "sgf-files",
+        runner(5, 3000),
+        &prop_oneof![
+            8 => mutated(files),
+            4 => noise(),
+            // Deep nesting, balanced or not: an error past 1000 levels, never a stack overflow.
+            1 => (0usize..3000, 0usize..3000)
+                .prop_map(|(open, close)| format!("{}{}", "(;".repeat(open), ")".repeat(close))),
+        ],
+        |text| {
             if let Err(e) = sgf::load(&text) {
                 check_error_text(&e)?;
             }
@@ -343,8 +373,8 @@ fn fuzz_sgf() {
                 prop_assert!(n >= 1);
             }
             Ok(())
-        })
-        .unwrap();
+        },
+    );
 }
 
 #[test]
@@ -356,8 +386,11 @@ fn fuzz_obf() {
         any::<bool>(),
         prop::collection::vec((0u32..64, -64i32..=64), 0..5),
     );
-    runner(6, 1000)
-        .run(&entry, |(a, b, black_to_move, scores)| {
+    fuzz(
+        "obf-round-trip",
+        runner(6, 1000),
+        &entry,
+        |(a, b, black_to_move, scores)| {
             let (black, white) = (a & !b, b & !a);
             let board: String = (0..64)
                 .map(|i| match (black >> i & 1, white >> i & 1) {
@@ -376,20 +409,23 @@ fn fuzz_obf() {
             prop_assert_eq!(e.position.black_to_move, black_to_move);
             prop_assert_eq!(e.scores, scores);
             Ok(())
-        })
-        .unwrap();
+        },
+    );
     let lines = vec![
         "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38; C7:+36; D8:-4;"
             .to_string(),
     ];
-    runner(7, 1500)
-        .run(&prop_oneof![mutated(lines), noise()], |text| {
+    fuzz(
+        "obf-lines",
+        runner(7, 3000),
+        &prop_oneof![mutated(lines), noise()],
+        |text| {
             if let Err(e) = obf::parse_line(&text) {
                 check_error_text(&e)?;
             }
             Ok(())
-        })
-        .unwrap();
+        },
+    );
 }
 
 const GTP: &[&str] = &[
@@ -425,8 +461,11 @@ fn fuzz_gtp() {
         1 => noise(),
     ];
     let with_id = (proptest::option::of("[0-9]{1,25}"), line);
-    runner(8, 200)
-        .run(&prop::collection::vec(with_id, 1..30), |script| {
+    fuzz(
+        "gtp",
+        runner(8, 300),
+        &prop::collection::vec(with_id, 1..30),
+        |script| {
             let mut gtp = Gtp::new();
             for (id, text) in script {
                 let full = match &id {
@@ -454,6 +493,6 @@ fn fuzz_gtp() {
                 }
             }
             Ok(())
-        })
-        .unwrap();
+        },
+    );
 }
