@@ -4,6 +4,7 @@ pub mod bench;
 pub mod games;
 pub mod gtp;
 pub mod matches;
+pub mod memory;
 pub mod nboard;
 pub mod protocol;
 pub mod rng;

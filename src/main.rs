@@ -121,7 +121,8 @@ fn perft(depth: u32, sfen: Option<String>, variant: &str) -> Result<(), String> 
     };
     game.set_position(&start, &[], &options)?;
     let t0 = Instant::now();
-    let divide = game.perft(depth, &options)?;
+    let job = game.perft(depth, &options, &mut |line: &str| eprintln!("{line}"))?;
+    let divide = job(Default::default()).ok_or("perft stopped")?;
     let seconds = t0.elapsed().as_secs_f64();
     let total: u64 = divide.iter().map(|(_, n)| n).sum();
     println!("Nodes searched: {total}");

@@ -153,7 +153,7 @@ fn perft_through_the_binary_matches_the_naive_rules() {
         let naive = Naive::new(size).perft(depth);
         let rows = vec![".".repeat(size); size].join("/");
         let input = format!(
-            "setoption name USI_Variant value go\nposition sfen {size} {rows} b\ngo perft {depth}\nquit\n"
+            "setoption name USI_Variant value go\nposition sfen {size} {rows} b\ngo perft {depth}\n"
         );
         let out = common::transcript(input.as_bytes());
         let total = out

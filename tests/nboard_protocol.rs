@@ -440,7 +440,7 @@ fn moves_one_by_one() {
 
 #[test]
 fn every_bad_line_gets_one_error_and_the_engine_goes_on() {
-    let long = "x".repeat((1 << 20) + 10);
+    let long = "x".repeat(ryoshi::protocol::lines::MAX_LINE_BYTES + 10);
     let bad = [
         "set depth 0",
         "set depth 61",

@@ -156,7 +156,7 @@ fn count_bench(args: &[String]) -> Result<(), String> {
             );
         },
         &mut |_, _, _| {},
-    );
+    )?;
     let s = t0.elapsed().as_secs_f64();
     println!(
         "{total_positions} distinct positions in {s:.3} s, {:.0} positions/s; layers peak {:.0} MiB, process peak RSS {} MiB",

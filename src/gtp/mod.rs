@@ -7,6 +7,8 @@ use crate::games::go::analysis::{extended, Analysis};
 use crate::games::go::notation::{format_move, format_rows, format_vertex, parse_vertex, LETTERS};
 use crate::games::go::score::{self, Judgement, Life};
 use crate::games::go::{handicap, policy, sgf, Board, Color, Game};
+use crate::protocol::lines;
+use crate::protocol::parse::sanitize_message;
 use clock::Clock;
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
@@ -213,12 +215,13 @@ impl Gtp {
     }
 
     /// Runs one command line (already stripped of comments); `None` for a blank line.
-    pub fn handle(&mut self, line: &str) -> Option<(Option<u64>, Reply)> {
+    /// The id is echoed exactly as given (any number of digits).
+    pub fn handle(&mut self, line: &str) -> Option<(Option<String>, Reply)> {
         let mut tokens = line.split_whitespace().peekable();
         let first = *tokens.peek()?;
         let id = if first.bytes().all(|b| b.is_ascii_digit()) {
             tokens.next();
-            Some(first.parse::<u64>().unwrap_or(u64::MAX))
+            Some(first.to_string())
         } else {
             None
         };
@@ -378,7 +381,7 @@ impl Gtp {
                 if args.is_empty() || args.len() > 2 {
                     return Err("loadsgf expects a file name and an optional move number".into());
                 }
-                let text = std::fs::read_to_string(args[0])
+                let text = sgf::read_file(args[0])
                     .map_err(|e| format!("cannot open or parse '{}': {e}", args[0]))?;
                 let limit = match args.get(1) {
                     None => None,
@@ -472,21 +475,41 @@ fn preprocess(line: &str) -> String {
         .collect()
 }
 
-/// Runs the GTP loop until `quit` or the end of the input.
-pub fn run<R: BufRead, W: Write>(input: R, mut output: W) -> Result<(), String> {
+/// Runs the GTP loop until `quit` or the end of the input. Lines over
+/// [`lines::MAX_LINE_BYTES`] fail with `? line longer than ...` and are not executed.
+pub fn run<R: BufRead, W: Write>(mut input: R, mut output: W) -> Result<(), String> {
     let mut gtp = Gtp::new();
-    for line in input.split(b'\n') {
-        let line = line.map_err(|e| format!("reading input: {e}"))?;
-        let line = String::from_utf8_lossy(&line);
-        let Some((id, reply)) = gtp.handle(&preprocess(&line)) else {
-            continue;
+    let mut buf = Vec::new();
+    loop {
+        let (id, reply) = match lines::read_line(&mut input, &mut buf, lines::MAX_LINE_BYTES) {
+            lines::Read::Eof => break,
+            lines::Read::TooLong => (
+                None,
+                Reply {
+                    ok: false,
+                    text: lines::too_long_message(),
+                    quit: false,
+                },
+            ),
+            lines::Read::Line => {
+                let line = String::from_utf8_lossy(&buf);
+                let Some(answer) = gtp.handle(&preprocess(&line)) else {
+                    continue;
+                };
+                answer
+            }
         };
-        let id = id.map(|i| i.to_string()).unwrap_or_default();
+        let id = id.unwrap_or_default();
         let mark = if reply.ok { '=' } else { '?' };
-        let text = if reply.text.is_empty() {
+        let body = if reply.ok {
+            reply.text
+        } else {
+            sanitize_message(&reply.text)
+        };
+        let text = if body.is_empty() {
             format!("{mark}{id}\n\n")
         } else {
-            format!("{mark}{id} {}\n\n", reply.text)
+            format!("{mark}{id} {body}\n\n")
         };
         output
             .write_all(text.as_bytes())

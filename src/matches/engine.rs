@@ -6,9 +6,10 @@
 //! an engine also kills anything it started (a wrapper script's children).
 
 use super::config::EngineConfig;
-use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError};
+use crate::protocol::lines;
+use crossbeam_channel::{bounded, Receiver, RecvTimeoutError};
 use std::fs::OpenOptions;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,8 +27,13 @@ pub enum Failure {
     Stopped,
 }
 
-/// Longer output lines are cut there (an engine must not make the runner hoard memory).
-const MAX_LINE: u64 = 1 << 20;
+/// Of each output line the runner keeps this many bytes: every word it reads (`bestmove`, an
+/// option's name, `depth` and `score`, 200 characters of `info string`) comes well before.
+const KEEP_BYTES: usize = 4096;
+
+/// Lines read ahead of the runner, at most; then the engine waits on its pipe. With
+/// [`KEEP_BYTES`] this bounds the memory an engine flooding `info` can make the runner hold.
+const QUEUE_LINES: usize = 256;
 
 /// The longest single wait, so a stop request is noticed promptly.
 const POLL: Duration = Duration::from_millis(50);
@@ -124,23 +130,27 @@ impl Engine {
             .map_err(|e| Failure::Crash(format!("cannot start `{}`: {e}", cmd.display())))?;
         let stdout = child.stdout.take();
         let stdin = child.stdin.take();
-        let (tx, lines) = unbounded();
+        let (tx, lines) = bounded(QUEUE_LINES);
         if let Some(stdout) = stdout {
             thread::spawn(move || {
                 let mut reader = BufReader::new(stdout);
                 let mut buf = Vec::new();
                 loop {
-                    buf.clear();
-                    match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
+                    let line = match lines::read_line(&mut reader, &mut buf, lines::MAX_LINE_BYTES)
+                    {
+                        lines::Read::Eof => break,
+                        // A line over the cap fails: it is passed on empty, which no exchange
+                        // accepts as an answer.
+                        lines::Read::TooLong => String::new(),
+                        lines::Read::Line => {
                             // Garbage bytes are kept visible rather than ending the stream.
-                            let text = String::from_utf8_lossy(&buf);
-                            let line = text.trim_end_matches(['\n', '\r']).to_string();
-                            if tx.send(Some(line)).is_err() {
-                                return;
-                            }
+                            let kept = &buf[..buf.len().min(KEEP_BYTES)];
+                            let text = String::from_utf8_lossy(kept);
+                            text.trim_end_matches(['\n', '\r']).to_string()
                         }
+                    };
+                    if tx.send(Some(line)).is_err() {
+                        return;
                     }
                 }
                 let _ = tx.send(None);
@@ -196,7 +206,11 @@ impl Engine {
     /// Discards lines already received (an extra `bestmove` from a confused engine must not
     /// answer the next `go`); `Err` when the output has closed.
     pub fn drain(&mut self) -> Result<(), Failure> {
-        while let Ok(line) = self.lines.try_recv() {
+        // Only what is queued now: an engine that keeps flooding must not keep this looping.
+        for _ in 0..self.lines.len() {
+            let Ok(line) = self.lines.try_recv() else {
+                break;
+            };
             if line.is_none() {
                 return Err(Failure::Crash(format!(
                     "its output closed{}",
@@ -219,9 +233,12 @@ impl Engine {
     fn exit_note(&mut self) -> String {
         // Give a dying process a moment so the note can say how it ended.
         for _ in 0..10 {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                self.reaped = true;
-                return format!(" ({status})");
+            if self.has_exited() {
+                self.kill_group();
+                if let Ok(Some(status)) = self.child.try_wait() {
+                    self.reaped = true;
+                    return format!(" ({status})");
+                }
             }
             thread::sleep(Duration::from_millis(5));
         }
@@ -233,28 +250,56 @@ impl Engine {
         let _ = self.send("quit");
         self.stdin = None;
         let deadline = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                self.reaped = true;
-                return;
-            }
+        while Instant::now() < deadline && !self.has_exited() {
             thread::sleep(Duration::from_millis(5));
         }
-        // Drop kills it.
+        // Drop kills what it left behind (its group) and reaps it.
+    }
+
+    /// Whether the process has exited, without reaping it: while it is unreaped its id (and so
+    /// its process group's) cannot be reused, and the group can still be killed safely.
+    fn has_exited(&self) -> bool {
+        if self.reaped {
+            return true;
+        }
+        #[cfg(unix)]
+        {
+            let pid: libc::id_t = self.child.id();
+            // SAFETY: waitid writes only into `info`; WNOWAIT leaves the child unreaped.
+            unsafe {
+                let mut info: libc::siginfo_t = std::mem::zeroed();
+                let r = libc::waitid(
+                    libc::P_PID,
+                    pid,
+                    &mut info,
+                    libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+                );
+                r == 0 && info.si_pid() != 0
+            }
+        }
+        #[cfg(not(unix))]
+        false
+    }
+
+    /// SIGKILL to the engine's process group (the engine and whatever it started), while the
+    /// leader is unreaped.
+    fn kill_group(&self) {
+        #[cfg(unix)]
+        if !self.reaped {
+            if let Ok(pid) = i32::try_from(self.child.id()) {
+                super::signal::kill_group(pid);
+            }
+        }
     }
 }
 
 impl Drop for Engine {
     fn drop(&mut self) {
         self.stdin = None;
-        #[cfg(unix)]
-        if !self.reaped {
-            // The whole process group (a wrapper's children too), while the leader's id is
-            // still ours: an exited but unreaped leader keeps it reserved.
-            if let Ok(pid) = i32::try_from(self.child.id()) {
-                super::signal::kill_group(pid);
-            }
-        }
+        // The whole process group (a wrapper's children too, also when the engine itself
+        // exited normally), while the leader's id is still ours: an exited but unreaped leader
+        // keeps it reserved. Every reap in this file comes after such a kill.
+        self.kill_group();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

@@ -9,18 +9,18 @@ pub mod task;
 
 use crate::games::othello::ggf::{self, Played};
 use crate::games::othello::Position;
+use crate::protocol::lines;
+use crate::protocol::parse::sanitize_message;
 use crate::search::{Control, Limits};
 use crossbeam_channel::{bounded, never, select, unbounded, Sender};
 use std::collections::VecDeque;
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, Write};
 use std::sync::Arc;
 use std::thread;
 use task::Depth;
 
 /// The name sent with `set myname`.
 pub const NAME: &str = "ryoshi";
-/// Longest input line read; the rest of a longer line is skipped and the line refused.
-pub const MAX_LINE_BYTES: usize = 1 << 20;
 /// The depth before any `set depth`.
 pub const DEFAULT_DEPTH: u32 = 8;
 /// `set depth` accepts 1 to this.
@@ -92,22 +92,15 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) {
 }
 
 fn read_lines<R: BufRead>(mut input: R, tx: Sender<Event>) {
+    let mut buf = Vec::new();
     loop {
-        let mut buf = Vec::new();
-        match input
-            .by_ref()
-            .take(MAX_LINE_BYTES as u64)
-            .read_until(b'\n', &mut buf)
-        {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        let event = if !buf.ends_with(b"\n") && buf.len() >= MAX_LINE_BYTES {
-            let _ = input.skip_until(b'\n');
-            Input::TooLong
-        } else {
-            let text = String::from_utf8_lossy(&buf);
-            Input::Line(text.trim_end_matches(['\n', '\r']).to_string())
+        let event = match lines::read_line(&mut input, &mut buf, lines::MAX_LINE_BYTES) {
+            lines::Read::Eof => break,
+            lines::Read::TooLong => Input::TooLong,
+            lines::Read::Line => {
+                let text = String::from_utf8_lossy(&buf);
+                Input::Line(text.trim_end_matches('\r').to_string())
+            }
         };
         if tx.send(Event::Input(event)).is_err() {
             return;
@@ -159,11 +152,7 @@ impl<W: Write> Front<W> {
     /// NBoard shows `status` text to the user and ignores lines it does not know, so an error
     /// is one `status error: ...` line.
     fn error(&mut self, message: &str) {
-        let one_line: String = message
-            .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect();
-        self.line(&format!("status error: {one_line}"));
+        self.line(&format!("status error: {}", sanitize_message(message)));
     }
 
     fn on_input(&mut self, input: Input) -> Flow {
@@ -195,7 +184,7 @@ impl<W: Write> Front<W> {
         let line = match input {
             Input::Line(line) => line,
             Input::TooLong => {
-                self.error(&format!("line too long (more than {MAX_LINE_BYTES} bytes)"));
+                self.error(&lines::too_long_message());
                 return Flow::Continue;
             }
         };

@@ -1,6 +1,7 @@
 //! Text only: lines to typed commands, and the shape of error replies. No game rules.
 
 pub mod command;
+pub mod lines;
 pub mod parse;
 
 pub use command::{Command, GameOutcome, GoParams, StartSpec};

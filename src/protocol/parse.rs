@@ -7,7 +7,7 @@
 use super::command::{Command, GameOutcome, GoParams, StartSpec};
 use nom::branch::alt;
 use nom::bytes::complete::take_till1;
-use nom::character::complete::{digit1, multispace0, multispace1};
+use nom::character::complete::{space0, space1};
 use nom::combinator::{all_consuming, cut, map, map_res, opt, rest, verify};
 use nom::multi::many0;
 use nom::sequence::{preceded, terminated};
@@ -74,27 +74,40 @@ fn expect<'a, T>(
     }
 }
 
+/// Tokens are separated by spaces and tabs only; any other character (a vertical tab, a form
+/// feed, NBSP, U+3000) belongs to the token it touches, and so makes it fail.
+fn is_separator(c: char) -> bool {
+    c == ' ' || c == '\t'
+}
+
 fn token(input: &str) -> Res<'_, &str> {
-    take_till1(|c: char| c.is_whitespace())(input)
+    take_till1(is_separator)(input)
 }
 
 /// A whitespace-separated token, after at least one separator.
 fn arg(input: &str) -> Res<'_, &str> {
-    preceded(multispace1, token)(input)
+    preceded(space1, token)(input)
 }
 
 fn keyword<'a>(word: &'static str) -> impl FnMut(&'a str) -> Res<'a, &'a str> {
-    preceded(multispace1, verify(token, move |t: &str| t == word))
+    preceded(space1, verify(token, move |t: &str| t == word))
 }
 
+/// A whole token of decimal digits (`1nodes` is not a number followed by a word).
 fn number<T: std::str::FromStr>(input: &str) -> Res<'_, T> {
-    preceded(multispace1, map_res(digit1, |d: &str| d.parse::<T>()))(input)
+    preceded(
+        space1,
+        map_res(
+            verify(token, |t: &str| t.bytes().all(|b| b.is_ascii_digit())),
+            |d: &str| d.parse::<T>(),
+        ),
+    )(input)
 }
 
 fn end(input: &str) -> Res<'_, ()> {
     expect(
         "unexpected trailing text",
-        map(all_consuming(multispace0), |_| ()),
+        map(all_consuming(space0), |_| ()),
     )(input)
 }
 
@@ -103,7 +116,10 @@ fn setoption(input: &str) -> Res<'_, Command> {
     let (input, name) = expect("expected an option name", arg)(input)?;
     let (input, value) = opt(preceded(
         keyword("value"),
-        preceded(multispace1, map(rest, |v: &str| v.trim().to_string())),
+        preceded(
+            space1,
+            map(rest, |v: &str| v.trim_matches(is_blank).to_string()),
+        ),
     ))(input)?;
     let (input, _) = end(input)?;
     Ok((
@@ -146,11 +162,11 @@ fn position(input: &str) -> Res<'_, Command> {
 fn go_params(mut input: &str) -> Res<'_, GoParams> {
     let mut p = GoParams::default();
     loop {
-        let (rest_input, _) = multispace0(input)?;
+        let (rest_input, _) = space0(input)?;
         if rest_input.is_empty() {
             return Ok((rest_input, p));
         }
-        let (after, word) = expect("expected a go parameter", preceded(multispace0, token))(input)?;
+        let (after, word) = expect("expected a go parameter", preceded(space0, token))(input)?;
         let ms = |input| expect("expected a number of milliseconds", number::<u64>)(input);
         input = match word {
             "btime" => ms(after).map(|(i, v)| (i, p.btime = Some(v)))?.0,
@@ -180,7 +196,7 @@ fn go_params(mut input: &str) -> Res<'_, GoParams> {
             _ => {
                 return Err(nom::Err::Failure(Fail {
                     input: rest_input,
-                    message: format!("unknown go parameter '{word}'"),
+                    message: format!("unknown go parameter '{}'", printable(word)),
                 }))
             }
         };
@@ -247,9 +263,12 @@ fn command(input: &str) -> Res<'_, Command> {
         "loadsgf" => map(
             expect(
                 "expected a file path",
-                preceded(multispace1, verify(rest, |r: &str| !r.trim().is_empty())),
+                preceded(
+                    space1,
+                    verify(rest, |r: &str| !r.trim_matches(is_blank).is_empty()),
+                ),
             ),
-            |p: &str| Command::LoadSgf(p.trim().to_string()),
+            |p: &str| Command::LoadSgf(p.trim_matches(is_blank).to_string()),
         )(after),
         _ => {
             return Err(nom::Err::Failure(Fail {
@@ -261,9 +280,14 @@ fn command(input: &str) -> Res<'_, Command> {
     body
 }
 
+/// What is ignored at the ends of a line: separators and the line end (`\r`, `\n`).
+fn is_blank(c: char) -> bool {
+    is_separator(c) || c == '\r' || c == '\n'
+}
+
 /// Parses one line. `Ok(None)` for blank lines and `#` comments.
 pub fn parse_line(line: &str) -> Result<Option<Command>, ParseError> {
-    let trimmed = line.trim();
+    let trimmed = line.trim_matches(is_blank);
     if trimmed.is_empty() || trimmed.starts_with('#') {
         return Ok(None);
     }
@@ -284,15 +308,67 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, ParseError> {
     }
 }
 
+/// Most characters of user text an error message quotes.
+pub const QUOTE_CHARS: usize = 40;
+
 /// A short ASCII rendering of user text for error messages (never echo control bytes or megabytes).
 pub fn printable(text: &str) -> String {
     let mut out: String = text
         .chars()
-        .take(40)
-        .map(|c| if c.is_ascii_graphic() { c } else { '?' })
+        .take(QUOTE_CHARS)
+        .map(|c| {
+            if c.is_ascii_graphic() || c == ' ' {
+                c
+            } else {
+                '?'
+            }
+        })
         .collect();
-    if text.chars().count() > 40 {
+    if text.chars().nth(QUOTE_CHARS).is_some() {
         out.push_str("...");
+    }
+    out
+}
+
+/// The last line of defence for every error line: ASCII only (control and non-ASCII characters
+/// become `?`), and no quoted span (`'...'`) nor run of non-blank characters longer than
+/// [`QUOTE_CHARS`] (the rest becomes `...`). Idempotent on what [`printable`] produced.
+pub fn sanitize_message(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(1024));
+    let mut in_quote = false;
+    let mut quoted = 0usize;
+    let mut run = 0usize;
+    let mut cut = false;
+    for c in message.chars() {
+        let c = if c.is_ascii_graphic() || c == ' ' {
+            c
+        } else {
+            '?'
+        };
+        if c == '\'' {
+            in_quote = !in_quote;
+            quoted = 0;
+            run = 0;
+            cut = false;
+            out.push(c);
+            continue;
+        }
+        if c == ' ' && !in_quote {
+            run = 0;
+            cut = false;
+            out.push(c);
+            continue;
+        }
+        let count = if in_quote { &mut quoted } else { &mut run };
+        *count += 1;
+        if *count > QUOTE_CHARS {
+            if !cut {
+                cut = true;
+                out.push_str("...");
+            }
+            continue;
+        }
+        out.push(c);
     }
     out
 }

@@ -41,8 +41,13 @@ pub struct Iteration<M> {
 
 impl<G: SearchGame> Searcher<G> {
     pub fn new(hash_mb: u64) -> Self {
+        Self::with_table(Table::new(hash_mb), hash_mb)
+    }
+
+    /// A searcher over a table already allocated (of `hash_mb` MiB, as `USI_Hash` asked).
+    pub fn with_table(tt: Table, hash_mb: u64) -> Self {
         Searcher {
-            tt: Table::new(hash_mb),
+            tt,
             history: vec![0; G::HISTORY_SIZE],
             killers: vec![[u32::MAX; 2]; MAX_PLY + 1],
             keys: Vec::new(),

@@ -43,14 +43,20 @@ pub fn plan(limits: &Limits, overhead_ms: u64) -> Budget {
     let inc = limits.inc.unwrap_or(0);
     let byoyomi = limits.byoyomi.unwrap_or(0);
     // The most this move may take without losing on time.
-    let available = (time + byoyomi).saturating_sub(overhead_ms).max(1);
+    // Saturating throughout: a client may send any u64 (`btime 18446744073709551615`).
+    let available = time
+        .saturating_add(byoyomi)
+        .saturating_sub(overhead_ms)
+        .max(1);
     // A share of the main time, most of the increment, and all of the byoyomi (it is lost if unused).
-    let target = time / 30 + inc * 3 / 4 + byoyomi;
+    let target = (time / 30)
+        .saturating_add(inc / 4 * 3 + inc % 4 * 3 / 4)
+        .saturating_add(byoyomi);
     let soft = target.min(available).max(1);
     let hard = if byoyomi > 0 && time / 30 == 0 {
         available
     } else {
-        (target * 3).min(available).max(soft)
+        target.saturating_mul(3).min(available).max(soft)
     };
     Budget {
         soft_ms: soft,
@@ -115,6 +121,32 @@ mod tests {
                 assert!(b.soft_ms <= b.hard_ms);
             }
         }
+    }
+
+    #[test]
+    fn huge_clocks_saturate() {
+        let max = u64::MAX;
+        let b = plan(
+            &Limits {
+                time: Some(max),
+                inc: Some(max),
+                byoyomi: Some(max),
+                ..Default::default()
+            },
+            50,
+        );
+        assert!(b.soft_ms >= max / 30, "{b:?}");
+        assert!(b.soft_ms <= b.hard_ms);
+        // A lone huge byoyomi behaves as a long one, not a wrapped-around short one.
+        let b = plan(
+            &Limits {
+                time: Some(1),
+                byoyomi: Some(max),
+                ..Default::default()
+            },
+            50,
+        );
+        assert!(b.hard_ms > 1 << 40, "{b:?}");
     }
 
     #[test]

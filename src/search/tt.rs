@@ -28,17 +28,33 @@ pub struct Table {
 impl Table {
     /// A table of at most `mb` MiB (a power of two number of slots).
     pub fn new(mb: u64) -> Table {
-        let bytes = (mb.max(1) as usize) << 20;
-        let want = (bytes / std::mem::size_of::<Option<Entry>>()).max(1024);
-        let len = if want.is_power_of_two() {
-            want
-        } else {
-            want.next_power_of_two() >> 1
-        };
+        let len = Self::slots_for(mb);
         Table {
             slots: vec![None; len],
             mask: len - 1,
             age: 0,
+        }
+    }
+
+    /// As [`Table::new`], or `None` when the memory is not there (no abort).
+    pub fn try_new(mb: u64) -> Option<Table> {
+        let len = Self::slots_for(mb);
+        Some(Table {
+            slots: crate::memory::try_filled(len, None)?,
+            mask: len - 1,
+            age: 0,
+        })
+    }
+
+    fn slots_for(mb: u64) -> usize {
+        let bytes = usize::try_from(mb.max(1))
+            .unwrap_or(usize::MAX)
+            .saturating_mul(1 << 20);
+        let want = (bytes / std::mem::size_of::<Option<Entry>>()).max(1024);
+        if want.is_power_of_two() {
+            want
+        } else {
+            want.next_power_of_two() >> 1
         }
     }
 

@@ -1,12 +1,13 @@
 //! The go adapter: protocol notation and output lines over `games::go`. See protocol/go.md.
 
 use super::options::Options;
-use super::variant::{Out, Variant};
+use super::variant::{Out, PerftJob, Variant};
 use crate::games::go::analysis::{classic, extended};
 use crate::games::go::notation::{format_move, format_position, parse_position, parse_vertex};
 use crate::games::go::{policy, sgf, Board, Color, Game};
 use crate::protocol::{Command, StartSpec};
 use crate::search::{Info, Job, Limits, Outcome, Report};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// `go perft` refuses deeper requests: the count grows by ~size² per ply.
 pub const MAX_PERFT_DEPTH: u32 = 6;
@@ -44,22 +45,27 @@ fn apply_moves(game: &mut Game, moves: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn perft_count(game: &mut Game, depth: u32) -> u64 {
+/// Leaves `depth` plies below; `None` soon after `stop` is raised.
+fn perft_count(game: &mut Game, depth: u32, stop: &AtomicBool) -> Option<u64> {
     if depth == 0 {
-        return 1;
+        return Some(1);
     }
     let points = game.legal_points();
     if depth == 1 {
-        return points.len() as u64;
+        return Some(points.len() as u64);
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
     }
     let mut total = 0;
     for p in points {
         if game.play(Some(p)).is_ok() {
-            total += perft_count(game, depth - 1);
+            let n = perft_count(game, depth - 1, stop);
             game.undo();
+            total += n?;
         }
     }
-    total
+    Some(total)
 }
 
 impl Variant for GoVariant {
@@ -121,22 +127,24 @@ impl Variant for GoVariant {
             .collect()
     }
 
-    fn perft(&mut self, depth: u32, _options: &Options) -> Result<Vec<(String, u64)>, String> {
+    fn perft(&self, depth: u32, _options: &Options, _out: Out) -> Result<PerftJob, String> {
         if depth == 0 || depth > MAX_PERFT_DEPTH {
             return Err(format!(
                 "go perft depth must be 1..{MAX_PERFT_DEPTH}, got {depth}"
             ));
         }
         let mut game = self.game.clone();
-        let mut divide = Vec::new();
-        for p in game.legal_points() {
-            if game.play(Some(p)).is_ok() {
-                let n = perft_count(&mut game, depth - 1);
-                game.undo();
-                divide.push((format_move(&game.board, Some(p)), n));
+        Ok(Box::new(move |stop| {
+            let mut divide = Vec::new();
+            for p in game.legal_points() {
+                if game.play(Some(p)).is_ok() {
+                    let n = perft_count(&mut game, depth - 1, &stop);
+                    game.undo();
+                    divide.push((format_move(&game.board, Some(p)), n?));
+                }
             }
-        }
-        Ok(divide)
+            Some(divide)
+        }))
     }
 
     fn search(&self, limits: &Limits, options: &Options) -> Job {
@@ -209,8 +217,7 @@ impl Variant for GoVariant {
                 Ok(())
             }
             Command::LoadSgf(path) => {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| format!("cannot read '{path}': {e}"))?;
+                let text = sgf::read_file(path)?;
                 self.game = sgf::load(&text).map_err(|e| format!("'{path}': {e}"))?;
                 Ok(())
             }

@@ -8,30 +8,33 @@ pub mod othello;
 pub mod quantum;
 pub mod variant;
 
-use crate::protocol::{parse_line, Command, GoParams};
+use crate::protocol::{lines, parse_line, Command, GoParams};
 use crate::search::{Control, Info, Limits, Outcome, Report};
 use crossbeam_channel::{never, select, unbounded, Receiver, Sender};
 use options::{Options, VariantName};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
 use variant::Variant;
-
-/// Longest line kept; the rest of a longer line is dropped (and the line is then rejected).
-const MAX_LINE_BYTES: usize = 4 << 20;
 
 pub const ENGINE_NAME: &str = concat!("ryoshi ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the ryoshi developers";
 
 enum Input {
     Line(String),
+    /// A line over the cap: it fails without being parsed.
+    TooLong,
     Eof,
 }
 
 enum SearchMsg {
     Report(Report),
     Done(Outcome),
+    /// A `go perft` ended: the divide, or `None` when it was stopped.
+    PerftDone(Option<Vec<(String, u64)>>),
 }
 
 /// A fresh game of the given variant at its start position.
@@ -60,6 +63,7 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) {
                         break;
                     }
                 }
+                Ok(Input::TooLong) => session.error(&lines::too_long_message()),
                 Ok(Input::Eof) | Err(_) => {
                     lines = None;
                     eof = true;
@@ -90,35 +94,15 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) {
 fn read_lines<R: BufRead>(mut input: R, tx: Sender<Input>) {
     let mut line = Vec::new();
     loop {
-        line.clear();
-        let mut saw_newline = false;
-        loop {
-            let chunk = match input.fill_buf() {
-                Ok(chunk) => chunk,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(_) => break,
-            };
-            if chunk.is_empty() {
-                break;
+        let msg = match lines::read_line(&mut input, &mut line, lines::MAX_LINE_BYTES) {
+            lines::Read::Eof => {
+                let _ = tx.send(Input::Eof);
+                return;
             }
-            let (take, found) = match chunk.iter().position(|&b| b == b'\n') {
-                Some(i) => (i + 1, true),
-                None => (chunk.len(), false),
-            };
-            let room = MAX_LINE_BYTES.saturating_sub(line.len());
-            line.extend_from_slice(&chunk[..take.min(room)]);
-            input.consume(take);
-            if found {
-                saw_newline = true;
-                break;
-            }
-        }
-        if line.is_empty() && !saw_newline {
-            let _ = tx.send(Input::Eof);
-            return;
-        }
-        let text = String::from_utf8_lossy(&line).into_owned();
-        if tx.send(Input::Line(text)).is_err() {
+            lines::Read::TooLong => Input::TooLong,
+            lines::Read::Line => Input::Line(String::from_utf8_lossy(&line).into_owned()),
+        };
+        if tx.send(msg).is_err() {
             return;
         }
     }
@@ -132,6 +116,8 @@ enum Flow {
 
 struct Running {
     control: Arc<Control>,
+    /// Raised with the stop flag: what a `go perft` polls.
+    abort: Arc<AtomicBool>,
     /// Infinite or still pondering: the bestmove waits for `stop` or `ponderhit`.
     waits_for_client: bool,
     /// The search ended while the bestmove had to wait.
@@ -180,11 +166,8 @@ impl<W: Write> Session<W> {
     }
 
     fn error(&mut self, message: &str) {
-        let one_line: String = message
-            .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect();
-        self.line(&format!("info string error: {one_line}"));
+        let safe = crate::protocol::parse::sanitize_message(message);
+        self.line(&format!("info string error: {safe}"));
     }
 
     fn on_line(&mut self, line: &str) -> Flow {
@@ -231,6 +214,11 @@ impl<W: Write> Session<W> {
                 Ok(())
             }
             Command::IsReady => {
+                // The hash table is (re)allocated here, as Stockfish does, unless a search
+                // holds it.
+                if self.search.is_none() {
+                    self.prepare();
+                }
                 self.line("readyok");
                 Ok(())
             }
@@ -259,13 +247,7 @@ impl<W: Write> Session<W> {
                 self.ponderhit(&params);
                 Ok(())
             }
-            Command::Perft(depth) => self.game.perft(depth, &self.options).map(|divide| {
-                let total: u64 = divide.iter().map(|(_, n)| n).sum();
-                for (action, count) in divide {
-                    self.line(&format!("{action}: {count}"));
-                }
-                self.line(&format!("Nodes searched: {total}"));
-            }),
+            Command::Perft(depth) => self.start_perft(depth),
             Command::Display => {
                 for row in self.game.display() {
                     self.line(&row);
@@ -311,7 +293,74 @@ impl<W: Write> Session<W> {
         if self.options.variant != before {
             self.game = new_variant(self.options.variant);
         }
+        if name.eq_ignore_ascii_case("USI_Hash") {
+            self.prepare();
+        }
         Ok(())
+    }
+
+    /// Allocates the hash table the options ask for; one `info string` when it is smaller.
+    fn prepare(&mut self) {
+        if let Some(note) = self.game.prepare(&self.options) {
+            self.line(&format!("info string {note}"));
+        }
+    }
+
+    /// `go perft N` on its own thread: `isready` is answered and `stop` ends it meanwhile.
+    fn start_perft(&mut self, depth: u32) -> Result<(), String> {
+        let mut notes = Vec::new();
+        let job = self.game.perft(depth, &self.options, &mut |l: &str| {
+            notes.push(l.to_string())
+        });
+        for note in notes {
+            self.line(&note);
+        }
+        let job = job?;
+        let abort = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&abort);
+        let tx = self.search_tx.clone();
+        let thread = thread::Builder::new()
+            .name("perft".into())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let divide = catch_unwind(AssertUnwindSafe(|| job(flag))).unwrap_or_else(|_| {
+                    let text = "error: perft failed".to_string();
+                    let _ = tx.send(SearchMsg::Report(Report::Text(text)));
+                    None
+                });
+                let _ = tx.send(SearchMsg::PerftDone(divide));
+            })
+            .map_err(|e| format!("cannot start the perft thread: {e}"))?;
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        self.search = Some(Running {
+            control: Arc::new(Control::new(limits, 0)),
+            abort,
+            waits_for_client: false,
+            held: None,
+            thread: Some(thread),
+            last_info: None,
+        });
+        Ok(())
+    }
+
+    fn finish_perft(&mut self, divide: Option<Vec<(String, u64)>>) {
+        if let Some(mut running) = self.search.take() {
+            if let Some(handle) = running.thread.take() {
+                let _ = handle.join();
+            }
+        }
+        let Some(divide) = divide else {
+            self.line("info string perft stopped");
+            return;
+        };
+        let total = divide.iter().fold(0u64, |t, (_, n)| t.saturating_add(*n));
+        for (action, count) in divide {
+            self.line(&format!("{action}: {count}"));
+        }
+        self.line(&format!("Nodes searched: {total}"));
     }
 
     fn limits(&self, params: &GoParams) -> Limits {
@@ -329,8 +378,12 @@ impl<W: Write> Session<W> {
     }
 
     fn start_search(&mut self, params: &GoParams) {
+        // The table is ready before the clock starts (allocating it could eat a movetime).
+        self.prepare();
         let limits = self.limits(params);
         let job = self.game.search(&limits, &self.options);
+        // Should the search fail, its one bestmove is still sent: a legal move, if any.
+        let fallback = self.game.legal_moves(&self.options).into_iter().next();
         let control = Arc::new(Control::new(limits.clone(), self.options.move_overhead_ms));
         let tx = self.search_tx.clone();
         let thread_control = Arc::clone(&control);
@@ -341,13 +394,26 @@ impl<W: Write> Session<W> {
                 let mut report = |r: Report| {
                     let _ = tx.send(SearchMsg::Report(r));
                 };
-                let outcome = job(&thread_control, &mut report);
+                let outcome = catch_unwind(AssertUnwindSafe(|| job(&thread_control, &mut report)))
+                    .unwrap_or_else(|_| {
+                        let text = "error: the search failed".to_string();
+                        let _ = tx.send(SearchMsg::Report(Report::Text(text)));
+                        Outcome {
+                            info: Info {
+                                time_ms: thread_control.elapsed_ms(),
+                                ..Info::default()
+                            },
+                            best: fallback,
+                            ponder: None,
+                        }
+                    });
                 let _ = tx.send(SearchMsg::Done(outcome));
             });
         match thread {
             Ok(handle) => {
                 self.search = Some(Running {
                     control,
+                    abort: Arc::new(AtomicBool::new(false)),
                     waits_for_client: limits.waits_for_client(),
                     held: None,
                     last_info: None,
@@ -394,6 +460,7 @@ impl<W: Write> Session<W> {
             return;
         };
         running.control.stop();
+        running.abort.store(true, Ordering::Relaxed);
         running.waits_for_client = false;
         if let Some(outcome) = running.held.take() {
             self.finish(outcome);
@@ -422,6 +489,7 @@ impl<W: Write> Session<W> {
                 }
             }
             SearchMsg::Report(Report::Text(text)) => self.line(&format!("info string {text}")),
+            SearchMsg::PerftDone(divide) => self.finish_perft(divide),
             SearchMsg::Done(outcome) => {
                 let Some(running) = &mut self.search else {
                     return Flow::Continue;

@@ -6,7 +6,7 @@
 //! that send the passes they saw) and refused otherwise.
 
 use super::options::Options;
-use super::variant::{Out, Variant};
+use super::variant::{Out, PerftJob, Variant};
 use crate::games::othello::board::{flips, moves, squares};
 use crate::games::othello::count::{count, CountRow};
 use crate::games::othello::position::parse_square;
@@ -15,6 +15,8 @@ use crate::games::othello::{perft, square_name, Board, Position};
 use crate::protocol::{Command, StartSpec};
 use crate::search::othello::{self as search, Searcher};
 use crate::search::{Control, Job, Limits};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// `count` goes no deeper: depth 12 already holds a few hundred million positions.
@@ -25,6 +27,9 @@ pub const MAX_SOLVE_EMPTIES: u32 = 28;
 pub const HINT_EXACT_EMPTIES: u32 = 18;
 /// `hint` without an exact solve searches this deep.
 const HINT_DEPTH: u32 = 6;
+/// `go perft` goes no deeper (an Othello game has at most 60 placements; this is beyond any
+/// count that can finish).
+pub const MAX_PERFT_DEPTH: u32 = 20;
 /// `go perft` uses a transposition table from this depth on.
 pub const PERFT_HASH_DEPTH: u32 = 9;
 /// `hint` with no K.
@@ -302,7 +307,7 @@ impl OthelloVariant {
         let pos = self.position();
         let bar = progress_bar();
         let mut last_depth = 0;
-        count(
+        let result = count(
             &pos,
             depth,
             &mut |r: CountRow| {
@@ -334,7 +339,7 @@ impl OthelloVariant {
         if let Some(bar) = bar {
             bar.finish_and_clear();
         }
-        Ok(())
+        result.map(|_| ())
     }
 }
 
@@ -423,22 +428,43 @@ impl Variant for OthelloVariant {
         move_list(&self.position().board)
     }
 
-    fn perft(&mut self, depth: u32, options: &Options) -> Result<Vec<(String, u64)>, String> {
-        if depth == 0 {
-            return Err("perft depth must be at least 1".into());
+    fn perft(&self, depth: u32, options: &Options, out: Out) -> Result<PerftJob, String> {
+        if depth == 0 || depth > MAX_PERFT_DEPTH {
+            return Err(format!(
+                "perft depth must be 1 to {MAX_PERFT_DEPTH}, got {depth}"
+            ));
         }
-        if depth > 20 {
-            return Err("perft depth must be at most 20".into());
+        // Deep counts share transposed subtrees through a table of USI_Hash MiB (or the
+        // largest that can be had: the count is the same, only slower).
+        let mut table = None;
+        if depth >= PERFT_HASH_DEPTH {
+            let wanted = options.hash_mb;
+            let (t, got) = crate::memory::largest(wanted, perft::PerftTable::try_new)
+                .ok_or("perft: no memory for its table")?;
+            if got < wanted {
+                out(&format!(
+                    "info string {}",
+                    crate::memory::shortfall_note("USI_Hash", wanted, got)
+                ));
+            }
+            table = Some(t);
         }
-        // Deep counts share transposed subtrees through a table of USI_Hash MiB.
-        let mut table =
-            (depth >= PERFT_HASH_DEPTH).then(|| perft::PerftTable::new(options.hash_mb));
-        Ok(
-            perft::divide_hashed(&self.position().board, depth, &mut table)
-                .into_iter()
-                .map(|(m, n)| (m.map(square_name).unwrap_or_else(|| "pass".into()), n))
-                .collect(),
-        )
+        let board = self.position().board;
+        Ok(Box::new(move |stop| {
+            if let Some(t) = &mut table {
+                t.set_stop(Arc::clone(&stop));
+            }
+            let divide = perft::divide_hashed(&board, depth, &mut table);
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            Some(
+                divide
+                    .into_iter()
+                    .map(|(m, n)| (m.map(square_name).unwrap_or_else(|| "pass".into()), n))
+                    .collect(),
+            )
+        }))
     }
 
     fn search(&self, _limits: &Limits, options: &Options) -> Job {

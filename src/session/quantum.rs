@@ -1,10 +1,12 @@
 //! The quantum shogi adapter: protocol notation and output lines over `games::quantum`.
 
 use super::options::{Options, Strategy};
-use super::variant::{Out, Variant};
+use super::variant::{Out, PerftJob, Variant};
 use crate::games::quantum::{perft, qsfen, Position, Record, Rules, Side};
+use crate::memory;
 use crate::protocol::StartSpec;
 use crate::search::quantum::{self as player, Player, QGame};
+use crate::search::tt::Table;
 use crate::search::{Job, Limits, Searcher};
 use parking_lot::Mutex;
 use std::sync::Arc;
@@ -90,20 +92,46 @@ impl Variant for QuantumVariant {
         names
     }
 
-    fn perft(&mut self, depth: u32, options: &Options) -> Result<Vec<(String, u64)>, String> {
-        if depth == 0 {
-            return Err("perft depth must be at least 1".into());
+    fn perft(&self, depth: u32, options: &Options, _out: Out) -> Result<PerftJob, String> {
+        if depth == 0 || depth > perft::MAX_DEPTH {
+            return Err(format!(
+                "perft depth must be 1 to {}, got {depth}",
+                perft::MAX_DEPTH
+            ));
         }
-        let pos = self.record.position();
-        let counts = perft::divide(pos, depth, &rules(options));
-        let actions: Vec<_> = counts.iter().map(|&(a, _)| a).collect();
-        let mut divide: Vec<(String, u64)> = pos
-            .action_names(&actions)
-            .into_iter()
-            .zip(counts.iter().map(|&(_, n)| n))
-            .collect();
-        divide.sort();
-        Ok(divide)
+        let pos = self.record.position().clone();
+        let rules = rules(options);
+        Ok(Box::new(move |stop| {
+            let counts = perft::divide_until(&pos, depth, &rules, &stop)?;
+            let actions: Vec<_> = counts.iter().map(|&(a, _)| a).collect();
+            let mut divide: Vec<(String, u64)> = pos
+                .action_names(&actions)
+                .into_iter()
+                .zip(counts.iter().map(|&(_, n)| n))
+                .collect();
+            divide.sort();
+            Some(divide)
+        }))
+    }
+
+    fn prepare(&mut self, options: &Options) -> Option<String> {
+        // A running search holds the table: nothing to change until it ends.
+        let mut slot = self.searcher.try_lock()?;
+        let wanted = options.hash_mb;
+        if slot.as_ref().is_some_and(|s| s.hash_mb() == wanted) {
+            return None;
+        }
+        // The old table goes first, so its memory can serve the new one.
+        *slot = None;
+        match memory::largest(wanted, Table::try_new) {
+            Some((table, got)) => {
+                *slot = Some(Searcher::with_table(table, wanted));
+                (got < wanted).then(|| memory::shortfall_note("USI_Hash", wanted, got))
+            }
+            None => Some(format!(
+                "USI_Hash: no memory for a hash table; {wanted} MiB asked"
+            )),
+        }
     }
 
     fn search(&self, _limits: &Limits, options: &Options) -> Job {
@@ -121,9 +149,13 @@ impl Variant for QuantumVariant {
         Box::new(move |control, report| {
             let mut slot = searcher.lock();
             if slot.as_ref().is_none_or(|s| s.hash_mb() != hash_mb) {
-                *slot = Some(Searcher::new(hash_mb));
+                // The session prepares the table before `go`; this is the last resort when even
+                // that found no memory: the smallest table.
+                *slot = Some(Searcher::new(1));
             }
-            let searcher = slot.as_mut().expect("just allocated");
+            let Some(searcher) = slot.as_mut() else {
+                unreachable!("just filled")
+            };
             player::think(player, &game, &keys, searcher, control, report)
         })
     }

@@ -3,9 +3,15 @@
 use super::options::Options;
 use crate::protocol::{Command, StartSpec};
 use crate::search::{Job, Limits};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// Where an extension command writes its lines (flushed one by one, so long jobs stream).
 pub type Out<'a> = &'a mut dyn FnMut(&str);
+
+/// A perft count: per root action (in notation) the leaves below it, or `None` when `stop` was
+/// raised before it finished.
+pub type PerftJob = Box<dyn FnOnce(Arc<AtomicBool>) -> Option<Vec<(String, u64)>> + Send>;
 
 pub trait Variant: Send {
     /// Replaces the position, all or nothing. On a bad move the error names it.
@@ -25,8 +31,16 @@ pub trait Variant: Send {
     /// `moves`: the legal actions in protocol notation.
     fn legal_moves(&self, options: &Options) -> Vec<String>;
 
-    /// `go perft N`: per root action, the leaf count below it.
-    fn perft(&mut self, depth: u32, options: &Options) -> Result<Vec<(String, u64)>, String>;
+    /// `go perft N`: checks the request (depth, memory; notes go to `out` as whole lines) and
+    /// returns the count, run off the session thread so that it can be stopped.
+    fn perft(&self, depth: u32, options: &Options, out: Out) -> Result<PerftJob, String>;
+
+    /// Allocates what `options` ask for ahead of a search (the hash table), so that a failure
+    /// is reported here and no search pays for it. A note when the table is smaller than asked.
+    fn prepare(&mut self, options: &Options) -> Option<String> {
+        let _ = options;
+        None
+    }
 
     /// `go`: a search over a copy of the current position.
     fn search(&self, limits: &Limits, options: &Options) -> Job;

@@ -15,11 +15,16 @@ usage: fake_engine.py MODE [N] [STARTS_LOG]
   leave N         exits (status 0) right after its N-th `bestmove`
   double          perfect play, but follows every `bestmove` with a stray `bestmove 9`
   mute            never answers `usi`
+  flood N         perfect play; from its first `go` on a thread writes `info` lines without end,
+                  and before each `bestmove` one `info` line of N MiB
+  child           perfect play; starts `sleep 600` first and writes its pid to STARTS_LOG.child
 STARTS_LOG: a file that gets one line per process start (to count restarts).
 Every line received is echoed to stderr as `<< line`, after a first line `cwd <folder>`.
 """
 import os
+import subprocess
 import sys
+import threading
 import time
 
 mode = sys.argv[1]
@@ -29,13 +34,29 @@ if len(sys.argv) > 3:
         f.write("start\n")
 
 out = sys.stdout.buffer
+lock = threading.Lock()
+flooding = False
+
+if mode == "child" and len(sys.argv) > 3:
+    sleeper = subprocess.Popen(["sleep", "600"])
+    with open(sys.argv[3] + ".child", "a") as f:
+        f.write("%d\n" % sleeper.pid)
+
+
+def flood():
+    line = b"info depth 1 score cp 0 nodes 1 pv " + b"1 " * 400 + b"\n"
+    while True:
+        with lock:
+            out.write(line)
+            out.flush()
 sys.stderr.write("cwd %s\n" % os.getcwd())
 sys.stderr.flush()
 
 
 def say(text):
-    out.write(text.encode() + b"\n")
-    out.flush()
+    with lock:
+        out.write(text.encode() + b"\n")
+        out.flush()
 
 
 pile = 21
@@ -87,6 +108,13 @@ for raw in sys.stdin:
         if mode == "resign":
             say("bestmove resign")
             continue
+        if mode == "flood":
+            if not flooding:
+                flooding = True
+                threading.Thread(target=flood, daemon=True).start()
+            with lock:
+                out.write(b"info string " + b"x" * (n << 20) + b"\n")
+                out.flush()
         if mode == "null":
             take = 0
         else:

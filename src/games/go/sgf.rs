@@ -7,9 +7,9 @@ use super::notation::format_vertex;
 use nom::{
     bytes::complete::{escaped, is_not, take_while1},
     character::complete::{anychar, char, multispace0},
-    combinator::{all_consuming, map, opt},
+    combinator::{map, opt},
     multi::{many0, many1},
-    sequence::{delimited, pair, preceded, terminated},
+    sequence::{delimited, pair, preceded},
     IResult,
 };
 
@@ -70,29 +70,137 @@ fn node(input: &str) -> Res<'_, Node> {
     })(input)
 }
 
-fn tree(input: &str) -> Res<'_, Tree> {
-    map(
-        delimited(ws(char('(')), pair(many1(node), many0(tree)), ws(char(')'))),
-        |(nodes, children)| Tree { nodes, children },
-    )(input)
+/// Deepest nesting of variations accepted (real files stay far below; the parser keeps its own
+/// stack, so this bounds memory and the drop of the tree, not the call stack).
+pub const MAX_NESTING: usize = 1000;
+
+/// Largest SGF file `loadsgf` reads.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// Why parsing stopped: where, and a message when it is not a plain syntax error.
+struct Stop<'a> {
+    input: &'a str,
+    message: Option<String>,
+}
+
+fn syntax(input: &str) -> Stop<'_> {
+    Stop {
+        input,
+        message: None,
+    }
+}
+
+/// `Node+` after a `(`.
+fn nodes(input: &str) -> Result<(&str, Vec<Node>), Stop<'_>> {
+    many1(node)(input).map_err(|e| match e {
+        nom::Err::Error(e) | nom::Err::Failure(e) => syntax(e.input),
+        nom::Err::Incomplete(_) => syntax(""),
+    })
+}
+
+/// The collection `Tree+` with `Tree = "(" Node+ Tree* ")"`, with an explicit stack of open
+/// trees instead of recursion.
+fn collection(text: &str) -> Result<Vec<Tree>, Stop<'_>> {
+    let mut trees = Vec::new();
+    let mut open: Vec<Tree> = Vec::new();
+    let mut input = text;
+    loop {
+        input = input.trim_start();
+        if let Some(rest) = input.strip_prefix('(') {
+            if open.len() >= MAX_NESTING {
+                return Err(Stop {
+                    input,
+                    message: Some(format!("SGF variations nested deeper than {MAX_NESTING}")),
+                });
+            }
+            let (rest, nodes) = nodes(rest)?;
+            open.push(Tree {
+                nodes,
+                children: Vec::new(),
+            });
+            input = rest;
+        } else if let Some(rest) = input.strip_prefix(')') {
+            let Some(done) = open.pop() else {
+                return Err(syntax(input));
+            };
+            match open.last_mut() {
+                Some(parent) => parent.children.push(done),
+                None => trees.push(done),
+            }
+            input = rest;
+        } else if input.is_empty() && open.is_empty() && !trees.is_empty() {
+            return Ok(trees);
+        } else {
+            return Err(syntax(input));
+        }
+    }
 }
 
 /// Parses a whole SGF collection; errors name the line and column where parsing stopped.
 pub fn parse(text: &str) -> Result<Vec<Tree>, String> {
     let text = text.trim_start_matches('\u{feff}');
-    let result = all_consuming(terminated(many1(tree), multispace0))(text);
-    match result {
-        Ok((_, trees)) => Ok(trees),
-        Err(nom::Err::Error(e)) | Err(nom::Err::Failure(e)) => {
-            // The deepest point reached is the most useful place to report.
-            let offset = text.len() - e.input.len();
-            let before = &text[..offset];
-            let line = before.matches('\n').count() + 1;
-            let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-            Err(format!("SGF syntax error at line {line}, column {col}"))
+    collection(text).map_err(|stop| {
+        let offset = text.len() - stop.input.len();
+        let before = &text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        match stop.message {
+            Some(message) => format!("{message} (line {line}, column {col})"),
+            None => format!("SGF syntax error at line {line}, column {col}"),
         }
-        Err(nom::Err::Incomplete(_)) => Err("SGF syntax error: unexpected end".to_string()),
+    })
+}
+
+/// Reads an SGF file for `loadsgf`: a regular file of at most [`MAX_FILE_BYTES`], checked
+/// before it is opened (a FIFO, a device or a directory is refused without blocking), opened
+/// non-blocking in case it was swapped since, and checked again once open.
+pub fn read_file(path: &str) -> Result<String, String> {
+    use std::io::Read;
+    let check = |meta: &std::fs::Metadata| -> Result<(), String> {
+        if !meta.is_file() {
+            let kind = if meta.is_dir() {
+                "a directory"
+            } else {
+                "not a regular file"
+            };
+            return Err(format!("'{path}' is {kind}"));
+        }
+        if meta.len() > MAX_FILE_BYTES {
+            return Err(format!(
+                "'{path}' is larger than {} MiB",
+                MAX_FILE_BYTES >> 20
+            ));
+        }
+        Ok(())
+    };
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+    check(&meta)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
     }
+    let file = options
+        .open(path)
+        .map_err(|e| format!("cannot read '{path}': {e}"))?;
+    check(
+        &file
+            .metadata()
+            .map_err(|e| format!("cannot read '{path}': {e}"))?,
+    )?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read '{path}': {e}"))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "'{path}' is larger than {} MiB",
+            MAX_FILE_BYTES >> 20
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| format!("'{path}' is not UTF-8 text"))
 }
 
 fn sgf_point(text: &str, size: usize) -> Result<Option<usize>, String> {
@@ -265,6 +373,14 @@ mod tests {
     }
 
     #[test]
+    fn nesting_is_capped_not_recursed() {
+        let nested = |depth: usize| format!("{}{}", "(;".repeat(depth), ")".repeat(depth));
+        assert!(load(&nested(MAX_NESTING)).is_ok());
+        let e = load(&nested(20_000)).unwrap_err();
+        assert!(e.contains("nested deeper than 1000"), "{e}");
+    }
+
+    #[test]
     fn main_line_follows_first_variations() {
         let text = "(;SZ[3];B[aa](;W[bb];B[cc])(;W[ca]))\n(;SZ[5])";
         assert_eq!(pos(text), "3 X../.O./..X w");
@@ -286,6 +402,12 @@ mod tests {
             .unwrap_err()
             .starts_with("SGF syntax error"));
         assert!(load("").unwrap_err().starts_with("SGF syntax error"));
+        assert!(load("(;SZ[3])(")
+            .unwrap_err()
+            .starts_with("SGF syntax error"));
+        assert!(load("(;SZ[3]))")
+            .unwrap_err()
+            .starts_with("SGF syntax error"));
         assert!(load("(;SZ[3]AB[aa]AW[ab][ba])")
             .unwrap_err()
             .contains("no liberties"));

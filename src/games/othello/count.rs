@@ -242,6 +242,26 @@ const PARTITION_BYTES: u64 = 1 << 29;
 /// Children per dedup bucket, about (keeps the hash table in cache).
 const BUCKET_CHILDREN: u64 = 1 << 14;
 
+/// Bytes one depth holds at its peak, at most: the parent layer, the kept children (when
+/// `keep`), and one partition's buckets and dedup table with their slack.
+pub fn depth_need_bytes(parents: u64, children: u64, keep: bool) -> u64 {
+    let node = std::mem::size_of::<Node>() as u64;
+    let item = if keep {
+        node
+    } else {
+        std::mem::size_of::<Key>() as u64
+    };
+    let partition = children.saturating_mul(item).min(PARTITION_BYTES);
+    parents
+        .saturating_mul(node)
+        .saturating_add(if keep {
+            children.saturating_mul(node)
+        } else {
+            0
+        })
+        .saturating_add(partition / 2 * 5)
+}
+
 /// One depth: the distinct children of `layer` (kept in `next` when `keep`), and the bytes held.
 fn next_layer<T: Item>(
     layer: &[Node],
@@ -286,13 +306,15 @@ fn next_layer<T: Item>(
 /// Counts depths 1..=`max_depth` from `start` (already past any forced pass), calling `row` as
 /// each depth finishes and `progress(depth, done, total)` while a depth is being built (parent
 /// positions visited, times partitions). Returns the peak number of bytes held in layers and
-/// buffers (the memory the count needs).
+/// buffers (the memory the count needs). Before each depth the memory it will need is checked
+/// ([`depth_need_bytes`]); when it is not there the count ends with an error (the rows of the
+/// depths done are already out).
 pub fn count(
     start: &Position,
     max_depth: u32,
     row: &mut dyn FnMut(CountRow),
     progress: &mut dyn FnMut(u32, u64, u64),
-) -> u64 {
+) -> Result<u64, String> {
     let (k1, k2) = encode(start.black(), start.white(), start.black_to_move);
     let mut layer = vec![Node {
         black: k1,
@@ -311,6 +333,13 @@ pub fn count(
             paths += node.paths as u128 * n as u128;
         }
         let keep = depth < max_depth;
+        let need = depth_need_bytes(layer.len() as u64, children, keep);
+        if !crate::memory::can_allocate(need) {
+            return Err(format!(
+                "count depth {depth} needs about {} MiB, which cannot be allocated",
+                need >> 20
+            ));
+        }
         let mut next = Vec::new();
         let mut report = |done, total| progress(depth, done, total);
         let (positions, scratch_bytes) = if keep {
@@ -327,7 +356,7 @@ pub fn count(
         });
         layer = next;
     }
-    peak
+    Ok(peak)
 }
 
 #[cfg(test)]
@@ -388,7 +417,8 @@ mod tests {
             7,
             &mut |r| rows.push(r),
             &mut |_, _, _| {},
-        );
+        )
+        .expect("memory for depth 7");
         let got: Vec<(u64, u64)> = rows.iter().map(|r| (r.paths as u64, r.positions)).collect();
         assert_eq!(got, expect);
         assert_eq!(&got[..3], &[(4, 4), (12, 12), (56, 54)]);

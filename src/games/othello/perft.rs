@@ -10,6 +10,8 @@
 #[cfg(target_arch = "x86_64")]
 use super::board::moves_avx2;
 use super::board::{flips, moves, squares, Board};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// The recursion, written once and compiled twice: with the CPU's POPCNT/BMI/AVX2 (every
 /// function it calls is inlined into it, so they get the features too) and without.
@@ -97,6 +99,8 @@ pub fn has_native() -> bool {
 pub struct PerftTable {
     entries: Vec<Entry>,
     mask: usize,
+    /// Raised: the count is abandoned (its result is then meaningless).
+    stop: Option<Arc<AtomicBool>>,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -118,7 +122,30 @@ impl PerftTable {
         PerftTable {
             entries: vec![Entry::default(); size],
             mask: size - 1,
+            stop: None,
         }
+    }
+
+    /// As [`PerftTable::new`], or `None` when the memory is not there (no abort).
+    pub fn try_new(megabytes: u64) -> Option<PerftTable> {
+        let wanted = (megabytes.max(1) << 20) / std::mem::size_of::<Entry>() as u64;
+        let size = 1usize << (63 - wanted.leading_zeros());
+        Some(PerftTable {
+            entries: crate::memory::try_filled(size, Entry::default())?,
+            mask: size - 1,
+            stop: None,
+        })
+    }
+
+    /// Counts with this table give up soon after `flag` is raised.
+    pub fn set_stop(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = Some(flag);
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 }
 
@@ -185,6 +212,9 @@ macro_rules! hashed_fn {
         unsafe fn $name(table: &mut PerftTable, p: u64, o: u64, depth: u32) -> u64 {
             if depth < HASH_MIN_DEPTH {
                 return $direct(p, o, depth);
+            }
+            if table.stopped() {
+                return 0;
             }
             let (kp, ko) = canonical(p, o);
             let i = slot(kp, ko, depth, table.mask);

@@ -3,31 +3,61 @@
 
 use super::action::Action;
 use super::position::{Position, Rules};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The deepest perft the engine accepts: far beyond what can finish, and far below what the
+/// recursion's stack could hold.
+pub const MAX_DEPTH: u32 = 30;
+
+static NEVER: AtomicBool = AtomicBool::new(false);
 
 /// Leaf actions `depth` plies below `pos` (depth 0 = 1).
 pub fn perft(pos: &Position, depth: u32, rules: &Rules) -> u64 {
+    perft_until(pos, depth, rules, &NEVER).unwrap_or(0)
+}
+
+/// As [`perft`], giving up (`None`) soon after `stop` is raised.
+pub fn perft_until(pos: &Position, depth: u32, rules: &Rules, stop: &AtomicBool) -> Option<u64> {
     match depth {
-        0 => 1,
-        1 => pos.count_legal(rules),
+        0 => Some(1),
+        1 => Some(pos.count_legal(rules)),
         _ => {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
             let mut buffer = Vec::with_capacity(256);
             pos.generate(rules, &mut buffer);
             let mut total = 0;
             for &a in &buffer {
                 let mut next = pos.clone();
                 next.apply(a);
-                total += perft(&next, depth - 1, rules);
+                total += perft_until(&next, depth - 1, rules, stop)?;
             }
-            total
+            Some(total)
         }
     }
 }
 
 /// Per root action, the leaf count below it (depth ≥ 1).
 pub fn divide(pos: &Position, depth: u32, rules: &Rules) -> Vec<(Action, u64)> {
+    divide_until(pos, depth, rules, &NEVER).unwrap_or_default()
+}
+
+/// As [`divide`], giving up (`None`) soon after `stop` is raised.
+pub fn divide_until(
+    pos: &Position,
+    depth: u32,
+    rules: &Rules,
+    stop: &AtomicBool,
+) -> Option<Vec<(Action, u64)>> {
     pos.legal_actions(rules)
         .into_iter()
-        .map(|a| (a, perft(&pos.after(a), depth.saturating_sub(1), rules)))
+        .map(|a| {
+            Some((
+                a,
+                perft_until(&pos.after(a), depth.saturating_sub(1), rules, stop)?,
+            ))
+        })
         .collect()
 }
 

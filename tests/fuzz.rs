@@ -1,0 +1,498 @@
+//! The fuzzing harness (issue 10): proptest-driven targets for the protocol parser, QSFEN, SGF,
+//! OBF and GTP. Each checks that no input panics and the invariants that must hold (round trips
+//! through the writers, ASCII and bounded error text, the GTP id echoed as given).
+//!
+//! Seeded and bounded, so it runs in the normal suite in about a second. A longer run by hand:
+//!
+//!     RYOSHI_FUZZ_CASES=200000 RYOSHI_FUZZ_SEED=7 cargo test --release --test fuzz
+//!
+//! (GGF, the NBoard game format, gets its target with the NBoard front end.)
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use ryoshi::games::go::sgf;
+use ryoshi::games::othello::{obf, square_name};
+use ryoshi::games::quantum::{qsfen, Position, Rules};
+use ryoshi::gtp::Gtp;
+use ryoshi::protocol::parse::sanitize_message;
+use ryoshi::protocol::{parse_line, Command, GoParams};
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// A runner with a fixed seed (`RYOSHI_FUZZ_SEED`) and `default` cases (`RYOSHI_FUZZ_CASES`).
+fn runner(target: u8, default: u32) -> TestRunner {
+    let cases = env_u64("RYOSHI_FUZZ_CASES", default as u64) as u32;
+    let seed = env_u64("RYOSHI_FUZZ_SEED", 0);
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    bytes[8] = target;
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        max_shrink_iters: 2000,
+        ..Config::default()
+    };
+    TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &bytes))
+}
+
+/// Runs `test` on `strategy` and reports the inputs tried and the time (seen with
+/// `--nocapture`, for the long runs by hand).
+fn fuzz<S: Strategy>(
+    name: &str,
+    mut runner: TestRunner,
+    strategy: &S,
+    test: impl Fn(S::Value) -> Result<(), TestCaseError>,
+) {
+    let inputs = std::cell::Cell::new(0u64);
+    let t0 = std::time::Instant::now();
+    let result = runner.run(strategy, |v| {
+        inputs.set(inputs.get() + 1);
+        test(v)
+    });
+    eprintln!(
+        "fuzz {name}: {} inputs in {:.1} s",
+        inputs.get(),
+        t0.elapsed().as_secs_f64()
+    );
+    if let Err(e) = result {
+        panic!("{name}: {e}");
+    }
+}
+
+/// Any text: mostly ASCII with separators, some control, non-ASCII and wide characters.
+fn noise() -> impl Strategy<Value = String> {
+    let ch = prop_oneof![
+        6 => proptest::char::range(' ', '~'),
+        1 => prop::sample::select(vec!['\t', '\r', '\x0b', '\x0c', '\0', '\x01', '\u{a0}', '\u{3000}', 'é', '\u{feff}', '#', '(', ')', ';', '[', ']', '\\']),
+        1 => any::<char>(),
+    ];
+    prop::collection::vec(ch, 0..120).prop_map(|v| v.into_iter().collect())
+}
+
+/// `base` with a few random edits (insert, delete, replace a character).
+fn mutated(base: Vec<String>) -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(base),
+        prop::collection::vec((any::<prop::sample::Index>(), 0u8..3, noise()), 0..4),
+    )
+        .prop_map(|(text, edits)| {
+            let mut chars: Vec<char> = text.chars().collect();
+            for (at, kind, with) in edits {
+                let i = at.index(chars.len() + 1);
+                let with: Vec<char> = with.chars().take(3).collect();
+                match kind {
+                    0 => {
+                        chars.splice(i..i, with);
+                    }
+                    1 if i < chars.len() => {
+                        chars.remove(i);
+                    }
+                    _ if i < chars.len() => {
+                        chars.splice(i..i + 1, with);
+                    }
+                    _ => {}
+                }
+            }
+            chars.into_iter().collect()
+        })
+}
+
+/// Error text as the session prints it: printable ASCII, no quote or word over 40 (+ `...`).
+fn check_error_text(message: &str) -> Result<(), TestCaseError> {
+    let safe = sanitize_message(message);
+    prop_assert!(safe.bytes().all(|b| (b' '..=b'~').contains(&b)), "{safe:?}");
+    for word in safe.split([' ', '\'']) {
+        prop_assert!(word.len() <= 43, "{safe:?}");
+    }
+    prop_assert_eq!(sanitize_message(&safe), safe.clone(), "not idempotent");
+    Ok(())
+}
+
+const LINES: &[&str] = &[
+    "usi",
+    "isready",
+    "setoption name USI_Hash value 16",
+    "setoption name USI_Variant value othello",
+    "position startpos moves 7g7f 3c3d 2g2f",
+    "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f",
+    "go btime 1000 wtime 2000 byoyomi 300 ponder",
+    "go depth 3 nodes 5000",
+    "go movetime 100",
+    "go perft 3",
+    "go infinite",
+    "ponderhit btime 10 wtime 10",
+    "gameover win",
+    "count 3",
+    "flips d3",
+    "hint 2",
+    "benson classic",
+    "loadsgf /tmp/x.sgf",
+    "# a comment",
+];
+
+#[test]
+fn fuzz_protocol_parser() {
+    let strategy = prop_oneof![
+        noise(),
+        mutated(LINES.iter().map(|s| s.to_string()).collect())
+    ];
+    fuzz("protocol", runner(1, 5000), &strategy, |line| {
+        match parse_line(&line) {
+            Ok(_) => {}
+            Err(e) => {
+                let trimmed = line.trim_matches([' ', '\t', '\r', '\n']);
+                prop_assert!(e.column >= 1 && e.column <= trimmed.len() + 1, "{e:?}");
+                check_error_text(&e.to_string())?;
+            }
+        }
+        Ok(())
+    });
+}
+
+fn go_params() -> impl Strategy<Value = GoParams> {
+    let ms = || proptest::option::of(any::<u64>());
+    (
+        (ms(), ms(), ms(), ms(), ms(), ms()),
+        proptest::option::of(any::<u32>()),
+        ms(),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(
+            |((bt, wt, bi, wi, by, mt), depth, nodes, infinite, ponder)| GoParams {
+                btime: bt,
+                wtime: wt,
+                binc: bi,
+                winc: wi,
+                byoyomi: by,
+                movetime: mt,
+                depth,
+                nodes,
+                infinite,
+                ponder,
+            },
+        )
+}
+
+#[test]
+fn fuzz_go_round_trip() {
+    // Written with random runs of spaces and tabs and in a random order, then read back.
+    let sep = || prop::sample::select(vec![" ", "\t", "  ", " \t "]);
+    let strategy = (go_params(), prop::collection::vec(sep(), 24), any::<u64>());
+    fuzz(
+        "go-round-trip",
+        runner(2, 1000),
+        &strategy,
+        |(p, seps, order)| {
+            let mut words: Vec<String> = Vec::new();
+            let fields = [
+                ("btime", p.btime),
+                ("wtime", p.wtime),
+                ("binc", p.binc),
+                ("winc", p.winc),
+                ("byoyomi", p.byoyomi),
+                ("movetime", p.movetime),
+                ("depth", p.depth.map(u64::from)),
+                ("nodes", p.nodes),
+            ];
+            for (name, value) in fields {
+                if let Some(v) = value {
+                    words.push(format!("{name}{}{v}", seps[words.len() % 24]));
+                }
+            }
+            if p.infinite {
+                words.push("infinite".into());
+            }
+            if p.ponder {
+                words.push("ponder".into());
+            }
+            let n = words.len().max(1);
+            words.rotate_left(order as usize % n);
+            let mut line = "go".to_string();
+            for (i, w) in words.iter().enumerate() {
+                line.push_str(seps[(i + 7) % 24]);
+                line.push_str(w);
+            }
+            line.push_str(seps[23]);
+            prop_assert_eq!(
+                parse_line(&line),
+                Ok(Some(Command::Go(p.clone()))),
+                "{}",
+                line
+            );
+            Ok(())
+        },
+    );
+}
+
+/// Positions reached by seeded random play from the start.
+fn random_position(seed: u64, plies: u32) -> Position {
+    let rules = Rules::default();
+    let mut pos = Position::start();
+    let mut s = seed | 1;
+    for _ in 0..plies {
+        let actions = pos.legal_actions(&rules);
+        if actions.is_empty() {
+            break;
+        }
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        pos = pos.after(actions[s as usize % actions.len()]);
+    }
+    pos
+}
+
+#[test]
+fn fuzz_qsfen() {
+    // Random positions round-trip; mutated ones either fail cleanly or round-trip.
+    let written: Vec<String> = (0..24)
+        .map(|k| qsfen::write(&random_position(k + 1, (k * 7 % 90) as u32)))
+        .collect();
+    let strategy = prop_oneof![
+        (any::<u64>(), 0u32..120)
+            .prop_map(|(seed, plies)| qsfen::write(&random_position(seed, plies))),
+        mutated(written),
+        noise(),
+    ];
+    fuzz("qsfen", runner(3, 600), &strategy, |text| {
+        match qsfen::parse(&text) {
+            Ok(pos) => {
+                let once = qsfen::write(&pos);
+                let again = qsfen::parse(&once).map_err(TestCaseError::fail)?;
+                prop_assert_eq!(qsfen::write(&again), once);
+            }
+            Err(e) => check_error_text(&e)?,
+        }
+        Ok(())
+    });
+}
+
+/// A small SGF game tree: (properties per node, children).
+#[derive(Clone, Debug)]
+struct Tree {
+    nodes: Vec<Vec<(String, Vec<String>)>>,
+    children: Vec<Tree>,
+}
+
+fn sgf_tree() -> impl Strategy<Value = Tree> {
+    let value = "[a-s]{0,2}|[ -~]{0,6}";
+    let prop = ("[A-Z]{1,2}", prop::collection::vec(value, 1..3));
+    let node = prop::collection::vec(prop, 0..3);
+    let leaf = prop::collection::vec(node, 1..3).prop_map(|nodes| Tree {
+        nodes,
+        children: vec![],
+    });
+    leaf.prop_recursive(6, 40, 3, |inner| {
+        (
+            prop::collection::vec(
+                prop::collection::vec(
+                    ("[A-Z]{1,2}", prop::collection::vec("[a-s]{0,2}", 1..3)),
+                    0..3,
+                ),
+                1..3,
+            ),
+            prop::collection::vec(inner, 0..3),
+        )
+            .prop_map(|(nodes, children)| Tree { nodes, children })
+    })
+}
+
+fn write_tree(t: &Tree, out: &mut String) {
+    out.push('(');
+    for node in &t.nodes {
+        out.push(';');
+        for (key, values) in node {
+            out.push_str(key);
+            for v in values {
+                out.push('[');
+                for c in v.chars() {
+                    if c == ']' || c == '\\' {
+                        out.push('\\');
+                    }
+                    out.push(c);
+                }
+                out.push(']');
+            }
+        }
+    }
+    for c in &t.children {
+        out.push('\n');
+        write_tree(c, out);
+    }
+    out.push(')');
+}
+
+fn same(t: &Tree, p: &sgf::Tree) -> bool {
+    t.nodes.len() == p.nodes.len()
+        && t.nodes.iter().zip(&p.nodes).all(|(a, b)| a == &b.props)
+        && t.children.len() == p.children.len()
+        && t.children.iter().zip(&p.children).all(|(a, b)| same(a, b))
+}
+
+#[test]
+fn fuzz_sgf() {
+    // Generated trees parse back to themselves; mutated files fail cleanly or load.
+    fuzz("sgf-trees", runner(4, 500), &sgf_tree(), |tree| {
+        let mut text = String::new();
+        write_tree(&tree, &mut text);
+        let parsed = sgf::parse(&text).map_err(TestCaseError::fail)?;
+        prop_assert_eq!(parsed.len(), 1);
+        prop_assert!(same(&tree, &parsed[0]), "{}", text);
+        let _ = sgf::load(&text);
+        Ok(())
+    });
+    let files: Vec<String> = [
+        "(;GM[1]FF[4]SZ[9];B[ee];W[ec](;B[cc];W[gc])(;B[ge]))",
+        "(;SZ[5]AB[aa:bb]AW[dd]PL[W];W[cc];B[];W[tt]C[a \\] comment])",
+        "(;SZ[19]KM[6.5];B[pd];W[dp];B[pp];W[dd])(;SZ[3])",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    fuzz(
+        "sgf-files",
+        runner(5, 3000),
+        &prop_oneof![
+            8 => mutated(files),
+            4 => noise(),
+            // Deep nesting, balanced or not: an error past 1000 levels, never a stack overflow.
+            1 => (0usize..3000, 0usize..3000)
+                .prop_map(|(open, close)| format!("{}{}", "(;".repeat(open), ")".repeat(close))),
+        ],
+        |text| {
+            if let Err(e) = sgf::load(&text) {
+                check_error_text(&e)?;
+            }
+            if let Ok(Some(n)) = sgf::parse(&text).map(|t| t.first().map(|t| t.nodes.len())) {
+                prop_assert!(n >= 1);
+            }
+            Ok(())
+        },
+    );
+}
+
+#[test]
+fn fuzz_obf() {
+    // Generated lines round-trip; mutated ones fail cleanly.
+    let entry = (
+        any::<u64>(),
+        any::<u64>(),
+        any::<bool>(),
+        prop::collection::vec((0u32..64, -64i32..=64), 0..5),
+    );
+    fuzz(
+        "obf-round-trip",
+        runner(6, 1000),
+        &entry,
+        |(a, b, black_to_move, scores)| {
+            let (black, white) = (a & !b, b & !a);
+            let board: String = (0..64)
+                .map(|i| match (black >> i & 1, white >> i & 1) {
+                    (1, _) => 'X',
+                    (_, 1) => 'O',
+                    _ => '-',
+                })
+                .collect();
+            let mut line = format!("{board} {};", if black_to_move { 'X' } else { 'O' });
+            for (sq, s) in &scores {
+                line.push_str(&format!(" {}:{s:+};", square_name(*sq).to_uppercase()));
+            }
+            let e = obf::parse_line(&line).map_err(TestCaseError::fail)?;
+            prop_assert_eq!(e.position.black(), black);
+            prop_assert_eq!(e.position.white(), white);
+            prop_assert_eq!(e.position.black_to_move, black_to_move);
+            prop_assert_eq!(e.scores, scores);
+            Ok(())
+        },
+    );
+    let lines = vec![
+        "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38; C7:+36; D8:-4;"
+            .to_string(),
+    ];
+    fuzz(
+        "obf-lines",
+        runner(7, 3000),
+        &prop_oneof![mutated(lines), noise()],
+        |text| {
+            if let Err(e) = obf::parse_line(&text) {
+                check_error_text(&e)?;
+            }
+            Ok(())
+        },
+    );
+}
+
+const GTP: &[&str] = &[
+    "protocol_version",
+    "name",
+    "known_command play",
+    "list_commands",
+    "boardsize 9",
+    "boardsize 5",
+    "boardsize 30",
+    "clear_board",
+    "komi 6.5",
+    "komi nan",
+    "play b e5",
+    "play w c3",
+    "play black pass",
+    "play w A1",
+    "genmove b",
+    "genmove w",
+    "undo",
+    "showboard",
+    "final_status_list dead",
+    "unconditional_status C3",
+    "loadsgf /nonexistent.sgf 3",
+];
+
+#[test]
+fn fuzz_gtp() {
+    // Sessions of real and mutated commands, with and without ids: every line gets a reply with
+    // the id echoed, errors are clean text, and the board stays legal (no block without liberty).
+    let line = prop_oneof![
+        4 => mutated(GTP.iter().map(|s| s.to_string()).collect()),
+        1 => noise(),
+    ];
+    let with_id = (proptest::option::of("[0-9]{1,25}"), line);
+    fuzz(
+        "gtp",
+        runner(8, 300),
+        &prop::collection::vec(with_id, 1..30),
+        |script| {
+            let mut gtp = Gtp::new();
+            for (id, text) in script {
+                let full = match &id {
+                    Some(id) => format!("{id} {text}"),
+                    None => text.clone(),
+                };
+                let Some((got, reply)) = gtp.handle(&full) else {
+                    continue;
+                };
+                if let Some(id) = &id {
+                    if text.starts_with(|c: char| !c.is_whitespace() && !c.is_ascii_digit()) {
+                        prop_assert_eq!(got.as_deref(), Some(id.as_str()), "{}", full);
+                    }
+                }
+                if !reply.ok {
+                    check_error_text(&reply.text)?;
+                }
+                let board = &gtp.game().board;
+                for (_, stones, libs) in board.blocks() {
+                    prop_assert!(
+                        !libs.is_empty(),
+                        "a block without liberties at {:?}",
+                        stones
+                    );
+                }
+            }
+            Ok(())
+        },
+    );
+}
