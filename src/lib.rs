@@ -7,4 +7,5 @@ pub mod matches;
 pub mod protocol;
 pub mod rng;
 pub mod search;
+pub mod serve;
 pub mod session;
