@@ -23,13 +23,13 @@ impl Request {
             .map(|(_, v)| v.as_str())
     }
 
-    /// A `key=value` of the query string (no decoding: the values used here are plain tokens).
-    pub fn param(&self, key: &str) -> Option<&str> {
+    /// A `key=value` of the query string, percent-decoded (invalid escapes stay as they are).
+    pub fn param(&self, key: &str) -> Option<String> {
         self.query
             .split('&')
             .filter_map(|kv| kv.split_once('='))
             .find(|(k, _)| *k == key)
-            .map(|(_, v)| v)
+            .map(|(_, v)| percent_decode(v))
     }
 
     pub fn is_websocket(&self) -> bool {
@@ -80,6 +80,30 @@ pub fn read_request<R: Read>(r: &mut R) -> Result<Request, String> {
         query: query.to_string(),
         headers,
     })
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (
+            bytes[i],
+            bytes.get(i + 1).copied(),
+            bytes.get(i + 2).copied(),
+        ) {
+            (b'%', Some(h), Some(l)) if hex(h).is_some() && hex(l).is_some() => {
+                out.push((hex(h).unwrap_or(0) * 16 + hex(l).unwrap_or(0)) as u8);
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 pub fn respond<W: Write>(
@@ -187,7 +211,9 @@ mod tests {
         let r = req("GET /ws?room=ab&seat=cd HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUpgrade: WebSocket\r\n\r\n");
         assert_eq!(r.method, "GET");
         assert_eq!(r.path, "/ws");
-        assert_eq!(r.param("seat"), Some("cd"));
+        assert_eq!(r.param("seat").as_deref(), Some("cd"));
+        let r = req("GET /room?start=9%2F.X_b%zz HTTP/1.1\r\n\r\n");
+        assert_eq!(r.param("start").as_deref(), Some("9/.X_b%zz"));
         assert!(r.is_websocket());
         assert!(read_request(&mut &b"GET / HTTP/1.1\r\n"[..]).is_err());
         assert!(read_request(&mut &vec![b'a'; MAX_HEAD + 10][..]).is_err());

@@ -41,48 +41,26 @@ struct Server {
     next_id: AtomicU64,
 }
 
-/// The files of the pages, embedded.
+/// The files of the pages, embedded: (path, content type, text).
+macro_rules! asset {
+    ($path:literal, $kind:literal, $file:literal) => {
+        ($path, $kind, include_str!(concat!("web/", $file)))
+    };
+}
 const ASSETS: &[(&str, &str, &str)] = &[
-    ("/", "text/html", include_str!("web/index.html")),
-    ("/quantum", "text/html", include_str!("web/quantum.html")),
-    ("/othello", "text/html", include_str!("web/othello.html")),
-    ("/go", "text/html", include_str!("web/go.html")),
-    ("/play", "text/html", include_str!("web/play.html")),
-    (
-        "/assets/style.css",
-        "text/css",
-        include_str!("web/style.css"),
-    ),
-    (
-        "/assets/engine.js",
-        "text/javascript",
-        include_str!("web/engine.js"),
-    ),
-    (
-        "/assets/quantum.js",
-        "text/javascript",
-        include_str!("web/quantum.js"),
-    ),
-    (
-        "/assets/qboard.js",
-        "text/javascript",
-        include_str!("web/qboard.js"),
-    ),
-    (
-        "/assets/othello.js",
-        "text/javascript",
-        include_str!("web/othello.js"),
-    ),
-    (
-        "/assets/go.js",
-        "text/javascript",
-        include_str!("web/go.js"),
-    ),
-    (
-        "/assets/play.js",
-        "text/javascript",
-        include_str!("web/play.js"),
-    ),
+    asset!("/", "text/html", "index.html"),
+    asset!("/quantum", "text/html", "quantum.html"),
+    asset!("/othello", "text/html", "othello.html"),
+    asset!("/go", "text/html", "go.html"),
+    asset!("/play", "text/html", "play.html"),
+    asset!("/assets/style.css", "text/css", "style.css"),
+    asset!("/assets/engine.js", "text/javascript", "engine.js"),
+    asset!("/assets/qboard.js", "text/javascript", "qboard.js"),
+    asset!("/assets/quantum.js", "text/javascript", "quantum.js"),
+    asset!("/assets/othello.js", "text/javascript", "othello.js"),
+    asset!("/assets/goboard.js", "text/javascript", "goboard.js"),
+    asset!("/assets/go.js", "text/javascript", "go.js"),
+    asset!("/assets/play.js", "text/javascript", "play.js"),
 ];
 
 fn is_loopback(host: &str) -> bool {
@@ -301,7 +279,7 @@ fn room_socket(server: &Server, req: &Request, stream: TcpStream) {
     let conn = server.next_id.fetch_add(1, Ordering::SeqCst);
     let (id, token) = match req.param("new") {
         Some(game) => {
-            let variant = match game {
+            let variant = match game.as_str() {
                 "othello" => crate::session::options::VariantName::Othello,
                 "go" => crate::session::options::VariantName::Go,
                 "quantumshogi" => crate::session::options::VariantName::QuantumShogi,
@@ -310,7 +288,11 @@ fn room_socket(server: &Server, req: &Request, stream: TcpStream) {
                     return;
                 }
             };
-            match room::create(variant) {
+            // `start=<field>_<field>...`: a set-up position (underscores for spaces).
+            let start = req
+                .param("start")
+                .map(|s| s.split('_').map(str::to_string).collect());
+            match room::create(variant, start) {
                 Ok((id, seats)) => {
                     socket.send_line(&format!("room {id} seat {} invite {}", seats[0], seats[1]));
                     (id, Some(seats[0].clone()))
@@ -321,10 +303,7 @@ fn room_socket(server: &Server, req: &Request, stream: TcpStream) {
                 }
             }
         }
-        None => (
-            req.param("room").unwrap_or("").to_string(),
-            req.param("seat").map(str::to_string),
-        ),
+        None => (req.param("room").unwrap_or_default(), req.param("seat")),
     };
     let seat = match room::join(&id, token.as_deref(), conn, &socket) {
         Ok(seat) => seat,

@@ -78,10 +78,12 @@ fn side_names(variant: VariantName) -> [&'static str; 2] {
 }
 
 impl Room {
-    fn new(variant: VariantName) -> Result<Room, String> {
+    fn new(variant: VariantName, start: Option<Vec<String>>) -> Result<Room, String> {
         let mut options = Options::default();
         options.variant = variant;
-        let start = start_of(variant);
+        let start = start
+            .map(StartSpec::Sfen)
+            .unwrap_or_else(|| start_of(variant));
         let mut game = new_variant(variant);
         game.set_position(&start, &[], &options)?;
         Ok(Room {
@@ -208,8 +210,12 @@ impl Room {
     }
 }
 
-/// Creates a room; returns its id and the two seat tokens.
-pub fn create(variant: VariantName) -> Result<(String, [String; 2]), String> {
+/// Creates a room, from the variant's start or from `start` (the fields of `position sfen`);
+/// returns its id and the two seat tokens.
+pub fn create(
+    variant: VariantName,
+    start: Option<Vec<String>>,
+) -> Result<(String, [String; 2]), String> {
     let mut rooms = ROOMS.lock();
     if rooms.len() >= MAX_ROOMS {
         rooms.retain(|_, r| !r.watchers.is_empty());
@@ -217,7 +223,7 @@ pub fn create(variant: VariantName) -> Result<(String, [String; 2]), String> {
     if rooms.len() >= MAX_ROOMS {
         return Err(format!("too many games are open (at most {MAX_ROOMS})"));
     }
-    let room = Room::new(variant)?;
+    let room = Room::new(variant, start)?;
     let id = token()[..16].to_string();
     let seats = room.seats.clone();
     rooms.insert(id.clone(), room);
@@ -277,7 +283,7 @@ mod tests {
 
     #[test]
     fn referee_checks_turn_seat_and_legality() {
-        let mut room = Room::new(VariantName::Othello).unwrap();
+        let mut room = Room::new(VariantName::Othello, None).unwrap();
         assert!(room.play(Seat::Spectator, "f5").is_err());
         assert!(room.play(Seat::Second, "f5").is_err());
         assert!(room.play(Seat::First, "a1").is_err());
@@ -291,7 +297,7 @@ mod tests {
 
     #[test]
     fn go_ends_after_two_passes() {
-        let mut room = Room::new(VariantName::Go).unwrap();
+        let mut room = Room::new(VariantName::Go, None).unwrap();
         room.play(Seat::First, "E5").unwrap();
         room.play(Seat::Second, "pass").unwrap();
         assert!(room.over().is_none());
