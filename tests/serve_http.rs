@@ -125,10 +125,13 @@ fn session_cap_refuses_clearly_and_closed_tabs_end_their_sessions() {
         "threads before {before}, now {}",
         server.status()
     );
-    // The freed places are usable again.
+    // The freed places are usable again; `quit` ends a session and its socket.
     let mut d = server.socket("/ws", &server.origin()).unwrap();
     d.send("isready");
     d.until(|l| l == "readyok");
+    d.send("quit");
+    assert_eq!(d.next(), Some(Frame::Close(1000)));
+    assert_eq!(wait_for_sessions(&server, 0)["sessions"], 0);
 }
 
 #[test]

@@ -235,11 +235,11 @@ fn read_frames(stream: &TcpStream, socket: &Socket, mut on_text: impl FnMut(&str
             )),
             Ok(ws::Message::Ping(body)) => socket.send_bytes(&ws::pong_frame(&body)),
             Ok(ws::Message::Close) => {
-                socket.send_bytes(&ws::close_frame(1000, ""));
+                socket.close(1000, "");
                 break;
             }
             Err(e) => {
-                socket.send_bytes(&ws::close_frame(1002, &e.to_string()));
+                socket.close(1002, &e.to_string());
                 break;
             }
         }
@@ -258,7 +258,7 @@ fn engine_socket(server: &Server, stream: TcpStream) {
             "too many engine sessions are open ({} at most); close another tab and reload",
             server.max_sessions
         ));
-        socket.send_bytes(&ws::close_frame(1013, "too many sessions"));
+        socket.close(1013, "too many sessions");
         return;
     }
     match Tab::start(socket.clone()) {
@@ -309,7 +309,7 @@ fn room_socket(server: &Server, req: &Request, stream: TcpStream) {
         Ok(seat) => seat,
         Err(why) => {
             socket.error(&why);
-            socket.send_bytes(&ws::close_frame(1008, "cannot join"));
+            socket.close(1008, "cannot join");
             return;
         }
     };

@@ -51,31 +51,50 @@ pub fn refusal(command: &Command) -> Option<String> {
 /// marks it dead; later lines are dropped (the reader sees the close and ends the session).
 #[derive(Clone)]
 pub struct Socket {
-    inner: Arc<Mutex<(TcpStream, bool)>>,
+    inner: Arc<Mutex<SocketState>>,
+}
+
+struct SocketState {
+    stream: TcpStream,
+    alive: bool,
+    /// A close frame was sent: nothing may follow it.
+    closed: bool,
 }
 
 impl Socket {
     pub fn new(stream: TcpStream) -> Socket {
         Socket {
-            inner: Arc::new(Mutex::new((stream, true))),
+            inner: Arc::new(Mutex::new(SocketState {
+                stream,
+                alive: true,
+                closed: false,
+            })),
         }
     }
 
     pub fn send_bytes(&self, bytes: &[u8]) {
-        let mut guard = self.inner.lock();
-        let (stream, alive) = &mut *guard;
-        if *alive
-            && stream
+        let mut s = self.inner.lock();
+        if s.alive
+            && !s.closed
+            && s.stream
                 .write_all(bytes)
-                .and_then(|_| stream.flush())
+                .and_then(|_| s.stream.flush())
                 .is_err()
         {
-            *alive = false;
+            s.alive = false;
         }
     }
 
     pub fn send_line(&self, text: &str) {
         self.send_bytes(&ws::text_frame(text));
+    }
+
+    /// Ends the connection: one close frame, then the socket is shut (the reader sees the end).
+    pub fn close(&self, code: u16, reason: &str) {
+        self.send_bytes(&ws::close_frame(code, reason));
+        let mut s = self.inner.lock();
+        s.closed = true;
+        let _ = s.stream.shutdown(std::net::Shutdown::Both);
     }
 
     pub fn error(&self, message: &str) {
@@ -164,9 +183,14 @@ impl Tab {
             socket: socket.clone(),
             pending: Vec::new(),
         };
+        let closer = socket.clone();
         let thread = thread::Builder::new()
             .name("served session".into())
-            .spawn(move || crate::session::run(reader, writer))?;
+            .spawn(move || {
+                crate::session::run(reader, writer);
+                // `quit` from the page ends the session; the tab's socket goes with it.
+                closer.close(1000, "session ended");
+            })?;
         let tab = Tab {
             input: Some(tx),
             socket,
