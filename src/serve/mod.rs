@@ -265,10 +265,21 @@ fn engine_socket(server: &Server, stream: TcpStream) {
         Ok(tab) => {
             read_frames(&stream, &socket, |text| tab.message(text));
             tab.close();
+            give_back_memory();
         }
         Err(e) => socket.error(&format!("cannot start a session: {e}")),
     }
     server.sessions.fetch_sub(1, Ordering::SeqCst);
+}
+
+/// A closed session's hash table went back to the allocator, which keeps it in the thread's
+/// arena; hand it back to the system so that the memory of closed tabs does not linger.
+fn give_back_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free memory; it is safe to call from any thread.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 fn room_socket(server: &Server, req: &Request, stream: TcpStream) {
