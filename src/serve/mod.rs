@@ -227,7 +227,7 @@ fn read_frames(stream: &TcpStream, socket: &Socket, mut on_text: impl FnMut(&str
     };
     let mut reader = ws::Reader::new(io::BufReader::new(read_half), MAX_MESSAGE);
     loop {
-        match reader.next() {
+        match reader.next_message() {
             Ok(ws::Message::Text(text)) => on_text(&text),
             Ok(ws::Message::NotText) => socket.error("messages must be UTF-8 text"),
             Ok(ws::Message::TooLong(n)) => socket.error(&format!(

@@ -79,8 +79,10 @@ fn side_names(variant: VariantName) -> [&'static str; 2] {
 
 impl Room {
     fn new(variant: VariantName, start: Option<Vec<String>>) -> Result<Room, String> {
-        let mut options = Options::default();
-        options.variant = variant;
+        let options = Options {
+            variant,
+            ..Options::default()
+        };
         let start = start
             .map(StartSpec::Sfen)
             .unwrap_or_else(|| start_of(variant));

@@ -121,7 +121,7 @@ impl<R: Read> Reader<R> {
 
     /// The next message. Protocol violations (unmasked frames, bad opcodes, oversized control
     /// frames) are errors: the caller closes the connection.
-    pub fn next(&mut self) -> io::Result<Message> {
+    pub fn next_message(&mut self) -> io::Result<Message> {
         let mut payload: Vec<u8> = Vec::new();
         let mut kind: Option<u8> = None;
         let mut dropped: u64 = 0;
@@ -303,18 +303,18 @@ mod tests {
         bytes.extend(client_frame(OP_PING, true, b"hi", [3, 3, 3, 3]));
         bytes.extend(client_frame(OP_TEXT, true, b"d", [7, 7, 7, 7]));
         let mut r = Reader::new(&bytes[..], 100);
-        assert_eq!(r.next().unwrap(), Message::Text("isready".into()));
-        assert_eq!(r.next().unwrap(), Message::TooLong(300));
-        assert_eq!(r.next().unwrap(), Message::NotText);
-        assert_eq!(r.next().unwrap(), Message::NotText);
-        assert_eq!(r.next().unwrap(), Message::Ping(b"hi".to_vec()));
-        assert_eq!(r.next().unwrap(), Message::Text("d".into()));
-        assert_eq!(r.next().unwrap(), Message::Close);
+        assert_eq!(r.next_message().unwrap(), Message::Text("isready".into()));
+        assert_eq!(r.next_message().unwrap(), Message::TooLong(300));
+        assert_eq!(r.next_message().unwrap(), Message::NotText);
+        assert_eq!(r.next_message().unwrap(), Message::NotText);
+        assert_eq!(r.next_message().unwrap(), Message::Ping(b"hi".to_vec()));
+        assert_eq!(r.next_message().unwrap(), Message::Text("d".into()));
+        assert_eq!(r.next_message().unwrap(), Message::Close);
     }
 
     #[test]
     fn unmasked_frames_are_refused() {
         let bytes = text_frame("usi");
-        assert!(Reader::new(&bytes[..], 100).next().is_err());
+        assert!(Reader::new(&bytes[..], 100).next_message().is_err());
     }
 }

@@ -106,8 +106,13 @@ def quantum(ctx):
     again = page.eval_on_selector_all("#board .qpiece", "els => els.map(e => e.dataset.cands)")
     assert again == start
     assert page.query_selector('[data-square="7f"] .qpiece') is None
-    # A middle game (seeded random play), the engine to move: its reply narrows candidate sets.
+    # A bad QSFEN is refused and changes nothing.
     page.click("text=Position (QSFEN)")
+    page.fill("#qsfen", "qqqqqqqqq/9/9 b - 1")
+    page.click("#paste")
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Refused')")
+    assert page.eval_on_selector_all("#board .qpiece", "els => els.map(e => e.dataset.cands)") == start
+    # A middle game (seeded random play), the engine to move: its reply narrows candidate sets.
     midgame = random_game(45, 11)
     page.fill("#qsfen", midgame)
     page.click("#paste")
@@ -204,6 +209,9 @@ def go(ctx):
                 .map(e => e.dataset.mark + ' ' + e.parentNode.dataset.vertex).sort()) === JSON.stringify(want)""",
             arg=expected,
         )
+    page.dblclick('[data-vertex="B5"]')  # occupied: refused (once), nothing changes
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Refused')")
+    assert page.get_attribute("#board", "data-ply") == "0", (page.get_attribute("#board", "data-ply"), page.inner_text("#status"), page.inner_text("#movelist"))
     page.click('[data-vertex="E3"]')
     page.wait_for_selector('#board[data-ply="1"]')
     page.click("#genmove")

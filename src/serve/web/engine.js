@@ -117,6 +117,29 @@ export function parseInfo(line) {
   return out;
 }
 
+// Changes the page's game record (`S.start`, `S.moves`) with `change`, reads the position back
+// with `refresh` (which returns the engine's error lines), and puts the record back when the engine
+// refused it (`position` is all or nothing). True when the change stands. A second action while
+// one is still on its way (a double click) is ignored.
+export async function attempt(S, change, refresh, render) {
+  if (S.busy) return false;
+  S.busy = true;
+  try {
+    const saved = { start: S.start, moves: S.moves.slice() };
+    change();
+    const errors = await refresh();
+    if (!errors.length) return true;
+    S.start = saved.start;
+    S.moves = saved.moves;
+    await refresh();
+    render();
+    say("Refused: " + errors.join("; "), "error");
+    return false;
+  } finally {
+    S.busy = false;
+  }
+}
+
 export function errorsIn(lines) {
   return lines.filter((l) => l.startsWith("info string error:")).map((l) => l.slice(18).trim());
 }

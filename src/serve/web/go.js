@@ -1,6 +1,6 @@
 // The Go page: a protocol client (protocol/go.md). The board comes from `d`, the overlay from
 // `benson` / `benson classic`, SGF by content through `loadsgftext`, moves from `go`.
-import { Engine, errorsIn, say, el } from "/assets/engine.js";
+import { Engine, errorsIn, say, el, attempt } from "/assets/engine.js";
 import { drawGo } from "/assets/goboard.js";
 
 const $ = (id) => document.getElementById(id);
@@ -65,15 +65,7 @@ function render() {
 
 async function play(vertex) {
   if (S.thinking || over()) return;
-  S.moves.push(vertex);
-  const errors = await refresh();
-  if (errors.length) {
-    S.moves.pop();
-    await refresh();
-    render();
-    say("Refused: " + errors.join("; "), "error");
-    return;
-  }
+  if (!(await attempt(S, () => S.moves.push(vertex), refresh, render))) return;
   render();
   if ($("auto").checked && vertex !== "pass") await genmove();
 }

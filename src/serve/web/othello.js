@@ -1,6 +1,6 @@
 // The Othello page: a protocol client (protocol/othello.md). The board comes from `d`, the
 // turned discs from `flips`, hints from `hint`, the exact endgame from `solve`.
-import { Engine, errorsIn, say, el } from "/assets/engine.js";
+import { Engine, errorsIn, say, el, attempt } from "/assets/engine.js";
 
 const $ = (id) => document.getElementById(id);
 const FILES = "abcdefgh";
@@ -109,15 +109,7 @@ async function play(name) {
   $("announce").textContent = "";
   S.hover = null;
   const mover = S.side;
-  S.moves.push(name);
-  const errors = await refresh();
-  if (errors.length) {
-    S.moves.pop();
-    await refresh();
-    render();
-    say("Refused: " + errors.join("; "), "error");
-    return;
-  }
+  if (!(await attempt(S, () => S.moves.push(name), refresh, render))) return;
   announcePass(mover);
   $("hints").replaceChildren();
   $("solved").textContent = "";
@@ -148,21 +140,14 @@ async function maybeEngine() {
 async function restart(start) {
   S.gen++;
   if (S.thinking) engine.stop();
-  const saved = { start: S.start, moves: S.moves };
-  S.start = start;
-  S.moves = [];
   $("announce").textContent = "";
   $("hints").replaceChildren();
   $("solved").textContent = "";
-  const errors = await refresh();
-  if (errors.length) {
-    S.start = saved.start;
-    S.moves = saved.moves;
-    await refresh();
-    render();
-    say("Refused: " + errors.join("; "), "error");
-    return;
-  }
+  const change = () => {
+    S.start = start;
+    S.moves = [];
+  };
+  if (!(await attempt(S, change, refresh, render))) return;
   const given = /\s([bw])\s*$/.exec(start);
   if (given && given[1] !== S.side && !S.over) $("announce").textContent = `${NAME[given[1]]} has no legal move and passes.`;
   render();

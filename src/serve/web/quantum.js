@@ -1,6 +1,6 @@
 // The quantum shogi page: a protocol client. The board is redrawn from `d`'s QSFEN after every
 // action, the clickable squares come from `moves`, the engine's reply from `go movetime`.
-import { Engine, parseInfo, errorsIn, say, el } from "/assets/engine.js";
+import { Engine, parseInfo, errorsIn, say, el, attempt } from "/assets/engine.js";
 import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed } from "/assets/qboard.js";
 
 const $ = (id) => document.getElementById(id);
@@ -97,15 +97,7 @@ function render() {
 async function play(move) {
   clearSelection();
   S.movedAt = performance.now();
-  S.moves.push(move);
-  const errors = await refresh(move);
-  if (errors.length) {
-    S.moves.pop();
-    await refresh();
-    render();
-    say("Refused: " + errors.join("; "), "error");
-    return false;
-  }
+  if (!(await attempt(S, () => S.moves.push(move), () => refresh(move), render))) return false;
   render();
   await maybeEngine();
   return true;
@@ -194,19 +186,12 @@ function clickHand(token, owner) {
 async function restart(start) {
   S.gen++;
   if (S.thinking) engine.stop();
-  const saved = { start: S.start, moves: S.moves };
-  S.start = start;
-  S.moves = [];
   clearSelection();
-  const errors = await refresh();
-  if (errors.length) {
-    S.start = saved.start;
-    S.moves = saved.moves;
-    await refresh();
-    render();
-    say("Refused: " + errors.join("; "), "error");
-    return;
-  }
+  const change = () => {
+    S.start = start;
+    S.moves = [];
+  };
+  if (!(await attempt(S, change, () => refresh(), render))) return;
   render();
   await maybeEngine();
 }
