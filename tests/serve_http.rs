@@ -183,3 +183,41 @@ fn rooms_referee_over_raw_sockets() {
         .until(|_| true)[0]
         .contains("does not belong"));
 }
+
+#[test]
+fn loadsgftext_works_on_stdin_too() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(serve_support::BIN)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(
+            b"setoption name USI_Variant value go\nloadsgftext (;SZ[5]AB[aa][bb];W[cc])\nd\n\
+              loadsgftext (;SZ[5]AB[zz\nd\nundo\nd\n",
+        )
+        .unwrap();
+    let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    let sfens: Vec<&str> = out.lines().filter(|l| l.starts_with("sfen ")).collect();
+    assert_eq!(
+        sfens,
+        [
+            "sfen 5 X..../.X.../..O../...../..... b",
+            "sfen 5 X..../.X.../..O../...../..... b",
+            "sfen 5 X..../.X.../...../...../..... w",
+        ],
+        "{out}"
+    );
+    assert_eq!(
+        out.lines()
+            .filter(|l| l.starts_with("info string error: "))
+            .count(),
+        1,
+        "{out}"
+    );
+}

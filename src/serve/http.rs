@@ -212,9 +212,10 @@ mod tests {
         assert_eq!(r.method, "GET");
         assert_eq!(r.path, "/ws");
         assert_eq!(r.param("seat").as_deref(), Some("cd"));
+        assert!(r.is_websocket());
         let r = req("GET /room?start=9%2F.X_b%zz HTTP/1.1\r\n\r\n");
         assert_eq!(r.param("start").as_deref(), Some("9/.X_b%zz"));
-        assert!(r.is_websocket());
+        assert!(!r.is_websocket());
         assert!(read_request(&mut &b"GET / HTTP/1.1\r\n"[..]).is_err());
         assert!(read_request(&mut &vec![b'a'; MAX_HEAD + 10][..]).is_err());
     }
