@@ -209,7 +209,8 @@ fn loadsgftext_works_on_stdin_too() {
         [
             "sfen 5 X..../.X.../..O../...../..... b",
             "sfen 5 X..../.X.../..O../...../..... b",
-            "sfen 5 X..../.X.../...../...../..... w",
+            // undo restores the state before W[cc]: the setup alone, black to move.
+            "sfen 5 X..../.X.../...../...../..... b",
         ],
         "{out}"
     );
