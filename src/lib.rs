@@ -9,4 +9,5 @@ pub mod nboard;
 pub mod protocol;
 pub mod rng;
 pub mod search;
+pub mod serve;
 pub mod session;

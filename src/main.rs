@@ -1,5 +1,5 @@
 //! Command line: no arguments = the protocol loop (USI, or NBoard after a first line `nboard N`);
-//! subcommands for perft, bench, gtp, nboard and match.
+//! subcommands for perft, bench, gtp, nboard, match and serve.
 
 use clap::{Parser, Subcommand};
 use ryoshi::protocol::StartSpec;
@@ -54,6 +54,18 @@ enum Sub {
         #[arg(default_value = "engines.toml")]
         config: String,
     },
+    /// Serve the browser front end (quantum shogi, Othello, Go) on a local web server.
+    Serve {
+        /// Address to listen on; anything but 127.0.0.1 / localhost is reachable by others.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// Port to listen on (0: any free port; the URL printed says which).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Engine sessions (browser tabs) open at once.
+        #[arg(long, default_value_t = ryoshi::serve::DEFAULT_MAX_SESSIONS)]
+        max_sessions: usize,
+    },
 }
 
 fn main() -> ExitCode {
@@ -81,6 +93,15 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(Sub::Match { config }) => ryoshi::matches::run_cli(&config),
+        Some(Sub::Serve {
+            host,
+            port,
+            max_sessions,
+        }) => ryoshi::serve::run(&ryoshi::serve::Config {
+            host,
+            port,
+            max_sessions,
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

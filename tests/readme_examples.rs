@@ -273,3 +273,47 @@ fn ci_runs_the_readme_full_test_command() {
         ".ci/run must run the README's full command"
     );
 }
+
+#[test]
+fn the_serve_example_prints_its_url_and_serves_the_page() {
+    use std::io::{BufRead, BufReader, Read};
+    let readme = readme();
+    assert!(
+        readme.lines().any(
+            |l| l.trim_start().starts_with("cargo run --release -- serve ")
+                && l.contains("http://127.0.0.1:8080/")
+        ),
+        "README shows the serve command and its URL"
+    );
+    // The same command on a free port (8080 may be taken where the tests run).
+    let mut child = Command::new(common::BIN)
+        .args(["serve", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start ryoshi serve");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let url = first
+        .trim()
+        .strip_prefix("ryoshi serve: http://127.0.0.1:")
+        .unwrap_or_else(|| panic!("URL line: {first}"));
+    let port: u16 = url.trim_end_matches('/').parse().expect("port");
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        stream,
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut page = String::new();
+    stream.read_to_string(&mut page).unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    assert!(
+        page.contains("<html") || page.contains("<!DOCTYPE") || page.contains("<!doctype"),
+        "{page}"
+    );
+}

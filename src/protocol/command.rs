@@ -63,6 +63,8 @@ pub enum Command {
         classic: bool,
     },
     LoadSgf(String),
+    /// `loadsgftext <SGF>`: the SGF itself, on one line (no file is read).
+    LoadSgfText(String),
 }
 
 impl Command {

@@ -270,6 +270,16 @@ fn command(input: &str) -> Res<'_, Command> {
             ),
             |p: &str| Command::LoadSgf(p.trim_matches(is_blank).to_string()),
         )(after),
+        "loadsgftext" => map(
+            expect(
+                "expected SGF text",
+                preceded(
+                    space1,
+                    verify(rest, |r: &str| !r.trim_matches(is_blank).is_empty()),
+                ),
+            ),
+            |t: &str| Command::LoadSgfText(t.trim_matches(is_blank).to_string()),
+        )(after),
         _ => {
             return Err(nom::Err::Failure(Fail {
                 input,
@@ -457,6 +467,11 @@ mod tests {
             ok("loadsgf /tmp/a b.sgf"),
             Command::LoadSgf("/tmp/a b.sgf".into())
         );
+        assert_eq!(
+            ok("loadsgftext (;SZ[9]AB[ee])"),
+            Command::LoadSgfText("(;SZ[9]AB[ee])".into())
+        );
+        assert!(parse_line("loadsgftext").is_err());
         assert_eq!(ok("gameover"), Command::GameOver(None));
         assert_eq!(
             ok("gameover win"),

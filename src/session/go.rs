@@ -221,6 +221,10 @@ impl Variant for GoVariant {
                 self.game = sgf::load(&text).map_err(|e| format!("'{path}': {e}"))?;
                 Ok(())
             }
+            Command::LoadSgfText(text) => {
+                self.game = sgf::load(text)?;
+                Ok(())
+            }
             Command::Undo => {
                 if self.game.undo() {
                     Ok(())

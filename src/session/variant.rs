@@ -70,6 +70,7 @@ pub fn command_name(command: &Command) -> &'static str {
         Command::Solve => "solve",
         Command::Benson { .. } => "benson",
         Command::LoadSgf(_) => "loadsgf",
+        Command::LoadSgfText(_) => "loadsgftext",
         _ => "this command",
     }
 }

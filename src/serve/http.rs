@@ -1,0 +1,239 @@
+//! The little HTTP/1.1 this server needs: one GET per connection, a bounded request head, the
+//! embedded files, and the checks that keep other web sites out (Host and Origin).
+
+use std::io::{self, Read, Write};
+
+/// Longest request head read (request line and headers).
+pub const MAX_HEAD: usize = 16 << 10;
+
+#[derive(Debug)]
+pub struct Request {
+    pub method: String,
+    pub path: String,
+    pub query: String,
+    /// Header names in lower case, in order.
+    pub headers: Vec<(String, String)>,
+}
+
+impl Request {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// A `key=value` of the query string, percent-decoded (invalid escapes stay as they are).
+    pub fn param(&self, key: &str) -> Option<String> {
+        self.query
+            .split('&')
+            .filter_map(|kv| kv.split_once('='))
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| percent_decode(v))
+    }
+
+    pub fn is_websocket(&self) -> bool {
+        self.header("upgrade")
+            .is_some_and(|u| u.eq_ignore_ascii_case("websocket"))
+    }
+}
+
+/// Reads and parses the request head, byte by byte up to the blank line (the body, if any, is
+/// never read: only GET is served).
+pub fn read_request<R: Read>(r: &mut R) -> Result<Request, String> {
+    let mut head = Vec::with_capacity(1024);
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") && !head.ends_with(b"\n\n") {
+        if head.len() >= MAX_HEAD {
+            return Err("request head too large".into());
+        }
+        match r.read(&mut byte) {
+            Ok(0) => return Err("connection closed".into()),
+            Ok(_) => head.push(byte[0]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    let text = String::from_utf8(head).map_err(|_| "request head is not UTF-8".to_string())?;
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or("");
+    let mut parts = first.split(' ');
+    let (method, target, version) = (parts.next(), parts.next(), parts.next());
+    let (Some(method), Some(target), Some(version)) = (method, target, version) else {
+        return Err("bad request line".into());
+    };
+    if !version.starts_with("HTTP/1.") {
+        return Err("unsupported HTTP version".into());
+    }
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    let mut headers = Vec::new();
+    for line in lines {
+        if line.is_empty() {
+            break;
+        }
+        let (name, value) = line.split_once(':').ok_or("bad header line")?;
+        headers.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
+    }
+    Ok(Request {
+        method: method.to_string(),
+        path: path.to_string(),
+        query: query.to_string(),
+        headers,
+    })
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (
+            bytes[i],
+            bytes.get(i + 1).copied(),
+            bytes.get(i + 2).copied(),
+        ) {
+            (b'%', Some(h), Some(l)) if hex(h).is_some() && hex(l).is_some() => {
+                out.push((hex(h).unwrap_or(0) * 16 + hex(l).unwrap_or(0)) as u8);
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+pub fn respond<W: Write>(
+    w: &mut W,
+    status: &str,
+    content_type: &str,
+    body: &[u8],
+) -> io::Result<()> {
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
+         Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n\
+         X-Frame-Options: DENY\r\nReferrer-Policy: no-referrer\r\n\
+         Content-Security-Policy: default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'\r\n\
+         Connection: close\r\n\r\n",
+        body.len()
+    );
+    w.write_all(head.as_bytes())?;
+    w.write_all(body)?;
+    w.flush()
+}
+
+pub fn text<W: Write>(w: &mut W, status: &str, body: &str) -> io::Result<()> {
+    respond(w, status, "text/plain; charset=utf-8", body.as_bytes())
+}
+
+/// The `101 Switching Protocols` answer to a valid upgrade request.
+pub fn upgrade<W: Write>(w: &mut W, key: &str) -> io::Result<()> {
+    let head = format!(
+        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Accept: {}\r\n\r\n",
+        super::ws::accept_key(key)
+    );
+    w.write_all(head.as_bytes())?;
+    w.flush()
+}
+
+/// Who may talk to the server: the `Host` names it answers to, and the `Origin` a WebSocket must
+/// come from (its own pages: `http://` + the Host the page was loaded from).
+pub struct Gate {
+    /// Accepted `Host` header values; empty means any (the server was bound to all interfaces).
+    pub hosts: Vec<String>,
+}
+
+impl Gate {
+    pub fn new(bind_host: &str, port: u16) -> Gate {
+        let mut hosts = Vec::new();
+        let unspecified = matches!(bind_host, "0.0.0.0" | "::" | "[::]");
+        if !unspecified {
+            let host = if bind_host.contains(':') && !bind_host.starts_with('[') {
+                format!("[{bind_host}]")
+            } else {
+                bind_host.to_string()
+            };
+            hosts.push(format!("{host}:{port}"));
+            if host == "127.0.0.1" || host == "[::1]" || host == "localhost" {
+                for alias in ["127.0.0.1", "localhost", "[::1]"] {
+                    let name = format!("{alias}:{port}");
+                    if !hosts.contains(&name) {
+                        hosts.push(name);
+                    }
+                }
+            }
+        }
+        Gate { hosts }
+    }
+
+    /// The request's Host when the server answers to it (DNS rebinding defence).
+    pub fn host<'a>(&self, req: &'a Request) -> Result<&'a str, String> {
+        let host = req.header("host").ok_or("no Host header")?;
+        if self.hosts.is_empty() || self.hosts.iter().any(|h| h.eq_ignore_ascii_case(host)) {
+            Ok(host)
+        } else {
+            Err(format!(
+                "this server does not answer to host '{}'",
+                crate::protocol::parse::printable(host)
+            ))
+        }
+    }
+
+    /// A WebSocket upgrade is accepted only from the server's own pages.
+    pub fn check_origin(&self, req: &Request) -> Result<(), String> {
+        let host = self.host(req)?;
+        let origin = req.header("origin").ok_or("no Origin header")?;
+        if origin.eq_ignore_ascii_case(&format!("http://{host}")) {
+            Ok(())
+        } else {
+            Err(format!(
+                "origin '{}' is not this server",
+                crate::protocol::parse::printable(origin)
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(text: &str) -> Request {
+        read_request(&mut text.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn parses_a_get() {
+        let r = req("GET /ws?room=ab&seat=cd HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUpgrade: WebSocket\r\n\r\n");
+        assert_eq!(r.method, "GET");
+        assert_eq!(r.path, "/ws");
+        assert_eq!(r.param("seat").as_deref(), Some("cd"));
+        assert!(r.is_websocket());
+        let r = req("GET /room?start=9%2F.X_b%zz HTTP/1.1\r\n\r\n");
+        assert_eq!(r.param("start").as_deref(), Some("9/.X_b%zz"));
+        assert!(!r.is_websocket());
+        assert!(read_request(&mut &b"GET / HTTP/1.1\r\n"[..]).is_err());
+        assert!(read_request(&mut &vec![b'a'; MAX_HEAD + 10][..]).is_err());
+    }
+
+    #[test]
+    fn origin_must_be_the_served_host() {
+        let gate = Gate::new("127.0.0.1", 8080);
+        let ok = req(
+            "GET /ws HTTP/1.1\r\nHost: localhost:8080\r\nOrigin: http://localhost:8080\r\n\r\n",
+        );
+        assert!(gate.check_origin(&ok).is_ok());
+        for bad in [
+            "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nOrigin: http://evil.example\r\n\r\n",
+            "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n",
+            "GET /ws HTTP/1.1\r\nHost: evil.example:8080\r\nOrigin: http://evil.example:8080\r\n\r\n",
+            "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nOrigin: http://127.0.0.1:9090\r\n\r\n",
+        ] {
+            assert!(gate.check_origin(&req(bad)).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,310 @@
+//! Two people, one game: a room holds one game record, refereed here with the same rules code the
+//! sessions use (`session::Variant`). Players hold seat tokens; anyone with the room id watches.
+//! See protocol/serve.md for the lines exchanged.
+
+use super::tab::Socket;
+use crate::protocol::StartSpec;
+use crate::session::new_variant;
+use crate::session::options::{Options, VariantName};
+use crate::session::variant::Variant;
+use once_cell::sync::Lazy;
+use parking_lot::Mutex;
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher};
+
+/// Rooms kept at once; when full, rooms nobody is connected to are dropped first.
+pub const MAX_ROOMS: usize = 64;
+/// Connections (players and spectators) per room.
+pub const MAX_WATCHERS: usize = 16;
+
+static ROOMS: Lazy<Mutex<HashMap<String, Room>>> = Lazy::new(|| Mutex::new(HashMap::new()));
+
+pub fn count() -> usize {
+    ROOMS.lock().len()
+}
+
+/// An unguessable token: 128 bits from the standard library's randomly keyed hasher.
+fn token() -> String {
+    let mut out = String::new();
+    for i in 0..2u64 {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(i);
+        h.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or(0),
+        );
+        out.push_str(&format!("{:016x}", h.finish()));
+    }
+    out
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Seat {
+    First,
+    Second,
+    Spectator,
+}
+
+struct Room {
+    variant: VariantName,
+    options: Options,
+    start: StartSpec,
+    moves: Vec<String>,
+    game: Box<dyn Variant>,
+    seats: [String; 2],
+    watchers: Vec<(u64, Seat, Socket)>,
+    /// What happened at the last move that a person should be told (a pass).
+    note: Option<String>,
+}
+
+fn start_of(variant: VariantName) -> StartSpec {
+    match variant {
+        VariantName::Go => StartSpec::Sfen(vec![
+            "9".into(),
+            vec![".".repeat(9); 9].join("/"),
+            "b".into(),
+        ]),
+        _ => StartSpec::Startpos,
+    }
+}
+
+fn side_names(variant: VariantName) -> [&'static str; 2] {
+    match variant {
+        VariantName::QuantumShogi => ["sente", "gote"],
+        _ => ["black", "white"],
+    }
+}
+
+impl Room {
+    fn new(variant: VariantName, start: Option<Vec<String>>) -> Result<Room, String> {
+        let options = Options {
+            variant,
+            ..Options::default()
+        };
+        let start = start
+            .map(StartSpec::Sfen)
+            .unwrap_or_else(|| start_of(variant));
+        let mut game = new_variant(variant);
+        game.set_position(&start, &[], &options)?;
+        Ok(Room {
+            variant,
+            options,
+            start,
+            moves: Vec::new(),
+            game,
+            seats: [token(), token()],
+            watchers: Vec::new(),
+            note: None,
+        })
+    }
+
+    fn turn(&self) -> usize {
+        if self.game.first_player_to_move() {
+            0
+        } else {
+            1
+        }
+    }
+
+    /// Why the game is over, or None.
+    fn over(&self) -> Option<String> {
+        let names = side_names(self.variant);
+        let display = self.game.display();
+        match self.variant {
+            VariantName::Go => {
+                let n = self.moves.len();
+                (n >= 2 && self.moves[n - 1] == "pass" && self.moves[n - 2] == "pass")
+                    .then(|| "both players passed".to_string())
+            }
+            VariantName::Othello => display
+                .iter()
+                .find_map(|l| l.split_once(", game over, ").map(|(_, r)| r.to_string())),
+            VariantName::QuantumShogi => {
+                if let Some(w) = display.iter().find_map(|l| l.strip_prefix("winner: ")) {
+                    let who = if w.starts_with('b') {
+                        names[0]
+                    } else {
+                        names[1]
+                    };
+                    Some(format!("{who} wins by king capture"))
+                } else if self.game.legal_moves(&self.options).is_empty() {
+                    Some(format!(
+                        "{} has no legal action and loses",
+                        names[self.turn()]
+                    ))
+                } else {
+                    None
+                }
+            }
+        }
+    }
+
+    fn state_line(&self, seat: Seat) -> String {
+        let display = self.game.display();
+        let sfen = display
+            .last()
+            .and_then(|l| l.strip_prefix("sfen "))
+            .unwrap_or("");
+        let over = self.over();
+        let legal = if over.is_some() {
+            Vec::new()
+        } else {
+            self.game.legal_moves(&self.options)
+        };
+        let names = side_names(self.variant);
+        let you = match seat {
+            Seat::First => names[0],
+            Seat::Second => names[1],
+            Seat::Spectator => "spectator",
+        };
+        let state = serde_json::json!({
+            "game": self.variant.as_str(),
+            "you": you,
+            "turn": names[self.turn()],
+            "sfen": sfen,
+            "moves": self.moves,
+            "legal": legal,
+            "over": over,
+            "note": self.note,
+            "display": display,
+        });
+        format!("state {state}")
+    }
+
+    fn broadcast(&self) {
+        for (_, seat, socket) in &self.watchers {
+            socket.send_line(&self.state_line(*seat));
+        }
+    }
+
+    fn play(&mut self, seat: Seat, mv: &str) -> Result<(), String> {
+        let mover = match seat {
+            Seat::Spectator => return Err("a spectator cannot move".into()),
+            Seat::First => 0,
+            Seat::Second => 1,
+        };
+        if let Some(why) = self.over() {
+            return Err(format!("the game is over: {why}"));
+        }
+        if self.turn() != mover {
+            return Err(format!(
+                "it is {}'s turn",
+                side_names(self.variant)[self.turn()]
+            ));
+        }
+        let mut moves = self.moves.clone();
+        moves.push(mv.to_string());
+        let mut game = new_variant(self.variant);
+        game.set_position(&self.start, &moves, &self.options)?;
+        self.game = game;
+        self.moves = moves;
+        let names = side_names(self.variant);
+        self.note = match self.variant {
+            VariantName::Othello if self.over().is_none() && self.turn() == mover => {
+                Some(format!("{} has no move and passes", names[1 - mover]))
+            }
+            VariantName::Go if mv == "pass" => Some(format!("{} passes", names[mover])),
+            _ => None,
+        };
+        Ok(())
+    }
+}
+
+/// Creates a room, from the variant's start or from `start` (the fields of `position sfen`);
+/// returns its id and the two seat tokens.
+pub fn create(
+    variant: VariantName,
+    start: Option<Vec<String>>,
+) -> Result<(String, [String; 2]), String> {
+    let mut rooms = ROOMS.lock();
+    if rooms.len() >= MAX_ROOMS {
+        rooms.retain(|_, r| !r.watchers.is_empty());
+    }
+    if rooms.len() >= MAX_ROOMS {
+        return Err(format!("too many games are open (at most {MAX_ROOMS})"));
+    }
+    let room = Room::new(variant, start)?;
+    let id = token()[..16].to_string();
+    let seats = room.seats.clone();
+    rooms.insert(id.clone(), room);
+    Ok((id, seats))
+}
+
+/// Joins a room with a seat token (or none: a spectator). Sends the state at once.
+pub fn join(id: &str, token: Option<&str>, conn: u64, socket: &Socket) -> Result<Seat, String> {
+    let mut rooms = ROOMS.lock();
+    let room = rooms.get_mut(id).ok_or("no such game")?;
+    let seat = match token {
+        None | Some("") => Seat::Spectator,
+        Some(t) if t == room.seats[0] => Seat::First,
+        Some(t) if t == room.seats[1] => Seat::Second,
+        Some(_) => return Err("this seat token does not belong to the game".into()),
+    };
+    if room.watchers.len() >= MAX_WATCHERS {
+        return Err(format!("this game has {MAX_WATCHERS} connections already"));
+    }
+    room.watchers.push((conn, seat, socket.clone()));
+    socket.send_line(&room.state_line(seat));
+    Ok(seat)
+}
+
+pub fn leave(id: &str, conn: u64) {
+    if let Some(room) = ROOMS.lock().get_mut(id) {
+        room.watchers.retain(|(c, _, _)| *c != conn);
+    }
+}
+
+/// One message from a connection in a room: `move <m>`.
+pub fn message(id: &str, seat: Seat, text: &str, socket: &Socket) {
+    let mut rooms = ROOMS.lock();
+    let Some(room) = rooms.get_mut(id) else {
+        socket.error("the game is gone");
+        return;
+    };
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let result = match words.as_slice() {
+        ["move", mv] => room.play(seat, mv),
+        [] => Ok(()),
+        _ => Err(format!(
+            "unknown room command '{}' (expected: move <move>)",
+            crate::protocol::parse::printable(text.trim())
+        )),
+    };
+    match result {
+        Ok(()) if !words.is_empty() => room.broadcast(),
+        Ok(()) => {}
+        Err(why) => socket.error(&why),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn referee_checks_turn_seat_and_legality() {
+        let mut room = Room::new(VariantName::Othello, None).unwrap();
+        assert!(room.play(Seat::Spectator, "f5").is_err());
+        assert!(room.play(Seat::Second, "f5").is_err());
+        assert!(room.play(Seat::First, "a1").is_err());
+        room.play(Seat::First, "f5").unwrap();
+        assert!(room.play(Seat::First, "d6").is_err());
+        room.play(Seat::Second, "d6").unwrap();
+        assert_eq!(room.moves, ["f5", "d6"]);
+        assert!(room.over().is_none());
+        assert_ne!(token(), token());
+    }
+
+    #[test]
+    fn go_ends_after_two_passes() {
+        let mut room = Room::new(VariantName::Go, None).unwrap();
+        room.play(Seat::First, "E5").unwrap();
+        room.play(Seat::Second, "pass").unwrap();
+        assert!(room.over().is_none());
+        room.play(Seat::First, "pass").unwrap();
+        assert!(room.over().is_some());
+        assert!(room.play(Seat::Second, "D4").is_err());
+    }
+}

@@ -1,0 +1,164 @@
+// The page's side of the protocol: one WebSocket, one engine session, protocol lines both ways.
+// Requests are serialised: `request(lines)` sends the lines and `isready`, and resolves with every
+// line up to `readyok` (analysis commands answer before the next command is read, see usi.md);
+// `go(params, onInfo)` resolves with the `bestmove` line.
+
+export class Engine {
+  constructor({ onError = () => {}, onLog = () => {}, onClose = () => {} } = {}) {
+    this.onError = onError;
+    this.onLog = onLog;
+    this.onClose = onClose;
+    this.handler = null;
+    this.chain = Promise.resolve();
+    this.closed = false;
+  }
+
+  connect() {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(`ws://${location.host}/ws`);
+      this.ws = ws;
+      ws.onopen = () => resolve(this);
+      ws.onerror = () => reject(new Error("cannot reach the engine"));
+      ws.onclose = (ev) => {
+        this.closed = true;
+        this.onClose(ev);
+        if (this.handler) this.handler(null);
+      };
+      ws.onmessage = (ev) => this.receive(String(ev.data));
+    });
+  }
+
+  receive(line) {
+    this.onLog("< " + line);
+    if (line.startsWith("info string error:")) this.onError(line.slice(18).trim());
+    if (this.handler) this.handler(line);
+  }
+
+  send(line) {
+    if (this.closed) return;
+    this.onLog("> " + line);
+    this.ws.send(line);
+  }
+
+  // Runs `body(resolve)` after the previous request finished; `handler` sees each line.
+  enqueue(start, handler) {
+    const run = () =>
+      new Promise((resolve) => {
+        if (this.closed) return resolve(null);
+        this.handler = (line) => {
+          if (line === null) {
+            this.handler = null;
+            resolve(null);
+            return;
+          }
+          const done = handler(line);
+          if (done !== undefined) {
+            this.handler = null;
+            resolve(done);
+          }
+        };
+        start();
+      });
+    const p = this.chain.then(run, run);
+    this.chain = p.catch(() => {});
+    return p;
+  }
+
+  request(lines) {
+    const seen = [];
+    return this.enqueue(
+      () => {
+        for (const l of lines) this.send(l);
+        this.send("isready");
+      },
+      (line) => {
+        if (line === "readyok") return seen;
+        seen.push(line);
+        return undefined;
+      },
+    );
+  }
+
+  go(params, onInfo = () => {}) {
+    return this.enqueue(
+      () => this.send(("go " + params).trim()),
+      (line) => {
+        if (line.startsWith("bestmove")) return line.split(/\s+/)[1];
+        if (line.startsWith("info ")) onInfo(line);
+        return undefined;
+      },
+    );
+  }
+
+  stop() {
+    this.send("stop");
+  }
+}
+
+// `info depth D ... score cp X ... pv ...` as an object.
+export function parseInfo(line) {
+  const words = line.split(/\s+/);
+  const out = {};
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i];
+    if (w === "pv") {
+      out.pv = words.slice(i + 1);
+      break;
+    }
+    if (["depth", "seldepth", "nodes", "nps", "time", "hashfull"].includes(w)) out[w] = Number(words[++i]);
+    else if (w === "score") {
+      out.scoreKind = words[++i];
+      out.score = Number(words[++i]);
+    } else if (w === "string") {
+      out.string = words.slice(i + 1).join(" ");
+      break;
+    }
+  }
+  return out;
+}
+
+// Changes the page's game record (`S.start`, `S.moves`) with `change`, reads the position back
+// with `refresh` (which returns the engine's error lines), and puts the record back when the engine
+// refused it (`position` is all or nothing). True when the change stands. A second action while
+// one is still on its way (a double click) is ignored.
+export async function attempt(S, change, refresh, render) {
+  if (S.busy) return false;
+  S.busy = true;
+  try {
+    const saved = { start: S.start, moves: S.moves.slice() };
+    change();
+    const errors = await refresh();
+    if (!errors.length) return true;
+    S.start = saved.start;
+    S.moves = saved.moves;
+    await refresh();
+    render();
+    say("Refused: " + errors.join("; "), "error");
+    return false;
+  } finally {
+    S.busy = false;
+  }
+}
+
+export function errorsIn(lines) {
+  return lines.filter((l) => l.startsWith("info string error:")).map((l) => l.slice(18).trim());
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (v !== false && v !== null && v !== undefined) e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+// Shows the message in the page's status line (an aria-live region).
+export function say(text, kind = "") {
+  const s = document.getElementById("status");
+  if (!s) return;
+  s.textContent = text;
+  s.className = "status " + kind;
+}

@@ -1,0 +1,285 @@
+// Quantum shogi board: QSFEN (protocol/qsfen.md) to pieces with their exact candidate sets, and
+// the board and hands drawn from them. A bare `Q` stands for "every type its place allows",
+// projected over its origin's twenty pieces (Hall's condition with K1 R1 B1 G2 S2 N2 L2 P9), so
+// the page computes that projection to show what such a piece can still be.
+
+export const TYPES = "KRBGSNLP";
+const CAPS = [1, 1, 1, 2, 2, 2, 2, 9];
+const KANJI = { K: "玉", R: "飛", B: "角", G: "金", S: "銀", N: "桂", L: "香", P: "歩" };
+const PROMOTED = { R: "龍", B: "馬", S: "全", N: "圭", L: "杏", P: "と" };
+const RANKS = "abcdefghi";
+
+const bit = (t) => 1 << TYPES.indexOf(t);
+const maskOf = (letters) => [...letters].reduce((m, t) => m | bit(t), 0);
+const lettersOf = (mask) => [...TYPES].filter((t) => mask & bit(t)).join("");
+const ALL = 255;
+
+export function squareName(row, col) {
+  return `${9 - col}${RANKS[row]}`;
+}
+
+export function squareIndex(name) {
+  const file = Number(name[0]);
+  const row = RANKS.indexOf(name[1]);
+  return { row, col: 9 - file };
+}
+
+// One piece token at text[i]: [+]letter[set][~]. Returns { piece, next }.
+function readPiece(text, i) {
+  let promoted = false;
+  if (text[i] === "+") {
+    promoted = true;
+    i++;
+  }
+  const ch = text[i++];
+  if (!ch || !/[A-Za-z]/.test(ch)) throw new Error("bad piece");
+  const owner = ch === ch.toUpperCase() ? "b" : "w";
+  const letter = ch.toUpperCase();
+  let set = null;
+  if (text[i] === "[") {
+    const end = text.indexOf("]", i);
+    if (end < 0) throw new Error("unclosed [");
+    set = text.slice(i + 1, end);
+    i = end + 1;
+  }
+  let tilde = false;
+  if (text[i] === "~") {
+    tilde = true;
+    i++;
+  }
+  const origin = tilde ? (owner === "b" ? "w" : "b") : owner;
+  return { piece: { owner, letter, set, tilde, promoted, origin }, next: i };
+}
+
+export function parseQsfen(qsfen) {
+  const [boardText, side, handText = "-", number = "1"] = qsfen.trim().split(/\s+/);
+  const board = [];
+  for (const rank of boardText.split("/")) {
+    const row = [];
+    let i = 0;
+    while (i < rank.length) {
+      if (/[1-9]/.test(rank[i])) {
+        for (let k = 0; k < Number(rank[i]); k++) row.push(null);
+        i++;
+      } else {
+        const { piece, next } = readPiece(rank, i);
+        row.push(piece);
+        i = next;
+      }
+    }
+    board.push(row);
+  }
+  const hands = [];
+  if (handText !== "-") {
+    let i = 0;
+    while (i < handText.length) {
+      let digits = "";
+      while (/[0-9]/.test(handText[i])) digits += handText[i++];
+      const start = i;
+      const { piece, next } = readPiece(handText, i);
+      piece.count = digits ? Number(digits) : 1;
+      piece.token = handText.slice(start, next);
+      piece.dropToken = piece.token[0].toUpperCase() + piece.token.slice(1);
+      hands.push(piece);
+      i = next;
+    }
+  }
+  const pos = { board, hands, side, number: Number(number) };
+  project(pos);
+  return pos;
+}
+
+// The types a bare Q allows at its place (before projection).
+function placeMask(piece, row) {
+  if (piece.count !== undefined) return ALL & ~bit("K");
+  if (piece.promoted) return ALL & ~bit("G") & ~bit("K");
+  const far = piece.owner === "b" ? row : 8 - row;
+  if (far === 0) return ALL & ~bit("P") & ~bit("L") & ~bit("N");
+  if (far === 1) return ALL & ~bit("N");
+  return ALL;
+}
+
+// Hall's condition with capacities: every set T of types must hold the pieces confined to it.
+function feasible(masks) {
+  for (let t = 1; t < 256; t++) {
+    let cap = 0;
+    for (let k = 0; k < 8; k++) if (t & (1 << k)) cap += CAPS[k];
+    let n = 0;
+    for (const m of masks) if ((m & ~t) === 0) n++;
+    if (n > cap) return false;
+  }
+  return true;
+}
+
+// Sets `cands` (letters, order KRBGSNLP) on every piece.
+function project(pos) {
+  for (const origin of ["b", "w"]) {
+    const items = [];
+    pos.board.forEach((row, r) =>
+      row.forEach((p) => {
+        if (p && p.origin === origin) items.push({ p, row: r, copies: 1 });
+      }),
+    );
+    for (const p of pos.hands) if (p.origin === origin) items.push({ p, row: -1, copies: p.count });
+    const masks = [];
+    for (const it of items) {
+      const { p } = it;
+      it.mask = p.letter !== "Q" ? bit(p.letter) : p.set ? maskOf(p.set) : placeMask(p, it.row);
+      for (let c = 0; c < it.copies; c++) masks.push(it.mask);
+    }
+    let index = 0;
+    for (const it of items) {
+      let exact = it.mask;
+      if (it.p.letter === "Q" && !it.p.set && masks.length === 20) {
+        exact = 0;
+        for (let k = 0; k < 8; k++) {
+          if (!(it.mask & (1 << k))) continue;
+          const trial = masks.slice();
+          trial[index] = 1 << k;
+          if (feasible(trial)) exact |= 1 << k;
+        }
+      }
+      it.p.cands = lettersOf(exact);
+      index += it.copies;
+    }
+  }
+}
+
+// The face of a piece: kanji when certain, the candidate letters otherwise.
+export function pieceFace(p) {
+  const face = document.createElement("span");
+  face.className = "qpiece" + (p.owner === "w" ? " gote" : "") + (p.origin !== p.owner ? " tilde" : "") + (p.promoted ? " promoted" : "");
+  face.dataset.cands = p.cands;
+  face.dataset.owner = p.owner;
+  face.dataset.origin = p.origin;
+  if (p.promoted) face.dataset.promoted = "1";
+  const title = `${p.owner === "b" ? "sente" : "gote"}'s piece${p.origin !== p.owner ? ", of the other side's origin (~)" : ""}${p.promoted ? ", promoted" : ""}: ${p.cands.length === 1 ? "certain " + p.cands : "may be " + [...p.cands].join(" ")}`;
+  face.title = title;
+  face.setAttribute("aria-label", title);
+  if (p.cands.length === 1) {
+    const t = p.cands;
+    face.classList.add("certain");
+    face.textContent = p.promoted ? PROMOTED[t] || KANJI[t] : KANJI[t];
+  } else {
+    face.classList.add("uncertain");
+    for (const t of TYPES) {
+      const s = document.createElement("i");
+      s.textContent = t;
+      if (!p.cands.includes(t)) s.className = "off";
+      face.append(s);
+    }
+  }
+  if (p.origin !== p.owner) {
+    const m = document.createElement("b");
+    m.className = "origin-mark";
+    m.textContent = "~";
+    face.append(m);
+  }
+  return face;
+}
+
+// Candidate sets by square, to find the pieces an action narrowed.
+export function candsBySquare(pos) {
+  const out = {};
+  pos.board.forEach((row, r) =>
+    row.forEach((p, c) => {
+      if (p) out[squareName(r, c)] = p;
+    }),
+  );
+  return out;
+}
+
+// Squares whose piece has fewer candidates after `move` than before it.
+export function narrowed(before, after, move) {
+  const out = new Set();
+  const m = /^(\d[a-i])(\d[a-i])/.exec(move || "");
+  for (const [sq, p] of Object.entries(after)) {
+    let prev = before[sq];
+    if (m && sq === m[2]) prev = before[m[1]];
+    if (m && sq === m[1]) continue;
+    if (prev && prev.owner === p.owner && prev.origin === p.origin && p.cands.length < prev.cands.length) out.add(sq);
+  }
+  return out;
+}
+
+// Parsed legal actions: board moves by origin square, drops by hand token.
+export function indexMoves(list) {
+  const byFrom = new Map();
+  const drops = new Map();
+  for (const mv of list) {
+    const b = /^(\d[a-i])(\d[a-i])(\+?)$/.exec(mv);
+    if (b) {
+      if (!byFrom.has(b[1])) byFrom.set(b[1], []);
+      byFrom.get(b[1]).push({ to: b[2], promote: b[3] === "+", text: mv });
+      continue;
+    }
+    const d = /^(.+)\*(\d[a-i])$/.exec(mv);
+    if (d) {
+      if (!drops.has(d[1])) drops.set(d[1], []);
+      drops.get(d[1]).push({ to: d[2], promote: false, text: mv });
+    }
+  }
+  return { byFrom, drops };
+}
+
+// Draws the board into `root` (a 9x9 grid) and the two hands into `hands.b` / `hands.w`.
+// `opts`: flipped, selected (square or hand token), targets (Set of squares), narrowed (Set),
+// last (move text), onSquare(name), onHand(token, owner).
+export function drawBoard(root, handRoots, pos, opts) {
+  root.replaceChildren();
+  const last = /^(?:(\d[a-i])|.+\*)(\d[a-i])/.exec(opts.last || "");
+  for (let i = 0; i < 81; i++) {
+    const r = opts.flipped ? 8 - Math.floor(i / 9) : Math.floor(i / 9);
+    const c = opts.flipped ? 8 - (i % 9) : i % 9;
+    const name = squareName(r, c);
+    const p = pos.board[r][c];
+    const cell = document.createElement("button");
+    cell.type = "button";
+    cell.className = "sq";
+    cell.dataset.square = name;
+    cell.setAttribute("aria-label", name + (p ? "" : " empty"));
+    if (opts.targets && opts.targets.has(name)) cell.classList.add("target");
+    if (opts.selected === name) cell.classList.add("selected");
+    if (opts.narrowed && opts.narrowed.has(name)) cell.classList.add("narrowed");
+    if (last && (last[1] === name || last[2] === name)) cell.classList.add("last");
+    if (p) {
+      const face = pieceFace(p);
+      if (opts.flipped) face.classList.toggle("gote");
+      cell.append(face);
+    }
+    cell.addEventListener("click", () => opts.onSquare && opts.onSquare(name));
+    root.append(cell);
+  }
+  for (const owner of ["b", "w"]) {
+    const h = handRoots[owner];
+    h.replaceChildren();
+    const label = document.createElement("span");
+    label.className = "hand-label";
+    label.textContent = owner === "b" ? "☗ sente" : "☖ gote";
+    h.append(label);
+    const groups = pos.hands.filter((p) => p.owner === owner);
+    if (!groups.length) {
+      const none = document.createElement("span");
+      none.className = "hand-empty";
+      none.textContent = "no pieces in hand";
+      h.append(none);
+    }
+    for (const p of groups) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "hand-piece" + (opts.selected === p.dropToken && opts.selectedOwner === owner ? " selected" : "");
+      b.dataset.token = p.dropToken;
+      const face = pieceFace(p);
+      face.classList.remove("gote");
+      b.append(face);
+      if (p.count > 1) {
+        const n = document.createElement("span");
+        n.className = "count";
+        n.textContent = "×" + p.count;
+        b.append(n);
+      }
+      b.addEventListener("click", () => opts.onHand && opts.onHand(p.dropToken, owner));
+      h.append(b);
+    }
+  }
+}

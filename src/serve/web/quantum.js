@@ -1,0 +1,257 @@
+// The quantum shogi page: a protocol client. The board is redrawn from `d`'s QSFEN after every
+// action, the clickable squares come from `moves`, the engine's reply from `go movetime`.
+import { Engine, parseInfo, errorsIn, say, el, attempt } from "/assets/engine.js";
+import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed } from "/assets/qboard.js";
+
+const $ = (id) => document.getElementById(id);
+const NAME = { b: "sente", w: "gote" };
+const S = {
+  start: "startpos",
+  moves: [],
+  human: "b",
+  flipped: false,
+  demo: false,
+  pos: null,
+  sfen: "",
+  legal: [],
+  idx: { byFrom: new Map(), drops: new Map() },
+  selected: null,
+  selectedOwner: null,
+  targets: new Set(),
+  narrowed: new Set(),
+  over: null,
+  thinking: false,
+  gen: 0,
+};
+
+const engine = new Engine({
+  onError: (e) => say("Engine: " + e, "error"),
+  onClose: (ev) => say("The engine connection closed" + (ev.reason ? ": " + ev.reason : "") + ". Reload the page.", "error"),
+});
+
+function positionCommand() {
+  return `position ${S.start}${S.moves.length ? " moves " + S.moves.join(" ") : ""}`;
+}
+
+// Reads the position back from the engine; returns its error lines (none when all went well).
+async function refresh(move) {
+  const lines = await engine.request([positionCommand(), "d", "moves"]);
+  if (!lines) return ["no engine"];
+  const errors = errorsIn(lines);
+  const at = lines.findIndex((l) => l.startsWith("sfen "));
+  if (at < 0) return errors.length ? errors : ["no position from the engine"];
+  const before = S.pos && move ? candsBySquare(S.pos) : null;
+  S.sfen = lines[at].slice(5);
+  S.pos = parseQsfen(S.sfen);
+  if (!S.moves.length) S.firstSide = S.pos.side;
+  const list = (lines[at + 1] || "").trim();
+  S.legal = list ? list.split(/\s+/) : [];
+  S.idx = indexMoves(S.legal);
+  S.narrowed = before ? narrowed(before, candsBySquare(S.pos), move) : new Set();
+  const winner = lines.find((l) => l.startsWith("winner: "));
+  S.over = winner
+    ? `${winner[8] === "b" ? "Sente" : "Gote"} wins by king capture`
+    : S.legal.length === 0
+      ? `${NAME[S.pos.side]} has no legal action and loses`
+      : null;
+  return errors;
+}
+
+function humanToMove() {
+  return !S.demo && !S.over && S.pos && S.pos.side === S.human && !S.thinking;
+}
+
+function clearSelection() {
+  S.selected = null;
+  S.selectedOwner = null;
+  S.targets = new Set();
+}
+
+function render() {
+  if (!S.pos) return;
+  const top = S.flipped ? "b" : "w";
+  drawBoard($("board"), { [top]: $("hand-top"), [top === "b" ? "w" : "b"]: $("hand-bottom") }, S.pos, {
+    flipped: S.flipped,
+    selected: S.selected,
+    selectedOwner: S.selectedOwner,
+    targets: S.targets,
+    narrowed: S.narrowed,
+    last: S.moves[S.moves.length - 1],
+    onSquare: clickSquare,
+    onHand: clickHand,
+  });
+  const board = $("board");
+  board.dataset.ply = String(S.moves.length);
+  board.dataset.side = S.pos.side;
+  board.dataset.over = S.over || "";
+  const list = $("movelist");
+  list.replaceChildren(...S.moves.map((m, i) => el("li", {}, `${(i % 2 === 0) === (S.firstSide === "b") ? "☗" : "☖"} ${m}`)));
+  list.scrollTop = list.scrollHeight;
+  if (S.over) say(S.over + ".", "over");
+  else if (S.thinking) say(`Engine (${NAME[S.pos.side]}) is thinking…`);
+  else if (S.demo) say("Engine vs engine");
+  else if (humanToMove()) say(`Your move (${NAME[S.human]}). Click a piece, then a highlighted square.`);
+  else say(`${NAME[S.pos.side]} to move`);
+}
+
+async function play(move) {
+  clearSelection();
+  S.movedAt = performance.now();
+  if (!(await attempt(S, () => S.moves.push(move), () => refresh(move), render))) return false;
+  render();
+  await maybeEngine();
+  return true;
+}
+
+async function maybeEngine() {
+  while (!S.over && S.pos && (S.demo || S.pos.side !== S.human) && !S.thinking) {
+    const gen = S.gen;
+    S.thinking = true;
+    render();
+    const best = await engine.go(`movetime ${$("time").value}`, showInfo);
+    S.thinking = false;
+    if (gen !== S.gen || best === null) {
+      render();
+      return;
+    }
+    if (!best || best === "resign") {
+      S.over = `${NAME[S.pos.side]} resigns`;
+      render();
+      return;
+    }
+    S.moves.push(best);
+    const errors = await refresh(best);
+    render();
+    // Click to reply on the board, for the tests and the curious.
+    if (S.movedAt) $("board").dataset.replyMs = String(Math.round(performance.now() - S.movedAt));
+    S.movedAt = null;
+    if (errors.length) return;
+  }
+}
+
+function showInfo(line) {
+  const info = parseInfo(line);
+  if (info.depth === undefined) return;
+  $("a-depth").textContent = `${info.depth}${info.seldepth ? "/" + info.seldepth : ""}`;
+  $("a-score").textContent = info.scoreKind === "cp" ? `${info.score > 0 ? "+" : ""}${info.score} cp (${NAME[S.pos.side]})` : "–";
+  $("a-nodes").textContent = `${info.nodes ?? "–"}${info.nps ? ` (${info.nps} nps)` : ""}`;
+  $("a-pv").textContent = (info.pv || []).join(" ") || "–";
+}
+
+function askPromotion() {
+  return new Promise((resolve) => {
+    const box = $("promote");
+    box.hidden = false;
+    const done = (v) => {
+      box.hidden = true;
+      $("promote-yes").onclick = $("promote-no").onclick = null;
+      resolve(v);
+    };
+    $("promote-yes").onclick = () => done(true);
+    $("promote-no").onclick = () => done(false);
+    $("promote-yes").focus();
+  });
+}
+
+async function clickSquare(name) {
+  if (!humanToMove()) return;
+  if (S.selected && S.targets.has(name)) {
+    const options = S.selectedOwner
+      ? S.idx.drops.get(S.selected).filter((m) => m.to === name)
+      : S.idx.byFrom.get(S.selected).filter((m) => m.to === name);
+    let choice = options[0];
+    if (options.length > 1) {
+      const promote = await askPromotion();
+      choice = options.find((m) => m.promote === promote) || options[0];
+    }
+    await play(choice.text);
+    return;
+  }
+  if (S.idx.byFrom.has(name)) {
+    S.selected = name;
+    S.selectedOwner = null;
+    S.targets = new Set(S.idx.byFrom.get(name).map((m) => m.to));
+  } else clearSelection();
+  render();
+}
+
+function clickHand(token, owner) {
+  if (!humanToMove() || owner !== S.pos.side || !S.idx.drops.has(token)) return;
+  S.selected = token;
+  S.selectedOwner = owner;
+  S.targets = new Set(S.idx.drops.get(token).map((m) => m.to));
+  render();
+}
+
+async function restart(start) {
+  S.gen++;
+  if (S.thinking) engine.stop();
+  clearSelection();
+  const change = () => {
+    S.start = start;
+    S.moves = [];
+  };
+  if (!(await attempt(S, change, () => refresh(), render))) return;
+  render();
+  await maybeEngine();
+}
+
+async function takeBack() {
+  S.gen++;
+  if (S.thinking) engine.stop();
+  S.demo = false;
+  $("demo").setAttribute("aria-pressed", "false");
+  clearSelection();
+  if (!S.moves.length) return;
+  S.moves.pop();
+  await refresh();
+  while (S.moves.length && S.pos.side !== S.human) {
+    S.moves.pop();
+    await refresh();
+  }
+  render();
+}
+
+async function main() {
+  await engine.connect();
+  await engine.request(["usinewgame"]);
+  await refresh();
+  render();
+  $("new").onclick = () => restart("startpos");
+  $("takeback").onclick = takeBack;
+  $("flip").onclick = () => {
+    S.flipped = !S.flipped;
+    render();
+  };
+  $("demo").onclick = async () => {
+    S.demo = !S.demo;
+    $("demo").setAttribute("aria-pressed", String(S.demo));
+    render();
+    await maybeEngine();
+  };
+  $("side").onchange = async () => {
+    S.human = $("side").value;
+    S.flipped = S.human === "w";
+    clearSelection();
+    render();
+    await maybeEngine();
+  };
+  $("strategy").onchange = () => engine.request([`setoption name Strategy value ${$("strategy").value}`]);
+  $("nifu").onchange = async () => {
+    await engine.request([`setoption name KakuteiNifu value ${$("nifu").checked}`]);
+    await refresh();
+    render();
+  };
+  $("copy").onclick = () => {
+    $("qsfen").value = S.sfen;
+    if (navigator.clipboard) navigator.clipboard.writeText(S.sfen).catch(() => {});
+  };
+  $("paste").onclick = () => {
+    const text = $("qsfen").value.trim().replace(/^sfen\s+/, "");
+    if (!text) return say("Paste a QSFEN first.", "error");
+    if (/[\r\n]/.test(text)) return say("A QSFEN is one line.", "error");
+    restart("sfen " + text);
+  };
+}
+
+main().catch((e) => say(String(e.message || e), "error"));

@@ -1,0 +1,350 @@
+"""Drives `ryoshi serve` in a real (Debian) chromium through playwright.
+
+Usage: test_pages.py <server url> <screenshot dir> <ryoshi binary>
+Run by tests/serve_browser.rs, which starts the server. The protocol answers the pages should
+show (flips, hints, benson) are computed by running the same binary on stdin/stdout.
+"""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+from playwright.sync_api import sync_playwright
+
+URL, SHOTS, BIN = sys.argv[1].rstrip("/"), sys.argv[2], sys.argv[3]
+HOST = URL.split("//")[1]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+CAP_MS = 450
+PASS_BOARD = "-OXXXXXX" + "-" * 16 + "---XX------XX---" + "-" * 16 + "-OXXXXXX"
+FFO40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- b"
+KING_CAPTURE = "4k4/4R4/9/9/9/9/9/9/4K4 b 18Q19q 1"
+SGF = "(;GM[1]FF[4]SZ[9]\nAB[ba][bb][bc][bd][be][bf][bg][bh][bi][ac][af]\nAW[ah][ee]PL[W])"
+console_errors = []
+figures = {}
+
+
+def protocol(lines):
+    """The binary's answer to `lines` on stdin/stdout."""
+    out = subprocess.run([BIN], input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=60)
+    return out.stdout.splitlines()
+
+
+def status():
+    with urllib.request.urlopen(URL + "/status", timeout=5) as r:
+        return json.loads(r.read())
+
+
+def watch(page):
+    page.on("console", lambda m: m.type == "error" and console_errors.append(f"{page.url}: {m.text}"))
+    page.on("pageerror", lambda e: console_errors.append(f"{page.url}: {e}"))
+    return page
+
+
+def shoot(page, name):
+    for width, tag in ((1200, "desktop"), (375, "375")):
+        page.set_viewport_size({"width": width, "height": 900 if width > 400 else 800})
+        page.wait_for_timeout(150)
+        page.screenshot(path=os.path.join(SHOTS, f"{name}-{tag}.png"), full_page=True)
+    page.set_viewport_size({"width": 1200, "height": 900})
+
+
+def random_game(plies, seed):
+    """A QSFEN after `plies` moves of the engine's seeded random player against itself."""
+    engine = subprocess.Popen([BIN], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    engine.stdin.write(f"setoption name Strategy value random\nsetoption name Seed value {seed}\n")
+    moves = []
+    for _ in range(plies):
+        engine.stdin.write(f"position startpos moves {' '.join(moves)}\ngo\n")
+        engine.stdin.flush()
+        while not (line := engine.stdout.readline()).startswith("bestmove"):
+            pass
+        best = line.split()[1]
+        if best == "resign":
+            break
+        moves.append(best)
+    engine.stdin.write(f"position startpos moves {' '.join(moves)}\nd\nquit\n")
+    engine.stdin.flush()
+    sfen = [l for l in engine.stdout.read().splitlines() if l.startswith("sfen ")][-1][5:]
+    engine.wait()
+    return sfen
+
+
+def quantum(ctx):
+    page = watch(ctx.new_page())
+    page.goto(URL + "/quantum")
+    page.wait_for_selector('#board[data-ply="0"] [data-square="7g"] .qpiece')
+    start = page.eval_on_selector_all("#board .qpiece", "els => els.map(e => e.dataset.cands)")
+    assert len(start) == 40 and set(start) == {"KRBGSNLP"}, start
+    page.click('[data-square="7g"]')
+    targets = page.eval_on_selector_all("#board .sq.target", "els => els.map(e => e.dataset.square)")
+    legal = [l for l in protocol(["position startpos", "moves"])[0].split() if l.startswith("7g")]
+    assert sorted(targets) == sorted({m[2:4] for m in legal}), (targets, legal)
+    page.click('[data-square="7f"]')
+    page.wait_for_selector('#board[data-ply="1"]')
+    cands = page.get_attribute('[data-square="7f"] .qpiece', "data-cands")
+    assert cands == "KRGSLP", cands
+    page.wait_for_selector('#board[data-ply="2"]', timeout=5000)
+    reply = int(page.get_attribute("#board", "data-reply-ms"))
+    figures["quantum click to reply ms"] = reply
+    assert reply <= CAP_MS + 200, f"reply took {reply} ms"
+    assert page.inner_text("#a-depth") != "–"
+    page.click("#takeback")
+    page.wait_for_selector('#board[data-ply="0"]')
+    again = page.eval_on_selector_all("#board .qpiece", "els => els.map(e => e.dataset.cands)")
+    assert again == start
+    assert page.query_selector('[data-square="7f"] .qpiece') is None
+    # A bad QSFEN is refused and changes nothing.
+    page.click("text=Position (QSFEN)")
+    page.fill("#qsfen", "qqqqqqqqq/9/9 b - 1")
+    page.click("#paste")
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Refused')")
+    assert page.eval_on_selector_all("#board .qpiece", "els => els.map(e => e.dataset.cands)") == start
+    # A middle game (seeded random play), the engine to move: its reply narrows candidate sets.
+    midgame = random_game(45, 11)
+    page.fill("#qsfen", midgame)
+    page.click("#paste")
+    page.wait_for_selector('#board[data-ply="1"]', timeout=10000)
+    mine = page.eval_on_selector_all('#board .sq .qpiece[data-owner="b"]', "els => els.map(e => e.parentNode.dataset.square)")
+    legal = protocol(["position sfen " + midgame + " moves " + page.eval_on_selector("#movelist li", "e => e.textContent.split(' ')[1]"), "moves"])[-1].split()
+    movable = [sq for sq in mine if any(m.startswith(sq) for m in legal)]
+    page.click(f'[data-square="{movable[0]}"]')
+    page.wait_for_selector("#board .sq.target")
+    shoot(page, "quantum")
+    # A set-up position, then a king capture by clicking.
+    page.fill("#qsfen", KING_CAPTURE)
+    page.click("#paste")
+    page.wait_for_selector('[data-square="5b"] .qpiece[data-cands="R"]')
+    page.click('[data-square="5b"]')
+    page.click('[data-square="5a"]')
+    page.wait_for_selector("#promote:not([hidden])")
+    page.click("#promote-no")
+    page.wait_for_selector('#board[data-over="Sente wins by king capture"]')
+    assert "Sente wins by king capture" in page.inner_text("#status")
+    page.close()
+
+
+def othello(ctx):
+    page = watch(ctx.new_page())
+    page.goto(URL + "/othello")
+    page.wait_for_selector('#board[data-ply="0"] .osq.legal')
+    page.click('[data-square="f5"]')
+    page.wait_for_selector('#board[data-ply="2"] .osq.legal')
+    moves = json.loads(page.evaluate("JSON.stringify([...document.querySelectorAll('#movelist li')].map(e => e.textContent))"))
+    legal = page.eval_on_selector_all("#board .osq.legal", "els => els.map(e => e.dataset.square)")
+    base = ["setoption name USI_Variant value othello", "position startpos moves " + " ".join(moves)]
+    answers = protocol(base + [f"flips {m}" for m in legal])
+    for m in legal:
+        page.hover(f'[data-square="{m}"]')
+        expected = next(l for l in answers if l.startswith(f"flips {m}")).split()[2:]
+        page.wait_for_function(
+            "want => { const got = [...document.querySelectorAll('#board .osq.flip')].map(e => e.dataset.square).sort(); return JSON.stringify(got) === JSON.stringify(want); }",
+            arg=sorted(expected),
+        )
+    page.mouse.move(0, 0)
+    page.click("#hint")
+    page.wait_for_selector("#hints li")
+    shown = page.eval_on_selector_all("#hints li", "els => els.map(e => e.textContent)")
+    hints = [l for l in protocol(base + ["hint 3"]) if l.startswith("hint ")]
+    assert len(shown) == len(hints) and len(hints) > 0, (shown, hints)
+    for text, line in zip(shown, hints):
+        move, reason = line.split()[1], line.split(" reason ", 1)[1]
+        assert text.startswith(move) and text.endswith(reason), (text, line)
+    page.hover('[data-square="%s"]' % legal[0])
+    page.wait_for_selector("#board .osq.flip")
+    shoot(page, "othello")
+    page.click("#undo")
+    page.wait_for_selector('#board[data-ply="0"]')
+    assert page.inner_text("#count-black").strip().endswith("2") and page.inner_text("#count-white").strip().endswith("2")
+    # A forced pass: after a1 white has no move and passes; black plays again.
+    page.click("text=Position")
+    page.fill("#sfen", PASS_BOARD + " b")
+    page.click("#paste")
+    page.wait_for_selector('[data-square="a1"].legal')
+    page.click('[data-square="a1"]')
+    page.wait_for_selector('#board[data-ply="1"]')
+    assert "White has no legal move and passes" in page.inner_text("#announce")
+    assert page.get_attribute("#board", "data-side") == "b"
+    # Few empties: the exact solve, as the protocol's `solve` gives it.
+    page.fill("#sfen", FFO40)
+    page.click("#paste")
+    page.wait_for_selector("#solve:not([disabled])")
+    page.click("#solve")
+    page.wait_for_function("() => document.getElementById('solved').textContent.startsWith('Exact')")
+    line = next(l for l in protocol(["setoption name USI_Variant value othello", "position sfen " + FFO40, "solve"]) if l.startswith("solve "))
+    move, score = line.split()[1], int(line.split()[3])
+    text = page.inner_text("#solved")
+    assert text.startswith(f"Exact: {move} is best") and f"wins by {score}" in text, (text, line)
+    page.close()
+
+
+def go(ctx):
+    page = watch(ctx.new_page())
+    page.goto(URL + "/go")
+    page.wait_for_selector('#board[data-ply="0"] svg')
+    page.fill("#sgf", SGF)
+    for overlay in ("benson classic", "benson"):
+        lines = protocol(["setoption name USI_Variant value go", "loadsgftext " + SGF.replace("\n", " "), overlay])
+        expected = sorted(
+            f"{kind} {color} {v}" for kind, color, *vs in (l.split() for l in lines if l.split()[0] in ("alive", "dead", "territory")) for v in vs
+        )
+        assert expected, lines
+        page.select_option("#overlay", overlay)
+        page.click("#load")
+        page.wait_for_selector('#board .stone[data-color="b"]')
+        page.wait_for_function(
+            """want => JSON.stringify([...document.querySelectorAll('#board .mark')]
+                .map(e => e.dataset.mark + ' ' + e.parentNode.dataset.vertex).sort()) === JSON.stringify(want)""",
+            arg=expected,
+        )
+    page.dblclick('[data-vertex="B5"]')  # occupied: refused (once), nothing changes
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Refused')")
+    assert page.get_attribute("#board", "data-ply") == "0", (page.get_attribute("#board", "data-ply"), page.inner_text("#status"), page.inner_text("#movelist"))
+    page.click('[data-vertex="E3"]')
+    page.wait_for_selector('#board[data-ply="1"]')
+    page.click("#genmove")
+    page.wait_for_selector('#board[data-ply="2"]')
+    shoot(page, "go")
+    page.close()
+
+
+def two_players(browser):
+    ctxs = [browser.new_context() for _ in range(3)]
+    a, b, spectator = (watch(c.new_page()) for c in ctxs)
+    a.goto(URL + "/play?new=othello&start=" + PASS_BOARD + "_b")
+    a.wait_for_function("() => document.getElementById('invite').value.includes('seat=')")
+    invite, watch_link = a.input_value("#invite"), a.input_value("#watch")
+    b.goto(invite)
+    spectator.goto(watch_link)
+    for p in (a, b, spectator):
+        p.wait_for_selector('#board[data-ply="0"]')
+    assert b.inner_text("#you") == "white" and spectator.inner_text("#you") == "spectator"
+    room = a.url.split("room=")[1].split("&")[0]
+    white_seat = invite.split("seat=")[1]
+    probe = """async ([query, line]) => new Promise(resolve => {
+        const ws = new WebSocket(`ws://${location.host}/room?${query}`);
+        ws.onmessage = ev => {
+            const t = String(ev.data);
+            if (t.startsWith('state ')) ws.send(line);
+            else { ws.close(); resolve(t); }
+        };
+        ws.onclose = () => resolve('closed');
+    })"""
+    out_of_turn = b.evaluate(probe, [f"room={room}&seat={white_seat}", "move a8"])
+    assert out_of_turn.startswith("info string error: it is black's turn"), out_of_turn
+    watcher = spectator.evaluate(probe, [f"room={room}", "move a1"])
+    assert watcher == "info string error: a spectator cannot move", watcher
+    forged = spectator.evaluate(probe, [f"room={room}&seat={'0' * 32}", "move a1"])
+    assert forged.startswith("info string error: this seat token"), forged
+    a.click('[data-square="a1"]')
+    for p in (a, b, spectator):
+        p.wait_for_selector('#board[data-ply="1"]')
+        assert "white has no move and passes" in p.inner_text("#announce"), p.inner_text("#announce")
+    b.click('[data-square="a8"]')  # not white's turn: the page does not even send it
+    a.click('[data-square="a8"]')
+    for p in (a, b, spectator):
+        p.wait_for_selector('#board[data-ply="2"]')
+        assert p.get_attribute("#board", "data-over") == "black wins"
+    b.reload()  # a reconnecting player gets the game back
+    b.wait_for_selector('#board[data-ply="2"][data-over="black wins"]')
+    shoot(a, "play")
+    for c in ctxs:
+        c.close()
+
+
+def hostile(browser):
+    # A foreign Origin is refused before any session starts.
+    with socket.create_connection(tuple(HOST.rsplit(":", 1)), timeout=5) as s:
+        s.sendall(
+            (
+                f"GET /ws HTTP/1.1\r\nHost: {HOST}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                "Origin: http://evil.example\r\n\r\n"
+            ).encode()
+        )
+        assert s.recv(100).startswith(b"HTTP/1.1 403"), "foreign origin accepted"
+    ctx = browser.new_context()
+    page = watch(ctx.new_page())
+    page.goto(URL + "/")
+    replies = page.evaluate(
+        """async () => new Promise(resolve => {
+            const ws = new WebSocket(`ws://${location.host}/ws`);
+            const got = [];
+            ws.onopen = () => {
+                ws.send('x'.repeat(300 * 1024));
+                ws.send(new Uint8Array([0xff, 0x00, 0x17]));
+                ws.send('frobnicate the board');
+                ws.send('loadsgf /etc/passwd');
+                ws.send('isready');
+            };
+            ws.onmessage = ev => { got.push(String(ev.data)); if (ev.data === 'readyok') { ws.close(); resolve(got); } };
+        })"""
+    )
+    errors = [r for r in replies if r.startswith("info string error:")]
+    assert any("bytes refused" in e for e in errors), replies
+    assert any("UTF-8" in e for e in errors), replies
+    assert any("unknown command" in e for e in errors), replies
+    assert any("loadsgf reads a file" in e for e in errors), replies
+    ctx.close()
+    # Twenty tabs, half of them searching, opened and closed: nothing stays behind.
+    time.sleep(0.5)
+    before = status()
+    ctx = browser.new_context()
+    tabs = []
+    for i in range(20):
+        t = watch(ctx.new_page())
+        t.goto(URL + ("/quantum" if i % 2 == 0 else "/othello"))
+        tabs.append(t)
+    for i, t in enumerate(tabs):
+        t.wait_for_selector('#board[data-ply="0"]')
+        if i % 2 == 0:
+            t.click("#demo")
+    peak = status()
+    assert peak["sessions"] == before["sessions"] + 20, peak
+    figures["rss kB with 20 sessions"] = peak["rss_kb"]
+    figures["rss kB before"] = before["rss_kb"]
+    figures["threads with 20 sessions"] = peak["threads"]
+    ctx.close()
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        now = status()
+        if now["sessions"] == before["sessions"] and now["threads"] <= before["threads"]:
+            break
+        time.sleep(0.2)
+    assert now["sessions"] == before["sessions"] and now["threads"] <= before["threads"], (before, now)
+    figures["threads after closing"] = now["threads"]
+    figures["threads before"] = before["threads"]
+
+
+def main():
+    os.makedirs(SHOTS, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
+        ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+        for name, test in (("quantum", quantum), ("othello", othello), ("go", go)):
+            test(ctx)
+            print("ok", name, flush=True)
+        ctx.close()
+        two_players(browser)
+        print("ok two players", flush=True)
+        hostile(browser)
+        print("ok hostile", flush=True)
+        browser.close()
+    assert not console_errors, console_errors
+    print("figures", json.dumps(figures), flush=True)
+
+
+if __name__ == "__main__":
+    main()

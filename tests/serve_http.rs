@@ -1,0 +1,224 @@
+//! `ryoshi serve` without a browser: pages, Host and Origin checks, message bounds, the session
+//! cap, and what a served session refuses. Talks raw HTTP and WebSocket frames to the binary.
+
+mod serve_support;
+
+use serve_support::{Frame, Server};
+use std::thread;
+use std::time::{Duration, Instant};
+
+fn wait_for_sessions(server: &Server, n: u64) -> serde_json::Value {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let status = server.status();
+        if status["sessions"] == n || Instant::now() > deadline {
+            return status;
+        }
+        thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn pages_and_host_check() {
+    let server = Server::start(2);
+    assert!(server.url.starts_with("http://127.0.0.1:"));
+    for path in [
+        "/",
+        "/quantum",
+        "/othello",
+        "/go",
+        "/play",
+        "/assets/engine.js",
+    ] {
+        let r = server.get(path, "");
+        assert!(r.starts_with("HTTP/1.1 200"), "{path}: {r}");
+        assert!(r.contains("Content-Security-Policy"), "{path}");
+    }
+    assert!(server.get("/nothing", "").starts_with("HTTP/1.1 404"));
+    // DNS rebinding: a page of another name that resolves to us is not served.
+    let r = std::net::TcpStream::connect(&server.host).map(|mut s| {
+        use std::io::{Read, Write};
+        write!(s, "GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n").unwrap();
+        let mut out = String::new();
+        let _ = s.read_to_string(&mut out);
+        out
+    });
+    assert!(r.unwrap().starts_with("HTTP/1.1 403"));
+}
+
+#[test]
+fn websocket_origin_is_checked() {
+    let server = Server::start(2);
+    assert!(server.socket("/ws", "http://evil.example").is_none());
+    assert!(server.socket("/ws", "null").is_none());
+    let other_port = format!("http://{}1", server.host);
+    assert!(server.socket("/ws", &other_port).is_none());
+    let mut ok = server.socket("/ws", &server.origin()).expect("own origin");
+    ok.send("isready");
+    ok.until(|l| l == "readyok");
+    assert_eq!(server.status()["sessions"], 1);
+}
+
+#[test]
+fn oversized_and_garbage_messages_get_errors() {
+    let server = Server::start(2);
+    let mut ws = server.socket("/ws", &server.origin()).unwrap();
+    let mut other = server.socket("/ws", &server.origin()).unwrap();
+    ws.send(&"x".repeat(300 << 10));
+    ws.send_frame(2, &[0, 1, 2, 255]);
+    ws.send_frame(1, &[0xC3, 0x28]);
+    ws.send("usi usi usi");
+    ws.send("isready");
+    let lines = ws.until(|l| l == "readyok");
+    let errors: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect();
+    assert_eq!(errors.len(), 4, "{lines:?}");
+    assert!(errors[0].contains("bytes refused"), "{lines:?}");
+    assert!(errors[1].contains("UTF-8") && errors[2].contains("UTF-8"));
+    // The other tab never noticed.
+    other.send("position startpos moves 7g7f\nd");
+    let d = other.until(|l| l.starts_with("sfen "));
+    assert!(d.last().unwrap().contains("Q[KRGSLP]"), "{d:?}");
+    // A protocol violation (an unmasked frame) closes that socket only.
+    use std::io::Write;
+    ws.stream
+        .write_all(&ryoshi::serve::ws::text_frame("isready"))
+        .unwrap();
+    assert!(matches!(ws.next(), Some(Frame::Close(1002))));
+    other.send("isready");
+    other.until(|l| l == "readyok");
+}
+
+#[test]
+fn session_cap_refuses_clearly_and_closed_tabs_end_their_sessions() {
+    let server = Server::start(2);
+    let before = server.status();
+    let mut a = server.socket("/ws", &server.origin()).unwrap();
+    let mut b = server.socket("/ws", &server.origin()).unwrap();
+    // Both searching without end; closing must stop the search threads too.
+    for ws in [&mut a, &mut b] {
+        ws.send("go infinite");
+        ws.until(|l| l.starts_with("info depth"));
+    }
+    let mut c = server.socket("/ws", &server.origin()).unwrap();
+    match c.next() {
+        Some(Frame::Text(t)) => assert!(t.contains("too many engine sessions"), "{t}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(c.next(), Some(Frame::Close(1013)));
+    let busy = server.status();
+    assert_eq!(busy["sessions"], 2);
+    drop(a);
+    drop(b);
+    let after = wait_for_sessions(&server, 0);
+    assert_eq!(after["sessions"], 0, "{after}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while server.status()["threads"].as_u64() > before["threads"].as_u64()
+        && Instant::now() < deadline
+    {
+        thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        server.status()["threads"].as_u64() <= before["threads"].as_u64(),
+        "threads before {before}, now {}",
+        server.status()
+    );
+    // The freed places are usable again; `quit` ends a session and its socket.
+    let mut d = server.socket("/ws", &server.origin()).unwrap();
+    d.send("isready");
+    d.until(|l| l == "readyok");
+    d.send("quit");
+    assert_eq!(d.next(), Some(Frame::Close(1000)));
+    assert_eq!(wait_for_sessions(&server, 0)["sessions"], 0);
+}
+
+#[test]
+fn served_sessions_never_touch_files() {
+    let server = Server::start(2);
+    let mut ws = server.socket("/ws", &server.origin()).unwrap();
+    ws.send("setoption name USI_Variant value go");
+    for refused in [
+        "loadsgf /etc/passwd",
+        "go perft 5",
+        "setoption name USI_Hash value 4096",
+    ] {
+        ws.send(refused);
+        let line = ws.until(|_| true).remove(0);
+        assert!(line.starts_with("info string error: "), "{refused}: {line}");
+        assert!(line.contains("served session"), "{refused}: {line}");
+    }
+    // The SGF itself is fine.
+    ws.send("loadsgftext (;GM[1]SZ[5]AB[cc]PL[W])\nd");
+    let d = ws.until(|l| l.starts_with("sfen "));
+    assert_eq!(d.last().unwrap(), "sfen 5 ...../...../..X../...../..... w");
+}
+
+#[test]
+fn rooms_referee_over_raw_sockets() {
+    let server = Server::start(2);
+    let origin = server.origin();
+    let mut a = server.socket("/room?new=othello", &origin).unwrap();
+    let first = a.until(|_| true).remove(0);
+    let words: Vec<&str> = first.split_whitespace().collect();
+    assert_eq!(words[0], "room", "{first}");
+    let (id, invite) = (words[1].to_string(), words[5].to_string());
+    a.until(|l| l.starts_with("state "));
+    let mut b = server
+        .socket(&format!("/room?room={id}&seat={invite}"), &origin)
+        .unwrap();
+    let state = b.until(|l| l.starts_with("state ")).remove(0);
+    assert!(state.contains("\"you\":\"white\""), "{state}");
+    b.send("move f5");
+    assert!(b.until(|_| true)[0].contains("it is black's turn"));
+    a.send("move f5");
+    for ws in [&mut a, &mut b] {
+        let s = ws.until(|l| l.starts_with("state ")).remove(0);
+        assert!(s.contains("\"moves\":[\"f5\"]"), "{s}");
+    }
+    assert!(server
+        .socket(&format!("/room?room={id}&seat=forged"), &origin)
+        .unwrap()
+        .until(|_| true)[0]
+        .contains("does not belong"));
+}
+
+#[test]
+fn loadsgftext_works_on_stdin_too() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(serve_support::BIN)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(
+            b"setoption name USI_Variant value go\nloadsgftext (;SZ[5]AB[aa][bb];W[cc])\nd\n\
+              loadsgftext (;SZ[5]AB[zz\nd\nundo\nd\n",
+        )
+        .unwrap();
+    let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    let sfens: Vec<&str> = out.lines().filter(|l| l.starts_with("sfen ")).collect();
+    assert_eq!(
+        sfens,
+        [
+            "sfen 5 X..../.X.../..O../...../..... b",
+            "sfen 5 X..../.X.../..O../...../..... b",
+            // undo restores the state before W[cc]: the setup alone, black to move.
+            "sfen 5 X..../.X.../...../...../..... b",
+        ],
+        "{out}"
+    );
+    assert_eq!(
+        out.lines()
+            .filter(|l| l.starts_with("info string error: "))
+            .count(),
+        1,
+        "{out}"
+    );
+}

@@ -1,0 +1,164 @@
+//! Starts `ryoshi serve` on a free port, and a minimal WebSocket client for the tests.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_ryoshi");
+
+pub struct Server {
+    child: Child,
+    pub url: String,
+    /// `127.0.0.1:port`
+    pub host: String,
+}
+
+impl Server {
+    pub fn start(max_sessions: usize) -> Server {
+        let mut child = Command::new(BIN)
+            .args(["serve", "--port", "0", "--max-sessions"])
+            .arg(max_sessions.to_string())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start ryoshi serve");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut line)
+            .expect("the URL line");
+        let url = line
+            .trim()
+            .strip_prefix("ryoshi serve: ")
+            .expect("ryoshi serve: <url>")
+            .to_string();
+        let host = url
+            .trim_start_matches("http://")
+            .trim_end_matches('/')
+            .to_string();
+        Server { child, url, host }
+    }
+
+    /// `GET path` with the given extra header lines; the whole response.
+    pub fn get(&self, path: &str, headers: &str) -> String {
+        let mut s = TcpStream::connect(&self.host).expect("connect");
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: {}\r\n{headers}\r\n",
+            self.host
+        )
+        .unwrap();
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    pub fn status(&self) -> serde_json::Value {
+        let response = self.get("/status", "");
+        let body = response.split("\r\n\r\n").nth(1).expect("a body");
+        serde_json::from_str(body).expect("JSON status")
+    }
+
+    /// Opens a WebSocket with the given Origin; None when the upgrade is refused.
+    pub fn socket(&self, path: &str, origin: &str) -> Option<Client> {
+        let mut s = TcpStream::connect(&self.host).expect("connect");
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\
+             Origin: {origin}\r\n\r\n",
+            self.host
+        )
+        .unwrap();
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") {
+            if s.read(&mut byte).unwrap_or(0) == 0 {
+                break;
+            }
+            head.push(byte[0]);
+        }
+        let head = String::from_utf8_lossy(&head);
+        if !head.starts_with("HTTP/1.1 101") {
+            return None;
+        }
+        assert!(head.contains("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo="));
+        Some(Client { stream: s })
+    }
+
+    pub fn origin(&self) -> String {
+        format!("http://{}", self.host)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub struct Client {
+    pub stream: TcpStream,
+}
+
+/// What the server sent.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Frame {
+    Text(String),
+    Close(u16),
+    Other(u8),
+}
+
+impl Client {
+    pub fn send_frame(&mut self, opcode: u8, payload: &[u8]) {
+        let frame = ryoshi::serve::ws::client_frame(opcode, true, payload, [7, 1, 9, 3]);
+        self.stream.write_all(&frame).expect("send");
+    }
+
+    pub fn send(&mut self, text: &str) {
+        self.send_frame(1, text.as_bytes());
+    }
+
+    pub fn next(&mut self) -> Option<Frame> {
+        let mut head = [0u8; 2];
+        self.stream.read_exact(&mut head).ok()?;
+        let mut len = (head[1] & 0x7F) as u64;
+        if len == 126 {
+            let mut b = [0u8; 2];
+            self.stream.read_exact(&mut b).ok()?;
+            len = u16::from_be_bytes(b) as u64;
+        } else if len == 127 {
+            let mut b = [0u8; 8];
+            self.stream.read_exact(&mut b).ok()?;
+            len = u64::from_be_bytes(b);
+        }
+        let mut body = vec![0u8; len as usize];
+        self.stream.read_exact(&mut body).ok()?;
+        Some(match head[0] & 0x0F {
+            1 => Frame::Text(String::from_utf8(body).expect("UTF-8 text")),
+            8 => Frame::Close(u16::from_be_bytes([body[0], body[1]])),
+            op => Frame::Other(op),
+        })
+    }
+
+    /// Text lines up to and including the first for which `stop` holds.
+    pub fn until(&mut self, stop: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            match self.next() {
+                Some(Frame::Text(t)) => {
+                    let done = stop(&t);
+                    seen.push(t);
+                    if done {
+                        return seen;
+                    }
+                }
+                other => panic!("expected text, got {other:?} after {seen:?}"),
+            }
+        }
+    }
+}
