@@ -95,6 +95,8 @@ pub struct MatchConfig {
     pub timeout_ms: u64,
     pub openings: Option<PathBuf>,
     pub opening_plies: Option<u32>,
+    /// With `opening_plies`: each opening draws its length in `opening_plies..=opening_plies_max`.
+    pub opening_plies_max: Option<u32>,
     #[serde(default)]
     pub seed: u64,
     #[serde(default = "default_max_plies")]
@@ -285,6 +287,15 @@ impl Config {
         self.check_time_control()?;
         if m.openings.is_some() && m.opening_plies.is_some() {
             return Err("[match]: give either `openings` or `opening_plies`, not both".into());
+        }
+        if let Some(max) = m.opening_plies_max {
+            match m.opening_plies {
+                None => return Err("[match]: `opening_plies_max` needs `opening_plies`".into()),
+                Some(min) if max < min => {
+                    return Err("[match]: `opening_plies_max` is below `opening_plies`".into())
+                }
+                _ => {}
+            }
         }
         if m.max_plies == 0 {
             return Err("[match]: `max_plies` must be at least 1".into());

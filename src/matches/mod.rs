@@ -114,9 +114,13 @@ fn openings(
             opening::parse_file(&text, factory).map_err(|e| format!("{}: {e}", path.display()))?;
         return Ok((0..count).map(|k| list[k % list.len()].clone()).collect());
     }
-    if let Some(plies) = m.opening_plies {
+    if let Some(min) = m.opening_plies {
+        let max = m.opening_plies_max.unwrap_or(min);
         return (0..count)
-            .map(|k| opening::random_opening(factory, plies, m.seed, k))
+            .map(|k| {
+                let plies = opening::random_length(min, max, m.seed, k);
+                opening::random_opening(factory, plies, m.seed, k)
+            })
             .collect();
     }
     Ok(vec![Opening::startpos(); count])
@@ -506,6 +510,22 @@ mod tests {
         assert_eq!(a.moves.len(), 4);
         let mut referee = quantum();
         a.replay(referee.as_mut()).unwrap();
+    }
+
+    #[test]
+    fn random_opening_lengths_cover_the_range_and_depend_on_seed_and_index() {
+        let lengths: Vec<u32> = (0..200)
+            .map(|k| opening::random_length(2, 4, 7, k))
+            .collect();
+        for plies in 2..=4 {
+            assert!(lengths.contains(&plies), "{plies} never drawn");
+        }
+        assert!(lengths.iter().all(|&n| (2..=4).contains(&n)));
+        let again: Vec<u32> = (0..200)
+            .map(|k| opening::random_length(2, 4, 7, k))
+            .collect();
+        assert_eq!(lengths, again);
+        assert_eq!(opening::random_length(3, 3, 7, 5), 3);
     }
 
     #[test]
