@@ -32,6 +32,8 @@ enum Input {
 enum SearchMsg {
     Report(Report),
     Done(Outcome),
+    /// The `checkmate ...` line of a `go mate` search.
+    Mate(String),
 }
 
 /// A fresh game of the given variant at its start position.
@@ -243,6 +245,10 @@ impl<W: Write> Session<W> {
                 self.start_search(&params);
                 Ok(())
             }
+            Command::Mate(limit) => {
+                self.start_mate(limit);
+                Ok(())
+            }
             Command::PonderHit(params) => {
                 self.ponderhit(&params);
                 Ok(())
@@ -319,19 +325,46 @@ impl<W: Write> Session<W> {
     fn start_search(&mut self, params: &GoParams) {
         let limits = self.limits(params);
         let job = self.game.search(&limits, &self.options);
+        self.spawn(limits, "bestmove resign", move |control, tx| {
+            let mut report = |r: Report| {
+                let _ = tx.send(SearchMsg::Report(r));
+            };
+            let outcome = job(control, &mut report);
+            let _ = tx.send(SearchMsg::Done(outcome));
+        });
+    }
+
+    /// `go mate [<ms>|infinite]`: runs like a `go` search (`stop`, `isready` and queued commands
+    /// behave the same), but answers with one `checkmate ...` line as soon as it ends.
+    fn start_mate(&mut self, limit: Option<u64>) {
+        let Some(job) = self.game.mate(&self.options) else {
+            self.line("checkmate notimplemented");
+            return;
+        };
+        let limits = Limits {
+            movetime: limit,
+            infinite: limit.is_none(),
+            ..Default::default()
+        };
+        self.spawn(limits, "checkmate timeout", move |control, tx| {
+            let _ = tx.send(SearchMsg::Mate(job(control)));
+        });
+    }
+
+    /// Starts `body` on the search thread with a fresh control block for `limits`.
+    fn spawn(
+        &mut self,
+        limits: Limits,
+        on_failure: &str,
+        body: impl FnOnce(&Control, &Sender<SearchMsg>) + Send + 'static,
+    ) {
         let control = Arc::new(Control::new(limits.clone(), self.options.move_overhead_ms));
         let tx = self.search_tx.clone();
         let thread_control = Arc::clone(&control);
         let thread = thread::Builder::new()
             .name("search".into())
             .stack_size(64 << 20)
-            .spawn(move || {
-                let mut report = |r: Report| {
-                    let _ = tx.send(SearchMsg::Report(r));
-                };
-                let outcome = job(&thread_control, &mut report);
-                let _ = tx.send(SearchMsg::Done(outcome));
-            });
+            .spawn(move || body(&thread_control, &tx));
         match thread {
             Ok(handle) => {
                 self.search = Some(Running {
@@ -343,7 +376,7 @@ impl<W: Write> Session<W> {
             }
             Err(e) => {
                 self.error(&format!("cannot start the search thread: {e}"));
-                self.line("bestmove resign");
+                self.line(on_failure);
             }
         }
     }
@@ -415,6 +448,15 @@ impl<W: Write> Session<W> {
                 } else {
                     self.finish(outcome);
                 }
+            }
+            SearchMsg::Mate(answer) => {
+                // A mate answer is never held: `go mate infinite` answers when it knows.
+                if let Some(mut running) = self.search.take() {
+                    if let Some(handle) = running.thread.take() {
+                        let _ = handle.join();
+                    }
+                }
+                self.line(&answer);
             }
         }
         self.drain_pending()

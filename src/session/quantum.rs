@@ -4,8 +4,9 @@ use super::options::{Options, Strategy};
 use super::variant::{Out, Variant};
 use crate::games::quantum::{perft, qsfen, Position, Record, Rules, Side};
 use crate::protocol::StartSpec;
+use crate::search::quantum::mate::{self, MateSearch, MAX_MATE_PLIES};
 use crate::search::quantum::{self as player, Player, QGame};
-use crate::search::{Job, Limits, Searcher};
+use crate::search::{Job, Limits, MateJob, Searcher};
 use parking_lot::Mutex;
 use std::sync::Arc;
 
@@ -126,6 +127,17 @@ impl Variant for QuantumVariant {
             let searcher = slot.as_mut().expect("just allocated");
             player::think(player, &game, &keys, searcher, control, report)
         })
+    }
+
+    fn mate(&self, options: &Options) -> Option<MateJob> {
+        let pos = self.record.position().clone();
+        let rules = rules(options);
+        let hash_mb = options.hash_mb;
+        Some(Box::new(move |control| {
+            let mut search = MateSearch::new(rules, control, hash_mb);
+            let result = search.run(&pos, MAX_MATE_PLIES);
+            mate::answer(&pos, &result)
+        }))
     }
 
     fn first_player_to_move(&self) -> bool {

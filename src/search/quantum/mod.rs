@@ -3,6 +3,7 @@
 //! `random` (a seeded uniform choice).
 
 pub mod eval;
+pub mod mate;
 
 use crate::games::quantum::types::Side;
 use crate::games::quantum::zobrist;
