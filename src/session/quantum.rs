@@ -118,6 +118,7 @@ impl Variant for QuantumVariant {
             Strategy::Random => Player::Random { seed: options.seed },
         };
         let hash_mb = options.hash_mb;
+        let multipv = options.multipv as usize;
         let searcher = Arc::clone(&self.searcher);
         Box::new(move |control, report| {
             let mut slot = searcher.lock();
@@ -125,6 +126,7 @@ impl Variant for QuantumVariant {
                 *slot = Some(Searcher::new(hash_mb));
             }
             let searcher = slot.as_mut().expect("just allocated");
+            searcher.set_multipv(multipv);
             player::think(player, &game, &keys, searcher, control, report)
         })
     }
