@@ -10,6 +10,7 @@ pub mod clock;
 pub mod config;
 pub mod engine;
 pub mod game;
+pub mod merge;
 pub mod opening;
 pub mod othello;
 pub mod quantum;
@@ -33,9 +34,13 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-/// `ryoshi match CONFIG`.
-pub fn run_cli(config: &str) -> Result<(), String> {
-    let config = Config::load(Path::new(config))?;
+/// `ryoshi match CONFIG [--shard K/N]`.
+pub fn run_cli(config: &str, shard: Option<&str>) -> Result<(), String> {
+    let mut config = Config::load(Path::new(config))?;
+    config.play.shard = shard.map(config::Shard::parse).transpose()?;
+    if let Some(shard) = config.play.shard {
+        config.play.results = shard.results_path(&config.play.results);
+    }
     let factory = referee_for(config.play.variant)?;
     signal::install();
     signal::ignore_sigpipe();
@@ -165,7 +170,10 @@ pub fn run_match(
         .into_iter()
         .map(Arc::new)
         .collect();
-    let jobs = schedule(config, &openings);
+    let mut jobs = schedule(config, &openings);
+    if let Some(shard) = config.play.shard {
+        jobs.retain(|job| shard.holds(job.game));
+    }
     let mut results = results::ResultsFile::open(&config.resolve(&config.play.results))?;
     let records_dir = config.resolve(&config.play.records);
 
@@ -285,7 +293,8 @@ pub fn run_match(
         if let Some(sprt) = &sprt {
             let state = sprt.state(&pair_scores[0].tally);
             summary.sprt = Some(state);
-            if state != SprtState::Continue {
+            // A shard plays all its games: only the merged results may decide.
+            if state != SprtState::Continue && config.play.shard.is_none() {
                 hooks.stop.store(true, Ordering::SeqCst);
             }
         }
