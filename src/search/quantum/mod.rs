@@ -35,10 +35,7 @@ impl QGame {
         if let Some(r) = self.reach.get() {
             return r;
         }
-        let r = [
-            self.pos.board_reach(Side::Black),
-            self.pos.board_reach(Side::White),
-        ];
+        let r = self.pos.board_reach_both();
         self.reach.set(Some(r));
         r
     }
