@@ -95,24 +95,26 @@ fn four_shards_merged_are_the_whole_match_game_by_game() {
     );
 }
 
+/// Runs the binary, which must succeed; its stdout.
+fn ryoshi(args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ryoshi"))
+        .args(args)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 #[test]
 fn merging_a_file_twice_skips_the_duplicates_and_the_binary_prints_the_summary() {
     let dir = scratch("shards-cli");
     run_shard(&dir, Some(Shard { index: 2, count: 3 }));
     let path = dir.join("results.jsonl");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ryoshi"))
-        .args(["match", "--merge"])
-        .arg(&path)
-        .arg(&path)
-        .args(["--elo0", "-5", "--elo1", "5"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
+    let path = path.to_str().unwrap();
+    let text = ryoshi(&[
+        "match", "--merge", path, path, "--elo0", "-5", "--elo1", "5",
+    ]);
     let first = text.lines().next().unwrap();
     assert!(
         first.starts_with("Merged 7 games from 2 files (7 duplicates skipped)"),
@@ -126,18 +128,9 @@ fn merging_a_file_twice_skips_the_duplicates_and_the_binary_prints_the_summary()
 fn the_binary_writes_each_shard_to_its_own_results_file() {
     let dir = scratch("shards-files");
     std::fs::write(dir.join("engines.toml"), text(&dir)).unwrap();
+    let config = dir.join("engines.toml");
     for k in ["1/2", "2/2"] {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ryoshi"))
-            .arg("match")
-            .arg(dir.join("engines.toml"))
-            .args(["--shard", k])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        ryoshi(&["match", config.to_str().unwrap(), "--shard", k]);
     }
     let one = read_results(&dir.join("results-shard1of2.jsonl"));
     let two = read_results(&dir.join("results-shard2of2.jsonl"));
