@@ -110,7 +110,8 @@ fn slot(pos: &Position, left: u32) -> u64 {
 impl<'a> MateSearch<'a> {
     /// A search whose table holds about `hash_mb` MiB.
     pub fn new(rules: Rules, control: &'a Control, hash_mb: u64) -> Self {
-        let capacity = ((hash_mb.max(1) << 20) / 48).clamp(1 << 12, 1 << 28) as usize;
+        // At most 16 M entries (under 1 GiB), whatever USI_Hash says: the map grows as it fills.
+        let capacity = ((hash_mb.max(1) << 20) / 48).clamp(1 << 12, 1 << 24) as usize;
         MateSearch {
             rules,
             control,
