@@ -59,7 +59,8 @@ fn stop_and_isready_act_during_the_search() {
     engine.send("isready");
     let lines = engine.read_until(LONG, |l| l == "readyok");
     assert_eq!(lines, ["readyok"]);
-    std::thread::sleep(Duration::from_millis(200));
+    // The search takes seconds here; stop it well before it could answer by itself.
+    std::thread::sleep(Duration::from_millis(50));
     engine.send("stop");
     let lines = engine.read_until(LONG, |l| l.starts_with("checkmate"));
     assert_eq!(lines, ["checkmate timeout"]);
