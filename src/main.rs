@@ -49,10 +49,32 @@ enum Sub {
     Gtp,
     /// Speak the NBoard protocol (Othello GUIs) on stdin/stdout.
     Nboard,
-    /// Play an engine match from a configuration file.
+    /// Play an engine match from a configuration file, or merge results files.
     Match {
         #[arg(default_value = "engines.toml")]
         config: String,
+        /// Play only the K-th of N disjoint slices of the games (same seeds and openings).
+        #[arg(long, value_name = "K/N")]
+        shard: Option<String>,
+        /// Print the summary, Elo and SPRT of the union of these results files instead.
+        #[arg(long, num_args = 1.., value_name = "RESULTS", conflicts_with = "shard")]
+        merge: Vec<String>,
+        /// SPRT of --merge: H0 Elo.
+        #[arg(
+            long,
+            default_value_t = 0.0,
+            requires = "merge",
+            allow_hyphen_values = true
+        )]
+        elo0: f64,
+        /// SPRT of --merge: H1 Elo.
+        #[arg(
+            long,
+            default_value_t = 10.0,
+            requires = "merge",
+            allow_hyphen_values = true
+        )]
+        elo1: f64,
     },
     /// Serve the browser front end (quantum shogi, Othello, Go) on a local web server.
     Serve {
@@ -92,7 +114,19 @@ fn main() -> ExitCode {
             ryoshi::nboard::run(BufReader::new(io::stdin()), io::stdout());
             Ok(())
         }
-        Some(Sub::Match { config }) => ryoshi::matches::run_cli(&config),
+        Some(Sub::Match {
+            config,
+            shard,
+            merge,
+            elo0,
+            elo1,
+        }) => {
+            if merge.is_empty() {
+                ryoshi::matches::run_cli(&config, shard.as_deref())
+            } else {
+                merge_results(&merge, elo0, elo1)
+            }
+        }
         Some(Sub::Serve {
             host,
             port,
@@ -128,6 +162,19 @@ fn protocol_loop() {
     } else {
         run(input, io::stdout());
     }
+}
+
+fn merge_results(paths: &[String], elo0: f64, elo1: f64) -> Result<(), String> {
+    if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
+        return Err("--elo0 must be below --elo1".into());
+    }
+    let sprt = ryoshi::matches::config::SprtConfig {
+        elo0,
+        elo1,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+    ryoshi::matches::merge::run(paths, sprt, &mut io::stdout()).map(|_| ())
 }
 
 fn perft(depth: u32, sfen: Option<String>, variant: &str) -> Result<(), String> {

@@ -123,6 +123,14 @@ fn check(line: &str, out: &str) {
         for drop in ["P~*5e", "Q[GS]~*5e", "Q*5e"] {
             assert!(moves.split(' ').any(|m| m == drop), "{drop}: {moves}");
         }
+    } else if line.contains("go mate 1000") {
+        let answer = out
+            .lines()
+            .find(|l| l.starts_with("checkmate "))
+            .unwrap_or_else(|| panic!("no checkmate line:\n{out}"));
+        let plies: Vec<&str> = answer.split_whitespace().skip(1).collect();
+        assert_eq!(plies.len(), 3, "a three-ply win: {answer}");
+        assert!(plies[0].starts_with("G*"), "a gold drop first: {answer}");
     } else if line.contains("Strategy value possibilityist") {
         has_line(out, |l| l.starts_with("bestmove "), "bestmove");
     } else if line.contains("hint 3\\nflips c3\\ncount 6") {

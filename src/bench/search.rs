@@ -1,14 +1,19 @@
-//! `ryoshi bench search [depth]`: the quantum shogi search signature (as the `bench` command).
+//! `ryoshi bench search [DEPTH] [nopruning]`: the quantum shogi search signature (as the `bench`
+//! command) at another depth, or with null move and late-move reductions off.
 
 pub const NAMES: &[&str] = &["search"];
 
 pub fn run(what: &str, args: &[String]) -> Option<Result<(), String>> {
     (what == "search").then(|| {
-        let depth = match args.first() {
-            Some(a) => a.parse().map_err(|_| format!("bad depth '{a}'"))?,
-            None => crate::search::quantum::BENCH_DEPTH,
-        };
-        let (lines, _) = crate::search::quantum::bench(16, depth);
+        let mut depth = crate::search::quantum::BENCH_DEPTH;
+        let mut pruning = true;
+        for a in args {
+            match a.as_str() {
+                "nopruning" => pruning = false,
+                _ => depth = a.parse().map_err(|_| format!("bad depth '{a}'"))?,
+            }
+        }
+        let (lines, _) = crate::session::quantum::bench(depth, pruning);
         for line in lines {
             println!("{line}");
         }

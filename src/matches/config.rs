@@ -95,6 +95,8 @@ pub struct MatchConfig {
     pub timeout_ms: u64,
     pub openings: Option<PathBuf>,
     pub opening_plies: Option<u32>,
+    /// With `opening_plies`: each opening draws its length in `opening_plies..=opening_plies_max`.
+    pub opening_plies_max: Option<u32>,
     #[serde(default)]
     pub seed: u64,
     #[serde(default = "default_max_plies")]
@@ -104,6 +106,55 @@ pub struct MatchConfig {
     #[serde(default = "default_records")]
     pub records: PathBuf,
     pub sprt: Option<SprtConfig>,
+    /// `ryoshi match --shard K/N`: play only this slice of the schedule (never read from TOML).
+    #[serde(skip)]
+    pub shard: Option<Shard>,
+}
+
+/// The K-th (1-based) of N disjoint slices of a match: the games numbered K, K + N, K + 2N, ...
+/// of the full schedule, with their own openings and colours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// `K/N` with 1 <= K <= N.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard: expected K/N with 1 <= K <= N, got `{text}`");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let index: usize = k.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The shard's own results file: `results.jsonl` becomes `results-shard3of8.jsonl`, so shards
+    /// sharing a folder never write to one file.
+    pub fn results_path(&self, results: &Path) -> PathBuf {
+        let stem = results
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let name = match results.extension() {
+            Some(ext) => format!(
+                "{stem}-shard{}of{}.{}",
+                self.index,
+                self.count,
+                ext.to_string_lossy()
+            ),
+            None => format!("{stem}-shard{}of{}", self.index, self.count),
+        };
+        results.with_file_name(name)
+    }
+
+    /// Whether game number `game` (1-based, in schedule order) belongs to this shard.
+    pub fn holds(&self, game: usize) -> bool {
+        game >= 1 && (game - 1) % self.count == self.index - 1
+    }
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq)]
@@ -285,6 +336,15 @@ impl Config {
         self.check_time_control()?;
         if m.openings.is_some() && m.opening_plies.is_some() {
             return Err("[match]: give either `openings` or `opening_plies`, not both".into());
+        }
+        if let Some(max) = m.opening_plies_max {
+            match m.opening_plies {
+                None => return Err("[match]: `opening_plies_max` needs `opening_plies`".into()),
+                Some(min) if max < min => {
+                    return Err("[match]: `opening_plies_max` is below `opening_plies`".into())
+                }
+                _ => {}
+            }
         }
         if m.max_plies == 0 {
             return Err("[match]: `max_plies` must be at least 1".into());

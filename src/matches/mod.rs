@@ -10,6 +10,7 @@ pub mod clock;
 pub mod config;
 pub mod engine;
 pub mod game;
+pub mod merge;
 pub mod opening;
 pub mod othello;
 pub mod quantum;
@@ -33,9 +34,13 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-/// `ryoshi match CONFIG`.
-pub fn run_cli(config: &str) -> Result<(), String> {
-    let config = Config::load(Path::new(config))?;
+/// `ryoshi match CONFIG [--shard K/N]`.
+pub fn run_cli(config: &str, shard: Option<&str>) -> Result<(), String> {
+    let mut config = Config::load(Path::new(config))?;
+    config.play.shard = shard.map(config::Shard::parse).transpose()?;
+    if let Some(shard) = config.play.shard {
+        config.play.results = shard.results_path(&config.play.results);
+    }
     let factory = referee_for(config.play.variant)?;
     signal::install();
     signal::ignore_sigpipe();
@@ -114,9 +119,13 @@ fn openings(
             opening::parse_file(&text, factory).map_err(|e| format!("{}: {e}", path.display()))?;
         return Ok((0..count).map(|k| list[k % list.len()].clone()).collect());
     }
-    if let Some(plies) = m.opening_plies {
+    if let Some(min) = m.opening_plies {
+        let max = m.opening_plies_max.unwrap_or(min);
         return (0..count)
-            .map(|k| opening::random_opening(factory, plies, m.seed, k))
+            .map(|k| {
+                let plies = opening::random_length(min, max, m.seed, k);
+                opening::random_opening(factory, plies, m.seed, k)
+            })
             .collect();
     }
     Ok(vec![Opening::startpos(); count])
@@ -161,7 +170,10 @@ pub fn run_match(
         .into_iter()
         .map(Arc::new)
         .collect();
-    let jobs = schedule(config, &openings);
+    let mut jobs = schedule(config, &openings);
+    if let Some(shard) = config.play.shard {
+        jobs.retain(|job| shard.holds(job.game));
+    }
     let results_path = config.resolve(&config.play.results);
     let mut results = results::ResultsFile::open(&results_path)?;
     let records_dir = config.resolve(&config.play.records);
@@ -295,7 +307,8 @@ pub fn run_match(
         if let Some(sprt) = &sprt {
             let state = sprt.state(&pair_scores[0].tally);
             summary.sprt = Some(state);
-            if state != SprtState::Continue {
+            // A shard plays all its games: only the merged results may decide.
+            if state != SprtState::Continue && config.play.shard.is_none() {
                 hooks.stop.store(true, Ordering::SeqCst);
             }
         }
@@ -514,6 +527,22 @@ mod tests {
         assert_eq!(a.moves.len(), 4);
         let mut referee = quantum();
         a.replay(referee.as_mut()).unwrap();
+    }
+
+    #[test]
+    fn random_opening_lengths_cover_the_range_and_depend_on_seed_and_index() {
+        let lengths: Vec<u32> = (0..200)
+            .map(|k| opening::random_length(2, 4, 7, k))
+            .collect();
+        for plies in 2..=4 {
+            assert!(lengths.contains(&plies), "{plies} never drawn");
+        }
+        assert!(lengths.iter().all(|&n| (2..=4).contains(&n)));
+        let again: Vec<u32> = (0..200)
+            .map(|k| opening::random_length(2, 4, 7, k))
+            .collect();
+        assert_eq!(lengths, again);
+        assert_eq!(opening::random_length(3, 3, 7, 5), 3);
     }
 
     #[test]

@@ -126,6 +126,16 @@ pub fn parse_file(text: &str, factory: &RefereeFactory) -> Result<Vec<Opening>, 
     Ok(openings)
 }
 
+/// The length of random opening number `index` in `min..=max` (only `seed` and `index` decide it;
+/// `min == max` gives `min` without drawing, so fixed-length openings are unchanged).
+pub fn random_length(min: u32, max: u32, seed: u64, index: usize) -> u32 {
+    if max <= min {
+        return min;
+    }
+    let mut rng = SplitMix64::new(!seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    min + rng.index((max - min + 1) as usize) as u32
+}
+
 /// Random opening number `index` (0-based) of `plies` random legal moves from the standard start.
 /// Only `seed` and `index` decide it. Lines that end the game are drawn again.
 pub fn random_opening(

@@ -47,6 +47,8 @@ pub enum Command {
     },
     Go(GoParams),
     Perft(u32),
+    /// `go mate <ms>` (Some) or `go mate [infinite]` (None).
+    Mate(Option<u64>),
     PonderHit(GoParams),
     GameOver(Option<GameOutcome>),
     Display,

@@ -212,6 +212,19 @@ fn go(input: &str) -> Res<'_, Command> {
             ),
             Command::Perft,
         ),
+        map(
+            preceded(
+                keyword("mate"),
+                cut(terminated(
+                    opt(alt((
+                        map(keyword("infinite"), |_| None),
+                        map(number::<u64>, Some),
+                    ))),
+                    expect("expected a number of milliseconds or 'infinite'", end),
+                )),
+            ),
+            |limit| Command::Mate(limit.flatten()),
+        ),
         map(go_params, Command::Go),
     ))(input)
 }
@@ -435,6 +448,11 @@ mod tests {
             })
         );
         assert_eq!(ok("go perft 3"), Command::Perft(3));
+        assert_eq!(ok("go mate 1000"), Command::Mate(Some(1000)));
+        assert_eq!(ok("go mate infinite"), Command::Mate(None));
+        assert_eq!(ok("go mate"), Command::Mate(None));
+        assert!(parse_line("go mate soon").is_err());
+        assert!(parse_line("go mate 10 20").is_err());
         assert_eq!(ok("go"), Command::Go(GoParams::default()));
         let e = parse_line("go movetime soon").unwrap_err();
         assert!(e.message.contains("milliseconds"), "{e}");

@@ -29,6 +29,8 @@ pub struct Searcher<G: SearchGame> {
     hash_mb: u64,
     /// Null-move pruning and late-move reductions (off: the result is exact minimax).
     pruning: bool,
+    /// Root lines searched and reported (`MultiPV`); 1 reports without a `multipv` field.
+    multipv: usize,
 }
 
 /// What one completed iteration found.
@@ -59,7 +61,13 @@ impl<G: SearchGame> Searcher<G> {
             aborted: false,
             hash_mb,
             pruning: true,
+            multipv: 1,
         }
+    }
+
+    /// Searches and reports the `n` best root moves (at least 1).
+    pub fn set_multipv(&mut self, n: usize) {
+        self.multipv = n.max(1);
     }
 
     /// Turns the unsound speed-ups (null move, reductions) on or off.
@@ -118,7 +126,7 @@ impl<G: SearchGame> Searcher<G> {
         let mut best: Option<Iteration<G::Move>> = None;
         let max_depth = max_depth.min(MAX_PLY as u32 - 1).max(1);
         for depth in 1..=max_depth {
-            let found = self.root_search(root, &mut root_moves, depth, control);
+            let found = self.root_search(root, &mut root_moves, depth, control, true);
             let complete = !self.aborted;
             if let Some(it) = found {
                 // A partial iteration counts only when it changed its mind with a full result.
@@ -129,7 +137,38 @@ impl<G: SearchGame> Searcher<G> {
             if !complete {
                 break;
             }
-            if let Some(b) = &best {
+            let lines = self.multipv.min(root_moves.len());
+            if lines > 1 {
+                // The k-th best move is the best of the moves after the first k - 1.
+                let mut others = Vec::with_capacity(lines - 1);
+                for k in 1..lines {
+                    match self.root_search(root, &mut root_moves[k..], depth, control, false) {
+                        Some(it) if !self.aborted => others.push(it),
+                        _ => break,
+                    }
+                }
+                if self.aborted {
+                    break; // the best move of this depth stands; its other lines are unfinished
+                }
+                if let Some(b) = best.take() {
+                    // As Stockfish: the lines by score, the first being the best move.
+                    let mut all = vec![b];
+                    all.extend(others);
+                    all.sort_by_key(|it| std::cmp::Reverse(it.score));
+                    for (k, it) in all.iter().enumerate() {
+                        root_moves[k] = it.pv[0];
+                        let mut info = self.info(root, it, control);
+                        info.multipv = Some(k as u32 + 1);
+                        report(Report::Info(info));
+                    }
+                    best = all.into_iter().next();
+                }
+                if best.as_ref().is_some_and(|b| {
+                    b.score.abs() > WIN_BOUND && depth as i32 > WIN - b.score.abs()
+                }) {
+                    break;
+                }
+            } else if let Some(b) = &best {
                 report(Report::Info(self.info(root, b, control)));
                 if b.score.abs() > WIN_BOUND && depth as i32 > WIN - b.score.abs() {
                     break; // a forced result within the horizon: deeper search changes nothing
@@ -152,7 +191,10 @@ impl<G: SearchGame> Searcher<G> {
             score: 0,
             pv: vec![root_moves[0]],
         });
-        let info = self.info(root, &best, control);
+        let mut info = self.info(root, &best, control);
+        if self.multipv > 1 && root_moves.len() > 1 {
+            info.multipv = Some(1);
+        }
         let names: Vec<String> = info.pv.clone();
         Outcome {
             info,
@@ -187,6 +229,7 @@ impl<G: SearchGame> Searcher<G> {
         moves: &mut [G::Move],
         depth: u32,
         control: &Control,
+        store: bool,
     ) -> Option<Iteration<G::Move>> {
         let (mut alpha, beta) = (-WIN - 1, WIN + 1);
         let mut best: Option<(usize, i32)> = None;
@@ -219,7 +262,7 @@ impl<G: SearchGame> Searcher<G> {
         self.keys.pop();
         let (index, score) = best?;
         moves[..=index].rotate_right(1);
-        if !self.aborted {
+        if store && !self.aborted {
             self.tt.store(
                 root.key(),
                 G::code(moves[0]),
@@ -483,7 +526,7 @@ impl<G: SearchGame> Searcher<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Limits;
+    use crate::search::{Info, Limits};
 
     /// A random game tree (no transpositions): node ids hash to their children and evaluations.
     #[derive(Clone)]
@@ -598,6 +641,65 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn multipv_lines_are_the_best_root_moves_in_order() {
+        let mut searcher = Searcher::<Tree>::new(1);
+        searcher.set_pruning(false);
+        searcher.set_multipv(3);
+        let mut checked = 0;
+        for seed in 0..2000u64 {
+            let root = Tree { id: mix(seed) };
+            let mut moves = Vec::new();
+            root.generate(&mut moves);
+            if moves.len() < 4 {
+                continue;
+            }
+            let depth = 3;
+            let mut values: Vec<i32> = moves
+                .iter()
+                .map(|&m| {
+                    let mut c = root.clone();
+                    c.play(m);
+                    -negamax(&c, depth - 1, 1)
+                })
+                .collect();
+            if values.iter().any(|v| v.abs() > WIN_BOUND) {
+                continue; // forced results end the deepening early
+            }
+            values.sort_by_key(|&v| std::cmp::Reverse(v));
+            searcher.clear();
+            let control = Control::new(
+                Limits {
+                    depth: Some(depth),
+                    ..Default::default()
+                },
+                0,
+            );
+            let mut infos = Vec::new();
+            let outcome = searcher.run(&root, &[], &control, depth, &mut |r| {
+                if let Report::Info(i) = r {
+                    infos.push(i);
+                }
+            });
+            let last: Vec<&Info> = infos.iter().filter(|i| i.depth == depth).collect();
+            assert_eq!(last.len(), 3, "seed {seed}");
+            for (k, info) in last.iter().enumerate() {
+                assert_eq!(info.multipv, Some(k as u32 + 1));
+                assert_eq!(info.score, values[k], "seed {seed} line {}", k + 1);
+            }
+            let firsts: std::collections::BTreeSet<_> = last.iter().map(|i| &i.pv[0]).collect();
+            assert_eq!(
+                firsts.len(),
+                3,
+                "seed {seed}: the lines start with distinct moves"
+            );
+            assert_eq!(outcome.best.as_ref(), Some(&last[0].pv[0]));
+            assert_eq!(outcome.info.multipv, Some(1));
+            checked += 1;
+        }
+        assert!(checked > 20, "{checked}");
     }
 
     /// Take 1 to 3 stones; who cannot move loses. The first player wins iff n % 4 != 0.

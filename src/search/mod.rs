@@ -47,3 +47,6 @@ pub struct Outcome {
 
 /// A search ready to run on the search thread.
 pub type Job = Box<dyn FnOnce(&Control, &mut dyn FnMut(Report)) -> Outcome + Send>;
+
+/// A `go mate` search ready to run on the search thread; it returns its `checkmate ...` line.
+pub type MateJob = Box<dyn FnOnce(&Control) -> String + Send>;

@@ -49,20 +49,34 @@ pub fn plan(limits: &Limits, overhead_ms: u64) -> Budget {
         .saturating_sub(overhead_ms)
         .max(1);
     // A share of the main time, most of the increment, and all of the byoyomi (it is lost if unused).
-    let target = (time / 30)
+    let target = (time / MOVES_TO_GO)
         .saturating_add(inc / 4 * 3 + inc % 4 * 3 / 4)
         .saturating_add(byoyomi);
-    let soft = target.min(available).max(1);
-    let hard = if byoyomi > 0 && time / 30 == 0 {
-        available
-    } else {
-        target.saturating_mul(3).min(available).max(soft)
-    };
+    if byoyomi > 0 {
+        let soft = target.min(available).max(1);
+        let hard = if time / MOVES_TO_GO == 0 {
+            available
+        } else {
+            target.saturating_mul(3).min(available).max(soft)
+        };
+        return Budget {
+            soft_ms: soft,
+            hard_ms: hard,
+        };
+    }
+    // Sudden death or increment: an iteration costs several times the one before, so one is
+    // started only in the first half of the target, and none runs past twice the target. The
+    // move then takes about the target, never the 3x of an iteration started just before it.
+    let hard = target.saturating_mul(2).min(available).max(1);
+    let soft = (target / 2).min(hard).max(1);
     Budget {
         soft_ms: soft,
         hard_ms: hard,
     }
 }
+
+/// The moves the main time is shared over (a quantum shogi game lasts 60 to 80 moves a side).
+const MOVES_TO_GO: u64 = 40;
 
 #[cfg(test)]
 mod tests {
@@ -135,7 +149,7 @@ mod tests {
             },
             50,
         );
-        assert!(b.soft_ms >= max / 30, "{b:?}");
+        assert!(b.soft_ms >= max / MOVES_TO_GO, "{b:?}");
         assert!(b.soft_ms <= b.hard_ms);
         // A lone huge byoyomi behaves as a long one, not a wrapped-around short one.
         let b = plan(
@@ -147,6 +161,49 @@ mod tests {
             50,
         );
         assert!(b.hard_ms > 1 << 40, "{b:?}");
+        // A huge clock without byoyomi too.
+        let b = plan(
+            &Limits {
+                time: Some(max),
+                inc: Some(max),
+                ..Default::default()
+            },
+            50,
+        );
+        assert!(b.hard_ms > 1 << 40 && b.soft_ms <= b.hard_ms, "{b:?}");
+    }
+
+    #[test]
+    fn sudden_death_spends_a_share_not_a_tenth() {
+        // One minute alone: about 1.5 s a move, never 6 s.
+        let b = plan(
+            &Limits {
+                time: Some(60_000),
+                ..Default::default()
+            },
+            50,
+        );
+        assert_eq!((b.soft_ms, b.hard_ms), (750, 3000));
+        // With an increment most of it is spent too.
+        let b = plan(
+            &Limits {
+                time: Some(10_000),
+                inc: Some(1000),
+                ..Default::default()
+            },
+            50,
+        );
+        assert_eq!((b.soft_ms, b.hard_ms), (500, 2000));
+        // Nearly flagged: the hard limit stays inside the clock.
+        let b = plan(
+            &Limits {
+                time: Some(120),
+                inc: Some(1000),
+                ..Default::default()
+            },
+            50,
+        );
+        assert!(b.hard_ms <= 70, "{b:?}");
     }
 
     #[test]

@@ -35,6 +35,8 @@ enum SearchMsg {
     Done(Outcome),
     /// A `go perft` ended: the divide, or `None` when it was stopped.
     PerftDone(Option<Vec<(String, u64)>>),
+    /// The `checkmate ...` line of a `go mate` search.
+    Mate(String),
 }
 
 /// A fresh game of the given variant at its start position.
@@ -243,6 +245,10 @@ impl<W: Write> Session<W> {
                 self.start_search(&params);
                 Ok(())
             }
+            Command::Mate(limit) => {
+                self.start_mate(limit);
+                Ok(())
+            }
             Command::PonderHit(params) => {
                 self.ponderhit(&params);
                 Ok(())
@@ -384,31 +390,63 @@ impl<W: Write> Session<W> {
         let job = self.game.search(&limits, &self.options);
         // Should the search fail, its one bestmove is still sent: a legal move, if any.
         let fallback = self.game.legal_moves(&self.options).into_iter().next();
+        self.spawn(limits, "bestmove resign", move |control, tx| {
+            let mut report = |r: Report| {
+                let _ = tx.send(SearchMsg::Report(r));
+            };
+            let outcome = catch_unwind(AssertUnwindSafe(|| job(control, &mut report)))
+                .unwrap_or_else(|_| {
+                    let text = "error: the search failed".to_string();
+                    let _ = tx.send(SearchMsg::Report(Report::Text(text)));
+                    Outcome {
+                        info: Info {
+                            time_ms: control.elapsed_ms(),
+                            ..Info::default()
+                        },
+                        best: fallback,
+                        ponder: None,
+                    }
+                });
+            let _ = tx.send(SearchMsg::Done(outcome));
+        });
+    }
+
+    /// `go mate [<ms>|infinite]`: runs like a `go` search (`stop`, `isready` and queued commands
+    /// behave the same), but answers with one `checkmate ...` line as soon as it ends.
+    fn start_mate(&mut self, limit: Option<u64>) {
+        let Some(job) = self.game.mate(&self.options) else {
+            self.line("checkmate notimplemented");
+            return;
+        };
+        let limits = Limits {
+            movetime: limit,
+            infinite: limit.is_none(),
+            ..Default::default()
+        };
+        self.spawn(limits, "checkmate timeout", move |control, tx| {
+            let answer = catch_unwind(AssertUnwindSafe(|| job(control))).unwrap_or_else(|_| {
+                let text = "error: the mate search failed".to_string();
+                let _ = tx.send(SearchMsg::Report(Report::Text(text)));
+                "checkmate timeout".to_string()
+            });
+            let _ = tx.send(SearchMsg::Mate(answer));
+        });
+    }
+
+    /// Starts `body` on the search thread with a fresh control block for `limits`.
+    fn spawn(
+        &mut self,
+        limits: Limits,
+        on_failure: &str,
+        body: impl FnOnce(&Control, &Sender<SearchMsg>) + Send + 'static,
+    ) {
         let control = Arc::new(Control::new(limits.clone(), self.options.move_overhead_ms));
         let tx = self.search_tx.clone();
         let thread_control = Arc::clone(&control);
         let thread = thread::Builder::new()
             .name("search".into())
             .stack_size(64 << 20)
-            .spawn(move || {
-                let mut report = |r: Report| {
-                    let _ = tx.send(SearchMsg::Report(r));
-                };
-                let outcome = catch_unwind(AssertUnwindSafe(|| job(&thread_control, &mut report)))
-                    .unwrap_or_else(|_| {
-                        let text = "error: the search failed".to_string();
-                        let _ = tx.send(SearchMsg::Report(Report::Text(text)));
-                        Outcome {
-                            info: Info {
-                                time_ms: thread_control.elapsed_ms(),
-                                ..Info::default()
-                            },
-                            best: fallback,
-                            ponder: None,
-                        }
-                    });
-                let _ = tx.send(SearchMsg::Done(outcome));
-            });
+            .spawn(move || body(&thread_control, &tx));
         match thread {
             Ok(handle) => {
                 self.search = Some(Running {
@@ -422,7 +460,7 @@ impl<W: Write> Session<W> {
             }
             Err(e) => {
                 self.error(&format!("cannot start the search thread: {e}"));
-                self.line("bestmove resign");
+                self.line(on_failure);
             }
         }
     }
@@ -499,6 +537,15 @@ impl<W: Write> Session<W> {
                 } else {
                     self.finish(outcome);
                 }
+            }
+            SearchMsg::Mate(answer) => {
+                // A mate answer is never held: `go mate infinite` answers when it knows.
+                if let Some(mut running) = self.search.take() {
+                    if let Some(handle) = running.thread.take() {
+                        let _ = handle.join();
+                    }
+                }
+                self.line(&answer);
             }
         }
         self.drain_pending()

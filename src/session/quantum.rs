@@ -5,9 +5,10 @@ use super::variant::{Out, PerftJob, Variant};
 use crate::games::quantum::{perft, qsfen, Position, Record, Rules, Side};
 use crate::memory;
 use crate::protocol::StartSpec;
+use crate::search::quantum::mate::{self, MateSearch, MAX_MATE_PLIES};
 use crate::search::quantum::{self as player, Player, QGame};
 use crate::search::tt::Table;
-use crate::search::{Job, Limits, Searcher};
+use crate::search::{Control, Job, Limits, MateJob, Searcher};
 use parking_lot::Mutex;
 use std::sync::Arc;
 
@@ -144,20 +145,23 @@ impl Variant for QuantumVariant {
             Strategy::Possibilityist => Player::Possibilityist,
             Strategy::Random => Player::Random { seed: options.seed },
         };
+        let setup = Setup {
+            hash_mb: options.hash_mb,
+            multipv: options.multipv as usize,
+            pruning: true,
+        };
+        job(game, keys, player, setup, Arc::clone(&self.searcher))
+    }
+
+    fn mate(&self, options: &Options) -> Option<MateJob> {
+        let pos = self.record.position().clone();
+        let rules = rules(options);
         let hash_mb = options.hash_mb;
-        let searcher = Arc::clone(&self.searcher);
-        Box::new(move |control, report| {
-            let mut slot = searcher.lock();
-            if slot.as_ref().is_none_or(|s| s.hash_mb() != hash_mb) {
-                // The session prepares the table before `go`; this is the last resort when even
-                // that found no memory: the smallest table.
-                *slot = Some(Searcher::new(1));
-            }
-            let Some(searcher) = slot.as_mut() else {
-                unreachable!("just filled")
-            };
-            player::think(player, &game, &keys, searcher, control, report)
-        })
+        Some(Box::new(move |control| {
+            let mut search = MateSearch::new(rules, control, hash_mb);
+            let result = search.run(&pos, MAX_MATE_PLIES);
+            mate::answer(&pos, &result)
+        }))
     }
 
     fn first_player_to_move(&self) -> bool {
@@ -165,10 +169,89 @@ impl Variant for QuantumVariant {
     }
 
     fn bench(&mut self, _options: &Options, out: Out) -> Result<(), String> {
-        let (lines, _) = player::bench(16, player::BENCH_DEPTH);
+        let (lines, _) = bench(player::BENCH_DEPTH, true);
         for line in lines {
             out(&line);
         }
         Ok(())
     }
+}
+
+/// How the search behind a job is set up.
+#[derive(Clone, Copy, Debug)]
+struct Setup {
+    hash_mb: u64,
+    multipv: usize,
+    /// Null move and late-move reductions; only `ryoshi bench search ... nopruning` turns them off.
+    pruning: bool,
+}
+
+/// The job behind `go` and `bench`: `player` on `game`, with the kept searcher (its table
+/// allocated by `prepare` when `USI_Hash` is set, at `isready` and before `go`).
+fn job(
+    game: QGame,
+    keys: Vec<u64>,
+    player: Player,
+    setup: Setup,
+    searcher: Arc<Mutex<Option<Searcher<QGame>>>>,
+) -> Job {
+    Box::new(move |control, report| {
+        let mut slot = searcher.lock();
+        if slot.as_ref().is_none_or(|s| s.hash_mb() != setup.hash_mb) {
+            // The session prepares the table before `go` (fallibly, see `prepare`); this is the
+            // last resort when even that found no memory: the smallest table.
+            *slot = Some(Searcher::new(1));
+        }
+        let Some(searcher) = slot.as_mut() else {
+            unreachable!("just filled")
+        };
+        searcher.set_multipv(setup.multipv);
+        searcher.set_pruning(setup.pruning);
+        player::think(player, &game, &keys, searcher, control, report)
+    })
+}
+
+/// The `bench` searches: each bench position searched to `depth` by the same job a `go depth`
+/// runs, with a fresh 16 MiB table (as after `usinewgame`). Returns the lines and total nodes.
+pub fn bench(depth: u32, pruning: bool) -> (Vec<String>, u64) {
+    let rules = Rules::default();
+    let setup = Setup {
+        hash_mb: 16,
+        multipv: 1,
+        pruning,
+    };
+    let searcher = Arc::new(Mutex::new(Some(Searcher::new(setup.hash_mb))));
+    let mut lines = Vec::new();
+    let mut total = 0;
+    let started = std::time::Instant::now();
+    for (i, pos) in player::bench_positions(&rules).into_iter().enumerate() {
+        if let Some(s) = searcher.lock().as_mut() {
+            s.clear();
+        }
+        let limits = Limits {
+            depth: Some(depth),
+            ..Default::default()
+        };
+        let control = Control::new(limits, 0);
+        let run = job(
+            QGame::new(pos, rules),
+            Vec::new(),
+            Player::Search,
+            setup,
+            Arc::clone(&searcher),
+        );
+        let outcome = run(&control, &mut |_| {});
+        total += outcome.info.nodes;
+        lines.push(format!(
+            "position {}: bestmove {} score cp {} nodes {}",
+            i + 1,
+            outcome.best.as_deref().unwrap_or("resign"),
+            outcome.info.score,
+            outcome.info.nodes
+        ));
+    }
+    let ms = started.elapsed().as_millis().max(1) as u64;
+    lines.push(format!("time {ms} ms, nps {}", total * 1000 / ms));
+    lines.push(format!("Nodes searched: {total}"));
+    (lines, total)
 }

@@ -2,7 +2,7 @@
 
 use super::options::Options;
 use crate::protocol::{Command, StartSpec};
-use crate::search::{Job, Limits};
+use crate::search::{Job, Limits, MateJob};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -44,6 +44,13 @@ pub trait Variant: Send {
 
     /// `go`: a search over a copy of the current position.
     fn search(&self, limits: &Limits, options: &Options) -> Job;
+
+    /// `go mate`: a search for a forced win by the side to move, or None when the variant has
+    /// none (the session answers `checkmate notimplemented`).
+    fn mate(&self, options: &Options) -> Option<MateJob> {
+        let _ = options;
+        None
+    }
 
     /// The side to move, for picking `btime` or `wtime` (true = the first player: sente, black).
     fn first_player_to_move(&self) -> bool;

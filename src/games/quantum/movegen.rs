@@ -76,6 +76,87 @@ const fn knight_table() -> [[[u8; 2]; SQUARES]; 2] {
     t
 }
 
+/// `RAY[sq][dir]`: every square from `sq` (excluded) to the edge in an absolute direction.
+static RAY: [[u128; DIRS]; SQUARES] = ray_table();
+/// `STEP[sq][dir]`: the neighbouring square as a bit (0 off the board).
+static STEP: [[u128; DIRS]; SQUARES] = step_table();
+/// `KNIGHT_REACH[side][sq]`: the knight targets as bits.
+static KNIGHT_REACH: [[u128; SQUARES]; 2] = knight_reach_table();
+/// Whether an absolute direction goes to higher square numbers (so the nearest blocker on its
+/// ray is the lowest set bit).
+const ASCENDING: [bool; DIRS] = [false, false, true, true, true, true, false, false];
+
+const fn ray_table() -> [[u128; DIRS]; SQUARES] {
+    let mut t = [[0u128; DIRS]; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let mut d = 0;
+        while d < DIRS {
+            let mut next = NEXT[sq][d];
+            while next != OFF {
+                t[sq][d] |= 1u128 << next;
+                next = NEXT[next as usize][d];
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+const fn step_table() -> [[u128; DIRS]; SQUARES] {
+    let mut t = [[0u128; DIRS]; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let mut d = 0;
+        while d < DIRS {
+            if NEXT[sq][d] != OFF {
+                t[sq][d] = 1u128 << NEXT[sq][d];
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+const fn knight_reach_table() -> [[u128; SQUARES]; 2] {
+    let mut t = [[0u128; SQUARES]; 2];
+    let mut side = 0;
+    while side < 2 {
+        let mut sq = 0;
+        while sq < SQUARES {
+            let mut k = 0;
+            while k < 2 {
+                if KNIGHT[side][sq][k] != OFF {
+                    t[side][sq] |= 1u128 << KNIGHT[side][sq][k];
+                }
+                k += 1;
+            }
+            sq += 1;
+        }
+        side += 1;
+    }
+    t
+}
+
+/// The squares a slider on `sq` reaches in absolute direction `dir` over `occupied`: the ray up
+/// to and including the first occupied square.
+#[inline]
+fn slide(sq: usize, dir: usize, occupied: u128) -> u128 {
+    let ray = RAY[sq][dir];
+    let blockers = ray & occupied;
+    if blockers == 0 {
+        return ray;
+    }
+    let nearest = if ASCENDING[dir] {
+        blockers.trailing_zeros()
+    } else {
+        127 - blockers.leading_zeros()
+    };
+    ray & !RAY[nearest as usize][dir]
+}
+
 /// What kind of displacement a move is, in the mover's frame (the rows of the narrowing table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Displacement {
@@ -457,6 +538,53 @@ impl Position {
     /// or defend (squares of their own pieces count), and how many board moves they have
     /// (targets not held by their own pieces; promotion choices and rank filters ignored).
     pub fn board_reach(&self, side: Side) -> (u128, u32) {
+        self.board_reach_both()[side.index()]
+    }
+
+    /// [`Position::board_reach`] of both sides at once (sente's first), from ray tables: one pass
+    /// over the pieces for the occupancy, then per piece its step, slide and knight bits.
+    pub fn board_reach_both(&self) -> [(u128, u32); 2] {
+        let mut own = [0u128; 2];
+        for p in self.pieces.iter() {
+            if p.square != HAND {
+                own[p.owner.index()] |= 1u128 << p.square;
+            }
+        }
+        let occupied = own[0] | own[1];
+        let mut out = [(0u128, 0u32); 2];
+        for p in self.pieces.iter() {
+            if p.square == HAND {
+                continue;
+            }
+            let side = p.owner.index();
+            let rot = side * 4;
+            let sq = p.square as usize;
+            let mv = MOVEMENT[p.promoted as usize][p.mask as usize];
+            let mut reach = 0u128;
+            let mut steps = mv.steps & !mv.slides;
+            while steps != 0 {
+                let dir = steps.trailing_zeros() as usize;
+                steps &= steps - 1;
+                reach |= STEP[sq][(dir + rot) & 7];
+            }
+            let mut slides = mv.slides;
+            while slides != 0 {
+                let dir = slides.trailing_zeros() as usize;
+                slides &= slides - 1;
+                reach |= slide(sq, (dir + rot) & 7, occupied);
+            }
+            if mv.knight {
+                reach |= KNIGHT_REACH[side][sq];
+            }
+            out[side].0 |= reach;
+            out[side].1 += (reach & !own[side]).count_ones();
+        }
+        out
+    }
+
+    /// The scalar walk [`Position::board_reach`] replaced, kept as its test oracle.
+    #[cfg(test)]
+    pub(crate) fn board_reach_scalar(&self, side: Side) -> (u128, u32) {
         let rot = side.index() * 4;
         let mut own = 0u128;
         for p in self.pieces.iter() {
@@ -503,5 +631,34 @@ impl Position {
             moves += (reach & !own).count_ones();
         }
         (squares, moves)
+    }
+}
+
+#[cfg(test)]
+mod reach_tests {
+    use super::*;
+    use crate::rng::SplitMix64;
+
+    #[test]
+    fn ray_tables_agree_with_the_scalar_walk_on_random_games() {
+        let rules = Rules::default();
+        let mut rng = SplitMix64::new(47);
+        let mut positions = 0;
+        for _ in 0..40 {
+            let mut pos = Position::start();
+            for _ in 0..120 {
+                let both = pos.board_reach_both();
+                for side in Side::BOTH {
+                    assert_eq!(both[side.index()], pos.board_reach_scalar(side));
+                }
+                positions += 1;
+                let moves = pos.legal_actions(&rules);
+                if moves.is_empty() || pos.winner().is_some() {
+                    break;
+                }
+                pos.apply(moves[rng.index(moves.len())]);
+            }
+        }
+        assert!(positions > 2000, "{positions}");
     }
 }

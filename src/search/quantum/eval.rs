@@ -29,6 +29,22 @@ static MEAN: Lazy<[[i32; 256]; 2]> = Lazy::new(|| {
     t
 });
 
+/// A piece's value by place: [promoted][mask] on the board, and in hand (with its bonus).
+struct Values {
+    board: [[i32; 256]; 2],
+    hand: [i32; 256],
+}
+
+static VALUES: Lazy<Values> = Lazy::new(|| {
+    let board = *MEAN;
+    let mut hand = [0; 256];
+    for (mask, h) in hand.iter_mut().enumerate() {
+        let v = board[0][mask];
+        *h = v + v * HAND_BONUS_PERCENT / 100;
+    }
+    Values { board, hand }
+});
+
 /// Bonus for the number of pieces that may still be one's king (index = count, capped).
 const HIDDEN: [i32; 9] = [0, -350, -120, -50, -20, 0, 10, 15, 20];
 /// Penalty for a king candidate attacked by the opponent, shared among the candidates.
@@ -52,19 +68,25 @@ pub fn evaluate(pos: &Position) -> i32 {
 
 /// [`evaluate`] with both sides' [`Position::board_reach`] already at hand.
 pub fn evaluate_with(pos: &Position, reach: &[(u128, u32); 2]) -> i32 {
+    let values = &*VALUES;
     let us = pos.side_to_move();
     let mut score = [0i32; 2];
     let mut king_candidates = [0usize; 2];
+    // Per origin, the board squares of its pieces that may be its king.
+    let mut king_squares = [0u128; 2];
     for (i, p) in pos.pieces().iter().enumerate() {
         let owner = p.owner.index();
-        let v = piece_value(p.mask, p.promoted);
         score[owner] += if p.square == HAND {
-            v + v * HAND_BONUS_PERCENT / 100
+            values.hand[p.mask as usize]
         } else {
-            v
+            values.board[p.promoted as usize][p.mask as usize]
         };
         if p.mask & 1 != 0 {
-            king_candidates[origin_of(i).index()] += 1;
+            let origin = origin_of(i).index();
+            king_candidates[origin] += 1;
+            if p.square != HAND {
+                king_squares[origin] |= 1u128 << p.square;
+            }
         }
     }
     for side in Side::BOTH {
@@ -75,15 +97,8 @@ pub fn evaluate_with(pos: &Position, reach: &[(u128, u32); 2]) -> i32 {
             continue;
         }
         let enemy = reach[side.opponent().index()].0;
-        for (i, p) in pos.pieces().iter().enumerate() {
-            if p.mask & 1 != 0
-                && origin_of(i) == side
-                && p.square != HAND
-                && enemy & (1u128 << p.square) != 0
-            {
-                score[s] -= EXPOSED / k as i32;
-            }
-        }
+        let exposed = (king_squares[s] & enemy).count_ones() as i32;
+        score[s] -= exposed * (EXPOSED / k as i32);
         score[s] += MOBILITY * reach[s].1 as i32;
     }
     score[us.index()] - score[us.opponent().index()] + TEMPO

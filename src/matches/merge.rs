@@ -1,0 +1,142 @@
+//! `ryoshi match --merge a.jsonl b.jsonl ...`: the summary, Elo and SPRT of the union of results
+//! files, such as the shards of one match played on several machines (`--shard K/N`).
+
+use super::config::SprtConfig;
+use super::stats::{Sprt, Tally};
+use super::{summary_text, PairScore, Summary};
+use ahash::AHashMap;
+use std::io::Write;
+
+/// One game as the results file tells it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Game {
+    pub game: u64,
+    pub first: String,
+    pub second: String,
+    pub result: String,
+    /// The whole line, for comparing games between files.
+    pub line: serde_json::Value,
+}
+
+/// Reads the games of one results file; `name` is used in errors.
+pub fn read(text: &str, name: &str) -> Result<Vec<Game>, String> {
+    let mut games = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let where_ = || format!("{name}: line {}", i + 1);
+        let value: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| format!("{}: {e}", where_()))?;
+        let text_of = |key: &str| {
+            value[key]
+                .as_str()
+                .map(str::to_string)
+                .ok_or_else(|| format!("{}: no `{key}`", where_()))
+        };
+        let game = Game {
+            game: value["game"]
+                .as_u64()
+                .ok_or_else(|| format!("{}: no `game`", where_()))?,
+            first: text_of("first")?,
+            second: text_of("second")?,
+            result: text_of("result")?,
+            line: value.clone(),
+        };
+        if !["first", "second", "draw"].contains(&game.result.as_str()) {
+            return Err(format!("{}: bad result `{}`", where_(), game.result));
+        }
+        games.push(game);
+    }
+    Ok(games)
+}
+
+/// The union of the files' games in game order. A game number seen twice must be the same game
+/// (a shard run twice); two different games with one number are an error (different matches).
+pub fn union(files: Vec<Vec<Game>>) -> Result<Vec<Game>, String> {
+    let mut by_number: AHashMap<u64, Game> = AHashMap::default();
+    for game in files.into_iter().flatten() {
+        match by_number.get(&game.game) {
+            Some(seen) if seen.first != game.first || seen.second != game.second => {
+                return Err(format!(
+                    "game {} appears with different engines ({} vs {}, {} vs {}): results of different matches?",
+                    game.game, seen.first, seen.second, game.first, game.second
+                ));
+            }
+            Some(_) => {}
+            None => {
+                by_number.insert(game.game, game);
+            }
+        }
+    }
+    let mut games: Vec<Game> = by_number.into_values().collect();
+    games.sort_by_key(|g| g.game);
+    Ok(games)
+}
+
+/// Per pair, the tally from the earlier-listed engine's side, as the match printed it. The
+/// schedule gives each round two games per pair, the earlier-listed engine first in the
+/// odd-numbered one, so any shard tells the order: the first player of an odd game, the second
+/// of an even one.
+pub fn pair_scores(games: &[Game]) -> Vec<PairScore> {
+    let mut pairs: Vec<PairScore> = Vec::new();
+    for g in games {
+        let index = pairs.iter().position(|p| {
+            (p.a == g.first && p.b == g.second) || (p.a == g.second && p.b == g.first)
+        });
+        let index = index.unwrap_or_else(|| {
+            let (a, b) = if g.game % 2 == 1 {
+                (&g.first, &g.second)
+            } else {
+                (&g.second, &g.first)
+            };
+            pairs.push(PairScore {
+                a: a.clone(),
+                b: b.clone(),
+                tally: Tally::default(),
+            });
+            pairs.len() - 1
+        });
+        let p = &mut pairs[index];
+        let a_first = p.a == g.first;
+        match g.result.as_str() {
+            "draw" => p.tally.draws += 1,
+            r if (r == "first") == a_first => p.tally.wins += 1,
+            _ => p.tally.losses += 1,
+        }
+    }
+    pairs
+}
+
+/// Reads, merges and summarises `paths`; writes the summary to `out`.
+pub fn run(paths: &[String], sprt: SprtConfig, out: &mut dyn Write) -> Result<Summary, String> {
+    let mut files = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        files.push(read(&text, path)?);
+    }
+    let read_games: usize = files.iter().map(Vec::len).sum();
+    let games = union(files)?;
+    let pairs = pair_scores(&games);
+    let sprt = (pairs.len() == 1).then(|| Sprt::new(sprt));
+    let summary = Summary {
+        finished: games.len(),
+        scheduled: games.len(),
+        interrupted: false,
+        sprt: sprt
+            .as_ref()
+            .zip(pairs.first())
+            .map(|(s, p)| s.state(&p.tally)),
+        pairs,
+    };
+    let _ = writeln!(
+        out,
+        "Merged {} games from {} files ({} duplicates skipped)",
+        games.len(),
+        paths.len(),
+        read_games - games.len()
+    );
+    let _ = write!(out, "{}", summary_text(&summary, sprt.as_ref()));
+    let _ = out.flush();
+    Ok(summary)
+}

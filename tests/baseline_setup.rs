@@ -1,0 +1,51 @@
+//! The strength yardstick of docs/testing-changes.md: `engines-baseline.toml` holds the issue's
+//! target settings, and `scripts/baseline` refuses bad revisions before building anything.
+
+use ryoshi::matches::config::TimeControl;
+use ryoshi::matches::Config;
+use std::path::Path;
+use std::process::Command;
+
+#[test]
+fn engines_baseline_toml_has_the_target_settings() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let config = Config::load(&root.join("engines-baseline.toml")).expect("loads");
+    let m = &config.play;
+    assert_eq!(m.variant.as_str(), "quantumshogi");
+    assert!(m.games >= 400, "{} games", m.games);
+    assert_eq!(m.concurrency, 2);
+    assert!(matches!(config.time_control(), TimeControl::MoveTime(450)));
+    assert_eq!((m.opening_plies, m.opening_plies_max), (Some(2), Some(4)));
+    assert!(
+        m.sprt.is_none(),
+        "an SPRT could end the match before 400 games"
+    );
+    assert_eq!(m.engines, ["head", "df7e0e3"]);
+    for name in &m.engines {
+        let engine = config.engine(name).unwrap();
+        assert_eq!(
+            engine.options.get("Threads").map(|v| v.to_string()),
+            Some("1".into())
+        );
+    }
+    assert!(config
+        .engine("df7e0e3")
+        .unwrap()
+        .cmd
+        .ends_with("target/baseline/df7e0e3/ryoshi"));
+}
+
+#[test]
+fn baseline_script_rejects_unknown_revisions_and_missing_arguments() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/baseline");
+    let out = Command::new("bash").arg(&script).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("usage"));
+    let out = Command::new("bash")
+        .arg(&script)
+        .arg("no-such-revision-xyz")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown revision"));
+}

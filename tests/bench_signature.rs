@@ -1,0 +1,39 @@
+//! The `bench` signature: its node count is pinned (a change to the search must update it and
+//! say why), it is the same through the protocol and the command line, and it sees the pruning
+//! (null move and late-move reductions change it).
+
+mod common;
+use common::{transcript, BIN};
+use std::process::Command;
+
+/// `Nodes searched` of the quantum shogi bench at its default depth (4).
+const SIGNATURE: u64 = 589_124;
+
+fn nodes(out: &str) -> u64 {
+    out.lines()
+        .last()
+        .and_then(|l| l.strip_prefix("Nodes searched: "))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no node count in {out}"))
+}
+
+fn cli(args: &[&str]) -> String {
+    let out = Command::new(BIN).args(args).output().expect("run ryoshi");
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_signature_is_pinned_and_the_same_everywhere() {
+    assert_eq!(nodes(&transcript(b"bench\n")), SIGNATURE);
+    assert_eq!(nodes(&cli(&["bench"])), SIGNATURE);
+    assert_eq!(nodes(&cli(&["bench", "search"])), SIGNATURE);
+}
+
+#[test]
+fn switching_pruning_off_changes_the_signature() {
+    let off = nodes(&cli(&["bench", "search", "4", "nopruning"]));
+    assert_ne!(off, SIGNATURE);
+    // Without the unsound reductions the search visits more nodes.
+    assert!(off > SIGNATURE, "{off}");
+}
