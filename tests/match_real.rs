@@ -4,8 +4,7 @@
 
 mod common;
 
-use ryoshi::matches::othello::OthelloReferee;
-use ryoshi::matches::quantum::QuantumReferee;
+use ryoshi::matches::referee::{OthelloReferee, QuantumReferee};
 use ryoshi::matches::results::parse_record;
 use ryoshi::matches::stats::Tally;
 use ryoshi::matches::{Referee, Side, Verdict};
