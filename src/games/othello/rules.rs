@@ -4,6 +4,43 @@
 use super::{square_name, squares, Position};
 use crate::games::rules::{GameEnd, Rules, Side, Verdict};
 
+/// Reads a placement in protocol notation (`a1`..`h8`, lowercase: protocol/othello.md) and plays
+/// it. The engine (`session::othello`) and the referee both read moves with this, so they agree.
+pub fn play_text(pos: &Position, token: &str) -> Result<(u32, Position), String> {
+    let sq = super::position::parse_square(token)
+        .filter(|_| token.len() == 2)
+        .ok_or_else(|| {
+            format!(
+                "bad move '{}' (a1..h8 or pass)",
+                crate::protocol::parse::printable(token)
+            )
+        })?;
+    if token.chars().any(|c| c.is_ascii_uppercase()) {
+        return Err(format!("bad move '{token}' (moves are lowercase, a1..h8)"));
+    }
+    let next = pos.play(sq).ok_or_else(|| {
+        if pos.board.is_game_over() {
+            format!("illegal move {token}: the game is over")
+        } else {
+            let legal: Vec<String> = squares(pos.board.moves()).map(square_name).collect();
+            format!(
+                "illegal move {token} for {} (legal: {})",
+                side_name(pos),
+                legal.join(" ")
+            )
+        }
+    })?;
+    Ok((sq, next))
+}
+
+fn side_name(pos: &Position) -> &'static str {
+    if pos.black_to_move {
+        "black"
+    } else {
+        "white"
+    }
+}
+
 /// Makes the automatic pass, so the side to move always has a move until the game ends.
 fn settle(position: Position) -> Position {
     position.forced_pass().unwrap_or(position)
@@ -40,15 +77,9 @@ impl Rules for Position {
     fn parse_move(&self, text: &str) -> Result<u32, String> {
         if text == "pass" {
             // Passes are automatic: by the time an engine is asked, it has a move.
-            return Err("pass while a move is available".into());
+            return Err(format!("pass is illegal: {} has a move", side_name(self)));
         }
-        let sq = super::position::parse_square(text)
-            .filter(|_| text.len() == 2)
-            .ok_or_else(|| format!("not a square: `{text}`"))?;
-        match Position::play(self, sq) {
-            Some(_) => Ok(sq),
-            None => Err(format!("{} is not a legal move here", square_name(sq))),
-        }
+        play_text(self, text).map(|(sq, _)| sq)
     }
 
     fn move_text(&self, mv: u32) -> String {
