@@ -60,6 +60,7 @@ impl fmt::Display for OptionValue {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct VariantName(&'static str);
 
+// The constants keep the spelling of the enum this type replaced, so its callers read the same.
 #[allow(non_upper_case_globals)]
 impl VariantName {
     pub const QuantumShogi: VariantName = VariantName("quantumshogi");
