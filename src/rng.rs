@@ -24,6 +24,13 @@ impl SplitMix64 {
     }
 }
 
+/// The splitmix64 output for the state `x` (one step from `x`, stateless): a fixed hash of `x`,
+/// used for Zobrist terms and tie-breaks.
+#[inline]
+pub fn mix(mut x: u64) -> u64 {
+    splitmix(&mut x)
+}
+
 /// One step of splitmix64 on a bare state.
 pub fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);

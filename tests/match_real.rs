@@ -4,8 +4,7 @@
 
 mod common;
 
-use ryoshi::matches::othello::OthelloReferee;
-use ryoshi::matches::quantum::QuantumReferee;
+use ryoshi::matches::referee::{GoReferee, OthelloReferee, QuantumReferee};
 use ryoshi::matches::results::parse_record;
 use ryoshi::matches::stats::Tally;
 use ryoshi::matches::{Referee, Side, Verdict};
@@ -201,4 +200,127 @@ fn othello_levels_against_each_other() {
     check(&real, 4, "level3", "level1", 512, &|| {
         Box::new(OthelloReferee::new())
     });
+}
+
+/// Go from an empty 7x7 board (the openings file), two ryoshi move choosers with different seeds.
+const EMPTY_7X7: &str = "7 ......./......./......./......./......./......./....... b";
+
+/// Black's area minus white's (stones plus empty regions that touch one colour only).
+fn area_difference(position: &str) -> i64 {
+    let rows: Vec<&[u8]> = position
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .split('/')
+        .map(str::as_bytes)
+        .collect();
+    let n = rows.len();
+    let at = |r: usize, c: usize| rows[r][c];
+    let mut seen = vec![vec![false; n]; n];
+    let mut diff = 0i64;
+    for r in 0..n {
+        for c in 0..n {
+            match at(r, c) {
+                b'X' => diff += 1,
+                b'O' => diff -= 1,
+                _ if seen[r][c] => {}
+                _ => {
+                    let (mut region, mut black, mut white) = (0i64, false, false);
+                    let mut stack = vec![(r, c)];
+                    seen[r][c] = true;
+                    while let Some((r, c)) = stack.pop() {
+                        region += 1;
+                        let mut next = Vec::new();
+                        if r > 0 {
+                            next.push((r - 1, c));
+                        }
+                        if r + 1 < n {
+                            next.push((r + 1, c));
+                        }
+                        if c > 0 {
+                            next.push((r, c - 1));
+                        }
+                        if c + 1 < n {
+                            next.push((r, c + 1));
+                        }
+                        for (nr, nc) in next {
+                            match at(nr, nc) {
+                                b'X' => black = true,
+                                b'O' => white = true,
+                                _ if !seen[nr][nc] => {
+                                    seen[nr][nc] = true;
+                                    stack.push((nr, nc));
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                    if black && !white {
+                        diff += region;
+                    } else if white && !black {
+                        diff -= region;
+                    }
+                }
+            }
+        }
+    }
+    diff
+}
+
+/// Go games run to two passes; each replays through the Go referee, and its verdict agrees with
+/// an area count made here from the final position.
+#[test]
+fn go_games_are_refereed_to_two_passes_and_scored_by_area() {
+    let openings = std::env::temp_dir().join(format!("ryoshi-match-go-{}.txt", std::process::id()));
+    std::fs::write(&openings, format!("sfen {EMPTY_7X7}\n")).unwrap();
+    let real = run_real(
+        "go",
+        "go",
+        ("s1", "Seed = 1"),
+        ("s2", "Seed = 2"),
+        &format!(
+            "games = 4\nconcurrency = 2\nbyoyomi_ms = 50\nmargin_ms = 1000\nopenings = {openings:?}\nmax_plies = 400"
+        ),
+    );
+    let _ = std::fs::remove_file(&openings);
+    assert_eq!(real.results.len(), 4, "{}", real.stdout);
+    for r in &real.results {
+        assert_eq!(r["variant"], "go");
+        assert_eq!(r["reason"], "area score", "{r}");
+        let moves: Vec<&str> = r["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        assert!(moves.len() > 10, "{r}");
+        assert_eq!(moves[moves.len() - 2..], ["pass", "pass"]);
+
+        let mut referee = GoReferee::new();
+        referee.set_start(Some(EMPTY_7X7)).unwrap();
+        for mv in &moves {
+            assert!(referee.game_end().is_none(), "a move after the end: {r}");
+            assert_eq!(referee.play(mv).as_deref(), Ok(*mv));
+        }
+        let final_position = r["final_position"].as_str().unwrap();
+        assert_eq!(referee.position(), final_position);
+        let end = referee.game_end().expect("over after two passes");
+        assert_eq!(end.verdict.as_str(), r["result"].as_str().unwrap());
+        // Komi 7.5: black wins with an area lead of 8 or more.
+        let want = if area_difference(final_position) >= 8 {
+            "first"
+        } else {
+            "second"
+        };
+        assert_eq!(r["result"], want, "{final_position}");
+
+        let record = std::fs::read_to_string(r["record"].as_str().unwrap()).unwrap();
+        let (_, record_moves) = parse_record(&record).expect("record parses");
+        assert_eq!(record_moves, moves);
+        assert!(
+            record.contains("First: ") && record.contains(" (black)"),
+            "{record}"
+        );
+        assert!(record.contains("(area score)"), "{record}");
+    }
 }

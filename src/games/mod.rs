@@ -3,3 +3,5 @@
 pub mod go;
 pub mod othello;
 pub mod quantum;
+pub mod registry;
+pub mod rules;

@@ -4,7 +4,7 @@
 mod clock;
 
 use crate::games::go::analysis::{extended, Analysis};
-use crate::games::go::notation::{format_move, format_rows, format_vertex, parse_vertex, LETTERS};
+use crate::games::go::notation::{format_move, format_vertex, parse_vertex};
 use crate::games::go::score::{self, Judgement, Life};
 use crate::games::go::{handicap, policy, sgf, Board, Color, Game};
 use crate::protocol::lines;
@@ -437,19 +437,8 @@ impl Gtp {
     }
 
     fn showboard(&self) -> String {
-        let board = &self.game.board;
-        let size = board.size();
-        let letters: String = LETTERS[..size]
-            .iter()
-            .map(|&l| format!(" {}", l as char))
-            .collect();
-        let mut out = vec![String::new(), format!("   {letters}")];
-        for (row, text) in format_rows(board).split('/').enumerate() {
-            let number = size - row;
-            let cells: String = text.chars().map(|c| format!(" {c}")).collect();
-            out.push(format!("{number:>2} {cells} {number}"));
-        }
-        out.push(format!("   {letters}"));
+        let mut out = vec![String::new()];
+        out.extend(crate::games::go::notation::diagram(&self.game.board));
         out.push(format!(
             "{} to move, komi {}",
             match self.game.to_move {

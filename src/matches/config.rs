@@ -3,6 +3,7 @@
 //! Every table denies unknown keys, so a typo is an error that names the key instead of a
 //! setting silently ignored. Relative paths are taken from the configuration file's folder.
 
+use crate::games::registry;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -55,20 +56,46 @@ impl fmt::Display for OptionValue {
     }
 }
 
-#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum VariantName {
-    QuantumShogi,
-    Othello,
-}
+/// A game of [`registry::NAMES`], by its `USI_Variant` name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VariantName(&'static str);
 
+// The constants keep the spelling of the enum this type replaced, so its callers read the same.
+#[allow(non_upper_case_globals)]
 impl VariantName {
+    pub const QuantumShogi: VariantName = VariantName("quantumshogi");
+    pub const Othello: VariantName = VariantName("othello");
+    pub const Go: VariantName = VariantName("go");
+
+    /// The game called `name`, if the registry has one.
+    pub fn named(name: &str) -> Option<VariantName> {
+        registry::NAMES
+            .iter()
+            .find(|&&n| n == name)
+            .map(|&n| VariantName(n))
+    }
+
     /// The value of the engines' `USI_Variant` option.
     pub fn as_str(self) -> &'static str {
-        match self {
-            VariantName::QuantumShogi => "quantumshogi",
-            VariantName::Othello => "othello",
-        }
+        self.0
+    }
+
+    /// What the first and the second player are called (`sente`/`gote`, `black`/`white`).
+    pub fn players(self) -> [&'static str; 2] {
+        registry::players(self.0).unwrap_or(["first", "second"])
+    }
+}
+
+impl<'de> Deserialize<'de> for VariantName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        VariantName::named(&name).ok_or_else(|| {
+            let known: Vec<String> = registry::NAMES.iter().map(|n| format!("`{n}`")).collect();
+            serde::de::Error::custom(format!(
+                "unknown variant `{name}`, expected one of {}",
+                known.join(", ")
+            ))
+        })
     }
 }
 

@@ -12,8 +12,6 @@ pub mod engine;
 pub mod game;
 pub mod merge;
 pub mod opening;
-pub mod othello;
-pub mod quantum;
 pub mod referee;
 pub mod results;
 pub mod signal;
@@ -55,14 +53,7 @@ pub fn run_cli(config: &str, shard: Option<&str>) -> Result<(), String> {
 
 /// The rules for a variant, as a referee factory.
 pub fn referee_for(variant: config::VariantName) -> Result<Arc<RefereeFactory>, String> {
-    match variant {
-        config::VariantName::QuantumShogi => Ok(Arc::new(|| {
-            Box::new(quantum::QuantumReferee::new()) as Box<dyn Referee>
-        })),
-        config::VariantName::Othello => Ok(Arc::new(|| {
-            Box::new(othello::OthelloReferee::new()) as Box<dyn Referee>
-        })),
-    }
+    referee::factory(variant.as_str())
 }
 
 /// How the runner is watched and stopped from outside.

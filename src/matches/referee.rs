@@ -1,77 +1,11 @@
-//! The referee: what the runner asks of a game's rules. One implementation per variant, over the
-//! game's public API; the runner itself knows nothing about any game.
+//! The referee: what the runner asks of a game's rules. One implementation, generic over
+//! [`Rules`]; the games are those of [`registry`], and the runner itself knows nothing about any.
 
-use std::fmt;
-
-/// A player by the order of play: `First` moves first (sente in shogi, black in Othello).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Side {
-    First,
-    Second,
-}
-
-impl Side {
-    pub fn other(self) -> Side {
-        match self {
-            Side::First => Side::Second,
-            Side::Second => Side::First,
-        }
-    }
-
-    pub fn index(self) -> usize {
-        match self {
-            Side::First => 0,
-            Side::Second => 1,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Side::First => "first",
-            Side::Second => "second",
-        }
-    }
-}
-
-/// The result of a game from the order of play.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
-    Win(Side),
-    Draw,
-}
-
-impl Verdict {
-    /// `first`, `second` or `draw` (the `result` field of the results file).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Win(side) => side.as_str(),
-            Verdict::Draw => "draw",
-        }
-    }
-
-    /// `1-0`, `0-1` or `1/2-1/2`, first player's score first.
-    pub fn score(self) -> &'static str {
-        match self {
-            Verdict::Win(Side::First) => "1-0",
-            Verdict::Win(Side::Second) => "0-1",
-            Verdict::Draw => "1/2-1/2",
-        }
-    }
-}
-
-/// How a game ended by the rules: who won and why (`king capture`, `no legal action`,
-/// `repetition`, `disc count`, ...).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameEnd {
-    pub verdict: Verdict,
-    pub reason: String,
-}
-
-impl fmt::Display for GameEnd {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.verdict.as_str(), self.reason)
-    }
-}
+use crate::games::registry::{self, Visit};
+use crate::games::rules::Rules;
+pub use crate::games::rules::{GameEnd, Side, Verdict};
+use crate::games::{go, othello, quantum};
+use std::sync::Arc;
 
 /// The rules of one game in progress, in protocol notation.
 pub trait Referee: Send {
@@ -103,3 +37,208 @@ pub trait Referee: Send {
 
 /// Makes a fresh referee for each game (games run on several threads).
 pub type RefereeFactory = dyn Fn() -> Box<dyn Referee> + Send + Sync;
+
+/// The referee of every game: the game's own [`Rules`], so the engine and the referee read
+/// moves and decide results with the same code.
+pub struct GameReferee<R: Rules> {
+    game: R,
+}
+
+pub type QuantumReferee = GameReferee<quantum::Record>;
+pub type OthelloReferee = GameReferee<othello::Position>;
+pub type GoReferee = GameReferee<go::rules::GoGame>;
+
+impl<R: Rules> GameReferee<R> {
+    pub fn new() -> Self {
+        GameReferee { game: R::start() }
+    }
+}
+
+impl<R: Rules> Default for GameReferee<R> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<R: Rules> Referee for GameReferee<R> {
+    fn set_start(&mut self, sfen: Option<&str>) -> Result<(), String> {
+        self.game = match sfen {
+            None => R::start(),
+            Some(text) => R::from_text(text)?,
+        };
+        Ok(())
+    }
+
+    fn play(&mut self, text: &str) -> Result<String, String> {
+        if let Some(end) = self.game.outcome() {
+            return Err(format!("the game is over ({end})"));
+        }
+        let mv = self.game.parse_move(text)?;
+        let canonical = self.game.move_text(mv);
+        let mut next = self.game.clone();
+        next.play(mv)?;
+        self.game = next;
+        Ok(canonical)
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.game.side_to_move()
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        self.game
+            .legal_moves()
+            .into_iter()
+            .map(|mv| self.game.move_text(mv))
+            .collect()
+    }
+
+    fn game_end(&self) -> Option<GameEnd> {
+        self.game.outcome()
+    }
+
+    fn position(&self) -> String {
+        self.game.to_text()
+    }
+
+    fn diagram(&self) -> Vec<String> {
+        self.game.diagram()
+    }
+}
+
+/// A referee factory for the game called `name` (a name in [`registry::NAMES`]).
+pub fn factory(name: &str) -> Result<Arc<RefereeFactory>, String> {
+    struct Factory;
+    impl Visit for Factory {
+        type Output = Arc<RefereeFactory>;
+        fn visit<R: Rules>(self) -> Self::Output {
+            Arc::new(|| Box::new(GameReferee::<R>::new()) as Box<dyn Referee>)
+        }
+    }
+    registry::visit(name, Factory).ok_or_else(|| format!("no referee for the variant `{name}`"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SplitMix64;
+
+    const START: &str = "qqqqqqqqq/1q5q1/qqqqqqqqq/9/9/9/QQQQQQQQQ/1Q5Q1/QQQQQQQQQ b - 1";
+
+    #[test]
+    fn quantum_start_moves_and_illegal_moves() {
+        let mut r = QuantumReferee::new();
+        r.set_start(None).unwrap();
+        assert_eq!(r.position(), START);
+        assert_eq!(r.side_to_move(), Side::First);
+        assert_eq!(r.legal_moves().len(), 177);
+        assert_eq!(r.game_end(), None);
+        for bad in ["7g7a", "zz", "", "7g7f7f", "P*5e"] {
+            assert!(r.play(bad).is_err(), "{bad}");
+            assert_eq!(r.position(), START, "unchanged after {bad}");
+        }
+        assert_eq!(r.play("7g7f").unwrap(), "7g7f");
+        assert_eq!(r.side_to_move(), Side::Second);
+        r.set_start(Some(START)).unwrap();
+        assert_eq!(r.side_to_move(), Side::First);
+        assert!(r.set_start(Some("9/9/9 b - 1")).is_err());
+    }
+
+    #[test]
+    fn fourfold_repetition_is_a_draw() {
+        let mut r = QuantumReferee::new();
+        // Each piece's candidates stop narrowing after the first cycle, so the state after
+        // plies 4, 8, 12 and 16 is the same one.
+        let cycle = ["5i5h", "5a5b", "5h5i", "5b5a"];
+        for ply in 1..=16 {
+            assert_eq!(r.game_end(), None, "before ply {ply}");
+            r.play(cycle[(ply - 1) % 4]).unwrap();
+        }
+        let end = r.game_end().unwrap();
+        assert_eq!(end.verdict, Verdict::Draw);
+        assert_eq!(end.reason, "repetition");
+        assert!(r.play("5i5h").is_err(), "no moves after the end");
+    }
+
+    #[test]
+    fn capturing_a_certain_king_wins() {
+        let mut r = QuantumReferee::new();
+        r.set_start(Some(
+            "qqqqkqqqq/1q2Q2q1/qqqqqqqqq/9/9/9/QQQQ1QQQQ/1Q5Q1/QQQQQQQQQ b - 1",
+        ))
+        .unwrap();
+        assert_eq!(r.game_end(), None);
+        r.play("5b5a").unwrap();
+        let end = r.game_end().unwrap();
+        assert_eq!(end.verdict, Verdict::Win(Side::First));
+        assert_eq!(end.reason, "king capture");
+        assert!(r.legal_moves().is_empty());
+    }
+
+    #[test]
+    fn othello_start_moves_and_illegal_moves() {
+        let mut r = OthelloReferee::new();
+        r.set_start(None).unwrap();
+        assert_eq!(r.legal_moves(), ["d3", "c4", "f5", "e6"]);
+        assert_eq!(r.side_to_move(), Side::First);
+        let start = r.position();
+        for bad in ["a1", "pass", "f55", "z9", "", "f"] {
+            assert!(r.play(bad).is_err(), "{bad}");
+            assert_eq!(r.position(), start);
+        }
+        // Moves are lowercase (protocol/othello.md), for the referee as for the engine.
+        assert!(r.play("F5").is_err());
+        assert_eq!(r.play("f5").unwrap(), "f5");
+        assert_eq!(r.side_to_move(), Side::Second);
+        assert_eq!(r.game_end(), None);
+    }
+
+    #[test]
+    fn disc_count_decides_when_neither_side_can_move() {
+        let mut r = OthelloReferee::new();
+        // Black's only disc sits in a corner and White's four in the centre: nobody can move.
+        let board = format!("X{}OO{}OO{}", "-".repeat(26), "-".repeat(6), "-".repeat(27));
+        r.set_start(Some(&format!("{board} b"))).unwrap();
+        let end = r.game_end().unwrap();
+        assert_eq!(
+            (end.verdict, end.reason.as_str()),
+            (Verdict::Win(Side::Second), "disc count")
+        );
+        let full = format!("{}{} w", "X".repeat(32), "O".repeat(32));
+        r.set_start(Some(&full)).unwrap();
+        assert_eq!(r.game_end().unwrap().verdict, Verdict::Draw);
+        assert!(r.play("a1").is_err());
+    }
+
+    #[test]
+    fn random_games_pass_automatically_and_end_by_the_count() {
+        let mut rng = SplitMix64::new(5);
+        let mut passes = 0;
+        for _ in 0..200 {
+            let mut r = OthelloReferee::new();
+            r.set_start(None).unwrap();
+            let mut placements = 0;
+            while r.game_end().is_none() {
+                let legal = r.legal_moves();
+                assert!(!legal.is_empty(), "the side to move always has a move");
+                let mover = r.side_to_move();
+                r.play(&legal[rng.index(legal.len())]).unwrap();
+                placements += 1;
+                if r.game_end().is_none() && r.side_to_move() == mover {
+                    passes += 1;
+                }
+            }
+            assert!(placements <= 60);
+            let board = r.position();
+            let black = board.chars().filter(|&c| c == 'X').count();
+            let white = board.chars().filter(|&c| c == 'O').count();
+            let want = match black.cmp(&white) {
+                std::cmp::Ordering::Greater => Verdict::Win(Side::First),
+                std::cmp::Ordering::Less => Verdict::Win(Side::Second),
+                std::cmp::Ordering::Equal => Verdict::Draw,
+            };
+            assert_eq!(r.game_end().unwrap().verdict, want);
+        }
+        assert!(passes > 0, "some random game had a forced pass");
+    }
+}

@@ -135,10 +135,7 @@ pub fn utc_stamp(secs: u64) -> String {
 /// Moves are numbered by ply from the start position; a line is `<ply>. <move>` followed by who
 /// played it and how long it took. Opening moves are marked `(opening)`.
 pub fn record_text(config: &Config, game: &FinishedGame) -> String {
-    let (first_role, second_role) = match config.play.variant {
-        super::config::VariantName::QuantumShogi => ("sente", "gote"),
-        super::config::VariantName::Othello => ("black", "white"),
-    };
+    let [first_role, second_role] = config.play.variant.players();
     let mut s = String::new();
     let _ = writeln!(s, "Game {}", game.job.game);
     let _ = writeln!(s, "Variant: {}", config.play.variant.as_str());

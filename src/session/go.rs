@@ -89,18 +89,7 @@ impl Variant for GoVariant {
 
     fn display(&self) -> Vec<String> {
         let board = &self.game.board;
-        let size = board.size();
-        let letters: String = crate::games::go::notation::LETTERS[..size]
-            .iter()
-            .map(|&l| format!(" {}", l as char))
-            .collect();
-        let mut lines = vec![format!("   {letters}")];
-        let rows = crate::games::go::notation::format_rows(board);
-        for (row, text) in rows.split('/').enumerate() {
-            let cells: String = text.chars().map(|c| format!(" {c}")).collect();
-            lines.push(format!("{:>2} {cells} {}", size - row, size - row));
-        }
-        lines.push(format!("   {letters}"));
+        let mut lines = crate::games::go::notation::diagram(board);
         let ko = match self.game.ko {
             Some(p) => format!(", ko at {}", format_move(board, Some(p))),
             None => String::new(),

@@ -87,28 +87,7 @@ impl Game {
                 side_name(pos.black_to_move)
             ));
         }
-        let sq = parse_square(token)
-            .filter(|_| token.len() == 2)
-            .ok_or_else(|| {
-                format!(
-                    "bad move '{}' (a1..h8 or pass)",
-                    crate::protocol::parse::printable(token)
-                )
-            })?;
-        if token.chars().any(|c| c.is_ascii_uppercase()) {
-            return Err(format!("bad move '{token}' (moves are lowercase, a1..h8)"));
-        }
-        let next = pos.play(sq).ok_or_else(|| {
-            if pos.board.is_game_over() {
-                format!("illegal move {token}: the game is over")
-            } else {
-                format!(
-                    "illegal move {token} for {} (legal: {})",
-                    side_name(pos.black_to_move),
-                    move_list(&pos.board).join(" ")
-                )
-            }
-        })?;
+        let next = crate::games::othello::rules::play_text(&pos, token)?.1;
         self.history.push(self.state);
         self.state = State::start(next);
         Ok(())

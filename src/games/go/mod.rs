@@ -11,6 +11,7 @@ pub mod game;
 pub mod handicap;
 pub mod notation;
 pub mod policy;
+pub mod rules;
 pub mod score;
 pub mod sgf;
 pub mod unconditional;

@@ -115,6 +115,24 @@ pub fn format_rows(board: &Board) -> String {
     out
 }
 
+/// The board as text lines: the column letters, one line per row from the top (`19  . X O ... 19`)
+/// and the letters again. `d` and GTP `showboard` both draw with it.
+pub fn diagram(board: &Board) -> Vec<String> {
+    let size = board.size();
+    let letters: String = LETTERS[..size]
+        .iter()
+        .map(|&l| format!(" {}", l as char))
+        .collect();
+    let mut lines = vec![format!("   {letters}")];
+    for (row, text) in format_rows(board).split('/').enumerate() {
+        let number = size - row;
+        let cells: String = text.chars().map(|c| format!(" {c}")).collect();
+        lines.push(format!("{number:>2} {cells} {number}"));
+    }
+    lines.push(format!("   {letters}"));
+    lines
+}
+
 pub fn format_position(board: &Board, to_move: Color) -> String {
     format!(
         "{} {} {}",

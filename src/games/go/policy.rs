@@ -5,6 +5,7 @@
 use super::analysis::{extended, Status};
 use super::board::{Board, Color, EMPTY};
 use super::game::Game;
+use crate::rng::mix;
 
 /// An empty point whose neighbours are all `color` stones (or the edge) and whose diagonals
 /// are not too many opponent stones: a point `color` must not fill.
@@ -36,14 +37,6 @@ pub fn is_own_eye(board: &Board, p: usize, color: Color) -> bool {
     } else {
         enemy <= 1
     }
-}
-
-fn mix(mut x: u64) -> u64 {
-    // splitmix64 finaliser: a fixed, seedable tie-break.
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
 }
 
 /// The move `color` plays (`None` = pass), and the number of candidate points examined.

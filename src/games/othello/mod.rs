@@ -6,6 +6,7 @@ pub mod ggf;
 pub mod obf;
 pub mod perft;
 pub mod position;
+pub mod rules;
 pub mod solve;
 
 pub use board::{flips, moves, square_name, squares, Board};

@@ -368,7 +368,38 @@ impl Position {
             .wrapping_add(zobrist::side(side.opponent()));
         self.side = side.opponent();
         self.move_number = self.move_number.saturating_add(1);
+        debug_assert!(self.invariants_hold(), "after {action:?}");
         true
+    }
+
+    /// The incremental state agrees with the state recomputed from scratch: the key, the board
+    /// and the pieces' squares, and every origin side's masks exact (projected). Checked after
+    /// each `apply` when debug assertions are on.
+    fn invariants_hold(&self) -> bool {
+        let board_agrees = self
+            .board
+            .iter()
+            .enumerate()
+            .all(|(sq, &i)| i == EMPTY || self.pieces[i as usize].square as usize == sq)
+            && self
+                .pieces
+                .iter()
+                .enumerate()
+                .all(|(i, p)| p.square == HAND || self.board[p.square as usize] as usize == i);
+        // A captured king ends the game before the loser's side is re-projected.
+        let exact = self.winner.is_some()
+            || [Side::Black, Side::White].into_iter().all(|origin| {
+                let masks = self.side_masks(origin);
+                let mut exact = masks;
+                match hall::analyze(&masks) {
+                    Some(tight) => {
+                        hall::exact_all(&tight, &mut exact);
+                        exact == masks
+                    }
+                    None => false,
+                }
+            });
+        self.key == self.compute_key() && board_agrees && exact
     }
 
     /// Copy-make: the position after a legal action.

@@ -104,3 +104,72 @@ impl Record {
         Ok(action)
     }
 }
+
+/// Quantum shogi for a referee: king capture wins, no legal action loses, fourfold repetition
+/// (of the whole state, candidate sets included) is a draw; default rules (`KakuteiNifu` on).
+impl crate::games::rules::Rules for Record {
+    const NAME: &'static str = "quantumshogi";
+    const PLAYERS: [&'static str; 2] = ["sente", "gote"];
+    type Move = Action;
+
+    fn start() -> Self {
+        Record::new(Position::start(), Rules::default())
+    }
+
+    fn from_text(text: &str) -> Result<Self, String> {
+        Ok(Record::new(super::qsfen::parse(text)?, Rules::default()))
+    }
+
+    fn to_text(&self) -> String {
+        super::qsfen::write(&self.position)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Action, String> {
+        self.position.parse_action(text, &self.rules)
+    }
+
+    fn move_text(&self, mv: Action) -> String {
+        self.position.action_name(mv)
+    }
+
+    fn legal_moves(&self) -> Vec<Action> {
+        let mut actions = self.position.legal_actions(&self.rules);
+        // Sorted by name, so random openings depend on the seed alone, not on generation order.
+        actions.sort_by_cached_key(|&a| self.position.action_name(a));
+        actions
+    }
+
+    fn play(&mut self, mv: Action) -> Result<(), String> {
+        Record::play(self, mv)
+    }
+
+    fn outcome(&self) -> Option<crate::games::rules::GameEnd> {
+        use crate::games::rules::{GameEnd, Verdict};
+        let (verdict, reason) = match self.ending()? {
+            Ending::KingCapture { winner } => (Verdict::Win(side(winner)), "king capture"),
+            Ending::NoLegalAction { loser } => {
+                (Verdict::Win(side(loser).other()), "no legal action")
+            }
+            Ending::FourfoldRepetition => (Verdict::Draw, "repetition"),
+        };
+        Some(GameEnd {
+            verdict,
+            reason: reason.into(),
+        })
+    }
+
+    fn side_to_move(&self) -> crate::games::rules::Side {
+        side(self.position.side_to_move())
+    }
+
+    fn diagram(&self) -> Vec<String> {
+        super::qsfen::diagram(&self.position)
+    }
+}
+
+fn side(side: Side) -> crate::games::rules::Side {
+    match side {
+        Side::Black => crate::games::rules::Side::First,
+        Side::White => crate::games::rules::Side::Second,
+    }
+}

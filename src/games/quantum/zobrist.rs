@@ -1,18 +1,11 @@
 //! The 64-bit position key. Each piece contributes a pseudo-random term of (square or hand,
 //! owner, origin, promoted, candidate mask); terms are added (mod 2^64), so interchangeable hand
 //! pieces hash as a multiset and the key does not depend on which of them sits where.
-//! The terms come from the splitmix64 finaliser with fixed constants: the same on every run.
+//! The terms come from `rng::mix` (the splitmix64 finaliser) with fixed constants: the same on every run.
 
 use super::position::Piece;
 use super::types::Side;
-
-#[inline]
-fn mix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+use crate::rng::mix;
 
 /// The term of one piece.
 #[inline]

@@ -1,0 +1,124 @@
+//! Go for a referee: the game ends after two passes in a row and is scored by area with every
+//! stone on the board counted alive (Tromp-Taylor) and `KOMI` for white.
+
+use super::board::Color;
+use super::notation::{diagram, format_move, format_position, parse_position, parse_vertex};
+use super::score::{area_score, Judgement, Life};
+use super::Game;
+use crate::games::rules::{GameEnd, Rules, Side, Verdict};
+
+/// White's compensation when a refereed game is scored.
+pub const KOMI: f64 = 7.5;
+
+/// A game in progress and the passes just played (two in a row end it).
+#[derive(Clone, Debug)]
+pub struct GoGame {
+    pub game: Game,
+    passes: u32,
+}
+
+impl GoGame {
+    pub fn new(game: Game) -> GoGame {
+        GoGame { game, passes: 0 }
+    }
+
+    /// Black's area minus white's minus komi, no stone taken off as dead.
+    pub fn area_score(&self) -> f64 {
+        let board = &self.game.board;
+        let all_alive = Judgement {
+            life: vec![Life::None; board.len()],
+        };
+        area_score(board, &all_alive, KOMI)
+    }
+}
+
+impl Rules for GoGame {
+    const NAME: &'static str = "go";
+    const PLAYERS: [&'static str; 2] = ["black", "white"];
+    type Move = Option<usize>;
+
+    fn start() -> Self {
+        GoGame::new(Game::empty(19).unwrap_or_else(|_| unreachable!("19 is a valid size")))
+    }
+
+    fn from_text(text: &str) -> Result<Self, String> {
+        let fields: Vec<String> = text.split_whitespace().map(str::to_string).collect();
+        let (board, to_move) = parse_position(&fields)?;
+        Ok(GoGame::new(Game::new(board, to_move)))
+    }
+
+    fn to_text(&self) -> String {
+        format_position(&self.game.board, self.game.to_move)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Option<usize>, String> {
+        let mv = parse_vertex(text, self.game.board.size())?;
+        if let Some(p) = mv {
+            let mut board = self.game.board.clone();
+            board
+                .play(p, self.game.to_move, self.game.ko)
+                .map_err(|e| format!("'{text}' is illegal: {e}"))?;
+        }
+        Ok(mv)
+    }
+
+    fn move_text(&self, mv: Option<usize>) -> String {
+        format_move(&self.game.board, mv)
+    }
+
+    /// The legal points (a pass is always legal and not listed, so random openings place stones).
+    fn legal_moves(&self) -> Vec<Option<usize>> {
+        self.game.legal_points().into_iter().map(Some).collect()
+    }
+
+    fn play(&mut self, mv: Option<usize>) -> Result<(), String> {
+        self.game.play(mv).map_err(|e| e.to_string())?;
+        self.passes = if mv.is_none() { self.passes + 1 } else { 0 };
+        Ok(())
+    }
+
+    fn outcome(&self) -> Option<GameEnd> {
+        (self.passes >= 2).then(|| GameEnd {
+            verdict: Verdict::from_ordering(self.area_score().total_cmp(&0.0)),
+            reason: "area score".into(),
+        })
+    }
+
+    fn side_to_move(&self) -> Side {
+        match self.game.to_move {
+            Color::Black => Side::First,
+            Color::White => Side::Second,
+        }
+    }
+
+    fn diagram(&self) -> Vec<String> {
+        diagram(&self.game.board)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_passes_end_the_game_and_area_decides() {
+        // Black walls off the left three columns of 5x5 (15 points), white the right two (10).
+        let mut g = GoGame::from_text("5 ..XO./..XO./..XO./..XO./..XO. b").unwrap();
+        assert_eq!(g.area_score(), 15.0 - 10.0 - KOMI);
+        let pass = g.parse_move("pass").unwrap();
+        g.play(pass).unwrap();
+        assert_eq!(g.outcome(), None);
+        assert_eq!(g.side_to_move(), Side::Second);
+        let a1 = g.parse_move("a1").unwrap();
+        assert_eq!(g.move_text(a1), "A1");
+        g.play(a1).unwrap();
+        g.play(None).unwrap();
+        assert_eq!(g.outcome(), None, "a stone between the passes");
+        g.play(None).unwrap();
+        let end = g.outcome().unwrap();
+        assert_eq!(end.verdict, Verdict::Win(Side::Second));
+        assert_eq!(end.reason, "area score");
+        assert!(g.parse_move("C1").is_err(), "occupied");
+        assert!(g.parse_move("Z9").is_err());
+    }
+}

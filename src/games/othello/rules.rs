@@ -1,0 +1,124 @@
+//! Othello for a referee: a side with no move passes automatically; when neither can move the
+//! game is over and the disc count decides.
+
+use super::{square_name, squares, Position};
+use crate::games::rules::{GameEnd, Rules, Side, Verdict};
+
+/// Reads a placement in protocol notation (`a1`..`h8`, lowercase: protocol/othello.md) and plays
+/// it. The engine (`session::othello`) and the referee both read moves with this, so they agree.
+pub fn play_text(pos: &Position, token: &str) -> Result<(u32, Position), String> {
+    let sq = super::position::parse_square(token)
+        .filter(|_| token.len() == 2)
+        .ok_or_else(|| {
+            format!(
+                "bad move '{}' (a1..h8 or pass)",
+                crate::protocol::parse::printable(token)
+            )
+        })?;
+    if token.chars().any(|c| c.is_ascii_uppercase()) {
+        return Err(format!("bad move '{token}' (moves are lowercase, a1..h8)"));
+    }
+    let next = pos.play(sq).ok_or_else(|| {
+        if pos.board.is_game_over() {
+            format!("illegal move {token}: the game is over")
+        } else {
+            let legal: Vec<String> = squares(pos.board.moves()).map(square_name).collect();
+            format!(
+                "illegal move {token} for {} (legal: {})",
+                side_name(pos),
+                legal.join(" ")
+            )
+        }
+    })?;
+    Ok((sq, next))
+}
+
+fn side_name(pos: &Position) -> &'static str {
+    if pos.black_to_move {
+        "black"
+    } else {
+        "white"
+    }
+}
+
+/// Makes the automatic pass, so the side to move always has a move until the game ends.
+fn settle(position: Position) -> Position {
+    position.forced_pass().unwrap_or(position)
+}
+
+/// The verdict of a finished game: more discs wins.
+pub fn disc_verdict(position: &Position) -> Verdict {
+    Verdict::from_ordering(
+        position
+            .black()
+            .count_ones()
+            .cmp(&position.white().count_ones()),
+    )
+}
+
+impl Rules for Position {
+    const NAME: &'static str = "othello";
+    const PLAYERS: [&'static str; 2] = ["black", "white"];
+    type Move = u32;
+
+    fn start() -> Self {
+        settle(Position::START)
+    }
+
+    fn from_text(text: &str) -> Result<Self, String> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        Position::from_fields(&fields).map(settle)
+    }
+
+    fn to_text(&self) -> String {
+        Position::to_text(self)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<u32, String> {
+        if text == "pass" {
+            // Passes are automatic: by the time an engine is asked, it has a move.
+            return Err(format!("pass is illegal: {} has a move", side_name(self)));
+        }
+        play_text(self, text).map(|(sq, _)| sq)
+    }
+
+    fn move_text(&self, mv: u32) -> String {
+        square_name(mv)
+    }
+
+    fn legal_moves(&self) -> Vec<u32> {
+        squares(self.board.moves()).collect()
+    }
+
+    fn play(&mut self, mv: u32) -> Result<(), String> {
+        let next = Position::play(self, mv)
+            .ok_or_else(|| format!("{} is not a legal move here", square_name(mv)))?;
+        *self = settle(next);
+        Ok(())
+    }
+
+    fn outcome(&self) -> Option<GameEnd> {
+        self.board.is_game_over().then(|| GameEnd {
+            verdict: disc_verdict(self),
+            reason: "disc count".into(),
+        })
+    }
+
+    fn side_to_move(&self) -> Side {
+        if self.black_to_move {
+            Side::First
+        } else {
+            Side::Second
+        }
+    }
+
+    fn diagram(&self) -> Vec<String> {
+        let text = self.board_text();
+        let mut lines = vec!["  a b c d e f g h".to_string()];
+        for (row, chunk) in text.as_bytes().chunks(8).enumerate() {
+            let cells: Vec<String> = chunk.iter().map(|&c| (c as char).to_string()).collect();
+            lines.push(format!("{} {}", row + 1, cells.join(" ")));
+        }
+        lines
+    }
+}

@@ -1,0 +1,115 @@
+//! What every game's rules offer, in protocol notation: the one trait the match referee (and,
+//! in time, the session) wraps, implemented once per game. The list of games is `registry`.
+
+use std::fmt;
+
+/// A player by the order of play: `First` moves first (sente in shogi, black in Othello and Go).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Side {
+    First,
+    Second,
+}
+
+impl Side {
+    pub fn other(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+        }
+    }
+
+    pub fn index(self) -> usize {
+        match self {
+            Side::First => 0,
+            Side::Second => 1,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::First => "first",
+            Side::Second => "second",
+        }
+    }
+}
+
+/// The result of a game from the order of play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Win(Side),
+    Draw,
+}
+
+impl Verdict {
+    /// `first`, `second` or `draw` (the `result` field of the results file).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Win(side) => side.as_str(),
+            Verdict::Draw => "draw",
+        }
+    }
+
+    /// `1-0`, `0-1` or `1/2-1/2`, first player's score first.
+    pub fn score(self) -> &'static str {
+        match self {
+            Verdict::Win(Side::First) => "1-0",
+            Verdict::Win(Side::Second) => "0-1",
+            Verdict::Draw => "1/2-1/2",
+        }
+    }
+
+    /// The first player wins on `ordering == Greater` (more discs, more area, ...).
+    pub fn from_ordering(ordering: std::cmp::Ordering) -> Verdict {
+        match ordering {
+            std::cmp::Ordering::Greater => Verdict::Win(Side::First),
+            std::cmp::Ordering::Less => Verdict::Win(Side::Second),
+            std::cmp::Ordering::Equal => Verdict::Draw,
+        }
+    }
+}
+
+/// How a game ended by the rules: who won and why (`king capture`, `no legal action`,
+/// `repetition`, `disc count`, `area score`, ...).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameEnd {
+    pub verdict: Verdict,
+    pub reason: String,
+}
+
+impl fmt::Display for GameEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.verdict.as_str(), self.reason)
+    }
+}
+
+/// One game in progress (position plus whatever history the rules need), in protocol notation.
+pub trait Rules: Clone + Send + 'static {
+    /// The `USI_Variant` name.
+    const NAME: &'static str;
+    /// What the first and the second player are called (`sente`, `black`, ...).
+    const PLAYERS: [&'static str; 2];
+    type Move: Copy;
+
+    /// The standard start (`position startpos`).
+    fn start() -> Self;
+    /// A position in the game's notation (the text after `position sfen`).
+    fn from_text(text: &str) -> Result<Self, String>;
+    /// The current position in the game's notation.
+    fn to_text(&self) -> String;
+    /// Reads one move and checks that it is legal here.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
+    /// A move as the engines should be sent it (canonical notation), in the current position.
+    fn move_text(&self, mv: Self::Move) -> String;
+    /// The legal moves, in a fixed order (random openings pick from it by index).
+    fn legal_moves(&self) -> Vec<Self::Move>;
+    /// Plays a legal move (one from `parse_move` or `legal_moves`).
+    fn play(&mut self, mv: Self::Move) -> Result<(), String>;
+    /// Whether the game has ended by the rules, and how.
+    fn outcome(&self) -> Option<GameEnd>;
+    /// Who is to move now (after any automatic pass).
+    fn side_to_move(&self) -> Side;
+    /// A board diagram for a game record; empty when the game has none.
+    fn diagram(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
