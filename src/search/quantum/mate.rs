@@ -647,22 +647,4 @@ mod tests {
         let (_, result) = mate_within(text, Some(1));
         assert_eq!(result, MateResult::Timeout);
     }
-
-    #[test]
-    #[ignore = "explores random positions; prints mate lengths"]
-    fn explore_random_positions() {
-        let mut rng = SplitMix64::new(5);
-        for _ in 0..3000 {
-            let Some(text) = random_position(&mut rng, 6) else {
-                continue;
-            };
-            let t0 = std::time::Instant::now();
-            let (_, result) = mate_within(&text, Some(2000));
-            let dfpn = match &result {
-                MateResult::Mate(line) => Some(line.len() as u32),
-                _ => None,
-            };
-            println!("{text} dfpn {dfpn:?} {result:?} {:?}", t0.elapsed());
-        }
-    }
 }
