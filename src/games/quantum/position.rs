@@ -156,6 +156,21 @@ impl Position {
     // ---- read access (the search and the referee use these) ----
 
     #[inline]
+    /// Hands the turn to the other side without an action (the search's null move); the key
+    /// follows, so the incremental state stays exact.
+    pub fn pass(&mut self) {
+        self.set_side_to_move(self.side.opponent());
+    }
+
+    /// The same position with `side` to move (to ask what that side could do); the key follows.
+    pub fn set_side_to_move(&mut self, side: Side) {
+        self.key = self
+            .key
+            .wrapping_sub(zobrist::side(self.side))
+            .wrapping_add(zobrist::side(side));
+        self.side = side;
+    }
+
     pub fn side_to_move(&self) -> Side {
         self.side
     }

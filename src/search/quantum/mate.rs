@@ -77,7 +77,7 @@ pub fn king_capture(pos: &Position, rules: &Rules, side: Side) -> Option<Action>
         pos
     } else {
         let mut t = pos.clone();
-        t.side = side;
+        t.set_side_to_move(side);
         turned = t;
         &turned
     };
@@ -418,7 +418,7 @@ mod tests {
 
         fn captures_king_now(&self, pos: &Position) -> bool {
             let mut turned = pos.clone();
-            turned.side = self.attacker;
+            turned.set_side_to_move(self.attacker);
             turned
                 .legal_actions(&self.rules)
                 .iter()
