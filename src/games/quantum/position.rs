@@ -1,7 +1,7 @@
 //! The game state: 40 individual pieces, the board, side to move, result and Zobrist key.
 
 use super::action::Action;
-use super::hall::{self, Tight};
+use super::hall;
 use super::movegen::{narrowing, Displacement};
 use super::types::*;
 use super::zobrist;
@@ -192,11 +192,6 @@ impl Position {
     pub fn piece_at(&self, sq: Square) -> Option<usize> {
         let v = self.board[sq as usize];
         (v != EMPTY).then_some(v as usize)
-    }
-
-    /// The tight-set structure of one origin side (always consistent in a valid position).
-    pub fn tight(&self, origin: Side) -> Tight {
-        hall::analyze(&self.side_masks(origin)).unwrap_or(Tight { least: [ALL; 8] })
     }
 
     /// The pieces (bit `i`) that QSFEN and drop notation write as a bare `Q`: those with two or

@@ -123,10 +123,6 @@ impl<'a> MateSearch<'a> {
         }
     }
 
-    pub fn nodes(&self) -> u64 {
-        self.nodes
-    }
-
     /// Searches `root` for a forced king capture by its side to move, to at most `max_plies`.
     pub fn run(&mut self, root: &Position, max_plies: u32) -> MateResult {
         self.attacker = root.side_to_move();
