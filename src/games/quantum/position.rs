@@ -357,14 +357,23 @@ impl Position {
                 }
             }
         }
+        self.pass();
+        self.move_number = self.move_number.saturating_add(1);
+        debug_assert!(self.invariants_hold(), "after {action:?}");
+        true
+    }
+
+    /// Hands the move to the opponent without moving (the search's null move; also how a caller
+    /// asks what the other side could do here). Only the side to move and the key change, not
+    /// the move number: quantum shogi has no pass move, so this is never a move of the game.
+    #[inline]
+    pub fn pass(&mut self) {
+        let side = self.side;
         self.key = self
             .key
             .wrapping_sub(zobrist::side(side))
             .wrapping_add(zobrist::side(side.opponent()));
         self.side = side.opponent();
-        self.move_number = self.move_number.saturating_add(1);
-        debug_assert!(self.invariants_hold(), "after {action:?}");
-        true
     }
 
     /// The incremental state agrees with the state recomputed from scratch: the key, the board

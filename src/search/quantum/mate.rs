@@ -77,7 +77,7 @@ pub fn king_capture(pos: &Position, rules: &Rules, side: Side) -> Option<Action>
         pos
     } else {
         let mut t = pos.clone();
-        t.side = side;
+        t.pass();
         turned = t;
         &turned
     };
@@ -414,7 +414,9 @@ mod tests {
 
         fn captures_king_now(&self, pos: &Position) -> bool {
             let mut turned = pos.clone();
-            turned.side = self.attacker;
+            if turned.side_to_move() != self.attacker {
+                turned.pass();
+            }
             turned
                 .legal_actions(&self.rules)
                 .iter()

@@ -6,7 +6,6 @@ pub mod eval;
 pub mod mate;
 
 use crate::games::quantum::types::Side;
-use crate::games::quantum::zobrist;
 use crate::games::quantum::{Action, Position, Rules};
 use crate::rng::splitmix;
 use crate::search::{Control, Info, Outcome, Report, SearchGame, Searcher};
@@ -58,13 +57,7 @@ impl SearchGame for QGame {
     }
 
     fn play_null(&mut self) -> bool {
-        let side = self.pos.side;
-        self.pos.key = self
-            .pos
-            .key
-            .wrapping_sub(zobrist::side(side))
-            .wrapping_add(zobrist::side(side.opponent()));
-        self.pos.side = side.opponent();
+        self.pos.pass();
         true
     }
 
@@ -212,7 +205,9 @@ pub fn possibilityist(pos: &Position, rules: &Rules) -> Option<(Action, i64)> {
 
 fn count_for(pos: &Position, side: Side, rules: &Rules) -> u64 {
     let mut turned = pos.clone();
-    turned.side = side;
+    if turned.side_to_move() != side {
+        turned.pass();
+    }
     turned.count_legal(rules)
 }
 
