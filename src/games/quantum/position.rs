@@ -325,7 +325,7 @@ impl Position {
                 if victim != EMPTY {
                     let j = victim as usize;
                     let mut q = self.pieces[j];
-                    if q.mask == K {
+                    if is_certain_king(q.mask) {
                         self.winner = Some(side);
                     } else {
                         q.mask &= !K;

@@ -11,7 +11,7 @@
 //! so a value never depends on the path; a disproof remembers whether the ply limit took part,
 //! and a disproof that did not is final (`nomate` at once). Fourfold repetition is not modelled.
 
-use crate::games::quantum::types::Side;
+use crate::games::quantum::types::{is_king_candidate, Side};
 use crate::games::quantum::{Action, Position, Rules};
 use crate::search::Control;
 use ahash::AHashMap;
@@ -86,7 +86,7 @@ pub fn king_capture(pos: &Position, rules: &Rules, side: Side) -> Option<Action>
     captures.into_iter().find(|&a| {
         // Only a piece that may still be the king can end the game.
         pos.piece_at(a.to())
-            .is_some_and(|i| pos.piece(i).mask & 1 != 0)
+            .is_some_and(|i| is_king_candidate(pos.piece(i).mask))
             && pos.after(a).winner() == Some(side)
     })
 }

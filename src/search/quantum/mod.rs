@@ -5,7 +5,7 @@
 pub mod eval;
 pub mod mate;
 
-use crate::games::quantum::types::Side;
+use crate::games::quantum::types::{is_king_candidate, Side};
 use crate::games::quantum::{Action, Position, Rules};
 use crate::rng::splitmix;
 use crate::search::{Control, Info, Outcome, Report, SearchGame, Searcher};
@@ -78,7 +78,7 @@ impl SearchGame for QGame {
                 let mut hint = promote as i32 * 200;
                 if let Some(v) = victim {
                     hint += 16 * eval::piece_value(v.mask, v.promoted);
-                    if v.mask & 1 != 0 {
+                    if is_king_candidate(v.mask) {
                         hint += 4000; // it may be the king
                     }
                 }
@@ -106,7 +106,7 @@ impl SearchGame for QGame {
             let Some(victim) = self.pos.piece_at(to).map(|i| self.pos.piece(i)) else {
                 return false;
             };
-            if defended & (1u128 << to) == 0 || victim.mask & 1 != 0 {
+            if defended & (1u128 << to) == 0 || is_king_candidate(victim.mask) {
                 return true;
             }
             let attacker = self.pos.piece_at(from).map(|i| self.pos.piece(i));
@@ -122,7 +122,7 @@ impl SearchGame for QGame {
             Some(i) => {
                 let v = self.pos.piece(i);
                 // A capture that may take the king may end the game.
-                if v.mask & 1 != 0 {
+                if is_king_candidate(v.mask) {
                     30_000
                 } else {
                     eval::piece_value(v.mask, v.promoted)
