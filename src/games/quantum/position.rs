@@ -309,6 +309,7 @@ impl Position {
     /// Plays a legal action (one from [`Position::generate`]); the result is again exact.
     /// Returns false, with the position unspecified, if the action was inconsistent after all
     /// (never for generated actions).
+    #[must_use = "on false the position is unspecified"]
     pub fn apply(&mut self, action: Action) -> bool {
         let side = self.side;
         let restriction = self.restriction(action);
@@ -410,7 +411,8 @@ impl Position {
     #[inline]
     pub fn after(&self, action: Action) -> Position {
         let mut next = self.clone();
-        next.apply(action);
+        let consistent = next.apply(action);
+        debug_assert!(consistent, "{action:?} is not legal");
         next
     }
 }

@@ -323,7 +323,9 @@ impl<'a> MateSearch<'a> {
             }
             let (a, _) = pick?;
             line.push(a);
-            pos.apply(a);
+            if !pos.apply(a) {
+                return None; // never for an expanded (generated) action
+            }
             left -= 1;
             if pos.side_to_move() != self.attacker && pos.legal_actions(&self.rules).is_empty() {
                 return Some(line); // the defender cannot move: it has lost
@@ -378,7 +380,8 @@ pub fn answer(pos: &Position, result: &MateResult) -> String {
             let mut names = Vec::with_capacity(line.len());
             for &a in line {
                 names.push(p.action_name(a));
-                p.apply(a);
+                let consistent = p.apply(a);
+                debug_assert!(consistent, "mate line {a:?}");
             }
             format!("checkmate {}", names.join(" "))
         }
@@ -480,7 +483,7 @@ mod tests {
         let mut p = pos.clone();
         for &a in line {
             assert!(p.is_legal(a, &rules), "{} illegal", p.action_name(a));
-            p.apply(a);
+            assert!(p.apply(a));
         }
         assert_eq!(p.winner(), Some(attacker));
         assert_eq!(line.len() % 2, 1);

@@ -48,7 +48,8 @@ impl SearchGame for QGame {
     }
 
     fn play(&mut self, mv: Action) {
-        self.pos.apply(mv);
+        let consistent = self.pos.apply(mv);
+        debug_assert!(consistent, "generated {mv:?}");
         self.reach.set(None);
     }
 
