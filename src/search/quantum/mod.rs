@@ -3,7 +3,7 @@
 //! `random` (a seeded uniform choice).
 
 pub mod eval;
-pub mod mate;
+pub(crate) mod mate;
 
 use crate::games::quantum::types::{is_king_candidate, Side};
 use crate::games::quantum::{Action, Position, Rules};
