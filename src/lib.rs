@@ -4,7 +4,7 @@ pub mod bench;
 pub mod games;
 pub mod gtp;
 pub mod matches;
-pub mod memory;
+pub(crate) mod memory;
 pub mod nboard;
 pub mod protocol;
 pub mod rng;

@@ -65,7 +65,7 @@ fn perft_midgame_fast_equals_reference() {
             };
             let a = pool[(next() % pool.len() as u64) as usize];
             let mut after = pos.clone();
-            after.apply(a);
+            assert!(after.apply(a));
             if after.winner().is_some() {
                 break;
             }

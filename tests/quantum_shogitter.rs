@@ -121,7 +121,7 @@ fn replay_shogitter_games() {
                     .into_iter()
                     .find(|&a| shogitter_name(&pos, a) == text)
                     .unwrap_or_else(|| panic!("game {seed} ply {k}: {text} is not legal for us"));
-                pos.apply(action);
+                assert!(pos.apply(action));
                 assert_eq!(pos.key(), pos.compute_key());
             }
             let turn = ply["turn"].as_str().unwrap_or("?");

@@ -47,7 +47,8 @@ pub fn sample_states(count: usize, seed: u64) -> Vec<[Mask; PIECES_PER_SIDE]> {
         } else {
             actions[rng.index(actions.len())]
         };
-        pos.apply(action);
+        let consistent = pos.apply(action);
+        debug_assert!(consistent, "generated {action:?}");
         for origin in Side::BOTH {
             let base = origin.index() * PIECES_PER_SIDE;
             let mut masks = [0; PIECES_PER_SIDE];

@@ -39,7 +39,6 @@ const QUEUE_LINES: usize = 256;
 const POLL: Duration = Duration::from_millis(50);
 
 pub struct Engine {
-    pub name: String,
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<Option<String>>,
@@ -157,7 +156,6 @@ impl Engine {
             });
         }
         Ok(Engine {
-            name: config.name.clone(),
             child,
             stdin,
             lines,

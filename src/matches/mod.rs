@@ -6,7 +6,7 @@
 //! engine is restarted for the next one. Each finished game is appended to the results file and
 //! written as a game record at once; the summary follows cutechess-cli. See `protocol/match.md`.
 
-pub mod clock;
+pub(crate) mod clock;
 pub mod config;
 pub mod engine;
 pub mod game;
@@ -14,7 +14,7 @@ pub mod merge;
 pub mod opening;
 pub mod referee;
 pub mod results;
-pub mod signal;
+pub(crate) mod signal;
 pub mod stats;
 
 pub use config::Config;

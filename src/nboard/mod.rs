@@ -5,7 +5,7 @@
 //! stdout. While a search runs, `ping` stops it (its `pong` follows the search's last line),
 //! `quit` ends the session at once, and every other command waits its turn.
 
-pub mod task;
+pub(crate) mod task;
 
 use crate::games::othello::ggf::{self, Played};
 use crate::games::othello::Position;

@@ -1,6 +1,6 @@
 //! Text only: lines to typed commands, and the shape of error replies. No game rules.
 
-pub mod command;
+pub(crate) mod command;
 pub mod lines;
 pub mod parse;
 

@@ -17,17 +17,6 @@ pub struct Limits {
 pub const DEFAULT_MOVETIME_MS: u64 = 450;
 
 impl Limits {
-    /// True when nothing bounds the search: then it stops after [`DEFAULT_MOVETIME_MS`].
-    pub fn is_unbounded(&self) -> bool {
-        self.time.is_none()
-            && self.inc.is_none()
-            && self.byoyomi.is_none()
-            && self.movetime.is_none()
-            && self.depth.is_none()
-            && self.nodes.is_none()
-            && !self.infinite
-    }
-
     /// A search that never ends by itself (it waits for `stop` or `ponderhit`).
     pub fn waits_for_client(&self) -> bool {
         self.infinite || self.ponder

@@ -1,13 +1,13 @@
 //! Game-independent search machinery: limits, the shared control block (stop flag, clock,
 //! ponder state), the time manager, and the typed reports a search sends. Never prints.
 
-pub mod alphabeta;
-pub mod control;
-pub mod game;
-pub mod limits;
+pub(crate) mod alphabeta;
+pub(crate) mod control;
+pub(crate) mod game;
+pub(crate) mod limits;
 pub mod othello;
 pub mod quantum;
-pub mod time;
+pub(crate) mod time;
 pub mod tt;
 
 pub use alphabeta::Searcher;

@@ -6,9 +6,9 @@
 //! drives its own protocol session (`tab.rs`, the same `session::run` as stdin/stdout); shared
 //! two-player games live in `room.rs`. The pages are embedded with `include_str!`.
 
-pub mod http;
-pub mod room;
-pub mod tab;
+pub(crate) mod http;
+pub(crate) mod room;
+pub(crate) mod tab;
 pub mod ws;
 
 use http::{Gate, Request};

@@ -3,7 +3,7 @@
 //! bound on message size and written whole. Reading and writing work on separate handles of the
 //! same socket, so a session can write lines while the connection thread blocks on the next frame.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 
 /// The GUID every server appends to the client's key (RFC 6455, section 1.3).
 const GUID: &str = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
@@ -260,12 +260,6 @@ pub fn client_frame(opcode: u8, fin: bool, payload: &[u8], mask: [u8; 4]) -> Vec
     out.extend_from_slice(&mask);
     out.extend_from_slice(&body);
     out
-}
-
-/// Writes one text frame per line to a shared socket handle.
-pub fn write_text<W: Write>(w: &mut W, text: &str) -> io::Result<()> {
-    w.write_all(&text_frame(text))?;
-    w.flush()
 }
 
 #[cfg(test)]

@@ -22,10 +22,6 @@ impl GoVariant {
             game: Game::empty(19).unwrap_or_else(|_| unreachable!("19 is a valid size")),
         }
     }
-
-    pub fn game(&self) -> &Game {
-        &self.game
-    }
 }
 
 impl Default for GoVariant {

@@ -2,10 +2,10 @@
 //! writer of stdout. A reader thread feeds it lines over a channel; the search thread feeds it
 //! reports over another; it waits on both with `select!`.
 
-pub mod go;
+pub(crate) mod go;
 pub mod options;
-pub mod othello;
-pub mod quantum;
+pub(crate) mod othello;
+pub(crate) mod quantum;
 pub mod variant;
 
 use crate::protocol::{lines, parse_line, Command, GoParams};

@@ -26,11 +26,6 @@ impl QuantumVariant {
             searcher: Arc::new(Mutex::new(None)),
         }
     }
-
-    /// The game record (current position and key history).
-    pub fn record(&self) -> &Record {
-        &self.record
-    }
 }
 
 impl Default for QuantumVariant {

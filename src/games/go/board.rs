@@ -150,16 +150,6 @@ impl Board {
         (0..size).flat_map(move |row| (0..size).map(move |col| point_index(size, row, col)))
     }
 
-    /// The points of each row as an index range, top row first (faster to walk than
-    /// [`Board::points`]).
-    pub fn rows(&self) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
-        let size = self.size;
-        (0..size).map(move |row| {
-            let start = point_index(size, row, 0);
-            start..start + size
-        })
-    }
-
     #[inline]
     pub fn get(&self, p: usize) -> u8 {
         self.cells[p]

@@ -5,10 +5,10 @@
 pub mod analysis;
 pub mod benson;
 pub mod benson_reference;
-pub mod bits;
+pub(crate) mod bits;
 pub mod board;
-pub mod game;
-pub mod handicap;
+pub(crate) mod game;
+pub(crate) mod handicap;
 pub mod notation;
 pub mod policy;
 pub mod rules;

@@ -196,20 +196,6 @@ impl Board {
     pub fn is_game_over(&self) -> bool {
         self.moves() == 0 && moves(self.opponent, self.player) == 0
     }
-
-    /// Player discs minus opponent discs, empties going to the winner (the usual final score).
-    pub fn final_score(&self) -> i32 {
-        let p = self.player.count_ones() as i32;
-        let o = self.opponent.count_ones() as i32;
-        let e = 64 - p - o;
-        if p > o {
-            p - o + e
-        } else if p < o {
-            p - o - e
-        } else {
-            0
-        }
-    }
 }
 
 /// Squares next to `bits` in the eight directions.

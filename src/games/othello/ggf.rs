@@ -101,14 +101,6 @@ pub enum Played {
     PassedThenMoved(Position),
 }
 
-impl Played {
-    pub fn position(self) -> Position {
-        match self {
-            Played::Moved(p) | Played::PassedThenMoved(p) => p,
-        }
-    }
-}
-
 /// Plays `square` (None = pass) for the side to move. A placement by a side that must pass
 /// first is accepted when its opponent is stuck (the pass is implied, as game records that
 /// omit passes write it). Errors name the side and the legal moves.

@@ -1,12 +1,12 @@
 //! Othello rules on bitboards: moves, flips, passes, perft, counting, and the endgame solver.
 
-pub mod board;
-pub mod count;
+pub(crate) mod board;
+pub(crate) mod count;
 pub mod ggf;
 pub mod obf;
 pub mod perft;
 pub mod position;
-pub mod rules;
+pub(crate) mod rules;
 pub mod solve;
 
 pub use board::{flips, moves, square_name, squares, Board};

@@ -295,11 +295,6 @@ impl<'a> Solver<'a> {
         self.aborted
     }
 
-    /// Forgets the transposition table.
-    pub fn clear(&mut self) {
-        self.table.iter_mut().for_each(|e| *e = Entry::default());
-    }
-
     /// Exact score and a best move of `board` (player to move). A player who must pass gets
     /// `best: None` with the score after the pass, as does a finished game.
     pub fn solve(&mut self, board: &Board) -> Solved {

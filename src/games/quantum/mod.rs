@@ -35,17 +35,17 @@
 //! `qsfen`, `zobrist`, `perft` (bulk-counting perft and `perft_by_apply`), `record`,
 //! `reference` (slow independent rules: per-type generation, matching-oracle projections).
 
-pub mod action;
+pub(crate) mod action;
 pub mod hall;
-pub mod movegen;
+pub(crate) mod movegen;
 pub mod oracle;
 pub mod perft;
-pub mod position;
+pub(crate) mod position;
 pub mod qsfen;
-pub mod record;
+pub(crate) mod record;
 pub mod reference;
 pub mod types;
-pub mod zobrist;
+pub(crate) mod zobrist;
 
 pub use action::Action;
 pub use movegen::Displacement;

@@ -656,7 +656,7 @@ mod reach_tests {
                 if moves.is_empty() || pos.winner().is_some() {
                     break;
                 }
-                pos.apply(moves[rng.index(moves.len())]);
+                assert!(pos.apply(moves[rng.index(moves.len())]));
             }
         }
         assert!(positions > 2000, "{positions}");

@@ -29,9 +29,7 @@ pub fn perft_until(pos: &Position, depth: u32, rules: &Rules, stop: &AtomicBool)
             pos.generate(rules, &mut buffer);
             let mut total = 0;
             for &a in &buffer {
-                let mut next = pos.clone();
-                next.apply(a);
-                total += perft_until(&next, depth - 1, rules, stop)?;
+                total += perft_until(&pos.after(a), depth - 1, rules, stop)?;
             }
             Some(total)
         }

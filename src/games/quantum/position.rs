@@ -1,7 +1,7 @@
 //! The game state: 40 individual pieces, the board, side to move, result and Zobrist key.
 
 use super::action::Action;
-use super::hall::{self, Tight};
+use super::hall;
 use super::movegen::{narrowing, Displacement};
 use super::types::*;
 use super::zobrist;
@@ -156,21 +156,6 @@ impl Position {
     // ---- read access (the search and the referee use these) ----
 
     #[inline]
-    /// Hands the turn to the other side without an action (the search's null move); the key
-    /// follows, so the incremental state stays exact.
-    pub fn pass(&mut self) {
-        self.set_side_to_move(self.side.opponent());
-    }
-
-    /// The same position with `side` to move (to ask what that side could do); the key follows.
-    pub fn set_side_to_move(&mut self, side: Side) {
-        self.key = self
-            .key
-            .wrapping_sub(zobrist::side(self.side))
-            .wrapping_add(zobrist::side(side));
-        self.side = side;
-    }
-
     pub fn side_to_move(&self) -> Side {
         self.side
     }
@@ -207,11 +192,6 @@ impl Position {
     pub fn piece_at(&self, sq: Square) -> Option<usize> {
         let v = self.board[sq as usize];
         (v != EMPTY).then_some(v as usize)
-    }
-
-    /// The tight-set structure of one origin side (always consistent in a valid position).
-    pub fn tight(&self, origin: Side) -> Tight {
-        hall::analyze(&self.side_masks(origin)).unwrap_or(Tight { least: [ALL; 8] })
     }
 
     /// The pieces (bit `i`) that QSFEN and drop notation write as a bare `Q`: those with two or
@@ -329,6 +309,7 @@ impl Position {
     /// Plays a legal action (one from [`Position::generate`]); the result is again exact.
     /// Returns false, with the position unspecified, if the action was inconsistent after all
     /// (never for generated actions).
+    #[must_use = "on false the position is unspecified"]
     pub fn apply(&mut self, action: Action) -> bool {
         let side = self.side;
         let restriction = self.restriction(action);
@@ -345,7 +326,7 @@ impl Position {
                 if victim != EMPTY {
                     let j = victim as usize;
                     let mut q = self.pieces[j];
-                    if q.mask == K {
+                    if is_certain_king(q.mask) {
                         self.winner = Some(side);
                     } else {
                         q.mask &= !K;
@@ -377,14 +358,23 @@ impl Position {
                 }
             }
         }
+        self.pass();
+        self.move_number = self.move_number.saturating_add(1);
+        debug_assert!(self.invariants_hold(), "after {action:?}");
+        true
+    }
+
+    /// Hands the move to the opponent without moving (the search's null move; also how a caller
+    /// asks what the other side could do here). Only the side to move and the key change, not
+    /// the move number: quantum shogi has no pass move, so this is never a move of the game.
+    #[inline]
+    pub fn pass(&mut self) {
+        let side = self.side;
         self.key = self
             .key
             .wrapping_sub(zobrist::side(side))
             .wrapping_add(zobrist::side(side.opponent()));
         self.side = side.opponent();
-        self.move_number = self.move_number.saturating_add(1);
-        debug_assert!(self.invariants_hold(), "after {action:?}");
-        true
     }
 
     /// The incremental state agrees with the state recomputed from scratch: the key, the board
@@ -421,7 +411,8 @@ impl Position {
     #[inline]
     pub fn after(&self, action: Action) -> Position {
         let mut next = self.clone();
-        next.apply(action);
+        let consistent = next.apply(action);
+        debug_assert!(consistent, "{action:?} is not legal");
         next
     }
 }

@@ -88,9 +88,7 @@ impl Record {
         if !self.position.is_legal(action, &self.rules) {
             return Err("illegal action".into());
         }
-        self.position.apply(action);
-        self.keys.push(self.position.key());
-        Ok(())
+        self.commit(action)
     }
 
     /// Parses an action in protocol notation, checks it and plays it.
@@ -99,9 +97,19 @@ impl Record {
             return Err(format!("the game is over ({ending})"));
         }
         let action = self.position.parse_action(text, &self.rules)?;
-        self.position.apply(action);
-        self.keys.push(self.position.key());
+        self.commit(action)?;
         Ok(action)
+    }
+
+    /// Plays a checked action, all or nothing (a checked action is always consistent).
+    fn commit(&mut self, action: Action) -> Result<(), String> {
+        let mut next = self.position.clone();
+        if !next.apply(action) {
+            return Err("illegal action".into());
+        }
+        self.position = next;
+        self.keys.push(self.position.key());
+        Ok(())
     }
 }
 

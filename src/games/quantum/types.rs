@@ -54,6 +54,18 @@ pub const L: Mask = 1 << 6;
 pub const P: Mask = 1 << 7;
 pub const ALL: Mask = 0xFF;
 
+/// The piece may still be its origin side's king (K is among its candidates).
+#[inline]
+pub fn is_king_candidate(mask: Mask) -> bool {
+    mask & K != 0
+}
+
+/// The piece is its origin side's king for certain (K is its only candidate).
+#[inline]
+pub fn is_certain_king(mask: Mask) -> bool {
+    mask == K
+}
+
 /// Type letters in mask bit order.
 pub const LETTERS: [char; 8] = ['K', 'R', 'B', 'G', 'S', 'N', 'L', 'P'];
 

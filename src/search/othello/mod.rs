@@ -11,7 +11,7 @@
 //!
 //! Scores are centi-discs for the side to move (reported as `score cp`).
 
-pub mod eval;
+pub(crate) mod eval;
 
 use crate::games::othello::board::{flips, moves, squares};
 use crate::games::othello::solve::{final_score, Solver};

@@ -5,7 +5,7 @@
 //! own king hidden among many candidates and unattacked, and punishes the same for the opponent:
 //! a king known for certain and attacked is about to be captured.
 
-use crate::games::quantum::types::{Mask, Side};
+use crate::games::quantum::types::{is_king_candidate, Mask, Side};
 use crate::games::quantum::{origin_of, Position, HAND};
 use once_cell::sync::Lazy;
 
@@ -81,7 +81,7 @@ pub fn evaluate_with(pos: &Position, reach: &[(u128, u32); 2]) -> i32 {
         } else {
             values.board[p.promoted as usize][p.mask as usize]
         };
-        if p.mask & 1 != 0 {
+        if is_king_candidate(p.mask) {
             let origin = origin_of(i).index();
             king_candidates[origin] += 1;
             if p.square != HAND {

@@ -11,7 +11,7 @@
 //! so a value never depends on the path; a disproof remembers whether the ply limit took part,
 //! and a disproof that did not is final (`nomate` at once). Fourfold repetition is not modelled.
 
-use crate::games::quantum::types::Side;
+use crate::games::quantum::types::{is_king_candidate, Side};
 use crate::games::quantum::{Action, Position, Rules};
 use crate::search::Control;
 use ahash::AHashMap;
@@ -77,7 +77,7 @@ pub fn king_capture(pos: &Position, rules: &Rules, side: Side) -> Option<Action>
         pos
     } else {
         let mut t = pos.clone();
-        t.set_side_to_move(side);
+        t.pass();
         turned = t;
         &turned
     };
@@ -86,7 +86,7 @@ pub fn king_capture(pos: &Position, rules: &Rules, side: Side) -> Option<Action>
     captures.into_iter().find(|&a| {
         // Only a piece that may still be the king can end the game.
         pos.piece_at(a.to())
-            .is_some_and(|i| pos.piece(i).mask & 1 != 0)
+            .is_some_and(|i| is_king_candidate(pos.piece(i).mask))
             && pos.after(a).winner() == Some(side)
     })
 }
@@ -121,10 +121,6 @@ impl<'a> MateSearch<'a> {
             nodes: 0,
             aborted: false,
         }
-    }
-
-    pub fn nodes(&self) -> u64 {
-        self.nodes
     }
 
     /// Searches `root` for a forced king capture by its side to move, to at most `max_plies`.
@@ -327,7 +323,9 @@ impl<'a> MateSearch<'a> {
             }
             let (a, _) = pick?;
             line.push(a);
-            pos.apply(a);
+            if !pos.apply(a) {
+                return None; // never for an expanded (generated) action
+            }
             left -= 1;
             if pos.side_to_move() != self.attacker && pos.legal_actions(&self.rules).is_empty() {
                 return Some(line); // the defender cannot move: it has lost
@@ -382,7 +380,8 @@ pub fn answer(pos: &Position, result: &MateResult) -> String {
             let mut names = Vec::with_capacity(line.len());
             for &a in line {
                 names.push(p.action_name(a));
-                p.apply(a);
+                let consistent = p.apply(a);
+                debug_assert!(consistent, "mate line {a:?}");
             }
             format!("checkmate {}", names.join(" "))
         }
@@ -418,7 +417,9 @@ mod tests {
 
         fn captures_king_now(&self, pos: &Position) -> bool {
             let mut turned = pos.clone();
-            turned.set_side_to_move(self.attacker);
+            if turned.side_to_move() != self.attacker {
+                turned.pass();
+            }
             turned
                 .legal_actions(&self.rules)
                 .iter()
@@ -482,7 +483,7 @@ mod tests {
         let mut p = pos.clone();
         for &a in line {
             assert!(p.is_legal(a, &rules), "{} illegal", p.action_name(a));
-            p.apply(a);
+            assert!(p.apply(a));
         }
         assert_eq!(p.winner(), Some(attacker));
         assert_eq!(line.len() % 2, 1);

@@ -3,9 +3,9 @@
 //! `random` (a seeded uniform choice).
 
 pub mod eval;
-pub mod mate;
+pub(crate) mod mate;
 
-use crate::games::quantum::types::Side;
+use crate::games::quantum::types::{is_king_candidate, Side};
 use crate::games::quantum::{Action, Position, Rules};
 use crate::rng::splitmix;
 use crate::search::{Control, Info, Outcome, Report, SearchGame, Searcher};
@@ -48,7 +48,8 @@ impl SearchGame for QGame {
     }
 
     fn play(&mut self, mv: Action) {
-        self.pos.apply(mv);
+        let consistent = self.pos.apply(mv);
+        debug_assert!(consistent, "generated {mv:?}");
         self.reach.set(None);
     }
 
@@ -78,7 +79,7 @@ impl SearchGame for QGame {
                 let mut hint = promote as i32 * 200;
                 if let Some(v) = victim {
                     hint += 16 * eval::piece_value(v.mask, v.promoted);
-                    if v.mask & 1 != 0 {
+                    if is_king_candidate(v.mask) {
                         hint += 4000; // it may be the king
                     }
                 }
@@ -106,7 +107,7 @@ impl SearchGame for QGame {
             let Some(victim) = self.pos.piece_at(to).map(|i| self.pos.piece(i)) else {
                 return false;
             };
-            if defended & (1u128 << to) == 0 || victim.mask & 1 != 0 {
+            if defended & (1u128 << to) == 0 || is_king_candidate(victim.mask) {
                 return true;
             }
             let attacker = self.pos.piece_at(from).map(|i| self.pos.piece(i));
@@ -122,7 +123,7 @@ impl SearchGame for QGame {
             Some(i) => {
                 let v = self.pos.piece(i);
                 // A capture that may take the king may end the game.
-                if v.mask & 1 != 0 {
+                if is_king_candidate(v.mask) {
                     30_000
                 } else {
                     eval::piece_value(v.mask, v.promoted)
@@ -205,7 +206,9 @@ pub fn possibilityist(pos: &Position, rules: &Rules) -> Option<(Action, i64)> {
 
 fn count_for(pos: &Position, side: Side, rules: &Rules) -> u64 {
     let mut turned = pos.clone();
-    turned.set_side_to_move(side);
+    if turned.side_to_move() != side {
+        turned.pass();
+    }
     turned.count_legal(rules)
 }
 
