@@ -171,7 +171,7 @@ fn hang_under_a_node_limit_times_out() {
     let run = fake_match(
         "match-hang-nodes",
         &[("sleepy", "hang", 1), GOOD],
-        "games = 2\nnodes = 1000\ntimeout_ms = 1000",
+        "games = 2\nnodes = 1000\ntimeout_ms = 3000",
     );
     all_lost(&run, "sleepy", "timeout", 2);
     assert_eq!(starts(&run.dir, "sleepy"), 2);
