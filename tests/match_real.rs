@@ -111,12 +111,7 @@ fn check(
             .split_whitespace()
             .skip(2)
             .collect();
-        let moves: Vec<&str> = r["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m.as_str().unwrap())
-            .collect();
+        let moves = recorded_moves(r);
         engine_moves += moves.len();
         for mv in opening.iter().chain(&moves) {
             assert!(
@@ -287,12 +282,7 @@ fn go_games_are_refereed_to_two_passes_and_scored_by_area() {
     for r in &real.results {
         assert_eq!(r["variant"], "go");
         assert_eq!(r["reason"], "area score", "{r}");
-        let moves: Vec<&str> = r["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m.as_str().unwrap())
-            .collect();
+        let moves = recorded_moves(r);
         assert!(moves.len() > 10, "{r}");
         assert_eq!(moves[moves.len() - 2..], ["pass", "pass"]);
 
@@ -323,4 +313,14 @@ fn go_games_are_refereed_to_two_passes_and_scored_by_area() {
         );
         assert!(record.contains("(area score)"), "{record}");
     }
+}
+
+/// The engines' moves of one results line, as recorded.
+fn recorded_moves(r: &Value) -> Vec<&str> {
+    r["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect()
 }
