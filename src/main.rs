@@ -2,6 +2,7 @@
 //! subcommands for perft, bench, gtp, nboard, match and serve.
 
 use clap::{Parser, Subcommand};
+use ryoshi::games::registry::NAMES;
 use ryoshi::protocol::StartSpec;
 use ryoshi::session::options::Options;
 use ryoshi::session::{new_variant, run};
@@ -31,8 +32,7 @@ enum Sub {
         /// Start position (QSFEN, or the variant's own notation) instead of the start.
         #[arg(long)]
         sfen: Option<String>,
-        /// quantumshogi (default), othello or go.
-        #[arg(long, default_value = "quantumshogi")]
+        #[arg(long, default_value = NAMES[0], help = variant_help())]
         variant: String,
     },
     /// Run a benchmark: `bench` alone is the search signature; see `bench list`.
@@ -88,6 +88,16 @@ enum Sub {
         #[arg(long, default_value_t = ryoshi::serve::DEFAULT_MAX_SESSIONS)]
         max_sessions: usize,
     },
+}
+
+/// `quantumshogi (default), othello or go`: the registry's games, the default first.
+fn variant_help() -> String {
+    let (first, others) = NAMES.split_first().unwrap_or((&"", &[]));
+    match others.split_last() {
+        None => format!("{first} (default)"),
+        Some((last, [])) => format!("{first} (default) or {last}"),
+        Some((last, middle)) => format!("{first} (default), {} or {last}", middle.join(", ")),
+    }
 }
 
 fn main() -> ExitCode {

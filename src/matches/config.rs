@@ -56,35 +56,8 @@ impl fmt::Display for OptionValue {
     }
 }
 
-/// A game of [`registry::NAMES`], by its `USI_Variant` name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct VariantName(&'static str);
-
-// The constants keep the spelling of the enum this type replaced, so its callers read the same.
-#[allow(non_upper_case_globals)]
-impl VariantName {
-    pub const QuantumShogi: VariantName = VariantName("quantumshogi");
-    pub const Othello: VariantName = VariantName("othello");
-    pub const Go: VariantName = VariantName("go");
-
-    /// The game called `name`, if the registry has one.
-    pub fn named(name: &str) -> Option<VariantName> {
-        registry::NAMES
-            .iter()
-            .find(|&&n| n == name)
-            .map(|&n| VariantName(n))
-    }
-
-    /// The value of the engines' `USI_Variant` option.
-    pub fn as_str(self) -> &'static str {
-        self.0
-    }
-
-    /// What the first and the second player are called (`sente`/`gote`, `black`/`white`).
-    pub fn players(self) -> [&'static str; 2] {
-        registry::players(self.0).unwrap_or(["first", "second"])
-    }
-}
+/// A game of the registry, by its `USI_Variant` name (the engine's option reads the same list).
+pub use crate::games::registry::Game as VariantName;
 
 impl<'de> Deserialize<'de> for VariantName {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

@@ -290,14 +290,9 @@ fn room_socket(server: &Server, req: &Request, stream: TcpStream) {
     let conn = server.next_id.fetch_add(1, Ordering::SeqCst);
     let (id, token) = match req.param("new") {
         Some(game) => {
-            let variant = match game.as_str() {
-                "othello" => crate::session::options::VariantName::Othello,
-                "go" => crate::session::options::VariantName::Go,
-                "quantumshogi" => crate::session::options::VariantName::QuantumShogi,
-                _ => {
-                    socket.error("unknown game (othello, go or quantumshogi)");
-                    return;
-                }
+            let Some(variant) = crate::session::options::VariantName::named(&game) else {
+                socket.error("unknown game (othello, go or quantumshogi)");
+                return;
             };
             // `start=<field>_<field>...`: a set-up position (underscores for spaces).
             let start = req

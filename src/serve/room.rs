@@ -70,13 +70,6 @@ fn start_of(variant: VariantName) -> StartSpec {
     }
 }
 
-fn side_names(variant: VariantName) -> [&'static str; 2] {
-    match variant {
-        VariantName::QuantumShogi => ["sente", "gote"],
-        _ => ["black", "white"],
-    }
-}
-
 impl Room {
     fn new(variant: VariantName, start: Option<Vec<String>>) -> Result<Room, String> {
         let options = Options {
@@ -110,7 +103,7 @@ impl Room {
 
     /// Why the game is over, or None.
     fn over(&self) -> Option<String> {
-        let names = side_names(self.variant);
+        let names = self.variant.players();
         let display = self.game.display();
         match self.variant {
             VariantName::Go => {
@@ -153,7 +146,7 @@ impl Room {
         } else {
             self.game.legal_moves(&self.options)
         };
-        let names = side_names(self.variant);
+        let names = self.variant.players();
         let you = match seat {
             Seat::First => names[0],
             Seat::Second => names[1],
@@ -191,7 +184,7 @@ impl Room {
         if self.turn() != mover {
             return Err(format!(
                 "it is {}'s turn",
-                side_names(self.variant)[self.turn()]
+                self.variant.players()[self.turn()]
             ));
         }
         let mut moves = self.moves.clone();
@@ -200,7 +193,7 @@ impl Room {
         game.set_position(&self.start, &moves, &self.options)?;
         self.game = game;
         self.moves = moves;
-        let names = side_names(self.variant);
+        let names = self.variant.players();
         self.note = match self.variant {
             VariantName::Othello if self.over().is_none() && self.turn() == mover => {
                 Some(format!("{} has no move and passes", names[1 - mover]))

@@ -39,7 +39,8 @@ enum SearchMsg {
     Mate(String),
 }
 
-/// A fresh game of the given variant at its start position.
+/// A fresh game of the given variant at its start position. The match is on the registry's
+/// [`crate::games::registry::Game`], so a game added there does not compile until it has an arm.
 pub fn new_variant(name: VariantName) -> Box<dyn Variant> {
     match name {
         VariantName::QuantumShogi => Box::new(quantum::QuantumVariant::new()),

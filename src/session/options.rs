@@ -2,28 +2,8 @@
 
 use std::fmt;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum VariantName {
-    QuantumShogi,
-    Othello,
-    Go,
-}
-
-impl VariantName {
-    pub const ALL: [VariantName; 3] = [
-        VariantName::QuantumShogi,
-        VariantName::Othello,
-        VariantName::Go,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            VariantName::QuantumShogi => "quantumshogi",
-            VariantName::Othello => "othello",
-            VariantName::Go => "go",
-        }
-    }
-}
+/// The `USI_Variant` values: the games of the registry, the first the default.
+pub use crate::games::registry::Game as VariantName;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strategy {
@@ -62,7 +42,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            variant: VariantName::QuantumShogi,
+            variant: VariantName::ALL[0],
             hash_mb: 64,
             ponder: false,
             threads: 1,
@@ -94,7 +74,7 @@ struct Spec {
     kind: Kind,
 }
 
-const VARIANTS: &[&str] = &["quantumshogi", "othello", "go"];
+const VARIANTS: &[&str] = crate::games::registry::NAMES;
 const STRATEGIES: &[&str] = &["search", "possibilityist", "random"];
 
 /// Declared at `usi`, in this order. Defaults match `Options::default()` (a test checks it).
@@ -102,7 +82,7 @@ const SPECS: &[Spec] = &[
     Spec {
         name: "USI_Variant",
         kind: Kind::Combo {
-            default: "quantumshogi",
+            default: VARIANTS[0],
             vars: VARIANTS,
         },
     },
