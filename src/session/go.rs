@@ -1,10 +1,12 @@
 //! The go adapter: protocol notation and output lines over `games::go`. See protocol/go.md.
 
 use super::options::Options;
-use super::variant::{Out, PerftJob, Variant};
+use super::variant::{self, Adapter, Out, PerftJob, Variant};
 use crate::games::go::analysis::{classic, extended};
-use crate::games::go::notation::{format_move, format_position, parse_position, parse_vertex};
+use crate::games::go::notation::{format_move, parse_vertex};
+use crate::games::go::rules::GoGame;
 use crate::games::go::{policy, sgf, Board, Color, Game};
+use crate::games::rules::Rules;
 use crate::protocol::{Command, StartSpec};
 use crate::search::{Info, Job, Limits, Outcome, Report};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,13 +15,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub const MAX_PERFT_DEPTH: u32 = 6;
 
 pub struct GoVariant {
-    game: Game,
+    record: GoGame,
 }
 
 impl GoVariant {
     pub fn new() -> Self {
         GoVariant {
-            game: Game::empty(19).unwrap_or_else(|_| unreachable!("19 is a valid size")),
+            record: GoGame::start(),
         }
     }
 }
@@ -28,17 +30,6 @@ impl Default for GoVariant {
     fn default() -> Self {
         Self::new()
     }
-}
-
-/// Plays `moves` (GTP vertices or `pass`) on `game`; the first bad one is named.
-fn apply_moves(game: &mut Game, moves: &[String]) -> Result<(), String> {
-    for (i, text) in moves.iter().enumerate() {
-        let mv = parse_vertex(text, game.board.size())
-            .map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
-        game.play(mv)
-            .map_err(|e| format!("move {} '{text}' is illegal: {e}", i + 1))?;
-    }
-    Ok(())
 }
 
 /// Leaves `depth` plies below; `None` soon after `stop` is raised.
@@ -64,61 +55,55 @@ fn perft_count(game: &mut Game, depth: u32, stop: &AtomicBool) -> Option<u64> {
     Some(total)
 }
 
-impl Variant for GoVariant {
-    fn set_position(
-        &mut self,
-        start: &StartSpec,
-        moves: &[String],
-        _options: &Options,
-    ) -> Result<(), String> {
-        let mut game = match start {
-            StartSpec::Startpos => Game::empty(19)?,
-            StartSpec::Sfen(fields) => {
-                let (board, to_move) = parse_position(fields)?;
-                Game::new(board, to_move)
-            }
-        };
-        apply_moves(&mut game, moves)?;
-        self.game = game;
-        Ok(())
+impl Adapter for GoVariant {
+    type Rules = GoGame;
+    type Record = GoGame;
+
+    fn rules(&self) -> &GoGame {
+        &self.record
     }
 
-    fn display(&self) -> Vec<String> {
-        let board = &self.game.board;
-        let mut lines = crate::games::go::notation::diagram(board);
-        let ko = match self.game.ko {
-            Some(p) => format!(", ko at {}", format_move(board, Some(p))),
+    fn set_record(&mut self, record: GoGame) {
+        self.record = record;
+    }
+
+    fn start(start: &StartSpec, _options: &Options) -> Result<GoGame, String> {
+        variant::start(start)
+    }
+
+    /// A GTP vertex or `pass`; a bad one is named with its number.
+    fn play_listed(record: &mut GoGame, number: usize, text: &str) -> Result<(), String> {
+        let mv = parse_vertex(text, record.game.board.size())
+            .map_err(|e| format!("move {number} '{text}': {e}"))?;
+        record
+            .play(mv)
+            .map_err(|e| format!("move {number} '{text}' is illegal: {e}"))
+    }
+
+    fn status(&self) -> Vec<String> {
+        let game = &self.record.game;
+        let ko = match game.ko {
+            Some(p) => format!(", ko at {}", format_move(&game.board, Some(p))),
             None => String::new(),
         };
-        lines.push(format!(
+        vec![format!(
             "{} to move{ko}",
-            match self.game.to_move {
+            match game.to_move {
                 Color::Black => "black",
                 Color::White => "white",
             }
-        ));
-        lines.push(format!(
-            "sfen {}",
-            format_position(board, self.game.to_move)
-        ));
-        lines
+        )]
     }
+}
 
-    fn legal_moves(&self, _options: &Options) -> Vec<String> {
-        self.game
-            .legal_points()
-            .into_iter()
-            .map(|p| format_move(&self.game.board, Some(p)))
-            .collect()
-    }
-
+impl Variant for GoVariant {
     fn perft(&self, depth: u32, _options: &Options, _out: Out) -> Result<PerftJob, String> {
         if depth == 0 || depth > MAX_PERFT_DEPTH {
             return Err(format!(
                 "go perft depth must be 1..{MAX_PERFT_DEPTH}, got {depth}"
             ));
         }
-        let mut game = self.game.clone();
+        let mut game = self.record.game.clone();
         Ok(Box::new(move |stop| {
             let mut divide = Vec::new();
             for p in game.legal_points() {
@@ -133,7 +118,7 @@ impl Variant for GoVariant {
     }
 
     fn search(&self, limits: &Limits, options: &Options) -> Job {
-        let game = self.game.clone();
+        let game = self.record.game.clone();
         let limits = limits.clone();
         let seed = options.seed;
         Box::new(move |control, report| {
@@ -163,10 +148,6 @@ impl Variant for GoVariant {
         })
     }
 
-    fn first_player_to_move(&self) -> bool {
-        self.game.to_move == Color::Black
-    }
-
     fn bench(&mut self, _options: &Options, out: Out) -> Result<(), String> {
         // A fixed self-play game on 9x9 with the move chooser; its node count is the signature.
         let mut game = Game::empty(9)?;
@@ -189,29 +170,29 @@ impl Variant for GoVariant {
     fn extension(&mut self, command: &Command, _options: &Options, out: Out) -> Result<(), String> {
         match command {
             Command::Benson { classic: true } => {
-                for line in classic(&self.game.board).report(&self.game.board) {
+                for line in classic(&self.record.game.board).report(&self.record.game.board) {
                     out(&line);
                 }
                 Ok(())
             }
             Command::Benson { classic: false } => {
-                let board: &Board = &self.game.board;
-                for line in extended(board, self.game.ko).report(board) {
+                let board: &Board = &self.record.game.board;
+                for line in extended(board, self.record.game.ko).report(board) {
                     out(&line);
                 }
                 Ok(())
             }
             Command::LoadSgf(path) => {
                 let text = sgf::read_file(path)?;
-                self.game = sgf::load(&text).map_err(|e| format!("'{path}': {e}"))?;
+                self.record = GoGame::new(sgf::load(&text).map_err(|e| format!("'{path}': {e}"))?);
                 Ok(())
             }
             Command::LoadSgfText(text) => {
-                self.game = sgf::load(text)?;
+                self.record = GoGame::new(sgf::load(text)?);
                 Ok(())
             }
             Command::Undo => {
-                if self.game.undo() {
+                if self.record.game.undo() {
                     Ok(())
                 } else {
                     Err("nothing to undo".into())

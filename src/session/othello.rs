@@ -6,12 +6,13 @@
 //! that send the passes they saw) and refused otherwise.
 
 use super::options::Options;
-use super::variant::{Out, PerftJob, Variant};
+use super::variant::{Adapter, Out, PerftJob, Variant};
 use crate::games::othello::board::{flips, moves, squares};
 use crate::games::othello::count::{count, CountRow};
 use crate::games::othello::position::parse_square;
 use crate::games::othello::solve::Solver;
 use crate::games::othello::{perft, square_name, Board, Position};
+use crate::games::rules::Rules;
 use crate::protocol::{Command, StartSpec};
 use crate::search::othello::{self as search, Searcher};
 use crate::search::{Control, Job, Limits};
@@ -58,7 +59,7 @@ impl State {
 }
 
 #[derive(Clone, Debug)]
-struct Game {
+pub struct Game {
     state: State,
     /// The state before each placement, oldest first.
     history: Vec<State>,
@@ -87,9 +88,15 @@ impl Game {
                 side_name(pos.black_to_move)
             ));
         }
-        let next = crate::games::othello::rules::play_text(&pos, token)?.1;
+        let mv = pos.parse_move(token)?;
+        let mut next = pos;
+        Rules::play(&mut next, mv)?;
         self.history.push(self.state);
-        self.state = State::start(next);
+        // The rules pass for a side without a move: the same side is to move again.
+        self.state = State {
+            position: next,
+            auto_passed: next.black_to_move == pos.black_to_move,
+        };
         Ok(())
     }
 }
@@ -337,13 +344,21 @@ fn progress_bar() -> Option<indicatif::ProgressBar> {
     Some(bar)
 }
 
-impl Variant for OthelloVariant {
-    fn set_position(
-        &mut self,
-        start: &StartSpec,
-        moves: &[String],
-        _options: &Options,
-    ) -> Result<(), String> {
+impl Adapter for OthelloVariant {
+    type Rules = Position;
+    type Record = Game;
+
+    fn rules(&self) -> &Position {
+        &self.game.state.position
+    }
+
+    fn set_record(&mut self, game: Game) {
+        self.game = game;
+    }
+
+    /// The position as given (not the rules' `from_text`, which passes at once for a side
+    /// without a move): a client may confirm that pass.
+    fn start(start: &StartSpec, _options: &Options) -> Result<Game, String> {
         let position = match start {
             StartSpec::Startpos => Position::START,
             StartSpec::Sfen(fields) => {
@@ -351,15 +366,15 @@ impl Variant for OthelloVariant {
                 Position::from_fields(&fields)?
             }
         };
-        let mut game = Game::new(position);
-        for (i, m) in moves.iter().enumerate() {
-            game.apply(m).map_err(|e| format!("move {}: {e}", i + 1))?;
-        }
-        self.game = game;
-        Ok(())
+        Ok(Game::new(position))
     }
 
-    fn display(&self) -> Vec<String> {
+    fn play_listed(game: &mut Game, number: usize, text: &str) -> Result<(), String> {
+        game.apply(text).map_err(|e| format!("move {number}: {e}"))
+    }
+
+    /// The discs, and `*` where the side to move may play.
+    fn board(&self) -> Vec<String> {
         let pos = self.position();
         let (b, w) = (pos.black(), pos.white());
         let legal = pos.board.moves();
@@ -383,6 +398,12 @@ impl Variant for OthelloVariant {
             }
             lines.push(row);
         }
+        lines
+    }
+
+    fn status(&self) -> Vec<String> {
+        let pos = self.position();
+        let (b, w) = (pos.black(), pos.white());
         let status = if pos.board.is_game_over() {
             let diff = b.count_ones() as i32 - w.count_ones() as i32;
             match diff.signum() {
@@ -393,20 +414,18 @@ impl Variant for OthelloVariant {
         } else {
             format!("{} to move", side_name(pos.black_to_move))
         };
-        lines.push(format!(
-            "black X {} white O {}, {status}",
-            b.count_ones(),
-            w.count_ones()
-        ));
-        lines.push(format!("moves: {}", move_list(&pos.board).join(" ")));
-        lines.push(format!("sfen {}", pos.to_text()));
-        lines
+        vec![
+            format!(
+                "black X {} white O {}, {status}",
+                b.count_ones(),
+                w.count_ones()
+            ),
+            format!("moves: {}", move_list(&pos.board).join(" ")),
+        ]
     }
+}
 
-    fn legal_moves(&self, _options: &Options) -> Vec<String> {
-        move_list(&self.position().board)
-    }
-
+impl Variant for OthelloVariant {
     fn perft(&self, depth: u32, options: &Options, out: Out) -> Result<PerftJob, String> {
         if depth == 0 || depth > MAX_PERFT_DEPTH {
             return Err(format!(
@@ -448,10 +467,6 @@ impl Variant for OthelloVariant {
 
     fn search(&self, _limits: &Limits, options: &Options) -> Job {
         search::job(self.position(), options.level, options.seed)
-    }
-
-    fn first_player_to_move(&self) -> bool {
-        self.position().black_to_move
     }
 
     fn bench(&mut self, options: &Options, out: Out) -> Result<(), String> {
@@ -527,6 +542,7 @@ const BENCH_LINES: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::variant::Shared;
 
     fn game(moves: &str) -> Game {
         let mut g = Game::new(Position::START);

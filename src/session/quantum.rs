@@ -1,8 +1,8 @@
 //! The quantum shogi adapter: protocol notation and output lines over `games::quantum`.
 
 use super::options::{Options, Strategy};
-use super::variant::{Out, PerftJob, Variant};
-use crate::games::quantum::{perft, qsfen, Position, Record, Rules, Side};
+use super::variant::{self, Adapter, Out, PerftJob, Variant};
+use crate::games::quantum::{perft, Position, Record, Rules};
 use crate::memory;
 use crate::protocol::StartSpec;
 use crate::search::quantum::mate::{self, MateSearch, MAX_MATE_PLIES};
@@ -40,52 +40,50 @@ fn rules(options: &Options) -> Rules {
     }
 }
 
-impl Variant for QuantumVariant {
-    fn set_position(
-        &mut self,
-        start: &StartSpec,
-        moves: &[String],
-        options: &Options,
-    ) -> Result<(), String> {
-        let position = match start {
-            StartSpec::Startpos => Position::start(),
-            StartSpec::Sfen(fields) => qsfen::parse(&fields.join(" "))?,
-        };
-        let mut record = Record::new(position, rules(options));
-        for (k, text) in moves.iter().enumerate() {
-            record.play_str(text).map_err(|why| {
-                format!("illegal move {text} (move {} of the list): {why}", k + 1)
-            })?;
-        }
-        self.record = record;
-        Ok(())
+impl Adapter for QuantumVariant {
+    type Rules = Record;
+    type Record = Record;
+
+    fn rules(&self) -> &Record {
+        &self.record
     }
 
+    fn set_record(&mut self, record: Record) {
+        self.record = record;
+    }
+
+    fn start(start: &StartSpec, options: &Options) -> Result<Record, String> {
+        let record: Record = variant::start(start)?;
+        Ok(Record::new(record.position().clone(), rules(options)))
+    }
+
+    fn play_listed(record: &mut Record, number: usize, text: &str) -> Result<(), String> {
+        record
+            .play_str(text)
+            .map(drop)
+            .map_err(|why| format!("illegal move {text} (move {number} of the list): {why}"))
+    }
+
+    fn with_options(&self, options: &Options) -> Option<Record> {
+        let position = self.record.position().clone();
+        Some(Record::new(position, rules(options)))
+    }
+
+    fn status(&self) -> Vec<String> {
+        let repeats = self.record.repetitions();
+        (repeats > 1)
+            .then(|| format!("repetition: this position occurred {repeats} times"))
+            .into_iter()
+            .collect()
+    }
+}
+
+impl Variant for QuantumVariant {
     fn new_game(&mut self) {
         if let Some(searcher) = self.searcher.lock().as_mut() {
             searcher.clear();
         }
         self.record = Record::new(self.record.position().clone(), self.record.rules());
-    }
-
-    fn display(&self) -> Vec<String> {
-        let pos = self.record.position();
-        let mut lines = qsfen::diagram(pos);
-        let repeats = self.record.repetitions();
-        if repeats > 1 {
-            lines.push(format!(
-                "repetition: this position occurred {repeats} times"
-            ));
-        }
-        lines.push(format!("sfen {}", qsfen::write(pos)));
-        lines
-    }
-
-    fn legal_moves(&self, options: &Options) -> Vec<String> {
-        let pos = self.record.position();
-        let mut names = pos.action_names(&pos.legal_actions(&rules(options)));
-        names.sort();
-        names
     }
 
     fn perft(&self, depth: u32, options: &Options, _out: Out) -> Result<PerftJob, String> {
@@ -157,10 +155,6 @@ impl Variant for QuantumVariant {
             let result = search.run(&pos, MAX_MATE_PLIES);
             mate::answer(&pos, &result)
         }))
-    }
-
-    fn first_player_to_move(&self) -> bool {
-        self.record.position().side_to_move() == Side::Black
     }
 
     fn bench(&mut self, _options: &Options, out: Out) -> Result<(), String> {

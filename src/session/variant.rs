@@ -1,6 +1,12 @@
-//! What the session asks of each game. One implementation per variant, chosen once per command.
+//! What the session asks of each game, in two halves. [`Shared`] (positions, moves, legal
+//! moves, side to move, the board) is written once here over the game's
+//! [`crate::games::rules::Rules`], the code the match referee runs too, so the engine and the
+//! referee read moves and positions the same way. [`Variant`] is the rest, per game: the search
+//! job, perft, bench and the game-only commands. A game's adapter implements [`Adapter`] (how its
+//! record holds the rules) and [`Variant`]; it is [`Shared`] through the impl below.
 
 use super::options::Options;
+use crate::games::rules::{Rules, Side};
 use crate::protocol::{Command, StartSpec};
 use crate::search::{Job, Limits, MateJob};
 use std::sync::atomic::AtomicBool;
@@ -13,7 +19,8 @@ pub type Out<'a> = &'a mut dyn FnMut(&str);
 /// raised before it finished.
 pub type PerftJob = Box<dyn FnOnce(Arc<AtomicBool>) -> Option<Vec<(String, u64)>> + Send>;
 
-pub trait Variant: Send {
+/// The half of a session's game that its rules answer, the same for every game.
+pub trait Shared: Send {
     /// Replaces the position, all or nothing. On a bad move the error names it.
     fn set_position(
         &mut self,
@@ -22,14 +29,98 @@ pub trait Variant: Send {
         options: &Options,
     ) -> Result<(), String>;
 
-    /// `usinewgame`: forget per-game state (history, tables); the position stays.
-    fn new_game(&mut self) {}
-
     /// `d`: the human-readable board; the last line is `sfen <position>`.
     fn display(&self) -> Vec<String>;
 
     /// `moves`: the legal actions in protocol notation.
     fn legal_moves(&self, options: &Options) -> Vec<String>;
+
+    /// The side to move, for picking `btime` or `wtime` (true = the first player: sente, black).
+    fn first_player_to_move(&self) -> bool;
+}
+
+/// How a game's session adapter holds its [`Rules`]: the record a `position` command builds,
+/// and the few things the games word differently (the error naming a bad move, `d`'s lines).
+pub trait Adapter: Send {
+    type Rules: Rules;
+    /// The game so far as the session keeps it: the rules' state, with anything only the
+    /// session needs beside it (Othello's placements for `undo`).
+    type Record: Send;
+
+    /// The current game's rules.
+    fn rules(&self) -> &Self::Rules;
+
+    /// Makes `record` the current game.
+    fn set_record(&mut self, record: Self::Record);
+
+    /// The record a `position` command starts from ([`start`] for most games).
+    fn start(start: &StartSpec, options: &Options) -> Result<Self::Record, String>;
+
+    /// Plays the `number`-th move (from 1) of a `position` command; the error is the message.
+    fn play_listed(record: &mut Self::Record, number: usize, text: &str) -> Result<(), String>;
+
+    /// The current rules as `options` set them now, when they differ (quantum shogi's
+    /// `KakuteiNifu`, read at each command).
+    fn with_options(&self, options: &Options) -> Option<Self::Rules> {
+        let _ = options;
+        None
+    }
+
+    /// `d`'s board: the rules' diagram unless the game shows more.
+    fn board(&self) -> Vec<String> {
+        self.rules().diagram()
+    }
+
+    /// `d`'s lines between the board and `sfen <position>` (side to move, repetitions, ...).
+    fn status(&self) -> Vec<String>;
+}
+
+/// The rules' start (`startpos`) or position text (`sfen ...`).
+pub fn start<R: Rules>(start: &StartSpec) -> Result<R, String> {
+    match start {
+        StartSpec::Startpos => Ok(R::start()),
+        StartSpec::Sfen(fields) => R::from_text(&fields.join(" ")),
+    }
+}
+
+impl<A: Adapter> Shared for A {
+    fn set_position(
+        &mut self,
+        start: &StartSpec,
+        moves: &[String],
+        options: &Options,
+    ) -> Result<(), String> {
+        let mut record = A::start(start, options)?;
+        for (i, text) in moves.iter().enumerate() {
+            A::play_listed(&mut record, i + 1, text)?;
+        }
+        self.set_record(record);
+        Ok(())
+    }
+
+    fn display(&self) -> Vec<String> {
+        let mut lines = self.board();
+        lines.extend(self.status());
+        lines.push(format!("sfen {}", self.rules().to_text()));
+        lines
+    }
+
+    fn legal_moves(&self, options: &Options) -> Vec<String> {
+        let configured = self.with_options(options);
+        let rules = configured.as_ref().unwrap_or(self.rules());
+        let moves = rules.legal_moves();
+        moves.into_iter().map(|mv| rules.move_text(mv)).collect()
+    }
+
+    fn first_player_to_move(&self) -> bool {
+        self.rules().side_to_move() == Side::First
+    }
+}
+
+/// The half of a session's game that is the game's own: the search and the game-only commands.
+pub trait Variant: Shared {
+    /// `usinewgame`: forget per-game state (history, tables); the position stays.
+    fn new_game(&mut self) {}
 
     /// `go perft N`: checks the request (depth, memory; notes go to `out` as whole lines) and
     /// returns the count, run off the session thread so that it can be stopped.
@@ -51,9 +142,6 @@ pub trait Variant: Send {
         let _ = options;
         None
     }
-
-    /// The side to move, for picking `btime` or `wtime` (true = the first player: sente, black).
-    fn first_player_to_move(&self) -> bool;
 
     /// `bench`: a fixed deterministic search; the last line must be `Nodes searched: <n>`.
     fn bench(&mut self, options: &Options, out: Out) -> Result<(), String>;
