@@ -53,7 +53,7 @@ pub fn run_cli(config: &str, shard: Option<&str>) -> Result<(), String> {
 
 /// The rules for a variant, as a referee factory.
 pub fn referee_for(variant: config::VariantName) -> Result<Arc<RefereeFactory>, String> {
-    referee::factory(variant.as_str())
+    Ok(referee::factory(variant))
 }
 
 /// How the runner is watched and stopped from outside.

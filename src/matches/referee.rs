@@ -1,7 +1,7 @@
 //! The referee: what the runner asks of a game's rules. One implementation, generic over
-//! [`Rules`]; the games are those of [`registry`], and the runner itself knows nothing about any.
+//! [`Rules`]; the games are those of [`crate::games::registry`], and the runner itself knows nothing about any.
 
-use crate::games::registry::{self, Visit};
+use crate::games::registry::{Game, Visit};
 use crate::games::rules::Rules;
 pub use crate::games::rules::{GameEnd, Side, Verdict};
 use crate::games::{go, othello, quantum};
@@ -106,8 +106,8 @@ impl<R: Rules> Referee for GameReferee<R> {
     }
 }
 
-/// A referee factory for the game called `name` (a name in [`registry::NAMES`]).
-pub fn factory(name: &str) -> Result<Arc<RefereeFactory>, String> {
+/// A referee factory for `game`: every game of the registry has one.
+pub fn factory(game: Game) -> Arc<RefereeFactory> {
     struct Factory;
     impl Visit for Factory {
         type Output = Arc<RefereeFactory>;
@@ -115,7 +115,7 @@ pub fn factory(name: &str) -> Result<Arc<RefereeFactory>, String> {
             Arc::new(|| Box::new(GameReferee::<R>::new()) as Box<dyn Referee>)
         }
     }
-    registry::visit(name, Factory).ok_or_else(|| format!("no referee for the variant `{name}`"))
+    game.visit(Factory)
 }
 
 #[cfg(test)]
