@@ -83,11 +83,8 @@ impl Game {
             if pos.board.is_game_over() {
                 return Err("pass: the game is over".into());
             }
-            return Err(format!(
-                "pass is illegal: {} has a move",
-                side_name(pos.black_to_move)
-            ));
         }
+        // The rules read the placement, or refuse the pass of a side that has a move.
         let mv = pos.parse_move(token)?;
         let mut next = pos;
         Rules::play(&mut next, mv)?;
