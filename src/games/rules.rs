@@ -1,5 +1,6 @@
-//! What every game's rules offer, in protocol notation: the one trait the match referee (and,
-//! in time, the session) wraps, implemented once per game. The list of games is `registry`.
+//! What every game's rules offer, in protocol notation: the one trait the match referee and the
+//! engine's session (`session::variant::Shared`) both wrap, implemented once per game. The list
+//! of games is `registry`.
 
 use std::fmt;
 

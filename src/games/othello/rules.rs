@@ -5,7 +5,8 @@ use super::{square_name, squares, Position};
 use crate::games::rules::{GameEnd, Rules, Side, Verdict};
 
 /// Reads a placement in protocol notation (`a1`..`h8`, lowercase: protocol/othello.md) and plays
-/// it. The engine (`session::othello`) and the referee both read moves with this, so they agree.
+/// it. `Rules::parse_move` reads with this, for the engine (`session::othello`) and the referee
+/// alike, so they agree.
 pub fn play_text(pos: &Position, token: &str) -> Result<(u32, Position), String> {
     let sq = super::position::parse_square(token)
         .filter(|_| token.len() == 2)
