@@ -10,7 +10,7 @@ use super::variant::{Out, PerftJob, Variant};
 use crate::games::othello::board::{flips, moves, squares};
 use crate::games::othello::count::{count, CountRow};
 use crate::games::othello::position::parse_square;
-use crate::games::othello::solve::Solver;
+use crate::search::othello::solve::Solver;
 use crate::games::othello::{perft, square_name, Board, Position};
 use crate::protocol::{Command, StartSpec};
 use crate::search::othello::{self as search, Searcher};

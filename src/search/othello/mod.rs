@@ -12,9 +12,10 @@
 //! Scores are centi-discs for the side to move (reported as `score cp`).
 
 pub(crate) mod eval;
+pub mod solve;
 
 use crate::games::othello::board::{flips, moves, squares};
-use crate::games::othello::solve::{final_score, Solver};
+use solve::{final_score, Solver};
 use crate::games::othello::{square_name, Board, Position};
 use crate::search::{Control, Info, Job, Outcome, Report};
 
