@@ -15,9 +15,10 @@ pub(crate) mod eval;
 pub mod solve;
 
 use crate::games::othello::board::{flips, moves, squares};
-use solve::{final_score, Solver};
 use crate::games::othello::{square_name, Board, Position};
+use crate::rng::splitmix;
 use crate::search::{Control, Info, Job, Outcome, Report};
+use solve::{final_score, Solver};
 
 /// The search levels' knobs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -291,15 +292,6 @@ impl<'a> Searcher<'a> {
         list.sort_by_key(|&(sq, s)| (-s, sq));
         list
     }
-}
-
-/// splitmix64: the seeded random spread of level 1.
-pub fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// The `go` job for a position (already past any forced pass). The limits reach it through the
