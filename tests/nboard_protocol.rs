@@ -11,8 +11,8 @@ mod othello_games;
 use common::{transcript, Engine};
 use othello_games::{random_game, random_game_until};
 use ryoshi::games::othello::ggf::{self, Game};
-use ryoshi::games::othello::solve::Solver;
 use ryoshi::games::othello::{flips, square_name, squares, Position};
+use ryoshi::search::othello::solve::Solver;
 use std::collections::BTreeSet;
 use std::time::Duration;
 

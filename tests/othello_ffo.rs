@@ -6,8 +6,8 @@ mod common;
 
 use common::{read_data_text, transcript};
 use ryoshi::games::othello::obf::{parse_file, ObfEntry};
-use ryoshi::games::othello::solve::Solver;
 use ryoshi::games::othello::square_name;
+use ryoshi::search::othello::solve::Solver;
 
 fn load(name: &str) -> Vec<ObfEntry> {
     let text = read_data_text(&format!("othello/{name}"));

@@ -2,8 +2,10 @@
 
 use crate::games::othello::count::count;
 use crate::games::othello::position::parse_square;
-use crate::games::othello::{obf, perft, solve::Solver, square_name, squares, Board, Position};
-use crate::search::othello::{splitmix, think, Level};
+use crate::games::othello::{obf, perft, square_name, squares, Board, Position};
+use crate::rng::splitmix;
+use crate::search::othello::solve::Solver;
+use crate::search::othello::{think, Level};
 use crate::search::{Control, Limits};
 use std::time::Instant;
 

@@ -3,8 +3,8 @@
 //! when the control is stopped (`ping` or `quit`), and then report nothing more.
 
 use crate::games::othello::board::{flips, squares};
-use crate::games::othello::solve::Solver;
 use crate::games::othello::{square_name, Board};
+use crate::search::othello::solve::Solver;
 use crate::search::othello::{think, Level, Searcher};
 use crate::search::{Control, Report};
 use crate::session::othello::reason;

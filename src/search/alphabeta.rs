@@ -359,7 +359,7 @@ impl<G: SearchGame> Searcher<G> {
         pos.generate(&mut moves);
         if moves.is_empty() {
             self.buffers[ply as usize] = moves;
-            return -WIN + ply as i32; // no legal action loses
+            return pos.terminal_score(ply); // by default, no legal action loses
         }
         let mut scores: Vec<i64> = moves
             .iter()
@@ -469,7 +469,7 @@ impl<G: SearchGame> Searcher<G> {
         if code == k[1] {
             return (1 << 39) - 1;
         }
-        self.history[G::history_index(mv)] as i64 * 1024 + pos.order_hint(mv) as i64
+        self.history[G::history_index(mv)] as i64 * G::HISTORY_WEIGHT + pos.order_hint(mv) as i64
     }
 
     fn quiesce(

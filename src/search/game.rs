@@ -24,8 +24,15 @@ pub trait SearchGame: Clone + Send + 'static {
     fn key(&self) -> u64;
 
     /// When the game is over with the side to move having lost (its king was captured), true.
-    /// A side with no legal move also loses; the search finds that from `generate` itself.
+    /// A side with no legal move is scored by `terminal_score` (by default, it loses); the search
+    /// finds that from `generate` itself.
     fn lost(&self) -> bool;
+
+    /// The score of a position where the side to move has no legal move (from its point of view,
+    /// `ply` plies from the root): by default a loss, sooner being worse.
+    fn terminal_score(&self, ply: u32) -> i32 {
+        -WIN + ply as i32
+    }
 
     /// Static evaluation from the side to move's point of view.
     fn evaluate(&self) -> i32;
@@ -47,6 +54,9 @@ pub trait SearchGame: Clone + Send + 'static {
 
     /// A compact code of the move for the transposition table and history tables.
     fn code(mv: Self::Move) -> u32;
+
+    /// How much the history table counts against `order_hint` when ordering quiet moves.
+    const HISTORY_WEIGHT: i64 = 1024;
 
     /// Size of the history table index space (`history_index(mv) < HISTORY_SIZE`).
     const HISTORY_SIZE: usize;

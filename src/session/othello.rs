@@ -10,10 +10,10 @@ use super::variant::{Adapter, Out, PerftJob, Variant};
 use crate::games::othello::board::{flips, moves, squares};
 use crate::games::othello::count::{count, CountRow};
 use crate::games::othello::position::parse_square;
-use crate::games::othello::solve::Solver;
 use crate::games::othello::{perft, square_name, Board, Position};
-use crate::games::rules::Rules;
+use crate::games::rules::{Rules, Verdict};
 use crate::protocol::{Command, StartSpec};
+use crate::search::othello::solve::Solver;
 use crate::search::othello::{self as search, Searcher};
 use crate::search::{Control, Job, Limits};
 use std::sync::atomic::Ordering;
@@ -401,12 +401,16 @@ impl Adapter for OthelloVariant {
     fn status(&self) -> Vec<String> {
         let pos = self.position();
         let (b, w) = (pos.black(), pos.white());
-        let status = if pos.board.is_game_over() {
-            let diff = b.count_ones() as i32 - w.count_ones() as i32;
-            match diff.signum() {
-                1 => "game over, black wins".to_string(),
-                -1 => "game over, white wins".to_string(),
-                _ => "game over, draw".to_string(),
+        // The verdict is the rules layer's (the referee's), so the two cannot disagree.
+        let status = if let Some(end) = Rules::outcome(&pos) {
+            match end.verdict {
+                Verdict::Win(side) => {
+                    format!(
+                        "game over, {} wins",
+                        <Position as Rules>::PLAYERS[side.index()]
+                    )
+                }
+                Verdict::Draw => "game over, draw".to_string(),
             }
         } else {
             format!("{} to move", side_name(pos.black_to_move))

@@ -1,4 +1,5 @@
-//! Othello rules on bitboards: moves, flips, passes, perft, counting, and the endgame solver.
+//! Othello rules on bitboards: moves, flips, passes, perft and counting. (The endgame solver is a
+//! search: `search::othello::solve`.)
 
 pub(crate) mod board;
 pub(crate) mod count;
@@ -7,7 +8,6 @@ pub mod obf;
 pub mod perft;
 pub mod position;
 pub(crate) mod rules;
-pub mod solve;
 
 pub use board::{flips, moves, square_name, squares, Board};
 pub use position::Position;

@@ -4,8 +4,8 @@
 //! Terms: corners and the squares next to empty corners (X and C squares), mobility and potential
 //! mobility (frontier), edge discs anchored to corners (stable), and parity late in the game.
 
+use super::solve::stable_edges;
 use crate::games::othello::board::{moves, neighbours};
-use crate::games::othello::solve::stable_edges;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 
@@ -24,7 +24,7 @@ pub fn evaluate(p: u64, o: u64) -> i32 {
     let mp = moves(p, o).count_ones() as i32;
     let mo = moves(o, p).count_ones() as i32;
     if mp == 0 && mo == 0 {
-        return crate::games::othello::solve::final_score(p, o) * 100;
+        return super::solve::final_score(p, o) * 100;
     }
     let mut score = 0;
     // Corners and the squares that give them away.

@@ -1,4 +1,7 @@
-//! Othello midgame search and the three playing levels.
+//! Othello midgame search and the three playing levels. The midgame runs on the generic
+//! iterative-deepening searcher (`search::alphabeta`, as quantum shogi) over [`game::OGame`]:
+//! Othello supplies the evaluation ([`eval`]), the move ordering and the pass; the exact endgame
+//! ([`solve`]) runs around that search.
 //!
 //! - Level 1 (beginner): a two-ply search on a static square table, each root move's score
 //!   spread by a seeded random amount of up to three discs.
@@ -12,11 +15,15 @@
 //! Scores are centi-discs for the side to move (reported as `score cp`).
 
 pub(crate) mod eval;
+pub mod game;
+pub mod solve;
 
-use crate::games::othello::board::{flips, moves, squares};
-use crate::games::othello::solve::{final_score, Solver};
+use crate::games::othello::position::parse_square;
 use crate::games::othello::{square_name, Board, Position};
-use crate::search::{Control, Info, Job, Outcome, Report};
+use crate::rng::splitmix;
+use crate::search::{Control, Info, Job, Limits, Outcome, Report, Searcher as GenericSearcher};
+use game::OGame;
+use solve::Solver;
 
 /// The search levels' knobs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,246 +66,100 @@ impl Level {
     }
 }
 
-const INF: i32 = 1_000_000;
-
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    player: u64,
-    opponent: u64,
-    score: i32,
-    depth: u8,
-    bound: u8,
-    best: u8,
-}
-
-const EXACT: u8 = 0;
-const LOWER: u8 = 1;
-const UPPER: u8 = 2;
-const NO_MOVE: u8 = 64;
-
-fn hash(p: u64, o: u64) -> u64 {
-    crate::games::othello::board::mix(p, o)
-}
-
-/// The midgame searcher: alpha-beta with PVS, a transposition table and a polled stop.
+/// Every root move scored (for `hint`, here and in NBoard): a MultiPV search of the generic
+/// searcher over [`OGame`] with as many lines as there are moves.
 pub struct Searcher<'a> {
     pub nodes: u64,
     control: Option<&'a Control>,
-    node_limit: Option<u64>,
     stopped: bool,
-    table: Vec<Entry>,
-    mask: usize,
     simple: bool,
+    inner: GenericSearcher<OGame>,
+    /// The principal variations of the last ranking, by first move.
+    lines: Vec<(u32, Vec<String>)>,
 }
 
 impl<'a> Searcher<'a> {
+    /// Polls `control` for stop and the clock (no control: only the depth bounds a ranking).
     pub fn new(control: Option<&'a Control>, simple: bool) -> Searcher<'a> {
-        let size = 1usize << 18;
+        let mut inner = GenericSearcher::new(TABLE_MB);
+        inner.set_pruning(false);
         Searcher {
             nodes: 0,
             control,
-            node_limit: control.and_then(|c| c.node_limit()),
             stopped: false,
-            table: vec![Entry::default(); size],
-            mask: size - 1,
             simple,
+            inner,
+            lines: Vec::new(),
         }
     }
 
+    /// The last ranking was cut short (stop, clock or node limit): its result is unfinished.
     pub fn stopped(&self) -> bool {
         self.stopped
     }
 
-    fn eval(&self, p: u64, o: u64) -> i32 {
-        if self.simple {
-            eval::evaluate_simple(p, o)
-        } else {
-            eval::evaluate(p, o)
-        }
-    }
-
-    #[inline]
-    fn tick(&mut self) {
-        self.nodes += 1;
-        if self.nodes & 0x3FF == 0 {
-            if let Some(c) = self.control {
-                if c.hard_expired() {
-                    self.stopped = true;
-                }
-            }
-            if let Some(limit) = self.node_limit {
-                if self.nodes >= limit {
-                    self.stopped = true;
-                }
-            }
-        }
-    }
-
-    fn order(&self, p: u64, o: u64, m: u64, depth: u32) -> Vec<u32> {
-        let e = &self.table[hash(p, o) as usize & self.mask];
-        let tt_move = if e.player == p && e.opponent == o {
-            e.best
-        } else {
-            NO_MOVE
-        };
-        let mut list: Vec<(i32, u32)> = squares(m)
-            .map(|sq| {
-                if sq as u8 == tt_move {
-                    return (-INF, sq);
-                }
-                let f = flips(p, o, sq);
-                let (np, no) = (o ^ f, p | f | 1 << sq);
-                let key = if depth >= 3 {
-                    self.eval(np, no)
-                } else {
-                    moves(np, no).count_ones() as i32
-                };
-                (key, sq)
-            })
-            .collect();
-        list.sort_unstable();
-        list.into_iter().map(|(_, sq)| sq).collect()
-    }
-
-    /// Negamax score of (p to move) searched `depth` plies; a pass does not use depth.
-    pub fn alphabeta(
-        &mut self,
-        p: u64,
-        o: u64,
-        depth: u32,
-        alpha: i32,
-        beta: i32,
-        passed: bool,
-    ) -> i32 {
-        self.tick();
-        if self.stopped {
-            return 0;
-        }
-        let m = moves(p, o);
-        if m == 0 {
-            if passed {
-                return final_score(p, o) * 100;
-            }
-            return -self.alphabeta(o, p, depth, -beta, -alpha, true);
-        }
-        if depth == 0 {
-            return self.eval(p, o);
-        }
-        let slot = hash(p, o) as usize & self.mask;
-        let mut alpha = alpha;
-        let mut beta = beta;
-        {
-            let e = self.table[slot];
-            if e.player == p && e.opponent == o && e.depth as u32 >= depth {
-                match e.bound {
-                    EXACT => return e.score,
-                    LOWER if e.score >= beta => return e.score,
-                    UPPER if e.score <= alpha => return e.score,
-                    LOWER => alpha = alpha.max(e.score),
-                    _ => beta = beta.min(e.score),
-                }
-            }
-        }
-        let alpha0 = alpha;
-        let mut best = -INF;
-        let mut best_move = NO_MOVE;
-        for (i, sq) in self.order(p, o, m, depth).into_iter().enumerate() {
-            let f = flips(p, o, sq);
-            let (np, no) = (o ^ f, p | f | 1 << sq);
-            let mut score;
-            if i == 0 {
-                score = -self.alphabeta(np, no, depth - 1, -beta, -alpha, false);
-            } else {
-                score = -self.alphabeta(np, no, depth - 1, -alpha - 1, -alpha, false);
-                if score > alpha && score < beta {
-                    score = -self.alphabeta(np, no, depth - 1, -beta, -score, false);
-                }
-            }
-            if self.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                best_move = sq as u8;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        let bound = if best <= alpha0 {
-            UPPER
-        } else if best >= beta {
-            LOWER
-        } else {
-            EXACT
-        };
-        self.table[slot] = Entry {
-            player: p,
-            opponent: o,
-            score: best,
-            depth: depth.min(255) as u8,
-            bound,
-            best: best_move,
-        };
-        best
-    }
-
-    /// The principal variation stored in the table, from `board`.
-    pub fn pv(&self, board: &Board, first: u32, max: usize) -> Vec<String> {
-        let mut line = vec![square_name(first)];
-        let Some(mut b) = board.play(first) else {
-            return line;
-        };
-        while line.len() < max {
-            if b.moves() == 0 {
-                if b.pass().moves() == 0 {
-                    break;
-                }
-                b = b.pass();
-                line.push("pass".into());
-                continue;
-            }
-            let e = &self.table[hash(b.player, b.opponent) as usize & self.mask];
-            if e.player != b.player || e.opponent != b.opponent || e.best == NO_MOVE {
-                break;
-            }
-            let sq = e.best as u32;
-            match b.play(sq) {
-                Some(next) => {
-                    line.push(square_name(sq));
-                    b = next;
-                }
-                None => break,
-            }
-        }
-        line
-    }
-
-    /// Scores of every root move at `depth` (each with a full window), best first.
+    /// Scores of every root move of `board` (which has one) at `depth`, best first (ties by
+    /// square). The table is kept between calls, so ranking at growing depths is cheap.
     pub fn rank(&mut self, board: &Board, depth: u32) -> Vec<(u32, i32)> {
-        let (p, o) = (board.player, board.opponent);
-        let mut list: Vec<(u32, i32)> = squares(board.moves())
-            .map(|sq| {
-                let f = flips(p, o, sq);
-                let s = -self.alphabeta(o ^ f, p | f | 1 << sq, depth.max(1) - 1, -INF, INF, false);
-                (sq, s)
+        let m = board.moves();
+        let n = m.count_ones() as usize;
+        let root = OGame {
+            player: board.player,
+            opponent: board.opponent,
+            simple: self.simple,
+        };
+        let own;
+        let control = match self.control {
+            Some(c) => c,
+            None => {
+                own = Control::new(
+                    Limits {
+                        depth: Some(depth),
+                        ..Default::default()
+                    },
+                    0,
+                );
+                &own
+            }
+        };
+        let depth = depth.max(1);
+        self.inner.set_multipv(n);
+        let mut last: Vec<Info> = Vec::new();
+        self.inner.run(&root, &[], control, depth, &mut |r| {
+            if let Report::Info(info) = r {
+                if last.first().is_some_and(|l| l.depth != info.depth) {
+                    last.clear();
+                }
+                last.push(info);
+            }
+        });
+        self.nodes += self.inner.nodes();
+        let complete: Vec<(u32, i32, Vec<String>)> = last
+            .into_iter()
+            .filter(|l| l.depth == depth)
+            .filter_map(|l| {
+                let sq = parse_square(l.pv.first()?).filter(|&sq| m >> sq & 1 == 1)?;
+                Some((sq, l.score, l.pv))
             })
             .collect();
+        self.stopped = complete.len() != n || control.is_stopped();
+        let mut list: Vec<(u32, i32)> = complete.iter().map(|&(sq, s, _)| (sq, s)).collect();
         list.sort_by_key(|&(sq, s)| (-s, sq));
+        self.lines = complete.into_iter().map(|(sq, _, pv)| (sq, pv)).collect();
         list
     }
-}
 
-/// splitmix64: the seeded random spread of level 1.
-pub fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    /// The principal variation of the last ranking that starts with `first`, at most `max`
+    /// moves long.
+    pub fn pv(&self, _board: &Board, first: u32, max: usize) -> Vec<String> {
+        let mut line = self
+            .lines
+            .iter()
+            .find(|(sq, _)| *sq == first)
+            .map_or_else(|| vec![square_name(first)], |(_, pv)| pv.clone());
+        line.truncate(max.max(1));
+        line
+    }
 }
 
 /// The `go` job for a position (already past any forced pass). The limits reach it through the
@@ -310,7 +171,11 @@ pub fn job(position: Position, level: u64, seed: u64) -> Job {
     })
 }
 
-/// Plays one move at `level` within the control's limits.
+/// The midgame table's size (2^18 entries, as the Othello search always had).
+const TABLE_MB: u64 = 6;
+
+/// Plays one move at `level` within the control's limits: the generic iterative-deepening
+/// searcher over [`OGame`] for the midgame, then (from `solve_empties` empties) the exact solver.
 pub fn think(
     board: &Board,
     level: Level,
@@ -333,25 +198,24 @@ pub fn think(
         (None, Some(b)) => b.max(1),
         (None, None) => 60,
     };
-    let mut searcher = Searcher::new(Some(control), level.simple_eval);
     let mut best: Option<(u32, i32, u32, Vec<String>)> = None;
-
+    let nodes;
     if level.noise > 0 {
         // Beginner: every root move scored at the capped depth, then spread at random.
+        let mut ranker = Searcher::new(Some(control), level.simple_eval);
+        let ranked = ranker.rank(board, max_depth);
+        nodes = ranker.nodes;
         let mut rng = seed ^ board.player.rotate_left(7) ^ board.opponent.wrapping_mul(3);
-        let ranked = searcher.rank(board, max_depth);
-        let mut pick = (ranked[0].0, i32::MIN);
+        let mut pick: Option<(u32, i32, i32)> = None;
         for &(sq, s) in &ranked {
             let spread = (splitmix(&mut rng) % (2 * level.noise as u64 + 1)) as i32 - level.noise;
-            if s + spread > pick.1 {
-                pick = (sq, s + spread);
+            if pick.is_none_or(|p| s + spread > p.2) {
+                pick = Some((sq, s, s + spread));
             }
         }
-        let score = ranked
-            .iter()
-            .find(|&&(sq, _)| sq == pick.0)
-            .map_or(0, |&(_, s)| s);
-        best = Some((pick.0, score, max_depth, vec![square_name(pick.0)]));
+        if let Some((sq, score, _)) = pick {
+            best = Some((sq, score, max_depth, vec![square_name(sq)]));
+        }
     } else {
         let exact_possible = empties <= level.solve_empties;
         // Before an exact solve, a short midgame search gives the fallback move.
@@ -360,33 +224,23 @@ pub fn think(
         } else {
             max_depth
         };
-        for depth in 1..=mid_cap {
-            let (p, o) = (board.player, board.opponent);
-            let score = searcher.alphabeta(p, o, depth, -INF, INF, false);
-            if searcher.stopped() {
-                break;
-            }
-            let e = searcher.table[hash(p, o) as usize & searcher.mask];
-            let sq = if e.player == p && e.opponent == o && e.best != NO_MOVE {
-                e.best as u32
-            } else {
-                m.trailing_zeros()
-            };
-            let pv = searcher.pv(board, sq, depth as usize + 1);
-            report(Report::Info(info(
-                depth,
-                score,
-                searcher.nodes,
-                control,
-                &pv,
-            )));
-            best = Some((sq, score, depth, pv));
-            if depth >= empties || control.soft_expired() {
-                break;
-            }
+        let mut searcher = GenericSearcher::<OGame>::new(TABLE_MB);
+        // Null move is off by itself (no `play_null`); reductions are off too: Othello's exact
+        // alpha-beta, as before the port.
+        searcher.set_pruning(false);
+        let root = OGame {
+            player: board.player,
+            opponent: board.opponent,
+            simple: level.simple_eval,
+        };
+        let square = |name: &str| parse_square(name).filter(|&sq| m >> sq & 1 == 1);
+        let outcome = searcher.run(&root, &[], control, mid_cap.min(empties.max(1)), report);
+        if let Some(sq) = outcome.best.as_deref().and_then(square) {
+            let i = outcome.info;
+            best = Some((sq, i.score, i.depth, i.pv));
         }
         if exact_possible && !control.soft_expired() {
-            let start_nodes = searcher.nodes;
+            let start_nodes = searcher.nodes();
             let limit = control.node_limit();
             let abort =
                 |n: u64| control.hard_expired() || limit.is_some_and(|l| start_nodes + n >= l);
@@ -412,18 +266,22 @@ pub fn think(
                     }
                 }
             }
-            searcher.nodes += solver.nodes;
+            nodes = start_nodes + solver.nodes;
+        } else {
+            nodes = searcher.nodes();
         }
     }
-    let (sq, score, depth, pv) = best.unwrap_or_else(|| {
-        let sq = m.trailing_zeros();
-        (sq, 0, 0, vec![square_name(sq)])
-    });
+    let (sq, score, depth, pv) = best.unwrap_or_else(|| first_move(m));
     Outcome {
-        info: info(depth, score, searcher.nodes, control, &pv),
+        info: info(depth, score, nodes, control, &pv),
         best: Some(square_name(sq)),
         ponder: None,
     }
+}
+
+fn first_move(m: u64) -> (u32, i32, u32, Vec<String>) {
+    let sq = m.trailing_zeros();
+    (sq, 0, 0, vec![square_name(sq)])
 }
 
 fn info(depth: u32, score: i32, nodes: u64, control: &Control, pv: &[String]) -> Info {

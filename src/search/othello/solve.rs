@@ -8,7 +8,7 @@
 //!
 //! Scores are disc differences for the side to move, empties going to the winner.
 
-use super::board::{flips, moves, neighbours, squares, Board};
+use crate::games::othello::board::{flips, moves, neighbours, squares, Board};
 
 /// At or below this many empties the solver walks the empties list (no move generation, no TT).
 const SHALLOW: u32 = 7;
@@ -189,7 +189,7 @@ pub struct Solved {
 
 #[inline(always)]
 fn hash(p: u64, o: u64) -> u64 {
-    super::board::mix(p, o)
+    crate::games::othello::board::mix(p, o)
 }
 
 /// Discs of `p` that can never be turned, as far as cheaply provable: filled edges and the
@@ -280,7 +280,7 @@ impl<'a> Solver<'a> {
             mask: size - 1,
             abort: None,
             aborted: false,
-            native: super::perft::has_native(),
+            native: crate::games::othello::perft::has_native(),
         }
     }
 
