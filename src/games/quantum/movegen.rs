@@ -274,7 +274,7 @@ const fn movement_table() -> [[Movement; 256]; 2] {
     let mut m = 0;
     while m < 256 {
         let (mut steps, mut slides, mut knight) = (0u8, 0u8, false);
-        if m as u8 & K != 0 {
+        if is_king_candidate(m as u8) {
             steps |= 0xFF;
         }
         if m as u8 & R != 0 {

@@ -206,7 +206,7 @@ impl Position {
             let mut chosen = 0u32;
             for k in 0..PIECES_PER_SIDE {
                 let p = self.pieces[base + k];
-                if p.mask.count_ones() < 2 {
+                if candidate_count(p.mask) < 2 {
                     continue;
                 }
                 let mut m = masks;

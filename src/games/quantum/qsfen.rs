@@ -270,7 +270,7 @@ fn clip(text: &str) -> String {
 
 /// `Q`, a single letter, or `Q[TYPES]` for a mask (uppercase).
 pub fn letters_of(mask: Mask, bare: bool) -> String {
-    if mask.count_ones() == 1 {
+    if candidate_count(mask) == 1 {
         LETTERS[mask.trailing_zeros() as usize].to_string()
     } else if bare {
         "Q".to_string()
@@ -352,7 +352,7 @@ pub fn write(pos: &Position) -> String {
 /// fewer candidates first; then by the candidates in type order K R B G S N L P.
 pub fn hand_groups(pos: &Position, bare: u64) -> Vec<(u32, String)> {
     // (holder, foreign, candidate count, candidate types), a representative, how many.
-    type Group = ((usize, bool, u32, Vec<u32>), usize, u32);
+    type Group = ((usize, bool, u32, Vec<usize>), usize, u32);
     let mut groups: Vec<Group> = Vec::new();
     for i in 0..PIECES {
         let p = pos.piece(i);
@@ -360,8 +360,8 @@ pub fn hand_groups(pos: &Position, bare: u64) -> Vec<(u32, String)> {
             continue;
         }
         let foreign = origin_of(i) != p.owner;
-        let types: Vec<u32> = (0..8).filter(|t| p.mask & (1 << t) != 0).collect();
-        let key = (p.owner.index(), foreign, p.mask.count_ones(), types);
+        let types: Vec<usize> = types_of(p.mask).collect();
+        let key = (p.owner.index(), foreign, candidate_count(p.mask), types);
         match groups.iter_mut().find(|(k, _, _)| *k == key) {
             Some(g) => g.2 += 1,
             None => groups.push((key, i, 1)),
