@@ -18,5 +18,5 @@ pub mod sgf;
 pub mod unconditional;
 pub mod unconditional_reference;
 
-pub use board::{Board, Color, Illegal};
-pub use game::Game;
+pub use board::{Board, Color, Illegal, SizeError};
+pub use game::{Game, HandicapError};
