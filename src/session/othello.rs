@@ -12,6 +12,7 @@ use crate::games::othello::count::{count, CountRow};
 use crate::games::othello::position::parse_square;
 use crate::games::othello::solve::Solver;
 use crate::games::othello::{perft, square_name, Board, Position};
+use crate::games::rules::{Side, Verdict};
 use crate::protocol::{Command, StartSpec};
 use crate::search::othello::{self as search, Searcher};
 use crate::search::{Control, Job, Limits};
@@ -384,11 +385,11 @@ impl Variant for OthelloVariant {
             lines.push(row);
         }
         let status = if pos.board.is_game_over() {
-            let diff = b.count_ones() as i32 - w.count_ones() as i32;
-            match diff.signum() {
-                1 => "game over, black wins".to_string(),
-                -1 => "game over, white wins".to_string(),
-                _ => "game over, draw".to_string(),
+            // The referee's verdict, so that `d` and a refereed game never disagree.
+            match crate::games::othello::rules::disc_verdict(&pos) {
+                Verdict::Win(Side::First) => "game over, black wins".to_string(),
+                Verdict::Win(Side::Second) => "game over, white wins".to_string(),
+                Verdict::Draw => "game over, draw".to_string(),
             }
         } else {
             format!("{} to move", side_name(pos.black_to_move))
