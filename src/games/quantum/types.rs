@@ -66,6 +66,12 @@ pub const fn is_certain_king(mask: Mask) -> bool {
     mask == K
 }
 
+/// Some type of `types` (a union of type bits, e.g. `S | N`) is among the candidates.
+#[inline]
+pub const fn may_be(mask: Mask, types: Mask) -> bool {
+    mask & types != 0
+}
+
 /// Type `t` (its bit order index: 0 = K .. 7 = P) is among the candidates.
 #[inline]
 pub const fn has_type(mask: Mask, t: usize) -> bool {
