@@ -206,7 +206,7 @@ fn gtp_genmove_plays_a_game_through() {
         let p = ryoshi::games::go::notation::parse_vertex(mv, 7).unwrap();
         if let Some(p) = p {
             assert!(
-                !ryoshi::games::go::policy::is_own_eye(&game.board, p, game.to_move),
+                !ryoshi::games::go::eye::is_own_eye(&game.board, p, game.to_move),
                 "{mv} fills an eye"
             );
             passes = 0;

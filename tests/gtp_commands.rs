@@ -4,8 +4,9 @@
 
 mod common;
 
-use ryoshi::games::go::{policy, Color, Game};
+use ryoshi::games::go::{Color, Game};
 use ryoshi::rng::SplitMix64;
+use ryoshi::search::go::policy;
 
 /// The replies of a script, each without its trailing empty line.
 fn replies(script: &str) -> Vec<String> {

@@ -1,5 +1,18 @@
 //! Rules only: no I/O, no threads, no clocks.
 
+/// A typed error's text is what the protocol shows: `String` callers take it with `?`.
+macro_rules! error_text {
+    ($($error:ty),+) => {$(
+        impl std::error::Error for $error {}
+
+        impl From<$error> for String {
+            fn from(e: $error) -> String {
+                e.to_string()
+            }
+        }
+    )+};
+}
+
 pub mod go;
 pub mod othello;
 pub mod quantum;

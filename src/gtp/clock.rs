@@ -49,17 +49,48 @@ impl Default for Clock {
     }
 }
 
-/// A non-negative, finite number of seconds (or stones).
-fn seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-        _ => Err(format!("'{text}' is not a non-negative number")),
+/// Why a time setting is refused (the GTP failure text is its Display).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClockError {
+    NotSeconds(String),
+    NotCount(String),
+    TimeSettingsArguments,
+    KgsUsage,
+}
+
+impl std::fmt::Display for ClockError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            ClockError::NotSeconds(text) => write!(f, "'{text}' is not a non-negative number"),
+            ClockError::NotCount(text) => write!(f, "'{text}' is not a non-negative integer"),
+            ClockError::TimeSettingsArguments => f.write_str("time_settings expects 3 argument(s)"),
+            ClockError::KgsUsage => f.write_str(
+                "kgs-time_settings expects none, absolute <main>, byoyomi <main> <period> \
+                 <periods> or canadian <main> <period> <stones>",
+            ),
+        }
     }
 }
 
-fn count(text: &str) -> Result<u32, String> {
+impl std::error::Error for ClockError {}
+
+impl From<ClockError> for String {
+    fn from(e: ClockError) -> String {
+        e.to_string()
+    }
+}
+
+/// A non-negative, finite number of seconds (or stones).
+fn seconds(text: &str) -> Result<f64, ClockError> {
+    match text.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(ClockError::NotSeconds(text.into())),
+    }
+}
+
+fn count(text: &str) -> Result<u32, ClockError> {
     text.parse::<u32>()
-        .map_err(|_| format!("'{text}' is not a non-negative integer"))
+        .map_err(|_| ClockError::NotCount(text.into()))
 }
 
 impl Clock {
@@ -99,9 +130,9 @@ impl Clock {
 
     /// `time_settings <main> <byo_yomi_time> <byo_yomi_stones>` (GTP 4.2): byo-yomi time and
     /// stones both 0 is absolute time; byo-yomi time above 0 with 0 stones is no limit.
-    pub fn time_settings(args: &[&str]) -> Result<Clock, String> {
+    pub fn time_settings(args: &[&str]) -> Result<Clock, ClockError> {
         let [main, byo, stones] = args else {
-            return Err("time_settings expects 3 argument(s)".into());
+            return Err(ClockError::TimeSettingsArguments);
         };
         let (main, period, stones) = (seconds(main)?, seconds(byo)?, count(stones)?);
         let system = match (period > 0.0, stones > 0) {
@@ -115,14 +146,9 @@ impl Clock {
 
     /// `kgs-time_settings none | absolute <main> | byoyomi <main> <period> <periods> |
     /// canadian <main> <period> <stones>`.
-    pub fn kgs_time_settings(args: &[&str]) -> Result<Clock, String> {
-        let usage = || {
-            "kgs-time_settings expects none, absolute <main>, byoyomi <main> <period> <periods> \
-             or canadian <main> <period> <stones>"
-                .to_string()
-        };
+    pub fn kgs_time_settings(args: &[&str]) -> Result<Clock, ClockError> {
         let Some((kind, rest)) = args.split_first() else {
-            return Err(usage());
+            return Err(ClockError::KgsUsage);
         };
         match (kind.to_ascii_lowercase().as_str(), rest) {
             ("none", []) => Ok(Clock::default()),
@@ -145,12 +171,12 @@ impl Clock {
                 };
                 Ok(Clock::with(system, seconds(main)?))
             }
-            _ => Err(usage()),
+            _ => Err(ClockError::KgsUsage),
         }
     }
 
     /// `time_left <color> <time> <stones>`: what the controller's clock says.
-    pub fn time_left(&mut self, color: Color, time: &str, stones: &str) -> Result<(), String> {
+    pub fn time_left(&mut self, color: Color, time: &str, stones: &str) -> Result<(), ClockError> {
         let left = Left {
             time: seconds(time)?,
             stones: count(stones)?,

@@ -6,10 +6,11 @@ mod clock;
 use crate::games::go::analysis::{extended, Analysis};
 use crate::games::go::notation::{format_move, format_vertex, parse_vertex};
 use crate::games::go::score::{self, Judgement, Life};
-use crate::games::go::{handicap, policy, sgf, Board, Color, Game};
+use crate::games::go::{handicap, sgf, Board, Color, Game, HandicapError, Illegal, SizeError};
 use crate::protocol::lines;
 use crate::protocol::parse::sanitize_message;
-use clock::Clock;
+use crate::search::go::policy;
+use clock::{Clock, ClockError};
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
@@ -70,11 +71,95 @@ pub struct Reply {
     pub quit: bool,
 }
 
-fn parse_color(text: &str) -> Result<Color, String> {
+/// Why a command failed: its Display is the text after `? ` (GTP 2's standard messages where
+/// the standard has one).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Failure {
+    Arguments {
+        command: String,
+        count: usize,
+    },
+    UnknownCommand,
+    InvalidColor,
+    InvalidCoordinate,
+    IllegalMove,
+    BoardNotEmpty,
+    InvalidStones,
+    BadVertexList,
+    CannotUndo,
+    InvalidStatus,
+    /// `what` (boardsize, handicap, move number) is not an integer.
+    NotInteger(&'static str),
+    UnacceptableSize,
+    KomiNotFloat,
+    LoadsgfArguments,
+    /// `loadsgf`: the file cannot be read or is not a game.
+    CannotLoad {
+        path: String,
+        why: String,
+    },
+    Clock(ClockError),
+    Handicap(HandicapError),
+    Size(SizeError),
+    /// The move chooser picked a move the rules refuse (a bug).
+    ChosenIllegal(Illegal),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Failure::Arguments { command, count } => {
+                write!(f, "{command} expects {count} argument(s)")
+            }
+            Failure::UnknownCommand => f.write_str("unknown command"),
+            Failure::InvalidColor => f.write_str("invalid color"),
+            Failure::InvalidCoordinate => f.write_str("invalid coordinate"),
+            Failure::IllegalMove => f.write_str("illegal move"),
+            Failure::BoardNotEmpty => f.write_str("board not empty"),
+            Failure::InvalidStones => f.write_str("invalid number of stones"),
+            Failure::BadVertexList => f.write_str("bad vertex list"),
+            Failure::CannotUndo => f.write_str("cannot undo"),
+            Failure::InvalidStatus => f.write_str("invalid status"),
+            Failure::NotInteger(what) => write!(f, "{what} not an integer"),
+            Failure::UnacceptableSize => f.write_str("unacceptable size"),
+            Failure::KomiNotFloat => f.write_str("komi not a float"),
+            Failure::LoadsgfArguments => {
+                f.write_str("loadsgf expects a file name and an optional move number")
+            }
+            Failure::CannotLoad { path, why } => write!(f, "cannot open or parse '{path}': {why}"),
+            Failure::Clock(e) => e.fmt(f),
+            Failure::Handicap(e) => e.fmt(f),
+            Failure::Size(e) => e.fmt(f),
+            Failure::ChosenIllegal(e) => write!(f, "internal error: chosen move illegal ({e})"),
+        }
+    }
+}
+
+impl std::error::Error for Failure {}
+
+impl From<ClockError> for Failure {
+    fn from(e: ClockError) -> Self {
+        Failure::Clock(e)
+    }
+}
+
+impl From<HandicapError> for Failure {
+    fn from(e: HandicapError) -> Self {
+        Failure::Handicap(e)
+    }
+}
+
+impl From<SizeError> for Failure {
+    fn from(e: SizeError) -> Self {
+        Failure::Size(e)
+    }
+}
+
+fn parse_color(text: &str) -> Result<Color, Failure> {
     match text.to_ascii_lowercase().as_str() {
         "b" | "black" => Ok(Color::Black),
         "w" | "white" => Ok(Color::White),
-        _ => Err("invalid color".to_string()),
+        _ => Err(Failure::InvalidColor),
     }
 }
 
@@ -129,7 +214,7 @@ impl Gtp {
 
     /// `genmove` and `kgs-genmove_cleanup`: chooses within the clock's budget, plays and
     /// charges the time to `color`.
-    fn generate(&mut self, color: Color, cleanup: bool) -> Result<String, String> {
+    fn generate(&mut self, color: Color, cleanup: bool) -> Result<String, Failure> {
         let start = Instant::now();
         let empty = self
             .game
@@ -162,26 +247,26 @@ impl Gtp {
         };
         self.game
             .play_as(color, mv)
-            .map_err(|e| format!("internal error: chosen move illegal ({e})"))?;
+            .map_err(Failure::ChosenIllegal)?;
         self.clock.charge(color, start.elapsed().as_secs_f64());
         Ok(format_move(&self.game.board, mv))
     }
 
     /// Parses a handicap count for `fixed_handicap` / `place_free_handicap` on an empty board.
-    fn handicap_count(&self, arg: &str) -> Result<usize, String> {
-        let n: usize = arg.parse().map_err(|_| "handicap not an integer")?;
+    fn handicap_count(&self, arg: &str) -> Result<usize, Failure> {
+        let n: usize = arg.parse().map_err(|_| Failure::NotInteger("handicap"))?;
         if !self.game.board.is_empty() {
-            return Err("board not empty".into());
+            return Err(Failure::BoardNotEmpty);
         }
         let size = self.game.board.size();
         if n < 2 || n >= size * size {
-            return Err("invalid number of stones".into());
+            return Err(Failure::InvalidStones);
         }
         Ok(n)
     }
 
     /// Places handicap stones and replies with their vertices.
-    fn put_handicap(&mut self, points: &[usize]) -> Result<String, String> {
+    fn put_handicap(&mut self, points: &[usize]) -> Result<String, Failure> {
         self.game.place_handicap(points)?;
         self.handicap = Some((self.game.moves_played(), points.len()));
         let board = &self.game.board;
@@ -244,21 +329,29 @@ impl Gtp {
                 text,
                 quit,
             },
-            Err(text) => Reply {
+            Err(failure) => Reply {
                 ok: false,
-                text,
+                text: failure.to_string(),
                 quit: false,
             },
         };
         Some((id, reply))
     }
 
-    fn execute(&mut self, command: &str, args: &[&str], quit: &mut bool) -> Result<String, String> {
-        let want = |n: usize| -> Result<(), String> {
+    fn execute(
+        &mut self,
+        command: &str,
+        args: &[&str],
+        quit: &mut bool,
+    ) -> Result<String, Failure> {
+        let want = |n: usize| -> Result<(), Failure> {
             if args.len() == n {
                 Ok(())
             } else {
-                Err(format!("{command} expects {n} argument(s)"))
+                Err(Failure::Arguments {
+                    command: command.into(),
+                    count: n,
+                })
             }
         };
         match command {
@@ -276,8 +369,10 @@ impl Gtp {
             }
             "boardsize" => {
                 want(1)?;
-                let size: usize = args[0].parse().map_err(|_| "boardsize not an integer")?;
-                self.game = Game::empty(size).map_err(|_| "unacceptable size".to_string())?;
+                let size: usize = args[0]
+                    .parse()
+                    .map_err(|_| Failure::NotInteger("boardsize"))?;
+                self.game = Game::empty(size).map_err(|_| Failure::UnacceptableSize)?;
                 self.handicap = None;
                 Ok(String::new())
             }
@@ -289,9 +384,9 @@ impl Gtp {
             }
             "komi" => {
                 want(1)?;
-                let k: f64 = args[0].parse().map_err(|_| "komi not a float")?;
+                let k: f64 = args[0].parse().map_err(|_| Failure::KomiNotFloat)?;
                 if !k.is_finite() {
-                    return Err("komi not a float".into());
+                    return Err(Failure::KomiNotFloat);
                 }
                 self.komi = k;
                 Ok(String::new())
@@ -300,10 +395,10 @@ impl Gtp {
                 want(2)?;
                 let color = parse_color(args[0])?;
                 let mv = parse_vertex(args[1], self.game.board.size())
-                    .map_err(|_| "invalid coordinate".to_string())?;
+                    .map_err(|_| Failure::InvalidCoordinate)?;
                 self.game
                     .play_as(color, mv)
-                    .map_err(|_| "illegal move".to_string())?;
+                    .map_err(|_| Failure::IllegalMove)?;
                 Ok(String::new())
             }
             "genmove" | "kgs-genmove_cleanup" => {
@@ -314,8 +409,8 @@ impl Gtp {
             "fixed_handicap" => {
                 want(1)?;
                 let n = self.handicap_count(args[0])?;
-                let points = handicap::fixed_points(&self.game.board, n)
-                    .ok_or("invalid number of stones")?;
+                let points =
+                    handicap::fixed_points(&self.game.board, n).ok_or(Failure::InvalidStones)?;
                 self.put_handicap(&points)
             }
             "place_free_handicap" => {
@@ -323,24 +418,24 @@ impl Gtp {
                 let n = self.handicap_count(args[0])?;
                 let points = self.free_handicap(n);
                 if points.is_empty() {
-                    return Err("invalid number of stones".into());
+                    return Err(Failure::InvalidStones);
                 }
                 self.put_handicap(&points)
             }
             "set_free_handicap" => {
                 let size = self.game.board.size();
                 if args.len() < 2 || args.len() >= size * size {
-                    return Err("bad vertex list".into());
+                    return Err(Failure::BadVertexList);
                 }
                 let mut points = Vec::with_capacity(args.len());
                 for a in args {
                     match parse_vertex(a, size) {
                         Ok(Some(p)) if !points.contains(&p) => points.push(p),
-                        _ => return Err("bad vertex list".into()),
+                        _ => return Err(Failure::BadVertexList),
                     }
                 }
                 if !self.game.board.is_empty() {
-                    return Err("board not empty".into());
+                    return Err(Failure::BoardNotEmpty);
                 }
                 self.put_handicap(&points).map(|_| String::new())
             }
@@ -373,25 +468,27 @@ impl Gtp {
                     }
                     Ok(String::new())
                 } else {
-                    Err("cannot undo".into())
+                    Err(Failure::CannotUndo)
                 }
             }
             "showboard" => want(0).map(|_| self.showboard()),
             "loadsgf" => {
                 if args.is_empty() || args.len() > 2 {
-                    return Err("loadsgf expects a file name and an optional move number".into());
+                    return Err(Failure::LoadsgfArguments);
                 }
-                let text = sgf::read_file(args[0])
-                    .map_err(|e| format!("cannot open or parse '{}': {e}", args[0]))?;
+                let cannot = |why: String| Failure::CannotLoad {
+                    path: args[0].into(),
+                    why,
+                };
+                let text = sgf::read_file(args[0]).map_err(|e| cannot(e.to_string()))?;
                 let limit = match args.get(1) {
                     None => None,
                     Some(n) => Some(
                         n.parse::<usize>()
-                            .map_err(|_| "move number not an integer")?,
+                            .map_err(|_| Failure::NotInteger("move number"))?,
                     ),
                 };
-                let game = sgf::load_until(&text, limit)
-                    .map_err(|e| format!("cannot open or parse '{}': {e}", args[0]))?;
+                let game = sgf::read_game(&text, limit).map_err(|e| cannot(e.to_string()))?;
                 self.game = game;
                 self.handicap = None;
                 Ok(match self.game.to_move {
@@ -405,7 +502,7 @@ impl Gtp {
                     "alive" => Life::Alive,
                     "dead" => Life::Dead,
                     "seki" => Life::Seki,
-                    _ => return Err("invalid status".into()),
+                    _ => return Err(Failure::InvalidStatus),
                 };
                 let board = self.game.board.clone();
                 let j = self.judgement();
@@ -428,11 +525,11 @@ impl Gtp {
                 want(1)?;
                 let p = match parse_vertex(args[0], self.game.board.size()) {
                     Ok(Some(p)) => p,
-                    _ => return Err("invalid coordinate".into()),
+                    _ => return Err(Failure::InvalidCoordinate),
                 };
                 Ok(self.analysis().status[p].gtp_name().to_string())
             }
-            _ => Err("unknown command".into()),
+            _ => Err(Failure::UnknownCommand),
         }
     }
 

@@ -7,7 +7,7 @@
 
 pub(crate) mod task;
 
-use crate::games::othello::ggf::{self, Played};
+use crate::games::othello::ggf::{self, GgfError, Played};
 use crate::games::othello::Position;
 use crate::protocol::lines;
 use crate::protocol::parse::sanitize_message;
@@ -208,38 +208,32 @@ impl<W: Write> Front<W> {
             "hint" => self.hint(rest),
             // NBoard 1.1 sends a bare move (`F5`) instead of `move F5`.
             _ if rest.is_empty() && ggf::parse_move_item(command).is_ok() => self.play(command),
-            _ => Err(format!(
-                "unknown command '{}'",
-                crate::protocol::parse::printable(command)
-            )),
+            _ => Err(Failure::UnknownCommand(command.into())),
         };
         if let Err(e) = result {
-            self.error(&e);
+            self.error(&e.to_string());
         }
         Flow::Continue
     }
 
-    fn nboard(&mut self, rest: &str) -> Result<(), String> {
+    fn nboard(&mut self, rest: &str) -> Result<(), Failure> {
         match rest.parse::<u32>() {
             Ok(v) if v >= 1 => {
                 self.line(&format!("set myname {NAME}"));
                 Ok(())
             }
-            _ => Err(format!(
-                "nboard expects a protocol version of 1 or more, not '{}'",
-                crate::protocol::parse::printable(rest)
-            )),
+            _ => Err(Failure::Version(rest.into())),
         }
     }
 
-    fn set(&mut self, rest: &str) -> Result<(), String> {
+    fn set(&mut self, rest: &str) -> Result<(), Failure> {
         let (what, value) = match rest.split_once(char::is_whitespace) {
             Some((w, v)) => (w, v.trim()),
             None => (rest, ""),
         };
         match what {
             "game" => {
-                let game = ggf::parse(value).map_err(|e| format!("set game: {e}"))?;
+                let game = ggf::parse(value).map_err(Failure::Game)?;
                 self.position = game.position;
                 Ok(())
             }
@@ -249,59 +243,45 @@ impl<W: Write> Front<W> {
                     self.line(&format!("set myname {NAME}-{d}"));
                     Ok(())
                 }
-                _ => Err(format!(
-                    "set depth expects 1 to {MAX_DEPTH}, not '{}'",
-                    crate::protocol::parse::printable(value)
-                )),
+                _ => Err(Failure::Depth(value.into())),
             },
             // Checked, then accepted without effect: the search has no contempt (a proven draw
             // scores 0 for both sides).
             "contempt" => match value.parse::<i32>() {
                 Ok(c) if c.abs() <= 6400 => Ok(()),
-                _ => Err(format!(
-                    "set contempt expects centi-discs from -6400 to 6400, not '{}'",
-                    crate::protocol::parse::printable(value)
-                )),
+                _ => Err(Failure::Contempt(value.into())),
             },
-            other => Err(format!(
-                "set {} is not supported (game, depth, contempt)",
-                crate::protocol::parse::printable(other)
-            )),
+            other => Err(Failure::Setting(other.into())),
         }
     }
 
-    fn play(&mut self, text: &str) -> Result<(), String> {
-        let item = ggf::parse_move_item(text).map_err(|e| format!("move: {e}"))?;
+    fn play(&mut self, text: &str) -> Result<(), Failure> {
+        let item = ggf::parse_move_item(text).map_err(Failure::MoveText)?;
         self.position = match ggf::play(&self.position, item.square) {
             Ok(Played::Moved(p) | Played::PassedThenMoved(p)) => p,
-            Err(e) => return Err(format!("move {}: {e}", item.to_text())),
+            Err(e) => return Err(Failure::Move(item.to_text(), e)),
         };
         Ok(())
     }
 
-    fn ping(&mut self, rest: &str) -> Result<(), String> {
-        let n: i64 = rest.parse().map_err(|_| {
-            format!(
-                "ping expects an integer, not '{}'",
-                crate::protocol::parse::printable(rest)
-            )
-        })?;
+    fn ping(&mut self, rest: &str) -> Result<(), Failure> {
+        let n: i64 = rest.parse().map_err(|_| Failure::Ping(rest.into()))?;
         self.line(&format!("pong {n}"));
         Ok(())
     }
 
     /// Refuses a search when the game is over; false when the side to move must pass.
-    fn searchable(&self, command: &str) -> Result<bool, String> {
+    fn searchable(&self, command: &'static str) -> Result<bool, Failure> {
         let board = self.position.board;
         if board.is_game_over() {
-            return Err(format!("{command}: the game is over"));
+            return Err(Failure::GameOver(command));
         }
         Ok(board.moves() != 0)
     }
 
-    fn go(&mut self, rest: &str) -> Result<(), String> {
+    fn go(&mut self, rest: &str) -> Result<(), Failure> {
         if !rest.is_empty() {
-            return Err("go takes no arguments".into());
+            return Err(Failure::GoArguments);
         }
         if !self.searchable("go")? {
             self.line("=== PA");
@@ -312,18 +292,13 @@ impl<W: Write> Front<W> {
         Ok(())
     }
 
-    fn hint(&mut self, rest: &str) -> Result<(), String> {
+    fn hint(&mut self, rest: &str) -> Result<(), Failure> {
         let n = if rest.is_empty() {
             1
         } else {
             match rest.parse::<u32>() {
                 Ok(n) if n >= 1 => n as usize,
-                _ => {
-                    return Err(format!(
-                        "hint expects a number of moves of 1 or more, not '{}'",
-                        crate::protocol::parse::printable(rest)
-                    ))
-                }
+                _ => return Err(Failure::Hint(rest.into())),
             }
         };
         self.searchable("hint")?;
@@ -360,3 +335,67 @@ impl<W: Write> Front<W> {
         });
     }
 }
+
+/// Why a command is refused: its Display is the text of the `status error: ...` line. Texts
+/// from the input are written printable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    UnknownCommand(String),
+    Version(String),
+    /// `set game`: the GGF text is refused.
+    Game(GgfError),
+    Depth(String),
+    Contempt(String),
+    Setting(String),
+    /// `move`: the move text is refused.
+    MoveText(GgfError),
+    /// `move`: the move (as GGF writes it) is refused.
+    Move(String, GgfError),
+    Ping(String),
+    /// `go` or `hint` after the end of the game.
+    GameOver(&'static str),
+    GoArguments,
+    Hint(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        use crate::protocol::parse::printable;
+        match self {
+            Failure::UnknownCommand(c) => write!(f, "unknown command '{}'", printable(c)),
+            Failure::Version(v) => write!(
+                f,
+                "nboard expects a protocol version of 1 or more, not '{}'",
+                printable(v)
+            ),
+            Failure::Game(e) => write!(f, "set game: {e}"),
+            Failure::Depth(v) => write!(
+                f,
+                "set depth expects 1 to {MAX_DEPTH}, not '{}'",
+                printable(v)
+            ),
+            Failure::Contempt(v) => write!(
+                f,
+                "set contempt expects centi-discs from -6400 to 6400, not '{}'",
+                printable(v)
+            ),
+            Failure::Setting(v) => write!(
+                f,
+                "set {} is not supported (game, depth, contempt)",
+                printable(v)
+            ),
+            Failure::MoveText(e) => write!(f, "move: {e}"),
+            Failure::Move(item, e) => write!(f, "move {item}: {e}"),
+            Failure::Ping(v) => write!(f, "ping expects an integer, not '{}'", printable(v)),
+            Failure::GameOver(command) => write!(f, "{command}: the game is over"),
+            Failure::GoArguments => f.write_str("go takes no arguments"),
+            Failure::Hint(v) => write!(
+                f,
+                "hint expects a number of moves of 1 or more, not '{}'",
+                printable(v)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Failure {}

@@ -4,6 +4,7 @@
 pub(crate) mod alphabeta;
 pub(crate) mod control;
 pub(crate) mod game;
+pub mod go;
 pub(crate) mod limits;
 pub mod othello;
 pub mod quantum;

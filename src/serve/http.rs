@@ -38,32 +38,90 @@ impl Request {
     }
 }
 
+/// Why a request head is refused (answered `400 Bad Request` with this text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RequestError {
+    TooLarge,
+    Closed,
+    /// A read failed: the system's words.
+    Io(String),
+    NotUtf8,
+    RequestLine,
+    Version,
+    HeaderLine,
+}
+
+impl std::fmt::Display for RequestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(match self {
+            RequestError::TooLarge => "request head too large",
+            RequestError::Closed => "connection closed",
+            RequestError::Io(why) => why,
+            RequestError::NotUtf8 => "request head is not UTF-8",
+            RequestError::RequestLine => "bad request line",
+            RequestError::Version => "unsupported HTTP version",
+            RequestError::HeaderLine => "bad header line",
+        })
+    }
+}
+
+impl std::error::Error for RequestError {}
+
+/// Why the gate refuses a request (answered `403 Forbidden` with this text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    NoHost,
+    Host(String),
+    NoOrigin,
+    Origin(String),
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        use crate::protocol::parse::printable;
+        match self {
+            Refusal::NoHost => f.write_str("no Host header"),
+            Refusal::Host(host) => write!(
+                f,
+                "this server does not answer to host '{}'",
+                printable(host)
+            ),
+            Refusal::NoOrigin => f.write_str("no Origin header"),
+            Refusal::Origin(origin) => {
+                write!(f, "origin '{}' is not this server", printable(origin))
+            }
+        }
+    }
+}
+
+impl std::error::Error for Refusal {}
+
 /// Reads and parses the request head, byte by byte up to the blank line (the body, if any, is
 /// never read: only GET is served).
-pub fn read_request<R: Read>(r: &mut R) -> Result<Request, String> {
+pub fn read_request<R: Read>(r: &mut R) -> Result<Request, RequestError> {
     let mut head = Vec::with_capacity(1024);
     let mut byte = [0u8; 1];
     while !head.ends_with(b"\r\n\r\n") && !head.ends_with(b"\n\n") {
         if head.len() >= MAX_HEAD {
-            return Err("request head too large".into());
+            return Err(RequestError::TooLarge);
         }
         match r.read(&mut byte) {
-            Ok(0) => return Err("connection closed".into()),
+            Ok(0) => return Err(RequestError::Closed),
             Ok(_) => head.push(byte[0]),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(RequestError::Io(e.to_string())),
         }
     }
-    let text = String::from_utf8(head).map_err(|_| "request head is not UTF-8".to_string())?;
+    let text = String::from_utf8(head).map_err(|_| RequestError::NotUtf8)?;
     let mut lines = text.lines();
     let first = lines.next().unwrap_or("");
     let mut parts = first.split(' ');
     let (method, target, version) = (parts.next(), parts.next(), parts.next());
     let (Some(method), Some(target), Some(version)) = (method, target, version) else {
-        return Err("bad request line".into());
+        return Err(RequestError::RequestLine);
     };
     if !version.starts_with("HTTP/1.") {
-        return Err("unsupported HTTP version".into());
+        return Err(RequestError::Version);
     }
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
     let mut headers = Vec::new();
@@ -71,7 +129,7 @@ pub fn read_request<R: Read>(r: &mut R) -> Result<Request, String> {
         if line.is_empty() {
             break;
         }
-        let (name, value) = line.split_once(':').ok_or("bad header line")?;
+        let (name, value) = line.split_once(':').ok_or(RequestError::HeaderLine)?;
         headers.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
     }
     Ok(Request {
@@ -171,29 +229,23 @@ impl Gate {
     }
 
     /// The request's Host when the server answers to it (DNS rebinding defence).
-    pub fn host<'a>(&self, req: &'a Request) -> Result<&'a str, String> {
-        let host = req.header("host").ok_or("no Host header")?;
+    pub fn host<'a>(&self, req: &'a Request) -> Result<&'a str, Refusal> {
+        let host = req.header("host").ok_or(Refusal::NoHost)?;
         if self.hosts.is_empty() || self.hosts.iter().any(|h| h.eq_ignore_ascii_case(host)) {
             Ok(host)
         } else {
-            Err(format!(
-                "this server does not answer to host '{}'",
-                crate::protocol::parse::printable(host)
-            ))
+            Err(Refusal::Host(host.into()))
         }
     }
 
     /// A WebSocket upgrade is accepted only from the server's own pages.
-    pub fn check_origin(&self, req: &Request) -> Result<(), String> {
+    pub fn check_origin(&self, req: &Request) -> Result<(), Refusal> {
         let host = self.host(req)?;
-        let origin = req.header("origin").ok_or("no Origin header")?;
+        let origin = req.header("origin").ok_or(Refusal::NoOrigin)?;
         if origin.eq_ignore_ascii_case(&format!("http://{host}")) {
             Ok(())
         } else {
-            Err(format!(
-                "origin '{}' is not this server",
-                crate::protocol::parse::printable(origin)
-            ))
+            Err(Refusal::Origin(origin.into()))
         }
     }
 }

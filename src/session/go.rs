@@ -5,14 +5,11 @@ use super::variant::{self, Adapter, Out, PerftJob, Variant};
 use crate::games::go::analysis::{classic, extended};
 use crate::games::go::notation::{format_move, parse_vertex};
 use crate::games::go::rules::GoGame;
-use crate::games::go::{policy, sgf, Board, Color, Game};
+use crate::games::go::{perft, sgf, Board, Color, Game};
 use crate::games::rules::Rules;
 use crate::protocol::{Command, StartSpec};
+use crate::search::go::policy;
 use crate::search::{Info, Job, Limits, Outcome, Report};
-use std::sync::atomic::{AtomicBool, Ordering};
-
-/// `go perft` refuses deeper requests: the count grows by ~size² per ply.
-pub const MAX_PERFT_DEPTH: u32 = 6;
 
 pub struct GoVariant {
     record: GoGame,
@@ -30,29 +27,6 @@ impl Default for GoVariant {
     fn default() -> Self {
         Self::new()
     }
-}
-
-/// Leaves `depth` plies below; `None` soon after `stop` is raised.
-fn perft_count(game: &mut Game, depth: u32, stop: &AtomicBool) -> Option<u64> {
-    if depth == 0 {
-        return Some(1);
-    }
-    let points = game.legal_points();
-    if depth == 1 {
-        return Some(points.len() as u64);
-    }
-    if stop.load(Ordering::Relaxed) {
-        return None;
-    }
-    let mut total = 0;
-    for p in points {
-        if game.play(Some(p)).is_ok() {
-            let n = perft_count(game, depth - 1, stop);
-            game.undo();
-            total += n?;
-        }
-    }
-    Some(total)
 }
 
 impl Adapter for GoVariant {
@@ -98,22 +72,21 @@ impl Adapter for GoVariant {
 
 impl Variant for GoVariant {
     fn perft(&self, depth: u32, _options: &Options, _out: Out) -> Result<PerftJob, String> {
-        if depth == 0 || depth > MAX_PERFT_DEPTH {
+        if depth == 0 || depth > perft::MAX_DEPTH {
             return Err(format!(
-                "go perft depth must be 1..{MAX_PERFT_DEPTH}, got {depth}"
+                "go perft depth must be 1..{}, got {depth}",
+                perft::MAX_DEPTH
             ));
         }
         let mut game = self.record.game.clone();
         Ok(Box::new(move |stop| {
-            let mut divide = Vec::new();
-            for p in game.legal_points() {
-                if game.play(Some(p)).is_ok() {
-                    let n = perft_count(&mut game, depth - 1, &stop);
-                    game.undo();
-                    divide.push((format_move(&game.board, Some(p)), n?));
-                }
-            }
-            Some(divide)
+            let divide = perft::divide_until(&mut game, depth, &stop)?;
+            Some(
+                divide
+                    .into_iter()
+                    .map(|(p, n)| (format_move(&game.board, Some(p)), n))
+                    .collect(),
+            )
         }))
     }
 

@@ -322,7 +322,7 @@ impl OthelloVariant {
         if let Some(bar) = bar {
             bar.finish_and_clear();
         }
-        result.map(|_| ())
+        result.map(|_| ()).map_err(String::from)
     }
 }
 

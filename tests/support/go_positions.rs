@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use ryoshi::games::go::board::{BLACK, EMPTY, WHITE};
-use ryoshi::games::go::policy::is_own_eye;
+use ryoshi::games::go::eye::is_own_eye;
 use ryoshi::games::go::{Board, Color, Game};
 use ryoshi::rng::SplitMix64 as Rng;
 

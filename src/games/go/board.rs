@@ -95,13 +95,27 @@ pub struct Board {
     cells: Vec<u8>,
 }
 
+/// A board size outside `MIN_SIZE..=MAX_SIZE`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SizeError(pub usize);
+
+impl std::fmt::Display for SizeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(
+            f,
+            "board size {} is out of range ({MIN_SIZE}..{MAX_SIZE})",
+            self.0
+        )
+    }
+}
+
+error_text!(SizeError);
+
 impl Board {
     /// An empty board; sizes outside 2..=25 are refused.
-    pub fn new(size: usize) -> Result<Board, String> {
+    pub fn new(size: usize) -> Result<Board, SizeError> {
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
-            return Err(format!(
-                "board size {size} is out of range ({MIN_SIZE}..{MAX_SIZE})"
-            ));
+            return Err(SizeError(size));
         }
         let stride = size + 1;
         // One spare border cell at each end so diagonal steps never leave the array.

@@ -1,6 +1,6 @@
 //! A game record: the board, the side to move, the ko point and the history for `undo`.
 
-use super::board::{Board, Color, Illegal, EMPTY};
+use super::board::{Board, Color, Illegal, SizeError, EMPTY};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
@@ -21,7 +21,7 @@ impl Game {
         }
     }
 
-    pub fn empty(size: usize) -> Result<Game, String> {
+    pub fn empty(size: usize) -> Result<Game, SizeError> {
         Ok(Game::new(Board::new(size)?, Color::Black))
     }
 
@@ -57,14 +57,14 @@ impl Game {
 
     /// Puts black stones on `points` of an empty board as one step (one `undo` takes them all
     /// back); white is then to move.
-    pub fn place_handicap(&mut self, points: &[usize]) -> Result<(), String> {
+    pub fn place_handicap(&mut self, points: &[usize]) -> Result<(), HandicapError> {
         if !self.board.is_empty() {
-            return Err("board not empty".into());
+            return Err(HandicapError::NotEmpty);
         }
         let mut board = self.board.clone();
         for &p in points {
             if board.get(p) != EMPTY {
-                return Err("repeated vertex".into());
+                return Err(HandicapError::Repeated);
             }
             board.set(p, Color::Black.cell());
         }
@@ -92,3 +92,21 @@ impl Game {
             .collect()
     }
 }
+
+/// Why handicap stones cannot be placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HandicapError {
+    NotEmpty,
+    Repeated,
+}
+
+impl std::fmt::Display for HandicapError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(match self {
+            HandicapError::NotEmpty => "board not empty",
+            HandicapError::Repeated => "repeated vertex",
+        })
+    }
+}
+
+error_text!(HandicapError);

@@ -1,18 +1,94 @@
 //! Text forms: GTP vertices (`D4`, letters skip `I`, row 1 at the bottom) and the position
 //! notation `<size> <rows> <b|w>` (rows top to bottom, `X` black, `O` white, `.` empty).
 
-use super::board::{point_index, Board, Color, BLACK, EMPTY, WHITE};
+use super::board::{point_index, Board, Color, SizeError, BLACK, EMPTY, WHITE};
+
+/// A text that is not a vertex (nor `pass`) on a board of `size`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VertexError {
+    pub text: String,
+    pub size: usize,
+}
+
+impl std::fmt::Display for VertexError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        let (text, size) = (&self.text, self.size);
+        write!(f, "'{text}' is not a vertex on a {size}x{size} board")
+    }
+}
+
+error_text!(VertexError);
+
+/// Why fields are not a Go position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// Not three fields: how many there were.
+    Fields(usize),
+    Size(String),
+    Board(SizeError),
+    Rows {
+        size: usize,
+        rows: usize,
+    },
+    RowLength {
+        row: usize,
+        points: usize,
+        size: usize,
+    },
+    Point {
+        row: usize,
+        character: char,
+    },
+    Side(String),
+    /// A block without liberties, named by one of its stones.
+    NoLiberties(String),
+}
+
+impl std::fmt::Display for PositionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            PositionError::Fields(n) => write!(
+                f,
+                "a go position is '<size> <rows> <b|w>', got {n} field(s)"
+            ),
+            PositionError::Size(text) => write!(f, "board size '{text}' is not a number"),
+            PositionError::Board(e) => e.fmt(f),
+            PositionError::Rows { size, rows } => {
+                write!(f, "expected {size} rows separated by '/', got {rows}")
+            }
+            PositionError::RowLength { row, points, size } => {
+                write!(f, "row {row} has {points} points, expected {size}")
+            }
+            PositionError::Point { row, character } => {
+                write!(f, "row {row} has '{character}' (use X, O or .)")
+            }
+            PositionError::Side(text) => write!(f, "side to move '{text}' is not b or w"),
+            PositionError::NoLiberties(at) => write!(f, "the block at {at} has no liberties"),
+        }
+    }
+}
+
+error_text!(PositionError);
+
+impl From<SizeError> for PositionError {
+    fn from(e: SizeError) -> Self {
+        PositionError::Board(e)
+    }
+}
 
 /// Column letters of GTP: A..Z without I (25 letters, enough for 25x25).
 pub const LETTERS: &[u8; 25] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
 
 /// A vertex: `None` is `pass`.
-pub fn parse_vertex(text: &str, size: usize) -> Result<Option<usize>, String> {
+pub fn parse_vertex(text: &str, size: usize) -> Result<Option<usize>, VertexError> {
     let t = text.trim();
     if t.eq_ignore_ascii_case("pass") {
         return Ok(None);
     }
-    let bad = || format!("'{t}' is not a vertex on a {size}x{size} board");
+    let bad = || VertexError {
+        text: t.into(),
+        size,
+    };
     let mut chars = t.chars();
     let letter = chars.next().ok_or_else(bad)?.to_ascii_uppercase();
     let col = LETTERS
@@ -43,38 +119,40 @@ pub fn format_move(board: &Board, mv: Option<usize>) -> String {
 }
 
 /// Parses `<size> <rows> <b|w>` given as separate fields.
-pub fn parse_position(fields: &[String]) -> Result<(Board, Color), String> {
+pub fn parse_position(fields: &[String]) -> Result<(Board, Color), PositionError> {
     if fields.len() != 3 {
-        return Err(format!(
-            "a go position is '<size> <rows> <b|w>', got {} field(s)",
-            fields.len()
-        ));
+        return Err(PositionError::Fields(fields.len()));
     }
     let size: usize = fields[0]
         .parse()
-        .map_err(|_| format!("board size '{}' is not a number", fields[0]))?;
+        .map_err(|_| PositionError::Size(fields[0].clone()))?;
     let mut board = Board::new(size)?;
     let rows: Vec<&str> = fields[1].split('/').collect();
     if rows.len() != size {
-        return Err(format!(
-            "expected {size} rows separated by '/', got {}",
-            rows.len()
-        ));
+        return Err(PositionError::Rows {
+            size,
+            rows: rows.len(),
+        });
     }
     for (r, row) in rows.iter().enumerate() {
         if row.chars().count() != size {
-            return Err(format!(
-                "row {} has {} points, expected {size}",
-                r + 1,
-                row.chars().count()
-            ));
+            return Err(PositionError::RowLength {
+                row: r + 1,
+                points: row.chars().count(),
+                size,
+            });
         }
         for (c, ch) in row.chars().enumerate() {
             let cell = match ch {
                 'X' | 'x' => BLACK,
                 'O' | 'o' => WHITE,
                 '.' => EMPTY,
-                other => return Err(format!("row {} has '{other}' (use X, O or .)", r + 1)),
+                other => {
+                    return Err(PositionError::Point {
+                        row: r + 1,
+                        character: other,
+                    })
+                }
             };
             board.set(board.point(r, c), cell);
         }
@@ -82,15 +160,12 @@ pub fn parse_position(fields: &[String]) -> Result<(Board, Color), String> {
     let to_move = match fields[2].as_str() {
         "b" | "B" => Color::Black,
         "w" | "W" => Color::White,
-        other => return Err(format!("side to move '{other}' is not b or w")),
+        other => return Err(PositionError::Side(other.into())),
     };
     // A block without liberties cannot stand on a board reached by legal play.
     for (_, stones, libs) in board.blocks() {
         if libs.is_empty() {
-            return Err(format!(
-                "the block at {} has no liberties",
-                format_vertex(&board, stones[0])
-            ));
+            return Err(PositionError::NoLiberties(format_vertex(&board, stones[0])));
         }
     }
     Ok((board, to_move))

@@ -9,7 +9,7 @@
 
 use super::analysis::{extended, Status};
 use super::board::{Board, Color, BORDER, EMPTY};
-use super::policy::is_own_eye;
+use super::eye::is_own_eye;
 use crate::rng::SplitMix64;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

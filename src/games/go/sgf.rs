@@ -1,7 +1,9 @@
 //! SGF (FF[3]/FF[4]) reading with nom: the game-tree syntax in full, then the main line applied
 //! to a board. Properties used: `SZ`, `AB`/`AW`/`AE`, `B`/`W`, `PL`; others are parsed and ignored.
 
-use super::board::{index_row_col, point_index, Board, Color, BLACK, EMPTY, WHITE};
+use super::board::{
+    index_row_col, point_index, Board, Color, Illegal, SizeError, BLACK, EMPTY, WHITE,
+};
 use super::game::Game;
 use super::notation::format_vertex;
 use nom::{
@@ -136,17 +138,127 @@ fn collection(text: &str) -> Result<Vec<Tree>, Stop<'_>> {
     }
 }
 
-/// Parses a whole SGF collection; errors name the line and column where parsing stopped.
+/// Why an SGF text is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SgfError {
+    /// Parsing stopped at `line`, `column` (1-based), with a message when it is not a plain
+    /// syntax error.
+    Syntax {
+        message: Option<String>,
+        line: usize,
+        column: usize,
+    },
+    Size(String),
+    NotSquare(String),
+    Board(SizeError),
+    NotPoint(String),
+    OffBoard {
+        text: String,
+        size: usize,
+    },
+    Rectangle(String),
+    NotStone(String),
+    /// `key[value]` at the vertex `at` is illegal.
+    Illegal {
+        key: String,
+        value: String,
+        at: String,
+        why: Illegal,
+    },
+    Player(String),
+    NoLiberties(String),
+}
+
+impl std::fmt::Display for SgfError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            SgfError::Syntax {
+                message: Some(message),
+                line,
+                column,
+            } => write!(f, "{message} (line {line}, column {column})"),
+            SgfError::Syntax {
+                message: None,
+                line,
+                column,
+            } => write!(f, "SGF syntax error at line {line}, column {column}"),
+            SgfError::Size(v) => write!(f, "SZ[{v}] is not a size"),
+            SgfError::NotSquare(v) => write!(f, "SZ[{v}]: only square boards are supported"),
+            SgfError::Board(e) => e.fmt(f),
+            SgfError::NotPoint(text) => write!(f, "'{text}' is not an SGF point"),
+            SgfError::OffBoard { text, size } => {
+                write!(f, "SGF point '{text}' is off a {size}x{size} board")
+            }
+            SgfError::Rectangle(text) => write!(f, "bad point rectangle '{text}'"),
+            SgfError::NotStone(text) => write!(f, "'{text}' is not a stone position"),
+            SgfError::Illegal {
+                key,
+                value,
+                at,
+                why,
+            } => write!(f, "illegal move {key}[{value}] at {at}: {why}"),
+            SgfError::Player(v) => write!(f, "PL[{v}] is not B or W"),
+            SgfError::NoLiberties(at) => write!(f, "the block at {at} has no liberties"),
+        }
+    }
+}
+
+error_text!(SgfError);
+
+impl From<SizeError> for SgfError {
+    fn from(e: SizeError) -> Self {
+        SgfError::Board(e)
+    }
+}
+
+/// Why `loadsgf` cannot read a file (the path as given).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileError {
+    /// A directory, a FIFO, a device...: `kind` says which.
+    NotAFile {
+        path: String,
+        kind: &'static str,
+    },
+    TooLarge(String),
+    Unreadable {
+        path: String,
+        why: String,
+    },
+    NotUtf8(String),
+}
+
+impl std::fmt::Display for FileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            FileError::NotAFile { path, kind } => write!(f, "'{path}' is {kind}"),
+            FileError::TooLarge(path) => {
+                write!(f, "'{path}' is larger than {} MiB", MAX_FILE_BYTES >> 20)
+            }
+            FileError::Unreadable { path, why } => write!(f, "cannot read '{path}': {why}"),
+            FileError::NotUtf8(path) => write!(f, "'{path}' is not UTF-8 text"),
+        }
+    }
+}
+
+error_text!(FileError);
+
+/// [`read_trees`] with the error as text.
 pub fn parse(text: &str) -> Result<Vec<Tree>, String> {
+    Ok(read_trees(text)?)
+}
+
+/// Parses a whole SGF collection; errors name the line and column where parsing stopped.
+pub fn read_trees(text: &str) -> Result<Vec<Tree>, SgfError> {
     let text = text.trim_start_matches('\u{feff}');
     collection(text).map_err(|stop| {
         let offset = text.len() - stop.input.len();
         let before = &text[..offset];
         let line = before.matches('\n').count() + 1;
-        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        match stop.message {
-            Some(message) => format!("{message} (line {line}, column {col})"),
-            None => format!("SGF syntax error at line {line}, column {col}"),
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        SgfError::Syntax {
+            message: stop.message,
+            line,
+            column,
         }
     })
 }
@@ -154,26 +266,30 @@ pub fn parse(text: &str) -> Result<Vec<Tree>, String> {
 /// Reads an SGF file for `loadsgf`: a regular file of at most [`MAX_FILE_BYTES`], checked
 /// before it is opened (a FIFO, a device or a directory is refused without blocking), opened
 /// non-blocking in case it was swapped since, and checked again once open.
-pub fn read_file(path: &str) -> Result<String, String> {
+pub fn read_file(path: &str) -> Result<String, FileError> {
     use std::io::Read;
-    let check = |meta: &std::fs::Metadata| -> Result<(), String> {
+    let unreadable = |e: std::io::Error| FileError::Unreadable {
+        path: path.into(),
+        why: e.to_string(),
+    };
+    let check = |meta: &std::fs::Metadata| -> Result<(), FileError> {
         if !meta.is_file() {
             let kind = if meta.is_dir() {
                 "a directory"
             } else {
                 "not a regular file"
             };
-            return Err(format!("'{path}' is {kind}"));
+            return Err(FileError::NotAFile {
+                path: path.into(),
+                kind,
+            });
         }
         if meta.len() > MAX_FILE_BYTES {
-            return Err(format!(
-                "'{path}' is larger than {} MiB",
-                MAX_FILE_BYTES >> 20
-            ));
+            return Err(FileError::TooLarge(path.into()));
         }
         Ok(())
     };
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+    let meta = std::fs::metadata(path).map_err(unreadable)?;
     check(&meta)?;
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
@@ -182,28 +298,19 @@ pub fn read_file(path: &str) -> Result<String, String> {
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NONBLOCK);
     }
-    let file = options
-        .open(path)
-        .map_err(|e| format!("cannot read '{path}': {e}"))?;
-    check(
-        &file
-            .metadata()
-            .map_err(|e| format!("cannot read '{path}': {e}"))?,
-    )?;
+    let file = options.open(path).map_err(unreadable)?;
+    check(&file.metadata().map_err(unreadable)?)?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read '{path}': {e}"))?;
+        .map_err(unreadable)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(format!(
-            "'{path}' is larger than {} MiB",
-            MAX_FILE_BYTES >> 20
-        ));
+        return Err(FileError::TooLarge(path.into()));
     }
-    String::from_utf8(bytes).map_err(|_| format!("'{path}' is not UTF-8 text"))
+    String::from_utf8(bytes).map_err(|_| FileError::NotUtf8(path.into()))
 }
 
-fn sgf_point(text: &str, size: usize) -> Result<Option<usize>, String> {
+fn sgf_point(text: &str, size: usize) -> Result<Option<usize>, SgfError> {
     let b = text.as_bytes();
     if b.is_empty() || (size <= 19 && text == "tt") {
         return Ok(None);
@@ -216,19 +323,22 @@ fn sgf_point(text: &str, size: usize) -> Result<Option<usize>, String> {
         }
     };
     if b.len() != 2 {
-        return Err(format!("'{text}' is not an SGF point"));
+        return Err(SgfError::NotPoint(text.into()));
     }
     match (coord(b[0]), coord(b[1])) {
         (Some(col), Some(row)) if col < size && row < size => Ok(Some(point_index(size, row, col))),
-        _ => Err(format!("SGF point '{text}' is off a {size}x{size} board")),
+        _ => Err(SgfError::OffBoard {
+            text: text.into(),
+            size,
+        }),
     }
 }
 
 /// A point list value: a point or a compressed rectangle `aa:cc`.
-fn sgf_points(text: &str, size: usize, out: &mut Vec<usize>) -> Result<(), String> {
+fn sgf_points(text: &str, size: usize, out: &mut Vec<usize>) -> Result<(), SgfError> {
     if let Some((a, b)) = text.split_once(':') {
         let (Some(p), Some(q)) = (sgf_point(a, size)?, sgf_point(b, size)?) else {
-            return Err(format!("bad point rectangle '{text}'"));
+            return Err(SgfError::Rectangle(text.into()));
         };
         let ((r1, c1), (r2, c2)) = (index_row_col(size, p), index_row_col(size, q));
         for r in r1.min(r2)..=r1.max(r2) {
@@ -243,7 +353,7 @@ fn sgf_points(text: &str, size: usize, out: &mut Vec<usize>) -> Result<(), Strin
                 out.push(p);
                 Ok(())
             }
-            None => Err(format!("'{text}' is not a stone position")),
+            None => Err(SgfError::NotStone(text.into())),
         }
     }
 }
@@ -255,7 +365,12 @@ pub fn load(text: &str) -> Result<Game, String> {
 
 /// As [`load`], stopping before move number `until` (1 = the first move) when given.
 pub fn load_until(text: &str, until: Option<usize>) -> Result<Game, String> {
-    let trees = parse(text)?;
+    Ok(read_game(text, until)?)
+}
+
+/// [`load_until`] with a typed error.
+pub fn read_game(text: &str, until: Option<usize>) -> Result<Game, SgfError> {
+    let trees = read_trees(text)?;
     let first = &trees[0];
     let mut line: Vec<&Node> = Vec::new();
     let mut t = first;
@@ -276,15 +391,11 @@ pub fn load_until(text: &str, until: Option<usize>) -> Result<Game, String> {
         let v = values[0].trim();
         let (a, b) = v.split_once(':').unwrap_or((v, v));
         let (a, b): (usize, usize) = (
-            a.trim()
-                .parse()
-                .map_err(|_| format!("SZ[{v}] is not a size"))?,
-            b.trim()
-                .parse()
-                .map_err(|_| format!("SZ[{v}] is not a size"))?,
+            a.trim().parse().map_err(|_| SgfError::Size(v.into()))?,
+            b.trim().parse().map_err(|_| SgfError::Size(v.into()))?,
         );
         if a != b {
-            return Err(format!("SZ[{v}]: only square boards are supported"));
+            return Err(SgfError::NotSquare(v.into()));
         }
         size = a;
     }
@@ -323,9 +434,11 @@ pub fn load_until(text: &str, until: Option<usize>) -> Result<Game, String> {
                 break 'nodes;
             }
             let mv = sgf_point(&values[0], size)?;
-            game.play_as(color, mv).map_err(|e| {
-                let at = mv.map_or("pass".to_string(), |p| format_vertex(&game.board, p));
-                format!("illegal move {key}[{}] at {at}: {e}", values[0])
+            game.play_as(color, mv).map_err(|why| SgfError::Illegal {
+                key: key.clone(),
+                value: values[0].clone(),
+                at: mv.map_or("pass".to_string(), |p| format_vertex(&game.board, p)),
+                why,
             })?;
         }
         for (key, values) in &node.props {
@@ -333,17 +446,14 @@ pub fn load_until(text: &str, until: Option<usize>) -> Result<Game, String> {
                 game.to_move = match values[0].trim() {
                     "B" | "b" => Color::Black,
                     "W" | "w" => Color::White,
-                    v => return Err(format!("PL[{v}] is not B or W")),
+                    v => return Err(SgfError::Player(v.into())),
                 };
             }
         }
     }
     for (_, stones, libs) in game.board.blocks() {
         if libs.is_empty() {
-            return Err(format!(
-                "the block at {} has no liberties",
-                format_vertex(&game.board, stones[0])
-            ));
+            return Err(SgfError::NoLiberties(format_vertex(&game.board, stones[0])));
         }
     }
     Ok(game)

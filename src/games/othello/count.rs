@@ -303,6 +303,26 @@ fn next_layer<T: Item>(
     (positions, peak)
 }
 
+/// Why a count stopped early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountError {
+    /// The next depth needs about `mib` MiB, which cannot be allocated.
+    Memory { depth: u32, mib: u64 },
+}
+
+impl std::fmt::Display for CountError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            CountError::Memory { depth, mib } => write!(
+                f,
+                "count depth {depth} needs about {mib} MiB, which cannot be allocated"
+            ),
+        }
+    }
+}
+
+error_text!(CountError);
+
 /// Counts depths 1..=`max_depth` from `start` (already past any forced pass), calling `row` as
 /// each depth finishes and `progress(depth, done, total)` while a depth is being built (parent
 /// positions visited, times partitions). Returns the peak number of bytes held in layers and
@@ -314,7 +334,7 @@ pub fn count(
     max_depth: u32,
     row: &mut dyn FnMut(CountRow),
     progress: &mut dyn FnMut(u32, u64, u64),
-) -> Result<u64, String> {
+) -> Result<u64, CountError> {
     let (k1, k2) = encode(start.black(), start.white(), start.black_to_move);
     let mut layer = vec![Node {
         black: k1,
@@ -335,10 +355,10 @@ pub fn count(
         let keep = depth < max_depth;
         let need = depth_need_bytes(layer.len() as u64, children, keep);
         if !crate::memory::can_allocate(need) {
-            return Err(format!(
-                "count depth {depth} needs about {} MiB, which cannot be allocated",
-                need >> 20
-            ));
+            return Err(CountError::Memory {
+                depth,
+                mib: need >> 20,
+            });
         }
         let mut next = Vec::new();
         let mut report = |done, total| progress(depth, done, total);

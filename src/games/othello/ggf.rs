@@ -92,6 +92,171 @@ pub fn board_text(position: &Position) -> String {
         .collect()
 }
 
+/// Why a GGF text (or one of its moves) is refused. Texts from the input are kept printable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GgfError {
+    GameOver,
+    /// A pass by a side that has moves (listed).
+    PassWithMoves {
+        side: &'static str,
+        legal: String,
+    },
+    Illegal {
+        square: u32,
+        side: &'static str,
+        legal: String,
+    },
+    BadMoveItem(String),
+    BoardSize(String),
+    BoardCharacter {
+        character: char,
+        square: u32,
+    },
+    BoardSquares(u32),
+    BoardSide(char),
+    BoardNoSide,
+    BoardTrailing,
+    BoardCentre,
+    Type(String),
+    AntiOthello,
+    TooLong(usize),
+    NoStart,
+    Truncated,
+    Unclosed {
+        name: String,
+        at: usize,
+    },
+    BadProperty {
+        at: usize,
+        text: String,
+    },
+    NotOthello(String),
+    TwoBoards,
+    /// The `n`th move's text (1-based).
+    Move {
+        n: usize,
+        error: Box<GgfError>,
+    },
+    NoEnd(usize),
+    /// Move `n`, `colour[item]`, written when `side` is to move.
+    OutOfTurn {
+        n: usize,
+        colour: char,
+        item: String,
+        side: &'static str,
+    },
+    /// Move `n`, `colour[item]`, refused by [`play`].
+    Replay {
+        n: usize,
+        colour: char,
+        item: String,
+        error: Box<GgfError>,
+    },
+    /// Move `n`, `colour[item]`, by a side (`side`) that had to pass.
+    MustPass {
+        n: usize,
+        colour: char,
+        item: String,
+        side: &'static str,
+    },
+}
+
+impl std::fmt::Display for GgfError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        use crate::protocol::parse::printable;
+        match self {
+            GgfError::GameOver => f.write_str("the game is over"),
+            GgfError::PassWithMoves { side, legal } => {
+                write!(f, "{side} cannot pass with legal moves ({legal})")
+            }
+            GgfError::Illegal {
+                square,
+                side,
+                legal,
+            } => write!(
+                f,
+                "illegal move {} for {side} (legal: {legal})",
+                square_name(*square).to_ascii_uppercase()
+            ),
+            GgfError::BadMoveItem(text) => write!(
+                f,
+                "bad move '{}' (a square A1..H8 or PA, then optionally /eval/seconds)",
+                printable(text)
+            ),
+            GgfError::BoardSize(size) => write!(
+                f,
+                "BO: only 8x8 boards are supported (board size '{}')",
+                printable(size)
+            ),
+            GgfError::BoardCharacter { character, square } => write!(
+                f,
+                "BO: bad square character '{}' at {} (use *, O or -)",
+                character.escape_default(),
+                square_name(*square).to_ascii_uppercase()
+            ),
+            GgfError::BoardSquares(n) => write!(f, "BO: the board has {n} squares, not 64"),
+            GgfError::BoardSide(c) => write!(
+                f,
+                "BO: the side to move is * or O, not '{}'",
+                c.escape_default()
+            ),
+            GgfError::BoardNoSide => f.write_str("BO: the side to move (* or O) is missing"),
+            GgfError::BoardTrailing => {
+                f.write_str("BO: text after the side to move (more than 64 squares?)")
+            }
+            GgfError::BoardCentre => {
+                f.write_str("BO: the centre squares D4 D5 E4 E5 are never empty in Othello")
+            }
+            GgfError::Type(text) => {
+                write!(f, "TY[{}]: only 8x8 Othello is supported", printable(text))
+            }
+            GgfError::AntiOthello => f.write_str("TY: anti-Othello is not supported"),
+            GgfError::TooLong(n) => {
+                write!(f, "game text too long ({n} bytes, at most {MAX_GGF_BYTES})")
+            }
+            GgfError::NoStart => f.write_str("a GGF game starts with '(;'"),
+            GgfError::Truncated => f.write_str("the game text ends before ';)'"),
+            GgfError::Unclosed { name, at } => {
+                write!(f, "property {name} at byte {at} has no closing ']'")
+            }
+            GgfError::BadProperty { at, text } => write!(
+                f,
+                "bad property at byte {at} ('{}'): expected TAG[value] or ';)'",
+                printable(text)
+            ),
+            GgfError::NotOthello(value) => {
+                write!(f, "GM[{}]: not an Othello game", printable(value))
+            }
+            GgfError::TwoBoards => f.write_str("two BO properties"),
+            GgfError::Move { n, error } => write!(f, "move {n}: {error}"),
+            GgfError::NoEnd(at) => write!(f, "a GGF game ends with ';)' (at byte {at})"),
+            GgfError::OutOfTurn {
+                n,
+                colour,
+                item,
+                side,
+            } => write!(f, "move {n}: {colour}[{item}] but {side} is to move"),
+            GgfError::Replay {
+                n,
+                colour,
+                item,
+                error,
+            } => write!(f, "move {n}: {colour}[{item}]: {error}"),
+            GgfError::MustPass {
+                n,
+                colour,
+                item,
+                side,
+            } => write!(
+                f,
+                "move {n}: {colour}[{item}]: {side} has no legal move and must pass"
+            ),
+        }
+    }
+}
+
+error_text!(GgfError);
+
 /// What a move did to a position, for callers that replay moves one by one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Played {
@@ -104,18 +269,18 @@ pub enum Played {
 /// Plays `square` (None = pass) for the side to move. A placement by a side that must pass
 /// first is accepted when its opponent is stuck (the pass is implied, as game records that
 /// omit passes write it). Errors name the side and the legal moves.
-pub fn play(pos: &Position, square: Option<u32>) -> Result<Played, String> {
+pub fn play(pos: &Position, square: Option<u32>) -> Result<Played, GgfError> {
     let side = side_name(pos.black_to_move);
     let board = pos.board;
     if board.is_game_over() {
-        return Err("the game is over".into());
+        return Err(GgfError::GameOver);
     }
     let Some(sq) = square else {
         if board.moves() != 0 {
-            return Err(format!(
-                "{side} cannot pass with legal moves ({})",
-                legal_list(pos)
-            ));
+            return Err(GgfError::PassWithMoves {
+                side,
+                legal: legal_list(pos),
+            });
         }
         return Ok(Played::Moved(pos.pass()));
     };
@@ -127,11 +292,11 @@ pub fn play(pos: &Position, square: Option<u32>) -> Result<Played, String> {
             return Ok(Played::PassedThenMoved(next));
         }
     }
-    Err(format!(
-        "illegal move {} for {side} (legal: {})",
-        square_name(sq).to_ascii_uppercase(),
-        legal_list(pos)
-    ))
+    Err(GgfError::Illegal {
+        square: sq,
+        side,
+        legal: legal_list(pos),
+    })
 }
 
 fn side_name(black: bool) -> &'static str {
@@ -204,14 +369,11 @@ fn move_item(input: &str) -> IResult<&str, MoveItem> {
 
 /// One move as NBoard's `move` command and GGF's `B[...]` write it: `F5`, `f5`, `PA`,
 /// `F5/-1.25/3.2`, `F5//3.2`.
-pub fn parse_move_item(text: &str) -> Result<MoveItem, String> {
+pub fn parse_move_item(text: &str) -> Result<MoveItem, GgfError> {
     let text = text.trim();
-    all_consuming(move_item)(text).map(|(_, m)| m).map_err(|_| {
-        format!(
-            "bad move '{}' (a square A1..H8 or PA, then optionally /eval/seconds)",
-            crate::protocol::parse::printable(text)
-        )
-    })
+    all_consuming(move_item)(text)
+        .map(|(_, m)| m)
+        .map_err(|_| GgfError::BadMoveItem(text.into()))
 }
 
 /// `TAG[value]`: the tag and the raw value (escapes still in).
@@ -252,17 +414,14 @@ fn offset(all: &str, rest: &str) -> usize {
 
 /// `BO[8 <64 squares> <side>]`: squares `*`/`X` black, `O`/`0` white, `-`/`.`/`_` empty,
 /// whitespace anywhere between them; the side `*`/`X` (black) or `O`/`0` (white).
-fn parse_board(text: &str) -> Result<Position, String> {
+fn parse_board(text: &str) -> Result<Position, GgfError> {
     let rest = text.trim_start();
     let size_end = rest
         .find(|c: char| !c.is_ascii_digit())
         .unwrap_or(rest.len());
     let size = &rest[..size_end];
     if size != "8" {
-        return Err(format!(
-            "BO: only 8x8 boards are supported (board size '{}')",
-            crate::protocol::parse::printable(size)
-        ));
+        return Err(GgfError::BoardSize(size.into()));
     }
     let mut cells = rest[size_end..].chars().filter(|c| !c.is_whitespace());
     let (mut black, mut white) = (0u64, 0u64);
@@ -272,62 +431,50 @@ fn parse_board(text: &str) -> Result<Position, String> {
             Some('O' | 'o' | '0') => white |= 1 << sq,
             Some('-' | '.' | '_') => {}
             Some(c) => {
-                return Err(format!(
-                    "BO: bad square character '{}' at {} (use *, O or -)",
-                    c.escape_default(),
-                    square_name(sq).to_ascii_uppercase()
-                ))
+                return Err(GgfError::BoardCharacter {
+                    character: c,
+                    square: sq,
+                })
             }
-            None => return Err(format!("BO: the board has {sq} squares, not 64")),
+            None => return Err(GgfError::BoardSquares(sq)),
         }
     }
     let black_to_move = match cells.next() {
         Some('*' | 'X' | 'x') => true,
         Some('O' | 'o' | '0') => false,
-        Some(c) => {
-            return Err(format!(
-                "BO: the side to move is * or O, not '{}'",
-                c.escape_default()
-            ))
-        }
-        None => return Err("BO: the side to move (* or O) is missing".into()),
+        Some(c) => return Err(GgfError::BoardSide(c)),
+        None => return Err(GgfError::BoardNoSide),
     };
     if cells.next().is_some() {
-        return Err("BO: text after the side to move (more than 64 squares?)".into());
+        return Err(GgfError::BoardTrailing);
     }
     if (black | white) & CENTRE != CENTRE {
-        return Err("BO: the centre squares D4 D5 E4 E5 are never empty in Othello".into());
+        return Err(GgfError::BoardCentre);
     }
     Ok(Position::from_colours(black, white, black_to_move))
 }
 
 /// `TY`: the board size must be 8; `a` (anti-Othello) is refused, other letters (synchro,
 /// komi, random start) change nothing for one game's position.
-fn check_type(text: &str) -> Result<(), String> {
+fn check_type(text: &str) -> Result<(), GgfError> {
     let digits: String = text
         .chars()
         .skip_while(|c| !c.is_ascii_digit())
         .take_while(char::is_ascii_digit)
         .collect();
     if digits != "8" {
-        return Err(format!(
-            "TY[{}]: only 8x8 Othello is supported",
-            crate::protocol::parse::printable(text)
-        ));
+        return Err(GgfError::Type(text.into()));
     }
     if text.contains('a') {
-        return Err("TY: anti-Othello is not supported".into());
+        return Err(GgfError::AntiOthello);
     }
     Ok(())
 }
 
 /// Parses one GGF game (optionally preceded by GGS's game count `1`) and replays its moves.
-pub fn parse(text: &str) -> Result<Game, String> {
+pub fn parse(text: &str) -> Result<Game, GgfError> {
     if text.len() > MAX_GGF_BYTES {
-        return Err(format!(
-            "game text too long ({} bytes, at most {MAX_GGF_BYTES})",
-            text.len()
-        ));
+        return Err(GgfError::TooLong(text.len()));
     }
     let head: IResult<&str, _> = tuple((
         multispace0,
@@ -337,7 +484,7 @@ pub fn parse(text: &str) -> Result<Game, String> {
         tag(";"),
     ))(text);
     let Ok((mut rest, _)) = head else {
-        return Err("a GGF game starts with '(;'".into());
+        return Err(GgfError::NoStart);
     };
     let mut start: Option<Position> = None;
     let mut items: Vec<(usize, bool, MoveItem)> = Vec::new();
@@ -353,38 +500,37 @@ pub fn parse(text: &str) -> Result<Game, String> {
                 .unwrap_or(rest.len());
             let opened = name_len > 0 && rest[name_len..].trim_start().starts_with('[');
             return Err(if rest.is_empty() {
-                "the game text ends before ';)'".to_string()
+                GgfError::Truncated
             } else if opened {
-                format!(
-                    "property {} at byte {at} has no closing ']'",
-                    &rest[..name_len]
-                )
+                GgfError::Unclosed {
+                    name: rest[..name_len].into(),
+                    at,
+                }
             } else {
-                format!(
-                    "bad property at byte {at} ('{}'): expected TAG[value] or ';)'",
-                    crate::protocol::parse::printable(rest)
-                )
+                GgfError::BadProperty {
+                    at,
+                    text: rest.into(),
+                }
             });
         };
         rest = r;
         let value = unescape(raw);
         match name {
             "GM" if !value.trim().eq_ignore_ascii_case("othello") => {
-                return Err(format!(
-                    "GM[{}]: not an Othello game",
-                    crate::protocol::parse::printable(&value)
-                ))
+                return Err(GgfError::NotOthello(value))
             }
             "TY" => check_type(&value)?,
             "BO" => {
                 if start.is_some() {
-                    return Err("two BO properties".into());
+                    return Err(GgfError::TwoBoards);
                 }
                 start = Some(parse_board(&value)?);
             }
             "B" | "W" => {
-                let item = parse_move_item(&value)
-                    .map_err(|e| format!("move {}: {e}", items.len() + 1))?;
+                let item = parse_move_item(&value).map_err(|e| GgfError::Move {
+                    n: items.len() + 1,
+                    error: Box::new(e),
+                })?;
                 items.push((at, name == "B", item));
             }
             _ => {}
@@ -393,10 +539,7 @@ pub fn parse(text: &str) -> Result<Game, String> {
     let tail: IResult<&str, _> =
         all_consuming(tuple((tag(";"), multispace0, tag(")"), multispace0)))(rest);
     if tail.is_err() {
-        return Err(format!(
-            "a GGF game ends with ';)' (at byte {})",
-            offset(text, rest)
-        ));
+        return Err(GgfError::NoEnd(offset(text, rest)));
     }
     let start = start.unwrap_or(Position::START);
     let mut position = start;
@@ -404,12 +547,11 @@ pub fn parse(text: &str) -> Result<Game, String> {
     for (i, (_, black, item)) in items.into_iter().enumerate() {
         let colour = if black { 'B' } else { 'W' };
         let n = i + 1;
-        let out_of_turn = || {
-            format!(
-                "move {n}: {colour}[{}] but {} is to move",
-                item.to_text(),
-                side_name(position.black_to_move)
-            )
+        let out_of_turn = || GgfError::OutOfTurn {
+            n,
+            colour,
+            item: item.to_text(),
+            side: side_name(position.black_to_move),
         };
         // A colour out of turn is only accepted as the opponent's pass left out of the record.
         let implied_pass = black != position.black_to_move;
@@ -419,17 +561,21 @@ pub fn parse(text: &str) -> Result<Game, String> {
                 return Err(out_of_turn());
             }
         }
-        match play(&position, item.square)
-            .map_err(|e| format!("move {n}: {colour}[{}]: {e}", item.to_text()))?
-        {
+        match play(&position, item.square).map_err(|e| GgfError::Replay {
+            n,
+            colour,
+            item: item.to_text(),
+            error: Box::new(e),
+        })? {
             Played::Moved(next) => position = next,
             Played::PassedThenMoved(next) if implied_pass => position = next,
             Played::PassedThenMoved(_) => {
-                return Err(format!(
-                    "move {n}: {colour}[{}]: {} has no legal move and must pass",
-                    item.to_text(),
-                    side_name(black)
-                ))
+                return Err(GgfError::MustPass {
+                    n,
+                    colour,
+                    item: item.to_text(),
+                    side: side_name(black),
+                })
             }
         }
         moves.push((black, item));
@@ -497,10 +643,10 @@ mod tests {
         ];
         for (text, want) in cases {
             let e = parse(text).unwrap_err();
-            assert!(e.contains(want), "{text}: {e}");
+            assert!(e.to_string().contains(want), "{text}: {e}");
         }
         let long = format!("(;GM[Othello]CO[{}];)", "x".repeat(MAX_GGF_BYTES));
-        assert!(parse(&long).unwrap_err().contains("too long"));
+        assert!(parse(&long).unwrap_err().to_string().contains("too long"));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The OBF lines of the FFO endgame test files: `<64 squares A1..H8> <X|O>; A2:+38; C7:+36; ...`
 //! (the exact final score of every listed move for the side to move).
 
-use super::position::{parse_board, parse_square, Position};
+use super::position::{parse_board, parse_square, Position, PositionError};
 use nom::bytes::complete::{tag, take_while1};
 use nom::character::complete::{char, digit1, one_of, space0, space1};
 use nom::combinator::{map_res, opt, recognize};
@@ -50,29 +50,62 @@ fn line(input: &str) -> IResult<&str, Fields<'_>> {
     Ok((input, (board, side, moves)))
 }
 
-/// Parses one OBF line.
-pub fn parse_line(text: &str) -> Result<ObfEntry, String> {
-    let text = text.trim();
-    let (rest, (board, side, moves)) =
-        line(text).map_err(|e| format!("bad obf line '{text}': {e}"))?;
-    if !rest.trim().is_empty() {
-        return Err(format!("trailing text in obf line: '{rest}'"));
+/// Why a line is not OBF.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ObfError {
+    /// Not OBF syntax: the (trimmed) line and the parser's account.
+    Syntax {
+        line: String,
+        detail: String,
+    },
+    Trailing(String),
+    Board(PositionError),
+    BadSquare(String),
+}
+
+impl std::fmt::Display for ObfError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            ObfError::Syntax { line, detail } => write!(f, "bad obf line '{line}': {detail}"),
+            ObfError::Trailing(rest) => write!(f, "trailing text in obf line: '{rest}'"),
+            ObfError::Board(e) => e.fmt(f),
+            ObfError::BadSquare(m) => write!(f, "bad square '{m}' in obf line"),
+        }
     }
-    let (black, white) = parse_board(board)?;
+}
+
+error_text!(ObfError);
+
+/// [`read_line`] with the error as text.
+pub fn parse_line(text: &str) -> Result<ObfEntry, String> {
+    Ok(read_line(text)?)
+}
+
+/// Parses one OBF line.
+pub fn read_line(text: &str) -> Result<ObfEntry, ObfError> {
+    let text = text.trim();
+    let (rest, (board, side, moves)) = line(text).map_err(|e| ObfError::Syntax {
+        line: text.into(),
+        detail: e.to_string(),
+    })?;
+    if !rest.trim().is_empty() {
+        return Err(ObfError::Trailing(rest.into()));
+    }
+    let (black, white) = parse_board(board).map_err(ObfError::Board)?;
     let position = Position::from_colours(black, white, side == 'X');
     let mut scores = Vec::new();
     for (m, s) in moves {
-        let sq = parse_square(m).ok_or_else(|| format!("bad square '{m}' in obf line"))?;
+        let sq = parse_square(m).ok_or_else(|| ObfError::BadSquare(m.into()))?;
         scores.push((sq, s));
     }
     Ok(ObfEntry { position, scores })
 }
 
 /// Parses every non-empty line of a file's text.
-pub fn parse_file(text: &str) -> Result<Vec<ObfEntry>, String> {
+pub fn parse_file(text: &str) -> Result<Vec<ObfEntry>, ObfError> {
     text.lines()
         .filter(|l| !l.trim().is_empty())
-        .map(parse_line)
+        .map(read_line)
         .collect()
 }
 

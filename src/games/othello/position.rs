@@ -8,6 +8,52 @@ use nom::combinator::{all_consuming, map, value};
 use nom::multi::count;
 use nom::IResult;
 
+/// Why a text is not an Othello position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// Not two fields: how many there were.
+    Fields(usize),
+    /// Not 64 characters: how many there were.
+    Length(usize),
+    BadSquare {
+        character: char,
+        square: u32,
+    },
+    BadSide(String),
+    EmptyCentre,
+}
+
+impl std::fmt::Display for PositionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            PositionError::Fields(n) => write!(
+                f,
+                "an othello position is two fields, <64 squares> <b|w>; got {n}"
+            ),
+            PositionError::Length(n) => write!(
+                f,
+                "an othello board has 64 squares (X, O or -), got {n} characters"
+            ),
+            PositionError::BadSquare { character, square } => write!(
+                f,
+                "bad square character '{}' at {} (use X, O or -)",
+                character.escape_default(),
+                super::board::square_name(*square)
+            ),
+            PositionError::BadSide(text) => write!(
+                f,
+                "the side to move is b or w, not '{}'",
+                text.escape_default()
+            ),
+            PositionError::EmptyCentre => {
+                f.write_str("the centre squares d4 d5 e4 e5 are never empty in othello")
+            }
+        }
+    }
+}
+
+error_text!(PositionError);
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     /// From the point of view of the side to move.
@@ -109,17 +155,14 @@ impl Position {
     }
 
     /// Parses the two fields of `sfen <board> <side>`. The centre squares must be occupied.
-    pub fn from_fields(fields: &[&str]) -> Result<Position, String> {
+    pub fn from_fields(fields: &[&str]) -> Result<Position, PositionError> {
         let [board, side] = fields else {
-            return Err(format!(
-                "an othello position is two fields, <64 squares> <b|w>; got {}",
-                fields.len()
-            ));
+            return Err(PositionError::Fields(fields.len()));
         };
         let (black, white) = parse_board(board)?;
         let black_to_move = parse_side(side)?;
         if (black | white) & CENTRE != CENTRE {
-            return Err("the centre squares d4 d5 e4 e5 are never empty in othello".into());
+            return Err(PositionError::EmptyCentre);
         }
         Ok(Position::from_colours(black, white, black_to_move))
     }
@@ -141,12 +184,10 @@ fn cell(input: &str) -> IResult<&str, Cell> {
 }
 
 /// The 64 squares: (black, white).
-pub fn parse_board(text: &str) -> Result<(u64, u64), String> {
+pub fn parse_board(text: &str) -> Result<(u64, u64), PositionError> {
     let n = text.chars().count();
     if n != 64 {
-        return Err(format!(
-            "an othello board has 64 squares (X, O or -), got {n} characters"
-        ));
+        return Err(PositionError::Length(n));
     }
     let parsed: IResult<&str, Vec<Cell>> = all_consuming(count(cell, 64))(text);
     let cells = match parsed {
@@ -157,11 +198,10 @@ pub fn parse_board(text: &str) -> Result<(u64, u64), String> {
                 .enumerate()
                 .find(|(_, c)| !matches!(c, 'X' | 'O' | '-'))
                 .unwrap_or((0, '?'));
-            return Err(format!(
-                "bad square character '{}' at {} (use X, O or -)",
-                c.escape_default(),
-                super::board::square_name(i as u32)
-            ));
+            return Err(PositionError::BadSquare {
+                character: c,
+                square: i as u32,
+            });
         }
     };
     let (mut black, mut white) = (0u64, 0u64);
@@ -176,14 +216,11 @@ pub fn parse_board(text: &str) -> Result<(u64, u64), String> {
 }
 
 /// `b` or `w`.
-pub fn parse_side(text: &str) -> Result<bool, String> {
+pub fn parse_side(text: &str) -> Result<bool, PositionError> {
     let parsed: IResult<&str, bool> = all_consuming(map(one_of("bw"), |c| c == 'b'))(text);
-    parsed.map(|(_, b)| b).map_err(|_| {
-        format!(
-            "the side to move is b or w, not '{}'",
-            text.escape_default()
-        )
-    })
+    parsed
+        .map(|(_, b)| b)
+        .map_err(|_| PositionError::BadSide(text.into()))
 }
 
 /// `a1`..`h8` (lowercase; uppercase accepted too, as the FFO files write it).

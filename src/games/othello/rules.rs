@@ -4,31 +4,60 @@
 use super::{square_name, squares, Position};
 use crate::games::rules::{GameEnd, Rules, Side, Verdict};
 
-/// Reads a placement in protocol notation (`a1`..`h8`, lowercase: protocol/othello.md) and plays
-/// it. `Rules::parse_move` reads with this, for the engine (`session::othello`) and the referee
-/// alike, so they agree.
-pub fn play_text(pos: &Position, token: &str) -> Result<(u32, Position), String> {
-    let sq = super::position::parse_square(token)
-        .filter(|_| token.len() == 2)
-        .ok_or_else(|| {
-            format!(
+/// Why a move text is refused. The token is the caller's, as given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    NotASquare(String),
+    Uppercase(String),
+    GameOver(String),
+    /// Not legal for `side`; `legal` lists the legal squares.
+    Illegal {
+        token: String,
+        side: &'static str,
+        legal: String,
+    },
+}
+
+impl std::fmt::Display for MoveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            MoveError::NotASquare(token) => write!(
+                f,
                 "bad move '{}' (a1..h8 or pass)",
                 crate::protocol::parse::printable(token)
-            )
-        })?;
+            ),
+            MoveError::Uppercase(token) => {
+                write!(f, "bad move '{token}' (moves are lowercase, a1..h8)")
+            }
+            MoveError::GameOver(token) => write!(f, "illegal move {token}: the game is over"),
+            MoveError::Illegal { token, side, legal } => {
+                write!(f, "illegal move {token} for {side} (legal: {legal})")
+            }
+        }
+    }
+}
+
+error_text!(MoveError);
+
+/// Reads a placement in protocol notation (`a1`..`h8`, lowercase: protocol/othello.md) and plays
+/// it. The engine (`session::othello`) and the referee both read moves with this, so they agree.
+pub fn play_text(pos: &Position, token: &str) -> Result<(u32, Position), MoveError> {
+    let sq = super::position::parse_square(token)
+        .filter(|_| token.len() == 2)
+        .ok_or_else(|| MoveError::NotASquare(token.into()))?;
     if token.chars().any(|c| c.is_ascii_uppercase()) {
-        return Err(format!("bad move '{token}' (moves are lowercase, a1..h8)"));
+        return Err(MoveError::Uppercase(token.into()));
     }
     let next = pos.play(sq).ok_or_else(|| {
         if pos.board.is_game_over() {
-            format!("illegal move {token}: the game is over")
+            MoveError::GameOver(token.into())
         } else {
             let legal: Vec<String> = squares(pos.board.moves()).map(square_name).collect();
-            format!(
-                "illegal move {token} for {} (legal: {})",
-                side_name(pos),
-                legal.join(" ")
-            )
+            MoveError::Illegal {
+                token: token.into(),
+                side: side_name(pos),
+                legal: legal.join(" "),
+            }
         }
     })?;
     Ok((sq, next))
@@ -68,7 +97,7 @@ impl Rules for Position {
 
     fn from_text(text: &str) -> Result<Self, String> {
         let fields: Vec<&str> = text.split_whitespace().collect();
-        Position::from_fields(&fields).map(settle)
+        Ok(settle(Position::from_fields(&fields)?))
     }
 
     fn to_text(&self) -> String {
@@ -80,7 +109,7 @@ impl Rules for Position {
             // Passes are automatic: by the time an engine is asked, it has a move.
             return Err(format!("pass is illegal: {} has a move", side_name(self)));
         }
-        play_text(self, text).map(|(sq, _)| sq)
+        Ok(play_text(self, text)?.0)
     }
 
     fn move_text(&self, mv: u32) -> String {

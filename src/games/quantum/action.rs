@@ -28,6 +28,43 @@ impl Action {
     }
 }
 
+/// Why a text is not an action here. The texts are the caller's, as given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ActionError {
+    /// A king was captured: nothing more is legal.
+    GameOver,
+    /// Well-formed, but not legal in this position.
+    Illegal,
+    BadDropSquare(String),
+    BadHandPiece(String),
+    NotInHand(String),
+    /// Neither a move nor a drop.
+    NotAnAction(String),
+    NotMovers(String),
+    NoPiece(String),
+}
+
+impl std::fmt::Display for ActionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            ActionError::GameOver => f.write_str("the game is over (a king was captured)"),
+            ActionError::Illegal => f.write_str("not a legal action in this position"),
+            ActionError::BadDropSquare(square) => write!(f, "bad drop square '{square}'"),
+            ActionError::BadHandPiece(token) => write!(f, "bad hand piece '{token}'"),
+            ActionError::NotInHand(token) => {
+                write!(f, "no {token} in the hand of the side to move")
+            }
+            ActionError::NotAnAction(text) => {
+                write!(f, "'{text}' is not a move (like 7g7f, 8h2b+ or P*5e)")
+            }
+            ActionError::NotMovers(square) => write!(f, "the piece on {square} is not the mover's"),
+            ActionError::NoPiece(square) => write!(f, "no piece on {square}"),
+        }
+    }
+}
+
+error_text!(ActionError);
+
 /// The hand token of a piece as a drop names it: uppercase, `Q`/letter, `[TYPES]`, `~`.
 /// `bare` is [`Position::bare_q`].
 pub fn hand_token(pos: &Position, index: usize, bare: u64) -> String {
@@ -75,24 +112,25 @@ impl Position {
     }
 
     /// Reads an action in protocol notation and checks that it is legal here.
-    pub fn parse_action(&self, text: &str, rules: &Rules) -> Result<Action, String> {
+    pub fn parse_action(&self, text: &str, rules: &Rules) -> Result<Action, ActionError> {
         let action = self.read_action(text)?;
         if self.winner.is_some() {
-            return Err("the game is over (a king was captured)".into());
+            return Err(ActionError::GameOver);
         }
         if self.is_legal(action, rules) {
             Ok(action)
         } else {
-            Err("not a legal action in this position".into())
+            Err(ActionError::Illegal)
         }
     }
 
     /// Reads the notation only (the action need not be legal).
-    fn read_action(&self, text: &str) -> Result<Action, String> {
+    fn read_action(&self, text: &str) -> Result<Action, ActionError> {
         if let Some((token, square)) = text.split_once('*') {
-            let to = parse_square(square).ok_or_else(|| format!("bad drop square '{square}'"))?;
+            let to =
+                parse_square(square).ok_or_else(|| ActionError::BadDropSquare(square.into()))?;
             let (mask, foreign) = qsfen::parse_hand_token(token)
-                .ok_or_else(|| format!("bad hand piece '{token}'"))?;
+                .ok_or_else(|| ActionError::BadHandPiece(token.into()))?;
             let origin = if foreign {
                 self.side.opponent()
             } else {
@@ -111,13 +149,13 @@ impl Position {
                             None => bare & (1 << i) != 0,
                         }
                 })
-                .ok_or_else(|| format!("no {token} in the hand of the side to move"))?;
+                .ok_or_else(|| ActionError::NotInHand(token.into()))?;
             return Ok(Action::Drop {
                 piece: piece as u8,
                 to,
             });
         }
-        let bad = || format!("'{text}' is not a move (like 7g7f, 8h2b+ or P*5e)");
+        let bad = || ActionError::NotAnAction(text.into());
         let (body, promote) = match text.strip_suffix('+') {
             Some(body) => (body, true),
             None => (text, false),
@@ -129,8 +167,8 @@ impl Position {
         let to = parse_square(&body[2..]).ok_or_else(bad)?;
         match self.piece_at(from) {
             Some(i) if self.piece(i).owner == self.side => {}
-            Some(_) => return Err(format!("the piece on {} is not the mover's", &body[..2])),
-            None => return Err(format!("no piece on {}", &body[..2])),
+            Some(_) => return Err(ActionError::NotMovers(body[..2].into())),
+            None => return Err(ActionError::NoPiece(body[..2].into())),
         }
         Ok(Action::Move { from, to, promote })
     }

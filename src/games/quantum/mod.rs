@@ -47,8 +47,9 @@ pub mod reference;
 pub mod types;
 pub(crate) mod zobrist;
 
-pub use action::Action;
+pub use action::{Action, ActionError};
 pub use movegen::Displacement;
-pub use position::{loose_mask, origin_of, Piece, Position, Rules, HAND};
-pub use record::{Ending, Record};
+pub use position::{loose_mask, origin_of, Piece, Position, PositionError, Rules, HAND};
+pub use qsfen::QsfenError;
+pub use record::{Ending, PlayError, Record};
 pub use types::{Mask, Side, Square};

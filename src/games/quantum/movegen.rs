@@ -274,28 +274,28 @@ const fn movement_table() -> [[Movement; 256]; 2] {
     let mut m = 0;
     while m < 256 {
         let (mut steps, mut slides, mut knight) = (0u8, 0u8, false);
-        if m as u8 & K != 0 {
+        if is_king_candidate(m as u8) {
             steps |= 0xFF;
         }
-        if m as u8 & R != 0 {
+        if may_be(m as u8, R) {
             slides |= ORTHOGONAL;
         }
-        if m as u8 & B != 0 {
+        if may_be(m as u8, B) {
             slides |= DIAGONAL;
         }
-        if m as u8 & G != 0 {
+        if may_be(m as u8, G) {
             steps |= GOLD;
         }
-        if m as u8 & S != 0 {
+        if may_be(m as u8, S) {
             steps |= SILVER;
         }
-        if m as u8 & N != 0 {
+        if may_be(m as u8, N) {
             knight = true;
         }
-        if m as u8 & L != 0 {
+        if may_be(m as u8, L) {
             slides |= FORWARD;
         }
-        if m as u8 & P != 0 {
+        if may_be(m as u8, P) {
             steps |= FORWARD;
         }
         t[0][m] = Movement {
@@ -304,15 +304,15 @@ const fn movement_table() -> [[Movement; 256]; 2] {
             knight,
         };
         let (mut psteps, mut pslides) = (0u8, 0u8);
-        if m as u8 & R != 0 {
+        if may_be(m as u8, R) {
             pslides |= ORTHOGONAL;
             psteps |= DIAGONAL;
         }
-        if m as u8 & B != 0 {
+        if may_be(m as u8, B) {
             pslides |= DIAGONAL;
             psteps |= ORTHOGONAL;
         }
-        if m as u8 & S != 0 || m as u8 & N != 0 || m as u8 & L != 0 || m as u8 & P != 0 {
+        if may_be(m as u8, S | N | L | P) {
             psteps |= GOLD;
         }
         t[1][m] = Movement {

@@ -6,6 +6,31 @@ use super::movegen::{narrowing, Displacement};
 use super::types::*;
 use super::zobrist;
 
+/// Why raw pieces do not make a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    OffBoard,
+    SharedSquare(Square),
+    /// The pieces of this origin side have no complete assignment of types.
+    Inconsistent(Side),
+}
+
+impl std::fmt::Display for PositionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            PositionError::OffBoard => f.write_str("a piece stands off the board"),
+            PositionError::SharedSquare(sq) => write!(f, "two pieces on {}", square_name(*sq)),
+            PositionError::Inconsistent(origin) => write!(
+                f,
+                "the pieces of origin {} have no consistent assignment of types",
+                origin.letter()
+            ),
+        }
+    }
+}
+
+error_text!(PositionError);
+
 /// Where a piece in hand "stands".
 pub const HAND: Square = 81;
 const EMPTY: u8 = u8::MAX;
@@ -111,17 +136,17 @@ impl Position {
         mut pieces: [Piece; PIECES],
         side: Side,
         move_number: u32,
-    ) -> Result<Position, String> {
+    ) -> Result<Position, PositionError> {
         let mut board = [EMPTY; SQUARES];
         for (i, p) in pieces.iter().enumerate() {
             if p.square == HAND {
                 continue;
             }
             if p.square as usize >= SQUARES {
-                return Err("a piece stands off the board".into());
+                return Err(PositionError::OffBoard);
             }
             if board[p.square as usize] != EMPTY {
-                return Err(format!("two pieces on {}", square_name(p.square)));
+                return Err(PositionError::SharedSquare(p.square));
             }
             board[p.square as usize] = i as u8;
         }
@@ -132,10 +157,7 @@ impl Position {
                 masks[k] = pieces[base + k].mask;
             }
             if !hall::project(&mut masks) {
-                return Err(format!(
-                    "the pieces of origin {} have no consistent assignment of types",
-                    origin.letter()
-                ));
+                return Err(PositionError::Inconsistent(origin));
             }
             for k in 0..PIECES_PER_SIDE {
                 pieces[base + k].mask = masks[k];
@@ -206,7 +228,7 @@ impl Position {
             let mut chosen = 0u32;
             for k in 0..PIECES_PER_SIDE {
                 let p = self.pieces[base + k];
-                if p.mask.count_ones() < 2 {
+                if candidate_count(p.mask) < 2 {
                     continue;
                 }
                 let mut m = masks;

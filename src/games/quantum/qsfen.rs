@@ -1,6 +1,6 @@
 //! QSFEN: parse (nom) and canonical write. See `protocol/qsfen.md` for the exact format.
 
-use super::position::{origin_of, Piece, Position, HAND};
+use super::position::{origin_of, Piece, Position, PositionError, HAND};
 use super::types::*;
 use nom::branch::alt;
 use nom::bytes::complete::tag;
@@ -128,13 +128,87 @@ pub fn parse_hand_token(text: &str) -> Option<(Option<Mask>, bool)> {
     }
 }
 
-/// Parses and validates a QSFEN (fields separated by whitespace; move number optional).
+/// Why a text is not a QSFEN.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QsfenError {
+    /// Not QSFEN syntax (the text, clipped to 80 bytes).
+    Malformed(String),
+    Ranks(usize),
+    TooManyPieces,
+    PromotedGoldOrKing(Square),
+    NeverMoves(Square),
+    RankWidth {
+        rank: usize,
+        squares: u32,
+    },
+    PromotedInHand,
+    HandCount(u32),
+    KingInHand,
+    OriginCount {
+        origin: Side,
+        pieces: usize,
+    },
+    MoveNumberZero,
+    Position(PositionError),
+}
+
+impl std::fmt::Display for QsfenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            QsfenError::Malformed(text) => write!(f, "malformed QSFEN '{text}'"),
+            QsfenError::Ranks(n) => write!(f, "a QSFEN board has 9 ranks, not {n}"),
+            QsfenError::TooManyPieces => write!(f, "more than {PIECES} pieces"),
+            QsfenError::PromotedGoldOrKing(sq) => write!(
+                f,
+                "the promoted piece on {} cannot be a gold or king",
+                square_name(*sq)
+            ),
+            QsfenError::NeverMoves(sq) => {
+                write!(
+                    f,
+                    "the piece on {} could never move again",
+                    square_name(*sq)
+                )
+            }
+            QsfenError::RankWidth { rank, squares } => write!(
+                f,
+                "rank {} of the QSFEN has {squares} squares, not 9",
+                (b'a' + *rank as u8) as char
+            ),
+            QsfenError::PromotedInHand => f.write_str("a piece in hand cannot be promoted"),
+            QsfenError::HandCount(n) => write!(f, "bad hand count {n}"),
+            QsfenError::KingInHand => f.write_str("a king cannot be in hand"),
+            QsfenError::OriginCount { origin, pieces } => write!(
+                f,
+                "origin {} has {pieces} pieces, not {PIECES_PER_SIDE}",
+                origin.letter()
+            ),
+            QsfenError::MoveNumberZero => f.write_str("the move number starts at 1"),
+            QsfenError::Position(e) => e.fmt(f),
+        }
+    }
+}
+
+error_text!(QsfenError);
+
+impl From<PositionError> for QsfenError {
+    fn from(e: PositionError) -> Self {
+        QsfenError::Position(e)
+    }
+}
+
+/// [`read`] with the error as the protocol writes it.
 pub fn parse(text: &str) -> Result<Position, String> {
+    Ok(read(text)?)
+}
+
+/// Parses and validates a QSFEN (fields separated by whitespace; move number optional).
+pub fn read(text: &str) -> Result<Position, QsfenError> {
     let text = text.trim();
     let (_, (rows, side_to_move, hand, number)) =
-        qsfen(text).map_err(|_| format!("malformed QSFEN '{}'", clip(text)))?;
+        qsfen(text).map_err(|_| QsfenError::Malformed(clip(text)))?;
     if rows.len() != 9 {
-        return Err(format!("a QSFEN board has 9 ranks, not {}", rows.len()));
+        return Err(QsfenError::Ranks(rows.len()));
     }
     let mut pieces: Vec<(Piece, Side)> = Vec::new();
     for (r, cells) in rows.iter().enumerate() {
@@ -148,25 +222,19 @@ pub fn parse(text: &str) -> Result<Position, String> {
                         break;
                     }
                     if pieces.len() == PIECES {
-                        return Err(format!("more than {PIECES} pieces"));
+                        return Err(QsfenError::TooManyPieces);
                     }
                     let sq = (r as u32 * 9 + c) as Square;
                     let mut mask = t.mask.unwrap_or(ALL);
                     if t.promoted {
                         mask &= !(G | K);
                         if mask == 0 {
-                            return Err(format!(
-                                "the promoted piece on {} cannot be a gold or king",
-                                square_name(sq)
-                            ));
+                            return Err(QsfenError::PromotedGoldOrKing(sq));
                         }
                     } else {
                         mask &= rank_filter(t.owner, sq);
                         if mask == 0 {
-                            return Err(format!(
-                                "the piece on {} could never move again",
-                                square_name(sq)
-                            ));
+                            return Err(QsfenError::NeverMoves(sq));
                         }
                     }
                     let origin = if t.foreign {
@@ -188,23 +256,22 @@ pub fn parse(text: &str) -> Result<Position, String> {
             }
         }
         if c != 9 {
-            return Err(format!(
-                "rank {} of the QSFEN has {} squares, not 9",
-                (b'a' + r as u8) as char,
-                c
-            ));
+            return Err(QsfenError::RankWidth {
+                rank: r,
+                squares: c,
+            });
         }
     }
     for (n, t) in hand {
         if t.promoted {
-            return Err("a piece in hand cannot be promoted".into());
+            return Err(QsfenError::PromotedInHand);
         }
         if n == 0 || n > PIECES as u32 {
-            return Err(format!("bad hand count {n}"));
+            return Err(QsfenError::HandCount(n));
         }
         let mask = t.mask.unwrap_or(ALL) & !K;
         if mask == 0 {
-            return Err("a king cannot be in hand".into());
+            return Err(QsfenError::KingInHand);
         }
         let origin = if t.foreign {
             t.owner.opponent()
@@ -212,7 +279,7 @@ pub fn parse(text: &str) -> Result<Position, String> {
             t.owner
         };
         if pieces.len() + n as usize > PIECES {
-            return Err(format!("more than {PIECES} pieces"));
+            return Err(QsfenError::TooManyPieces);
         }
         for _ in 0..n {
             pieces.push((
@@ -236,12 +303,7 @@ pub fn parse(text: &str) -> Result<Position, String> {
     for origin in Side::BOTH {
         let n = pieces.iter().filter(|(_, o)| *o == origin).count();
         if n != PIECES_PER_SIDE {
-            return Err(format!(
-                "origin {} has {} pieces, not {}",
-                origin.letter(),
-                n,
-                PIECES_PER_SIDE
-            ));
+            return Err(QsfenError::OriginCount { origin, pieces: n });
         }
     }
     for (p, origin) in pieces {
@@ -251,9 +313,9 @@ pub fn parse(text: &str) -> Result<Position, String> {
     }
     let number = number.unwrap_or(1);
     if number == 0 {
-        return Err("the move number starts at 1".into());
+        return Err(QsfenError::MoveNumberZero);
     }
-    Position::from_pieces(placed, side_to_move, number)
+    Ok(Position::from_pieces(placed, side_to_move, number)?)
 }
 
 fn clip(text: &str) -> String {
@@ -270,7 +332,7 @@ fn clip(text: &str) -> String {
 
 /// `Q`, a single letter, or `Q[TYPES]` for a mask (uppercase).
 pub fn letters_of(mask: Mask, bare: bool) -> String {
-    if mask.count_ones() == 1 {
+    if candidate_count(mask) == 1 {
         LETTERS[mask.trailing_zeros() as usize].to_string()
     } else if bare {
         "Q".to_string()
@@ -352,7 +414,7 @@ pub fn write(pos: &Position) -> String {
 /// fewer candidates first; then by the candidates in type order K R B G S N L P.
 pub fn hand_groups(pos: &Position, bare: u64) -> Vec<(u32, String)> {
     // (holder, foreign, candidate count, candidate types), a representative, how many.
-    type Group = ((usize, bool, u32, Vec<u32>), usize, u32);
+    type Group = ((usize, bool, u32, Vec<usize>), usize, u32);
     let mut groups: Vec<Group> = Vec::new();
     for i in 0..PIECES {
         let p = pos.piece(i);
@@ -360,8 +422,8 @@ pub fn hand_groups(pos: &Position, bare: u64) -> Vec<(u32, String)> {
             continue;
         }
         let foreign = origin_of(i) != p.owner;
-        let types: Vec<u32> = (0..8).filter(|t| p.mask & (1 << t) != 0).collect();
-        let key = (p.owner.index(), foreign, p.mask.count_ones(), types);
+        let types: Vec<usize> = types_of(p.mask).collect();
+        let key = (p.owner.index(), foreign, candidate_count(p.mask), types);
         match groups.iter_mut().find(|(k, _, _)| *k == key) {
             Some(g) => g.2 += 1,
             None => groups.push((key, i, 1)),

@@ -2,7 +2,7 @@
 //! position, and the end of the game (king capture, no legal action, fourfold repetition).
 //! History lives here, not in [`Position`].
 
-use super::action::Action;
+use super::action::{Action, ActionError};
 use super::position::{Position, Rules};
 use super::types::Side;
 
@@ -81,20 +81,20 @@ impl Record {
     }
 
     /// Plays a legal action.
-    pub fn play(&mut self, action: Action) -> Result<(), String> {
+    pub fn play(&mut self, action: Action) -> Result<(), PlayError> {
         if let Some(ending) = self.ending() {
-            return Err(format!("the game is over ({ending})"));
+            return Err(PlayError::Over(ending));
         }
         if !self.position.is_legal(action, &self.rules) {
-            return Err("illegal action".into());
+            return Err(PlayError::Illegal);
         }
         self.commit(action)
     }
 
     /// Parses an action in protocol notation, checks it and plays it.
-    pub fn play_str(&mut self, text: &str) -> Result<Action, String> {
+    pub fn play_str(&mut self, text: &str) -> Result<Action, PlayError> {
         if let Some(ending) = self.ending() {
-            return Err(format!("the game is over ({ending})"));
+            return Err(PlayError::Over(ending));
         }
         let action = self.position.parse_action(text, &self.rules)?;
         self.commit(action)?;
@@ -102,14 +102,40 @@ impl Record {
     }
 
     /// Plays a checked action, all or nothing (a checked action is always consistent).
-    fn commit(&mut self, action: Action) -> Result<(), String> {
+    fn commit(&mut self, action: Action) -> Result<(), PlayError> {
         let mut next = self.position.clone();
         if !next.apply(action) {
-            return Err("illegal action".into());
+            return Err(PlayError::Illegal);
         }
         self.position = next;
         self.keys.push(self.position.key());
         Ok(())
+    }
+}
+
+/// Why a record refuses an action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayError {
+    Over(Ending),
+    Illegal,
+    Action(ActionError),
+}
+
+impl std::fmt::Display for PlayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            PlayError::Over(ending) => write!(f, "the game is over ({ending})"),
+            PlayError::Illegal => f.write_str("illegal action"),
+            PlayError::Action(e) => e.fmt(f),
+        }
+    }
+}
+
+error_text!(PlayError);
+
+impl From<ActionError> for PlayError {
+    fn from(e: ActionError) -> Self {
+        PlayError::Action(e)
     }
 }
 
@@ -133,7 +159,7 @@ impl crate::games::rules::Rules for Record {
     }
 
     fn parse_move(&self, text: &str) -> Result<Action, String> {
-        self.position.parse_action(text, &self.rules)
+        Ok(self.position.parse_action(text, &self.rules)?)
     }
 
     fn move_text(&self, mv: Action) -> String {
@@ -148,7 +174,7 @@ impl crate::games::rules::Rules for Record {
     }
 
     fn play(&mut self, mv: Action) -> Result<(), String> {
-        Record::play(self, mv)
+        Ok(Record::play(self, mv)?)
     }
 
     fn outcome(&self) -> Option<crate::games::rules::GameEnd> {

@@ -110,7 +110,7 @@ fn move_restriction(pos: &Position, from: Square, to: Square, promote: bool) -> 
     let p = pos.piece(i);
     let mut e = 0;
     for t in 0..8 {
-        if p.mask & (1 << t) != 0 && targets(pos, t, p.promoted, p.owner, from).contains(&to) {
+        if has_type(p.mask, t) && targets(pos, t, p.promoted, p.owner, from).contains(&to) {
             e |= 1 << t;
         }
     }
@@ -190,8 +190,7 @@ pub fn legal_actions(pos: &Position, rules: &Rules) -> Vec<Action> {
             continue;
         }
         // Each candidate type's own targets; a target's narrowing set is the types reaching it.
-        let reach: Vec<(usize, Vec<Square>)> = (0..8)
-            .filter(|t| p.mask & (1 << t) != 0)
+        let reach: Vec<(usize, Vec<Square>)> = types_of(p.mask)
             .map(|t| (t, targets(pos, t, p.promoted, side, p.square)))
             .collect();
         for (_, squares) in &reach {
@@ -252,7 +251,7 @@ fn apply_generated(pos: &Position, action: Action) -> Option<Position> {
                 return None;
             }
             if let Some(j) = pos.piece_at(to) {
-                if pieces[j].mask == K {
+                if is_certain_king(pieces[j].mask) {
                     winner = Some(side);
                 } else {
                     pieces[j].mask &= !K;

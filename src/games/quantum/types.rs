@@ -56,14 +56,37 @@ pub const ALL: Mask = 0xFF;
 
 /// The piece may still be its origin side's king (K is among its candidates).
 #[inline]
-pub fn is_king_candidate(mask: Mask) -> bool {
+pub const fn is_king_candidate(mask: Mask) -> bool {
     mask & K != 0
 }
 
 /// The piece is its origin side's king for certain (K is its only candidate).
 #[inline]
-pub fn is_certain_king(mask: Mask) -> bool {
+pub const fn is_certain_king(mask: Mask) -> bool {
     mask == K
+}
+
+/// Some type of `types` (a union of type bits, e.g. `S | N`) is among the candidates.
+#[inline]
+pub const fn may_be(mask: Mask, types: Mask) -> bool {
+    mask & types != 0
+}
+
+/// Type `t` (its bit order index: 0 = K .. 7 = P) is among the candidates.
+#[inline]
+pub const fn has_type(mask: Mask, t: usize) -> bool {
+    mask & (1 << t) != 0
+}
+
+/// How many candidate types the piece has (1 = its type is known).
+#[inline]
+pub const fn candidate_count(mask: Mask) -> u32 {
+    mask.count_ones()
+}
+
+/// The candidate types' bit order indices, ascending.
+pub fn types_of(mask: Mask) -> impl Iterator<Item = usize> {
+    (0..8).filter(move |&t| has_type(mask, t))
 }
 
 /// Type letters in mask bit order.
@@ -79,10 +102,7 @@ pub const PIECES: usize = 40;
 
 /// The letters of a mask, in the order K R B G S N L P.
 pub fn mask_letters(mask: Mask) -> String {
-    (0..8)
-        .filter(|&t| mask & (1 << t) != 0)
-        .map(|t| LETTERS[t])
-        .collect()
+    types_of(mask).map(|t| LETTERS[t]).collect()
 }
 
 /// The type bit of an (uppercase) letter.

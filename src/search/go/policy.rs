@@ -2,42 +2,11 @@
 //! game through. It never fills its own eyes, never plays in territory the extended analysis
 //! has already settled, and passes when nothing useful is left.
 
-use super::analysis::{extended, Status};
-use super::board::{Board, Color, EMPTY};
-use super::game::Game;
+use crate::games::go::analysis::{extended, Status};
+use crate::games::go::board::{Color, EMPTY};
+use crate::games::go::eye::is_own_eye;
+use crate::games::go::Game;
 use crate::rng::mix;
-
-/// An empty point whose neighbours are all `color` stones (or the edge) and whose diagonals
-/// are not too many opponent stones: a point `color` must not fill.
-pub fn is_own_eye(board: &Board, p: usize, color: Color) -> bool {
-    if board.get(p) != EMPTY {
-        return false;
-    }
-    let me = color.cell();
-    let ns = board.neighbors(p);
-    if !ns.iter().all(|&n| {
-        let c = board.get(n);
-        c == me || c == super::board::BORDER
-    }) {
-        return false;
-    }
-    let s = board.stride();
-    let diagonals = [p + s - 1, p + s + 1, p - s - 1, p - s + 1];
-    let mut edge = false;
-    let mut enemy = 0;
-    for d in diagonals {
-        match board.get(d) {
-            super::board::BORDER => edge = true,
-            c if c == color.other().cell() => enemy += 1,
-            _ => {}
-        }
-    }
-    if edge {
-        enemy == 0
-    } else {
-        enemy <= 1
-    }
-}
 
 /// The move `color` plays (`None` = pass), and the number of candidate points examined.
 pub fn choose(game: &Game, color: Color, seed: u64) -> (Option<usize>, u64) {

@@ -1,0 +1,3 @@
+//! Go players: the move chooser behind `genmove` and `go`.
+
+pub mod policy;
