@@ -2,7 +2,11 @@
 //! (two plies shallower: its tree is much the widest) and three mid-game `bench` positions are each
 //! searched to `DEPTH` (default 5) with one thread and with `THREADS` (default 2), `RUNS` times
 //! each (default 5, the two alternating so that a change in the machine's load hits both), with a
-//! fresh 64 MiB table every time. Prints the median time to depth, nodes/s and their ratios.
+//! fresh 64 MiB table every time. Prints the medians of the time to depth, of the nodes all
+//! threads searched to reach it, of nodes/s and of nodes per CPU second, and the ratios (N
+//! threads over one; `time` is the speed-up, one thread's time over N threads'). On a busy
+//! machine the helpers find no free core: then the node ratio (the helpers' search overhead) and
+//! nodes per CPU second (the cost of sharing the table) still say what N free cores would give.
 
 use crate::games::quantum::{Position, Rules};
 use crate::search::quantum::{bench_positions, QGame};
@@ -10,6 +14,23 @@ use crate::search::{Control, Limits, Searcher};
 use std::time::Instant;
 
 pub const NAMES: &[&str] = &["threads"];
+
+/// Wall milliseconds, nodes of all threads, CPU seconds of the process.
+type Sample = (f64, u64, f64);
+
+/// User and system CPU time of this process so far (all threads), where the system says.
+fn cpu_seconds() -> f64 {
+    #[cfg(unix)]
+    {
+        // SAFETY: getrusage only writes the struct it is given.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0 {
+            let t = |v: libc::timeval| v.tv_sec as f64 + v.tv_usec as f64 / 1e6;
+            return t(usage.ru_utime) + t(usage.ru_stime);
+        }
+    }
+    0.0
+}
 
 pub fn run(what: &str, args: &[String]) -> Option<Result<(), String>> {
     (what == "threads").then(|| threads(args))
@@ -45,7 +66,7 @@ fn threads(args: &[String]) -> Result<(), String> {
     println!("threads 1 against {many}, median of {runs} runs, time to depth in ms");
     for (name, pos, depth) in &positions {
         let game = QGame::new(pos.clone(), rules);
-        let mut samples: [Vec<(f64, u64)>; 2] = [Vec::new(), Vec::new()];
+        let mut samples: [Vec<Sample>; 2] = [Vec::new(), Vec::new()];
         for _ in 0..runs {
             for (k, searcher) in searchers.iter_mut().enumerate() {
                 searcher.clear();
@@ -54,29 +75,38 @@ fn threads(args: &[String]) -> Result<(), String> {
                     ..Default::default()
                 };
                 let control = Control::new(limits, 0);
-                let started = Instant::now();
+                let (started, cpu) = (Instant::now(), cpu_seconds());
                 let outcome = searcher.run(&game, &[], &control, *depth, &mut |_| {});
                 let ms = started.elapsed().as_secs_f64() * 1000.0;
-                samples[k].push((ms, outcome.info.nodes));
+                let cpu = cpu_seconds() - cpu;
+                samples[k].push((ms, outcome.info.nodes, cpu));
             }
         }
-        let median = |s: &mut Vec<(f64, u64)>| {
-            s.sort_by(|a, b| a.0.total_cmp(&b.0));
-            s[s.len() / 2]
+        let median = |s: &[Sample], key: fn(&Sample) -> f64| {
+            let mut v: Vec<f64> = s.iter().map(key).collect();
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
         };
-        let (one, many_) = (median(&mut samples[0]), median(&mut samples[1]));
-        let nps = |(ms, nodes): (f64, u64)| nodes as f64 / ms.max(0.001) * 1000.0;
-        sum_one += one.0;
-        sum_many += many_.0;
+        let ms = |s: &Sample| s.0;
+        let nodes = |s: &Sample| s.1 as f64;
+        let nps = |s: &Sample| s.1 as f64 / s.0.max(0.001) * 1000.0;
+        let cpu_nps = |s: &Sample| s.1 as f64 / s.2.max(0.000_001);
+        let (t1, tn) = (median(&samples[0], ms), median(&samples[1], ms));
+        let (n1, nn) = (median(&samples[0], nodes), median(&samples[1], nodes));
+        let (v1, vn) = (median(&samples[0], nps), median(&samples[1], nps));
+        let (c1, cn) = (median(&samples[0], cpu_nps), median(&samples[1], cpu_nps));
+        sum_one += t1;
+        sum_many += tn;
+        // Nodes to depth over all threads: the search overhead of the helpers, which the
+        // machine's load does not change much.
         println!(
-            "{name:>8} depth {depth}: {:>9.1} ms {:>8.0} nps | {:>9.1} ms {:>8.0} nps | \
-             speed-up {:.2}, nps x{:.2}",
-            one.0,
-            nps(one),
-            many_.0,
-            nps(many_),
-            one.0 / many_.0.max(0.001),
-            nps(many_) / nps(one).max(1.0)
+            "{name:>8} depth {depth}: {t1:>8.1} ms {n1:>8.0} nodes {v1:>7.0} nps | \
+             {tn:>8.1} ms {nn:>8.0} nodes {vn:>7.0} nps | time x{:.2}, nodes x{:.2}, nps x{:.2}, \
+             nodes per CPU second x{:.2}",
+            t1 / tn.max(0.001),
+            nn / n1.max(1.0),
+            vn / v1.max(1.0),
+            cn / c1.max(1.0)
         );
     }
     println!(
