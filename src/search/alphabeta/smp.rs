@@ -225,19 +225,25 @@ mod tests {
         assert!(searcher.helpers.is_empty());
     }
 
+    /// Nim's forced results (one thread finds them: `finds_forced_wins_and_the_winning_move`)
+    /// are found with three threads too, with the same winning move.
     #[test]
     fn forced_wins_and_their_moves_are_found_with_three_threads() {
         let mut searcher = Searcher::<Nim>::new(1);
-        searcher.set_threads(3);
         for n in 1..40u32 {
-            searcher.clear();
-            let control = limits(Some(60), None);
-            let outcome = searcher.run(&Nim(n), &[], &control, 60, &mut |_| {});
-            if n % 4 == 0 {
-                assert!(outcome.info.score < -WIN_BOUND, "n {n}: {:?}", outcome.info);
-            } else {
-                assert!(outcome.info.score > WIN_BOUND, "n {n}: {:?}", outcome.info);
-                assert_eq!(outcome.best, Some((n % 4).to_string()), "n {n}");
+            let [one, three] = [1, 3].map(|threads| {
+                assert!(searcher.set_threads(threads).is_none());
+                searcher.clear();
+                searcher.run(&Nim(n), &[], &limits(Some(60), None), 60, &mut |_| {})
+            });
+            assert!(
+                three.info.score.abs() > WIN_BOUND,
+                "n {n}: {:?}",
+                three.info
+            );
+            assert_eq!(three.info.score.signum(), one.info.score.signum(), "n {n}");
+            if n % 4 != 0 {
+                assert_eq!(three.best, one.best, "n {n}");
             }
         }
     }
