@@ -49,3 +49,25 @@ fn baseline_script_rejects_unknown_revisions_and_missing_arguments() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown revision"));
 }
+
+#[test]
+fn engines_smp_toml_pits_two_threads_against_one() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let config = Config::load(&root.join("engines-smp.toml")).expect("loads");
+    let m = &config.play;
+    assert_eq!(m.variant.as_str(), "quantumshogi");
+    // One game at a time: the two-thread engine needs both cores while it thinks.
+    assert_eq!(m.concurrency, 1);
+    assert!(matches!(config.time_control(), TimeControl::MoveTime(450)));
+    assert_eq!(m.games % 2, 0, "each opening with both colours");
+    let threads: Vec<Option<String>> = m
+        .engines
+        .iter()
+        .map(|name| {
+            let engine = config.engine(name).unwrap();
+            assert!(engine.cmd.ends_with("target/release/ryoshi"));
+            engine.options.get("Threads").map(|v| v.to_string())
+        })
+        .collect();
+    assert_eq!(threads, [Some("2".into()), Some("1".into())]);
+}

@@ -143,6 +143,7 @@ fn served_sessions_never_touch_files() {
         "loadsgf /etc/passwd",
         "go perft 5",
         "setoption name USI_Hash value 4096",
+        "setoption name Threads value 2",
     ] {
         ws.send(refused);
         let line = ws.until(|_| true).remove(0);

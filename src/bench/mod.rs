@@ -7,6 +7,7 @@ pub mod othello;
 pub mod quantum;
 pub mod search;
 pub mod strength;
+pub mod threads;
 pub mod timing;
 
 /// One benchmark: its name, its arguments and what it measures.
@@ -36,6 +37,12 @@ pub const TABLE: &[Bench] = &[
         usage: "<random|possibilityist> [GAMES] [MOVETIME_MS]",
         about: "the quantum shogi search against a baseline player, in-process",
         run: strength::run,
+    },
+    Bench {
+        name: "threads",
+        usage: "[DEPTH] [RUNS] [THREADS]",
+        about: "Lazy SMP time to depth and nodes/s, one thread against THREADS (default 2)",
+        run: threads::run,
     },
     Bench {
         name: "timing",
@@ -123,6 +130,7 @@ mod tests {
             timing::NAMES,
             search::NAMES,
             strength::NAMES,
+            threads::NAMES,
         ]
         .concat();
         let mut listed = names();

@@ -5,6 +5,9 @@ use super::control::Control;
 use super::game::{SearchGame, WIN, WIN_BOUND};
 use super::tt::{from_tt, Bound, Table};
 use super::{Info, Outcome, Report};
+use std::sync::Arc;
+
+mod smp;
 
 const MAX_PLY: usize = 128;
 /// Quiescence goes at most this many plies below the horizon.
@@ -15,7 +18,8 @@ const DELTA_MARGIN: i32 = 150;
 const CLOCK_EVERY: u64 = 256;
 
 pub struct Searcher<G: SearchGame> {
-    tt: Table,
+    /// Shared by the threads of a Lazy SMP search.
+    tt: Arc<Table>,
     history: Vec<i32>,
     killers: Vec<[u32; 2]>,
     /// Keys of the game so far and of the current search path, for repetition.
@@ -31,6 +35,12 @@ pub struct Searcher<G: SearchGame> {
     pruning: bool,
     /// Root lines searched and reported (`MultiPV`); 1 reports without a `multipv` field.
     multipv: usize,
+    /// Lazy SMP (`Threads`): the helper searchers, each run on a thread of its own by `run`.
+    helpers: Vec<Searcher<G>>,
+    /// 0 for the main searcher; a helper's number (from 1) chooses the depths it skips.
+    helper_id: usize,
+    /// What the threads of the running search share (none with one thread).
+    smp: Option<Arc<smp::Shared>>,
 }
 
 /// What one completed iteration found.
@@ -49,7 +59,7 @@ impl<G: SearchGame> Searcher<G> {
     /// A searcher over a table already allocated (of `hash_mb` MiB, as `USI_Hash` asked).
     pub fn with_table(tt: Table, hash_mb: u64) -> Self {
         Searcher {
-            tt,
+            tt: Arc::new(tt),
             history: vec![0; G::HISTORY_SIZE],
             killers: vec![[u32::MAX; 2]; MAX_PLY + 1],
             keys: Vec::new(),
@@ -62,6 +72,9 @@ impl<G: SearchGame> Searcher<G> {
             hash_mb,
             pruning: true,
             multipv: 1,
+            helpers: Vec::new(),
+            helper_id: 0,
+            smp: None,
         }
     }
 
@@ -84,6 +97,9 @@ impl<G: SearchGame> Searcher<G> {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.iter_mut().for_each(|h| *h = 0);
+        for helper in &mut self.helpers {
+            helper.history.iter_mut().for_each(|h| *h = 0);
+        }
     }
 
     pub fn nodes(&self) -> u64 {
@@ -91,7 +107,8 @@ impl<G: SearchGame> Searcher<G> {
     }
 
     /// Searches `root` (reached through positions whose keys are `game_keys`, oldest first) until
-    /// the control says stop, reporting each finished iteration.
+    /// the control says stop, reporting each finished iteration. With helpers (`set_threads`)
+    /// they search the same root on threads of their own meanwhile.
     pub fn run(
         &mut self,
         root: &G,
@@ -101,6 +118,22 @@ impl<G: SearchGame> Searcher<G> {
         report: &mut dyn FnMut(Report),
     ) -> Outcome {
         self.tt.new_search();
+        if self.helpers.is_empty() {
+            self.iterate(root, game_keys, control, max_depth, report)
+        } else {
+            self.run_threads(root, game_keys, control, max_depth, report)
+        }
+    }
+
+    /// Iterative deepening on this thread.
+    fn iterate(
+        &mut self,
+        root: &G,
+        game_keys: &[u64],
+        control: &Control,
+        max_depth: u32,
+        report: &mut dyn FnMut(Report),
+    ) -> Outcome {
         self.killers.iter_mut().for_each(|k| *k = [u32::MAX; 2]);
         self.keys.clear();
         self.keys.extend_from_slice(game_keys);
@@ -126,6 +159,9 @@ impl<G: SearchGame> Searcher<G> {
         let mut best: Option<Iteration<G::Move>> = None;
         let max_depth = max_depth.min(MAX_PLY as u32 - 1).max(1);
         for depth in 1..=max_depth {
+            if self.skips(depth) {
+                continue;
+            }
             let found = self.root_search(root, &mut root_moves, depth, control, true);
             let complete = !self.aborted;
             if let Some(it) = found {
@@ -214,7 +250,7 @@ impl<G: SearchGame> Searcher<G> {
             depth: it.depth,
             seldepth: self.seldepth.max(it.depth),
             score: it.score,
-            nodes: self.nodes,
+            nodes: self.total_nodes(),
             time_ms: control.elapsed_ms(),
             pv,
             multipv: None,
@@ -284,7 +320,7 @@ impl<G: SearchGame> Searcher<G> {
         // The stop flag is one relaxed load: read it at every node; the clock less often.
         if self.nodes >= self.node_limit
             || control.is_stopped()
-            || (self.nodes % CLOCK_EVERY == 0 && control.hard_expired())
+            || (self.nodes % CLOCK_EVERY == 0 && (control.hard_expired() || self.smp_stops()))
         {
             self.aborted = true;
         }
@@ -530,11 +566,11 @@ mod tests {
 
     /// A random game tree (no transpositions): node ids hash to their children and evaluations.
     #[derive(Clone)]
-    struct Tree {
-        id: u64,
+    pub(super) struct Tree {
+        pub(super) id: u64,
     }
 
-    fn mix(mut x: u64) -> u64 {
+    pub(super) fn mix(mut x: u64) -> u64 {
         x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
         x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -704,7 +740,7 @@ mod tests {
 
     /// Take 1 to 3 stones; who cannot move loses. The first player wins iff n % 4 != 0.
     #[derive(Clone)]
-    struct Nim(u32);
+    pub(super) struct Nim(pub(super) u32);
 
     impl SearchGame for Nim {
         type Move = u32;

@@ -20,6 +20,8 @@ pub const MAX_SERVED_COUNT: u32 = 8;
 pub const MAX_SERVED_HASH_MB: u64 = 64;
 /// Table size a served session starts with, in MiB (a person's opponent, many tabs at once).
 pub const SERVED_HASH_MB: u64 = 16;
+/// Most search threads a served session may ask for (many tabs share the machine's cores).
+pub const MAX_SERVED_THREADS: u64 = 1;
 
 /// Why a served session refuses a command, or None when it may run. Served sessions never touch
 /// the file system and never start work that cannot be stopped and would run for minutes.
@@ -39,6 +41,14 @@ pub fn refusal(command: &Command) -> Option<String> {
             match value.as_deref().and_then(|v| v.parse::<u64>().ok()) {
                 Some(mb) if mb > MAX_SERVED_HASH_MB => Some(format!(
                     "USI_Hash above {MAX_SERVED_HASH_MB} MiB is not available in a served session"
+                )),
+                _ => None,
+            }
+        }
+        Command::SetOption { name, value } if name.eq_ignore_ascii_case("Threads") => {
+            match value.as_deref().and_then(|v| v.parse::<u64>().ok()) {
+                Some(n) if n > MAX_SERVED_THREADS => Some(format!(
+                    "Threads above {MAX_SERVED_THREADS} is not available in a served session"
                 )),
                 _ => None,
             }

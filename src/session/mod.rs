@@ -300,7 +300,7 @@ impl<W: Write> Session<W> {
         if self.options.variant != before {
             self.game = new_variant(self.options.variant);
         }
-        if name.eq_ignore_ascii_case("USI_Hash") {
+        if name.eq_ignore_ascii_case("USI_Hash") || name.eq_ignore_ascii_case("Threads") {
             self.prepare();
         }
         Ok(())

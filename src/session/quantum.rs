@@ -8,7 +8,7 @@ use crate::protocol::StartSpec;
 use crate::search::quantum::mate::{self, MateSearch, MAX_MATE_PLIES};
 use crate::search::quantum::{self as player, Player, QGame};
 use crate::search::tt::Table;
-use crate::search::{Control, Job, Limits, MateJob, Searcher};
+use crate::search::{Control, Job, Limits, MateJob, Report, Searcher};
 use parking_lot::Mutex;
 use std::sync::Arc;
 
@@ -32,6 +32,11 @@ impl Default for QuantumVariant {
     fn default() -> Self {
         Self::new()
     }
+}
+
+/// Search threads (`Threads`; 256 at most, so the conversion cannot fail).
+fn threads(options: &Options) -> usize {
+    usize::try_from(options.threads).unwrap_or(1)
 }
 
 fn rules(options: &Options) -> Rules {
@@ -112,19 +117,25 @@ impl Variant for QuantumVariant {
         // A running search holds the table: nothing to change until it ends.
         let mut slot = self.searcher.try_lock()?;
         let wanted = options.hash_mb;
-        if slot.as_ref().is_some_and(|s| s.hash_mb() == wanted) {
-            return None;
+        let mut note = None;
+        if !slot.as_ref().is_some_and(|s| s.hash_mb() == wanted) {
+            // The old table goes first, so its memory can serve the new one.
+            *slot = None;
+            note = match memory::largest(wanted, Table::try_new) {
+                Some((table, got)) => {
+                    *slot = Some(Searcher::with_table(table, wanted));
+                    (got < wanted).then(|| memory::shortfall_note("USI_Hash", wanted, got))
+                }
+                None => Some(format!(
+                    "USI_Hash: no memory for a hash table; {wanted} MiB asked"
+                )),
+            };
         }
-        // The old table goes first, so its memory can serve the new one.
-        *slot = None;
-        match memory::largest(wanted, Table::try_new) {
-            Some((table, got)) => {
-                *slot = Some(Searcher::with_table(table, wanted));
-                (got < wanted).then(|| memory::shortfall_note("USI_Hash", wanted, got))
-            }
-            None => Some(format!(
-                "USI_Hash: no memory for a hash table; {wanted} MiB asked"
-            )),
+        // The helper threads' tables (Lazy SMP), also allocated fallibly.
+        let threads = slot.as_mut()?.set_threads(threads(options));
+        match (note, threads) {
+            (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+            (a, b) => a.or(b),
         }
     }
 
@@ -142,6 +153,7 @@ impl Variant for QuantumVariant {
             hash_mb: options.hash_mb,
             multipv: options.multipv as usize,
             pruning: true,
+            threads: threads(options),
         };
         job(game, keys, player, setup, Arc::clone(&self.searcher))
     }
@@ -173,6 +185,8 @@ struct Setup {
     multipv: usize,
     /// Null move and late-move reductions; only `ryoshi bench search ... nopruning` turns them off.
     pruning: bool,
+    /// Search threads (Lazy SMP); `prepare` has allocated them, this is the last resort.
+    threads: usize,
 }
 
 /// The job behind `go` and `bench`: `player` on `game`, with the kept searcher (its table
@@ -196,6 +210,9 @@ fn job(
         };
         searcher.set_multipv(setup.multipv);
         searcher.set_pruning(setup.pruning);
+        if let Some(note) = searcher.set_threads(setup.threads) {
+            report(Report::Text(note));
+        }
         player::think(player, &game, &keys, searcher, control, report)
     })
 }
@@ -208,6 +225,7 @@ pub fn bench(depth: u32, pruning: bool) -> (Vec<String>, u64) {
         hash_mb: 16,
         multipv: 1,
         pruning,
+        threads: 1,
     };
     let searcher = Arc::new(Mutex::new(Some(Searcher::new(setup.hash_mb))));
     let mut lines = Vec::new();
