@@ -27,7 +27,13 @@ fn sigint_prints_the_summary_of_finished_games() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(1800));
+    // Interrupt once a game has finished (on a loaded machine that takes longer than 300 ms).
+    let results_file = dir.join("results.jsonl");
+    let t0 = Instant::now();
+    while std::fs::read_to_string(&results_file).map_or(true, |t| t.lines().count() == 0) {
+        assert!(t0.elapsed() < Duration::from_secs(30), "no game finished");
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let sent = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
