@@ -224,7 +224,7 @@ fn silent_engine_times_out_at_the_handshake() {
     let run = fake_match(
         "match-mute",
         &[GOOD, ("mute", "mute", 0)],
-        "games = 2\nbyoyomi_ms = 100\ntimeout_ms = 1500",
+        "games = 2\nbyoyomi_ms = 100\ntimeout_ms = 4000",
     );
     all_lost(&run, "mute", "timeout", 2);
     assert!(first_detail(&run).contains("usiok"));
