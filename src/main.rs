@@ -93,6 +93,9 @@ enum Sub {
         /// Most passes of coordinate descent.
         #[arg(long, default_value_t = 100)]
         max_passes: usize,
+        /// Weight of a prior that keeps each weight near its current value (0: none).
+        #[arg(long, default_value_t = 0.0)]
+        l2: f64,
         /// Where the results came from (written into the file's header).
         #[arg(long)]
         note: Option<String>,
@@ -154,6 +157,7 @@ fn main() -> ExitCode {
             seed,
             validation,
             max_passes,
+            l2,
             note,
         }) => ryoshi::search::quantum::tune::run_cli(&ryoshi::search::quantum::tune::Args {
             results,
@@ -161,6 +165,7 @@ fn main() -> ExitCode {
             seed,
             validation_percent: validation,
             max_passes,
+            l2,
             note,
         }),
         Some(Sub::Serve {

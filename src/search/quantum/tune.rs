@@ -114,15 +114,16 @@ pub struct DataSet {
     /// Results lines read, games kept (distinct, ended by the rules or by the ply limit).
     pub lines: usize,
     pub games: usize,
-    /// Positions after the openings, and those dropped (the capture search ended the game or
-    /// ran out of nodes).
+    /// Positions after the openings; those dropped because the capture search ended the game
+    /// (a king was en prise), and because it ran out of plies or nodes.
     pub positions: usize,
-    pub dropped: usize,
+    pub decided: usize,
+    pub unresolved: usize,
 }
 
 /// Nodes and plies the capture search may spend on one position before it is dropped.
-const QUIET_NODES: u32 = 2000;
-const QUIET_PLIES: u32 = 8;
+const QUIET_NODES: u32 = 20000;
+const QUIET_PLIES: u32 = 16;
 
 /// A capture-only search from `g` (stand pat allowed), returning the score and the leaf of its
 /// principal variation. `None` when the node budget runs out.
@@ -166,11 +167,24 @@ fn quiet_leaf(
     Some(best)
 }
 
+/// Why a position gives no sample.
+#[derive(Debug, PartialEq, Eq)]
+pub enum NotQuiet {
+    /// The capture search ends the game.
+    Decided,
+    /// The capture search ran out of plies or nodes.
+    Unresolved,
+}
+
 /// The quiet position a capture search from `pos` ends in, if the game goes on there.
-pub fn quiet(pos: &Position) -> Option<Position> {
+pub fn quiet(pos: &Position) -> Result<Position, NotQuiet> {
     let g = QGame::new(pos.clone(), Rules::default());
-    let (_, leaf) = quiet_leaf(&g, -200_000, 200_000, QUIET_PLIES, &mut 0)?;
-    (leaf.pos.winner().is_none()).then_some(leaf.pos)
+    let (_, leaf) =
+        quiet_leaf(&g, -200_000, 200_000, QUIET_PLIES, &mut 0).ok_or(NotQuiet::Unresolved)?;
+    match leaf.pos.winner() {
+        None => Ok(leaf.pos),
+        Some(_) => Err(NotQuiet::Decided),
+    }
 }
 
 fn field<'a>(v: &'a serde_json::Value, key: &str) -> Result<&'a str, String> {
@@ -248,7 +262,7 @@ pub fn load(
                 if ply >= opening.moves.len() {
                     data.positions += 1;
                     match quiet(&pos) {
-                        Some(leaf) => {
+                        Ok(leaf) => {
                             let s = Sample::new(&leaf, black_result);
                             if validation {
                                 data.validation.push(s);
@@ -256,7 +270,8 @@ pub fn load(
                                 data.train.push(s);
                             }
                         }
-                        None => data.dropped += 1,
+                        Err(NotQuiet::Decided) => data.decided += 1,
+                        Err(NotQuiet::Unresolved) => data.unresolved += 1,
                     }
                 }
                 let action = pos.parse_action(text, &rules).map_err(at)?;
@@ -363,18 +378,30 @@ fn with(w: &Weights, i: usize, x: i32) -> Weights {
 /// Coordinate descent from `start` at scale `k`: each parameter in turn moves by its step while
 /// the loss falls; a parameter that moves neither way halves its step (first step a tenth of its
 /// value, at least 1). Ends after a pass that changed nothing with every step at 1, or after
-/// `max_passes`. `progress(pass, loss)` after each pass.
+/// `max_passes`. The objective is the loss plus `l2` times the mean square of each parameter's
+/// move from `start` relative to its start value (at least 50): a prior that keeps rarely seen
+/// terms near their hand-set values. `progress(pass, objective)` after each pass.
 pub fn descend(
     samples: &[Sample],
     start: &Weights,
     k: f64,
+    l2: f64,
     max_passes: usize,
     mut progress: impl FnMut(usize, f64),
 ) -> Weights {
     let mut w = *start;
     let n = params(&mut w.clone()).len();
+    let objective = |w: &Weights| {
+        let prior: f64 = (0..n)
+            .map(|i| {
+                let s = get(start, i);
+                ((get(w, i) - s) as f64 / s.abs().max(50) as f64).powi(2)
+            })
+            .sum();
+        loss(samples, w, k) + l2 * prior / n as f64
+    };
     let mut steps: Vec<i32> = (0..n).map(|i| (get(&w, i).abs() / 10).max(1)).collect();
-    let mut best = loss(samples, &w, k);
+    let mut best = objective(&w);
     for pass in 1..=max_passes {
         let mut changed = false;
         for i in 0..n {
@@ -382,7 +409,7 @@ pub fn descend(
             for dir in [1, -1] {
                 loop {
                     let trial = with(&w, i, get(&w, i) + dir * steps[i]);
-                    let l = loss(samples, &trial, k);
+                    let l = objective(&trial);
                     if l < best {
                         (w, best, moved) = (trial, l, true);
                     } else {
@@ -466,6 +493,8 @@ pub struct Args {
     pub seed: u64,
     pub validation_percent: u64,
     pub max_passes: usize,
+    /// Weight of the prior toward the current weights (see [`descend`]).
+    pub l2: f64,
     /// Where the results came from, for the generated file's header.
     pub note: Option<String>,
 }
@@ -498,11 +527,12 @@ pub fn run_cli(args: &Args) -> Result<(), String> {
         loss(&data.validation, &start, k),
     );
     println!(
-        "{} lines, {} games, {} positions ({} dropped), {} train + {} validation samples",
+        "{} lines, {} games, {} positions ({} decided, {} unresolved), {} train + {} validation",
         data.lines,
         data.games,
         data.positions,
-        data.dropped,
+        data.decided,
+        data.unresolved,
         data.train.len(),
         data.validation.len()
     );
@@ -511,10 +541,17 @@ pub fn run_cli(args: &Args) -> Result<(), String> {
         ProgressStyle::with_template("pass {pos}/{len} loss {msg} [{elapsed}]")
             .map_err(|e| e.to_string())?,
     );
-    let tuned = descend(&data.train, &start, k, args.max_passes, |pass, l| {
-        bar.set_position(pass as u64);
-        bar.set_message(format!("{l:.6}"));
-    });
+    let tuned = descend(
+        &data.train,
+        &start,
+        k,
+        args.l2,
+        args.max_passes,
+        |pass, l| {
+            bar.set_position(pass as u64);
+            bar.set_message(format!("{l:.6}"));
+        },
+    );
     bar.finish_and_clear();
     let after = (
         loss(&data.train, &tuned, k),
@@ -523,8 +560,8 @@ pub fn run_cli(args: &Args) -> Result<(), String> {
     println!("loss after: {:.6} / {:.6}", after.0, after.1);
     let mut command = format!("ryoshi tune {} --out {}", args.results.join(" "), args.out);
     command += &format!(
-        " --seed {} --validation {} --max-passes {}",
-        args.seed, args.validation_percent, args.max_passes
+        " --seed {} --validation {} --max-passes {} --l2 {}",
+        args.seed, args.validation_percent, args.max_passes, args.l2
     );
     let note = args
         .note
@@ -533,15 +570,16 @@ pub fn run_cli(args: &Args) -> Result<(), String> {
         .unwrap_or_default();
     let data_line = format!(
         "{note}{} results lines, {} distinct games, {} positions after the openings, {} quiet \
-         samples ({} train, {} validation; {} dropped: the capture search ended the game or \
-         ran past {QUIET_PLIES} plies or {QUIET_NODES} nodes).",
+         samples ({} train, {} validation; dropped: {} where the capture search ends the game, \
+         {} where it runs past {QUIET_PLIES} plies or {QUIET_NODES} nodes).",
         data.lines,
         data.games,
         data.positions,
         data.train.len() + data.validation.len(),
         data.train.len(),
         data.validation.len(),
-        data.dropped
+        data.decided,
+        data.unresolved
     );
     let text = render(
         &tuned,
@@ -622,19 +660,19 @@ mod tests {
         assert!(loss(&samples, &truth, k) < 1e-12);
         assert!((fit_k(&samples, &truth) - k).abs() < 0.01);
         let before = loss(&samples, &WEIGHTS, k);
-        let tuned = descend(&samples, &WEIGHTS, k, 40, |_, _| {});
+        let tuned = descend(&samples, &WEIGHTS, k, 0.0, 40, |_, _| {});
         let after = loss(&samples, &tuned, k);
         assert!(after < before / 10.0, "loss {before} -> {after}");
         assert!((tuned.value[1] - 1300).abs() < 100, "{tuned:?}");
         assert!((tuned.mobility - 6).abs() <= 1, "{tuned:?}");
         assert_eq!(tuned.value[P.trailing_zeros() as usize], 100);
-        assert_eq!(tuned, descend(&samples, &WEIGHTS, k, 40, |_, _| {}));
+        assert_eq!(tuned, descend(&samples, &WEIGHTS, k, 0.0, 40, |_, _| {}));
     }
 
     #[test]
     fn quiet_leaves_have_no_winning_capture_left() {
         for pos in positions(100) {
-            if let Some(leaf) = quiet(&pos) {
+            if let Ok(leaf) = quiet(&pos) {
                 assert!(leaf.winner().is_none());
                 let g = QGame::new(leaf.clone(), Rules::default());
                 let mut caps = Vec::new();
@@ -654,7 +692,7 @@ mod tests {
         let twice = format!("{line}\n{line}\n");
         let data = load(&[twice], 1, 0, |_| {}).unwrap();
         assert_eq!((data.lines, data.games, data.positions), (2, 1, 2));
-        assert_eq!(data.train.len() + data.dropped, 2);
+        assert_eq!(data.train.len() + data.decided + data.unresolved, 2);
         assert!(load(&["{}".into()], 1, 0, |_| {}).is_err());
     }
 }
