@@ -4,10 +4,10 @@
 //! resolved to the leaf of a capture-only search (so the position is quiet), labelled with the
 //! game's result from its side to move (win 1, draw ½, loss 0) and reduced to the few numbers the
 //! evaluation reads ([`Sample`]). The fit minimises the mean squared error between the result and
-//! `1 / (1 + 10^(-K·eval/400))`: first the scale K for the current weights, then the weights by
-//! coordinate descent on integers (K fixed, the pawn fixed at its value as the unit). Nothing is
-//! random but the train/validation split, which hashes each game with the seed; the output is the
-//! same on every run.
+//! `1 / (1 + 10^(-K·eval/400))`: first the scale K for the hand-set weights ([`HAND_SET`]), then
+//! the weights by coordinate descent on integers from there (K fixed, the pawn fixed at its value
+//! as the unit). Nothing is random but the train/validation split, which hashes each game with
+//! the seed; the output is the same on every run and at every commit.
 
 use super::eval::{Values, Weights};
 use crate::games::quantum::types::{is_king_candidate, Side};
