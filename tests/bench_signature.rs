@@ -6,8 +6,9 @@ mod common;
 use common::{transcript, BIN};
 use std::process::Command;
 
-/// `Nodes searched` of the quantum shogi bench at its default depth (4).
-const SIGNATURE: u64 = 589_124;
+/// `Nodes searched` of the quantum shogi bench at its default depth (4). 553851 since the
+/// evaluation's weights were tuned from self-play (was 589124).
+const SIGNATURE: u64 = 553_851;
 
 fn nodes(out: &str) -> u64 {
     out.lines()

@@ -4,6 +4,8 @@
 
 pub mod eval;
 pub(crate) mod mate;
+pub mod tune;
+pub mod weights;
 
 use crate::games::quantum::types::{is_king_candidate, Side};
 use crate::games::quantum::{Action, Position, Rules};
