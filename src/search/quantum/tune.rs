@@ -299,7 +299,9 @@ pub fn load(
                         Err(NotQuiet::Unresolved) => data.unresolved += 1,
                     }
                 }
-                let action = pos.parse_action(text, &rules).map_err(|e| at(e.to_string()))?;
+                let action = pos
+                    .parse_action(text, &rules)
+                    .map_err(|e| at(e.to_string()))?;
                 if !pos.apply(action) {
                     return Err(at(format!("inconsistent move {text}")));
                 }
