@@ -16,6 +16,23 @@ const MAX_QUIESCE: u32 = 3;
 const DELTA_MARGIN: i32 = 150;
 /// How often (in nodes) the clock is read.
 const CLOCK_EVERY: u64 = 256;
+/// Reverse futility: a non-PV node this shallow whose static evaluation beats beta by this margin
+/// per ply is cut without a search (the opponent is not expected to recover that much).
+const RFP_DEPTH: i32 = 3;
+const RFP_MARGIN: i32 = 200;
+/// Futility: a quiet move this close to the horizon that cannot lift the static evaluation to
+/// alpha even with the margin is not searched.
+const FUTILITY_MARGIN: [i32; 3] = [0, 250, 500];
+/// Late-move pruning: at these depths only the first quiet moves (in history order) are searched;
+/// with hundreds of legal actions per position, the rest almost never matter.
+const LMP_LIMIT: [usize; 4] = [0, 8, 17, 32];
+
+/// Plies taken off a late quiet move: growing with the log of both the depth and the move's
+/// rank, as in Stockfish (at least 1 where reductions apply).
+fn late_move_reduction(depth: i32, index: usize) -> i32 {
+    let r = 0.75 + (depth as f64).ln() * ((index + 1) as f64).ln() / 2.25;
+    (r as i32).max(1)
+}
 
 pub struct Searcher<G: SearchGame> {
     /// Shared by the threads of a Lazy SMP search.
@@ -372,8 +389,13 @@ impl<G: SearchGame> Searcher<G> {
                 }
             }
         }
-        // Null move: if passing still fails high, a real move will too (zugzwang is rare here).
         let pv_node = beta - alpha > 1;
+        let prune = self.pruning && ply > 0 && alpha.abs() < WIN_BOUND;
+        let static_eval = if prune { pos.evaluate() } else { 0 };
+        if prune && !pv_node && depth <= RFP_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
+            return static_eval;
+        }
+        // Null move: if passing still fails high, a real move will too (zugzwang is rare here).
         if self.pruning && !pv_node && depth >= 3 && ply > 0 && pos.evaluate() >= beta {
             let mut passed = pos.clone();
             if passed.play_null() {
@@ -404,6 +426,7 @@ impl<G: SearchGame> Searcher<G> {
         let original_alpha = alpha;
         let mut best = -WIN - 1;
         let mut best_code = u32::MAX;
+        let mut quiets = 0usize;
         self.keys.push(key);
         for i in 0..moves.len() {
             // Selection sort: most nodes cut off after the first few moves.
@@ -413,19 +436,27 @@ impl<G: SearchGame> Searcher<G> {
             moves.swap(i, j);
             scores.swap(i, j);
             let mv = moves[i];
+            let quiet = !pos.is_tactical(mv);
+            if prune && i > 0 && quiet && best > -WIN_BOUND {
+                // Moves come sorted: from here on every move is quiet and ordered later.
+                quiets += 1;
+                let d = depth as usize;
+                if d < LMP_LIMIT.len() && quiets > LMP_LIMIT[d] {
+                    break;
+                }
+                if d < FUTILITY_MARGIN.len() && static_eval + FUTILITY_MARGIN[d] <= alpha {
+                    break;
+                }
+            }
             let mut child = pos.clone();
             child.play(mv);
             // Late quiet moves are searched a ply shallower first.
-            let reduction = if self.pruning
-                && depth >= 3
-                && i >= 4
-                && !pos.is_tactical(mv)
-                && scores[i] < (1 << 39) - 1
-            {
-                1 + (i >= 16 && depth >= 5) as i32
-            } else {
-                0
-            };
+            let reduction =
+                if self.pruning && depth >= 3 && i >= 4 && quiet && scores[i] < (1 << 39) - 1 {
+                    late_move_reduction(depth, i).min(depth - 2)
+                } else {
+                    0
+                };
             let score = if i == 0 {
                 -self.alphabeta(&child, depth - 1, -beta, -alpha, ply + 1, control)
             } else {
