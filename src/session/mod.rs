@@ -240,7 +240,8 @@ impl<W: Write> Session<W> {
             }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Position { start, moves } => {
-                self.game.set_position(&start, &moves, &self.options)
+                let set = self.game.set_position(&start, &moves, &self.options);
+                set.map_err(String::from)
             }
             Command::Go(params) => {
                 self.start_search(&params);
@@ -274,7 +275,7 @@ impl<W: Write> Session<W> {
                 for l in lines {
                     self.line(&l);
                 }
-                result
+                result.map_err(String::from)
             }
             extension => self.extension(&extension),
         };
@@ -288,10 +289,11 @@ impl<W: Write> Session<W> {
         let Session {
             out, game, options, ..
         } = self;
-        game.extension(command, options, &mut |l: &str| {
+        let done = game.extension(command, options, &mut |l: &str| {
             let _ = writeln!(out, "{l}");
             let _ = out.flush();
-        })
+        });
+        Ok(done?)
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
