@@ -331,8 +331,8 @@ fn run_moves(
                 return Ok(loss(side, reason, detail));
             }
         };
-        if let Err(detail) = clocks.charge(side, elapsed) {
-            return Ok(loss(side, "time forfeit", detail));
+        if let Err(flag) = clocks.charge(side, elapsed) {
+            return Ok(loss(side, "time forfeit", flag.to_string()));
         }
         let Some(token) = token else {
             return Ok(loss(

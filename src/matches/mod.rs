@@ -266,13 +266,13 @@ pub fn run_match(
         let record = match results::write_record(&records_dir, &run, config, &finished) {
             Ok(path) => Some(path),
             Err(e) => {
-                error.get_or_insert(e);
+                error.get_or_insert(e.to_string());
                 None
             }
         };
         if let Err(e) = results.append(&results::json_line(config, &finished, record.as_deref())) {
             // The results file is the match's output: without it, stop.
-            error.get_or_insert(e);
+            error.get_or_insert(e.to_string());
             hooks.stop.store(true, Ordering::SeqCst);
         }
         summary.finished += 1;
