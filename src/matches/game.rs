@@ -131,7 +131,8 @@ pub fn play(ctx: &Context, job: &Job, slots: &mut Slots) -> Option<FinishedGame>
     }
     game.start_position = referee.position();
     if let Err(e) = job.opening.replay(referee.as_mut()) {
-        return Some(finish_early(game, referee.as_ref(), "bad opening", e));
+        let detail = e.to_string();
+        return Some(finish_early(game, referee.as_ref(), "bad opening", detail));
     }
     let result = match prepare(ctx, job, slots) {
         Ok(Ok(())) => run_moves(ctx, job, slots, referee.as_mut(), &mut game),

@@ -112,12 +112,13 @@ fn openings(
     }
     if let Some(min) = m.opening_plies {
         let max = m.opening_plies_max.unwrap_or(min);
-        return (0..count)
+        let random: Result<Vec<Opening>, _> = (0..count)
             .map(|k| {
                 let plies = opening::random_length(min, max, m.seed, k);
                 opening::random_opening(factory, plies, m.seed, k)
             })
             .collect();
+        return Ok(random?);
     }
     Ok(vec![Opening::startpos(); count])
 }
