@@ -49,6 +49,12 @@ impl std::fmt::Display for QuantumError {
 
 crate::games::error_text!(QuantumError);
 
+impl From<QuantumError> for SessionError {
+    fn from(e: QuantumError) -> Self {
+        SessionError::game(e)
+    }
+}
+
 pub struct QuantumVariant {
     /// The current position and the keys of the game so far (for repetition).
     record: Record,
@@ -136,7 +142,7 @@ impl Variant for QuantumVariant {
 
     fn perft(&self, depth: u32, options: &Options, _out: Out) -> Result<PerftJob, SessionError> {
         if depth == 0 || depth > perft::MAX_DEPTH {
-            return Err(SessionError::game(QuantumError::PerftDepth(depth)));
+            return Err(QuantumError::PerftDepth(depth).into());
         }
         let pos = self.record.position().clone();
         let rules = rules(options);

@@ -26,6 +26,15 @@ pub enum SessionError {
     Game(Box<dyn std::error::Error + Send + Sync>),
     /// A variant-only command this variant has no use for.
     NotAvailable(&'static str),
+    /// A line that is no command.
+    Parse(crate::protocol::parse::ParseError),
+    /// `setoption` refused.
+    Option(super::options::OptionError),
+    /// The operating system would not start the `what` thread.
+    Thread {
+        what: &'static str,
+        error: std::io::Error,
+    },
 }
 
 impl std::fmt::Display for SessionError {
@@ -34,6 +43,11 @@ impl std::fmt::Display for SessionError {
             SessionError::Game(e) => e.fmt(f),
             SessionError::NotAvailable(command) => {
                 write!(f, "{command} is not available in this variant")
+            }
+            SessionError::Parse(e) => e.fmt(f),
+            SessionError::Option(e) => e.fmt(f),
+            SessionError::Thread { what, error } => {
+                write!(f, "cannot start the {what} thread: {error}")
             }
         }
     }
