@@ -258,7 +258,7 @@ fn bench(what: Option<String>, args: &[String]) -> Result<(), String> {
         None => {
             let options = Options::default();
             let mut game = new_variant(options.variant);
-            game.bench(&options, &mut |line: &str| println!("{line}"))
+            Ok(game.bench(&options, &mut |line: &str| println!("{line}"))?)
         }
         Some("list") => {
             println!("{}", ryoshi::bench::listing());

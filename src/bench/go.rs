@@ -1,5 +1,6 @@
 //! Benchmarks for go: `ryoshi bench benson [ORACLE.json] [ROUNDS] [PART]`.
 
+use super::BenchError;
 use crate::games::go::analysis::extended;
 use crate::games::go::benson::Benson;
 use crate::games::go::notation::parse_position;
@@ -10,7 +11,7 @@ use std::time::Instant;
 pub const NAMES: &[&str] = &["benson"];
 
 /// Runs `what` if it is one of [`NAMES`].
-pub fn run(what: &str, args: &[String]) -> Option<Result<(), String>> {
+pub fn run(what: &str, args: &[String]) -> Option<Result<(), BenchError>> {
     match what {
         "benson" => Some(benson(args)),
         _ => None,
@@ -23,26 +24,32 @@ const DEFAULT_ORACLE: &str = include_str!("../../tests/data/go/safety-oracle-105
 const DEFAULT_ORACLE_NAME: &str = "tests/data/go/safety-oracle-105.json (built in)";
 
 /// The boards of the safety oracle file at `path`.
-pub fn oracle_boards(path: &str) -> Result<Vec<Board>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+pub fn oracle_boards(path: &str) -> Result<Vec<Board>, BenchError> {
+    let text = std::fs::read_to_string(path).map_err(|error| BenchError::Unreadable {
+        path: path.into(),
+        error,
+    })?;
     oracle_boards_from(&text, path)
 }
 
 /// The boards of a safety oracle text; `name` labels errors.
-fn oracle_boards_from(text: &str, name: &str) -> Result<Vec<Board>, String> {
-    let data: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("{name}: {e}"))?;
-    let list = data.as_array().ok_or("the oracle file is not a list")?;
+fn oracle_boards_from(text: &str, name: &str) -> Result<Vec<Board>, BenchError> {
+    let data: serde_json::Value = serde_json::from_str(text).map_err(|error| BenchError::Json {
+        name: name.into(),
+        error,
+    })?;
+    let list = data.as_array().ok_or(BenchError::OracleNotList)?;
     let mut boards = Vec::new();
     for item in list {
         let rows: Vec<&str> = item["rows_top_to_bottom"]
             .as_array()
-            .ok_or("missing rows")?
+            .ok_or(BenchError::MissingRows)?
             .iter()
             .filter_map(|r| r.as_str())
             .collect();
-        let size = item["size"].as_u64().ok_or("missing size")?;
+        let size = item["size"].as_u64().ok_or(BenchError::MissingSize)?;
         let fields = vec![size.to_string(), rows.join("/"), "b".to_string()];
-        boards.push(parse_position(&fields)?.0);
+        boards.push(parse_position(&fields).map_err(BenchError::GoPosition)?.0);
     }
     Ok(boards)
 }
@@ -66,23 +73,22 @@ fn per_position(
     (best, checksum)
 }
 
-fn benson(args: &[String]) -> Result<(), String> {
+fn benson(args: &[String]) -> Result<(), BenchError> {
     // The file is optional: a first argument that is a number is already ROUNDS.
     let (path, args) = match args.first() {
         Some(a) if a.parse::<usize>().is_err() => (Some(a.as_str()), &args[1..]),
         _ => (None, args),
     };
     let rounds: usize = match args.first() {
-        Some(r) => r
-            .parse()
-            .map_err(|_| format!("rounds '{r}' is not a number"))?,
+        Some(r) => r.parse().map_err(|_| BenchError::NotANumber {
+            what: "rounds",
+            arg: r.clone(),
+        })?,
         None => 1000,
     };
     let which = args.get(1).map(String::as_str).unwrap_or("all");
     if !["all", "classic", "reference", "extended"].contains(&which) {
-        return Err(format!(
-            "unknown part '{which}' (all, classic, reference, extended)"
-        ));
+        return Err(BenchError::UnknownPart(which.into()));
     }
     let boards = match path {
         Some(path) => oracle_boards(path)?,

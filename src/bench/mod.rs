@@ -10,12 +10,132 @@ pub mod strength;
 pub mod threads;
 pub mod timing;
 
+/// Why a benchmark cannot run or its check failed.
+#[derive(Debug)]
+pub enum BenchError {
+    /// An argument that does not parse: `bad <what> '<arg>'`.
+    Bad {
+        what: &'static str,
+        arg: String,
+    },
+    NotADepth(String),
+    /// `<what> '<arg>' is not a number`.
+    NotANumber {
+        what: &'static str,
+        arg: String,
+    },
+    Unreadable {
+        path: String,
+        error: std::io::Error,
+    },
+    /// A data file (named `name`) that is not JSON.
+    Json {
+        name: String,
+        error: serde_json::Error,
+    },
+    Obf {
+        path: String,
+        error: crate::games::othello::obf::ObfError,
+    },
+    OracleNotList,
+    MissingRows,
+    MissingSize,
+    GoPosition(crate::games::go::notation::PositionError),
+    UnknownPart(String),
+    UnknownOpponent(String),
+    CountDepth,
+    Count(crate::games::othello::count::CountError),
+    /// The perft table gave `hashed` leaves where the plain count gave `leaves`.
+    TableChanged {
+        hashed: u64,
+        leaves: u64,
+    },
+    /// The fast and the oracle projections differ on a state (its debug text).
+    ProjectionsDiffer(String),
+    Resigned {
+        game: u64,
+    },
+    Illegal {
+        game: u64,
+        action: String,
+        error: crate::games::quantum::PlayError,
+    },
+    /// Talking to the child engine failed.
+    Io(std::io::Error),
+    StartEngine(std::io::Error),
+    /// The child engine has no `stdin` or `stdout` pipe.
+    NoPipe(&'static str),
+    /// No line starting with the prefix within 30 s.
+    NoLine(String),
+    UnknownBenchmark(String),
+}
+
+impl std::fmt::Display for BenchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            BenchError::Bad { what, arg } => write!(f, "bad {what} '{arg}'"),
+            BenchError::NotADepth(arg) => write!(f, "expected a depth, not '{arg}'"),
+            BenchError::NotANumber { what, arg } => write!(f, "{what} '{arg}' is not a number"),
+            BenchError::Unreadable { path, error } => write!(f, "cannot read {path}: {error}"),
+            BenchError::Json { name, error } => write!(f, "{name}: {error}"),
+            BenchError::Obf { path, error } => write!(f, "{path}: {error}"),
+            BenchError::OracleNotList => f.write_str("the oracle file is not a list"),
+            BenchError::MissingRows => f.write_str("missing rows"),
+            BenchError::MissingSize => f.write_str("missing size"),
+            BenchError::GoPosition(e) => e.fmt(f),
+            BenchError::UnknownPart(which) => write!(
+                f,
+                "unknown part '{which}' (all, classic, reference, extended)"
+            ),
+            BenchError::UnknownOpponent(other) => {
+                write!(f, "unknown opponent '{other}' (random or possibilityist)")
+            }
+            BenchError::CountDepth => f.write_str("count depth must be 1 to 12"),
+            BenchError::Count(e) => e.fmt(f),
+            BenchError::TableChanged { hashed, leaves } => {
+                write!(f, "the table changed the count: {hashed} != {leaves}")
+            }
+            BenchError::ProjectionsDiffer(state) => {
+                write!(f, "fast and oracle projections differ on {state}")
+            }
+            BenchError::Resigned { game } => write!(
+                f,
+                "game {game}: a player resigned in a position with legal actions"
+            ),
+            BenchError::Illegal {
+                game,
+                action,
+                error,
+            } => write!(f, "game {game}: {action}: {error}"),
+            BenchError::Io(e) => e.fmt(f),
+            BenchError::StartEngine(e) => write!(f, "cannot start the engine: {e}"),
+            BenchError::NoPipe(pipe) => write!(f, "no {pipe}"),
+            BenchError::NoLine(prefix) => write!(f, "no '{prefix}' within 30 s"),
+            BenchError::UnknownBenchmark(what) => write!(
+                f,
+                "unknown benchmark '{what}' (try: {})",
+                names().join(", ")
+            ),
+        }
+    }
+}
+
+crate::games::error_text!(BenchError);
+
+/// An argument that does not parse as `what`.
+fn bad(what: &'static str, arg: &str) -> BenchError {
+    BenchError::Bad {
+        what,
+        arg: arg.into(),
+    }
+}
+
 /// One benchmark: its name, its arguments and what it measures.
 pub struct Bench {
     pub name: &'static str,
     pub usage: &'static str,
     pub about: &'static str,
-    run: fn(&str, &[String]) -> Option<Result<(), String>>,
+    run: fn(&str, &[String]) -> Option<Result<(), BenchError>>,
 }
 
 /// Every benchmark `ryoshi bench <name>` knows.
@@ -84,16 +204,12 @@ pub const TABLE: &[Bench] = &[
 
 /// Runs the named benchmark, printing its figures to stdout.
 pub fn run(what: &str, args: &[String]) -> Result<(), String> {
-    TABLE
+    let result = TABLE
         .iter()
         .find(|b| b.name == what)
         .and_then(|b| (b.run)(what, args))
-        .unwrap_or_else(|| {
-            Err(format!(
-                "unknown benchmark '{what}' (try: {})",
-                names().join(", ")
-            ))
-        })
+        .unwrap_or_else(|| Err(BenchError::UnknownBenchmark(what.into())));
+    Ok(result?)
 }
 
 /// The names of [`TABLE`], in its order.

@@ -1,5 +1,6 @@
 //! Benchmarks for othello: perft, count and the endgame solver.
 
+use super::{bad, BenchError};
 use crate::games::othello::count::count;
 use crate::games::othello::position::parse_square;
 use crate::games::othello::{obf, perft, square_name, squares, Board, Position};
@@ -18,7 +19,7 @@ pub const NAMES: &[&str] = &[
 ];
 
 /// Runs `what` if it is one of [`NAMES`].
-pub fn run(what: &str, args: &[String]) -> Option<Result<(), String>> {
+pub fn run(what: &str, args: &[String]) -> Option<Result<(), BenchError>> {
     match what {
         "othello-perft" => Some(perft_bench(args)),
         "othello-solve" => Some(solve_bench(args)),
@@ -28,23 +29,21 @@ pub fn run(what: &str, args: &[String]) -> Option<Result<(), String>> {
     }
 }
 
-fn depth_arg(args: &[String], default: u32) -> Result<u32, String> {
+fn depth_arg(args: &[String], default: u32) -> Result<u32, BenchError> {
     match args.first() {
         None => Ok(default),
-        Some(a) => a
-            .parse()
-            .map_err(|_| format!("expected a depth, not '{a}'")),
+        Some(a) => a.parse().map_err(|_| BenchError::NotADepth(a.clone())),
     }
 }
 
 /// `othello-perft [depth] [hash-MiB]`: leaves per second from the start position (default
 /// depth 11), first visiting every leaf, then with the symmetric transposition table that
 /// `go perft` uses (default 64 MiB, as USI_Hash).
-fn perft_bench(args: &[String]) -> Result<(), String> {
+fn perft_bench(args: &[String]) -> Result<(), BenchError> {
     let depth = depth_arg(args, 11)?;
     let mib: u64 = match args.get(1) {
         None => 64,
-        Some(a) => a.parse().map_err(|_| format!("bad table size '{a}'"))?,
+        Some(a) => a.parse().map_err(|_| bad("table size", a))?,
     };
     let t0 = Instant::now();
     let n = perft::leaves(&Board::START, depth);
@@ -63,7 +62,10 @@ fn perft_bench(args: &[String]) -> Result<(), String> {
         h as f64 / s.max(1e-9)
     );
     if h != n {
-        return Err(format!("the table changed the count: {h} != {n}"));
+        return Err(BenchError::TableChanged {
+            hashed: h,
+            leaves: n,
+        });
     }
     Ok(())
 }
@@ -75,16 +77,21 @@ const DEFAULT_OBF_NAME: &str = "fforum-40-44.obf";
 
 /// `othello-solve [file]`: solves FFO positions (default: #40-#44, tests/data/othello/
 /// fforum-40-44.obf, built in) and checks each score against the file.
-fn solve_bench(args: &[String]) -> Result<(), String> {
+fn solve_bench(args: &[String]) -> Result<(), BenchError> {
     let (path, text) = match args.first() {
         Some(path) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            let text = std::fs::read_to_string(path).map_err(|error| BenchError::Unreadable {
+                path: path.clone(),
+                error,
+            })?;
             (path.clone(), text)
         }
         None => (DEFAULT_OBF_NAME.to_string(), DEFAULT_OBF.to_string()),
     };
-    let entries = obf::parse_file(&text).map_err(|e| format!("{path}: {e}"))?;
+    let entries = obf::parse_file(&text).map_err(|error| BenchError::Obf {
+        path: path.clone(),
+        error,
+    })?;
     // FFO numbers from a name like `fforum-40-44.obf`; else lines count from 1.
     let first: usize = std::path::Path::new(&path)
         .file_stem()
@@ -137,10 +144,10 @@ fn peak_rss_mib() -> Option<f64> {
 
 /// `othello-count [depth]`: the seed's table from the start (default depth 11), time per row,
 /// positions per second, and peak memory.
-fn count_bench(args: &[String]) -> Result<(), String> {
+fn count_bench(args: &[String]) -> Result<(), BenchError> {
     let depth = depth_arg(args, 11)?;
     if depth == 0 || depth > 12 {
-        return Err("count depth must be 1 to 12".into());
+        return Err(BenchError::CountDepth);
     }
     let t0 = Instant::now();
     let mut total_positions = 0u64;
@@ -158,7 +165,8 @@ fn count_bench(args: &[String]) -> Result<(), String> {
             );
         },
         &mut |_, _, _| {},
-    )?;
+    )
+    .map_err(BenchError::Count)?;
     let s = t0.elapsed().as_secs_f64();
     println!(
         "{total_positions} distinct positions in {s:.3} s, {:.0} positions/s; layers peak {:.0} MiB, process peak RSS {} MiB",
@@ -203,14 +211,14 @@ fn play_game(opening: &[u32], black: u64, white: u64, movetime: u64, seed: u64) 
 
 /// `othello-match [openings] [movetime-ms]`: each pair of levels plays every seeded random
 /// 4-ply opening with both colours (default 8 openings, 50 ms a move).
-fn match_bench(args: &[String]) -> Result<(), String> {
+fn match_bench(args: &[String]) -> Result<(), BenchError> {
     let openings: u64 = match args.first() {
         None => 8,
-        Some(a) => a.parse().map_err(|_| format!("bad opening count '{a}'"))?,
+        Some(a) => a.parse().map_err(|_| bad("opening count", a))?,
     };
     let movetime: u64 = match args.get(1) {
         None => 50,
-        Some(a) => a.parse().map_err(|_| format!("bad movetime '{a}'"))?,
+        Some(a) => a.parse().map_err(|_| bad("movetime", a))?,
     };
     let mut rng = 2026u64;
     let lines: Vec<Vec<u32>> = (0..openings)

@@ -5,6 +5,7 @@
 //! games (captures and drops preferred, so hands and narrowed pieces are common), and the same
 //! for the matching oracle, with the ratio.
 
+use super::{bad, BenchError};
 use crate::games::quantum::types::{Mask, Side, PIECES_PER_SIDE};
 use crate::games::quantum::{hall, oracle, Action, Position, Rules};
 use crate::rng::SplitMix64 as SplitMix;
@@ -15,7 +16,7 @@ use std::time::Instant;
 pub const NAMES: &[&str] = &["hall"];
 
 /// Runs `what` if it is one of [`NAMES`].
-pub fn run(what: &str, args: &[String]) -> Option<Result<(), String>> {
+pub fn run(what: &str, args: &[String]) -> Option<Result<(), BenchError>> {
     match what {
         "hall" => Some(hall_bench(args)),
         _ => None,
@@ -97,13 +98,13 @@ fn time_per_state(
     (wall, cpu)
 }
 
-fn hall_bench(args: &[String]) -> Result<(), String> {
+fn hall_bench(args: &[String]) -> Result<(), BenchError> {
     let count = match args.first() {
         Some(a) => a
             .parse::<usize>()
             .ok()
             .filter(|&n| n > 0)
-            .ok_or_else(|| format!("bad state count '{a}'"))?,
+            .ok_or_else(|| bad("state count", a))?,
         None => 4096,
     };
     let states = sample_states(count, 0x4841_4C4C);
@@ -114,7 +115,7 @@ fn hall_bench(args: &[String]) -> Result<(), String> {
     // Both must agree before their speeds mean anything.
     for s in &states {
         if hall::projected(&s[..]) != oracle::project(&s[..]) {
-            return Err(format!("fast and oracle projections differ on {s:?}"));
+            return Err(BenchError::ProjectionsDiffer(format!("{s:?}")));
         }
     }
     let fast = time_per_state(&states, 1.0, |s| match hall::analyze(&s[..]) {

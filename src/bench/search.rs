@@ -3,14 +3,14 @@
 
 pub const NAMES: &[&str] = &["search"];
 
-pub fn run(what: &str, args: &[String]) -> Option<Result<(), String>> {
+pub fn run(what: &str, args: &[String]) -> Option<Result<(), super::BenchError>> {
     (what == "search").then(|| {
         let mut depth = crate::search::quantum::BENCH_DEPTH;
         let mut pruning = true;
         for a in args {
             match a.as_str() {
                 "nopruning" => pruning = false,
-                _ => depth = a.parse().map_err(|_| format!("bad depth '{a}'"))?,
+                _ => depth = a.parse().map_err(|_| super::bad("depth", a))?,
             }
         }
         let (lines, _) = crate::session::quantum::bench(depth, pruning);

@@ -2,6 +2,7 @@
 //! search against a baseline player, in-process, colours alternated, each seeded two-ply
 //! opening played twice. Prints one line per game and a result table.
 
+use super::{bad, BenchError};
 use crate::games::quantum::{Ending, Position, Record, Rules, Side};
 use crate::rng::splitmix;
 use crate::search::quantum::{think, Player, QGame};
@@ -12,24 +13,19 @@ pub const NAMES: &[&str] = &["strength"];
 /// Games longer than this are adjudicated a draw.
 const MAX_PLIES: usize = 400;
 
-pub fn run(what: &str, args: &[String]) -> Option<Result<(), String>> {
+pub fn run(what: &str, args: &[String]) -> Option<Result<(), BenchError>> {
     (what == "strength").then(|| strength(args))
 }
 
-fn strength(args: &[String]) -> Result<(), String> {
+fn strength(args: &[String]) -> Result<(), BenchError> {
     let opponent = match args.first().map(String::as_str) {
         Some("random") | None => Player::Random { seed: 0 },
         Some("possibilityist") => Player::Possibilityist,
-        Some(other) => {
-            return Err(format!(
-                "unknown opponent '{other}' (random or possibilityist)"
-            ))
-        }
+        Some(other) => return Err(BenchError::UnknownOpponent(other.into())),
     };
-    let number = |i: usize, default: u64| -> Result<u64, String> {
-        args.get(i).map_or(Ok(default), |a| {
-            a.parse().map_err(|_| format!("bad number '{a}'"))
-        })
+    let number = |i: usize, default: u64| -> Result<u64, BenchError> {
+        args.get(i)
+            .map_or(Ok(default), |a| a.parse().map_err(|_| bad("number", a)))
     };
     let games = number(1, 100)?;
     let movetime = number(2, 450)?;
@@ -78,13 +74,15 @@ fn strength(args: &[String]) -> Result<(), String> {
                 &mut |_| {},
             );
             let Some(best) = outcome.best else {
-                return Err(format!(
-                    "game {game}: a player resigned in a position with legal actions"
-                ));
+                return Err(BenchError::Resigned { game });
             };
             record
                 .play_str(&best)
-                .map_err(|e| format!("game {game}: {best}: {e}"))?;
+                .map_err(|error| BenchError::Illegal {
+                    game,
+                    action: best.clone(),
+                    error,
+                })?;
         };
         let result = match ending {
             Some(Ending::KingCapture { winner }) if winner == search_side => "win",

@@ -8,6 +8,7 @@
 //! machine the helpers find no free core: then the node ratio (the helpers' search overhead) and
 //! nodes per CPU second (the cost of sharing the table) still say what N free cores would give.
 
+use super::{bad, BenchError};
 use crate::games::quantum::{Position, Rules};
 use crate::search::quantum::{bench_positions, QGame};
 use crate::search::{Control, Limits, Searcher};
@@ -32,15 +33,14 @@ fn cpu_seconds() -> f64 {
     0.0
 }
 
-pub fn run(what: &str, args: &[String]) -> Option<Result<(), String>> {
+pub fn run(what: &str, args: &[String]) -> Option<Result<(), BenchError>> {
     (what == "threads").then(|| threads(args))
 }
 
-fn threads(args: &[String]) -> Result<(), String> {
-    let number = |i: usize, default: u64| -> Result<u64, String> {
-        args.get(i).map_or(Ok(default), |a| {
-            a.parse().map_err(|_| format!("bad number '{a}'"))
-        })
+fn threads(args: &[String]) -> Result<(), BenchError> {
+    let number = |i: usize, default: u64| -> Result<u64, BenchError> {
+        args.get(i)
+            .map_or(Ok(default), |a| a.parse().map_err(|_| bad("number", a)))
     };
     let depth = number(0, 5)?.clamp(3, 64) as u32;
     let runs = number(1, 5)?.clamp(1, 1000) as usize;

@@ -3,6 +3,7 @@
 //! replies, and times N `go movetime 450`, N bare `go`, `isready` during searches and
 //! `stop` -> `bestmove`.
 
+use super::BenchError;
 use crate::rng::splitmix;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -12,7 +13,7 @@ use std::time::{Duration, Instant};
 
 pub const NAMES: &[&str] = &["timing"];
 
-pub fn run(what: &str, args: &[String]) -> Option<Result<(), String>> {
+pub fn run(what: &str, args: &[String]) -> Option<Result<(), BenchError>> {
     (what == "timing").then(|| timing(args))
 }
 
@@ -23,16 +24,16 @@ struct EngineProcess {
 }
 
 impl EngineProcess {
-    fn start() -> Result<EngineProcess, String> {
-        let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    fn start() -> Result<EngineProcess, BenchError> {
+        let exe = std::env::current_exe().map_err(BenchError::Io)?;
         let mut child = Command::new(exe)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("cannot start the engine: {e}"))?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
+            .map_err(BenchError::StartEngine)?;
+        let stdout = child.stdout.take().ok_or(BenchError::NoPipe("stdout"))?;
+        let stdin = child.stdin.take().ok_or(BenchError::NoPipe("stdin"))?;
         let (tx, lines) = channel();
         thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -49,19 +50,19 @@ impl EngineProcess {
         })
     }
 
-    fn send(&mut self, line: &str) -> Result<Instant, String> {
-        writeln!(self.stdin, "{line}").map_err(|e| e.to_string())?;
-        self.stdin.flush().map_err(|e| e.to_string())?;
+    fn send(&mut self, line: &str) -> Result<Instant, BenchError> {
+        writeln!(self.stdin, "{line}").map_err(BenchError::Io)?;
+        self.stdin.flush().map_err(BenchError::Io)?;
         Ok(Instant::now())
     }
 
     /// The first line starting with `prefix` and when it arrived.
-    fn wait_for(&mut self, prefix: &str) -> Result<(Instant, String), String> {
+    fn wait_for(&mut self, prefix: &str) -> Result<(Instant, String), BenchError> {
         loop {
             let (at, line) = self
                 .lines
                 .recv_timeout(Duration::from_secs(30))
-                .map_err(|_| format!("no '{prefix}' within 30 s"))?;
+                .map_err(|_| BenchError::NoLine(prefix.into()))?;
             if line.starts_with(prefix) {
                 return Ok((at, line));
             }
@@ -78,7 +79,7 @@ impl Drop for EngineProcess {
 
 /// A seeded random walk of 16 to 40 plies from the start, using the engine's own `moves`,
 /// that leaves the side to move with something to play.
-fn midgame(engine: &mut EngineProcess, rng: &mut u64) -> Result<String, String> {
+fn midgame(engine: &mut EngineProcess, rng: &mut u64) -> Result<String, BenchError> {
     loop {
         let plies = 16 + splitmix(rng) % 25;
         let mut played: Vec<String> = Vec::new();
@@ -129,9 +130,9 @@ impl Stats {
     }
 }
 
-fn timing(args: &[String]) -> Result<(), String> {
+fn timing(args: &[String]) -> Result<(), BenchError> {
     let n: usize = match args.first() {
-        Some(a) => a.parse().map_err(|_| format!("bad search count '{a}'"))?,
+        Some(a) => a.parse().map_err(|_| super::bad("search count", a))?,
         None => 200,
     };
     let mut engine = EngineProcess::start()?;

@@ -12,6 +12,7 @@ macro_rules! error_text {
         }
     )+};
 }
+pub(crate) use error_text;
 
 pub mod go;
 pub mod othello;

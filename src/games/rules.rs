@@ -90,21 +90,23 @@ pub trait Rules: Clone + Send + 'static {
     /// What the first and the second player are called (`sente`, `black`, ...).
     const PLAYERS: [&'static str; 2];
     type Move: Copy;
+    /// Why a position text, a move text or a move is refused (the message is the protocol's).
+    type Error: std::error::Error + Send + Sync + 'static;
 
     /// The standard start (`position startpos`).
     fn start() -> Self;
     /// A position in the game's notation (the text after `position sfen`).
-    fn from_text(text: &str) -> Result<Self, String>;
+    fn from_text(text: &str) -> Result<Self, Self::Error>;
     /// The current position in the game's notation.
     fn to_text(&self) -> String;
     /// Reads one move and checks that it is legal here.
-    fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
+    fn parse_move(&self, text: &str) -> Result<Self::Move, Self::Error>;
     /// A move as the engines should be sent it (canonical notation), in the current position.
     fn move_text(&self, mv: Self::Move) -> String;
     /// The legal moves, in a fixed order (random openings pick from it by index).
     fn legal_moves(&self) -> Vec<Self::Move>;
     /// Plays a legal move (one from `parse_move` or `legal_moves`).
-    fn play(&mut self, mv: Self::Move) -> Result<(), String>;
+    fn play(&mut self, mv: Self::Move) -> Result<(), Self::Error>;
     /// Whether the game has ended by the rules, and how.
     fn outcome(&self) -> Option<GameEnd>;
     /// Who is to move now (after any automatic pass).

@@ -63,16 +63,16 @@ impl Clocks {
         Some(Duration::from_millis(ms + self.margin_ms))
     }
 
-    /// Charges `elapsed` to `side`; `Err` with a description when its flag fell.
-    pub fn charge(&mut self, side: Side, elapsed: Duration) -> Result<(), String> {
+    /// Charges `elapsed` to `side`; `Err` when its flag fell.
+    pub fn charge(&mut self, side: Side, elapsed: Duration) -> Result<(), FlagFell> {
         let ms = elapsed.as_millis().min(u64::MAX as u128) as u64;
         if let Some(allowed) = self.allowance(side) {
             if elapsed > allowed {
-                return Err(format!(
-                    "used {ms} ms with {} ms allowed (margin {} ms included)",
-                    allowed.as_millis(),
-                    self.margin_ms
-                ));
+                return Err(FlagFell {
+                    used_ms: ms,
+                    allowed_ms: allowed.as_millis(),
+                    margin_ms: self.margin_ms,
+                });
             }
         }
         if let TimeControl::Clock { inc_ms, .. } = self.control {
@@ -84,6 +84,26 @@ impl Clocks {
         Ok(())
     }
 }
+
+/// A side's flag fell: it used more than its time (the margin included).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FlagFell {
+    pub used_ms: u64,
+    pub allowed_ms: u128,
+    pub margin_ms: u64,
+}
+
+impl std::fmt::Display for FlagFell {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(
+            f,
+            "used {} ms with {} ms allowed (margin {} ms included)",
+            self.used_ms, self.allowed_ms, self.margin_ms
+        )
+    }
+}
+
+crate::games::error_text!(FlagFell);
 
 #[cfg(test)]
 mod tests {

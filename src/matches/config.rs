@@ -119,10 +119,26 @@ pub struct Shard {
     pub count: usize,
 }
 
+/// A `--shard` argument that is not `K/N` with 1 <= K <= N (the argument as given).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShardError(pub String);
+
+impl fmt::Display for ShardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "--shard: expected K/N with 1 <= K <= N, got `{}`",
+            self.0
+        )
+    }
+}
+
+crate::games::error_text!(ShardError);
+
 impl Shard {
     /// `K/N` with 1 <= K <= N.
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("--shard: expected K/N with 1 <= K <= N, got `{text}`");
+    pub fn parse(text: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError(text.into());
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
         let index: usize = k.trim().parse().map_err(|_| bad())?;
         let count: usize = n.trim().parse().map_err(|_| bad())?;
@@ -232,27 +248,139 @@ impl fmt::Display for TimeControl {
     }
 }
 
+/// Why a configuration is refused.
+#[derive(Debug)]
+pub enum ConfigError {
+    Unreadable {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    /// An error in the file `path`.
+    InFile {
+        path: PathBuf,
+        error: Box<ConfigError>,
+    },
+    /// toml's own message (one line), at `line` when it knows where.
+    Toml {
+        line: Option<usize>,
+        message: String,
+    },
+    EmptyName,
+    NameTwice(String),
+    EmptyCmd(String),
+    OptionName {
+        engine: String,
+        key: String,
+    },
+    TooFewEngines,
+    UnknownEngine(String),
+    EngineTwice(String),
+    NoGames,
+    NoConcurrency,
+    OpeningsAndPlies,
+    PliesMaxAlone,
+    PliesMaxBelow,
+    NoMaxPlies,
+    SprtEngines,
+    SprtElo,
+    /// `alpha` or `beta` out of range.
+    SprtRate(&'static str),
+    NoTimeControl,
+    TimeControls,
+    IncWithoutMain,
+    IncAndByoyomi,
+    NoTime,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::Unreadable { path, error } => {
+                write!(f, "cannot read {}: {error}", path.display())
+            }
+            ConfigError::InFile { path, error } => write!(f, "{}: {error}", path.display()),
+            ConfigError::Toml {
+                line: Some(line),
+                message,
+            } => write!(f, "line {line}: {message}"),
+            ConfigError::Toml {
+                line: None,
+                message,
+            } => f.write_str(message),
+            ConfigError::EmptyName => f.write_str("[[engine]]: `name` must not be empty"),
+            ConfigError::NameTwice(name) => {
+                write!(f, "[[engine]]: the name `{name}` is used twice")
+            }
+            ConfigError::EmptyCmd(name) => write!(f, "engine `{name}`: `cmd` must not be empty"),
+            ConfigError::OptionName { engine, key } => {
+                write!(f, "engine `{engine}`: option name `{key}` must be one word")
+            }
+            ConfigError::TooFewEngines => {
+                f.write_str("[match]: `engines` needs at least two engine names")
+            }
+            ConfigError::UnknownEngine(name) => write!(
+                f,
+                "[match]: `engines` names `{name}`, which no [[engine]] entry defines"
+            ),
+            ConfigError::EngineTwice(name) => write!(f, "[match]: `engines` lists `{name}` twice"),
+            ConfigError::NoGames => f.write_str("[match]: `games` must be at least 1"),
+            ConfigError::NoConcurrency => f.write_str("[match]: `concurrency` must be at least 1"),
+            ConfigError::OpeningsAndPlies => {
+                f.write_str("[match]: give either `openings` or `opening_plies`, not both")
+            }
+            ConfigError::PliesMaxAlone => {
+                f.write_str("[match]: `opening_plies_max` needs `opening_plies`")
+            }
+            ConfigError::PliesMaxBelow => {
+                f.write_str("[match]: `opening_plies_max` is below `opening_plies`")
+            }
+            ConfigError::NoMaxPlies => f.write_str("[match]: `max_plies` must be at least 1"),
+            ConfigError::SprtEngines => f.write_str("[match.sprt]: SPRT needs exactly two engines"),
+            ConfigError::SprtElo => f.write_str("[match.sprt]: `elo0` must be below `elo1`"),
+            ConfigError::SprtRate(key) => {
+                write!(f, "[match.sprt]: `{key}` must be between 0 and 0.5")
+            }
+            ConfigError::NoTimeControl => f.write_str("[match]: no time control: give `byoyomi_ms`, `main_ms` (with `inc_ms` or `byoyomi_ms`), `movetime_ms` or `nodes`"),
+            ConfigError::TimeControls => f.write_str("[match]: give exactly one time control (`byoyomi_ms`, `main_ms`, `movetime_ms` or `nodes`)"),
+            ConfigError::IncWithoutMain => f.write_str("[match]: `inc_ms` needs `main_ms`"),
+            ConfigError::IncAndByoyomi => {
+                f.write_str("[match]: give `inc_ms` or `byoyomi_ms`, not both")
+            }
+            ConfigError::NoTime => f.write_str("[match]: the time control gives no time at all"),
+        }
+    }
+}
+
+crate::games::error_text!(ConfigError);
+
 impl Config {
     /// Reads and checks a configuration file.
-    pub fn load(path: &Path) -> Result<Config, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Unreadable {
+            path: path.to_path_buf(),
+            error,
+        })?;
         let base = path.parent().unwrap_or(Path::new("")).to_path_buf();
-        Config::parse(&text, &base).map_err(|e| format!("{}: {e}", path.display()))
+        Config::read(&text, &base).map_err(|error| ConfigError::InFile {
+            path: path.to_path_buf(),
+            error: Box::new(error),
+        })
+    }
+
+    /// [`Config::read`] with the error as the runner writes it.
+    pub fn parse(text: &str, base_dir: &Path) -> Result<Config, String> {
+        Ok(Config::read(text, base_dir)?)
     }
 
     /// Parses and checks configuration text; `base_dir` anchors relative paths.
-    pub fn parse(text: &str, base_dir: &Path) -> Result<Config, String> {
+    pub fn read(text: &str, base_dir: &Path) -> Result<Config, ConfigError> {
         let mut config: Config = toml::from_str(text).map_err(|e| {
             // One line: where, then toml's own message (which names an unknown key).
             let message = e.message().trim().replace('\n', "; ");
-            match e.span() {
-                Some(span) => {
-                    let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
-                    format!("line {line}: {message}")
-                }
-                None => message,
-            }
+            let line = e
+                .span()
+                .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1);
+            ConfigError::Toml { line, message }
         })?;
         config.base_dir = base_dir.to_path_buf();
         config.check()?;
@@ -288,84 +416,77 @@ impl Config {
         }
     }
 
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), ConfigError> {
         let mut seen: Vec<&str> = Vec::new();
         for engine in &self.engines {
             if engine.name.trim().is_empty() {
-                return Err("[[engine]]: `name` must not be empty".into());
+                return Err(ConfigError::EmptyName);
             }
             if seen.contains(&engine.name.as_str()) {
-                return Err(format!(
-                    "[[engine]]: the name `{}` is used twice",
-                    engine.name
-                ));
+                return Err(ConfigError::NameTwice(engine.name.clone()));
             }
             seen.push(&engine.name);
             if engine.cmd.trim().is_empty() {
-                return Err(format!("engine `{}`: `cmd` must not be empty", engine.name));
+                return Err(ConfigError::EmptyCmd(engine.name.clone()));
             }
             for key in engine.options.keys() {
                 if key.is_empty() || key.contains(char::is_whitespace) {
-                    return Err(format!(
-                        "engine `{}`: option name `{key}` must be one word",
-                        engine.name
-                    ));
+                    return Err(ConfigError::OptionName {
+                        engine: engine.name.clone(),
+                        key: key.clone(),
+                    });
                 }
             }
         }
         let m = &self.play;
         if m.engines.len() < 2 {
-            return Err("[match]: `engines` needs at least two engine names".into());
+            return Err(ConfigError::TooFewEngines);
         }
         for (i, name) in m.engines.iter().enumerate() {
             if self.engine(name).is_none() {
-                return Err(format!(
-                    "[match]: `engines` names `{name}`, which no [[engine]] entry defines"
-                ));
+                return Err(ConfigError::UnknownEngine(name.clone()));
             }
             if m.engines[..i].contains(name) {
-                return Err(format!("[match]: `engines` lists `{name}` twice"));
+                return Err(ConfigError::EngineTwice(name.clone()));
             }
         }
         if m.games == 0 {
-            return Err("[match]: `games` must be at least 1".into());
+            return Err(ConfigError::NoGames);
         }
         if m.concurrency == 0 {
-            return Err("[match]: `concurrency` must be at least 1".into());
+            return Err(ConfigError::NoConcurrency);
         }
         self.check_time_control()?;
         if m.openings.is_some() && m.opening_plies.is_some() {
-            return Err("[match]: give either `openings` or `opening_plies`, not both".into());
+            return Err(ConfigError::OpeningsAndPlies);
         }
         if let Some(max) = m.opening_plies_max {
             match m.opening_plies {
-                None => return Err("[match]: `opening_plies_max` needs `opening_plies`".into()),
-                Some(min) if max < min => {
-                    return Err("[match]: `opening_plies_max` is below `opening_plies`".into())
-                }
+                None => return Err(ConfigError::PliesMaxAlone),
+                Some(min) if max < min => return Err(ConfigError::PliesMaxBelow),
                 _ => {}
             }
         }
         if m.max_plies == 0 {
-            return Err("[match]: `max_plies` must be at least 1".into());
+            return Err(ConfigError::NoMaxPlies);
         }
         if let Some(s) = &m.sprt {
             if m.engines.len() != 2 {
-                return Err("[match.sprt]: SPRT needs exactly two engines".into());
+                return Err(ConfigError::SprtEngines);
             }
             if !(s.elo0.is_finite() && s.elo1.is_finite() && s.elo0 < s.elo1) {
-                return Err("[match.sprt]: `elo0` must be below `elo1`".into());
+                return Err(ConfigError::SprtElo);
             }
             for (key, v) in [("alpha", s.alpha), ("beta", s.beta)] {
                 if !(v > 0.0 && v < 0.5) {
-                    return Err(format!("[match.sprt]: `{key}` must be between 0 and 0.5"));
+                    return Err(ConfigError::SprtRate(key));
                 }
             }
         }
         Ok(())
     }
 
-    fn check_time_control(&self) -> Result<(), String> {
+    fn check_time_control(&self) -> Result<(), ConfigError> {
         let m = &self.play;
         let families = [
             m.main_ms.is_some() || m.byoyomi_ms.is_some() || m.inc_ms.is_some(),
@@ -373,19 +494,15 @@ impl Config {
             m.nodes.is_some(),
         ];
         match families.iter().filter(|&&f| f).count() {
-            0 => {
-                return Err("[match]: no time control: give `byoyomi_ms`, `main_ms` (with `inc_ms` or `byoyomi_ms`), `movetime_ms` or `nodes`".into())
-            }
+            0 => return Err(ConfigError::NoTimeControl),
             1 => {}
-            _ => {
-                return Err("[match]: give exactly one time control (`byoyomi_ms`, `main_ms`, `movetime_ms` or `nodes`)".into())
-            }
+            _ => return Err(ConfigError::TimeControls),
         }
         if m.inc_ms.is_some() && m.main_ms.is_none() {
-            return Err("[match]: `inc_ms` needs `main_ms`".into());
+            return Err(ConfigError::IncWithoutMain);
         }
         if m.inc_ms.is_some() && m.byoyomi_ms.is_some() {
-            return Err("[match]: give `inc_ms` or `byoyomi_ms`, not both".into());
+            return Err(ConfigError::IncAndByoyomi);
         }
         let zero = match self.time_control() {
             TimeControl::Clock {
@@ -397,7 +514,7 @@ impl Config {
             TimeControl::Nodes(n) => n == 0,
         };
         if zero {
-            return Err("[match]: the time control gives no time at all".into());
+            return Err(ConfigError::NoTime);
         }
         Ok(())
     }

@@ -131,7 +131,8 @@ pub fn play(ctx: &Context, job: &Job, slots: &mut Slots) -> Option<FinishedGame>
     }
     game.start_position = referee.position();
     if let Err(e) = job.opening.replay(referee.as_mut()) {
-        return Some(finish_early(game, referee.as_ref(), "bad opening", e));
+        let detail = e.to_string();
+        return Some(finish_early(game, referee.as_ref(), "bad opening", detail));
     }
     let result = match prepare(ctx, job, slots) {
         Ok(Ok(())) => run_moves(ctx, job, slots, referee.as_mut(), &mut game),
@@ -331,8 +332,8 @@ fn run_moves(
                 return Ok(loss(side, reason, detail));
             }
         };
-        if let Err(detail) = clocks.charge(side, elapsed) {
-            return Ok(loss(side, "time forfeit", detail));
+        if let Err(flag) = clocks.charge(side, elapsed) {
+            return Ok(loss(side, "time forfeit", flag.to_string()));
         }
         let Some(token) = token else {
             return Ok(loss(

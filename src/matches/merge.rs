@@ -18,33 +18,93 @@ pub struct Game {
     pub line: serde_json::Value,
 }
 
+/// Why results files cannot be merged.
+#[derive(Debug)]
+pub enum MergeError {
+    /// Line `line` (from 1) of the file `name` is not JSON.
+    Json {
+        name: String,
+        line: usize,
+        error: serde_json::Error,
+    },
+    /// The line has no `key` of the right type.
+    Missing {
+        name: String,
+        line: usize,
+        key: &'static str,
+    },
+    BadResult {
+        name: String,
+        line: usize,
+        result: String,
+    },
+    /// Game `game` was played by `first` and `second` in one file, `other` in another.
+    DifferentEngines {
+        game: u64,
+        seen: [String; 2],
+        other: [String; 2],
+    },
+}
+
+impl std::fmt::Display for MergeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            MergeError::Json { name, line, error } => write!(f, "{name}: line {line}: {error}"),
+            MergeError::Missing { name, line, key } => {
+                write!(f, "{name}: line {line}: no `{key}`")
+            }
+            MergeError::BadResult { name, line, result } => {
+                write!(f, "{name}: line {line}: bad result `{result}`")
+            }
+            MergeError::DifferentEngines { game, seen, other } => write!(
+                f,
+                "game {game} appears with different engines ({} vs {}, {} vs {}): results of different matches?",
+                seen[0], seen[1], other[0], other[1]
+            ),
+        }
+    }
+}
+
+crate::games::error_text!(MergeError);
+
 /// Reads the games of one results file; `name` is used in errors.
-pub fn read(text: &str, name: &str) -> Result<Vec<Game>, String> {
+pub fn read(text: &str, name: &str) -> Result<Vec<Game>, MergeError> {
     let mut games = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let where_ = || format!("{name}: line {}", i + 1);
+        let number = i + 1;
         let value: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| format!("{}: {e}", where_()))?;
-        let text_of = |key: &str| {
+            serde_json::from_str(line).map_err(|error| MergeError::Json {
+                name: name.into(),
+                line: number,
+                error,
+            })?;
+        let missing = |key: &'static str| MergeError::Missing {
+            name: name.into(),
+            line: number,
+            key,
+        };
+        let text_of = |key: &'static str| {
             value[key]
                 .as_str()
                 .map(str::to_string)
-                .ok_or_else(|| format!("{}: no `{key}`", where_()))
+                .ok_or_else(|| missing(key))
         };
         let game = Game {
-            game: value["game"]
-                .as_u64()
-                .ok_or_else(|| format!("{}: no `game`", where_()))?,
+            game: value["game"].as_u64().ok_or_else(|| missing("game"))?,
             first: text_of("first")?,
             second: text_of("second")?,
             result: text_of("result")?,
             line: value.clone(),
         };
         if !["first", "second", "draw"].contains(&game.result.as_str()) {
-            return Err(format!("{}: bad result `{}`", where_(), game.result));
+            return Err(MergeError::BadResult {
+                name: name.into(),
+                line: number,
+                result: game.result,
+            });
         }
         games.push(game);
     }
@@ -53,15 +113,16 @@ pub fn read(text: &str, name: &str) -> Result<Vec<Game>, String> {
 
 /// The union of the files' games in game order. A game number seen twice must be the same game
 /// (a shard run twice); two different games with one number are an error (different matches).
-pub fn union(files: Vec<Vec<Game>>) -> Result<Vec<Game>, String> {
+pub fn union(files: Vec<Vec<Game>>) -> Result<Vec<Game>, MergeError> {
     let mut by_number: AHashMap<u64, Game> = AHashMap::default();
     for game in files.into_iter().flatten() {
         match by_number.get(&game.game) {
             Some(seen) if seen.first != game.first || seen.second != game.second => {
-                return Err(format!(
-                    "game {} appears with different engines ({} vs {}, {} vs {}): results of different matches?",
-                    game.game, seen.first, seen.second, game.first, game.second
-                ));
+                return Err(MergeError::DifferentEngines {
+                    game: game.game,
+                    seen: [seen.first.clone(), seen.second.clone()],
+                    other: [game.first, game.second],
+                });
             }
             Some(_) => {}
             None => {

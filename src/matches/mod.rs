@@ -112,12 +112,13 @@ fn openings(
     }
     if let Some(min) = m.opening_plies {
         let max = m.opening_plies_max.unwrap_or(min);
-        return (0..count)
+        let random: Result<Vec<Opening>, _> = (0..count)
             .map(|k| {
                 let plies = opening::random_length(min, max, m.seed, k);
                 opening::random_opening(factory, plies, m.seed, k)
             })
             .collect();
+        return Ok(random?);
     }
     Ok(vec![Opening::startpos(); count])
 }
@@ -266,13 +267,13 @@ pub fn run_match(
         let record = match results::write_record(&records_dir, &run, config, &finished) {
             Ok(path) => Some(path),
             Err(e) => {
-                error.get_or_insert(e);
+                error.get_or_insert(e.to_string());
                 None
             }
         };
         if let Err(e) = results.append(&results::json_line(config, &finished, record.as_deref())) {
             // The results file is the match's output: without it, stop.
-            error.get_or_insert(e);
+            error.get_or_insert(e.to_string());
             hooks.stop.store(true, Ordering::SeqCst);
         }
         summary.finished += 1;

@@ -6,9 +6,73 @@
 //! `opening_plies` uniformly random legal moves, from a seeded generator, so the same seed gives
 //! the same openings whatever the concurrency.
 
-use super::referee::{Referee, RefereeFactory};
+use super::referee::{GameEnd, Referee, RefereeFactory};
 use crate::rng::SplitMix64;
 use std::fmt;
+
+/// Why an opening is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OpeningError {
+    SfenWithoutPosition,
+    /// The first word is neither `startpos` nor `sfen`.
+    Start(String),
+    Empty,
+    /// The word after `startpos` is not `moves`.
+    NotMoves(String),
+    /// The referee refuses the start position (its words).
+    Position(String),
+    /// The game ended before move `number` (from 1).
+    OverBefore {
+        end: GameEnd,
+        number: usize,
+    },
+    /// Move `number` refused by the referee (its words).
+    Move {
+        number: usize,
+        text: String,
+        why: String,
+    },
+    OverAfter(GameEnd),
+    /// An error on line `number` of an openings file.
+    Line {
+        number: usize,
+        error: Box<OpeningError>,
+    },
+    NoOpening,
+    /// No random line of `plies` plies leaves the game open.
+    NoRandom(u32),
+}
+
+impl fmt::Display for OpeningError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpeningError::SfenWithoutPosition => f.write_str("`sfen` needs a position"),
+            OpeningError::Start(word) => {
+                write!(f, "expected `startpos` or `sfen`, found `{word}`")
+            }
+            OpeningError::Empty => f.write_str("empty opening"),
+            OpeningError::NotMoves(word) => write!(f, "expected `moves`, found `{word}`"),
+            OpeningError::Position(why) => f.write_str(why),
+            OpeningError::OverBefore { end, number } => {
+                write!(f, "the game is over ({end}) before move {number}")
+            }
+            OpeningError::Move { number, text, why } => {
+                write!(f, "move {number} `{text}`: {why}")
+            }
+            OpeningError::OverAfter(end) => {
+                write!(f, "the game is over after the opening ({end})")
+            }
+            OpeningError::Line { number, error } => write!(f, "line {number}: {error}"),
+            OpeningError::NoOpening => f.write_str("the openings file holds no opening"),
+            OpeningError::NoRandom(plies) => write!(
+                f,
+                "no random opening of {plies} plies that leaves the game open"
+            ),
+        }
+    }
+}
+
+crate::games::error_text!(OpeningError);
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Opening {
@@ -26,7 +90,7 @@ impl Opening {
     }
 
     /// Parses `startpos [moves ...]` or `sfen <fields> [moves ...]` (optionally after `position`).
-    pub fn parse(line: &str) -> Result<Opening, String> {
+    pub fn parse(line: &str) -> Result<Opening, OpeningError> {
         let mut words = line.split_whitespace().peekable();
         if words.peek() == Some(&"position") {
             words.next();
@@ -36,7 +100,7 @@ impl Opening {
             Some("sfen") => {
                 let fields: Vec<&str> = words.by_ref().take_while(|w| *w != "moves").collect();
                 if fields.is_empty() {
-                    return Err("`sfen` needs a position".into());
+                    return Err(OpeningError::SfenWithoutPosition);
                 }
                 let moves: Vec<String> = words.map(str::to_string).collect();
                 return Ok(Opening {
@@ -44,13 +108,13 @@ impl Opening {
                     moves,
                 });
             }
-            Some(other) => return Err(format!("expected `startpos` or `sfen`, found `{other}`")),
-            None => return Err("empty opening".into()),
+            Some(other) => return Err(OpeningError::Start(other.into())),
+            None => return Err(OpeningError::Empty),
         };
         let moves = match words.next() {
             None => Vec::new(),
             Some("moves") => words.map(str::to_string).collect(),
-            Some(other) => return Err(format!("expected `moves`, found `{other}`")),
+            Some(other) => return Err(OpeningError::NotMoves(other.into())),
         };
         Ok(Opening { sfen, moves })
     }
@@ -78,20 +142,24 @@ impl Opening {
     }
 
     /// Sets `referee` to the position after the opening; the moves come back canonical.
-    pub fn replay(&self, referee: &mut dyn Referee) -> Result<Vec<String>, String> {
-        referee.set_start(self.sfen.as_deref())?;
+    pub fn replay(&self, referee: &mut dyn Referee) -> Result<Vec<String>, OpeningError> {
+        referee
+            .set_start(self.sfen.as_deref())
+            .map_err(OpeningError::Position)?;
         let mut canonical = Vec::with_capacity(self.moves.len());
         for (i, mv) in self.moves.iter().enumerate() {
             if let Some(end) = referee.game_end() {
-                return Err(format!("the game is over ({end}) before move {}", i + 1));
+                return Err(OpeningError::OverBefore { end, number: i + 1 });
             }
-            let played = referee
-                .play(mv)
-                .map_err(|e| format!("move {} `{mv}`: {e}", i + 1))?;
+            let played = referee.play(mv).map_err(|why| OpeningError::Move {
+                number: i + 1,
+                text: mv.clone(),
+                why,
+            })?;
             canonical.push(played);
         }
         if let Some(end) = referee.game_end() {
-            return Err(format!("the game is over after the opening ({end})"));
+            return Err(OpeningError::OverAfter(end));
         }
         Ok(canonical)
     }
@@ -107,21 +175,28 @@ impl fmt::Display for Opening {
 /// Reads an openings file; every opening is replayed through the referee and comes back with
 /// canonical moves. Errors name the line.
 pub fn parse_file(text: &str, factory: &RefereeFactory) -> Result<Vec<Opening>, String> {
+    Ok(read_file(text, factory)?)
+}
+
+/// [`parse_file`] with a typed error.
+pub fn read_file(text: &str, factory: &RefereeFactory) -> Result<Vec<Opening>, OpeningError> {
     let mut openings = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let mut opening = Opening::parse(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+        let on_line = |error| OpeningError::Line {
+            number: i + 1,
+            error: Box::new(error),
+        };
+        let mut opening = Opening::parse(line).map_err(on_line)?;
         let mut referee = factory();
-        opening.moves = opening
-            .replay(referee.as_mut())
-            .map_err(|e| format!("line {}: {e}", i + 1))?;
+        opening.moves = opening.replay(referee.as_mut()).map_err(on_line)?;
         openings.push(opening);
     }
     if openings.is_empty() {
-        return Err("the openings file holds no opening".into());
+        return Err(OpeningError::NoOpening);
     }
     Ok(openings)
 }
@@ -143,11 +218,11 @@ pub fn random_opening(
     plies: u32,
     seed: u64,
     index: usize,
-) -> Result<Opening, String> {
+) -> Result<Opening, OpeningError> {
     let mut rng = SplitMix64::new(seed ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
     let mut referee = factory();
     'attempt: for _ in 0..1000 {
-        referee.set_start(None)?;
+        referee.set_start(None).map_err(OpeningError::Position)?;
         let mut moves = Vec::with_capacity(plies as usize);
         for _ in 0..plies {
             if referee.game_end().is_some() {
@@ -158,16 +233,19 @@ pub fn random_opening(
                 continue 'attempt;
             }
             let pick = &legal[rng.index(legal.len())];
-            moves.push(referee.play(pick)?);
+            let played = referee.play(pick).map_err(|why| OpeningError::Move {
+                number: moves.len() + 1,
+                text: pick.clone(),
+                why,
+            })?;
+            moves.push(played);
         }
         if referee.game_end().is_some() {
             continue;
         }
         return Ok(Opening { sfen: None, moves });
     }
-    Err(format!(
-        "no random opening of {plies} plies that leaves the game open"
-    ))
+    Err(OpeningError::NoRandom(plies))
 }
 
 #[cfg(test)]

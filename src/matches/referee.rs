@@ -7,6 +7,27 @@ pub use crate::games::rules::{GameEnd, Side, Verdict};
 use crate::games::{go, othello, quantum};
 use std::sync::Arc;
 
+/// Why a [`GameReferee`] refuses a move. The [`Referee`] trait keeps the text (other referees,
+/// such as the tests' Nim, implement it with their own words).
+#[derive(Debug)]
+pub enum RefereeError<E> {
+    /// No move is played after the end.
+    GameOver(GameEnd),
+    /// The game's rules refuse it, in their words.
+    Rules(E),
+}
+
+impl<E: std::fmt::Display> std::fmt::Display for RefereeError<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            RefereeError::GameOver(end) => write!(f, "the game is over ({end})"),
+            RefereeError::Rules(e) => e.fmt(f),
+        }
+    }
+}
+
+impl<E: std::fmt::Debug + std::fmt::Display> std::error::Error for RefereeError<E> {}
+
 /// The rules of one game in progress, in protocol notation.
 pub trait Referee: Send {
     /// Starts a new game: `None` is the variant's standard start (`startpos`), `Some(text)` the
@@ -52,6 +73,19 @@ impl<R: Rules> GameReferee<R> {
     pub fn new() -> Self {
         GameReferee { game: R::start() }
     }
+
+    /// [`Referee::play`] with the typed error.
+    pub fn judge(&mut self, text: &str) -> Result<String, RefereeError<R::Error>> {
+        if let Some(end) = self.game.outcome() {
+            return Err(RefereeError::GameOver(end));
+        }
+        let mv = self.game.parse_move(text).map_err(RefereeError::Rules)?;
+        let canonical = self.game.move_text(mv);
+        let mut next = self.game.clone();
+        next.play(mv).map_err(RefereeError::Rules)?;
+        self.game = next;
+        Ok(canonical)
+    }
 }
 
 impl<R: Rules> Default for GameReferee<R> {
@@ -64,21 +98,13 @@ impl<R: Rules> Referee for GameReferee<R> {
     fn set_start(&mut self, sfen: Option<&str>) -> Result<(), String> {
         self.game = match sfen {
             None => R::start(),
-            Some(text) => R::from_text(text)?,
+            Some(text) => R::from_text(text).map_err(|e| e.to_string())?,
         };
         Ok(())
     }
 
     fn play(&mut self, text: &str) -> Result<String, String> {
-        if let Some(end) = self.game.outcome() {
-            return Err(format!("the game is over ({end})"));
-        }
-        let mv = self.game.parse_move(text)?;
-        let canonical = self.game.move_text(mv);
-        let mut next = self.game.clone();
-        next.play(mv)?;
-        self.game = next;
-        Ok(canonical)
+        self.judge(text).map_err(|e| e.to_string())
     }
 
     fn side_to_move(&self) -> Side {

@@ -10,6 +10,48 @@ use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// Why the results file or a game record cannot be written.
+#[derive(Debug)]
+pub enum OutputError {
+    CreateDir {
+        dir: PathBuf,
+        error: std::io::Error,
+    },
+    Open {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    Write {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+}
+
+impl std::fmt::Display for OutputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            OutputError::CreateDir { dir, error } => {
+                write!(f, "cannot create {}: {error}", dir.display())
+            }
+            OutputError::Open { path, error } => {
+                write!(f, "cannot open {}: {error}", path.display())
+            }
+            OutputError::Write { path, error } => {
+                write!(f, "cannot write {}: {error}", path.display())
+            }
+        }
+    }
+}
+
+crate::games::error_text!(OutputError);
+
+fn create_dir(dir: &Path) -> Result<(), OutputError> {
+    fs::create_dir_all(dir).map_err(|error| OutputError::CreateDir {
+        dir: dir.to_path_buf(),
+        error,
+    })
+}
+
 /// The results file, opened for appending.
 pub struct ResultsFile {
     file: File,
@@ -17,15 +59,18 @@ pub struct ResultsFile {
 }
 
 impl ResultsFile {
-    pub fn open(path: &Path) -> Result<ResultsFile, String> {
+    pub fn open(path: &Path) -> Result<ResultsFile, OutputError> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            create_dir(dir)?;
         }
         let file = OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
-            .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+            .map_err(|error| OutputError::Open {
+                path: path.to_path_buf(),
+                error,
+            })?;
         Ok(ResultsFile {
             file,
             path: path.to_path_buf(),
@@ -40,13 +85,16 @@ impl ResultsFile {
     }
 
     /// Appends one line with a single write, then flushes it to the file.
-    pub fn append(&mut self, line: &str) -> Result<(), String> {
+    pub fn append(&mut self, line: &str) -> Result<(), OutputError> {
         let mut bytes = line.as_bytes().to_vec();
         bytes.push(b'\n');
         self.file
             .write_all(&bytes)
             .and_then(|_| self.file.sync_data())
-            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+            .map_err(|error| OutputError::Write {
+                path: self.path.clone(),
+                error,
+            })
     }
 }
 
@@ -217,15 +265,18 @@ pub fn write_record(
     run: &str,
     config: &Config,
     game: &FinishedGame,
-) -> Result<PathBuf, String> {
-    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+) -> Result<PathBuf, OutputError> {
+    create_dir(dir)?;
     let name = record_name(run, game.job.game);
     let path = dir.join(&name);
     // Written whole to a temporary name and renamed, so a record is never seen half-written.
     let tmp = dir.join(format!(".{name}.tmp"));
     fs::write(&tmp, record_text(config, game))
         .and_then(|_| fs::rename(&tmp, &path))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        .map_err(|error| OutputError::Write {
+            path: path.clone(),
+            error,
+        })?;
     Ok(path)
 }
 

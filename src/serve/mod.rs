@@ -67,10 +67,35 @@ fn is_loopback(host: &str) -> bool {
     matches!(host, "127.0.0.1" | "localhost" | "::1" | "[::1]")
 }
 
+/// Why the server cannot start.
+#[derive(Debug)]
+pub enum ServeError {
+    Listen {
+        host: String,
+        port: u16,
+        error: io::Error,
+    },
+    /// The bound socket has no address.
+    Address(io::Error),
+}
+
+impl std::fmt::Display for ServeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            ServeError::Listen { host, port, error } => {
+                write!(f, "cannot listen on {host}:{port}: {error}")
+            }
+            ServeError::Address(error) => error.fmt(f),
+        }
+    }
+}
+
+crate::games::error_text!(ServeError);
+
 /// Binds, prints the URL, and serves until the process is stopped.
 pub fn run(config: &Config) -> Result<(), String> {
     let listener = bind(config)?;
-    let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+    let port = listener.local_addr().map_err(ServeError::Address)?.port();
     if !is_loopback(&config.host) {
         eprintln!(
             "ryoshi serve: warning: listening on {} — anyone who can reach this address can use the engine",
@@ -84,16 +109,21 @@ pub fn run(config: &Config) -> Result<(), String> {
     };
     println!("ryoshi serve: http://{shown}:{port}/");
     let _ = io::stdout().flush();
-    serve(listener, config, port)
+    serve(listener, config, port);
+    Ok(())
 }
 
-pub fn bind(config: &Config) -> Result<TcpListener, String> {
+pub fn bind(config: &Config) -> Result<TcpListener, ServeError> {
     let host = config.host.trim_start_matches('[').trim_end_matches(']');
-    TcpListener::bind((host, config.port))
-        .map_err(|e| format!("cannot listen on {}:{}: {e}", config.host, config.port))
+    TcpListener::bind((host, config.port)).map_err(|error| ServeError::Listen {
+        host: config.host.clone(),
+        port: config.port,
+        error,
+    })
 }
 
-pub fn serve(listener: TcpListener, config: &Config, port: u16) -> Result<(), String> {
+/// Answers connections until the process is stopped.
+pub fn serve(listener: TcpListener, config: &Config, port: u16) {
     let server = Arc::new(Server {
         gate: Gate::new(&config.host, port),
         max_sessions: config.max_sessions,
@@ -124,7 +154,6 @@ pub fn serve(listener: TcpListener, config: &Config, port: u16) -> Result<(), St
             eprintln!("ryoshi serve: cannot start a connection thread");
         }
     }
-    Ok(())
 }
 
 fn connection(server: &Server, mut stream: TcpStream) {
@@ -304,7 +333,7 @@ fn room_socket(server: &Server, req: &Request, stream: TcpStream) {
                     (id, Some(seats[0].clone()))
                 }
                 Err(why) => {
-                    socket.error(&why);
+                    socket.error(&why.to_string());
                     return;
                 }
             }
@@ -314,7 +343,7 @@ fn room_socket(server: &Server, req: &Request, stream: TcpStream) {
     let seat = match room::join(&id, token.as_deref(), conn, &socket) {
         Ok(seat) => seat,
         Err(why) => {
-            socket.error(&why);
+            socket.error(&why.to_string());
             socket.close(1008, "cannot join");
             return;
         }

@@ -6,7 +6,7 @@ use super::tab::Socket;
 use crate::protocol::StartSpec;
 use crate::session::new_variant;
 use crate::session::options::{Options, VariantName};
-use crate::session::variant::Variant;
+use crate::session::variant::{SessionError, Variant};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 use std::collections::HashMap;
@@ -40,6 +40,50 @@ fn token() -> String {
     out
 }
 
+/// Why a room refuses a request (sent to the connection as `error <text>`).
+#[derive(Debug)]
+pub enum RoomError {
+    /// The position or the move, refused by the game's rules.
+    Game(SessionError),
+    Spectator,
+    /// The game is over, and why.
+    Over(String),
+    /// It is the player `name`'s turn.
+    NotYourTurn(&'static str),
+    TooManyRooms,
+    NoSuchGame,
+    WrongToken,
+    TooManyWatchers,
+    /// Not `move <move>` (the text as sent).
+    UnknownCommand(String),
+}
+
+impl std::fmt::Display for RoomError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            RoomError::Game(e) => e.fmt(f),
+            RoomError::Spectator => f.write_str("a spectator cannot move"),
+            RoomError::Over(why) => write!(f, "the game is over: {why}"),
+            RoomError::NotYourTurn(name) => write!(f, "it is {name}'s turn"),
+            RoomError::TooManyRooms => {
+                write!(f, "too many games are open (at most {MAX_ROOMS})")
+            }
+            RoomError::NoSuchGame => f.write_str("no such game"),
+            RoomError::WrongToken => f.write_str("this seat token does not belong to the game"),
+            RoomError::TooManyWatchers => {
+                write!(f, "this game has {MAX_WATCHERS} connections already")
+            }
+            RoomError::UnknownCommand(text) => write!(
+                f,
+                "unknown room command '{}' (expected: move <move>)",
+                crate::protocol::parse::printable(text)
+            ),
+        }
+    }
+}
+
+crate::games::error_text!(RoomError);
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Seat {
     First,
@@ -71,7 +115,7 @@ fn start_of(variant: VariantName) -> StartSpec {
 }
 
 impl Room {
-    fn new(variant: VariantName, start: Option<Vec<String>>) -> Result<Room, String> {
+    fn new(variant: VariantName, start: Option<Vec<String>>) -> Result<Room, RoomError> {
         let options = Options {
             variant,
             ..Options::default()
@@ -80,7 +124,8 @@ impl Room {
             .map(StartSpec::Sfen)
             .unwrap_or_else(|| start_of(variant));
         let mut game = new_variant(variant);
-        game.set_position(&start, &[], &options)?;
+        game.set_position(&start, &[], &options)
+            .map_err(RoomError::Game)?;
         Ok(Room {
             variant,
             options,
@@ -172,25 +217,23 @@ impl Room {
         }
     }
 
-    fn play(&mut self, seat: Seat, mv: &str) -> Result<(), String> {
+    fn play(&mut self, seat: Seat, mv: &str) -> Result<(), RoomError> {
         let mover = match seat {
-            Seat::Spectator => return Err("a spectator cannot move".into()),
+            Seat::Spectator => return Err(RoomError::Spectator),
             Seat::First => 0,
             Seat::Second => 1,
         };
         if let Some(why) = self.over() {
-            return Err(format!("the game is over: {why}"));
+            return Err(RoomError::Over(why));
         }
         if self.turn() != mover {
-            return Err(format!(
-                "it is {}'s turn",
-                self.variant.players()[self.turn()]
-            ));
+            return Err(RoomError::NotYourTurn(self.variant.players()[self.turn()]));
         }
         let mut moves = self.moves.clone();
         moves.push(mv.to_string());
         let mut game = new_variant(self.variant);
-        game.set_position(&self.start, &moves, &self.options)?;
+        game.set_position(&self.start, &moves, &self.options)
+            .map_err(RoomError::Game)?;
         self.game = game;
         self.moves = moves;
         let names = self.variant.players();
@@ -210,13 +253,13 @@ impl Room {
 pub fn create(
     variant: VariantName,
     start: Option<Vec<String>>,
-) -> Result<(String, [String; 2]), String> {
+) -> Result<(String, [String; 2]), RoomError> {
     let mut rooms = ROOMS.lock();
     if rooms.len() >= MAX_ROOMS {
         rooms.retain(|_, r| !r.watchers.is_empty());
     }
     if rooms.len() >= MAX_ROOMS {
-        return Err(format!("too many games are open (at most {MAX_ROOMS})"));
+        return Err(RoomError::TooManyRooms);
     }
     let room = Room::new(variant, start)?;
     let id = token()[..16].to_string();
@@ -226,17 +269,17 @@ pub fn create(
 }
 
 /// Joins a room with a seat token (or none: a spectator). Sends the state at once.
-pub fn join(id: &str, token: Option<&str>, conn: u64, socket: &Socket) -> Result<Seat, String> {
+pub fn join(id: &str, token: Option<&str>, conn: u64, socket: &Socket) -> Result<Seat, RoomError> {
     let mut rooms = ROOMS.lock();
-    let room = rooms.get_mut(id).ok_or("no such game")?;
+    let room = rooms.get_mut(id).ok_or(RoomError::NoSuchGame)?;
     let seat = match token {
         None | Some("") => Seat::Spectator,
         Some(t) if t == room.seats[0] => Seat::First,
         Some(t) if t == room.seats[1] => Seat::Second,
-        Some(_) => return Err("this seat token does not belong to the game".into()),
+        Some(_) => return Err(RoomError::WrongToken),
     };
     if room.watchers.len() >= MAX_WATCHERS {
-        return Err(format!("this game has {MAX_WATCHERS} connections already"));
+        return Err(RoomError::TooManyWatchers);
     }
     room.watchers.push((conn, seat, socket.clone()));
     socket.send_line(&room.state_line(seat));
@@ -260,15 +303,12 @@ pub fn message(id: &str, seat: Seat, text: &str, socket: &Socket) {
     let result = match words.as_slice() {
         ["move", mv] => room.play(seat, mv),
         [] => Ok(()),
-        _ => Err(format!(
-            "unknown room command '{}' (expected: move <move>)",
-            crate::protocol::parse::printable(text.trim())
-        )),
+        _ => Err(RoomError::UnknownCommand(text.trim().into())),
     };
     match result {
         Ok(()) if !words.is_empty() => room.broadcast(),
         Ok(()) => {}
-        Err(why) => socket.error(&why),
+        Err(why) => socket.error(&why.to_string()),
     }
 }
 

@@ -1,10 +1,12 @@
 //! The go adapter: protocol notation and output lines over `games::go`. See protocol/go.md.
 
 use super::options::Options;
-use super::variant::{self, Adapter, Out, PerftJob, Variant};
+use super::variant::{self, Adapter, Out, PerftJob, SessionError, Variant};
 use crate::games::go::analysis::{classic, extended};
-use crate::games::go::notation::{format_move, parse_vertex};
-use crate::games::go::rules::GoGame;
+use crate::games::go::board::{Illegal, SizeError};
+use crate::games::go::notation::{format_move, parse_vertex, VertexError};
+use crate::games::go::rules::{GoGame, RulesError};
+use crate::games::go::sgf::{FileError, SgfError};
 use crate::games::go::{perft, sgf, Board, Color, Game};
 use crate::games::rules::Rules;
 use crate::protocol::{Command, StartSpec};
@@ -29,6 +31,76 @@ impl Default for GoVariant {
     }
 }
 
+/// Why the Go session refuses a command.
+#[derive(Debug)]
+pub enum GoError {
+    Rules(RulesError),
+    /// Move `number` (from 1) of a `position` command's list is no vertex.
+    ListedVertex {
+        number: usize,
+        text: String,
+        error: VertexError,
+    },
+    /// Move `number` of the list is not legal there.
+    ListedIllegal {
+        number: usize,
+        text: String,
+        error: RulesError,
+    },
+    PerftDepth(u32),
+    Size(SizeError),
+    BenchIllegal(Illegal),
+    File(FileError),
+    /// An SGF record (from the file `path`, when it came from one).
+    Sgf {
+        path: Option<String>,
+        error: SgfError,
+    },
+    NothingToUndo,
+    NotAvailable(&'static str),
+}
+
+impl std::fmt::Display for GoError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            GoError::Rules(e) => e.fmt(f),
+            GoError::ListedVertex {
+                number,
+                text,
+                error,
+            } => write!(f, "move {number} '{text}': {error}"),
+            GoError::ListedIllegal {
+                number,
+                text,
+                error,
+            } => write!(f, "move {number} '{text}' is illegal: {error}"),
+            GoError::PerftDepth(depth) => write!(
+                f,
+                "go perft depth must be 1..{}, got {depth}",
+                perft::MAX_DEPTH
+            ),
+            GoError::Size(e) => e.fmt(f),
+            GoError::BenchIllegal(e) => write!(f, "bench: chosen move illegal ({e})"),
+            GoError::File(e) => e.fmt(f),
+            GoError::Sgf {
+                path: Some(path),
+                error,
+            } => write!(f, "'{path}': {error}"),
+            GoError::Sgf { path: None, error } => error.fmt(f),
+            GoError::NothingToUndo => f.write_str("nothing to undo"),
+            GoError::NotAvailable(command) => write!(f, "{command} is not available in go"),
+        }
+    }
+}
+
+crate::games::error_text!(GoError);
+
+impl From<GoError> for SessionError {
+    fn from(e: GoError) -> Self {
+        SessionError::game(e)
+    }
+}
+
 impl Adapter for GoVariant {
     type Rules = GoGame;
     type Record = GoGame;
@@ -41,17 +113,26 @@ impl Adapter for GoVariant {
         self.record = record;
     }
 
-    fn start(start: &StartSpec, _options: &Options) -> Result<GoGame, String> {
-        variant::start(start)
+    type Error = GoError;
+
+    fn start(start: &StartSpec, _options: &Options) -> Result<GoGame, GoError> {
+        variant::start(start).map_err(GoError::Rules)
     }
 
     /// A GTP vertex or `pass`; a bad one is named with its number.
-    fn play_listed(record: &mut GoGame, number: usize, text: &str) -> Result<(), String> {
-        let mv = parse_vertex(text, record.game.board.size())
-            .map_err(|e| format!("move {number} '{text}': {e}"))?;
-        record
-            .play(mv)
-            .map_err(|e| format!("move {number} '{text}' is illegal: {e}"))
+    fn play_listed(record: &mut GoGame, number: usize, text: &str) -> Result<(), GoError> {
+        let mv = parse_vertex(text, record.game.board.size()).map_err(|error| {
+            GoError::ListedVertex {
+                number,
+                text: text.into(),
+                error,
+            }
+        })?;
+        record.play(mv).map_err(|error| GoError::ListedIllegal {
+            number,
+            text: text.into(),
+            error,
+        })
     }
 
     fn status(&self) -> Vec<String> {
@@ -71,12 +152,9 @@ impl Adapter for GoVariant {
 }
 
 impl Variant for GoVariant {
-    fn perft(&self, depth: u32, _options: &Options, _out: Out) -> Result<PerftJob, String> {
+    fn perft(&self, depth: u32, _options: &Options, _out: Out) -> Result<PerftJob, SessionError> {
         if depth == 0 || depth > perft::MAX_DEPTH {
-            return Err(format!(
-                "go perft depth must be 1..{}, got {depth}",
-                perft::MAX_DEPTH
-            ));
+            return Err(GoError::PerftDepth(depth).into());
         }
         let mut game = self.record.game.clone();
         Ok(Box::new(move |stop| {
@@ -121,9 +199,9 @@ impl Variant for GoVariant {
         })
     }
 
-    fn bench(&mut self, _options: &Options, out: Out) -> Result<(), String> {
+    fn bench(&mut self, _options: &Options, out: Out) -> Result<(), SessionError> {
         // A fixed self-play game on 9x9 with the move chooser; its node count is the signature.
-        let mut game = Game::empty(9)?;
+        let mut game = Game::empty(9).map_err(GoError::Size)?;
         let mut nodes = 0u64;
         let mut passes = 0;
         let mut moves = 0;
@@ -131,8 +209,7 @@ impl Variant for GoVariant {
             let (mv, examined) = policy::choose(&game, game.to_move, 0);
             nodes += examined;
             passes = if mv.is_none() { passes + 1 } else { 0 };
-            game.play(mv)
-                .map_err(|e| format!("bench: chosen move illegal ({e})"))?;
+            game.play(mv).map_err(GoError::BenchIllegal)?;
             moves += 1;
         }
         out(&format!("go bench: self-play on 9x9, {moves} moves"));
@@ -140,7 +217,12 @@ impl Variant for GoVariant {
         Ok(())
     }
 
-    fn extension(&mut self, command: &Command, _options: &Options, out: Out) -> Result<(), String> {
+    fn extension(
+        &mut self,
+        command: &Command,
+        _options: &Options,
+        out: Out,
+    ) -> Result<(), SessionError> {
         match command {
             Command::Benson { classic: true } => {
                 for line in classic(&self.record.game.board).report(&self.record.game.board) {
@@ -156,25 +238,28 @@ impl Variant for GoVariant {
                 Ok(())
             }
             Command::LoadSgf(path) => {
-                let text = sgf::read_file(path)?;
-                self.record = GoGame::new(sgf::load(&text).map_err(|e| format!("'{path}': {e}"))?);
+                let text = sgf::read_file(path).map_err(GoError::File)?;
+                let game = sgf::read_game(&text, None).map_err(|error| GoError::Sgf {
+                    path: Some(path.clone()),
+                    error,
+                })?;
+                self.record = GoGame::new(game);
                 Ok(())
             }
             Command::LoadSgfText(text) => {
-                self.record = GoGame::new(sgf::load(text)?);
+                let game = sgf::read_game(text, None)
+                    .map_err(|error| GoError::Sgf { path: None, error })?;
+                self.record = GoGame::new(game);
                 Ok(())
             }
             Command::Undo => {
                 if self.record.game.undo() {
                     Ok(())
                 } else {
-                    Err("nothing to undo".into())
+                    Err(GoError::NothingToUndo.into())
                 }
             }
-            other => Err(format!(
-                "{} is not available in go",
-                super::variant::command_name(other)
-            )),
+            other => Err(GoError::NotAvailable(super::variant::command_name(other)).into()),
         }
     }
 }

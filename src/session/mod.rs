@@ -18,7 +18,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
-use variant::Variant;
+use variant::{SessionError, Variant};
 
 pub const ENGINE_NAME: &str = concat!("ryoshi ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the ryoshi developers";
@@ -139,7 +139,7 @@ struct Session<W: Write> {
     search: Option<Running>,
     /// Commands that arrived during a search and need the engine idle, and the errors of lines
     /// that came after them (answered in turn, so replies keep the order of the lines).
-    pending: VecDeque<Result<Command, String>>,
+    pending: VecDeque<Result<Command, SessionError>>,
     search_tx: Sender<SearchMsg>,
     search_rx: Receiver<SearchMsg>,
 }
@@ -178,7 +178,7 @@ impl<W: Write> Session<W> {
             Ok(Some(command)) => self.on_command(command),
             Ok(None) => Flow::Continue,
             Err(e) if !self.pending.is_empty() => {
-                self.pending.push_back(Err(e.to_string()));
+                self.pending.push_back(Err(SessionError::Parse(e)));
                 Flow::Continue
             }
             Err(e) => {
@@ -278,13 +278,13 @@ impl<W: Write> Session<W> {
             }
             extension => self.extension(&extension),
         };
-        if let Err(message) = result {
-            self.error(&message);
+        if let Err(e) = result {
+            self.error(&e.to_string());
         }
         Flow::Continue
     }
 
-    fn extension(&mut self, command: &Command) -> Result<(), String> {
+    fn extension(&mut self, command: &Command) -> Result<(), SessionError> {
         let Session {
             out, game, options, ..
         } = self;
@@ -294,9 +294,11 @@ impl<W: Write> Session<W> {
         })
     }
 
-    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), SessionError> {
         let before = self.options.variant;
-        self.options.set(name, value).map_err(|e| e.to_string())?;
+        self.options
+            .set(name, value)
+            .map_err(SessionError::Option)?;
         if self.options.variant != before {
             self.game = new_variant(self.options.variant);
         }
@@ -314,7 +316,7 @@ impl<W: Write> Session<W> {
     }
 
     /// `go perft N` on its own thread: `isready` is answered and `stop` ends it meanwhile.
-    fn start_perft(&mut self, depth: u32) -> Result<(), String> {
+    fn start_perft(&mut self, depth: u32) -> Result<(), SessionError> {
         let mut notes = Vec::new();
         let job = self.game.perft(depth, &self.options, &mut |l: &str| {
             notes.push(l.to_string())
@@ -337,7 +339,10 @@ impl<W: Write> Session<W> {
                 });
                 let _ = tx.send(SearchMsg::PerftDone(divide));
             })
-            .map_err(|e| format!("cannot start the perft thread: {e}"))?;
+            .map_err(|error| SessionError::Thread {
+                what: "perft",
+                error,
+            })?;
         let limits = Limits {
             depth: Some(depth),
             ..Limits::default()
@@ -557,7 +562,7 @@ impl<W: Write> Session<W> {
         while self.search.is_none() {
             match self.pending.pop_front() {
                 None => break,
-                Some(Err(message)) => self.error(&message),
+                Some(Err(e)) => self.error(&e.to_string()),
                 Some(Ok(command)) => {
                     if self.execute(command) == Flow::Quit {
                         return Flow::Quit;

@@ -6,10 +6,11 @@
 //! that send the passes they saw) and refused otherwise.
 
 use super::options::Options;
-use super::variant::{Adapter, Out, PerftJob, Variant};
+use super::variant::{Adapter, Out, PerftJob, SessionError, Variant};
 use crate::games::othello::board::{flips, moves, squares};
-use crate::games::othello::count::{count, CountRow};
-use crate::games::othello::position::parse_square;
+use crate::games::othello::count::{count, CountError, CountRow};
+use crate::games::othello::position::{parse_square, PositionError};
+use crate::games::othello::rules::RulesError;
 use crate::games::othello::{perft, square_name, Board, Position};
 use crate::games::rules::{Rules, Verdict};
 use crate::protocol::{Command, StartSpec};
@@ -58,6 +59,91 @@ impl State {
     }
 }
 
+/// Why the Othello session refuses a command.
+#[derive(Debug)]
+pub enum OthelloError {
+    Position(PositionError),
+    Rules(RulesError),
+    PassGameOver,
+    /// Move `number` (from 1) of a `position` command's list.
+    Listed {
+        number: usize,
+        error: Box<OthelloError>,
+    },
+    /// A move of bench line `line` (from 1).
+    BenchLine {
+        line: usize,
+        error: Box<OthelloError>,
+    },
+    /// `flips` of a token that is no square.
+    FlipsSquare(String),
+    FlipsIllegal {
+        token: String,
+        side: &'static str,
+    },
+    HintCount,
+    HintGameOver,
+    SolveEmpties(u32),
+    CountDepth,
+    Count(CountError),
+    PerftDepth(u32),
+    PerftMemory,
+    NothingToUndo,
+    NotAvailable(&'static str),
+}
+
+impl std::fmt::Display for OthelloError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            OthelloError::Position(e) => e.fmt(f),
+            OthelloError::Rules(e) => e.fmt(f),
+            OthelloError::PassGameOver => f.write_str("pass: the game is over"),
+            OthelloError::Listed { number, error } => write!(f, "move {number}: {error}"),
+            OthelloError::BenchLine { line, error } => write!(f, "bench line {line}: {error}"),
+            OthelloError::FlipsSquare(token) => write!(
+                f,
+                "bad move '{}' (a1..h8)",
+                crate::protocol::parse::printable(token)
+            ),
+            OthelloError::FlipsIllegal { token, side } => {
+                write!(f, "illegal move {token} for {side}")
+            }
+            OthelloError::HintCount => f.write_str("hint needs K of at least 1"),
+            OthelloError::HintGameOver => f.write_str("hint: the game is over"),
+            OthelloError::SolveEmpties(empties) => write!(
+                f,
+                "solve handles at most {MAX_SOLVE_EMPTIES} empty squares (this position has {empties})"
+            ),
+            OthelloError::CountDepth => {
+                write!(f, "count depth must be 1 to {MAX_COUNT_DEPTH}")
+            }
+            OthelloError::Count(e) => e.fmt(f),
+            OthelloError::PerftDepth(depth) => {
+                write!(f, "perft depth must be 1 to {MAX_PERFT_DEPTH}, got {depth}")
+            }
+            OthelloError::PerftMemory => f.write_str("perft: no memory for its table"),
+            OthelloError::NothingToUndo => f.write_str("undo: no placement to take back"),
+            OthelloError::NotAvailable(command) => {
+                write!(f, "{command} is not available in othello")
+            }
+        }
+    }
+}
+
+crate::games::error_text!(OthelloError);
+
+impl From<OthelloError> for SessionError {
+    fn from(e: OthelloError) -> Self {
+        SessionError::game(e)
+    }
+}
+
+impl From<RulesError> for OthelloError {
+    fn from(e: RulesError) -> Self {
+        OthelloError::Rules(e)
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Game {
     state: State,
@@ -73,7 +159,7 @@ impl Game {
         }
     }
 
-    fn apply(&mut self, token: &str) -> Result<(), String> {
+    fn apply(&mut self, token: &str) -> Result<(), OthelloError> {
         let pos = self.state.position;
         if token == "pass" {
             if self.state.auto_passed {
@@ -81,7 +167,7 @@ impl Game {
                 return Ok(());
             }
             if pos.board.is_game_over() {
-                return Err("pass: the game is over".into());
+                return Err(OthelloError::PassGameOver);
             }
         }
         // The rules read the placement, or refuse the pass of a side that has a move.
@@ -199,21 +285,16 @@ pub fn reason(board: &Board, sq: u32, exact: Option<i32>) -> String {
 }
 
 impl OthelloVariant {
-    fn flips_line(&self, token: &str) -> Result<String, String> {
+    fn flips_line(&self, token: &str) -> Result<String, OthelloError> {
         let pos = self.position();
         let sq = parse_square(token)
             .filter(|_| token.len() == 2 && !token.chars().any(|c| c.is_ascii_uppercase()))
-            .ok_or_else(|| {
-                format!(
-                    "bad move '{}' (a1..h8)",
-                    crate::protocol::parse::printable(token)
-                )
-            })?;
+            .ok_or_else(|| OthelloError::FlipsSquare(token.into()))?;
         if pos.board.moves() & 1u64 << sq == 0 {
-            return Err(format!(
-                "illegal move {token} for {}",
-                side_name(pos.black_to_move)
-            ));
+            return Err(OthelloError::FlipsIllegal {
+                token: token.into(),
+                side: side_name(pos.black_to_move),
+            });
         }
         let turned = flips(pos.board.player, pos.board.opponent, sq);
         let mut line = format!("flips {token}");
@@ -224,14 +305,14 @@ impl OthelloVariant {
         Ok(line)
     }
 
-    fn hint(&self, k: Option<u32>, out: Out) -> Result<(), String> {
+    fn hint(&self, k: Option<u32>, out: Out) -> Result<(), OthelloError> {
         let k = k.unwrap_or(HINT_DEFAULT);
         if k == 0 {
-            return Err("hint needs K of at least 1".into());
+            return Err(OthelloError::HintCount);
         }
         let board = self.position().board;
         if board.moves() == 0 {
-            return Err("hint: the game is over".into());
+            return Err(OthelloError::HintGameOver);
         }
         let empties = board.empties().count_ones();
         let ranked: Vec<(u32, i32, bool)> = if empties <= HINT_EXACT_EMPTIES {
@@ -262,13 +343,11 @@ impl OthelloVariant {
         Ok(())
     }
 
-    fn solve(&self, out: Out) -> Result<(), String> {
+    fn solve(&self, out: Out) -> Result<(), OthelloError> {
         let board = self.position().board;
         let empties = board.empties().count_ones();
         if empties > MAX_SOLVE_EMPTIES {
-            return Err(format!(
-                "solve handles at most {MAX_SOLVE_EMPTIES} empty squares (this position has {empties})"
-            ));
+            return Err(OthelloError::SolveEmpties(empties));
         }
         let t0 = Instant::now();
         let mut solver = Solver::new(22);
@@ -283,9 +362,9 @@ impl OthelloVariant {
         Ok(())
     }
 
-    fn count(&self, depth: u32, out: Out) -> Result<(), String> {
+    fn count(&self, depth: u32, out: Out) -> Result<(), OthelloError> {
         if depth == 0 || depth > MAX_COUNT_DEPTH {
-            return Err(format!("count depth must be 1 to {MAX_COUNT_DEPTH}"));
+            return Err(OthelloError::CountDepth);
         }
         let pos = self.position();
         let bar = progress_bar();
@@ -322,7 +401,7 @@ impl OthelloVariant {
         if let Some(bar) = bar {
             bar.finish_and_clear();
         }
-        result.map(|_| ()).map_err(String::from)
+        result.map(|_| ()).map_err(OthelloError::Count)
     }
 }
 
@@ -344,6 +423,7 @@ fn progress_bar() -> Option<indicatif::ProgressBar> {
 impl Adapter for OthelloVariant {
     type Rules = Position;
     type Record = Game;
+    type Error = OthelloError;
 
     fn rules(&self) -> &Position {
         &self.game.state.position
@@ -355,19 +435,22 @@ impl Adapter for OthelloVariant {
 
     /// The position as given (not the rules' `from_text`, which passes at once for a side
     /// without a move): a client may confirm that pass.
-    fn start(start: &StartSpec, _options: &Options) -> Result<Game, String> {
+    fn start(start: &StartSpec, _options: &Options) -> Result<Game, OthelloError> {
         let position = match start {
             StartSpec::Startpos => Position::START,
             StartSpec::Sfen(fields) => {
                 let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
-                Position::from_fields(&fields)?
+                Position::from_fields(&fields).map_err(OthelloError::Position)?
             }
         };
         Ok(Game::new(position))
     }
 
-    fn play_listed(game: &mut Game, number: usize, text: &str) -> Result<(), String> {
-        game.apply(text).map_err(|e| format!("move {number}: {e}"))
+    fn play_listed(game: &mut Game, number: usize, text: &str) -> Result<(), OthelloError> {
+        game.apply(text).map_err(|e| OthelloError::Listed {
+            number,
+            error: Box::new(e),
+        })
     }
 
     /// The discs, and `*` where the side to move may play.
@@ -427,11 +510,9 @@ impl Adapter for OthelloVariant {
 }
 
 impl Variant for OthelloVariant {
-    fn perft(&self, depth: u32, options: &Options, out: Out) -> Result<PerftJob, String> {
+    fn perft(&self, depth: u32, options: &Options, out: Out) -> Result<PerftJob, SessionError> {
         if depth == 0 || depth > MAX_PERFT_DEPTH {
-            return Err(format!(
-                "perft depth must be 1 to {MAX_PERFT_DEPTH}, got {depth}"
-            ));
+            return Err(OthelloError::PerftDepth(depth).into());
         }
         // Deep counts share transposed subtrees through a table of USI_Hash MiB (or the
         // largest that can be had: the count is the same, only slower).
@@ -439,7 +520,7 @@ impl Variant for OthelloVariant {
         if depth >= PERFT_HASH_DEPTH {
             let wanted = options.hash_mb;
             let (t, got) = crate::memory::largest(wanted, perft::PerftTable::try_new)
-                .ok_or("perft: no memory for its table")?;
+                .ok_or(OthelloError::PerftMemory)?;
             if got < wanted {
                 out(&format!(
                     "info string {}",
@@ -470,14 +551,16 @@ impl Variant for OthelloVariant {
         search::job(self.position(), options.level, options.seed)
     }
 
-    fn bench(&mut self, options: &Options, out: Out) -> Result<(), String> {
+    fn bench(&mut self, options: &Options, out: Out) -> Result<(), SessionError> {
         let _ = options;
         let mut total = 0u64;
         for (i, line) in BENCH_LINES.iter().enumerate() {
             let mut game = Game::new(Position::START);
             for m in line.split_whitespace() {
-                game.apply(m)
-                    .map_err(|e| format!("bench line {}: {e}", i + 1))?;
+                game.apply(m).map_err(|e| OthelloError::BenchLine {
+                    line: i + 1,
+                    error: Box::new(e),
+                })?;
             }
             let limits = Limits {
                 depth: Some(BENCH_DEPTH),
@@ -504,8 +587,13 @@ impl Variant for OthelloVariant {
         Ok(())
     }
 
-    fn extension(&mut self, command: &Command, _options: &Options, out: Out) -> Result<(), String> {
-        match command {
+    fn extension(
+        &mut self,
+        command: &Command,
+        _options: &Options,
+        out: Out,
+    ) -> Result<(), SessionError> {
+        let done = match command {
             Command::Count(depth) => self.count(*depth, out),
             Command::Flips(m) => {
                 let line = self.flips_line(m)?;
@@ -519,13 +607,13 @@ impl Variant for OthelloVariant {
                     self.game.state = before;
                     Ok(())
                 }
-                None => Err("undo: no placement to take back".into()),
+                None => Err(OthelloError::NothingToUndo),
             },
-            other => Err(format!(
-                "{} is not available in othello",
-                super::variant::command_name(other)
-            )),
-        }
+            other => Err(OthelloError::NotAvailable(super::variant::command_name(
+                other,
+            ))),
+        };
+        Ok(done?)
     }
 }
 

@@ -1,8 +1,9 @@
 //! The quantum shogi adapter: protocol notation and output lines over `games::quantum`.
 
 use super::options::{Options, Strategy};
-use super::variant::{self, Adapter, Out, PerftJob, Variant};
+use super::variant::{self, Adapter, Out, PerftJob, SessionError, Variant};
 use crate::games::quantum::{perft, Position, Record, Rules};
+use crate::games::quantum::{PlayError, RecordError};
 use crate::memory;
 use crate::protocol::StartSpec;
 use crate::search::quantum::mate::{self, MateSearch, MAX_MATE_PLIES};
@@ -11,6 +12,48 @@ use crate::search::tt::Table;
 use crate::search::{Control, Job, Limits, MateJob, Report, Searcher};
 use parking_lot::Mutex;
 use std::sync::Arc;
+
+/// Why the quantum shogi session refuses a command.
+#[derive(Debug)]
+pub enum QuantumError {
+    Rules(RecordError),
+    /// Move `number` (from 1) of a `position` command's list.
+    Listed {
+        number: usize,
+        text: String,
+        error: PlayError,
+    },
+    PerftDepth(u32),
+}
+
+impl std::fmt::Display for QuantumError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            QuantumError::Rules(e) => e.fmt(f),
+            QuantumError::Listed {
+                number,
+                text,
+                error,
+            } => write!(
+                f,
+                "illegal move {text} (move {number} of the list): {error}"
+            ),
+            QuantumError::PerftDepth(depth) => write!(
+                f,
+                "perft depth must be 1 to {}, got {depth}",
+                perft::MAX_DEPTH
+            ),
+        }
+    }
+}
+
+crate::games::error_text!(QuantumError);
+
+impl From<QuantumError> for SessionError {
+    fn from(e: QuantumError) -> Self {
+        SessionError::game(e)
+    }
+}
 
 pub struct QuantumVariant {
     /// The current position and the keys of the game so far (for repetition).
@@ -57,16 +100,22 @@ impl Adapter for QuantumVariant {
         self.record = record;
     }
 
-    fn start(start: &StartSpec, options: &Options) -> Result<Record, String> {
-        let record: Record = variant::start(start)?;
+    type Error = QuantumError;
+
+    fn start(start: &StartSpec, options: &Options) -> Result<Record, QuantumError> {
+        let record: Record = variant::start(start).map_err(QuantumError::Rules)?;
         Ok(Record::new(record.position().clone(), rules(options)))
     }
 
-    fn play_listed(record: &mut Record, number: usize, text: &str) -> Result<(), String> {
+    fn play_listed(record: &mut Record, number: usize, text: &str) -> Result<(), QuantumError> {
         record
             .play_str(text)
             .map(drop)
-            .map_err(|why| format!("illegal move {text} (move {number} of the list): {why}"))
+            .map_err(|error| QuantumError::Listed {
+                number,
+                text: text.into(),
+                error,
+            })
     }
 
     fn with_options(&self, options: &Options) -> Option<Record> {
@@ -91,12 +140,9 @@ impl Variant for QuantumVariant {
         self.record = Record::new(self.record.position().clone(), self.record.rules());
     }
 
-    fn perft(&self, depth: u32, options: &Options, _out: Out) -> Result<PerftJob, String> {
+    fn perft(&self, depth: u32, options: &Options, _out: Out) -> Result<PerftJob, SessionError> {
         if depth == 0 || depth > perft::MAX_DEPTH {
-            return Err(format!(
-                "perft depth must be 1 to {}, got {depth}",
-                perft::MAX_DEPTH
-            ));
+            return Err(QuantumError::PerftDepth(depth).into());
         }
         let pos = self.record.position().clone();
         let rules = rules(options);
@@ -169,7 +215,7 @@ impl Variant for QuantumVariant {
         }))
     }
 
-    fn bench(&mut self, _options: &Options, out: Out) -> Result<(), String> {
+    fn bench(&mut self, _options: &Options, out: Out) -> Result<(), SessionError> {
         let (lines, _) = bench(player::BENCH_DEPTH, true);
         for line in lines {
             out(&line);

@@ -19,6 +19,48 @@ pub type Out<'a> = &'a mut dyn FnMut(&str);
 /// raised before it finished.
 pub type PerftJob = Box<dyn FnOnce(Arc<AtomicBool>) -> Option<Vec<(String, u64)>> + Send>;
 
+/// Why a session command is refused: the text after `info string error: `.
+#[derive(Debug)]
+pub enum SessionError {
+    /// The game refuses it, in its words (the adapter's error).
+    Game(Box<dyn std::error::Error + Send + Sync>),
+    /// A variant-only command this variant has no use for.
+    NotAvailable(&'static str),
+    /// A line that is no command.
+    Parse(crate::protocol::parse::ParseError),
+    /// `setoption` refused.
+    Option(super::options::OptionError),
+    /// The operating system would not start the `what` thread.
+    Thread {
+        what: &'static str,
+        error: std::io::Error,
+    },
+}
+
+impl std::fmt::Display for SessionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            SessionError::Game(e) => e.fmt(f),
+            SessionError::NotAvailable(command) => {
+                write!(f, "{command} is not available in this variant")
+            }
+            SessionError::Parse(e) => e.fmt(f),
+            SessionError::Option(e) => e.fmt(f),
+            SessionError::Thread { what, error } => {
+                write!(f, "cannot start the {what} thread: {error}")
+            }
+        }
+    }
+}
+
+crate::games::error_text!(SessionError);
+
+impl SessionError {
+    pub fn game(e: impl std::error::Error + Send + Sync + 'static) -> SessionError {
+        SessionError::Game(Box::new(e))
+    }
+}
+
 /// The half of a session's game that its rules answer, the same for every game.
 pub trait Shared: Send {
     /// Replaces the position, all or nothing. On a bad move the error names it.
@@ -27,7 +69,7 @@ pub trait Shared: Send {
         start: &StartSpec,
         moves: &[String],
         options: &Options,
-    ) -> Result<(), String>;
+    ) -> Result<(), SessionError>;
 
     /// `d`: the human-readable board; the last line is `sfen <position>`.
     fn display(&self) -> Vec<String>;
@@ -46,6 +88,8 @@ pub trait Adapter: Send {
     /// The game so far as the session keeps it: the rules' state, with anything only the
     /// session needs beside it (Othello's placements for `undo`).
     type Record: Send;
+    /// Why a position or a listed move is refused, as the game words it.
+    type Error: std::error::Error + Send + Sync + 'static;
 
     /// The current game's rules.
     fn rules(&self) -> &Self::Rules;
@@ -54,10 +98,11 @@ pub trait Adapter: Send {
     fn set_record(&mut self, record: Self::Record);
 
     /// The record a `position` command starts from ([`start`] for most games).
-    fn start(start: &StartSpec, options: &Options) -> Result<Self::Record, String>;
+    fn start(start: &StartSpec, options: &Options) -> Result<Self::Record, Self::Error>;
 
     /// Plays the `number`-th move (from 1) of a `position` command; the error is the message.
-    fn play_listed(record: &mut Self::Record, number: usize, text: &str) -> Result<(), String>;
+    fn play_listed(record: &mut Self::Record, number: usize, text: &str)
+        -> Result<(), Self::Error>;
 
     /// The current rules as `options` set them now, when they differ (quantum shogi's
     /// `KakuteiNifu`, read at each command).
@@ -76,7 +121,7 @@ pub trait Adapter: Send {
 }
 
 /// The rules' start (`startpos`) or position text (`sfen ...`).
-pub fn start<R: Rules>(start: &StartSpec) -> Result<R, String> {
+pub fn start<R: Rules>(start: &StartSpec) -> Result<R, R::Error> {
     match start {
         StartSpec::Startpos => Ok(R::start()),
         StartSpec::Sfen(fields) => R::from_text(&fields.join(" ")),
@@ -89,10 +134,10 @@ impl<A: Adapter> Shared for A {
         start: &StartSpec,
         moves: &[String],
         options: &Options,
-    ) -> Result<(), String> {
-        let mut record = A::start(start, options)?;
+    ) -> Result<(), SessionError> {
+        let mut record = A::start(start, options).map_err(SessionError::game)?;
         for (i, text) in moves.iter().enumerate() {
-            A::play_listed(&mut record, i + 1, text)?;
+            A::play_listed(&mut record, i + 1, text).map_err(SessionError::game)?;
         }
         self.set_record(record);
         Ok(())
@@ -124,7 +169,7 @@ pub trait Variant: Shared {
 
     /// `go perft N`: checks the request (depth, memory; notes go to `out` as whole lines) and
     /// returns the count, run off the session thread so that it can be stopped.
-    fn perft(&self, depth: u32, options: &Options, out: Out) -> Result<PerftJob, String>;
+    fn perft(&self, depth: u32, options: &Options, out: Out) -> Result<PerftJob, SessionError>;
 
     /// Allocates what `options` ask for ahead of a search (the hash table), so that a failure
     /// is reported here and no search pays for it. A note when the table is smaller than asked.
@@ -144,15 +189,17 @@ pub trait Variant: Shared {
     }
 
     /// `bench`: a fixed deterministic search; the last line must be `Nodes searched: <n>`.
-    fn bench(&mut self, options: &Options, out: Out) -> Result<(), String>;
+    fn bench(&mut self, options: &Options, out: Out) -> Result<(), SessionError>;
 
     /// Variant-only commands (`count`, `flips`, `benson`, ...). The default refuses them.
-    fn extension(&mut self, command: &Command, options: &Options, out: Out) -> Result<(), String> {
+    fn extension(
+        &mut self,
+        command: &Command,
+        options: &Options,
+        out: Out,
+    ) -> Result<(), SessionError> {
         let _ = (options, out);
-        Err(format!(
-            "{} is not available in this variant",
-            command_name(command)
-        ))
+        Err(SessionError::NotAvailable(command_name(command)))
     }
 }
 

@@ -1,8 +1,9 @@
 //! Go for a referee: the game ends after two passes in a row and is scored by area with every
 //! stone on the board counted alive (Tromp-Taylor) and `KOMI` for white.
 
-use super::board::Color;
+use super::board::{Color, Illegal};
 use super::notation::{diagram, format_move, format_position, parse_position, parse_vertex};
+use super::notation::{PositionError, VertexError};
 use super::score::{area_score, Judgement, Life};
 use super::Game;
 use crate::games::rules::{GameEnd, Rules, Side, Verdict};
@@ -32,18 +33,46 @@ impl GoGame {
     }
 }
 
+/// Why the rules refuse a position text or a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RulesError {
+    Position(PositionError),
+    Vertex(VertexError),
+    /// The move `text` is not legal here.
+    Illegal {
+        text: String,
+        why: Illegal,
+    },
+    /// A move (already read) is not legal here.
+    Play(Illegal),
+}
+
+impl std::fmt::Display for RulesError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            RulesError::Position(e) => e.fmt(f),
+            RulesError::Vertex(e) => e.fmt(f),
+            RulesError::Illegal { text, why } => write!(f, "'{text}' is illegal: {why}"),
+            RulesError::Play(why) => why.fmt(f),
+        }
+    }
+}
+
+error_text!(RulesError);
+
 impl Rules for GoGame {
     const NAME: &'static str = "go";
     const PLAYERS: [&'static str; 2] = ["black", "white"];
     type Move = Option<usize>;
+    type Error = RulesError;
 
     fn start() -> Self {
         GoGame::new(Game::empty(19).unwrap_or_else(|_| unreachable!("19 is a valid size")))
     }
 
-    fn from_text(text: &str) -> Result<Self, String> {
+    fn from_text(text: &str) -> Result<Self, RulesError> {
         let fields: Vec<String> = text.split_whitespace().map(str::to_string).collect();
-        let (board, to_move) = parse_position(&fields)?;
+        let (board, to_move) = parse_position(&fields).map_err(RulesError::Position)?;
         Ok(GoGame::new(Game::new(board, to_move)))
     }
 
@@ -51,13 +80,16 @@ impl Rules for GoGame {
         format_position(&self.game.board, self.game.to_move)
     }
 
-    fn parse_move(&self, text: &str) -> Result<Option<usize>, String> {
-        let mv = parse_vertex(text, self.game.board.size())?;
+    fn parse_move(&self, text: &str) -> Result<Option<usize>, RulesError> {
+        let mv = parse_vertex(text, self.game.board.size()).map_err(RulesError::Vertex)?;
         if let Some(p) = mv {
             let mut board = self.game.board.clone();
             board
                 .play(p, self.game.to_move, self.game.ko)
-                .map_err(|e| format!("'{text}' is illegal: {e}"))?;
+                .map_err(|why| RulesError::Illegal {
+                    text: text.into(),
+                    why,
+                })?;
         }
         Ok(mv)
     }
@@ -71,8 +103,8 @@ impl Rules for GoGame {
         self.game.legal_points().into_iter().map(Some).collect()
     }
 
-    fn play(&mut self, mv: Option<usize>) -> Result<(), String> {
-        self.game.play(mv).map_err(|e| e.to_string())?;
+    fn play(&mut self, mv: Option<usize>) -> Result<(), RulesError> {
+        self.game.play(mv).map_err(RulesError::Play)?;
         self.passes = if mv.is_none() { self.passes + 1 } else { 0 };
         Ok(())
     }

@@ -16,6 +16,12 @@ pub enum MoveError {
         side: &'static str,
         legal: String,
     },
+    /// `pass` while `side` has a move (passes are automatic).
+    Pass {
+        side: &'static str,
+    },
+    /// A square the rules refuse in this position.
+    NotLegalHere(u32),
 }
 
 impl std::fmt::Display for MoveError {
@@ -33,11 +39,39 @@ impl std::fmt::Display for MoveError {
             MoveError::Illegal { token, side, legal } => {
                 write!(f, "illegal move {token} for {side} (legal: {legal})")
             }
+            MoveError::Pass { side } => write!(f, "pass is illegal: {side} has a move"),
+            MoveError::NotLegalHere(sq) => {
+                write!(f, "{} is not a legal move here", square_name(*sq))
+            }
         }
     }
 }
 
 error_text!(MoveError);
+
+/// Why the rules refuse a position text or a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RulesError {
+    Position(super::position::PositionError),
+    Move(MoveError),
+}
+
+impl std::fmt::Display for RulesError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            RulesError::Position(e) => e.fmt(f),
+            RulesError::Move(e) => e.fmt(f),
+        }
+    }
+}
+
+error_text!(RulesError);
+
+impl From<MoveError> for RulesError {
+    fn from(e: MoveError) -> Self {
+        RulesError::Move(e)
+    }
+}
 
 /// Reads a placement in protocol notation (`a1`..`h8`, lowercase: protocol/othello.md) and plays
 /// it. The engine (`session::othello`) and the referee both read moves with this, so they agree.
@@ -90,24 +124,27 @@ impl Rules for Position {
     const NAME: &'static str = "othello";
     const PLAYERS: [&'static str; 2] = ["black", "white"];
     type Move = u32;
+    type Error = RulesError;
 
     fn start() -> Self {
         settle(Position::START)
     }
 
-    fn from_text(text: &str) -> Result<Self, String> {
+    fn from_text(text: &str) -> Result<Self, RulesError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
-        Ok(settle(Position::from_fields(&fields)?))
+        let position = Position::from_fields(&fields).map_err(RulesError::Position)?;
+        Ok(settle(position))
     }
 
     fn to_text(&self) -> String {
         Position::to_text(self)
     }
 
-    fn parse_move(&self, text: &str) -> Result<u32, String> {
+    fn parse_move(&self, text: &str) -> Result<u32, RulesError> {
         if text == "pass" {
             // Passes are automatic: by the time an engine is asked, it has a move.
-            return Err(format!("pass is illegal: {} has a move", side_name(self)));
+            let side = side_name(self);
+            return Err(MoveError::Pass { side }.into());
         }
         Ok(play_text(self, text)?.0)
     }
@@ -120,9 +157,8 @@ impl Rules for Position {
         squares(self.board.moves()).collect()
     }
 
-    fn play(&mut self, mv: u32) -> Result<(), String> {
-        let next = Position::play(self, mv)
-            .ok_or_else(|| format!("{} is not a legal move here", square_name(mv)))?;
+    fn play(&mut self, mv: u32) -> Result<(), RulesError> {
+        let next = Position::play(self, mv).ok_or(MoveError::NotLegalHere(mv))?;
         *self = settle(next);
         Ok(())
     }

@@ -51,5 +51,5 @@ pub use action::{Action, ActionError};
 pub use movegen::Displacement;
 pub use position::{loose_mask, origin_of, Piece, Position, PositionError, Rules, HAND};
 pub use qsfen::QsfenError;
-pub use record::{Ending, PlayError, Record};
+pub use record::{Ending, PlayError, Record, RecordError};
 pub use types::{Mask, Side, Square};

@@ -133,6 +133,36 @@ impl std::fmt::Display for PlayError {
 
 error_text!(PlayError);
 
+/// Why the rules refuse a position text or a move (the referee's and the session's error).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    Position(super::qsfen::QsfenError),
+    Play(PlayError),
+}
+
+impl std::fmt::Display for RecordError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            RecordError::Position(e) => e.fmt(f),
+            RecordError::Play(e) => e.fmt(f),
+        }
+    }
+}
+
+error_text!(RecordError);
+
+impl From<ActionError> for RecordError {
+    fn from(e: ActionError) -> Self {
+        RecordError::Play(PlayError::Action(e))
+    }
+}
+
+impl From<PlayError> for RecordError {
+    fn from(e: PlayError) -> Self {
+        RecordError::Play(e)
+    }
+}
+
 impl From<ActionError> for PlayError {
     fn from(e: ActionError) -> Self {
         PlayError::Action(e)
@@ -145,20 +175,22 @@ impl crate::games::rules::Rules for Record {
     const NAME: &'static str = "quantumshogi";
     const PLAYERS: [&'static str; 2] = ["sente", "gote"];
     type Move = Action;
+    type Error = RecordError;
 
     fn start() -> Self {
         Record::new(Position::start(), Rules::default())
     }
 
-    fn from_text(text: &str) -> Result<Self, String> {
-        Ok(Record::new(super::qsfen::parse(text)?, Rules::default()))
+    fn from_text(text: &str) -> Result<Self, RecordError> {
+        let position = super::qsfen::read(text).map_err(RecordError::Position)?;
+        Ok(Record::new(position, Rules::default()))
     }
 
     fn to_text(&self) -> String {
         super::qsfen::write(&self.position)
     }
 
-    fn parse_move(&self, text: &str) -> Result<Action, String> {
+    fn parse_move(&self, text: &str) -> Result<Action, RecordError> {
         Ok(self.position.parse_action(text, &self.rules)?)
     }
 
@@ -173,7 +205,7 @@ impl crate::games::rules::Rules for Record {
         actions
     }
 
-    fn play(&mut self, mv: Action) -> Result<(), String> {
+    fn play(&mut self, mv: Action) -> Result<(), RecordError> {
         Ok(Record::play(self, mv)?)
     }
 
