@@ -253,7 +253,8 @@ pub fn load(
             if !["king capture", "no legal action", "repetition", "max plies"].contains(&reason) {
                 continue;
             }
-            let opening = Opening::parse(field(&v, "opening").map_err(at)?).map_err(at)?;
+            let opening =
+                Opening::parse(field(&v, "opening").map_err(at)?).map_err(|e| at(e.to_string()))?;
             let moves: Vec<&str> = v
                 .get("moves")
                 .and_then(|m| m.as_array())
