@@ -601,12 +601,7 @@ mod tests {
         pub(super) id: u64,
     }
 
-    pub(super) fn mix(mut x: u64) -> u64 {
-        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        x ^ (x >> 31)
-    }
+    pub(super) use crate::rng::mix;
 
     impl SearchGame for Tree {
         type Move = u32;
