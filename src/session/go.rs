@@ -57,7 +57,6 @@ pub enum GoError {
         error: SgfError,
     },
     NothingToUndo,
-    NotAvailable(&'static str),
 }
 
 impl std::fmt::Display for GoError {
@@ -88,7 +87,6 @@ impl std::fmt::Display for GoError {
             } => write!(f, "'{path}': {error}"),
             GoError::Sgf { path: None, error } => error.fmt(f),
             GoError::NothingToUndo => f.write_str("nothing to undo"),
-            GoError::NotAvailable(command) => write!(f, "{command} is not available in go"),
         }
     }
 }
@@ -259,7 +257,7 @@ impl Variant for GoVariant {
                     Err(GoError::NothingToUndo.into())
                 }
             }
-            other => Err(GoError::NotAvailable(super::variant::command_name(other)).into()),
+            other => Err(SessionError::not_available(other, Some("go"))),
         }
     }
 }

@@ -89,7 +89,6 @@ pub enum OthelloError {
     PerftDepth(u32),
     PerftMemory,
     NothingToUndo,
-    NotAvailable(&'static str),
 }
 
 impl std::fmt::Display for OthelloError {
@@ -123,9 +122,6 @@ impl std::fmt::Display for OthelloError {
             }
             OthelloError::PerftMemory => f.write_str("perft: no memory for its table"),
             OthelloError::NothingToUndo => f.write_str("undo: no placement to take back"),
-            OthelloError::NotAvailable(command) => {
-                write!(f, "{command} is not available in othello")
-            }
         }
     }
 }
@@ -609,9 +605,7 @@ impl Variant for OthelloVariant {
                 }
                 None => Err(OthelloError::NothingToUndo),
             },
-            other => Err(OthelloError::NotAvailable(super::variant::command_name(
-                other,
-            ))),
+            other => return Err(SessionError::not_available(other, Some("othello"))),
         };
         Ok(done?)
     }

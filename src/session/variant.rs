@@ -24,8 +24,12 @@ pub type PerftJob = Box<dyn FnOnce(Arc<AtomicBool>) -> Option<Vec<(String, u64)>
 pub enum SessionError {
     /// The game refuses it, in its words (the adapter's error).
     Game(Box<dyn std::error::Error + Send + Sync>),
-    /// A variant-only command this variant has no use for.
-    NotAvailable(&'static str),
+    /// A variant-only command this variant has no use for (`game`: the variant's name, when the
+    /// message names it).
+    NotAvailable {
+        command: &'static str,
+        game: Option<&'static str>,
+    },
     /// A line that is no command.
     Parse(crate::protocol::parse::ParseError),
     /// `setoption` refused.
@@ -41,8 +45,9 @@ impl std::fmt::Display for SessionError {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         match self {
             SessionError::Game(e) => e.fmt(f),
-            SessionError::NotAvailable(command) => {
-                write!(f, "{command} is not available in this variant")
+            SessionError::NotAvailable { command, game } => {
+                let game = game.unwrap_or("this variant");
+                write!(f, "{command} is not available in {game}")
             }
             SessionError::Parse(e) => e.fmt(f),
             SessionError::Option(e) => e.fmt(f),
@@ -58,6 +63,14 @@ crate::games::error_text!(SessionError);
 impl SessionError {
     pub fn game(e: impl std::error::Error + Send + Sync + 'static) -> SessionError {
         SessionError::Game(Box::new(e))
+    }
+
+    /// `command` is not one `game` (None: this variant, unnamed) answers.
+    pub fn not_available(command: &Command, game: Option<&'static str>) -> SessionError {
+        SessionError::NotAvailable {
+            command: command_name(command),
+            game,
+        }
     }
 }
 
@@ -199,7 +212,7 @@ pub trait Variant: Shared {
         out: Out,
     ) -> Result<(), SessionError> {
         let _ = (options, out);
-        Err(SessionError::NotAvailable(command_name(command)))
+        Err(SessionError::not_available(command, None))
     }
 }
 
