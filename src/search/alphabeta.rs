@@ -391,12 +391,14 @@ impl<G: SearchGame> Searcher<G> {
         }
         let pv_node = beta - alpha > 1;
         let prune = self.pruning && ply > 0 && alpha.abs() < WIN_BOUND;
-        let static_eval = if prune { pos.evaluate() } else { 0 };
+        let try_null = self.pruning && !pv_node && depth >= 3 && ply > 0;
+        // Evaluated once: reverse futility, the null-move test and futility all read it.
+        let static_eval = if prune || try_null { pos.evaluate() } else { 0 };
         if prune && !pv_node && depth <= RFP_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
             return static_eval;
         }
         // Null move: if passing still fails high, a real move will too (zugzwang is rare here).
-        if self.pruning && !pv_node && depth >= 3 && ply > 0 && pos.evaluate() >= beta {
+        if try_null && static_eval >= beta {
             let mut passed = pos.clone();
             if passed.play_null() {
                 self.keys.push(key);
