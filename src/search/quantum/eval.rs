@@ -6,7 +6,7 @@
 //! a king known for certain and attacked is about to be captured.
 
 use super::weights;
-use crate::games::quantum::types::{is_king_candidate, Mask, Side};
+use crate::games::quantum::types::{is_king_candidate, types_of, Mask, Side};
 use crate::games::quantum::{origin_of, Position, HAND};
 use once_cell::sync::Lazy;
 
@@ -48,11 +48,11 @@ impl Values {
     pub(crate) fn new(w: &Weights) -> Values {
         let mut board = [[0; 256]; 2];
         for (promoted, values) in [w.value, w.promoted].iter().enumerate() {
-            for mask in 0..256usize {
-                let types: Vec<usize> = (1..8).filter(|&b| mask & (1 << b) != 0).collect();
+            for (mask, value) in board[promoted].iter_mut().enumerate() {
+                // K (bit 0) is left out: the king terms score it.
+                let types: Vec<usize> = types_of(mask as Mask).filter(|&b| b != 0).collect();
                 if !types.is_empty() {
-                    board[promoted][mask] =
-                        types.iter().map(|&b| values[b]).sum::<i32>() / types.len() as i32;
+                    *value = types.iter().map(|&b| values[b]).sum::<i32>() / types.len() as i32;
                 }
             }
         }
