@@ -264,11 +264,10 @@ mod tests {
                 });
             }
             let reader = s.spawn(|| {
-                let (mut hits, mut probes) = (0u64, 0u64);
+                let mut hits = 0u64;
                 let started = std::time::Instant::now();
                 while started.elapsed() < std::time::Duration::from_millis(400) {
                     for &key in &keys {
-                        probes += 1;
                         if let Some(e) = table.probe(key) {
                             hits += 1;
                             assert_eq!((e.code, e.score, e.depth as i32), fields(key));

@@ -145,7 +145,11 @@ impl<G: SearchGame> Searcher<G> {
                     .name(format!("helper {}", i + 1))
                     .stack_size(HELPER_STACK)
                     .spawn_scoped(scope, move || {
-                        helper.iterate(&root, game_keys, control, max_depth, &mut |_| {})
+                        // As Stockfish's helpers, these ignore a depth limit and search until
+                        // the main thread is done: skipping depths, a helper would otherwise
+                        // finish below the limit and leave its core idle for the last iteration.
+                        let deepest = MAX_PLY as u32 - 1;
+                        helper.iterate(&root, game_keys, control, deepest, &mut |_| {})
                     });
                 match spawned {
                     Ok(handle) => handles.push(handle),
@@ -273,6 +277,38 @@ mod tests {
             assert!(reported.iter().all(|&n| n <= outcome.info.nodes));
             assert!(outcome.best.is_some());
         }
+    }
+
+    /// Under `go depth`, the helpers do not end at the limit (one skipping the last depth would
+    /// idle while the main thread finishes it): the flag ends them while they search, or they
+    /// went past the limit and found a forced result there.
+    #[test]
+    fn helpers_search_on_until_the_main_thread_is_done() {
+        let mut searcher = Searcher::<Tree>::new(1);
+        searcher.set_threads(3);
+        let mut open = 0;
+        for seed in 0..100u64 {
+            let outcome = searcher.run(
+                &Tree { id: mix(seed) },
+                &[],
+                &limits(Some(7), None),
+                7,
+                &mut |_| {},
+            );
+            if outcome.info.score.abs() > WIN_BOUND {
+                continue; // a forced result ends every thread's deepening early
+            }
+            assert_eq!(outcome.info.depth, 7);
+            open += 1;
+            for (i, helper) in searcher.helpers.iter().enumerate() {
+                assert!(
+                    helper.aborted || helper.seldepth > 7,
+                    "seed {seed}: helper {} ended at the limit",
+                    i + 1
+                );
+            }
+        }
+        assert!(open >= 10, "only {open} positions without a forced result");
     }
 
     #[test]
