@@ -71,3 +71,29 @@ fn engines_smp_toml_pits_two_threads_against_one() {
         .collect();
     assert_eq!(threads, [Some("2".into()), Some("1".into())]);
 }
+
+#[test]
+fn engines_clock_toml_is_the_sudden_death_clock_test() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let config = Config::load(&root.join("engines-clock.toml")).expect("loads");
+    let m = &config.play;
+    assert_eq!(m.variant.as_str(), "quantumshogi");
+    assert_eq!(m.games, 100);
+    assert_eq!(m.margin_ms, 0, "the flag falls at the clock, with no grace");
+    assert!(matches!(
+        config.time_control(),
+        TimeControl::Clock {
+            main_ms: 60_000,
+            inc_ms: 0,
+            byoyomi_ms: 0
+        }
+    ));
+    for name in &m.engines {
+        let engine = config.engine(name).unwrap();
+        assert!(engine.cmd.ends_with("target/release/ryoshi"));
+        assert_eq!(
+            engine.options.get("Threads").map(|v| v.to_string()),
+            Some("1".into())
+        );
+    }
+}
