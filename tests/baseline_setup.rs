@@ -6,10 +6,27 @@ use ryoshi::matches::Config;
 use std::path::Path;
 use std::process::Command;
 
+/// One of the match configurations at the repository's root, loaded as `ryoshi match` does.
+fn root_config(file: &str) -> Config {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    Config::load(&root.join(file)).expect("loads")
+}
+
+/// The `Threads` option each engine of the match is given, in the match's order.
+fn threads(config: &Config) -> Vec<Option<String>> {
+    let names = &config.play.engines;
+    names
+        .iter()
+        .map(|name| {
+            let engine = config.engine(name).unwrap();
+            engine.options.get("Threads").map(|v| v.to_string())
+        })
+        .collect()
+}
+
 #[test]
 fn engines_baseline_toml_has_the_target_settings() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let config = Config::load(&root.join("engines-baseline.toml")).expect("loads");
+    let config = root_config("engines-baseline.toml");
     let m = &config.play;
     assert_eq!(m.variant.as_str(), "quantumshogi");
     assert!(m.games >= 400, "{} games", m.games);
@@ -21,13 +38,7 @@ fn engines_baseline_toml_has_the_target_settings() {
         "an SPRT could end the match before 400 games"
     );
     assert_eq!(m.engines, ["head", "df7e0e3"]);
-    for name in &m.engines {
-        let engine = config.engine(name).unwrap();
-        assert_eq!(
-            engine.options.get("Threads").map(|v| v.to_string()),
-            Some("1".into())
-        );
-    }
+    assert_eq!(threads(&config), [Some("1".into()), Some("1".into())]);
     assert!(config
         .engine("df7e0e3")
         .unwrap()
@@ -52,30 +63,26 @@ fn baseline_script_rejects_unknown_revisions_and_missing_arguments() {
 
 #[test]
 fn engines_smp_toml_pits_two_threads_against_one() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let config = Config::load(&root.join("engines-smp.toml")).expect("loads");
+    let config = root_config("engines-smp.toml");
     let m = &config.play;
     assert_eq!(m.variant.as_str(), "quantumshogi");
     // One game at a time: the two-thread engine needs both cores while it thinks.
     assert_eq!(m.concurrency, 1);
     assert!(matches!(config.time_control(), TimeControl::MoveTime(450)));
     assert_eq!(m.games % 2, 0, "each opening with both colours");
-    let threads: Vec<Option<String>> = m
-        .engines
-        .iter()
-        .map(|name| {
-            let engine = config.engine(name).unwrap();
-            assert!(engine.cmd.ends_with("target/release/ryoshi"));
-            engine.options.get("Threads").map(|v| v.to_string())
-        })
-        .collect();
-    assert_eq!(threads, [Some("2".into()), Some("1".into())]);
+    for name in &m.engines {
+        assert!(config
+            .engine(name)
+            .unwrap()
+            .cmd
+            .ends_with("target/release/ryoshi"));
+    }
+    assert_eq!(threads(&config), [Some("2".into()), Some("1".into())]);
 }
 
 #[test]
 fn engines_clock_toml_is_the_sudden_death_clock_test() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let config = Config::load(&root.join("engines-clock.toml")).expect("loads");
+    let config = root_config("engines-clock.toml");
     let m = &config.play;
     assert_eq!(m.variant.as_str(), "quantumshogi");
     assert_eq!(m.games, 100);
@@ -89,11 +96,11 @@ fn engines_clock_toml_is_the_sudden_death_clock_test() {
         }
     ));
     for name in &m.engines {
-        let engine = config.engine(name).unwrap();
-        assert!(engine.cmd.ends_with("target/release/ryoshi"));
-        assert_eq!(
-            engine.options.get("Threads").map(|v| v.to_string()),
-            Some("1".into())
-        );
+        assert!(config
+            .engine(name)
+            .unwrap()
+            .cmd
+            .ends_with("target/release/ryoshi"));
     }
+    assert_eq!(threads(&config), [Some("1".into()), Some("1".into())]);
 }
