@@ -123,6 +123,34 @@ impl<G: SearchGame> Searcher<G> {
         max_depth: u32,
         report: &mut dyn FnMut(Report),
     ) -> Outcome {
+        let (mut best, others) = self.search_threads(root, game_keys, control, max_depth, report);
+        // As Stockfish: a helper that completed a deeper iteration with a better score speaks
+        // for the search, unless several lines or a fixed depth were asked for.
+        if self.multipv == 1 && control.depth_limit().is_none() {
+            let nodes = best.info.nodes;
+            for other in others {
+                if other.best.is_some()
+                    && other.info.depth > best.info.depth
+                    && other.info.score > best.info.score
+                {
+                    best = other;
+                }
+            }
+            best.info.nodes = nodes;
+        }
+        best
+    }
+
+    /// The searches of `run_threads`: the main thread's outcome, with the nodes of every
+    /// thread, and each helper's.
+    fn search_threads(
+        &mut self,
+        root: &G,
+        game_keys: &[u64],
+        control: &Control,
+        max_depth: u32,
+        report: &mut dyn FnMut(Report),
+    ) -> (Outcome, Vec<Outcome>) {
         let shared = Arc::new(Shared {
             done: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
@@ -177,22 +205,9 @@ impl<G: SearchGame> Searcher<G> {
         }
         self.smp = None;
         self.helpers = helpers;
-
-        let mut best = main;
-        // As Stockfish: a helper that completed a deeper iteration with a better score speaks
-        // for the search, unless several lines or a fixed depth were asked for.
-        if self.multipv == 1 && control.depth_limit().is_none() {
-            for other in others {
-                if other.best.is_some()
-                    && other.info.depth > best.info.depth
-                    && other.info.score > best.info.score
-                {
-                    best = other;
-                }
-            }
-        }
-        best.info.nodes = nodes;
-        best
+        let mut main = main;
+        main.info.nodes = nodes;
+        (main, others)
     }
 }
 
@@ -281,29 +296,32 @@ mod tests {
 
     /// Under `go depth`, the helpers do not end at the limit (one skipping the last depth would
     /// idle while the main thread finishes it): the flag ends them while they search, or they
-    /// went past the limit and found a forced result there.
+    /// end early on a forced result (which the main thread's pruning may have missed), or
+    /// past the limit.
     #[test]
     fn helpers_search_on_until_the_main_thread_is_done() {
         let mut searcher = Searcher::<Tree>::new(1);
         searcher.set_threads(3);
         let mut open = 0;
         for seed in 0..100u64 {
-            let outcome = searcher.run(
+            searcher.tt.new_search();
+            let (main, others) = searcher.search_threads(
                 &Tree { id: mix(seed) },
                 &[],
                 &limits(Some(7), None),
                 7,
                 &mut |_| {},
             );
-            if outcome.info.score.abs() > WIN_BOUND {
+            if main.info.score.abs() > WIN_BOUND {
                 continue; // a forced result ends every thread's deepening early
             }
-            assert_eq!(outcome.info.depth, 7);
+            assert_eq!(main.info.depth, 7);
             open += 1;
-            for (i, helper) in searcher.helpers.iter().enumerate() {
+            for (i, (helper, outcome)) in searcher.helpers.iter().zip(&others).enumerate() {
+                let info = &outcome.info;
                 assert!(
-                    helper.aborted || helper.seldepth > 7,
-                    "seed {seed}: helper {} ended at the limit",
+                    helper.aborted || info.depth > 7 || info.score.abs() > WIN_BOUND,
+                    "seed {seed}: helper {} ended at the limit: {info:?}",
                     i + 1
                 );
             }
