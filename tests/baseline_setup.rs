@@ -1,7 +1,7 @@
 //! The strength yardstick of docs/testing-changes.md: `engines-baseline.toml` holds the issue's
 //! target settings, and `scripts/baseline` refuses bad revisions before building anything.
 
-use ryoshi::matches::config::TimeControl;
+use ryoshi::matches::config::{EngineConfig, TimeControl};
 use ryoshi::matches::Config;
 use std::path::Path;
 use std::process::Command;
@@ -12,16 +12,32 @@ fn root_config(file: &str) -> Config {
     Config::load(&root.join(file)).expect("loads")
 }
 
-/// The `Threads` option each engine of the match is given, in the match's order.
-fn threads(config: &Config) -> Vec<Option<String>> {
+/// The engines of the match, in the match's order.
+fn engines(config: &Config) -> Vec<&EngineConfig> {
     let names = &config.play.engines;
     names
         .iter()
-        .map(|name| {
-            let engine = config.engine(name).unwrap();
-            engine.options.get("Threads").map(|v| v.to_string())
-        })
+        .map(|name| config.engine(name).unwrap())
         .collect()
+}
+
+/// The `Threads` option each engine of the match is given, in the match's order.
+fn threads(config: &Config) -> Vec<Option<String>> {
+    engines(config)
+        .iter()
+        .map(|engine| engine.options.get("Threads").map(|v| v.to_string()))
+        .collect()
+}
+
+/// Every engine of the match runs the working tree's release build.
+fn assert_release_builds(config: &Config) {
+    for engine in engines(config) {
+        assert!(
+            engine.cmd.ends_with("target/release/ryoshi"),
+            "{}",
+            engine.cmd
+        );
+    }
 }
 
 #[test]
@@ -70,13 +86,7 @@ fn engines_smp_toml_pits_two_threads_against_one() {
     assert_eq!(m.concurrency, 1);
     assert!(matches!(config.time_control(), TimeControl::MoveTime(450)));
     assert_eq!(m.games % 2, 0, "each opening with both colours");
-    for name in &m.engines {
-        assert!(config
-            .engine(name)
-            .unwrap()
-            .cmd
-            .ends_with("target/release/ryoshi"));
-    }
+    assert_release_builds(&config);
     assert_eq!(threads(&config), [Some("2".into()), Some("1".into())]);
 }
 
@@ -95,12 +105,6 @@ fn engines_clock_toml_is_the_sudden_death_clock_test() {
             byoyomi_ms: 0
         }
     ));
-    for name in &m.engines {
-        assert!(config
-            .engine(name)
-            .unwrap()
-            .cmd
-            .ends_with("target/release/ryoshi"));
-    }
+    assert_release_builds(&config);
     assert_eq!(threads(&config), [Some("1".into()), Some("1".into())]);
 }
