@@ -138,7 +138,8 @@ impl<G: SearchGame> Searcher<G> {
         if self.helpers.is_empty() {
             self.iterate(root, game_keys, control, max_depth, report)
         } else {
-            self.run_threads(root, game_keys, control, max_depth, report)
+            let (main, helpers) = self.search_threads(root, game_keys, control, max_depth, report);
+            self.best_thread(main, helpers, control)
         }
     }
 

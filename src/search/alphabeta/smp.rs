@@ -113,19 +113,16 @@ impl<G: SearchGame> Searcher<G> {
         }
     }
 
-    /// `run` with helpers: they search on scoped threads while this thread searches and
-    /// reports; all are joined before the result is returned.
-    pub(super) fn run_threads(
-        &mut self,
-        root: &G,
-        game_keys: &[u64],
+    /// As Stockfish: a helper that completed a deeper iteration with a better score speaks
+    /// for the search, unless several lines or a fixed depth were asked for. The nodes stay
+    /// those of every thread.
+    pub(super) fn best_thread(
+        &self,
+        main: Outcome,
+        others: Vec<Outcome>,
         control: &Control,
-        max_depth: u32,
-        report: &mut dyn FnMut(Report),
     ) -> Outcome {
-        let (mut best, others) = self.search_threads(root, game_keys, control, max_depth, report);
-        // As Stockfish: a helper that completed a deeper iteration with a better score speaks
-        // for the search, unless several lines or a fixed depth were asked for.
+        let mut best = main;
         if self.multipv == 1 && control.depth_limit().is_none() {
             let nodes = best.info.nodes;
             for other in others {
@@ -141,9 +138,10 @@ impl<G: SearchGame> Searcher<G> {
         best
     }
 
-    /// The searches of `run_threads`: the main thread's outcome, with the nodes of every
-    /// thread, and each helper's.
-    fn search_threads(
+    /// `run` with helpers: they search on scoped threads while this thread searches and
+    /// reports; all are joined before the outcomes are returned, the main thread's (with the
+    /// nodes of every thread) and each helper's.
+    pub(super) fn search_threads(
         &mut self,
         root: &G,
         game_keys: &[u64],
