@@ -257,7 +257,7 @@ impl Variant for GoVariant {
                     Err(GoError::NothingToUndo.into())
                 }
             }
-            other => Err(SessionError::not_available(other, Some("go"))),
+            other => Err(SessionError::not_available(other, Some(GoGame::NAME))),
         }
     }
 }

@@ -605,7 +605,7 @@ impl Variant for OthelloVariant {
                 }
                 None => Err(OthelloError::NothingToUndo),
             },
-            other => return Err(SessionError::not_available(other, Some("othello"))),
+            other => return Err(SessionError::not_available(other, Some(Position::NAME))),
         };
         Ok(done?)
     }
