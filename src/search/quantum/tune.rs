@@ -12,6 +12,7 @@
 use super::eval::{Values, Weights};
 use crate::games::quantum::types::{is_king_candidate, Side};
 use crate::games::quantum::{origin_of, qsfen, Action, Position, Rules, HAND};
+use crate::matches::merge::read;
 use crate::matches::opening::Opening;
 use crate::rng::splitmix;
 use once_cell::sync::Lazy;
@@ -218,12 +219,13 @@ fn field<'a>(v: &'a serde_json::Value, key: &str) -> Result<&'a str, String> {
         .ok_or(format!("no string `{key}`"))
 }
 
-/// Reads results files (one JSON object per line, as `ryoshi match` writes them). Games that
-/// ended by an engine's failure (time, crash, illegal move) are skipped, and so is a game whose
-/// opening and moves repeat an earlier one (identical engines play each opening's two colours
-/// alike). `validation_percent` of the games, chosen by `seed`, go to the validation set.
+/// Reads results files (`(name, text)`: one JSON object per line, as `ryoshi match` writes them
+/// and `ryoshi match --merge` reads them). Games that ended by an engine's failure (time, crash,
+/// illegal move) are skipped, and so is a game whose opening and moves repeat an earlier one
+/// (identical engines play each opening's two colours alike). `validation_percent` of the
+/// games, chosen by `seed`, go to the validation set.
 pub fn load(
-    texts: &[String],
+    files: &[(String, String)],
     seed: u64,
     validation_percent: u64,
     mut progress: impl FnMut(usize),
@@ -231,30 +233,26 @@ pub fn load(
     let mut data = DataSet::default();
     let mut seen = ahash::AHashSet::new();
     let rules = Rules::default();
-    for text in texts {
-        for (n, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
+    for (name, text) in files {
+        for game in read(text, name).map_err(|e| e.to_string())? {
             data.lines += 1;
             progress(data.lines);
-            let v: serde_json::Value =
-                serde_json::from_str(line).map_err(|e| format!("line {}: {e}", n + 1))?;
-            let at = |e: String| format!("line {}: {e}", n + 1);
-            if field(&v, "variant").map_err(at)? != "quantumshogi" {
+            let v = &game.line;
+            let at = |e: String| format!("{name}: game {}: {e}", game.game);
+            if field(v, "variant").map_err(at)? != "quantumshogi" {
                 continue;
             }
-            let black_result = match field(&v, "result").map_err(at)? {
+            let black_result = match game.result.as_str() {
                 "first" => 1.0,
                 "second" => 0.0,
                 _ => 0.5,
             };
-            let reason = field(&v, "reason").map_err(at)?;
+            let reason = field(v, "reason").map_err(at)?;
             if !["king capture", "no legal action", "repetition", "max plies"].contains(&reason) {
                 continue;
             }
             let opening =
-                Opening::parse(field(&v, "opening").map_err(at)?).map_err(|e| at(e.to_string()))?;
+                Opening::parse(field(v, "opening").map_err(at)?).map_err(|e| at(e.to_string()))?;
             let moves: Vec<&str> = v
                 .get("moves")
                 .and_then(|m| m.as_array())
@@ -545,17 +543,18 @@ pub struct Args {
 /// progress bars on stderr.
 pub fn run_cli(args: &Args) -> Result<(), String> {
     use indicatif::{ProgressBar, ProgressStyle};
-    let mut texts = Vec::new();
+    let mut files = Vec::new();
     for path in &args.results {
-        texts.push(std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?);
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        files.push((path.clone(), text));
     }
-    let total: usize = texts.iter().map(|t| t.lines().count()).sum();
+    let total: usize = files.iter().map(|(_, t)| t.lines().count()).sum();
     let bar = ProgressBar::new(total as u64).with_style(
         ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} [{elapsed}<{eta}]")
             .map_err(|e| e.to_string())?,
     );
     bar.set_message("positions");
-    let data = load(&texts, args.seed, args.validation_percent, |n| {
+    let data = load(&files, args.seed, args.validation_percent, |n| {
         bar.set_position(n as u64)
     })?;
     bar.finish_and_clear();
@@ -737,9 +736,9 @@ mod tests {
     fn results_lines_become_labelled_samples() {
         let line = r#"{"game":1,"variant":"quantumshogi","first":"a","second":"b","result":"first","reason":"max plies","opening":"startpos moves 7g7f","opening_plies":1,"moves":["3c3d","2g2f"]}"#;
         let twice = format!("{line}\n{line}\n");
-        let data = load(&[twice], 1, 0, |_| {}).unwrap();
+        let data = load(&[("a.jsonl".into(), twice)], 1, 0, |_| {}).unwrap();
         assert_eq!((data.lines, data.games, data.positions), (2, 1, 2));
         assert_eq!(data.train.len() + data.decided + data.unresolved, 2);
-        assert!(load(&["{}".into()], 1, 0, |_| {}).is_err());
+        assert!(load(&[("b.jsonl".into(), "{}".into())], 1, 0, |_| {}).is_err());
     }
 }
