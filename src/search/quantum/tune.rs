@@ -390,9 +390,10 @@ fn params(w: &mut Weights) -> Vec<(String, &mut i32)> {
     out
 }
 
-fn get(w: &Weights, i: usize) -> i32 {
+/// The tuned parameters' values, in the order of [`params`].
+fn values(w: &Weights) -> Vec<i32> {
     let mut w = *w;
-    *params(&mut w)[i].1
+    params(&mut w).into_iter().map(|(_, x)| *x).collect()
 }
 
 fn with(w: &Weights, i: usize, x: i32) -> Weights {
@@ -416,17 +417,15 @@ pub fn descend(
     mut progress: impl FnMut(usize, f64),
 ) -> Weights {
     let mut w = *start;
-    let n = params(&mut w.clone()).len();
+    let first = values(start);
+    let n = first.len();
     let objective = |w: &Weights| {
-        let prior: f64 = (0..n)
-            .map(|i| {
-                let s = get(start, i);
-                ((get(w, i) - s) as f64 / s.abs().max(50) as f64).powi(2)
-            })
+        let prior: f64 = (values(w).iter().zip(&first))
+            .map(|(&x, &s)| ((x - s) as f64 / s.abs().max(50) as f64).powi(2))
             .sum();
         loss(samples, w, k) + l2 * prior / n as f64
     };
-    let mut steps: Vec<i32> = (0..n).map(|i| (get(&w, i).abs() / 10).max(1)).collect();
+    let mut steps: Vec<i32> = first.iter().map(|x| (x.abs() / 10).max(1)).collect();
     let mut best = objective(&w);
     for pass in 1..=max_passes {
         let mut changed = false;
@@ -434,7 +433,7 @@ pub fn descend(
             let mut moved = false;
             for dir in [1, -1] {
                 loop {
-                    let trial = with(&w, i, get(&w, i) + dir * steps[i]);
+                    let trial = with(&w, i, values(&w)[i] + dir * steps[i]);
                     let l = objective(&trial);
                     if l < best {
                         (w, best, moved) = (trial, l, true);
