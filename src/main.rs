@@ -77,29 +77,7 @@ enum Sub {
         elo1: f64,
     },
     /// Fit the quantum shogi evaluation to match results (Texel's method) and write the weights.
-    Tune {
-        /// Results files of `ryoshi match` (JSONL), e.g. of `tune/selfplay.toml`.
-        #[arg(required = true)]
-        results: Vec<String>,
-        /// The generated source file.
-        #[arg(long, default_value = "src/search/quantum/weights.rs")]
-        out: String,
-        /// Seed of the train/validation split.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Percent of the games held out for validation.
-        #[arg(long, default_value_t = 10)]
-        validation: u64,
-        /// Most passes of coordinate descent.
-        #[arg(long, default_value_t = 100)]
-        max_passes: usize,
-        /// Weight of a prior that keeps each weight near its current value (0: none).
-        #[arg(long, default_value_t = 0.0)]
-        l2: f64,
-        /// Where the results came from (written into the file's header).
-        #[arg(long)]
-        note: Option<String>,
-    },
+    Tune(ryoshi::search::quantum::tune::Args),
     /// Serve the browser front end (quantum shogi, Othello, Go) on a local web server.
     Serve {
         /// Address to listen on; anything but 127.0.0.1 / localhost is reachable by others.
@@ -161,23 +139,7 @@ fn main() -> ExitCode {
                 merge_results(&merge, elo0, elo1)
             }
         }
-        Some(Sub::Tune {
-            results,
-            out,
-            seed,
-            validation,
-            max_passes,
-            l2,
-            note,
-        }) => ryoshi::search::quantum::tune::run_cli(&ryoshi::search::quantum::tune::Args {
-            results,
-            out,
-            seed,
-            validation_percent: validation,
-            max_passes,
-            l2,
-            note,
-        }),
+        Some(Sub::Tune(args)) => ryoshi::search::quantum::tune::run_cli(&args),
         Some(Sub::Serve {
             host,
             port,

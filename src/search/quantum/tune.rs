@@ -526,15 +526,28 @@ pub const HAND_SET: Weights = Weights {
 };
 
 /// `ryoshi tune`'s arguments.
+#[derive(clap::Args, Debug)]
 pub struct Args {
+    /// Results files of `ryoshi match` (JSONL), e.g. of `tune/selfplay.toml`.
+    #[arg(required = true)]
     pub results: Vec<String>,
+    /// The generated source file.
+    #[arg(long, default_value = "src/search/quantum/weights.rs")]
     pub out: String,
+    /// Seed of the train/validation split.
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Percent of the games held out for validation.
+    #[arg(long = "validation", value_name = "VALIDATION", default_value_t = 10)]
     pub validation_percent: u64,
+    /// Most passes of coordinate descent.
+    #[arg(long, default_value_t = 100)]
     pub max_passes: usize,
-    /// Weight of the prior toward the current weights (see [`descend`]).
+    /// Weight of a prior that keeps each weight near its current value (0: none).
+    #[arg(long, default_value_t = 0.0)]
     pub l2: f64,
-    /// Where the results came from, for the generated file's header.
+    /// Where the results came from (written into the file's header).
+    #[arg(long)]
     pub note: Option<String>,
 }
 
