@@ -32,10 +32,6 @@ pub struct Weights {
 }
 
 const W: Weights = weights::WEIGHTS;
-const HIDDEN: [i32; 9] = W.hidden;
-const EXPOSED: i32 = W.exposed;
-const MOBILITY: i32 = W.mobility;
-const TEMPO: i32 = W.tempo;
 
 /// A piece's value by place: [promoted][mask] on the board, and in hand (with its bonus).
 pub(crate) struct Values {
@@ -106,16 +102,16 @@ pub fn evaluate_with(pos: &Position, reach: &[(u128, u32); 2]) -> i32 {
     for side in Side::BOTH {
         let s = side.index();
         let k = king_candidates[s];
-        score[s] += HIDDEN[k.min(8)];
+        score[s] += W.hidden[k.min(8)];
         if k == 0 {
             continue;
         }
         let enemy = reach[side.opponent().index()].0;
         let exposed = (king_squares[s] & enemy).count_ones() as i32;
-        score[s] -= exposed * (EXPOSED / k as i32);
-        score[s] += MOBILITY * reach[s].1 as i32;
+        score[s] -= exposed * (W.exposed / k as i32);
+        score[s] += W.mobility * reach[s].1 as i32;
     }
-    score[us.index()] - score[us.opponent().index()] + TEMPO
+    score[us.index()] - score[us.opponent().index()] + W.tempo
 }
 
 #[cfg(test)]
@@ -125,7 +121,7 @@ mod tests {
 
     #[test]
     fn the_start_is_level_but_for_the_tempo() {
-        assert_eq!(evaluate(&Position::start()), TEMPO);
+        assert_eq!(evaluate(&Position::start()), W.tempo);
     }
 
     #[test]
