@@ -11,3 +11,5 @@ pub mod rng;
 pub mod search;
 pub mod serve;
 pub mod session;
+pub mod text;
+pub mod tune;

@@ -77,7 +77,7 @@ enum Sub {
         elo1: f64,
     },
     /// Fit the quantum shogi evaluation to match results (Texel's method) and write the weights.
-    Tune(ryoshi::search::quantum::tune::Args),
+    Tune(ryoshi::tune::quantum::Args),
     /// Serve the browser front end (quantum shogi, Othello, Go) on a local web server.
     Serve {
         /// Address to listen on; anything but 127.0.0.1 / localhost is reachable by others.
@@ -139,7 +139,7 @@ fn main() -> ExitCode {
                 merge_results(&merge, elo0, elo1)
             }
         }
-        Some(Sub::Tune(args)) => ryoshi::search::quantum::tune::run_cli(&args),
+        Some(Sub::Tune(args)) => ryoshi::tune::quantum::run_cli(&args),
         Some(Sub::Serve {
             host,
             port,

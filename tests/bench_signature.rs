@@ -39,3 +39,20 @@ fn switching_pruning_off_changes_the_signature() {
     // Without the unsound reductions the search visits more nodes.
     assert!(off > SIGNATURE, "{off}");
 }
+
+/// `Nodes searched` of the Othello bench (level 3, depth 8, five openings): the midgame search's
+/// signature. 234154 since the bench moved from the session into `search/othello/bench.rs`
+/// (unchanged by the move).
+const OTHELLO_SIGNATURE: u64 = 234_154;
+
+/// `Nodes searched` of the Go bench: a seeded 9x9 self-play of the move chooser, its moves
+/// counted. 3241 with the one-ply chooser of `search/go/policy.rs`.
+const GO_SIGNATURE: u64 = 3_241;
+
+#[test]
+fn the_othello_and_go_signatures_are_pinned() {
+    for (variant, signature) in [("othello", OTHELLO_SIGNATURE), ("go", GO_SIGNATURE)] {
+        let out = transcript(format!("setoption name USI_Variant value {variant}\nbench\n").as_bytes());
+        assert_eq!(nodes(&out), signature, "{variant}: {out}");
+    }
+}

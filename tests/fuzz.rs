@@ -14,7 +14,7 @@ use ryoshi::games::go::sgf;
 use ryoshi::games::othello::{obf, square_name};
 use ryoshi::games::quantum::{qsfen, Position, Rules};
 use ryoshi::gtp::Gtp;
-use ryoshi::protocol::parse::sanitize_message;
+use ryoshi::text::sanitize_message;
 use ryoshi::protocol::{parse_line, Command, GoParams};
 
 fn env_u64(name: &str, default: u64) -> u64 {

@@ -13,7 +13,7 @@ pub fn run(what: &str, args: &[String]) -> Option<Result<(), super::BenchError>>
                 _ => depth = a.parse().map_err(|_| super::bad("depth", a))?,
             }
         }
-        let (lines, _) = crate::session::quantum::bench(depth, pruning);
+        let (lines, _) = crate::search::quantum::job::bench(depth, pruning);
         for line in lines {
             println!("{line}");
         }

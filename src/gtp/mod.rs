@@ -8,7 +8,7 @@ use crate::games::go::notation::{format_move, format_vertex, parse_vertex};
 use crate::games::go::score::{self, Judgement, Life};
 use crate::games::go::{handicap, sgf, Board, Color, Game, HandicapError, Illegal, SizeError};
 use crate::protocol::lines;
-use crate::protocol::parse::sanitize_message;
+use crate::text::sanitize_message;
 use crate::search::go::policy;
 use clock::{Clock, ClockError};
 use std::io::{BufRead, Write};

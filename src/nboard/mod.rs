@@ -10,7 +10,7 @@ pub(crate) mod task;
 use crate::games::othello::ggf::{self, GgfError, Played};
 use crate::games::othello::Position;
 use crate::protocol::lines;
-use crate::protocol::parse::sanitize_message;
+use crate::text::sanitize_message;
 use crate::search::{Control, Limits};
 use crossbeam_channel::{bounded, never, select, unbounded, Sender};
 use std::collections::VecDeque;
@@ -360,7 +360,7 @@ pub enum Failure {
 
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        use crate::protocol::parse::printable;
+        use crate::text::printable;
         match self {
             Failure::UnknownCommand(c) => write!(f, "unknown command '{}'", printable(c)),
             Failure::Version(v) => write!(

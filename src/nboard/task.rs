@@ -7,7 +7,7 @@ use crate::games::othello::{square_name, Board};
 use crate::search::othello::solve::Solver;
 use crate::search::othello::{think, Level, Searcher};
 use crate::search::{Control, Report};
-use crate::session::othello::reason;
+use crate::search::othello::reason::reason;
 
 /// Exact solves start at twice the depth in empties, and never above this (the solver's
 /// practical reach without a clock).

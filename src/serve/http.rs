@@ -78,7 +78,7 @@ pub enum Refusal {
 
 impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        use crate::protocol::parse::printable;
+        use crate::text::printable;
         match self {
             Refusal::NoHost => f.write_str("no Host header"),
             Refusal::Host(host) => write!(

@@ -76,7 +76,7 @@ impl std::fmt::Display for RoomError {
             RoomError::UnknownCommand(text) => write!(
                 f,
                 "unknown room command '{}' (expected: move <move>)",
-                crate::protocol::parse::printable(text)
+                crate::text::printable(text)
             ),
         }
     }

@@ -169,7 +169,7 @@ impl<W: Write> Session<W> {
     }
 
     fn error(&mut self, message: &str) {
-        let safe = crate::protocol::parse::sanitize_message(message);
+        let safe = crate::text::sanitize_message(message);
         self.line(&format!("info string error: {safe}"));
     }
 

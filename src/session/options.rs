@@ -194,7 +194,7 @@ impl Options {
             .ok_or_else(|| {
                 OptionError(format!(
                     "unknown option '{}'",
-                    crate::protocol::parse::printable(name)
+                    crate::text::printable(name)
                 ))
             })?;
         let value =
@@ -203,7 +203,7 @@ impl Options {
             OptionError(format!(
                 "bad value for {}: '{}'",
                 spec.name,
-                crate::protocol::parse::printable(value)
+                crate::text::printable(value)
             ))
         };
         match &spec.kind {

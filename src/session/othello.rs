@@ -7,16 +7,17 @@
 
 use super::options::Options;
 use super::variant::{Adapter, Out, PerftJob, SessionError, Variant};
-use crate::games::othello::board::{flips, moves, squares};
+use crate::games::othello::board::{flips, squares};
 use crate::games::othello::count::{count, CountError, CountRow};
 use crate::games::othello::position::{parse_square, PositionError};
 use crate::games::othello::rules::RulesError;
 use crate::games::othello::{perft, square_name, Board, Position};
 use crate::games::rules::{Rules, Verdict};
 use crate::protocol::{Command, StartSpec};
+use crate::search::othello::reason::reason;
 use crate::search::othello::solve::Solver;
 use crate::search::othello::{self as search, Searcher};
-use crate::search::{Control, Job, Limits};
+use crate::search::{Job, Limits};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
@@ -102,7 +103,7 @@ impl std::fmt::Display for OthelloError {
             OthelloError::FlipsSquare(token) => write!(
                 f,
                 "bad move '{}' (a1..h8)",
-                crate::protocol::parse::printable(token)
+                crate::text::printable(token)
             ),
             OthelloError::FlipsIllegal { token, side } => {
                 write!(f, "illegal move {token} for {side}")
@@ -217,67 +218,6 @@ impl Default for OthelloVariant {
 /// Integer discs from centi-discs, rounded to nearest.
 fn discs(centi: i32) -> i32 {
     (centi + if centi >= 0 { 50 } else { -50 }) / 100
-}
-
-/// A short reason for a move, from what it does to the position (`hint` here and in NBoard).
-pub fn reason(board: &Board, sq: u32, exact: Option<i32>) -> String {
-    const CORNERS: u64 = 0x8100_0000_0000_0081;
-    const EDGES: [(u64, &str); 4] = [
-        (0x0000_0000_0000_00FF, "row 1"),
-        (0xFF00_0000_0000_0000, "row 8"),
-        (0x0101_0101_0101_0101, "the a file"),
-        (0x8080_8080_8080_8080, "the h file"),
-    ];
-    let (p, o) = (board.player, board.opponent);
-    let turned = flips(p, o, sq);
-    let np = p | turned | 1 << sq;
-    let no = o ^ turned;
-    let theirs = moves(no, np);
-    let mut parts: Vec<String> = Vec::new();
-    if let Some(score) = exact {
-        parts.push(match score {
-            s if s > 0 => format!("forced win by +{s}"),
-            0 => "forced draw".to_string(),
-            s => format!("best defence, loses by {}", -s),
-        });
-    }
-    if 1u64 << sq & CORNERS != 0 {
-        parts.push("takes a corner".into());
-    }
-    for (edge, name) in EDGES {
-        if np & edge == edge && p & edge != edge {
-            parts.push(format!("wins all the discs of {name}"));
-        }
-    }
-    if theirs == 0 {
-        if moves(np, no) == 0 {
-            parts.push("ends the game".into());
-        } else {
-            parts.push("the opponent must pass".into());
-        }
-    } else {
-        let given = theirs & CORNERS & !(moves(o, p) & CORNERS);
-        if given != 0 {
-            let names: Vec<String> = squares(given).map(square_name).collect();
-            parts.push(format!("gives the opponent the corner {}", names.join(" ")));
-        }
-        let n = theirs.count_ones();
-        if n <= 3 {
-            parts.push(format!(
-                "leaves the opponent only {n} move{}",
-                if n == 1 { "" } else { "s" }
-            ));
-        }
-    }
-    if parts.is_empty() || (exact.is_some() && parts.len() == 1) {
-        let n = turned.count_ones();
-        parts.push(format!(
-            "turns {n} disc{}, leaves the opponent {} moves",
-            if n == 1 { "" } else { "s" },
-            theirs.count_ones()
-        ));
-    }
-    parts.join(", ")
 }
 
 impl OthelloVariant {
@@ -547,39 +487,11 @@ impl Variant for OthelloVariant {
         search::job(self.position(), options.level, options.seed)
     }
 
-    fn bench(&mut self, options: &Options, out: Out) -> Result<(), SessionError> {
-        let _ = options;
-        let mut total = 0u64;
-        for (i, line) in BENCH_LINES.iter().enumerate() {
-            let mut game = Game::new(Position::START);
-            for m in line.split_whitespace() {
-                game.apply(m).map_err(|e| OthelloError::BenchLine {
-                    line: i + 1,
-                    error: Box::new(e),
-                })?;
-            }
-            let limits = Limits {
-                depth: Some(BENCH_DEPTH),
-                ..Default::default()
-            };
-            let control = Control::new(limits, 0);
-            let outcome = search::think(
-                &game.state.position.board,
-                search::Level::new(3),
-                0,
-                &control,
-                &mut |_| {},
-            );
-            total += outcome.info.nodes;
-            out(&format!(
-                "position {} bestmove {} score {} nodes {}",
-                i + 1,
-                outcome.best.as_deref().unwrap_or("resign"),
-                outcome.info.score,
-                outcome.info.nodes
-            ));
-        }
-        out(&format!("Nodes searched: {total}"));
+    fn bench(&mut self, _options: &Options, out: Out) -> Result<(), SessionError> {
+        search::bench::run(out).map_err(|(line, error)| OthelloError::BenchLine {
+            line,
+            error: Box::new(OthelloError::Rules(error.into())),
+        })?;
         Ok(())
     }
 
@@ -610,17 +522,6 @@ impl Variant for OthelloVariant {
         Ok(done?)
     }
 }
-
-const BENCH_DEPTH: u32 = 8;
-
-/// Openings for `bench`: midgame positions well above the solver's range.
-const BENCH_LINES: &[&str] = &[
-    "",
-    "f5 d6 c3 d3 c4",
-    "f5 f6 e6 f4 e3 c5 c4 d3",
-    "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7",
-    "c4 e3 f6 e6 f5 c5 f4 g6 f7 d3 c6 g5",
-];
 
 #[cfg(test)]
 mod tests {

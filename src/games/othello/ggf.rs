@@ -163,7 +163,7 @@ pub enum GgfError {
 
 impl std::fmt::Display for GgfError {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        use crate::protocol::parse::printable;
+        use crate::text::printable;
         match self {
             GgfError::GameOver => f.write_str("the game is over"),
             GgfError::PassWithMoves { side, legal } => {

@@ -30,7 +30,7 @@ impl std::fmt::Display for MoveError {
             MoveError::NotASquare(token) => write!(
                 f,
                 "bad move '{}' (a1..h8 or pass)",
-                crate::protocol::parse::printable(token)
+                crate::text::printable(token)
             ),
             MoveError::Uppercase(token) => {
                 write!(f, "bad move '{token}' (moves are lowercase, a1..h8)")

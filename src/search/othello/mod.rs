@@ -14,8 +14,10 @@
 //!
 //! Scores are centi-discs for the side to move (reported as `score cp`).
 
+pub mod bench;
 pub(crate) mod eval;
 pub mod game;
+pub mod reason;
 pub mod solve;
 
 use crate::games::othello::position::parse_square;

@@ -3,8 +3,8 @@
 //! `random` (a seeded uniform choice).
 
 pub mod eval;
+pub mod job;
 pub(crate) mod mate;
-pub mod tune;
 pub mod weights;
 
 use crate::games::quantum::types::{is_king_candidate, Side};

@@ -9,7 +9,7 @@
 //! as the unit). Nothing is random but the train/validation split, which hashes each game with
 //! the seed; the output is the same on every run and at every commit.
 
-use super::eval::{Values, Weights};
+use crate::search::quantum::eval::{Values, Weights};
 use crate::games::quantum::types::{is_king_candidate, Side};
 use crate::games::quantum::{origin_of, qsfen, Action, Position, Rules, HAND};
 use crate::matches::merge::read;
@@ -85,7 +85,7 @@ impl Sample {
     }
 
     /// The evaluation of the position with weights `w` (whose tables are `v`): the same
-    /// integer arithmetic as [`super::eval::evaluate`].
+    /// integer arithmetic as [`crate::search::quantum::eval::evaluate`].
     pub(crate) fn evaluate(&self, w: &Weights, v: &Values) -> i32 {
         let mut score = 0;
         for &(index, n) in &self.pieces {
