@@ -4,17 +4,20 @@
 //! exactly the recorded `nifu_drops`.
 
 mod common;
-#[path = "support/inflate.rs"]
-mod inflate;
 
 use ryoshi::games::quantum::types::{mask_letters, square_name, Side};
 use ryoshi::games::quantum::{origin_of, Action, Position, Rules, HAND};
+use flate2::read::GzDecoder;
 use serde_json::Value;
 use std::collections::BTreeSet;
+use std::io::Read;
 
 fn games() -> Vec<Value> {
     let bytes = common::read_data("quantum/shogitter-games-151-160.jsonl.gz");
-    let text = String::from_utf8(inflate::gunzip(&bytes).expect("gunzip")).expect("utf-8");
+    let mut text = String::new();
+    GzDecoder::new(&bytes[..])
+        .read_to_string(&mut text)
+        .expect("gunzip to utf-8");
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| serde_json::from_str(l).expect("json"))
