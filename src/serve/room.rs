@@ -3,6 +3,7 @@
 //! See protocol/serve.md for the lines exchanged.
 
 use super::tab::Socket;
+use crate::games::rules::Verdict;
 use crate::protocol::StartSpec;
 use crate::session::new_variant;
 use crate::session::options::{Options, VariantName};
@@ -146,37 +147,15 @@ impl Room {
         }
     }
 
-    /// Why the game is over, or None.
+    /// Why the game is over, or None: the rules' own verdict and reason (the referee's too).
     fn over(&self) -> Option<String> {
-        let names = self.variant.players();
-        let display = self.game.display();
-        match self.variant {
-            VariantName::Go => {
-                let n = self.moves.len();
-                (n >= 2 && self.moves[n - 1] == "pass" && self.moves[n - 2] == "pass")
-                    .then(|| "both players passed".to_string())
+        let end = self.game.game_end(&self.options)?;
+        Some(match end.verdict {
+            Verdict::Win(side) => {
+                format!("{} wins by {}", self.variant.players()[side.index()], end.reason)
             }
-            VariantName::Othello => display
-                .iter()
-                .find_map(|l| l.split_once(", game over, ").map(|(_, r)| r.to_string())),
-            VariantName::QuantumShogi => {
-                if let Some(w) = display.iter().find_map(|l| l.strip_prefix("winner: ")) {
-                    let who = if w.starts_with('b') {
-                        names[0]
-                    } else {
-                        names[1]
-                    };
-                    Some(format!("{who} wins by king capture"))
-                } else if self.game.legal_moves(&self.options).is_empty() {
-                    Some(format!(
-                        "{} has no legal action and loses",
-                        names[self.turn()]
-                    ))
-                } else {
-                    None
-                }
-            }
-        }
+            Verdict::Draw => format!("draw by {}", end.reason),
+        })
     }
 
     fn state_line(&self, seat: Seat) -> String {

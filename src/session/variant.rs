@@ -6,7 +6,7 @@
 //! record holds the rules) and [`Variant`]; it is [`Shared`] through the impl below.
 
 use super::options::Options;
-use crate::games::rules::{Rules, Side};
+use crate::games::rules::{GameEnd, Rules, Side};
 use crate::protocol::{Command, StartSpec};
 use crate::search::{Job, Limits, MateJob};
 use std::sync::atomic::AtomicBool;
@@ -92,6 +92,10 @@ pub trait Shared: Send {
 
     /// The side to move, for picking `btime` or `wtime` (true = the first player: sente, black).
     fn first_player_to_move(&self) -> bool;
+
+    /// How the game ended by the rules (as `options` set them), or None while it goes on: the
+    /// same answer the match referee gets, never read off `display`'s text.
+    fn game_end(&self, options: &Options) -> Option<GameEnd>;
 }
 
 /// How a game's session adapter holds its [`Rules`]: the record a `position` command builds,
@@ -172,6 +176,11 @@ impl<A: Adapter> Shared for A {
 
     fn first_player_to_move(&self) -> bool {
         self.rules().side_to_move() == Side::First
+    }
+
+    fn game_end(&self, options: &Options) -> Option<GameEnd> {
+        let configured = self.with_options(options);
+        configured.as_ref().unwrap_or(self.rules()).outcome()
     }
 }
 
