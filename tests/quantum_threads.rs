@@ -188,7 +188,18 @@ fn forced_king_captures_give_the_same_move_as_one_thread() {
                 .lines()
                 .rfind(|l| field(l, "multipv") == Some(k))
                 .unwrap_or_else(|| panic!("{out}"));
-            field(line, "cp").unwrap().parse().unwrap()
+            // A proved capture is `mate N` (plies): on the search's own scale, 30000 - N.
+            match field(line, "mate") {
+                Some(n) => {
+                    let plies = n.trim_start_matches('-').parse::<i32>().unwrap();
+                    if n.starts_with('-') {
+                        plies - 30_000
+                    } else {
+                        30_000 - plies
+                    }
+                }
+                None => field(line, "cp").unwrap().parse().unwrap(),
+            }
         };
         let (depth, one) = (plies + 1..=plies + 4)
             .map(|depth| {

@@ -27,6 +27,15 @@ def main(path):
     assert isinstance(score, int), score
     assert listener.pv and listener.pv[0] == bestmove, (listener.pv, bestmove)
     print("go byoyomi 300: bestmove", bestmove, "score", score, "pv", " ".join(listener.pv))
+    # A forced king capture (a gold drop, three plies) is reported as a mate: InfoListener's
+    # score is then its mate score, the value cshogi's match runner ends a game on (--mate_win).
+    engine.position(sfen="sfen 4k4/9/4P4/9/9/9/9/9/K8 b G17Q19Q~ 1")
+    listener = InfoListener()
+    bestmove, _ = engine.go(byoyomi=1000, listener=listener.listen())
+    assert bestmove == "G*5b", bestmove
+    assert listener.score == listener.mate_score, (listener.score, listener.info)
+    assert listener.info["score"] == "mate" and listener.info["mate"] == 3, listener.info
+    print("mate: bestmove", bestmove, "info", listener.info)
     engine.quit()
     print("quit: ok")
 

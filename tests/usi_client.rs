@@ -1,5 +1,6 @@
 //! A real USI client drives the engine: cshogi (PyPI) connects, sets an option, starts a game,
-//! sends a position and `go` with byoyomi, and reads `bestmove` and the info score.
+//! sends a position and `go` with byoyomi, and reads `bestmove` and the info score; on a forced
+//! king capture its `InfoListener` reads the mate score that its `--mate_win` acts on.
 //! Needs cshogi, so it is #[ignore]d in the quick run; the full run (README, `.ci/run`) includes
 //! it, and then a missing cshogi is a failure.
 
@@ -38,5 +39,7 @@ fn cshogi_usi_client_plays_against_ryoshi() {
     for mv in ["7g7f", "3c3d", best] {
         record.play_str(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
     }
+    // cshogi read the forced capture as a mate (its --mate_win ends the game there).
+    assert!(stdout.contains("mate: bestmove G*5b"), "{stdout}");
     assert!(stdout.contains("quit: ok"), "{stdout}");
 }

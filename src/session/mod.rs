@@ -9,6 +9,7 @@ pub(crate) mod quantum;
 pub mod variant;
 
 use crate::protocol::{lines, parse_line, Command, GoParams};
+use crate::search::game::{WIN, WIN_BOUND};
 use crate::search::{Control, Info, Limits, Outcome, Report};
 use crossbeam_channel::{never, select, unbounded, Receiver, Sender};
 use options::{Options, VariantName};
@@ -605,7 +606,19 @@ fn same_report(last: Option<&Info>, info: &Info) -> bool {
     })
 }
 
-/// `info depth D seldepth S [multipv K] score cp X nodes N nps P [hashfull H] time T [pv ...]`.
+/// `cp X`, or for a score the search proved a forced win or loss, `mate N`: the plies to the
+/// king capture, negative when the side to move is the one captured (as USI engines write it;
+/// `mate -0` when it already has been).
+pub fn score_text(score: i32) -> String {
+    if score.abs() > WIN_BOUND {
+        let plies = WIN - score.abs();
+        format!("mate {}{plies}", if score < 0 { "-" } else { "" })
+    } else {
+        format!("cp {score}")
+    }
+}
+
+/// `info depth D seldepth S [multipv K] score cp X|mate N nodes N nps P [hashfull H] time T [pv ...]`.
 pub fn info_line(info: &Info) -> String {
     let nps = info.nodes.saturating_mul(1000) / info.time_ms.max(1);
     let mut line = format!(
@@ -617,8 +630,10 @@ pub fn info_line(info: &Info) -> String {
         line.push_str(&format!(" multipv {k}"));
     }
     line.push_str(&format!(
-        " score cp {} nodes {} nps {}",
-        info.score, info.nodes, nps
+        " score {} nodes {} nps {}",
+        score_text(info.score),
+        info.nodes,
+        nps
     ));
     if let Some(h) = info.hashfull {
         line.push_str(&format!(" hashfull {h}"));

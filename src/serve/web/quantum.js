@@ -129,11 +129,23 @@ async function maybeEngine() {
   }
 }
 
+// The engine's score from `side`'s point of view: centipawns, or a forced king capture in plies
+// (`mate N`; negative, `-0` included, when `side` is the one captured).
+function scoreText(info, side) {
+  if (info.scoreKind === "cp") return `${info.score > 0 ? "+" : ""}${info.score} cp (${side})`;
+  if (info.scoreKind === "mate") {
+    const plies = Math.abs(info.score);
+    const lost = info.score < 0 || Object.is(info.score, -0);
+    return lost ? `${side}'s king falls in ${plies} plies` : `${side} takes the king in ${plies} plies`;
+  }
+  return "–";
+}
+
 function showInfo(line) {
   const info = parseInfo(line);
   if (info.depth === undefined) return;
   $("a-depth").textContent = `${info.depth}${info.seldepth ? "/" + info.seldepth : ""}`;
-  $("a-score").textContent = info.scoreKind === "cp" ? `${info.score > 0 ? "+" : ""}${info.score} cp (${NAME[S.pos.side]})` : "–";
+  $("a-score").textContent = scoreText(info, NAME[S.pos.side]);
   $("a-nodes").textContent = `${info.nodes ?? "–"}${info.nps ? ` (${info.nps} nps)` : ""}`;
   $("a-pv").textContent = (info.pv || []).join(" ") || "–";
 }
