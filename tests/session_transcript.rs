@@ -47,6 +47,24 @@ fn isready_and_setoption_work_before_usi() {
 }
 
 #[test]
+fn an_option_the_game_ignores_says_so() {
+    let out = transcript(
+        b"setoption name USI_Variant value othello\nsetoption name Threads value 2\n\
+          setoption name Level value 2\nsetoption name MultiPV value 3\nisready\n\
+          setoption name USI_Variant value quantumshogi\nsetoption name Threads value 2\nisready\n",
+    );
+    assert_eq!(
+        lines(&out),
+        vec![
+            "info string Threads has no effect on othello",
+            "info string MultiPV has no effect on othello",
+            "readyok",
+            "readyok"
+        ]
+    );
+}
+
+#[test]
 fn crlf_blank_lines_and_comments_are_fine() {
     let out =
         transcript(b"# a comment\r\n\r\n   \r\nisready\r\n  # indented comment\r\nisready\r\n");

@@ -16,12 +16,8 @@ use std::thread;
 pub const MAX_SERVED_PERFT: u32 = 3;
 /// Deepest Othello `count` (depth 9 already keeps a few million positions).
 pub const MAX_SERVED_COUNT: u32 = 8;
-/// Largest transposition table a served session may ask for, in MiB.
-pub const MAX_SERVED_HASH_MB: u64 = 64;
 /// Table size a served session starts with, in MiB (a person's opponent, many tabs at once).
 pub const SERVED_HASH_MB: u64 = 16;
-/// Most search threads a served session may ask for (many tabs share the machine's cores).
-pub const MAX_SERVED_THREADS: u64 = 1;
 
 /// Why a served session refuses a command, or None when it may run. Served sessions never touch
 /// the file system and never start work that cannot be stopped and would run for minutes.
@@ -37,18 +33,13 @@ pub fn refusal(command: &Command) -> Option<String> {
         Command::Count(d) if *d > MAX_SERVED_COUNT => Some(format!(
             "count deeper than {MAX_SERVED_COUNT} is not available in a served session"
         )),
-        Command::SetOption { name, value } if name.eq_ignore_ascii_case("USI_Hash") => {
+        Command::SetOption { name, value } => {
+            let spec = crate::session::options::find(name)?;
+            let max = spec.served_max()?;
             match value.as_deref().and_then(|v| v.parse::<u64>().ok()) {
-                Some(mb) if mb > MAX_SERVED_HASH_MB => Some(format!(
-                    "USI_Hash above {MAX_SERVED_HASH_MB} MiB is not available in a served session"
-                )),
-                _ => None,
-            }
-        }
-        Command::SetOption { name, value } if name.eq_ignore_ascii_case("Threads") => {
-            match value.as_deref().and_then(|v| v.parse::<u64>().ok()) {
-                Some(n) if n > MAX_SERVED_THREADS => Some(format!(
-                    "Threads above {MAX_SERVED_THREADS} is not available in a served session"
+                Some(v) if v > max => Some(format!(
+                    "{} above {max} is not available in a served session",
+                    spec.name()
                 )),
                 _ => None,
             }

@@ -303,8 +303,20 @@ impl<W: Write> Session<W> {
         if self.options.variant != before {
             self.game = new_variant(self.options.variant);
         }
-        if name.eq_ignore_ascii_case("USI_Hash") || name.eq_ignore_ascii_case("Threads") {
+        let Some(spec) = options::find(name) else {
+            return Ok(());
+        };
+        if spec.reallocates() {
             self.prepare();
+        }
+        // Stored all the same (it acts once the game changes), but a GUI user should not
+        // believe it changed this game's play.
+        if !spec.acts_on(self.options.variant) {
+            self.line(&format!(
+                "info string {} has no effect on {}",
+                spec.name(),
+                self.options.variant.as_str()
+            ));
         }
         Ok(())
     }

@@ -4,6 +4,7 @@ use std::fmt;
 
 /// The `USI_Variant` values: the games of the registry, the first the default.
 pub use crate::games::registry::Game as VariantName;
+use crate::games::registry::Game;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strategy {
@@ -69,13 +70,77 @@ enum Kind {
     },
 }
 
-struct Spec {
+/// A checked value, as its kind reads it: a combo's is the index of its `var`.
+#[derive(Clone, Copy)]
+enum Value {
+    Check(bool),
+    Spin(u64),
+    Combo(usize),
+}
+
+/// One engine option, everything about it in one place: the session, `usi`'s reply and the
+/// served sessions all read this table, so no other file spells an option's name.
+pub struct Spec {
     name: &'static str,
     kind: Kind,
+    /// Stores a checked value (of this option's kind) in [`Options`].
+    store: fn(&mut Options, Value),
+    /// Setting it (re)allocates the search's tables at once (`USI_Hash`, `Threads`).
+    reallocates: bool,
+    /// The most a served session (`ryoshi serve`) may set, for a spin.
+    served_max: Option<u64>,
+    /// The games whose play it changes; `None`: every game.
+    games: Option<&'static [Game]>,
+}
+
+impl Spec {
+    /// The option's name as `usi` declares it.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// Setting it (re)allocates the search's tables at once.
+    pub fn reallocates(&self) -> bool {
+        self.reallocates
+    }
+
+    /// The most a served session may set, for a spin option with such a limit.
+    pub fn served_max(&self) -> Option<u64> {
+        self.served_max
+    }
+
+    /// Whether the option changes anything in `game` (the others ignore it).
+    pub fn acts_on(&self, game: Game) -> bool {
+        self.games.is_none_or(|games| games.contains(&game))
+    }
+}
+
+/// The option called `name` (without regard to case, as `setoption` matches it).
+pub fn find(name: &str) -> Option<&'static Spec> {
+    SPECS.iter().find(|s| s.name.eq_ignore_ascii_case(name))
 }
 
 const VARIANTS: &[&str] = crate::games::registry::NAMES;
 const STRATEGIES: &[&str] = &["search", "possibilityist", "random"];
+const QUANTUM: &[Game] = &[Game::QuantumShogi];
+
+/// The value of a check, spin or combo; the table's kinds and stores agree (a test sets every
+/// option once), so another kind never reaches a store.
+fn check(v: Value) -> bool {
+    matches!(v, Value::Check(true))
+}
+fn spin(v: Value) -> u64 {
+    match v {
+        Value::Spin(n) => n,
+        _ => 0,
+    }
+}
+fn combo(v: Value) -> usize {
+    match v {
+        Value::Combo(i) => i,
+        _ => 0,
+    }
+}
 
 /// Declared at `usi`, in this order. Defaults match `Options::default()` (a test checks it).
 const SPECS: &[Spec] = &[
@@ -85,6 +150,10 @@ const SPECS: &[Spec] = &[
             default: VARIANTS[0],
             vars: VARIANTS,
         },
+        store: |o, v| o.variant = VariantName::ALL[combo(v)],
+        reallocates: false,
+        served_max: None,
+        games: None,
     },
     Spec {
         name: "USI_Hash",
@@ -93,10 +162,19 @@ const SPECS: &[Spec] = &[
             min: 1,
             max: 65536,
         },
+        store: |o, v| o.hash_mb = spin(v),
+        reallocates: true,
+        // A served session starts at 16 MiB (a person's opponent, many tabs at once).
+        served_max: Some(64),
+        games: Some(&[Game::QuantumShogi, Game::Othello]),
     },
     Spec {
         name: "USI_Ponder",
         kind: Kind::Check(false),
+        store: |o, v| o.ponder = check(v),
+        reallocates: false,
+        served_max: None,
+        games: None,
     },
     Spec {
         name: "Threads",
@@ -105,6 +183,11 @@ const SPECS: &[Spec] = &[
             min: 1,
             max: 256,
         },
+        store: |o, v| o.threads = spin(v),
+        reallocates: true,
+        // Many tabs share the machine's cores.
+        served_max: Some(1),
+        games: Some(QUANTUM),
     },
     Spec {
         name: "MultiPV",
@@ -113,10 +196,18 @@ const SPECS: &[Spec] = &[
             min: 1,
             max: 500,
         },
+        store: |o, v| o.multipv = spin(v),
+        reallocates: false,
+        served_max: None,
+        games: Some(QUANTUM),
     },
     Spec {
         name: "KakuteiNifu",
         kind: Kind::Check(true),
+        store: |o, v| o.kakutei_nifu = check(v),
+        reallocates: false,
+        served_max: None,
+        games: Some(QUANTUM),
     },
     Spec {
         name: "MoveOverhead",
@@ -125,6 +216,10 @@ const SPECS: &[Spec] = &[
             min: 0,
             max: 10_000,
         },
+        store: |o, v| o.move_overhead_ms = spin(v),
+        reallocates: false,
+        served_max: None,
+        games: None,
     },
     Spec {
         name: "Strategy",
@@ -132,6 +227,10 @@ const SPECS: &[Spec] = &[
             default: "search",
             vars: STRATEGIES,
         },
+        store: |o, v| o.strategy = Strategy::ALL[combo(v)],
+        reallocates: false,
+        served_max: None,
+        games: Some(QUANTUM),
     },
     Spec {
         name: "Level",
@@ -140,6 +239,10 @@ const SPECS: &[Spec] = &[
             min: 1,
             max: 3,
         },
+        store: |o, v| o.level = spin(v),
+        reallocates: false,
+        served_max: None,
+        games: Some(&[Game::Othello]),
     },
     Spec {
         name: "Seed",
@@ -148,6 +251,10 @@ const SPECS: &[Spec] = &[
             min: 0,
             max: u32::MAX as u64,
         },
+        store: |o, v| o.seed = spin(v),
+        reallocates: false,
+        served_max: None,
+        games: None,
     },
 ];
 
@@ -188,15 +295,12 @@ impl Options {
 
     /// Applies `setoption`. Names are matched without regard to case, as most engines do.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
-        let spec = SPECS
-            .iter()
-            .find(|s| s.name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| {
-                OptionError(format!(
-                    "unknown option '{}'",
-                    crate::text::printable(name)
-                ))
-            })?;
+        let spec = find(name).ok_or_else(|| {
+            OptionError(format!(
+                "unknown option '{}'",
+                crate::text::printable(name)
+            ))
+        })?;
         let value =
             value.ok_or_else(|| OptionError(format!("option {} needs a value", spec.name)))?;
         let bad = || {
@@ -206,19 +310,12 @@ impl Options {
                 crate::text::printable(value)
             ))
         };
-        match &spec.kind {
-            Kind::Check(_) => {
-                let v = match value.to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(bad()),
-                };
-                match spec.name {
-                    "USI_Ponder" => self.ponder = v,
-                    "KakuteiNifu" => self.kakutei_nifu = v,
-                    _ => unreachable!("every check option is handled"),
-                }
-            }
+        let checked = match &spec.kind {
+            Kind::Check(_) => match value.to_ascii_lowercase().as_str() {
+                "true" => Value::Check(true),
+                "false" => Value::Check(false),
+                _ => return Err(bad()),
+            },
             Kind::Spin { min, max, .. } => {
                 let v: u64 = value.parse().map_err(|_| bad())?;
                 if v < *min || v > *max {
@@ -227,28 +324,15 @@ impl Options {
                         spec.name, min, max
                     )));
                 }
-                match spec.name {
-                    "USI_Hash" => self.hash_mb = v,
-                    "Threads" => self.threads = v,
-                    "MultiPV" => self.multipv = v,
-                    "MoveOverhead" => self.move_overhead_ms = v,
-                    "Level" => self.level = v,
-                    "Seed" => self.seed = v,
-                    _ => unreachable!("every spin option is handled"),
-                }
+                Value::Spin(v)
             }
-            Kind::Combo { vars, .. } => {
-                let index = vars
-                    .iter()
+            Kind::Combo { vars, .. } => Value::Combo(
+                vars.iter()
                     .position(|v| v.eq_ignore_ascii_case(value))
-                    .ok_or_else(bad)?;
-                match spec.name {
-                    "USI_Variant" => self.variant = VariantName::ALL[index],
-                    "Strategy" => self.strategy = Strategy::ALL[index],
-                    _ => unreachable!("every combo option is handled"),
-                }
-            }
-        }
+                    .ok_or_else(bad)?,
+            ),
+        };
+        (spec.store)(self, checked);
         Ok(())
     }
 }
@@ -275,6 +359,37 @@ mod tests {
         for (i, s) in Strategy::ALL.iter().enumerate() {
             assert_eq!(STRATEGIES[i], s.as_str());
         }
+    }
+
+    #[test]
+    fn every_option_stores_a_value_of_its_kind() {
+        for spec in SPECS {
+            let other = match &spec.kind {
+                Kind::Check(d) => (!d).to_string(),
+                Kind::Spin { default, min, max } => {
+                    if default < max { default + 1 } else { *min }.to_string()
+                }
+                Kind::Combo { default, vars } => {
+                    vars.iter().find(|v| *v != default).unwrap().to_string()
+                }
+            };
+            let mut o = Options::default();
+            o.set(spec.name, Some(&other)).unwrap();
+            assert_ne!(o, Options::default(), "{} stored nothing", spec.name);
+            o.set(&spec.name.to_ascii_lowercase(), Some(&other)).unwrap();
+            assert!(find(spec.name).is_some_and(|s| std::ptr::eq(s, spec)));
+        }
+    }
+
+    #[test]
+    fn each_option_knows_the_games_it_acts_on() {
+        let threads = find("threads").unwrap();
+        assert!(threads.acts_on(Game::QuantumShogi) && !threads.acts_on(Game::Othello));
+        assert!(threads.reallocates() && threads.served_max() == Some(1));
+        let level = find("Level").unwrap();
+        assert!(level.acts_on(Game::Othello) && !level.acts_on(Game::QuantumShogi));
+        assert!(Game::ALL.iter().all(|&g| find("USI_Variant").unwrap().acts_on(g)));
+        assert!(find("MultiPV").unwrap().served_max().is_none());
     }
 
     #[test]
