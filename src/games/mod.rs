@@ -2,14 +2,16 @@
 
 /// A typed error's text is what the protocol shows: `String` callers take it with `?`.
 macro_rules! error_text {
-    ($($error:ty),+) => {$(
-        impl std::error::Error for $error {}
-
+    (derived: $($error:ty),+) => {$(
         impl From<$error> for String {
             fn from(e: $error) -> String {
                 e.to_string()
             }
         }
+    )+};
+    ($($error:ty),+) => {$(
+        impl std::error::Error for $error {}
+        $crate::games::error_text!(derived: $error);
     )+};
 }
 pub(crate) use error_text;

@@ -29,41 +29,30 @@ impl Action {
 }
 
 /// Why a text is not an action here. The texts are the caller's, as given.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ActionError {
     /// A king was captured: nothing more is legal.
+    #[error("the game is over (a king was captured)")]
     GameOver,
     /// Well-formed, but not legal in this position.
+    #[error("not a legal action in this position")]
     Illegal,
+    #[error("bad drop square '{0}'")]
     BadDropSquare(String),
+    #[error("bad hand piece '{0}'")]
     BadHandPiece(String),
+    #[error("no {0} in the hand of the side to move")]
     NotInHand(String),
     /// Neither a move nor a drop.
+    #[error("'{0}' is not a move (like 7g7f, 8h2b+ or P*5e)")]
     NotAnAction(String),
+    #[error("the piece on {0} is not the mover's")]
     NotMovers(String),
+    #[error("no piece on {0}")]
     NoPiece(String),
 }
 
-impl std::fmt::Display for ActionError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            ActionError::GameOver => f.write_str("the game is over (a king was captured)"),
-            ActionError::Illegal => f.write_str("not a legal action in this position"),
-            ActionError::BadDropSquare(square) => write!(f, "bad drop square '{square}'"),
-            ActionError::BadHandPiece(token) => write!(f, "bad hand piece '{token}'"),
-            ActionError::NotInHand(token) => {
-                write!(f, "no {token} in the hand of the side to move")
-            }
-            ActionError::NotAnAction(text) => {
-                write!(f, "'{text}' is not a move (like 7g7f, 8h2b+ or P*5e)")
-            }
-            ActionError::NotMovers(square) => write!(f, "the piece on {square} is not the mover's"),
-            ActionError::NoPiece(square) => write!(f, "no piece on {square}"),
-        }
-    }
-}
-
-error_text!(ActionError);
+error_text!(derived: ActionError);
 
 /// The hand token of a piece as a drop names it: uppercase, `Q`/letter, `[TYPES]`, `~`.
 /// `bare` is [`Position::bare_q`].

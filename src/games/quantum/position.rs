@@ -7,29 +7,18 @@ use super::types::*;
 use super::zobrist;
 
 /// Why raw pieces do not make a position.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
+    #[error("a piece stands off the board")]
     OffBoard,
+    #[error("two pieces on {}", square_name(*.0))]
     SharedSquare(Square),
     /// The pieces of this origin side have no complete assignment of types.
+    #[error("the pieces of origin {} have no consistent assignment of types", .0.letter())]
     Inconsistent(Side),
 }
 
-impl std::fmt::Display for PositionError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            PositionError::OffBoard => f.write_str("a piece stands off the board"),
-            PositionError::SharedSquare(sq) => write!(f, "two pieces on {}", square_name(*sq)),
-            PositionError::Inconsistent(origin) => write!(
-                f,
-                "the pieces of origin {} have no consistent assignment of types",
-                origin.letter()
-            ),
-        }
-    }
-}
-
-error_text!(PositionError);
+error_text!(derived: PositionError);
 
 /// Where a piece in hand "stands".
 pub const HAND: Square = 81;

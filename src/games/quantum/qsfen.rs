@@ -129,67 +129,36 @@ pub fn parse_hand_token(text: &str) -> Option<(Option<Mask>, bool)> {
 }
 
 /// Why a text is not a QSFEN.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum QsfenError {
     /// Not QSFEN syntax (the text, clipped to 80 bytes).
+    #[error("malformed QSFEN '{0}'")]
     Malformed(String),
+    #[error("a QSFEN board has 9 ranks, not {0}")]
     Ranks(usize),
+    #[error("more than {PIECES} pieces")]
     TooManyPieces,
+    #[error("the promoted piece on {} cannot be a gold or king", square_name(*.0))]
     PromotedGoldOrKing(Square),
+    #[error("the piece on {} could never move again", square_name(*.0))]
     NeverMoves(Square),
-    RankWidth {
-        rank: usize,
-        squares: u32,
-    },
+    #[error("rank {} of the QSFEN has {squares} squares, not 9", (b'a' + *.rank as u8) as char)]
+    RankWidth { rank: usize, squares: u32 },
+    #[error("a piece in hand cannot be promoted")]
     PromotedInHand,
+    #[error("bad hand count {0}")]
     HandCount(u32),
+    #[error("a king cannot be in hand")]
     KingInHand,
-    OriginCount {
-        origin: Side,
-        pieces: usize,
-    },
+    #[error("origin {} has {pieces} pieces, not {PIECES_PER_SIDE}", .origin.letter())]
+    OriginCount { origin: Side, pieces: usize },
+    #[error("the move number starts at 1")]
     MoveNumberZero,
+    #[error(transparent)]
     Position(PositionError),
 }
 
-impl std::fmt::Display for QsfenError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            QsfenError::Malformed(text) => write!(f, "malformed QSFEN '{text}'"),
-            QsfenError::Ranks(n) => write!(f, "a QSFEN board has 9 ranks, not {n}"),
-            QsfenError::TooManyPieces => write!(f, "more than {PIECES} pieces"),
-            QsfenError::PromotedGoldOrKing(sq) => write!(
-                f,
-                "the promoted piece on {} cannot be a gold or king",
-                square_name(*sq)
-            ),
-            QsfenError::NeverMoves(sq) => {
-                write!(
-                    f,
-                    "the piece on {} could never move again",
-                    square_name(*sq)
-                )
-            }
-            QsfenError::RankWidth { rank, squares } => write!(
-                f,
-                "rank {} of the QSFEN has {squares} squares, not 9",
-                (b'a' + *rank as u8) as char
-            ),
-            QsfenError::PromotedInHand => f.write_str("a piece in hand cannot be promoted"),
-            QsfenError::HandCount(n) => write!(f, "bad hand count {n}"),
-            QsfenError::KingInHand => f.write_str("a king cannot be in hand"),
-            QsfenError::OriginCount { origin, pieces } => write!(
-                f,
-                "origin {} has {pieces} pieces, not {PIECES_PER_SIDE}",
-                origin.letter()
-            ),
-            QsfenError::MoveNumberZero => f.write_str("the move number starts at 1"),
-            QsfenError::Position(e) => e.fmt(f),
-        }
-    }
-}
-
-error_text!(QsfenError);
+error_text!(derived: QsfenError);
 
 impl From<PositionError> for QsfenError {
     fn from(e: PositionError) -> Self {

@@ -114,42 +114,28 @@ impl Record {
 }
 
 /// Why a record refuses an action.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlayError {
+    #[error("the game is over ({0})")]
     Over(Ending),
+    #[error("illegal action")]
     Illegal,
+    #[error(transparent)]
     Action(ActionError),
 }
 
-impl std::fmt::Display for PlayError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            PlayError::Over(ending) => write!(f, "the game is over ({ending})"),
-            PlayError::Illegal => f.write_str("illegal action"),
-            PlayError::Action(e) => e.fmt(f),
-        }
-    }
-}
-
-error_text!(PlayError);
+error_text!(derived: PlayError);
 
 /// Why the rules refuse a position text or a move (the referee's and the session's error).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
+    #[error(transparent)]
     Position(super::qsfen::QsfenError),
+    #[error(transparent)]
     Play(PlayError),
 }
 
-impl std::fmt::Display for RecordError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            RecordError::Position(e) => e.fmt(f),
-            RecordError::Play(e) => e.fmt(f),
-        }
-    }
-}
-
-error_text!(RecordError);
+error_text!(derived: RecordError);
 
 impl From<ActionError> for RecordError {
     fn from(e: ActionError) -> Self {
