@@ -96,20 +96,11 @@ pub struct Board {
 }
 
 /// A board size outside `MIN_SIZE..=MAX_SIZE`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("board size {0} is out of range ({MIN_SIZE}..{MAX_SIZE})")]
 pub struct SizeError(pub usize);
 
-impl std::fmt::Display for SizeError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        write!(
-            f,
-            "board size {} is out of range ({MIN_SIZE}..{MAX_SIZE})",
-            self.0
-        )
-    }
-}
-
-error_text!(SizeError);
+error_text!(derived: SizeError);
 
 impl Board {
     /// An empty board; sizes outside 2..=25 are refused.

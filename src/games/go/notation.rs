@@ -4,71 +4,43 @@
 use super::board::{point_index, Board, Color, SizeError, BLACK, EMPTY, WHITE};
 
 /// A text that is not a vertex (nor `pass`) on a board of `size`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{text}' is not a vertex on a {size}x{size} board")]
 pub struct VertexError {
     pub text: String,
     pub size: usize,
 }
 
-impl std::fmt::Display for VertexError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        let (text, size) = (&self.text, self.size);
-        write!(f, "'{text}' is not a vertex on a {size}x{size} board")
-    }
-}
-
-error_text!(VertexError);
+error_text!(derived: VertexError);
 
 /// Why fields are not a Go position.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
     /// Not three fields: how many there were.
+    #[error("a go position is '<size> <rows> <b|w>', got {0} field(s)")]
     Fields(usize),
+    #[error("board size '{0}' is not a number")]
     Size(String),
+    #[error(transparent)]
     Board(SizeError),
-    Rows {
-        size: usize,
-        rows: usize,
-    },
+    #[error("expected {size} rows separated by '/', got {rows}")]
+    Rows { size: usize, rows: usize },
+    #[error("row {row} has {points} points, expected {size}")]
     RowLength {
         row: usize,
         points: usize,
         size: usize,
     },
-    Point {
-        row: usize,
-        character: char,
-    },
+    #[error("row {row} has '{character}' (use X, O or .)")]
+    Point { row: usize, character: char },
+    #[error("side to move '{0}' is not b or w")]
     Side(String),
     /// A block without liberties, named by one of its stones.
+    #[error("the block at {0} has no liberties")]
     NoLiberties(String),
 }
 
-impl std::fmt::Display for PositionError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            PositionError::Fields(n) => write!(
-                f,
-                "a go position is '<size> <rows> <b|w>', got {n} field(s)"
-            ),
-            PositionError::Size(text) => write!(f, "board size '{text}' is not a number"),
-            PositionError::Board(e) => e.fmt(f),
-            PositionError::Rows { size, rows } => {
-                write!(f, "expected {size} rows separated by '/', got {rows}")
-            }
-            PositionError::RowLength { row, points, size } => {
-                write!(f, "row {row} has {points} points, expected {size}")
-            }
-            PositionError::Point { row, character } => {
-                write!(f, "row {row} has '{character}' (use X, O or .)")
-            }
-            PositionError::Side(text) => write!(f, "side to move '{text}' is not b or w"),
-            PositionError::NoLiberties(at) => write!(f, "the block at {at} has no liberties"),
-        }
-    }
-}
-
-error_text!(PositionError);
+error_text!(derived: PositionError);
 
 impl From<SizeError> for PositionError {
     fn from(e: SizeError) -> Self {

@@ -34,31 +34,21 @@ impl GoGame {
 }
 
 /// Why the rules refuse a position text or a move.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
+    #[error(transparent)]
     Position(PositionError),
+    #[error(transparent)]
     Vertex(VertexError),
     /// The move `text` is not legal here.
-    Illegal {
-        text: String,
-        why: Illegal,
-    },
+    #[error("'{text}' is illegal: {why}")]
+    Illegal { text: String, why: Illegal },
     /// A move (already read) is not legal here.
+    #[error("{0}")]
     Play(Illegal),
 }
 
-impl std::fmt::Display for RulesError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            RulesError::Position(e) => e.fmt(f),
-            RulesError::Vertex(e) => e.fmt(f),
-            RulesError::Illegal { text, why } => write!(f, "'{text}' is illegal: {why}"),
-            RulesError::Play(why) => why.fmt(f),
-        }
-    }
-}
-
-error_text!(RulesError);
+error_text!(derived: RulesError);
 
 impl Rules for GoGame {
     const NAME: &'static str = "go";

@@ -139,71 +139,52 @@ fn collection(text: &str) -> Result<Vec<Tree>, Stop<'_>> {
 }
 
 /// Why an SGF text is refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SgfError {
     /// Parsing stopped at `line`, `column` (1-based), with a message when it is not a plain
     /// syntax error.
+    #[error("{}", syntax_text(.message, *.line, *.column))]
     Syntax {
         message: Option<String>,
         line: usize,
         column: usize,
     },
+    #[error("SZ[{0}] is not a size")]
     Size(String),
+    #[error("SZ[{0}]: only square boards are supported")]
     NotSquare(String),
+    #[error(transparent)]
     Board(SizeError),
+    #[error("'{0}' is not an SGF point")]
     NotPoint(String),
-    OffBoard {
-        text: String,
-        size: usize,
-    },
+    #[error("SGF point '{text}' is off a {size}x{size} board")]
+    OffBoard { text: String, size: usize },
+    #[error("bad point rectangle '{0}'")]
     Rectangle(String),
+    #[error("'{0}' is not a stone position")]
     NotStone(String),
     /// `key[value]` at the vertex `at` is illegal.
+    #[error("illegal move {key}[{value}] at {at}: {why}")]
     Illegal {
         key: String,
         value: String,
         at: String,
         why: Illegal,
     },
+    #[error("PL[{0}] is not B or W")]
     Player(String),
+    #[error("the block at {0} has no liberties")]
     NoLiberties(String),
 }
 
-impl std::fmt::Display for SgfError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            SgfError::Syntax {
-                message: Some(message),
-                line,
-                column,
-            } => write!(f, "{message} (line {line}, column {column})"),
-            SgfError::Syntax {
-                message: None,
-                line,
-                column,
-            } => write!(f, "SGF syntax error at line {line}, column {column}"),
-            SgfError::Size(v) => write!(f, "SZ[{v}] is not a size"),
-            SgfError::NotSquare(v) => write!(f, "SZ[{v}]: only square boards are supported"),
-            SgfError::Board(e) => e.fmt(f),
-            SgfError::NotPoint(text) => write!(f, "'{text}' is not an SGF point"),
-            SgfError::OffBoard { text, size } => {
-                write!(f, "SGF point '{text}' is off a {size}x{size} board")
-            }
-            SgfError::Rectangle(text) => write!(f, "bad point rectangle '{text}'"),
-            SgfError::NotStone(text) => write!(f, "'{text}' is not a stone position"),
-            SgfError::Illegal {
-                key,
-                value,
-                at,
-                why,
-            } => write!(f, "illegal move {key}[{value}] at {at}: {why}"),
-            SgfError::Player(v) => write!(f, "PL[{v}] is not B or W"),
-            SgfError::NoLiberties(at) => write!(f, "the block at {at} has no liberties"),
-        }
+fn syntax_text(message: &Option<String>, line: usize, column: usize) -> String {
+    match message {
+        Some(message) => format!("{message} (line {line}, column {column})"),
+        None => format!("SGF syntax error at line {line}, column {column}"),
     }
 }
 
-error_text!(SgfError);
+error_text!(derived: SgfError);
 
 impl From<SizeError> for SgfError {
     fn from(e: SizeError) -> Self {
@@ -212,35 +193,20 @@ impl From<SizeError> for SgfError {
 }
 
 /// Why `loadsgf` cannot read a file (the path as given).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FileError {
     /// A directory, a FIFO, a device...: `kind` says which.
-    NotAFile {
-        path: String,
-        kind: &'static str,
-    },
+    #[error("'{path}' is {kind}")]
+    NotAFile { path: String, kind: &'static str },
+    #[error("'{0}' is larger than {mib} MiB", mib = MAX_FILE_BYTES >> 20)]
     TooLarge(String),
-    Unreadable {
-        path: String,
-        why: String,
-    },
+    #[error("cannot read '{path}': {why}")]
+    Unreadable { path: String, why: String },
+    #[error("'{0}' is not UTF-8 text")]
     NotUtf8(String),
 }
 
-impl std::fmt::Display for FileError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            FileError::NotAFile { path, kind } => write!(f, "'{path}' is {kind}"),
-            FileError::TooLarge(path) => {
-                write!(f, "'{path}' is larger than {} MiB", MAX_FILE_BYTES >> 20)
-            }
-            FileError::Unreadable { path, why } => write!(f, "cannot read '{path}': {why}"),
-            FileError::NotUtf8(path) => write!(f, "'{path}' is not UTF-8 text"),
-        }
-    }
-}
-
-error_text!(FileError);
+error_text!(derived: FileError);
 
 /// [`read_trees`] with the error as text.
 pub fn parse(text: &str) -> Result<Vec<Tree>, String> {
