@@ -86,24 +86,15 @@ impl Clocks {
 }
 
 /// A side's flag fell: it used more than its time (the margin included).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("used {used_ms} ms with {allowed_ms} ms allowed (margin {margin_ms} ms included)")]
 pub struct FlagFell {
     pub used_ms: u64,
     pub allowed_ms: u128,
     pub margin_ms: u64,
 }
 
-impl std::fmt::Display for FlagFell {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        write!(
-            f,
-            "used {} ms with {} ms allowed (margin {} ms included)",
-            self.used_ms, self.allowed_ms, self.margin_ms
-        )
-    }
-}
-
-crate::games::error_text!(FlagFell);
+crate::games::error_text!(derived: FlagFell);
 
 #[cfg(test)]
 mod tests {

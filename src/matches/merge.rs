@@ -19,26 +19,33 @@ pub struct Game {
 }
 
 /// Why results files cannot be merged.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum MergeError {
     /// Line `line` (from 1) of the file `name` is not JSON.
+    #[error("{name}: line {line}: {error}")]
     Json {
         name: String,
         line: usize,
         error: serde_json::Error,
     },
     /// The line has no `key` of the right type.
+    #[error("{name}: line {line}: no `{key}`")]
     Missing {
         name: String,
         line: usize,
         key: &'static str,
     },
+    #[error("{name}: line {line}: bad result `{result}`")]
     BadResult {
         name: String,
         line: usize,
         result: String,
     },
     /// Game `game` was played by `first` and `second` in one file, `other` in another.
+    #[error(
+        "game {game} appears with different engines ({} vs {}, {} vs {}): results of different matches?",
+        .seen[0], .seen[1], .other[0], .other[1]
+    )]
     DifferentEngines {
         game: u64,
         seen: [String; 2],
@@ -46,26 +53,7 @@ pub enum MergeError {
     },
 }
 
-impl std::fmt::Display for MergeError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            MergeError::Json { name, line, error } => write!(f, "{name}: line {line}: {error}"),
-            MergeError::Missing { name, line, key } => {
-                write!(f, "{name}: line {line}: no `{key}`")
-            }
-            MergeError::BadResult { name, line, result } => {
-                write!(f, "{name}: line {line}: bad result `{result}`")
-            }
-            MergeError::DifferentEngines { game, seen, other } => write!(
-                f,
-                "game {game} appears with different engines ({} vs {}, {} vs {}): results of different matches?",
-                seen[0], seen[1], other[0], other[1]
-            ),
-        }
-    }
-}
-
-crate::games::error_text!(MergeError);
+crate::games::error_text!(derived: MergeError);
 
 /// Reads the games of one results file; `name` is used in errors.
 pub fn read(text: &str, name: &str) -> Result<Vec<Game>, MergeError> {

@@ -11,68 +11,47 @@ use crate::rng::SplitMix64;
 use std::fmt;
 
 /// Why an opening is refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OpeningError {
+    #[error("`sfen` needs a position")]
     SfenWithoutPosition,
     /// The first word is neither `startpos` nor `sfen`.
+    #[error("expected `startpos` or `sfen`, found `{0}`")]
     Start(String),
+    #[error("empty opening")]
     Empty,
     /// The word after `startpos` is not `moves`.
+    #[error("expected `moves`, found `{0}`")]
     NotMoves(String),
     /// The referee refuses the start position (its words).
+    #[error("{0}")]
     Position(String),
     /// The game ended before move `number` (from 1).
-    OverBefore {
-        end: GameEnd,
-        number: usize,
-    },
+    #[error("the game is over ({end}) before move {number}")]
+    OverBefore { end: GameEnd, number: usize },
     /// Move `number` refused by the referee (its words).
+    #[error("move {number} `{text}`: {why}")]
     Move {
         number: usize,
         text: String,
         why: String,
     },
+    #[error("the game is over after the opening ({0})")]
     OverAfter(GameEnd),
     /// An error on line `number` of an openings file.
+    #[error("line {number}: {error}")]
     Line {
         number: usize,
         error: Box<OpeningError>,
     },
+    #[error("the openings file holds no opening")]
     NoOpening,
     /// No random line of `plies` plies leaves the game open.
+    #[error("no random opening of {0} plies that leaves the game open")]
     NoRandom(u32),
 }
 
-impl fmt::Display for OpeningError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OpeningError::SfenWithoutPosition => f.write_str("`sfen` needs a position"),
-            OpeningError::Start(word) => {
-                write!(f, "expected `startpos` or `sfen`, found `{word}`")
-            }
-            OpeningError::Empty => f.write_str("empty opening"),
-            OpeningError::NotMoves(word) => write!(f, "expected `moves`, found `{word}`"),
-            OpeningError::Position(why) => f.write_str(why),
-            OpeningError::OverBefore { end, number } => {
-                write!(f, "the game is over ({end}) before move {number}")
-            }
-            OpeningError::Move { number, text, why } => {
-                write!(f, "move {number} `{text}`: {why}")
-            }
-            OpeningError::OverAfter(end) => {
-                write!(f, "the game is over after the opening ({end})")
-            }
-            OpeningError::Line { number, error } => write!(f, "line {number}: {error}"),
-            OpeningError::NoOpening => f.write_str("the openings file holds no opening"),
-            OpeningError::NoRandom(plies) => write!(
-                f,
-                "no random opening of {plies} plies that leaves the game open"
-            ),
-        }
-    }
-}
-
-crate::games::error_text!(OpeningError);
+crate::games::error_text!(derived: OpeningError);
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Opening {
