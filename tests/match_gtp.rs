@@ -360,8 +360,14 @@ fn replay_and_score(r: &Value, referee: &mut dyn Referee, komi: f64) {
         let lead = if r["variant"] == "go" {
             go_area(&board) - komi
         } else {
+            // Empty squares go to the winner.
             let count = |c: char| board.chars().filter(|&x| x == c).count() as f64;
-            count('X') - count('O')
+            let diff = count('X') - count('O');
+            match diff.partial_cmp(&0.0).unwrap() {
+                std::cmp::Ordering::Greater => diff + count('-'),
+                std::cmp::Ordering::Less => diff - count('-'),
+                std::cmp::Ordering::Equal => 0.0,
+            }
         };
         let want = if lead > 0.0 {
             format!("B+{lead}")

@@ -200,12 +200,18 @@ fn go_score(game: &go::rules::GoGame, komi: f64) -> f64 {
     game.area_score() + go::rules::KOMI - komi
 }
 
-/// Othello's disc difference, black's discs minus white's.
+/// Othello's disc difference, black's discs minus white's, with the empty squares counted for
+/// the winner (the World Othello Federation's rule, as Edax, GGS and GRhino's `final_score` count).
 fn othello_score(game: &othello::Position, _komi: f64) -> f64 {
     let text = game.to_text();
     let board = text.split_whitespace().next().unwrap_or("");
     let count = |c: char| board.chars().filter(|&x| x == c).count() as f64;
-    count('X') - count('O')
+    let (diff, empty) = (count('X') - count('O'), count('-'));
+    match diff.total_cmp(&0.0) {
+        std::cmp::Ordering::Greater => diff + empty,
+        std::cmp::Ordering::Less => diff - empty,
+        std::cmp::Ordering::Equal => 0.0,
+    }
 }
 
 /// The referee factory of a match: Go's board size and komi, and the scores of Go and Othello.
