@@ -462,6 +462,20 @@ fn ryoshi_gtp_plays_go_against_ryoshi_usi_on_9x9() {
     );
     let (_dir, stdout, results) = run_binary("gtp-ryoshi-go", &text);
     assert_eq!(results.len(), 4, "{stdout}");
+    // The summary counts the checks the results hold.
+    let checks: Vec<&Value> = results
+        .iter()
+        .filter_map(|r| r["final_scores"].as_array())
+        .flatten()
+        .collect();
+    let agreed = checks.iter().filter(|c| c["agrees"] == true).count();
+    if !checks.is_empty() {
+        let line = format!(
+            "final_score of gtp: agrees with the referee in {agreed} of {} scored games",
+            checks.len()
+        );
+        assert!(stdout.contains(&line), "{stdout}");
+    }
     for r in &results {
         assert!(
             r["opening"].as_str().unwrap().starts_with("sfen 9 "),

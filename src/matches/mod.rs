@@ -294,6 +294,8 @@ pub fn run_match(
     drop(done_tx);
 
     let mut error = None;
+    // Per GTP engine: the scored games where its `final_score` agreed with the referee, and all.
+    let mut score_checks: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
     loop {
         if !summary.interrupted && (hooks.interrupted)() {
             summary.interrupted = true;
@@ -318,6 +320,11 @@ pub fn run_match(
             hooks.stop.store(true, Ordering::SeqCst);
         }
         summary.finished += 1;
+        for check in &finished.engine_scores {
+            let tally = score_checks.entry(check.engine.clone()).or_default();
+            tally.0 += usize::from(check.agrees);
+            tally.1 += 1;
+        }
         let score = &mut pair_scores[finished.job.pair];
         let a_first = names[finished.job.first] == score.a;
         match finished.end.verdict {
@@ -351,6 +358,12 @@ pub fn run_match(
     }
     bar.finish_and_clear();
     summary.pairs = pair_scores;
+    for (engine, (agreed, scored)) in &score_checks {
+        let _ = writeln!(
+            out,
+            "final_score of {engine}: agrees with the referee in {agreed} of {scored} scored games"
+        );
+    }
     let _ = write!(out, "{}", summary_text(&summary, sprt.as_ref()));
     let _ = out.flush();
     match error {
