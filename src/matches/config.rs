@@ -34,6 +34,23 @@ pub struct EngineConfig {
     pub options: BTreeMap<String, OptionValue>,
     /// A file the engine's stderr is appended to (discarded when absent).
     pub stderr: Option<PathBuf>,
+    /// How the runner speaks to it.
+    #[serde(default)]
+    pub protocol: Protocol,
+    /// GTP: the engine plays by its own settings (a level), off the clock: it is sent no time
+    /// commands, its moves are not timed, and only `timeout_ms` bounds each one.
+    #[serde(default)]
+    pub untimed: bool,
+}
+
+/// The protocol an engine speaks: USI (ryoshi's own, the default) or GTP (GNU Go, GRhino, Edax,
+/// `ryoshi gtp`), driven as gogui-twogtp and gomill drive it.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    #[default]
+    Usi,
+    Gtp,
 }
 
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -87,6 +104,10 @@ pub struct MatchConfig {
     pub inc_ms: Option<u64>,
     pub movetime_ms: Option<u64>,
     pub nodes: Option<u64>,
+    /// Go: the board size (2 to 25); the games start from the empty board of this size.
+    pub board_size: Option<u32>,
+    /// Go: white's compensation, for the referee's score and sent to the engines.
+    pub komi: Option<f64>,
     /// How far below zero a clock may go before the flag falls.
     #[serde(default = "default_margin")]
     pub margin_ms: u64,
@@ -272,6 +293,16 @@ pub enum ConfigError {
         engine: String,
         key: String,
     },
+    /// `options` given to a GTP engine, which has none.
+    GtpOptions(String),
+    /// A GTP engine in a match of a game GTP does not carry (quantum shogi).
+    GtpVariant(String),
+    /// `untimed` for a USI engine.
+    UntimedUsi(String),
+    /// `board_size` or `komi` (the key) for a variant other than Go.
+    GoOnly(&'static str),
+    BoardSize(u32),
+    Komi,
     TooFewEngines,
     UnknownEngine(String),
     EngineTwice(String),
@@ -315,6 +346,23 @@ impl fmt::Display for ConfigError {
             ConfigError::OptionName { engine, key } => {
                 write!(f, "engine `{engine}`: option name `{key}` must be one word")
             }
+            ConfigError::GtpOptions(name) => write!(
+                f,
+                "engine `{name}`: a GTP engine takes no `options`; give its settings in `args`"
+            ),
+            ConfigError::GtpVariant(name) => write!(
+                f,
+                "[match]: engine `{name}` speaks GTP, which carries only `go` and `othello`"
+            ),
+            ConfigError::UntimedUsi(name) => write!(
+                f,
+                "engine `{name}`: `untimed` is for GTP engines (a USI engine needs a limit)"
+            ),
+            ConfigError::GoOnly(key) => write!(f, "[match]: `{key}` is for variant `go` only"),
+            ConfigError::BoardSize(n) => {
+                write!(f, "[match]: `board_size` must be from 2 to 25, not {n}")
+            }
+            ConfigError::Komi => f.write_str("[match]: `komi` must be a finite number"),
             ConfigError::TooFewEngines => {
                 f.write_str("[match]: `engines` needs at least two engine names")
             }
@@ -396,6 +444,16 @@ impl Config {
         }
     }
 
+    /// Go: the board size of the games (19 unless `board_size` says otherwise).
+    pub fn board_size(&self) -> usize {
+        self.play.board_size.unwrap_or(19) as usize
+    }
+
+    /// Go: the komi of the games (`komi`, or the referee's default 7.5).
+    pub fn komi(&self) -> f64 {
+        self.play.komi.unwrap_or(crate::games::go::rules::KOMI)
+    }
+
     pub fn engine(&self, name: &str) -> Option<&EngineConfig> {
         self.engines.iter().find(|e| e.name == name)
     }
@@ -429,6 +487,12 @@ impl Config {
             if engine.cmd.trim().is_empty() {
                 return Err(ConfigError::EmptyCmd(engine.name.clone()));
             }
+            if engine.protocol == Protocol::Usi && engine.untimed {
+                return Err(ConfigError::UntimedUsi(engine.name.clone()));
+            }
+            if engine.protocol == Protocol::Gtp && !engine.options.is_empty() {
+                return Err(ConfigError::GtpOptions(engine.name.clone()));
+            }
             for key in engine.options.keys() {
                 if key.is_empty() || key.contains(char::is_whitespace) {
                     return Err(ConfigError::OptionName {
@@ -443,12 +507,32 @@ impl Config {
             return Err(ConfigError::TooFewEngines);
         }
         for (i, name) in m.engines.iter().enumerate() {
-            if self.engine(name).is_none() {
-                return Err(ConfigError::UnknownEngine(name.clone()));
+            match self.engine(name) {
+                None => return Err(ConfigError::UnknownEngine(name.clone())),
+                Some(e)
+                    if e.protocol == Protocol::Gtp && m.variant == VariantName::QuantumShogi =>
+                {
+                    return Err(ConfigError::GtpVariant(name.clone()))
+                }
+                Some(_) => {}
             }
             if m.engines[..i].contains(name) {
                 return Err(ConfigError::EngineTwice(name.clone()));
             }
+        }
+        if m.variant != VariantName::Go {
+            if m.board_size.is_some() {
+                return Err(ConfigError::GoOnly("board_size"));
+            }
+            if m.komi.is_some() {
+                return Err(ConfigError::GoOnly("komi"));
+            }
+        }
+        if let Some(n) = m.board_size.filter(|n| !(2..=25).contains(n)) {
+            return Err(ConfigError::BoardSize(n));
+        }
+        if m.komi.is_some_and(|k| !k.is_finite()) {
+            return Err(ConfigError::Komi);
         }
         if m.games == 0 {
             return Err(ConfigError::NoGames);
@@ -625,5 +709,83 @@ byoyomi_ms = 100
         for text in bad {
             assert!(Config::parse(&text, Path::new("")).is_err(), "{text}");
         }
+    }
+
+    #[test]
+    fn gtp_engines_board_size_and_komi() {
+        let text = BASE
+            .replace(
+                "cmd = \"b\"",
+                "cmd = \"b\"\nprotocol = \"gtp\"\nuntimed = true",
+            )
+            .replace(
+                "variant = \"othello\"",
+                "variant = \"go\"\nboard_size = 9\nkomi = 7",
+            );
+        let c = Config::parse(&text, Path::new("")).unwrap();
+        assert_eq!(c.engines[0].protocol, Protocol::Usi, "the default");
+        assert!(!c.engines[0].untimed);
+        assert_eq!(c.engines[1].protocol, Protocol::Gtp);
+        assert!(c.engines[1].untimed);
+        assert_eq!((c.board_size(), c.komi()), (9, 7.0));
+        let plain = Config::parse(&BASE.replace("othello", "go"), Path::new("")).unwrap();
+        assert_eq!((plain.board_size(), plain.komi()), (19, 7.5));
+
+        let refused = |text: &str, want: &str| {
+            let err = Config::parse(text, Path::new("")).unwrap_err();
+            assert!(err.contains(want), "{err}");
+        };
+        refused(
+            &BASE.replace("cmd = \"b\"", "cmd = \"b\"\nprotocol = \"xboard\""),
+            "unknown variant `xboard`, expected `usi` or `gtp`",
+        );
+        refused(
+            &BASE.replace("cmd = \"./a\"", "cmd = \"./a\"\nprotocol = \"gtp\""),
+            "engine `a`: a GTP engine takes no `options`",
+        );
+        refused(
+            &BASE.replace("cmd = \"b\"", "cmd = \"b\"\nuntimed = true"),
+            "engine `b`: `untimed` is for GTP engines",
+        );
+        refused(
+            &BASE
+                .replace("cmd = \"b\"", "cmd = \"b\"\nprotocol = \"gtp\"")
+                .replace("othello", "quantumshogi"),
+            "engine `b` speaks GTP",
+        );
+        refused(
+            &format!("{BASE}board_size = 9\n"),
+            "`board_size` is for variant `go` only",
+        );
+        refused(
+            &format!("{BASE}komi = 6.5\n"),
+            "`komi` is for variant `go` only",
+        );
+        let go = BASE.replace("othello", "go");
+        refused(&format!("{go}board_size = 26\n"), "from 2 to 25, not 26");
+        refused(&format!("{go}board_size = 1\n"), "from 2 to 25, not 1");
+        refused(
+            &format!("{go}komi = nan\n"),
+            "`komi` must be a finite number",
+        );
+    }
+
+    #[test]
+    fn the_shipped_gtp_examples_parse() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let gnugo = Config::load(&root.join("engines-gnugo.toml")).unwrap();
+        assert_eq!(gnugo.play.variant, VariantName::Go);
+        assert_eq!((gnugo.board_size(), gnugo.komi()), (9, 7.0));
+        assert_eq!(gnugo.time_control(), TimeControl::MoveTime(1000));
+        let engine = gnugo.engine("gnugo").unwrap();
+        assert_eq!(engine.protocol, Protocol::Gtp);
+        assert!(engine.args.windows(2).any(|w| w == ["--level", "10"]));
+        assert!(engine.untimed);
+        let grhino = Config::load(&root.join("engines-grhino.toml")).unwrap();
+        assert_eq!(grhino.play.variant, VariantName::Othello);
+        assert_eq!(grhino.time_control(), TimeControl::MoveTime(450));
+        let engine = grhino.engine("grhino").unwrap();
+        assert!(engine.protocol == Protocol::Gtp && engine.untimed);
+        assert_eq!(engine.args, ["-l", "5"]);
     }
 }

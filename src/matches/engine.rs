@@ -1,4 +1,4 @@
-//! An engine process spoken to over USI, with a timeout on every read.
+//! An engine process spoken to over USI (GTP in `gtp.rs`), with a timeout on every read.
 //!
 //! A reader thread per engine turns its stdout into lines on a channel, so the runner can wait
 //! with `recv_timeout` and never blocks on a hung engine. Engines run in their own process group:
@@ -23,6 +23,8 @@ pub enum Failure {
     Timeout(String),
     /// The process exited, closed its pipe, or could not be started.
     Crash(String),
+    /// A GTP engine answered `?` to a command it must accept (its words).
+    Refused(String),
     /// The runner is stopping (Ctrl-C or a decided SPRT); not the engine's fault.
     Stopped,
 }
@@ -42,8 +44,10 @@ pub struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<Option<String>>,
-    /// Option names the engine declared at `usi`.
+    /// Option names the engine declared at `usi`; a GTP engine's `list_commands`.
     pub declared: Vec<String>,
+    /// The id of the next GTP command (answers to earlier ones are skipped).
+    pub(super) next_id: u64,
     /// The process has been waited for: its id may be reused, so no more group kills.
     reaped: bool,
 }
@@ -83,7 +87,7 @@ impl Engine {
         Ok(engine)
     }
 
-    fn spawn(config: &EngineConfig, base_dir: &Path) -> Result<Engine, Failure> {
+    pub(super) fn spawn(config: &EngineConfig, base_dir: &Path) -> Result<Engine, Failure> {
         let resolve = |p: &Path| {
             if p.is_absolute() || base_dir.as_os_str().is_empty() {
                 p.to_path_buf()
@@ -160,6 +164,7 @@ impl Engine {
             stdin,
             lines,
             declared: Vec::new(),
+            next_id: 1,
             reaped: false,
         })
     }

@@ -1,8 +1,9 @@
 //! One game between two engine processes, refereed move by move.
 
 use super::clock::Clocks;
-use super::config::{Config, TimeControl};
+use super::config::{Config, Protocol, TimeControl};
 use super::engine::{Engine, Failure};
+use super::gtp;
 use super::opening::Opening;
 use super::referee::{GameEnd, Referee, RefereeFactory, Side, Verdict};
 use std::sync::atomic::AtomicBool;
@@ -86,6 +87,20 @@ pub struct FinishedGame {
     pub moves: Vec<PlayedMove>,
     pub final_position: String,
     pub diagram: Vec<String>,
+    /// The referee's score (black's lead) when the game ended by its rules with one.
+    pub score: Option<f64>,
+    /// What each GTP engine's `final_score` said about that score.
+    pub engine_scores: Vec<EngineScore>,
+}
+
+/// A GTP engine's `final_score` at the end of a scored game, checked against the referee's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EngineScore {
+    pub engine: String,
+    /// Its answer (`B+2.5`), `? <error>`, or why there was none.
+    pub said: String,
+    /// Whether it is the referee's score.
+    pub agrees: bool,
 }
 
 impl FinishedGame {
@@ -125,6 +140,8 @@ pub fn play(ctx: &Context, job: &Job, slots: &mut Slots) -> Option<FinishedGame>
         moves: Vec::new(),
         final_position: String::new(),
         diagram: Vec::new(),
+        score: None,
+        engine_scores: Vec::new(),
     };
     if let Err(e) = referee.set_start(job.opening.sfen.as_deref()) {
         return Some(finish_early(game, referee.as_ref(), "bad opening", e));
@@ -134,7 +151,8 @@ pub fn play(ctx: &Context, job: &Job, slots: &mut Slots) -> Option<FinishedGame>
         let detail = e.to_string();
         return Some(finish_early(game, referee.as_ref(), "bad opening", detail));
     }
-    let result = match prepare(ctx, job, slots) {
+    let setup = gtp_setup(ctx, job);
+    let result = match prepare(ctx, job, slots, &setup) {
         Ok(Ok(())) => run_moves(ctx, job, slots, referee.as_mut(), &mut game),
         Ok(Err(lost)) => Ok(lost),
         Err(Stopped) => Err(Stopped),
@@ -144,6 +162,9 @@ pub fn play(ctx: &Context, job: &Job, slots: &mut Slots) -> Option<FinishedGame>
         Err(Stopped) => return None,
     };
     for side in [Side::First, Side::Second] {
+        if protocol(ctx, job.engine(side)) == Protocol::Gtp {
+            continue;
+        }
         if let Some(engine) = slots[job.engine(side)].as_mut() {
             let word = match end.verdict {
                 Verdict::Draw => "draw",
@@ -160,6 +181,34 @@ pub fn play(ctx: &Context, job: &Job, slots: &mut Slots) -> Option<FinishedGame>
     game.final_position = referee.position();
     game.diagram = referee.diagram();
     Some(game)
+}
+
+/// How engine `idx` of `[match] engines` is spoken to.
+fn protocol(ctx: &Context, idx: usize) -> Protocol {
+    ctx.config
+        .engine(&ctx.config.play.engines[idx])
+        .map_or(Protocol::Usi, |e| e.protocol)
+}
+
+/// What a GTP engine is told before the game: the start position's stones (Go) and the
+/// opening's moves, each with the colour that plays it.
+fn gtp_setup(ctx: &Context, job: &Job) -> Vec<(Side, String)> {
+    let mut referee = (ctx.factory)();
+    let mut setup = Vec::new();
+    if referee.set_start(job.opening.sfen.as_deref()).is_err() {
+        return setup;
+    }
+    if job.opening.sfen.is_some() && ctx.config.play.variant == super::config::VariantName::Go {
+        setup = gtp::go_setup_stones(&referee.position());
+    }
+    for mv in &job.opening.moves {
+        let side = referee.side_to_move();
+        match referee.play(mv) {
+            Ok(canonical) => setup.push((side, canonical)),
+            Err(_) => break,
+        }
+    }
+    setup
 }
 
 fn finish_early(
@@ -194,47 +243,65 @@ fn failure_reason(failure: &Failure, on_clock: bool) -> (&'static str, String) {
         Failure::Timeout(d) if on_clock => ("time forfeit", d.clone()),
         Failure::Timeout(d) => ("timeout", d.clone()),
         Failure::Crash(d) => ("crash", d.clone()),
+        Failure::Refused(d) => ("refused command", d.clone()),
         Failure::Stopped => ("stopped", String::new()),
     }
 }
 
 /// Starts (or restarts) both engines and readies them for a new game. The inner `Err` is the
 /// game's result when an engine could not get ready.
-fn prepare(ctx: &Context, job: &Job, slots: &mut Slots) -> Result<Result<(), Ending>, Stopped> {
+fn prepare(
+    ctx: &Context,
+    job: &Job,
+    slots: &mut Slots,
+    setup: &[(Side, String)],
+) -> Result<Result<(), Ending>, Stopped> {
     let config = &ctx.config;
     let timeout = Duration::from_millis(config.play.timeout_ms);
     let variant = config.play.variant.as_str().to_string();
     let mut failed: Vec<(Side, Failure)> = Vec::new();
     for side in [Side::First, Side::Second] {
         let idx = job.engine(side);
+        let gtp = protocol(ctx, idx) == Protocol::Gtp;
+        let name = &config.play.engines[idx];
         // A kept process that died or hung since its last game is replaced, not blamed: the
         // game has not started.
         if let Some(engine) = slots[idx].as_mut() {
-            match engine
-                .sync(timeout, &ctx.stop)
-                .and_then(|_| engine.send("usinewgame"))
-            {
+            let ready = if gtp {
+                engine.gtp_new_game(config, name, setup, &ctx.stop)
+            } else {
+                engine
+                    .sync(timeout, &ctx.stop)
+                    .and_then(|_| engine.send("usinewgame"))
+            };
+            match ready {
                 Ok(()) => continue,
                 Err(Failure::Stopped) => return Err(Stopped),
                 Err(_) => slots[idx] = None,
             }
         }
-        let name = &config.play.engines[idx];
         let Some(engine_config) = config.engine(name) else {
             return Ok(Err(loss(side, "crash", format!("no engine `{name}`"))));
         };
-        let ready = Engine::start(
-            engine_config,
-            &config.base_dir,
-            &[("USI_Variant", variant.clone())],
-            timeout,
-            &ctx.stop,
-        )
-        .and_then(|mut engine| {
-            engine.send("usinewgame")?;
-            slots[idx] = Some(engine);
-            Ok(())
-        });
+        let ready = if gtp {
+            Engine::start_gtp(config, name, &ctx.stop).and_then(|mut engine| {
+                engine.gtp_new_game(config, name, setup, &ctx.stop)?;
+                slots[idx] = Some(engine);
+                Ok(())
+            })
+        } else {
+            let mut first = vec![("USI_Variant", variant.clone())];
+            if config.play.variant == super::config::VariantName::Go {
+                first.push(("Komi", config.komi().to_string()));
+            }
+            Engine::start(engine_config, &config.base_dir, &first, timeout, &ctx.stop).and_then(
+                |mut engine| {
+                    engine.send("usinewgame")?;
+                    slots[idx] = Some(engine);
+                    Ok(())
+                },
+            )
+        };
         if let Err(failure) = ready {
             if failure == Failure::Stopped {
                 return Err(Stopped);
@@ -286,8 +353,16 @@ fn run_moves(
     let mut clocks = Clocks::new(control, config.play.margin_ms);
     let timeout = Duration::from_millis(config.play.timeout_ms);
     let mut played: Vec<String> = Vec::new();
+    // The game's moves with who played them, and how many of them each GTP engine has been told
+    // (its own moves it played itself at `genmove`).
+    let mut history: Vec<(Side, String)> = Vec::new();
+    let mut told = [0usize; 2];
     loop {
         if let Some(end) = referee.game_end() {
+            game.score = referee.score();
+            if let Some(score) = game.score {
+                game.engine_scores = final_scores(ctx, job, slots, &history, &mut told, score)?;
+            }
             return Ok((end, None));
         }
         if job.opening.moves.len() + played.len() >= config.play.max_plies as usize {
@@ -299,48 +374,95 @@ fn run_moves(
         }
         let side = referee.side_to_move();
         let idx = job.engine(side);
+        let gtp = protocol(ctx, idx) == Protocol::Gtp;
+        let untimed = config
+            .engine(&config.play.engines[idx])
+            .is_some_and(|e| e.untimed);
         let Some(engine) = slots[idx].as_mut() else {
             return Ok(loss(side, "crash", "not running".into()));
         };
-        let allowance = clocks.allowance(side);
-        let asked = engine
-            .drain()
-            .and_then(|_| engine.send(&job.opening.position_command(&played)))
-            .and_then(|_| engine.send(&clocks.go_command()));
-        let t0 = Instant::now();
+        let allowance = if untimed {
+            None
+        } else {
+            clocks.allowance(side)
+        };
         let mut seen = Seen::default();
-        let reply = asked.and_then(|_| {
-            let deadline = t0 + allowance.unwrap_or(timeout);
-            loop {
-                let line = engine.recv(deadline, &ctx.stop, "bestmove")?;
-                let mut words = line.split_whitespace();
-                match words.next() {
-                    Some("bestmove") => return Ok(words.next().map(str::to_string)),
-                    Some("info") => seen.note(&line),
-                    _ => {}
+        let (reply, elapsed) = if gtp {
+            let told = &mut told[side.index()];
+            match tell(engine, &history, told, timeout, &ctx.stop) {
+                Ok(Ok(())) => {}
+                Ok(Err(refused)) => return Ok(loss(side, "refused move", refused)),
+                Err(Failure::Stopped) => return Err(Stopped),
+                Err(failure) => {
+                    slots[idx] = None;
+                    let (reason, detail) = failure_reason(&failure, false);
+                    return Ok(loss(side, reason, detail));
                 }
             }
-        });
-        let elapsed = t0.elapsed();
+            let asked = match gtp::time_left(control, side, clocks.left(side)) {
+                Some(command) if engine.knows("time_left") && !untimed => engine
+                    .gtp(&command, Instant::now() + timeout, &ctx.stop)
+                    .map(|_| ()),
+                _ => Ok(()),
+            };
+            let t0 = Instant::now();
+            let deadline = t0 + allowance.unwrap_or(timeout);
+            let command = format!("genmove {}", gtp::colour(side));
+            let reply = asked
+                .and_then(|_| engine.gtp(&command, deadline, &ctx.stop))
+                .map(|answer| match answer {
+                    Ok(text) => Ok(text
+                        .split_whitespace()
+                        .next()
+                        .map(|w| w.to_ascii_lowercase())),
+                    Err(why) => Err(format!("`{command}`: ? {why}")),
+                });
+            (reply, t0.elapsed())
+        } else {
+            let asked = engine
+                .drain()
+                .and_then(|_| engine.send(&job.opening.position_command(&played)))
+                .and_then(|_| engine.send(&clocks.go_command()));
+            let t0 = Instant::now();
+            let reply = asked.and_then(|_| {
+                let deadline = t0 + allowance.unwrap_or(timeout);
+                loop {
+                    let line = engine.recv(deadline, &ctx.stop, "bestmove")?;
+                    let mut words = line.split_whitespace();
+                    match words.next() {
+                        Some("bestmove") => return Ok(Ok(words.next().map(str::to_string))),
+                        Some("info") => seen.note(&line),
+                        _ => {}
+                    }
+                }
+            });
+            (reply, t0.elapsed())
+        };
         let token = match reply {
-            Ok(token) => token,
+            Ok(Ok(token)) => token,
+            Ok(Err(refused)) => return Ok(loss(side, "illegal move", refused)),
             Err(Failure::Stopped) => return Err(Stopped),
             Err(failure) => {
                 // A hung or crashed engine is replaced before its next game.
                 slots[idx] = None;
-                let (reason, detail) = failure_reason(&failure, on_clock);
+                let (reason, detail) = failure_reason(&failure, on_clock && !untimed);
                 return Ok(loss(side, reason, detail));
             }
         };
-        if let Err(flag) = clocks.charge(side, elapsed) {
+        // An untimed engine's moves are not charged to its clock.
+        if let Some(flag) = (!untimed)
+            .then(|| clocks.charge(side, elapsed).err())
+            .flatten()
+        {
             return Ok(loss(side, "time forfeit", flag.to_string()));
         }
         let Some(token) = token else {
-            return Ok(loss(
-                side,
-                "illegal move",
-                "`bestmove` without a move".into(),
-            ));
+            let what = if gtp {
+                "`genmove` answered no move"
+            } else {
+                "`bestmove` without a move"
+            };
+            return Ok(loss(side, "illegal move", what.into()));
         };
         match token.as_str() {
             "resign" => {
@@ -348,9 +470,10 @@ fn run_moves(
                     .message
                     .map(|m| format!(" after `{m}`"))
                     .unwrap_or_default();
-                return Ok(loss(side, "resign", format!("bestmove resign{said}")));
+                let word = if gtp { "genmove" } else { "bestmove" };
+                return Ok(loss(side, "resign", format!("{word} resign{said}")));
             }
-            "win" => {
+            "win" if !gtp => {
                 return Ok(loss(
                     side,
                     "illegal move",
@@ -371,7 +494,12 @@ fn run_moves(
                     ms: elapsed.as_millis().min(u64::MAX as u128) as u64,
                     eval: seen.eval,
                 });
-                played.push(canonical);
+                played.push(canonical.clone());
+                history.push((side, canonical));
+                if gtp {
+                    // The engine played its own move at `genmove`.
+                    told[side.index()] = history.len();
+                }
             }
             Err(e) => {
                 let said = seen
@@ -382,4 +510,75 @@ fn run_moves(
             }
         }
     }
+}
+
+/// Tells a GTP engine the moves of `history` it has not been told yet, as `play <colour> <move>`.
+/// The inner `Err` says which move it refused (a move the referee accepted).
+fn tell(
+    engine: &mut Engine,
+    history: &[(Side, String)],
+    told: &mut usize,
+    timeout: Duration,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Result<Result<(), String>, Failure> {
+    for (side, mv) in history.iter().skip(*told) {
+        let command = format!("play {} {mv}", gtp::colour(*side));
+        if let Err(why) = engine.gtp(&command, Instant::now() + timeout, stop)? {
+            return Ok(Err(format!("`{command}`: ? {why}")));
+        }
+        *told += 1;
+    }
+    Ok(Ok(()))
+}
+
+/// Each GTP engine's `final_score` (when it has the command), after it has been told the last
+/// moves, checked against the referee's `score`.
+fn final_scores(
+    ctx: &Context,
+    job: &Job,
+    slots: &mut Slots,
+    history: &[(Side, String)],
+    told: &mut [usize; 2],
+    score: f64,
+) -> Result<Vec<EngineScore>, Stopped> {
+    let timeout = Duration::from_millis(ctx.config.play.timeout_ms);
+    let mut scores = Vec::new();
+    for side in [Side::First, Side::Second] {
+        let idx = job.engine(side);
+        if protocol(ctx, idx) != Protocol::Gtp {
+            continue;
+        }
+        let Some(engine) = slots[idx].as_mut() else {
+            continue;
+        };
+        if !engine.knows("final_score") {
+            continue;
+        }
+        let asked =
+            tell(engine, history, &mut told[side.index()], timeout, &ctx.stop).and_then(|told| {
+                match told {
+                    Ok(()) => engine.gtp("final_score", Instant::now() + timeout, &ctx.stop),
+                    Err(refused) => Ok(Err(refused)),
+                }
+            });
+        let (said, agrees) = match asked {
+            Ok(Ok(text)) => {
+                let agrees = gtp::parse_score(&text).is_some_and(|s| (s - score).abs() < 1e-6);
+                (text, agrees)
+            }
+            Ok(Err(why)) => (format!("? {why}"), false),
+            Err(Failure::Stopped) => return Err(Stopped),
+            Err(failure) => {
+                slots[idx] = None;
+                let (reason, detail) = failure_reason(&failure, false);
+                (format!("no answer: {reason}: {detail}"), false)
+            }
+        };
+        scores.push(EngineScore {
+            engine: ctx.config.play.engines[idx].clone(),
+            said,
+            agrees,
+        });
+    }
+    Ok(scores)
 }

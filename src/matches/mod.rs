@@ -10,6 +10,7 @@ pub(crate) mod clock;
 pub mod config;
 pub mod engine;
 pub mod game;
+pub mod gtp;
 pub mod merge;
 pub mod opening;
 pub mod referee;
@@ -39,7 +40,7 @@ pub fn run_cli(config: &str, shard: Option<&str>) -> Result<(), String> {
     if let Some(shard) = config.play.shard {
         config.play.results = shard.results_path(&config.play.results);
     }
-    let factory = referee_for(config.play.variant)?;
+    let factory = referee_for_config(&config)?;
     signal::install();
     signal::ignore_sigpipe();
     let hooks = Hooks {
@@ -54,6 +55,11 @@ pub fn run_cli(config: &str, shard: Option<&str>) -> Result<(), String> {
 /// The rules for a variant, as a referee factory.
 pub fn referee_for(variant: config::VariantName) -> Result<Arc<RefereeFactory>, String> {
     Ok(referee::factory(variant))
+}
+
+/// The rules of a configured match (Go's board size and komi), as a referee factory.
+pub fn referee_for_config(config: &Config) -> Result<Arc<RefereeFactory>, String> {
+    referee::factory_for(config.play.variant, config.board_size(), config.komi())
 }
 
 /// How the runner is watched and stopped from outside.
@@ -123,6 +129,42 @@ fn openings(
     Ok(vec![Opening::startpos(); count])
 }
 
+/// Writes out the start position where `startpos` would not say it: a Go board other than
+/// 19×19 (USI engines read `startpos` as the empty 19×19 board). GTP engines cannot be given an
+/// Othello position other than the start (GTP has no set-up command for it): an error.
+fn start_explicitly(
+    config: &Config,
+    factory: &RefereeFactory,
+    openings: &mut [Opening],
+) -> Result<(), String> {
+    let mut referee = factory();
+    referee.set_start(None)?;
+    let start = referee.position();
+    if config.play.variant == config::VariantName::Go && config.board_size() != 19 {
+        for opening in openings.iter_mut().filter(|o| o.sfen.is_none()) {
+            opening.sfen = Some(start.clone());
+        }
+    }
+    let gtp = config.play.engines.iter().any(|name| {
+        config
+            .engine(name)
+            .is_some_and(|e| e.protocol == config::Protocol::Gtp)
+    });
+    if gtp && config.play.variant == config::VariantName::Othello {
+        for opening in openings.iter() {
+            if let Some(sfen) = &opening.sfen {
+                referee.set_start(Some(sfen))?;
+                if referee.position() != start {
+                    return Err(format!(
+                        "opening `{opening}`: GTP engines start Othello games from the start position only"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The games in the order they are handed out: round by round, each pair plays an opening
 /// twice with colours swapped.
 pub fn schedule(config: &Config, openings: &[Arc<Opening>]) -> Vec<Job> {
@@ -158,10 +200,9 @@ pub fn run_match(
     out: &mut dyn Write,
 ) -> Result<Summary, String> {
     let rounds = (config.play.games as usize).div_ceil(2);
-    let openings: Vec<Arc<Opening>> = openings(config, factory.as_ref(), rounds)?
-        .into_iter()
-        .map(Arc::new)
-        .collect();
+    let mut openings = openings(config, factory.as_ref(), rounds)?;
+    start_explicitly(config, factory.as_ref(), &mut openings)?;
+    let openings: Vec<Arc<Opening>> = openings.into_iter().map(Arc::new).collect();
     let mut jobs = schedule(config, &openings);
     if let Some(shard) = config.play.shard {
         jobs.retain(|job| shard.holds(job.game));
@@ -253,6 +294,8 @@ pub fn run_match(
     drop(done_tx);
 
     let mut error = None;
+    // Per GTP engine: the scored games where its `final_score` agreed with the referee, and all.
+    let mut score_checks: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
     loop {
         if !summary.interrupted && (hooks.interrupted)() {
             summary.interrupted = true;
@@ -277,6 +320,11 @@ pub fn run_match(
             hooks.stop.store(true, Ordering::SeqCst);
         }
         summary.finished += 1;
+        for check in &finished.engine_scores {
+            let tally = score_checks.entry(check.engine.clone()).or_default();
+            tally.0 += usize::from(check.agrees);
+            tally.1 += 1;
+        }
         let score = &mut pair_scores[finished.job.pair];
         let a_first = names[finished.job.first] == score.a;
         match finished.end.verdict {
@@ -310,6 +358,12 @@ pub fn run_match(
     }
     bar.finish_and_clear();
     summary.pairs = pair_scores;
+    for (engine, (agreed, scored)) in &score_checks {
+        let _ = writeln!(
+            out,
+            "final_score of {engine}: agrees with the referee in {agreed} of {scored} scored games"
+        );
+    }
     let _ = write!(out, "{}", summary_text(&summary, sprt.as_ref()));
     let _ = out.flush();
     match error {

@@ -54,6 +54,13 @@ pub trait Referee: Send {
     fn diagram(&self) -> Vec<String> {
         Vec::new()
     }
+
+    /// Black's (the first player's) lead when the game ended by its rules and has a score (Go's
+    /// area minus komi, Othello's disc difference); GTP engines' `final_score` is checked
+    /// against it.
+    fn score(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// Makes a fresh referee for each game (games run on several threads).
@@ -129,6 +136,112 @@ impl<R: Rules> Referee for GameReferee<R> {
 
     fn diagram(&self) -> Vec<String> {
         self.game.diagram()
+    }
+}
+
+/// A referee as a match configures it: its own start position (Go's board size) and a score
+/// (Go's komi), which also decides the verdict of a scored end.
+pub struct MatchReferee<R: Rules> {
+    inner: GameReferee<R>,
+    start: R,
+    score: fn(&R, f64) -> f64,
+    komi: f64,
+}
+
+impl<R: Rules> Referee for MatchReferee<R> {
+    fn set_start(&mut self, sfen: Option<&str>) -> Result<(), String> {
+        match sfen {
+            None => {
+                self.inner.game = self.start.clone();
+                Ok(())
+            }
+            Some(_) => self.inner.set_start(sfen),
+        }
+    }
+
+    fn play(&mut self, mv: &str) -> Result<String, String> {
+        self.inner.play(mv)
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.inner.side_to_move()
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        self.inner.legal_moves()
+    }
+
+    fn game_end(&self) -> Option<GameEnd> {
+        let end = self.inner.game_end()?;
+        let score = (self.score)(&self.inner.game, self.komi);
+        Some(GameEnd {
+            verdict: Verdict::from_ordering(score.total_cmp(&0.0)),
+            reason: end.reason,
+        })
+    }
+
+    fn position(&self) -> String {
+        self.inner.position()
+    }
+
+    fn diagram(&self) -> Vec<String> {
+        self.inner.diagram()
+    }
+
+    fn score(&self) -> Option<f64> {
+        self.inner
+            .game_end()
+            .map(|_| (self.score)(&self.inner.game, self.komi))
+    }
+}
+
+/// Go's area score (every stone alive) with `komi` instead of the rules' default.
+fn go_score(game: &go::rules::GoGame, komi: f64) -> f64 {
+    game.area_score() + go::rules::KOMI - komi
+}
+
+/// Othello's disc difference, black's discs minus white's, with the empty squares counted for
+/// the winner (the World Othello Federation's rule, as Edax, GGS and GRhino's `final_score` count).
+fn othello_score(game: &othello::Position, _komi: f64) -> f64 {
+    let text = game.to_text();
+    let board = text.split_whitespace().next().unwrap_or("");
+    let count = |c: char| board.chars().filter(|&x| x == c).count() as f64;
+    let (diff, empty) = (count('X') - count('O'), count('-'));
+    match diff.total_cmp(&0.0) {
+        std::cmp::Ordering::Greater => diff + empty,
+        std::cmp::Ordering::Less => diff - empty,
+        std::cmp::Ordering::Equal => 0.0,
+    }
+}
+
+/// The referee factory of a match: Go's board size and komi, and the scores of Go and Othello.
+pub fn factory_for(
+    game: Game,
+    board_size: usize,
+    komi: f64,
+) -> Result<Arc<RefereeFactory>, String> {
+    match game {
+        Game::Go => {
+            let empty = go::Game::empty(board_size).map_err(|e| e.to_string())?;
+            let start = go::rules::GoGame::new(empty);
+            Ok(Arc::new(move || {
+                Box::new(MatchReferee {
+                    inner: GoReferee::new(),
+                    start: start.clone(),
+                    score: go_score,
+                    komi,
+                }) as Box<dyn Referee>
+            }))
+        }
+        Game::Othello => Ok(Arc::new(|| {
+            Box::new(MatchReferee {
+                inner: OthelloReferee::new(),
+                start: othello::Position::start(),
+                score: othello_score,
+                komi: 0.0,
+            }) as Box<dyn Referee>
+        })),
+        _ => Ok(factory(game)),
     }
 }
 

@@ -122,6 +122,20 @@ pub fn json_line(config: &Config, game: &FinishedGame, record: Option<&Path>) ->
         "final_position": game.final_position,
         "record": record.map(|p| p.display().to_string()),
     });
+    // Only games with a score carry it (and the GTP engines' check of it), so lines of other
+    // games keep their form.
+    let mut value = value;
+    if let (Some(score), Some(map)) = (game.score, value.as_object_mut()) {
+        map.insert("score".into(), json!(super::gtp::format_score(score)));
+        if !game.engine_scores.is_empty() {
+            let checks: Vec<serde_json::Value> = game
+                .engine_scores
+                .iter()
+                .map(|e| json!({"engine": e.engine, "final_score": e.said, "agrees": e.agrees}))
+                .collect();
+            map.insert("final_scores".into(), json!(checks));
+        }
+    }
     value.to_string()
 }
 
@@ -248,6 +262,13 @@ pub fn record_text(config: &Config, game: &FinishedGame) -> String {
     );
     if let Some(detail) = &game.detail {
         let _ = writeln!(s, "Detail: {detail}");
+    }
+    if let Some(score) = game.score {
+        let _ = writeln!(s, "Score: {}", super::gtp::format_score(score));
+    }
+    for e in &game.engine_scores {
+        let verdict = if e.agrees { "agrees" } else { "disagrees" };
+        let _ = writeln!(s, "final_score of {}: {} ({verdict})", e.engine, e.said);
     }
     let _ = writeln!(s, "Final position: {}", game.final_position);
     if !game.diagram.is_empty() {

@@ -67,6 +67,8 @@ pub enum Command {
     LoadSgf(String),
     /// `loadsgftext <SGF>`: the SGF itself, on one line (no file is read).
     LoadSgfText(String),
+    /// `score [<komi>]`: the end-of-game score and dead stones; the komi as written.
+    Score(Option<String>),
 }
 
 impl Command {

@@ -269,6 +269,9 @@ fn command(input: &str) -> Res<'_, Command> {
             Command::Flips(m.to_string())
         })(after),
         "hint" => map(terminated(opt(number::<u32>), end), Command::Hint)(after),
+        "score" => map(terminated(opt(arg), end), |k: Option<&str>| {
+            Command::Score(k.map(str::to_string))
+        })(after),
         "benson" => map(terminated(opt(keyword("classic")), end), |c| {
             Command::Benson {
                 classic: c.is_some(),

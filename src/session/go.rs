@@ -7,7 +7,7 @@ use crate::games::go::board::{Illegal, SizeError};
 use crate::games::go::notation::{format_move, parse_vertex, VertexError};
 use crate::games::go::rules::{GoGame, RulesError};
 use crate::games::go::sgf::{FileError, SgfError};
-use crate::games::go::{perft, sgf, Board, Color, Game};
+use crate::games::go::{perft, score, sgf, Board, Color, Game};
 use crate::games::rules::Rules;
 use crate::protocol::{Command, StartSpec};
 use crate::search::go::policy;
@@ -57,6 +57,8 @@ pub enum GoError {
         error: SgfError,
     },
     NothingToUndo,
+    /// `score <komi>` with a komi that is not a finite number.
+    Komi(String),
 }
 
 impl std::fmt::Display for GoError {
@@ -87,6 +89,7 @@ impl std::fmt::Display for GoError {
             } => write!(f, "'{path}': {error}"),
             GoError::Sgf { path: None, error } => error.fmt(f),
             GoError::NothingToUndo => f.write_str("nothing to undo"),
+            GoError::Komi(text) => write!(f, "score: komi '{text}' is not a number"),
         }
     }
 }
@@ -146,6 +149,39 @@ impl Adapter for GoVariant {
                 Color::White => "white",
             }
         )]
+    }
+}
+
+impl GoVariant {
+    /// `score [komi]`: the area score with the dead stones taken off, judged as GTP's
+    /// `final_score` and `final_status_list` judge them (`score::judge`, Benson first).
+    fn score_report(&self, komi: Option<&str>) -> Result<Vec<String>, GoError> {
+        let komi = match komi {
+            None => crate::gtp::DEFAULT_KOMI,
+            Some(text) => text
+                .parse::<f64>()
+                .ok()
+                .filter(|k| k.is_finite())
+                .ok_or_else(|| GoError::Komi(text.into()))?,
+        };
+        let game = &self.record.game;
+        let judgement = score::judge(&game.board, game.to_move, game.ko, &mut || true);
+        let total = score::area_score(&game.board, &judgement, komi);
+        let dead = |colour: Color| -> String {
+            game.board
+                .points()
+                .filter(|&p| {
+                    judgement.life[p] == score::Life::Dead
+                        && Color::from_cell(game.board.get(p)) == Some(colour)
+                })
+                .map(|p| format!(" {}", format_move(&game.board, Some(p))))
+                .collect()
+        };
+        Ok(vec![
+            format!("score {} komi {komi}", score::format_score(total)),
+            format!("dead b{}", dead(Color::Black)),
+            format!("dead w{}", dead(Color::White)),
+        ])
     }
 }
 
@@ -256,6 +292,12 @@ impl Variant for GoVariant {
                 } else {
                     Err(GoError::NothingToUndo.into())
                 }
+            }
+            Command::Score(komi) => {
+                for line in self.score_report(komi.as_deref())? {
+                    out(&line);
+                }
+                Ok(())
             }
             other => Err(SessionError::not_available(other, Some(GoGame::NAME))),
         }

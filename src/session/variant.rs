@@ -235,6 +235,7 @@ pub fn command_name(command: &Command) -> &'static str {
         Command::Benson { .. } => "benson",
         Command::LoadSgf(_) => "loadsgf",
         Command::LoadSgfText(_) => "loadsgftext",
+        Command::Score(_) => "score",
         _ => "this command",
     }
 }

@@ -219,7 +219,67 @@ def go(ctx):
     page.click("#genmove")
     page.wait_for_selector('#board[data-ply="2"]')
     shoot(page, "go")
+    go_to_the_score(page)
     page.close()
+
+
+def board_state(page):
+    return page.evaluate(
+        """() => ({ ply: Number(document.getElementById('board').dataset.ply),
+                   side: document.getElementById('board').dataset.side,
+                   score: document.getElementById('board').dataset.score,
+                   captures: document.getElementById('board').dataset.captures,
+                   moves: [...document.querySelectorAll('#movelist li')].map(li => li.textContent),
+                   dead: [...document.querySelectorAll('#board .mark')].map(e => e.dataset.mark + ' ' + e.parentNode.dataset.vertex).sort() })"""
+    )
+
+
+def go_to_the_score(page):
+    """A 5x5 game against the engine, played as white, to its score: the engine opens, answers
+    moves and passes, Undo returns to white's turn, and at the end the page shows the score, the
+    dead stones and the captures the binary computes for the same moves."""
+    page.check("#auto")
+    page.select_option("#size", "5")
+    page.wait_for_selector('#board[data-ply="0"]')
+    page.select_option("#colour", "w")
+    page.wait_for_selector('#board[data-ply="1"][data-side="w"]')  # the engine opened as black
+    free = page.evaluate("() => [...document.querySelectorAll('#board .pt')].find(g => !g.querySelector('.stone')).dataset.vertex")
+    page.click(f'[data-vertex="{free}"]')
+    page.wait_for_selector('#board[data-ply="3"][data-side="w"]')  # it answered
+    page.click("#undo")
+    page.wait_for_selector('#board[data-ply="1"][data-side="w"]')  # white's turn again
+    page.click(f'[data-vertex="{free}"]')
+    page.wait_for_selector('#board[data-ply="3"]')
+    # White passes until the game ends; the engine answers every pass (a pass too, at the end).
+    for _ in range(40):
+        state = board_state(page)
+        if state["score"]:
+            break
+        page.click("#pass")
+        page.wait_for_function(
+            "ply => { const b = document.getElementById('board').dataset; return Number(b.ply) >= ply + 2 || b.score !== ''; }",
+            arg=state["ply"],
+        )
+    state = board_state(page)
+    assert state["score"], state
+    moves = state["moves"]
+    assert moves[-2:] == ["pass", "pass"], moves
+    start = "sfen 5 ...../...../...../...../..... b"
+    lines = protocol(["setoption name USI_Variant value go", f"position {start} moves {' '.join(moves)}", "d", "score 7.5"])
+    score = next(l for l in lines if l.startswith("score ")).split()
+    assert state["score"] == score[1], (state, lines)
+    dead = sorted(f"dead {c} {v}" for kind, c, *vs in (l.split() for l in lines if l.startswith("dead ")) for v in vs)
+    assert state["dead"] == dead, (state, lines)
+    # Captures: each colour's stones placed minus those still on the board, from the binary's board.
+    rows = next(l for l in lines if l.startswith("sfen ")).split()[2]
+    placed = {"X": sum(1 for m in moves[0::2] if m != "pass"), "O": sum(1 for m in moves[1::2] if m != "pass")}
+    taken = (placed["O"] - rows.count("O"), placed["X"] - rows.count("X"))
+    assert state["captures"] == f"{taken[0]} {taken[1]}", (state, rows)
+    text = page.inner_text("#status")
+    assert text.startswith("Game over: ") and f"({score[1]}, area scoring, komi 7.5)" in text, text
+    assert page.inner_text("#captures") == f"Captures: black {taken[0]}, white {taken[1]}"
+    figures["go game plies"] = len(moves)
+    figures["go game score"] = score[1]
 
 
 def two_players(browser):

@@ -108,6 +108,27 @@ pub fn fake(dir: &Path, name: &str, mode: &str, n: u32) -> String {
     )
 }
 
+/// An `[[engine]]` entry running the fake GTP engine (fake_gtp.py), its input logged to
+/// `<dir>/<name>.log` and its process starts to `<dir>/<name>.starts`.
+pub fn fake_gtp(dir: &Path, name: &str, mode: &str, n: u32) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/match_support/fake_gtp.py");
+    format!(
+        "[[engine]]\nname = \"{name}\"\nprotocol = \"gtp\"\ncmd = \"python3\"\nargs = [{:?}, \"{mode}\", \"{n}\", {:?}]\nstderr = \"{name}.log\"\n\n",
+        script.display().to_string(),
+        dir.join(format!("{name}.starts")).display().to_string()
+    )
+}
+
+/// The lines `name` received, from its log (`<< line`).
+pub fn received(dir: &Path, name: &str) -> Vec<String> {
+    std::fs::read_to_string(dir.join(format!("{name}.log")))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.strip_prefix("<< "))
+        .map(str::to_string)
+        .collect()
+}
+
 pub fn starts(dir: &Path, name: &str) -> usize {
     std::fs::read_to_string(dir.join(format!("{name}.starts")))
         .map(|s| s.lines().count())

@@ -1,10 +1,12 @@
 // The Go page: a protocol client (protocol/go.md). The board comes from `d`, the overlay from
-// `benson` / `benson classic`, SGF by content through `loadsgftext`, moves from `go`.
+// `benson` / `benson classic`, SGF by content through `loadsgftext`, moves from `go`, and the
+// end of a game (two passes) from `score`: the area score and the dead stones.
 import { Engine, errorsIn, say, el, attempt } from "/assets/engine.js";
 import { drawGo } from "/assets/goboard.js";
 
 const $ = (id) => document.getElementById(id);
-const S = { start: "", moves: [], size: 9, rows: [], side: "b", marks: [], thinking: false, gen: 0 };
+const S = { start: "", moves: [], size: 9, rows: [], side: "b", marks: [], thinking: false, gen: 0, result: null };
+const KOMI = 7.5;
 
 const engine = new Engine({
   onError: (e) => say("Engine: " + e, "error"),
@@ -35,6 +37,19 @@ async function refresh() {
   const errors = errorsIn(lines);
   if (!readPosition(lines)) return errors.length ? errors : ["no position from the engine"];
   S.marks = [];
+  S.result = null;
+  if (over()) {
+    // The game is over: the score and the dead stones, judged by the session (`score`).
+    const scored = await engine.request(["score " + KOMI]);
+    const line = (scored || []).find((l) => l.startsWith("score "));
+    if (line) {
+      const dead = (scored || []).flatMap((l) => {
+        const m = /^dead ([bw])((?: \S+)*)$/.exec(l);
+        return m ? m[2].split(" ").filter(Boolean).map((v) => ({ vertex: v, kind: "dead", color: m[1] })) : [];
+      });
+      S.result = { score: line.split(/\s+/)[1], dead };
+    }
+  }
   for (const l of lines) {
     const m = /^(alive|dead|territory) ([bw])(?: (.*))?$/.exec(l);
     if (m) for (const v of (m[3] || "").split(" ").filter(Boolean)) S.marks.push({ vertex: v, kind: m[1], color: m[2] });
@@ -52,13 +67,48 @@ function over() {
   return n >= 2 && S.moves[n - 1] === "pass" && S.moves[n - 2] === "pass";
 }
 
+// Who moves after `n` moves from the start position (passes are moves in Go).
+function sideAfter(n) {
+  const first = S.start.trim().split(/\s+/).pop() === "w" ? "w" : "b";
+  return n % 2 === 0 ? first : first === "b" ? "w" : "b";
+}
+
+// Stones each colour has captured: the opponent's stones placed (start position and moves) that
+// are no longer on the board.
+function captures() {
+  const startRows = S.start.split(/\s+/)[2] || "";
+  const onBoard = (rows, ch) => [...rows].filter((c) => c === ch).length;
+  const placed = { b: onBoard(startRows, "X"), w: onBoard(startRows, "O") };
+  S.moves.forEach((m, i) => {
+    if (m !== "pass") placed[sideAfter(i)]++;
+  });
+  const now = S.rows.join("");
+  return { b: placed.w - onBoard(now, "O"), w: placed.b - onBoard(now, "X") };
+}
+
+const human = () => $("colour").value;
+const engineTurn = () => $("auto").checked && !over() && S.side !== human();
+
 function render() {
-  drawGo($("board"), { size: S.size, rows: S.rows, marks: S.marks, last: S.moves[S.moves.length - 1], onPoint: play });
+  const marks = S.result ? S.result.dead : S.marks;
+  drawGo($("board"), { size: S.size, rows: S.rows, marks, last: S.moves[S.moves.length - 1], onPoint: play });
   const board = $("board");
   board.dataset.ply = String(S.moves.length);
   board.dataset.side = S.side;
+  board.dataset.score = S.result ? S.result.score : "";
+  const taken = captures();
+  board.dataset.captures = `${taken.b} ${taken.w}`;
+  $("captures").textContent = `Captures: black ${taken.b}, white ${taken.w}`;
   $("movelist").replaceChildren(...S.moves.map((m) => el("li", {}, m)));
-  if (over()) say("Both players passed: the game is over.", "over");
+  if (S.result) {
+    const [who, by] = S.result.score === "0" ? ["", ""] : [S.result.score[0] === "B" ? "Black" : "White", S.result.score.slice(2)];
+    const dead = S.result.dead.map((d) => d.vertex);
+    say(
+      `Game over: ${who ? `${who} wins by ${by}` : "a draw"} (${S.result.score}, area scoring, komi ${KOMI}). ` +
+        (dead.length ? `Dead stones (marked ✕, counted for the other side): ${dead.join(" ")}.` : "No dead stones."),
+      "over",
+    );
+  } else if (over()) say("Both players passed: the game is over.", "over");
   else if (S.thinking) say("Engine is thinking…");
   else say(`${S.side === "b" ? "Black" : "White"} to move. Click a point to place a stone.`);
 }
@@ -67,7 +117,8 @@ async function play(vertex) {
   if (S.thinking || over()) return;
   if (!(await attempt(S, () => S.moves.push(vertex), refresh, render))) return;
   render();
-  if ($("auto").checked && vertex !== "pass") await genmove();
+  // The engine answers every move of yours, a pass too (two passes end the game).
+  if (engineTurn()) await genmove();
 }
 
 async function genmove() {
@@ -87,6 +138,19 @@ async function restart(start) {
   S.gen++;
   S.start = start;
   S.moves = [];
+  await refresh();
+  render();
+  // Playing white against the engine: it opens.
+  if (engineTurn()) await genmove();
+}
+
+// Takes back moves until it is your turn again (with the engine answering: its reply and your
+// move), as OGS and Sabaki do.
+async function undo() {
+  if (S.thinking || !S.moves.length) return;
+  S.gen++;
+  S.moves.pop();
+  if ($("auto").checked && S.moves.length && sideAfter(S.moves.length) !== human()) S.moves.pop();
   await refresh();
   render();
 }
@@ -120,11 +184,10 @@ async function main() {
   render();
   $("size").onchange = () => restart(empty(Number($("size").value)));
   $("new").onclick = () => restart(empty(Number($("size").value)));
-  $("undo").onclick = async () => {
-    S.gen++;
-    S.moves.pop();
-    await refresh();
-    render();
+  $("undo").onclick = undo;
+  $("colour").onchange = () => restart(empty(Number($("size").value)));
+  $("auto").onchange = async () => {
+    if (engineTurn()) await genmove();
   };
   $("pass").onclick = () => play("pass");
   $("genmove").onclick = genmove;

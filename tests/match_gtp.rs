@@ -1,0 +1,582 @@
+//! GTP engines in `ryoshi match`: a fake GTP engine (a Python script playing Nim) that crashes,
+//! hangs, plays illegal moves, resigns, errs or refuses the opponent's moves loses each game with
+//! the right reason and is restarted when it must be; the GTP exchange is what gogui-twogtp
+//! sends; `ryoshi gtp` plays 9×9 Go against ryoshi over USI with the referee's score checked by
+//! `final_score`; GNU Go and GRhino play through the runner when they are installed.
+
+mod common;
+mod match_support;
+
+use match_support::*;
+use ryoshi::matches::referee::{GoReferee, OthelloReferee};
+use ryoshi::matches::Referee;
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A match in a fresh scratch folder between engines given as `[[engine]]` text.
+fn gtp_match(tag: &str, engines: impl Fn(&Path) -> String, names: &[&str], extra: &str) -> Run {
+    let dir = scratch(tag);
+    let names: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+    let text = format!(
+        "{}[match]\nvariant = \"othello\"\nengines = [{}]\n{extra}\n",
+        engines(&dir),
+        names.join(", ")
+    );
+    run(&dir, &text)
+}
+
+/// A match of the fake GTP engine in `mode` against the perfect fake USI engine `good`.
+fn against_good(tag: &str, mode: &str, n: u32, extra: &str) -> Run {
+    gtp_match(
+        tag,
+        |dir| fake(dir, "good", "good", 0) + &fake_gtp(dir, "gtp", mode, n),
+        &["good", "gtp"],
+        extra,
+    )
+}
+
+/// Checks that every game was lost by `loser` for `reason`.
+fn all_lost(run: &Run, loser: &str, reason: &str, games: usize) {
+    assert_eq!(run.results.len(), games, "{}", run.output);
+    for r in &run.results {
+        let winner = if r["first"] == loser {
+            "second"
+        } else {
+            "first"
+        };
+        assert_eq!(r["result"], winner, "{r}");
+        assert_eq!(r["reason"], reason, "{r}");
+    }
+    assert!(run.output.contains("Finished match"), "{}", run.output);
+}
+
+#[test]
+fn a_gtp_engine_plays_perfect_nim_and_receives_the_gtp_exchange() {
+    let run = gtp_match(
+        "gtp-good",
+        |dir| fake(dir, "usi", "good", 0) + &fake_gtp(dir, "gtp", "good", 0),
+        &["usi", "gtp"],
+        "games = 4\nbyoyomi_ms = 2000\nopening_plies = 1\nseed = 3",
+    );
+    assert_eq!(run.results.len(), 4);
+    for r in &run.results {
+        // Perfect Nim by both: who moves after the one-ply opening (second) wins unless 4 | pile.
+        let taken: u32 = r["opening"].as_str().unwrap()[15..].trim().parse().unwrap();
+        let want = if (21 - taken) % 4 == 0 {
+            "first"
+        } else {
+            "second"
+        };
+        assert_eq!(r["result"], want, "{r}");
+        assert_eq!(r["reason"], "last token", "{r}");
+        assert!(r.get("score").is_none(), "Nim has no score");
+    }
+    assert_eq!(
+        starts(&run.dir, "gtp"),
+        1,
+        "one process for the whole match"
+    );
+    let mut got = received(&run.dir, "gtp");
+    // The match ends with a bare `quit`, as for USI engines.
+    assert_eq!(got.pop().as_deref(), Some("quit"));
+    let ids: Vec<u64> = got
+        .iter()
+        .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
+        .collect();
+    assert!(
+        ids.windows(2).all(|w| w[1] == w[0] + 1),
+        "every command has the next id: {got:?}"
+    );
+    let commands: Vec<String> = got
+        .iter()
+        .map(|l| l.split_once(' ').unwrap().1.to_string())
+        .collect();
+    // Once: list_commands. Per game: clear_board and time_settings (Othello has no boardsize or
+    // komi), the opening's move, then the other side's moves and time_left before each genmove.
+    assert_eq!(commands[0], "list_commands");
+    assert_eq!(commands[1..3], ["clear_board", "time_settings 0 2 1"]);
+    assert!(commands[3].starts_with("play black "), "{commands:?}");
+    // Game 1: the GTP engine is second (white): after the opening it moves at once.
+    assert_eq!(commands[4..6], ["time_left white 2 1", "genmove white"]);
+    assert!(commands[6].starts_with("play black "), "{commands:?}");
+    assert_eq!(
+        commands.iter().filter(|c| *c == "clear_board").count(),
+        4,
+        "one clear_board per game"
+    );
+    // Told only the opponent's moves: no `play` of its own colour after the opening.
+    let mut own = "";
+    let mut in_opening = true;
+    for c in &commands[1..] {
+        match c.as_str() {
+            "clear_board" => in_opening = true,
+            "genmove white" | "genmove black" => {
+                in_opening = false;
+                own = &c["genmove ".len()..];
+            }
+            _ if !in_opening && c.starts_with("play ") => {
+                assert!(!c.starts_with(&format!("play {own} ")), "{commands:?}")
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn two_gtp_engines_play_each_other() {
+    let run = gtp_match(
+        "gtp-two",
+        |dir| fake_gtp(dir, "a", "good", 0) + &fake_gtp(dir, "b", "stale", 0),
+        &["a", "b"],
+        "games = 2\nmovetime_ms = 2000",
+    );
+    // From 21 tokens the first player wins perfect Nim, whichever engine it is: the stray
+    // answers of `stale` are skipped, not taken for its moves.
+    for r in &run.results {
+        assert_eq!(r["result"], "first", "{r}");
+        assert_eq!(r["reason"], "last token", "{r}");
+    }
+    assert!(
+        run.output.contains("Score of a vs b: 1 - 1 - 0"),
+        "{}",
+        run.output
+    );
+}
+
+#[test]
+fn a_crash_loses_and_restarts() {
+    let run = against_good("gtp-crash", "crash", 2, "games = 2\nbyoyomi_ms = 2000");
+    all_lost(&run, "gtp", "crash", 2);
+    assert!(
+        run.results[0]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("exit status: 3"),
+        "{}",
+        run.results[0]
+    );
+    assert_eq!(starts(&run.dir, "gtp"), 2);
+}
+
+#[test]
+fn a_hang_is_a_time_forfeit_or_a_timeout() {
+    let t0 = Instant::now();
+    let run = against_good(
+        "gtp-hang",
+        "hang",
+        2,
+        "games = 2\nbyoyomi_ms = 1000\nmargin_ms = 300",
+    );
+    all_lost(&run, "gtp", "time forfeit", 2);
+    assert_eq!(starts(&run.dir, "gtp"), 2);
+    assert!(t0.elapsed() < Duration::from_secs(30));
+    let run = against_good(
+        "gtp-hang-nodes",
+        "hang",
+        1,
+        "games = 2\nnodes = 100\ntimeout_ms = 2000",
+    );
+    all_lost(&run, "gtp", "timeout", 2);
+}
+
+#[test]
+fn an_untimed_engine_gets_no_clock_and_times_out() {
+    let run = gtp_match(
+        "gtp-untimed",
+        |dir| {
+            fake(dir, "good", "good", 0)
+                + &fake_gtp(dir, "gtp", "hang", 3).replace("stderr", "untimed = true\nstderr")
+        },
+        &["good", "gtp"],
+        "games = 2\nbyoyomi_ms = 200\ntimeout_ms = 2000",
+    );
+    // Its first two moves are not flag falls (it answers at once, but it has no clock anyway);
+    // its third never comes: a timeout, not a time forfeit.
+    assert_eq!(run.results[0]["reason"], "timeout", "{}", run.results[0]);
+    assert_eq!(run.results[0]["result"], "first");
+    let got = received(&run.dir, "gtp");
+    assert!(!got.iter().any(|l| l.contains("time_")), "{got:?}");
+}
+
+#[test]
+fn an_illegal_move_loses() {
+    let run = against_good("gtp-illegal", "illegal", 1, "games = 2\nbyoyomi_ms = 2000");
+    all_lost(&run, "gtp", "illegal move", 2);
+    let detail = run.results[0]["detail"].as_str().unwrap();
+    assert!(detail.starts_with("`7`: cannot take 7"), "{detail}");
+    assert_eq!(
+        starts(&run.dir, "gtp"),
+        1,
+        "an illegal move needs no restart"
+    );
+}
+
+#[test]
+fn resign_and_genmove_errors_lose() {
+    let run = against_good("gtp-resign", "resign", 1, "games = 2\nbyoyomi_ms = 2000");
+    // It resigns at its first genmove of the match only.
+    assert_eq!(run.results[0]["reason"], "resign", "{}", run.results[0]);
+    assert_eq!(run.results[0]["result"], "first");
+    assert_eq!(run.results[0]["detail"], "genmove resign");
+    assert_eq!(run.results[1]["reason"], "last token");
+    let run = against_good("gtp-error", "error", 1, "games = 2\nbyoyomi_ms = 2000");
+    assert_eq!(run.results[0]["reason"], "illegal move");
+    assert_eq!(
+        run.results[0]["detail"],
+        "`genmove white`: ? cannot generate"
+    );
+}
+
+#[test]
+fn refusing_a_legal_move_loses() {
+    let run = against_good("gtp-refuse", "refuse", 1, "games = 2\nbyoyomi_ms = 2000");
+    all_lost(&run, "gtp", "refused move", 2);
+    // Game 2: the GTP engine is black and refuses white's first move.
+    let detail = run.results[1]["detail"].as_str().unwrap();
+    assert!(
+        detail.starts_with("`play white ") && detail.ends_with("`: ? illegal move"),
+        "{detail}"
+    );
+}
+
+#[test]
+fn a_silent_engine_times_out_at_the_start() {
+    let run = against_good(
+        "gtp-mute",
+        "mute",
+        0,
+        "games = 2\nbyoyomi_ms = 500\ntimeout_ms = 1000",
+    );
+    all_lost(&run, "gtp", "timeout", 2);
+    assert!(run.results[0]["detail"]
+        .as_str()
+        .unwrap()
+        .contains("no `list_commands` in time"));
+}
+
+#[test]
+fn optional_commands_go_only_to_engines_that_list_them() {
+    let run = against_good("gtp-plain", "nocommands", 0, "games = 2\nbyoyomi_ms = 2000");
+    assert_eq!(run.results.len(), 2);
+    let got = received(&run.dir, "gtp");
+    assert!(!got.iter().any(|l| l.contains("time_")), "{got:?}");
+    assert!(got.iter().any(|l| l.ends_with("genmove black")), "{got:?}");
+}
+
+#[test]
+fn configuration_errors_name_the_problem() {
+    let dir = scratch("gtp-config");
+    let engines = fake(&dir, "a", "good", 0) + &fake_gtp(&dir, "b", "good", 0);
+    let cases = [
+        (
+            "variant = \"quantumshogi\"\nbyoyomi_ms = 100",
+            "engine `b` speaks GTP",
+        ),
+        (
+            "variant = \"othello\"\nbyoyomi_ms = 100\nkomi = 6.5",
+            "`komi` is for variant `go` only",
+        ),
+        (
+            "variant = \"go\"\nbyoyomi_ms = 100\nboard_size = 1",
+            "`board_size` must be from 2 to 25",
+        ),
+    ];
+    for (settings, want) in cases {
+        let text = format!("{engines}[match]\nengines = [\"a\", \"b\"]\n{settings}\n");
+        std::fs::write(dir.join("bad.toml"), &text).unwrap();
+        let out = Command::new(common::BIN)
+            .arg("match")
+            .arg(dir.join("bad.toml"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{settings}");
+        assert!(err.contains(want), "{settings}: {err}");
+    }
+    let with_options = engines.replace(
+        "protocol = \"gtp\"",
+        "protocol = \"gtp\"\noptions = { Level = 3 }",
+    );
+    let text =
+        format!("{with_options}[match]\nvariant = \"go\"\nengines = [\"a\", \"b\"]\nnodes = 5\n");
+    std::fs::write(dir.join("bad.toml"), &text).unwrap();
+    let out = Command::new(common::BIN)
+        .arg("match")
+        .arg(dir.join("bad.toml"))
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a GTP engine takes no `options`"));
+}
+
+/// Runs `ryoshi match` on `text` in a scratch folder; returns the results, sorted by game.
+fn run_binary(tag: &str, text: &str) -> (std::path::PathBuf, String, Vec<Value>) {
+    let dir = scratch(tag);
+    std::fs::write(dir.join("engines.toml"), text).unwrap();
+    let out = Command::new(common::BIN)
+        .arg("match")
+        .arg(dir.join("engines.toml"))
+        .output()
+        .expect("run ryoshi match");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut results = read_results(&dir.join("results.jsonl"));
+    results.sort_by_key(|r| r["game"].as_u64());
+    (dir, stdout, results)
+}
+
+/// Replays a finished game from its record through a referee and checks the final position, and
+/// for a scored end the score: Go by area with `komi` (every stone alive), Othello by discs.
+fn replay_and_score(r: &Value, referee: &mut dyn Referee, komi: f64) {
+    let opening = r["opening"].as_str().unwrap();
+    let sfen = opening
+        .strip_prefix("sfen ")
+        .map(|rest| rest.split(" moves").next().unwrap());
+    referee.set_start(sfen).unwrap();
+    let opening_moves: Vec<&str> = opening
+        .split(" moves ")
+        .nth(1)
+        .map(|m| m.split_whitespace().collect())
+        .unwrap_or_default();
+    for mv in opening_moves.into_iter().chain(
+        r["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap()),
+    ) {
+        referee
+            .play(mv)
+            .unwrap_or_else(|e| panic!("{mv}: {e} in {r}"));
+    }
+    assert_eq!(referee.position(), r["final_position"].as_str().unwrap());
+    if r["reason"] == "area score" || r["reason"] == "disc count" {
+        let board = referee.position();
+        let lead = if r["variant"] == "go" {
+            go_area(&board) - komi
+        } else {
+            // Empty squares go to the winner.
+            let count = |c: char| board.chars().filter(|&x| x == c).count() as f64;
+            let diff = count('X') - count('O');
+            match diff.partial_cmp(&0.0).unwrap() {
+                std::cmp::Ordering::Greater => diff + count('-'),
+                std::cmp::Ordering::Less => diff - count('-'),
+                std::cmp::Ordering::Equal => 0.0,
+            }
+        };
+        let want = if lead > 0.0 {
+            format!("B+{lead}")
+        } else if lead < 0.0 {
+            format!("W+{}", -lead)
+        } else {
+            "0".into()
+        };
+        assert_eq!(r["score"], want.as_str(), "{r}");
+        let first_won = lead > 0.0;
+        let result = if lead == 0.0 {
+            "draw"
+        } else if first_won {
+            "first"
+        } else {
+            "second"
+        };
+        assert_eq!(r["result"], result, "{r}");
+    }
+}
+
+/// Tromp-Taylor area of a Go position text (`<size> <rows> <b|w>`): black's stones and empty
+/// regions reaching only black, minus white's; an independent flood fill.
+fn go_area(position: &str) -> f64 {
+    let mut fields = position.split_whitespace();
+    let size: usize = fields.next().unwrap().parse().unwrap();
+    let cells: Vec<u8> = fields
+        .next()
+        .unwrap()
+        .bytes()
+        .filter(|&b| b != b'/')
+        .collect();
+    assert_eq!(cells.len(), size * size);
+    let mut total = 0i64;
+    let mut seen = vec![false; cells.len()];
+    for start in 0..cells.len() {
+        match cells[start] {
+            b'X' => total += 1,
+            b'O' => total -= 1,
+            _ if !seen[start] => {
+                let (mut region, mut black, mut white) = (0i64, false, false);
+                let mut stack = vec![start];
+                seen[start] = true;
+                while let Some(p) = stack.pop() {
+                    region += 1;
+                    let (r, c) = (p / size, p % size);
+                    let mut near = Vec::new();
+                    if r > 0 {
+                        near.push(p - size)
+                    }
+                    if r + 1 < size {
+                        near.push(p + size)
+                    }
+                    if c > 0 {
+                        near.push(p - 1)
+                    }
+                    if c + 1 < size {
+                        near.push(p + 1)
+                    }
+                    for q in near {
+                        match cells[q] {
+                            b'X' => black = true,
+                            b'O' => white = true,
+                            _ if !seen[q] => {
+                                seen[q] = true;
+                                stack.push(q);
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                if black && !white {
+                    total += region;
+                } else if white && !black {
+                    total -= region;
+                }
+            }
+            _ => {}
+        }
+    }
+    total as f64
+}
+
+#[test]
+fn ryoshi_gtp_plays_go_against_ryoshi_usi_on_9x9() {
+    let text = format!(
+        "[[engine]]\nname = \"gtp\"\nprotocol = \"gtp\"\ncmd = {bin:?}\nargs = [\"gtp\"]\n\n\
+         [[engine]]\nname = \"usi\"\ncmd = {bin:?}\n\n\
+         [match]\nvariant = \"go\"\nengines = [\"gtp\", \"usi\"]\nboard_size = 9\nkomi = 7\n\
+         games = 4\nopening_plies = 2\nseed = 5\nmovetime_ms = 1000\nmargin_ms = 2000\nmax_plies = 300\n",
+        bin = common::BIN
+    );
+    let (_dir, stdout, results) = run_binary("gtp-ryoshi-go", &text);
+    assert_eq!(results.len(), 4, "{stdout}");
+    // The summary counts the checks the results hold.
+    let checks: Vec<&Value> = results
+        .iter()
+        .filter_map(|r| r["final_scores"].as_array())
+        .flatten()
+        .collect();
+    let agreed = checks.iter().filter(|c| c["agrees"] == true).count();
+    if !checks.is_empty() {
+        let line = format!(
+            "final_score of gtp: agrees with the referee in {agreed} of {} scored games",
+            checks.len()
+        );
+        assert!(stdout.contains(&line), "{stdout}");
+    }
+    for r in &results {
+        assert!(
+            r["opening"].as_str().unwrap().starts_with("sfen 9 "),
+            "a 9x9 start is written out for USI engines: {r}"
+        );
+        let mut referee = GoReferee::new();
+        replay_and_score(r, &mut referee, 7.0);
+        if r["reason"] == "area score" {
+            // `ryoshi gtp` was asked for its own score, and the check is recorded.
+            let checks = r["final_scores"].as_array().expect("final_scores");
+            assert_eq!(checks.len(), 1, "{r}");
+            assert_eq!(checks[0]["engine"], "gtp");
+            let said = checks[0]["final_score"].as_str().unwrap();
+            assert_eq!(checks[0]["agrees"], said == r["score"], "{r}");
+        } else {
+            assert_eq!(r["reason"], "max plies", "{r}");
+        }
+    }
+}
+
+/// Where Debian puts a game's program (/usr/games, not always on PATH), else the bare name.
+fn program(name: &str) -> String {
+    let games = format!("/usr/games/{name}");
+    if Path::new(&games).exists() {
+        games
+    } else {
+        name.into()
+    }
+}
+
+fn installed(name: &str) -> bool {
+    Command::new(program(name))
+        .arg("--help")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .is_ok()
+}
+
+#[test]
+#[ignore = "needs gnugo: apt-get install gnugo"]
+fn gnugo_plays_9x9_through_the_runner() {
+    assert!(installed("gnugo"), "gnugo is not installed");
+    // GNU Go 3.8 at level 1 with Chinese rules, capturing every dead stone before it passes so
+    // that the referee's area count (every stone alive) is the true score.
+    let text = format!(
+        "[[engine]]\nname = \"gnugo\"\nprotocol = \"gtp\"\ncmd = {gnugo:?}\n\
+         args = [\"--mode\", \"gtp\", \"--level\", \"1\", \"--chinese-rules\", \"--capture-all-dead\"]\n\n\
+         [[engine]]\nname = \"ryoshi\"\ncmd = {bin:?}\n\n\
+         [match]\nvariant = \"go\"\nengines = [\"gnugo\", \"ryoshi\"]\nboard_size = 9\nkomi = 7\n\
+         games = 2\nnodes = 1000\ntimeout_ms = 30000\nmax_plies = 250\n",
+        bin = common::BIN,
+        gnugo = program("gnugo"),
+    );
+    let t0 = Instant::now();
+    let (_dir, stdout, results) = run_binary("gtp-gnugo", &text);
+    assert_eq!(results.len(), 2, "{stdout}");
+    for r in &results {
+        // Neither engine may fail: the games end by the rules (or a resignation).
+        assert!(
+            ["area score", "resign", "max plies"].contains(&r["reason"].as_str().unwrap()),
+            "{r}"
+        );
+        let mut referee = GoReferee::new();
+        replay_and_score(r, &mut referee, 7.0);
+        if r["reason"] == "area score" {
+            let checks = r["final_scores"].as_array().expect("gnugo's final_score");
+            assert_eq!(checks[0]["engine"], "gnugo");
+            let said = checks[0]["final_score"].as_str().unwrap();
+            assert!(
+                said.starts_with("B+") || said.starts_with("W+") || said == "0",
+                "{said}"
+            );
+        }
+    }
+    assert!(t0.elapsed() < Duration::from_secs(300));
+}
+
+#[test]
+#[ignore = "needs grhino: apt-get install grhino"]
+fn grhino_plays_othello_through_the_runner() {
+    assert!(installed("gtp-rhino"), "gtp-rhino is not installed");
+    let text = format!(
+        "[[engine]]\nname = \"grhino\"\nprotocol = \"gtp\"\ncmd = {rhino:?}\nargs = [\"-l\", \"1\"]\n\n\
+         [[engine]]\nname = \"ryoshi\"\ncmd = {bin:?}\n\n\
+         [match]\nvariant = \"othello\"\nengines = [\"grhino\", \"ryoshi\"]\n\
+         games = 2\nmovetime_ms = 1000\nmargin_ms = 5000\nopening_plies = 2\nseed = 1\n",
+        bin = common::BIN,
+        rhino = program("gtp-rhino"),
+    );
+    let (_dir, stdout, results) = run_binary("gtp-grhino", &text);
+    assert_eq!(results.len(), 2, "{stdout}");
+    for r in &results {
+        assert!(
+            ["disc count", "resign"].contains(&r["reason"].as_str().unwrap()),
+            "{r}"
+        );
+        let mut referee = OthelloReferee::new();
+        replay_and_score(r, &mut referee, 0.0);
+        if r["reason"] == "disc count" {
+            let checks = r["final_scores"].as_array().expect("grhino's final_score");
+            assert_eq!(checks[0]["engine"], "grhino");
+        }
+    }
+}
