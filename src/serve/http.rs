@@ -120,7 +120,7 @@ pub fn read_request<R: Read>(r: &mut R) -> Result<Request, RequestError> {
     let (Some(method), Some(target), Some(version)) = (method, target, version) else {
         return Err(RequestError::RequestLine);
     };
-    if !version.starts_with("HTTP/1.") {
+    if parts.next().is_some() || !matches!(version, "HTTP/1.0" | "HTTP/1.1") {
         return Err(RequestError::Version);
     }
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
@@ -269,6 +269,15 @@ mod tests {
         assert_eq!(r.param("start").as_deref(), Some("9/.X_b%zz"));
         assert!(!r.is_websocket());
         assert!(read_request(&mut &b"GET / HTTP/1.1\r\n"[..]).is_err());
+        for bad in [
+            "GET / HTTP/1.banana",
+            "GET / HTTP/2",
+            "GET / HTTP/1.1 x",
+            "GET /",
+        ] {
+            let head = format!("{bad}\r\nHost: a\r\n\r\n");
+            assert!(read_request(&mut head.as_bytes()).is_err(), "{bad}");
+        }
         assert!(read_request(&mut &vec![b'a'; MAX_HEAD + 10][..]).is_err());
     }
 

@@ -179,8 +179,16 @@ fn connection(server: &Server, mut stream: TcpStream) {
             let _ = http::text(&mut stream, "403 Forbidden", &format!("{why}\n"));
             return;
         }
-        let Some(key) = req.header("sec-websocket-key").map(str::to_string) else {
-            let _ = http::text(&mut stream, "400 Bad Request", "no Sec-WebSocket-Key\n");
+        let Some(key) = req
+            .header("sec-websocket-key")
+            .filter(|k| ws::valid_key(k))
+            .map(str::to_string)
+        else {
+            let _ = http::text(
+                &mut stream,
+                "400 Bad Request",
+                "Sec-WebSocket-Key must be the base64 of 16 bytes\n",
+            );
             return;
         };
         if req.header("sec-websocket-version") != Some("13") {

@@ -3,11 +3,14 @@
 //! difference from stdin/stdout is the policy below, applied before a line reaches the session.
 
 use super::ws;
+use crate::budget::Budget;
 use crate::protocol::{parse_line, Command};
-use crossbeam_channel::{bounded, Receiver, Sender};
+use crate::session::{Overflow, Settings};
+use crossbeam_channel::{bounded, Receiver, Sender, TrySendError};
 use parking_lot::Mutex;
 use std::io::{self, BufRead, Read, Write};
 use std::net::TcpStream;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
 
@@ -22,6 +25,13 @@ pub const MAX_SERVED_HASH_MB: u64 = 64;
 pub const SERVED_HASH_MB: u64 = 16;
 /// Most search threads a served session may ask for (many tabs share the machine's cores).
 pub const MAX_SERVED_THREADS: u64 = 1;
+/// Messages a tab may have waiting for its session (each at most [`super::MAX_MESSAGE`]); a
+/// message beyond them is refused whole with one error line.
+pub const MESSAGE_QUEUE: usize = 8;
+/// Memory one table or one `count` step of a served session may take, in MiB.
+pub const SERVED_MEMORY_MB: u64 = 256;
+/// Nodes one Othello `solve` of a served session may visit.
+pub const SERVED_SOLVE_NODES: u64 = 200_000_000;
 
 /// Why a served session refuses a command, or None when it may run. Served sessions never touch
 /// the file system and never start work that cannot be stopped and would run for minutes.
@@ -134,9 +144,11 @@ impl Write for FrameWriter {
     }
 }
 
-/// The session's input: lines forwarded by the connection thread; end of input when it hangs up.
+/// The session's input: lines forwarded by the connection thread; end of input when it hangs up
+/// or raises the interrupt (what is still queued is dropped).
 struct ChannelReader {
     rx: Receiver<Vec<u8>>,
+    interrupt: Arc<AtomicBool>,
     buf: Vec<u8>,
     pos: usize,
 }
@@ -157,6 +169,9 @@ impl Read for ChannelReader {
 impl BufRead for ChannelReader {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         while self.pos >= self.buf.len() {
+            if self.interrupt.load(Ordering::Relaxed) {
+                return Ok(&[]);
+            }
             match self.rx.recv() {
                 Ok(bytes) => {
                     self.buf = bytes;
@@ -164,6 +179,9 @@ impl BufRead for ChannelReader {
                 }
                 Err(_) => return Ok(&[]),
             }
+        }
+        if self.interrupt.load(Ordering::Relaxed) {
+            return Ok(&[]);
         }
         Ok(&self.buf[self.pos..])
     }
@@ -176,18 +194,30 @@ impl BufRead for ChannelReader {
 /// A running session for one tab.
 pub struct Tab {
     input: Option<Sender<Vec<u8>>>,
+    interrupt: Arc<AtomicBool>,
     socket: Socket,
     thread: Option<thread::JoinHandle<()>>,
 }
 
 impl Tab {
     pub fn start(socket: Socket) -> io::Result<Tab> {
-        // Bounded: a tab that floods lines while the session is busy waits instead of piling up.
-        let (tx, rx) = bounded(256);
+        // Bounded: a tab that floods the session is refused, never piled up (and the session's
+        // own queues refuse rather than wait: see `Overflow::Refuse`).
+        let (tx, rx) = bounded(MESSAGE_QUEUE);
+        let interrupt = Arc::new(AtomicBool::new(false));
         let reader = ChannelReader {
             rx,
+            interrupt: Arc::clone(&interrupt),
             buf: Vec::new(),
             pos: 0,
+        };
+        let settings = Settings {
+            overflow: Overflow::Refuse,
+            budget: Budget {
+                interrupt: Arc::clone(&interrupt),
+                nodes: Some(SERVED_SOLVE_NODES),
+            },
+            memory_bytes: Some(SERVED_MEMORY_MB << 20),
         };
         let writer = FrameWriter {
             socket: socket.clone(),
@@ -197,12 +227,13 @@ impl Tab {
         let thread = thread::Builder::new()
             .name("served session".into())
             .spawn(move || {
-                crate::session::run(reader, writer);
+                crate::session::run_with(reader, writer, settings);
                 // `quit` from the page ends the session; the tab's socket goes with it.
                 closer.close(1000, "session ended");
             })?;
         let tab = Tab {
             input: Some(tx),
+            interrupt,
             socket,
             thread: Some(thread),
         };
@@ -211,17 +242,30 @@ impl Tab {
     }
 
     fn forward(&self, line: &str) {
-        if let Some(tx) = &self.input {
-            let mut bytes = line.as_bytes().to_vec();
-            bytes.push(b'\n');
-            let _ = tx.send(bytes);
+        self.forward_bytes(format!("{line}\n").into_bytes(), 1);
+    }
+
+    /// Queues `bytes` (`lines` lines) for the session, or refuses them whole with one error
+    /// line when [`MESSAGE_QUEUE`] messages are waiting already.
+    fn forward_bytes(&self, bytes: Vec<u8>, lines: usize) {
+        let Some(tx) = &self.input else { return };
+        if let Err(TrySendError::Full(_)) = tx.try_send(bytes) {
+            self.socket.error(&format!(
+                "the engine is busy and {MESSAGE_QUEUE} messages wait already; \
+                 message of {lines} line(s) refused"
+            ));
         }
     }
 
-    /// One WebSocket text message: each of its lines goes to the session unless refused.
+    /// One WebSocket text message: its lines go to the session together, except those refused.
     pub fn message(&self, text: &str) {
+        let mut accepted = Vec::with_capacity(text.len() + 1);
+        let mut lines = 0;
         for line in text.split('\n') {
             let line = line.trim_end_matches('\r');
+            if line.trim().is_empty() {
+                continue;
+            }
             if let Ok(Some(command)) = parse_line(line) {
                 if let Some(why) = refusal(&command) {
                     self.socket.error(&why);
@@ -229,13 +273,19 @@ impl Tab {
                 }
             }
             // Lines that do not parse go to the session too: it answers them as stdin would.
-            self.forward(line);
+            accepted.extend_from_slice(line.as_bytes());
+            accepted.push(b'\n');
+            lines += 1;
+        }
+        if lines > 0 {
+            self.forward_bytes(accepted, lines);
         }
     }
 
-    /// The tab is gone: stop any search, end the session and wait for its threads.
+    /// The tab is gone: stop the running job, drop the lines still queued, end the session and
+    /// wait for its threads.
     pub fn close(mut self) {
-        self.forward("quit");
+        self.interrupt.store(true, Ordering::Relaxed);
         self.input = None;
         if let Some(handle) = self.thread.take() {
             let _ = handle.join();

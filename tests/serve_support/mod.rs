@@ -89,6 +89,28 @@ impl Server {
         Some(Client { stream: s })
     }
 
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// CPU seconds the server process has used so far (user and system, from /proc).
+    pub fn cpu_seconds(&self) -> f64 {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id()))
+            .expect("/proc/<pid>/stat");
+        // The fields after the command name (which may hold spaces) begin after its ')'.
+        let fields: Vec<&str> = stat[stat.rfind(')').expect(")") + 2..]
+            .split_whitespace()
+            .collect();
+        let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
+        // SAFETY: sysconf has no preconditions.
+        ticks / unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64
+    }
+
+    /// Resident memory of the server process now, in MiB (its `/status`).
+    pub fn rss_mib(&self) -> f64 {
+        self.status()["rss_kb"].as_f64().expect("rss_kb") / 1024.0
+    }
+
     pub fn origin(&self) -> String {
         format!("http://{}", self.host)
     }
