@@ -162,6 +162,10 @@ fn count_and_solve_keep_to_the_served_budgets() {
     assert!(lines.last().unwrap().contains("MiB"), "{lines:?}");
     assert!(rss_after < rss_before + 400.0);
     // Solve: stopped past its node budget, with an error naming it.
+    // 200M nodes take a while on a loaded machine.
+    ws.stream
+        .set_read_timeout(Some(Duration::from_secs(300)))
+        .unwrap();
     ws.send(&format!("position sfen {SOLVE24} b\nsolve"));
     let t0 = Instant::now();
     let line = ws.until(|l| l.starts_with("info string error: ") || l.starts_with("solve "));
@@ -247,4 +251,227 @@ fn bad_http_versions_and_websocket_keys_are_refused() {
         );
     }
     assert_eq!(server.status()["sessions"], 0);
+}
+
+#[test]
+fn a_slowloris_does_not_starve_other_requests() {
+    let server = Server::start(2);
+    let host = server.host.clone();
+    // 140 connections (more than the 128 the server holds) that send a header byte every 2 s.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let attacker = {
+        let (host, stop) = (host.clone(), stop.clone());
+        thread::spawn(move || {
+            let mut conns: Vec<TcpStream> = (0..140)
+                .filter_map(|_| TcpStream::connect(&host).ok())
+                .collect();
+            for c in &mut conns {
+                let _ = c.write_all(b"GET / HTTP/1.1\r\nX-Slow: ");
+            }
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                thread::sleep(Duration::from_secs(2));
+                // Dropped ones are opened again, as an attacker would.
+                for c in &mut conns {
+                    if c.write_all(b"a").is_err() {
+                        if let Ok(mut fresh) = TcpStream::connect(&host) {
+                            let _ = fresh.write_all(b"GET / HTTP/1.1\r\nX-Slow: ");
+                            *c = fresh;
+                        }
+                    }
+                }
+            }
+        })
+    };
+    thread::sleep(Duration::from_secs(1));
+    let t0 = Instant::now();
+    let mut answered = 0;
+    let tries = 9;
+    for _ in 0..tries {
+        let status = raw(
+            &server,
+            &format!("GET /status HTTP/1.1\r\nHost: {host}\r\n\r\n"),
+        );
+        if status.is_some_and(|s| s.starts_with("HTTP/1.1 200")) {
+            answered += 1;
+        }
+        thread::sleep(Duration::from_millis(500));
+    }
+    let took = t0.elapsed().as_secs_f64();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    attacker.join().unwrap();
+    println!("slowloris: {answered} of {tries} requests answered in {took:.1} s under 140 slow connections");
+    assert_eq!(answered, tries);
+}
+
+/// Reads frames, answering pings, for `secs`; the close code if the server closed.
+fn live_for(client: &mut serve_support::Client, secs: u64, answer_pings: bool) -> Option<u16> {
+    client
+        .stream
+        .set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    let t0 = Instant::now();
+    let mut pings = 0;
+    while t0.elapsed() < Duration::from_secs(secs) {
+        match client.next() {
+            Some(Frame::Other(9)) => {
+                pings += 1;
+                if answer_pings {
+                    client.send_frame(10, b"");
+                }
+            }
+            Some(Frame::Close(code)) => return Some(code),
+            Some(_) => {}
+            None => {
+                // A timed-out read (nothing to read yet) or the end of the socket.
+                let mut probe = [0u8; 1];
+                client.stream.set_nonblocking(true).unwrap();
+                let ended = matches!(client.stream.peek(&mut probe), Ok(0));
+                client.stream.set_nonblocking(false).unwrap();
+                if ended {
+                    return Some(0);
+                }
+            }
+        }
+    }
+    assert!(pings > 0 || !answer_pings, "the server pings");
+    None
+}
+
+#[test]
+fn idle_sockets_time_out_and_pinged_tabs_live() {
+    let server = Server::start_with(4, &["--idle-timeout", "2"]);
+    let origin = server.origin();
+    let mut live = server.socket("/ws", &origin).unwrap();
+    let mut idle = server.socket("/ws", &origin).unwrap();
+    let mut idle_room = server.socket("/room?new=othello", &origin).unwrap();
+    let t0 = Instant::now();
+    let idle_end = thread::spawn(move || live_for(&mut idle, 8, false));
+    let room_end = thread::spawn(move || {
+        // It reads its messages but never answers a ping.
+        live_for(&mut idle_room, 8, false)
+    });
+    assert_eq!(
+        live_for(&mut live, 8, true),
+        None,
+        "a tab that answers pings stays"
+    );
+    let (idle_end, room_end) = (idle_end.join().unwrap(), room_end.join().unwrap());
+    println!(
+        "idle: silent sockets closed ({idle_end:?}, {room_end:?}); answering tab alive after {:.1} s",
+        t0.elapsed().as_secs_f64()
+    );
+    assert_eq!(idle_end, Some(1001));
+    assert_eq!(room_end, Some(1001));
+    live.stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    live.send("isready");
+    live.until(|l| l == "readyok");
+}
+
+#[test]
+fn a_spectator_that_never_reads_stalls_nobody() {
+    let server = Server::start(2);
+    let origin = server.origin();
+    // A 19x19 Go game: long states, and many of them.
+    let empty = vec![".".repeat(19); 19].join("/");
+    let mut a = server
+        .socket(&format!("/room?new=go&start=19_{empty}_b"), &origin)
+        .unwrap();
+    let first = a.until(|_| true).remove(0);
+    let words: Vec<&str> = first.split_whitespace().collect();
+    let (id, invite) = (words[1].to_string(), words[5].to_string());
+    let state_of =
+        |line: String| -> serde_json::Value { serde_json::from_str(&line[6..]).unwrap() };
+    let mut state = state_of(a.until(|l| l.starts_with("state ")).pop().unwrap());
+    let mut b = server
+        .socket(&format!("/room?room={id}&seat={invite}"), &origin)
+        .unwrap();
+    b.until(|l| l.starts_with("state "));
+    // Three spectators with tiny receive buffers that never read.
+    let sleepers: Vec<_> = (0..3)
+        .map(|_| {
+            server
+                .socket_small(&format!("/room?room={id}"), &origin, 1024)
+                .unwrap()
+        })
+        .collect();
+    // An unrelated room must answer at once throughout.
+    let mut other = server.socket("/room?new=othello", &origin).unwrap();
+    other.until(|l| l.starts_with("state "));
+    let mut slowest = 0f64;
+    let mut plies = 0;
+    let mut players = [a, b];
+    while let Some(legal) = state["legal"].as_array().filter(|l| !l.is_empty()).cloned() {
+        if plies >= 300 {
+            break;
+        }
+        let mv = legal
+            .iter()
+            .find(|m| *m != "pass")
+            .unwrap_or(&legal[0])
+            .clone();
+        let mover = usize::from(state["turn"] != "black");
+        let t0 = Instant::now();
+        players[mover].send(&format!("move {}", mv.as_str().unwrap()));
+        other.send("move Z99");
+        other.until(|l| l.starts_with("info string error: "));
+        slowest = slowest.max(t0.elapsed().as_secs_f64());
+        state = state_of(players[0].until(|l| l.starts_with("state ")).pop().unwrap());
+        players[1].until(|l| l.starts_with("state "));
+        plies += 1;
+    }
+    let t0 = Instant::now();
+    let _ = server.status();
+    let status_secs = t0.elapsed().as_secs_f64();
+    println!(
+        "slow spectators: {plies} plies; slowest move + unrelated answer {slowest:.2} s; /status \
+         {status_secs:.2} s"
+    );
+    // Their queues filled: the server dropped them (what is left to read ends in EOF).
+    let mut dropped = 0;
+    for mut s in sleepers {
+        s.stream
+            .set_read_timeout(Some(Duration::from_secs(2)))
+            .unwrap();
+        let mut sink = Vec::new();
+        if s.stream.read_to_end(&mut sink).is_ok() {
+            dropped += 1;
+        }
+    }
+    println!("slow spectators dropped: {dropped} of 3");
+    assert!(plies > 20, "the game went on ({plies} plies)");
+    assert_eq!(dropped, 3, "spectators that never read are dropped");
+    assert!(slowest < 5.0 && status_secs < 5.0);
+}
+
+#[test]
+fn wildcard_bindings_answer_listed_names_only() {
+    let server = Server::start_with(2, &["--host", "0.0.0.0", "--allow-host", "box.lan"]);
+    let port = server.host.rsplit(':').next().unwrap().to_string();
+    let status = |host: &str| raw(&server, &format!("GET / HTTP/1.1\r\nHost: {host}\r\n\r\n"));
+    for ok in [
+        format!("box.lan:{port}"),
+        format!("127.0.0.1:{port}"),
+        format!("10.1.2.3:{port}"),
+    ] {
+        assert!(status(&ok).unwrap().starts_with("HTTP/1.1 200"), "{ok}");
+    }
+    for bad in [format!("evil.example:{port}"), "evil.example".to_string()] {
+        assert!(status(&bad).unwrap().starts_with("HTTP/1.1 403"), "{bad}");
+    }
+}
+
+#[test]
+fn a_host_no_browser_would_name_is_refused_at_startup() {
+    let out = std::process::Command::new(serve_support::BIN)
+        .args(["serve", "--host", "127.1", "--port", "0"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--host 127.1") && err.contains("IP address"),
+        "{err}"
+    );
 }

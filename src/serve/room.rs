@@ -12,8 +12,12 @@ use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
 
-/// Rooms kept at once; when full, rooms nobody is connected to are dropped first.
+/// Rooms kept at once. When full, a room nobody is connected to is dropped to make room: first
+/// one where no move was ever played, else one untouched for [`ROOM_IDLE`]; a game with a
+/// player connected, or played recently, is never dropped for a new one.
 pub const MAX_ROOMS: usize = 64;
+/// How long a game nobody is connected to is kept for its players' return, at least.
+pub const ROOM_IDLE: std::time::Duration = std::time::Duration::from_secs(30 * 60);
 /// Connections (players and spectators) per room.
 pub const MAX_WATCHERS: usize = 16;
 
@@ -101,6 +105,8 @@ struct Room {
     watchers: Vec<(u64, Seat, Socket)>,
     /// What happened at the last move that a person should be told (a pass).
     note: Option<String>,
+    /// The last join, leave or move.
+    active: std::time::Instant,
 }
 
 fn start_of(variant: VariantName) -> StartSpec {
@@ -135,6 +141,7 @@ impl Room {
             seats: [token(), token()],
             watchers: Vec::new(),
             note: None,
+            active: std::time::Instant::now(),
         })
     }
 
@@ -211,10 +218,17 @@ impl Room {
         format!("state {state}")
     }
 
-    fn broadcast(&self) {
-        for (_, seat, socket) in &self.watchers {
-            socket.send_line(&self.state_line(*seat));
-        }
+    /// The state line for each connection, to be sent once the rooms are unlocked.
+    fn broadcast(&self) -> Vec<(Socket, String)> {
+        self.watchers
+            .iter()
+            .map(|(_, seat, socket)| (socket.clone(), self.state_line(*seat)))
+            .collect()
+    }
+
+    /// Whether the room may be dropped for a new one.
+    fn evictable(&self) -> bool {
+        self.watchers.is_empty() && (self.moves.is_empty() || self.active.elapsed() >= ROOM_IDLE)
     }
 
     fn play(&mut self, seat: Seat, mv: &str) -> Result<(), RoomError> {
@@ -256,10 +270,18 @@ pub fn create(
 ) -> Result<(String, [String; 2]), RoomError> {
     let mut rooms = ROOMS.lock();
     if rooms.len() >= MAX_ROOMS {
-        rooms.retain(|_, r| !r.watchers.is_empty());
-    }
-    if rooms.len() >= MAX_ROOMS {
-        return Err(RoomError::TooManyRooms);
+        // The least recently active of the droppable rooms, unplayed ones first.
+        let victim = rooms
+            .iter()
+            .filter(|(_, r)| r.evictable())
+            .min_by_key(|(id, r)| (!r.moves.is_empty(), r.active, id.to_string()))
+            .map(|(id, _)| id.clone());
+        match victim {
+            Some(id) => {
+                rooms.remove(&id);
+            }
+            None => return Err(RoomError::TooManyRooms),
+        }
     }
     let room = Room::new(variant, start)?;
     let id = token()[..16].to_string();
@@ -272,6 +294,7 @@ pub fn create(
 pub fn join(id: &str, token: Option<&str>, conn: u64, socket: &Socket) -> Result<Seat, RoomError> {
     let mut rooms = ROOMS.lock();
     let room = rooms.get_mut(id).ok_or(RoomError::NoSuchGame)?;
+    room.active = std::time::Instant::now();
     let seat = match token {
         None | Some("") => Seat::Spectator,
         Some(t) if t == room.seats[0] => Seat::First,
@@ -282,33 +305,52 @@ pub fn join(id: &str, token: Option<&str>, conn: u64, socket: &Socket) -> Result
         return Err(RoomError::TooManyWatchers);
     }
     room.watchers.push((conn, seat, socket.clone()));
-    socket.send_line(&room.state_line(seat));
+    let state = room.state_line(seat);
+    drop(rooms);
+    socket.send_line(&state);
     Ok(seat)
 }
 
 pub fn leave(id: &str, conn: u64) {
     if let Some(room) = ROOMS.lock().get_mut(id) {
         room.watchers.retain(|(c, _, _)| *c != conn);
+        room.active = std::time::Instant::now();
     }
 }
 
-/// One message from a connection in a room: `move <m>`.
+/// One message from a connection in a room: `move <m>`. The new state goes to everyone in the
+/// room after the rooms are unlocked, without waiting: a connection that does not read its
+/// messages is dropped ([`Socket::offer_line`]), and nobody else waits for it.
 pub fn message(id: &str, seat: Seat, text: &str, socket: &Socket) {
-    let mut rooms = ROOMS.lock();
-    let Some(room) = rooms.get_mut(id) else {
-        socket.error("the game is gone");
-        return;
+    let outcome = {
+        let mut rooms = ROOMS.lock();
+        match rooms.get_mut(id) {
+            None => Err("the game is gone".to_string()),
+            Some(room) => {
+                let words: Vec<&str> = text.split_whitespace().collect();
+                let result = match words.as_slice() {
+                    ["move", mv] => room.play(seat, mv),
+                    [] => Ok(()),
+                    _ => Err(RoomError::UnknownCommand(text.trim().into())),
+                };
+                match result {
+                    Ok(()) if !words.is_empty() => {
+                        room.active = std::time::Instant::now();
+                        Ok(room.broadcast())
+                    }
+                    Ok(()) => Ok(Vec::new()),
+                    Err(why) => Err(why.to_string()),
+                }
+            }
+        }
     };
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let result = match words.as_slice() {
-        ["move", mv] => room.play(seat, mv),
-        [] => Ok(()),
-        _ => Err(RoomError::UnknownCommand(text.trim().into())),
-    };
-    match result {
-        Ok(()) if !words.is_empty() => room.broadcast(),
-        Ok(()) => {}
-        Err(why) => socket.error(&why.to_string()),
+    match outcome {
+        Ok(sends) => {
+            for (to, line) in sends {
+                to.offer_line(&line);
+            }
+        }
+        Err(why) => socket.error(&why),
     }
 }
 
@@ -328,6 +370,19 @@ mod tests {
         assert_eq!(room.moves, ["f5", "d6"]);
         assert!(room.over().is_none());
         assert_ne!(token(), token());
+    }
+
+    #[test]
+    fn only_idle_unattended_rooms_are_evictable() {
+        let mut room = Room::new(VariantName::Othello, None).unwrap();
+        assert!(room.evictable());
+        room.play(Seat::First, "f5").unwrap();
+        room.active = std::time::Instant::now();
+        assert!(!room.evictable(), "a game just played is kept");
+        if let Some(long_ago) = std::time::Instant::now().checked_sub(ROOM_IDLE) {
+            room.active = long_ago;
+            assert!(room.evictable());
+        }
     }
 
     #[test]

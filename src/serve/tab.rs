@@ -13,6 +13,7 @@ use std::net::TcpStream;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
+use std::time::Duration;
 
 /// Deepest `go perft` a served session runs (it cannot be interrupted; depth 4 of quantum shogi
 /// takes minutes).
@@ -67,41 +68,118 @@ pub fn refusal(command: &Command) -> Option<String> {
     }
 }
 
-/// The socket's writing half, shared by the session and the connection thread. A failed write
-/// marks it dead; later lines are dropped (the reader sees the close and ends the session).
+/// Frames waiting to be written to one socket. A room broadcast that finds them all taken drops
+/// the socket (a reader that does not read is not waited on); the session's own lines wait up to
+/// [`SEND_WAIT`] for room.
+pub const SOCKET_QUEUE: usize = 64;
+/// How long the session waits for room in its socket's queue (and a write for the client).
+pub const SEND_WAIT: Duration = Duration::from_secs(10);
+
+enum Out {
+    Frame(Vec<u8>),
+    /// The close frame: written last, then the socket is shut.
+    Close(Vec<u8>),
+}
+
+/// The socket's writing half, shared by the session, the room broadcasts, the pinger and the
+/// connection thread: frames go through a bounded queue to the socket's writer thread, so no
+/// sender ever blocks on another's slow reader. A failed or refused write marks it dead and
+/// shuts the socket (the reader sees the end and the connection ends).
 #[derive(Clone)]
 pub struct Socket {
-    inner: Arc<Mutex<SocketState>>,
+    inner: Arc<SocketShared>,
+}
+
+struct SocketShared {
+    queue: Sender<Out>,
+    /// For shutting the socket from any thread.
+    stream: TcpStream,
+    state: Mutex<SocketState>,
 }
 
 struct SocketState {
-    stream: TcpStream,
     alive: bool,
-    /// A close frame was sent: nothing may follow it.
+    /// A close frame was queued: nothing may follow it.
     closed: bool,
 }
 
 impl Socket {
-    pub fn new(stream: TcpStream) -> Socket {
-        Socket {
-            inner: Arc::new(Mutex::new(SocketState {
+    /// The writing half of `stream`, with its writer thread.
+    pub fn new(stream: TcpStream) -> io::Result<Socket> {
+        let (queue, frames) = bounded::<Out>(SOCKET_QUEUE);
+        let mut writer = stream.try_clone()?;
+        let _ = writer.set_write_timeout(Some(SEND_WAIT));
+        let socket = Socket {
+            inner: Arc::new(SocketShared {
+                queue,
                 stream,
-                alive: true,
-                closed: false,
-            })),
+                state: Mutex::new(SocketState {
+                    alive: true,
+                    closed: false,
+                }),
+            }),
+        };
+        let weak = Arc::downgrade(&socket.inner);
+        thread::Builder::new()
+            .name("socket writer".into())
+            .spawn(move || {
+                // Ends when every handle is gone (the queue disconnects) or after the close.
+                for out in frames {
+                    let (bytes, last) = match &out {
+                        Out::Frame(b) => (b, false),
+                        Out::Close(b) => (b, true),
+                    };
+                    let failed = writer
+                        .write_all(bytes)
+                        .and_then(|_| writer.flush())
+                        .is_err();
+                    if failed || last {
+                        let _ = writer.shutdown(std::net::Shutdown::Both);
+                        if let Some(inner) = weak.upgrade() {
+                            inner.state.lock().alive = false;
+                        }
+                        return;
+                    }
+                }
+            })?;
+        Ok(socket)
+    }
+
+    fn open(&self) -> bool {
+        let s = self.inner.state.lock();
+        s.alive && !s.closed
+    }
+
+    /// Marks the socket dead and shuts it: its reader ends, and so does the connection.
+    pub fn drop_client(&self) {
+        self.inner.state.lock().alive = false;
+        let _ = self.inner.stream.shutdown(std::net::Shutdown::Both);
+    }
+
+    /// Queues a frame, waiting up to [`SEND_WAIT`] for room (the session's own output).
+    pub fn send_bytes(&self, bytes: &[u8]) {
+        if self.open()
+            && self
+                .inner
+                .queue
+                .send_timeout(Out::Frame(bytes.to_vec()), SEND_WAIT)
+                .is_err()
+        {
+            self.drop_client();
         }
     }
 
-    pub fn send_bytes(&self, bytes: &[u8]) {
-        let mut s = self.inner.lock();
-        if s.alive
-            && !s.closed
-            && s.stream
-                .write_all(bytes)
-                .and_then(|_| s.stream.flush())
+    /// Queues a frame without waiting: a socket whose queue is full is dropped (broadcasts,
+    /// pings).
+    pub fn offer_bytes(&self, bytes: &[u8]) {
+        if self.open()
+            && self
+                .inner
+                .queue
+                .try_send(Out::Frame(bytes.to_vec()))
                 .is_err()
         {
-            s.alive = false;
+            self.drop_client();
         }
     }
 
@@ -109,12 +187,29 @@ impl Socket {
         self.send_bytes(&ws::text_frame(text));
     }
 
-    /// Ends the connection: one close frame, then the socket is shut (the reader sees the end).
+    pub fn offer_line(&self, text: &str) {
+        self.offer_bytes(&ws::text_frame(text));
+    }
+
+    /// Ends the connection: one close frame after the frames queued, then the socket is shut
+    /// (the reader sees the end).
     pub fn close(&self, code: u16, reason: &str) {
-        self.send_bytes(&ws::close_frame(code, reason));
-        let mut s = self.inner.lock();
-        s.closed = true;
-        let _ = s.stream.shutdown(std::net::Shutdown::Both);
+        {
+            let mut s = self.inner.state.lock();
+            if s.closed {
+                return;
+            }
+            s.closed = true;
+            if !s.alive {
+                drop(s);
+                self.drop_client();
+                return;
+            }
+        }
+        let frame = Out::Close(ws::close_frame(code, reason));
+        if self.inner.queue.send_timeout(frame, SEND_WAIT).is_err() {
+            self.drop_client();
+        }
     }
 
     pub fn error(&self, message: &str) {

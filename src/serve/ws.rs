@@ -117,7 +117,7 @@ const OP_CONTINUATION: u8 = 0;
 const OP_TEXT: u8 = 1;
 const OP_BINARY: u8 = 2;
 const OP_CLOSE: u8 = 8;
-const OP_PING: u8 = 9;
+pub const OP_PING: u8 = 9;
 const OP_PONG: u8 = 10;
 
 /// Reads client frames (masked, possibly fragmented), keeping at most `limit` bytes of a message.

@@ -17,9 +17,14 @@ pub struct Server {
 
 impl Server {
     pub fn start(max_sessions: usize) -> Server {
+        Server::spawn(max_sessions, &[])
+    }
+
+    fn spawn(max_sessions: usize, args: &[&str]) -> Server {
         let mut child = Command::new(BIN)
             .args(["serve", "--port", "0", "--max-sessions"])
             .arg(max_sessions.to_string())
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -63,7 +68,50 @@ impl Server {
 
     /// Opens a WebSocket with the given Origin; None when the upgrade is refused.
     pub fn socket(&self, path: &str, origin: &str) -> Option<Client> {
-        let mut s = TcpStream::connect(&self.host).expect("connect");
+        self.socket_over(
+            TcpStream::connect(&self.host).expect("connect"),
+            path,
+            origin,
+        )
+    }
+
+    /// A socket whose receive buffer is `bytes`, set before connecting (so the window the
+    /// server sees stays that small): a reader that never reads fills up at once.
+    pub fn socket_small(&self, path: &str, origin: &str, bytes: i32) -> Option<Client> {
+        use std::os::fd::{AsRawFd, FromRawFd};
+        let addr: std::net::SocketAddrV4 = self.host.parse().expect("an IPv4 host");
+        // SAFETY: plain socket calls on a descriptor owned here, then handed to TcpStream.
+        unsafe {
+            let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM, 0);
+            assert!(fd >= 0);
+            libc::setsockopt(
+                fd,
+                libc::SOL_SOCKET,
+                libc::SO_RCVBUF,
+                &bytes as *const i32 as *const libc::c_void,
+                std::mem::size_of::<i32>() as libc::socklen_t,
+            );
+            let sin = libc::sockaddr_in {
+                sin_family: libc::AF_INET as libc::sa_family_t,
+                sin_port: addr.port().to_be(),
+                sin_addr: libc::in_addr {
+                    s_addr: u32::from(*addr.ip()).to_be(),
+                },
+                sin_zero: [0; 8],
+            };
+            let r = libc::connect(
+                fd,
+                &sin as *const libc::sockaddr_in as *const libc::sockaddr,
+                std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t,
+            );
+            assert_eq!(r, 0, "connect");
+            let stream = TcpStream::from_raw_fd(fd);
+            let _ = stream.as_raw_fd();
+            self.socket_over(stream, path, origin)
+        }
+    }
+
+    fn socket_over(&self, mut s: TcpStream, path: &str, origin: &str) -> Option<Client> {
         s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
         write!(
             s,
@@ -182,5 +230,12 @@ impl Client {
                 other => panic!("expected text, got {other:?} after {seen:?}"),
             }
         }
+    }
+}
+
+impl Server {
+    /// `ryoshi serve` with extra arguments (after `--port 0 --max-sessions n`).
+    pub fn start_with(max_sessions: usize, args: &[&str]) -> Server {
+        Server::spawn(max_sessions, args)
     }
 }
