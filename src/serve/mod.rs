@@ -534,6 +534,7 @@ fn room_socket(req: &Request, stream: &TcpStream, socket: &Socket, conn: u64) {
         Some(game) => {
             let Some(variant) = crate::session::options::VariantName::named(&game) else {
                 socket.error("unknown game (othello, go or quantumshogi)");
+                socket.close(1008, "cannot join");
                 return;
             };
             // `start=<field>_<field>...`: a set-up position (underscores for spaces).
@@ -547,6 +548,7 @@ fn room_socket(req: &Request, stream: &TcpStream, socket: &Socket, conn: u64) {
                 }
                 Err(why) => {
                     socket.error(&why.to_string());
+                    socket.close(1008, "cannot join");
                     return;
                 }
             }

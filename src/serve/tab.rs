@@ -42,6 +42,10 @@ pub fn refusal(command: &Command) -> Option<String> {
             "loadsgf reads a file, which a served session may not do; send the SGF itself with loadsgftext"
                 .into(),
         ),
+        Command::Bench => Some(
+            "bench runs minutes of searches that cannot be stopped; run ryoshi bench instead"
+                .into(),
+        ),
         Command::Perft(d) if *d > MAX_SERVED_PERFT => Some(format!(
             "go perft deeper than {MAX_SERVED_PERFT} is not available in a served session"
         )),

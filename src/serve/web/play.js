@@ -1,6 +1,6 @@
 // Two people, one game: the page shows the room's state and sends `move <m>`; the server decides
 // whose turn it is, what is legal and when the game ends (protocol/serve.md).
-import { say, el } from "/assets/engine.js";
+import { say, sayOver, showMoves, fatal, el } from "/assets/engine.js";
 import { parseQsfen, drawBoard, indexMoves } from "/assets/qboard.js";
 import { drawGo } from "/assets/goboard.js";
 
@@ -92,14 +92,21 @@ function render() {
   $("pass").hidden = state.game !== "go" || !myTurn();
   $("you").textContent = state.you;
   $("title").textContent = { othello: "Othello", go: "Go", quantumshogi: "Quantum shogi" }[state.game] + " for two";
-  $("movelist").replaceChildren(...state.moves.map((m) => el("li", {}, m)));
+  showMoves($("movelist"), state.moves);
   $("announce").textContent = state.note || "";
-  if (state.over) say(`Game over: ${state.over}. ${extra}`, "over");
+  if (state.over) sayOver(state.over, state.you, extra);
   else if (state.you === "spectator") say(`Watching. ${state.turn} to move. ${extra}`);
   else say(`${myTurn() ? "Your move" : `Waiting for ${state.turn}`} (you are ${state.you}). ${extra}`);
 }
 
+// Reconnection: after a lost connection the page tries again, waiting longer each time; a room
+// that refuses the link (a wrong seat token, no such game, an unknown game) is not retried: the
+// server's reason stays on screen.
+let lastError = null;
+let retryIn = 1;
+
 function connect() {
+  lastError = null;
   const q = params.get("new")
     ? `new=${encodeURIComponent(params.get("new"))}${params.get("start") ? "&start=" + encodeURIComponent(params.get("start")) : ""}`
     : `room=${encodeURIComponent(params.get("room") || "")}&seat=${encodeURIComponent(params.get("seat") || "")}`;
@@ -117,16 +124,29 @@ function connect() {
       $("invite").value = `${location.origin}/play?room=${id}&seat=${invite}`;
       $("watch").value = `${location.origin}/play?room=${id}`;
     } else if (line.startsWith("state ")) {
+      retryIn = 1;
       state = JSON.parse(line.slice(6));
       sel = { from: null, owner: null, targets: new Set() };
       render();
     } else if (line.startsWith("info string error:")) {
-      say("Refused: " + line.slice(18).trim(), "error");
+      lastError = line.slice(18).trim();
+      say("Refused: " + lastError, "error");
     }
   };
-  ws.onclose = () => {
-    say("Disconnected; reconnecting…", "error");
-    setTimeout(connect, 1000);
+  ws.onclose = (ev) => {
+    // 1008: the room refused this link. An error before any state: the same (an unknown game).
+    if (ev.code === 1008 || (lastError && !state)) {
+      const gone = lastError === "no such game" && state;
+      fatal(
+        gone
+          ? "This game no longer exists on the server (was it restarted?). Start a new game from the home page."
+          : `Cannot open this game: ${lastError || ev.reason || "refused"}.`,
+      );
+      return;
+    }
+    say(`Disconnected; reconnecting in ${retryIn} s…`, "error");
+    setTimeout(connect, retryIn * 1000);
+    retryIn = Math.min(retryIn * 2, 30);
   };
 }
 

@@ -1,6 +1,6 @@
 // The quantum shogi page: a protocol client. The board is redrawn from `d`'s QSFEN after every
 // action, the clickable squares come from `moves`, the engine's reply from `go movetime`.
-import { Engine, parseInfo, errorsIn, say, el, attempt } from "/assets/engine.js";
+import { Engine, parseInfo, errorsIn, say, sayOver, showMoves, attempt } from "/assets/engine.js";
 import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed } from "/assets/qboard.js";
 
 const $ = (id) => document.getElementById(id);
@@ -84,10 +84,8 @@ function render() {
   board.dataset.ply = String(S.moves.length);
   board.dataset.side = S.pos.side;
   board.dataset.over = S.over || "";
-  const list = $("movelist");
-  list.replaceChildren(...S.moves.map((m, i) => el("li", {}, `${(i % 2 === 0) === (S.firstSide === "b") ? "☗" : "☖"} ${m}`)));
-  list.scrollTop = list.scrollHeight;
-  if (S.over) say(S.over + ".", "over");
+  showMoves($("movelist"), S.moves, (i) => ((i % 2 === 0) === (S.firstSide === "b") ? "☗" : "☖"));
+  if (S.over) sayOver(S.over, S.demo ? "spectator" : NAME[S.human]);
   else if (S.thinking) say(`Engine (${NAME[S.pos.side]}) is thinking…`);
   else if (S.demo) say("Engine vs engine");
   else if (humanToMove()) say(`Your move (${NAME[S.human]}). Click a piece, then a highlighted square.`);
@@ -108,7 +106,8 @@ async function maybeEngine() {
     const gen = S.gen;
     S.thinking = true;
     render();
-    const best = await engine.go(`movetime ${$("time").value}`, showInfo);
+    // Lines of a search the page has moved on from (take back, new game) are not shown.
+    const best = await engine.go(`movetime ${$("time").value}`, (line) => gen === S.gen && showInfo(line));
     S.thinking = false;
     if (gen !== S.gen || best === null) {
       render();
@@ -129,15 +128,21 @@ async function maybeEngine() {
   }
 }
 
+// The engine's score is for the side to move; the panel always shows it from sente's side, so
+// that it does not flip sign from one move to the next.
 function showInfo(line) {
   const info = parseInfo(line);
   if (info.depth === undefined) return;
   $("a-depth").textContent = `${info.depth}${info.seldepth ? "/" + info.seldepth : ""}`;
-  $("a-score").textContent = info.scoreKind === "cp" ? `${info.score > 0 ? "+" : ""}${info.score} cp (${NAME[S.pos.side]})` : "–";
+  const sente = S.pos.side === "b" ? info.score : -info.score;
+  $("a-score").textContent = info.scoreKind === "cp" ? `${sente > 0 ? "+" : ""}${sente} cp (for sente)` : "–";
   $("a-nodes").textContent = `${info.nodes ?? "–"}${info.nps ? ` (${info.nps} nps)` : ""}`;
   $("a-pv").textContent = (info.pv || []).join(" ") || "–";
 }
 
+// Promote or keep, or null when the question is cancelled (a click elsewhere on the board, a
+// take back or new game): while it is open no other move can be started.
+let promotion = null;
 function askPromotion() {
   return new Promise((resolve) => {
     const box = $("promote");
@@ -145,16 +150,29 @@ function askPromotion() {
     const done = (v) => {
       box.hidden = true;
       $("promote-yes").onclick = $("promote-no").onclick = null;
+      promotion = null;
       resolve(v);
     };
+    promotion = () => done(null);
     $("promote-yes").onclick = () => done(true);
     $("promote-no").onclick = () => done(false);
     $("promote-yes").focus();
   });
 }
 
+function cancelPromotion() {
+  if (promotion) promotion();
+}
+
 async function clickSquare(name) {
   if (!humanToMove()) return;
+  if (promotion) {
+    // A click elsewhere while "Promote?" is open cancels the move, as on lichess.
+    cancelPromotion();
+    clearSelection();
+    render();
+    return;
+  }
   if (S.selected && S.targets.has(name)) {
     const options = S.selectedOwner
       ? S.idx.drops.get(S.selected).filter((m) => m.to === name)
@@ -162,7 +180,9 @@ async function clickSquare(name) {
     let choice = options[0];
     if (options.length > 1) {
       const promote = await askPromotion();
-      choice = options.find((m) => m.promote === promote) || options[0];
+      if (promote === null) return;
+      choice = options.find((m) => m.promote === promote);
+      if (!choice) return;
     }
     await play(choice.text);
     return;
@@ -176,6 +196,12 @@ async function clickSquare(name) {
 }
 
 function clickHand(token, owner) {
+  if (promotion) {
+    cancelPromotion();
+    clearSelection();
+    render();
+    return;
+  }
   if (!humanToMove() || owner !== S.pos.side || !S.idx.drops.has(token)) return;
   S.selected = token;
   S.selectedOwner = owner;
@@ -183,10 +209,17 @@ function clickHand(token, owner) {
   render();
 }
 
+// The analysis panel belongs to one position: emptied when the game changes under it.
+function clearAnalysis() {
+  for (const id of ["a-depth", "a-score", "a-nodes", "a-pv"]) $(id).textContent = "–";
+}
+
 async function restart(start) {
   S.gen++;
   if (S.thinking) engine.stop();
+  cancelPromotion();
   clearSelection();
+  clearAnalysis();
   const change = () => {
     S.start = start;
     S.moves = [];
@@ -201,7 +234,9 @@ async function takeBack() {
   if (S.thinking) engine.stop();
   S.demo = false;
   $("demo").setAttribute("aria-pressed", "false");
+  cancelPromotion();
   clearSelection();
+  clearAnalysis();
   if (!S.moves.length) return;
   S.moves.pop();
   await refresh();
