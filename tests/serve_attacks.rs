@@ -417,9 +417,18 @@ fn a_spectator_that_never_reads_stalls_nobody() {
         other.send("move Z99");
         other.until(|l| l.starts_with("info string error: "));
         slowest = slowest.max(t0.elapsed().as_secs_f64());
-        state = state_of(players[0].until(|l| l.starts_with("state ")).pop().unwrap());
-        players[1].until(|l| l.starts_with("state "));
         plies += 1;
+        // The state after this move (states of joins came before it).
+        let this_ply = |l: &str| {
+            l.starts_with("state ")
+                && serde_json::from_str::<serde_json::Value>(&l[6..]).unwrap()["moves"]
+                    .as_array()
+                    .unwrap()
+                    .len()
+                    == plies
+        };
+        state = state_of(players[0].until(this_ply).pop().unwrap());
+        players[1].until(this_ply);
     }
     let t0 = Instant::now();
     let _ = server.status();

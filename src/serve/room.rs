@@ -58,7 +58,7 @@ pub enum RoomError {
     NoSuchGame,
     WrongToken,
     TooManyWatchers,
-    /// Not `move <move>` (the text as sent).
+    /// Not `move <move>` or `resign` (the text as sent).
     UnknownCommand(String),
 }
 
@@ -79,7 +79,7 @@ impl std::fmt::Display for RoomError {
             }
             RoomError::UnknownCommand(text) => write!(
                 f,
-                "unknown room command '{}' (expected: move <move>)",
+                "unknown room command '{}' (expected: move <move> or resign)",
                 crate::protocol::parse::printable(text)
             ),
         }
@@ -107,6 +107,8 @@ struct Room {
     note: Option<String>,
     /// The last join, leave or move.
     active: std::time::Instant,
+    /// The seat (0 or 1) that resigned.
+    resigned: Option<usize>,
 }
 
 fn start_of(variant: VariantName) -> StartSpec {
@@ -142,6 +144,7 @@ impl Room {
             watchers: Vec::new(),
             note: None,
             active: std::time::Instant::now(),
+            resigned: None,
         })
     }
 
@@ -156,6 +159,9 @@ impl Room {
     /// Why the game is over, or None.
     fn over(&self) -> Option<String> {
         let names = self.variant.players();
+        if let Some(seat) = self.resigned {
+            return Some(format!("{} resigns", names[seat]));
+        }
         let display = self.game.display();
         match self.variant {
             VariantName::Go => {
@@ -186,6 +192,11 @@ impl Room {
         }
     }
 
+    /// Whether the player of `seat` has a connection in the room, and how many.
+    fn connections(&self, seat: Seat) -> usize {
+        self.watchers.iter().filter(|(_, s, _)| *s == seat).count()
+    }
+
     fn state_line(&self, seat: Seat) -> String {
         let display = self.game.display();
         let sfen = display
@@ -214,6 +225,11 @@ impl Room {
             "over": over,
             "note": self.note,
             "display": display,
+            "connected": [self.connections(Seat::First) > 0, self.connections(Seat::Second) > 0],
+            "same_seat": match seat {
+                Seat::Spectator => 0,
+                seat => self.connections(seat).saturating_sub(1),
+            },
         });
         format!("state {state}")
     }
@@ -229,6 +245,20 @@ impl Room {
     /// Whether the room may be dropped for a new one.
     fn evictable(&self) -> bool {
         self.watchers.is_empty() && (self.moves.is_empty() || self.active.elapsed() >= ROOM_IDLE)
+    }
+
+    fn resign(&mut self, seat: Seat) -> Result<(), RoomError> {
+        let who = match seat {
+            Seat::Spectator => return Err(RoomError::Spectator),
+            Seat::First => 0,
+            Seat::Second => 1,
+        };
+        if let Some(why) = self.over() {
+            return Err(RoomError::Over(why));
+        }
+        self.resigned = Some(who);
+        self.note = None;
+        Ok(())
     }
 
     fn play(&mut self, seat: Seat, mv: &str) -> Result<(), RoomError> {
@@ -305,16 +335,32 @@ pub fn join(id: &str, token: Option<&str>, conn: u64, socket: &Socket) -> Result
         return Err(RoomError::TooManyWatchers);
     }
     room.watchers.push((conn, seat, socket.clone()));
+    // Everyone sees who is connected now; the newcomer gets its state first.
     let state = room.state_line(seat);
+    let others: Vec<(Socket, String)> = room
+        .broadcast()
+        .into_iter()
+        .filter(|(s, _)| !s.same(socket))
+        .collect();
     drop(rooms);
     socket.send_line(&state);
+    for (to, line) in others {
+        to.offer_line(&line);
+    }
     Ok(seat)
 }
 
 pub fn leave(id: &str, conn: u64) {
-    if let Some(room) = ROOMS.lock().get_mut(id) {
-        room.watchers.retain(|(c, _, _)| *c != conn);
-        room.active = std::time::Instant::now();
+    let sends = match ROOMS.lock().get_mut(id) {
+        Some(room) => {
+            room.watchers.retain(|(c, _, _)| *c != conn);
+            room.active = std::time::Instant::now();
+            room.broadcast()
+        }
+        None => Vec::new(),
+    };
+    for (to, line) in sends {
+        to.offer_line(&line);
     }
 }
 
@@ -330,6 +376,7 @@ pub fn message(id: &str, seat: Seat, text: &str, socket: &Socket) {
                 let words: Vec<&str> = text.split_whitespace().collect();
                 let result = match words.as_slice() {
                     ["move", mv] => room.play(seat, mv),
+                    ["resign"] => room.resign(seat),
                     [] => Ok(()),
                     _ => Err(RoomError::UnknownCommand(text.trim().into())),
                 };
@@ -394,5 +441,15 @@ mod tests {
         room.play(Seat::First, "pass").unwrap();
         assert!(room.over().is_some());
         assert!(room.play(Seat::Second, "D4").is_err());
+    }
+
+    #[test]
+    fn a_player_may_resign_and_then_nobody_moves() {
+        let mut room = Room::new(VariantName::QuantumShogi, None).unwrap();
+        assert!(room.resign(Seat::Spectator).is_err());
+        room.resign(Seat::Second).unwrap();
+        assert_eq!(room.over().as_deref(), Some("gote resigns"));
+        assert!(room.play(Seat::First, "7g7f").is_err());
+        assert!(room.resign(Seat::First).is_err());
     }
 }

@@ -149,6 +149,11 @@ impl Socket {
         Ok(socket)
     }
 
+    /// Whether both handles are the same socket.
+    pub fn same(&self, other: &Socket) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+
     fn open(&self) -> bool {
         let s = self.inner.state.lock();
         s.alive && !s.closed

@@ -166,6 +166,38 @@ export function el(tag, attrs = {}, ...children) {
   return e;
 }
 
+// The one promotion question of every page (#promote with #promote-yes / #promote-no): resolves
+// true (promote), false (keep) or null when cancelled (`cancelPromotion`: a click elsewhere, a
+// take back, a new game). While it is open, `promotionOpen()` is true and no other move starts.
+let promotion = null;
+export function askPromotion() {
+  cancelPromotion();
+  return new Promise((resolve) => {
+    const box = document.getElementById("promote");
+    const yes = document.getElementById("promote-yes");
+    const no = document.getElementById("promote-no");
+    box.hidden = false;
+    const done = (v) => {
+      box.hidden = true;
+      yes.onclick = no.onclick = null;
+      promotion = null;
+      resolve(v);
+    };
+    promotion = () => done(null);
+    yes.onclick = () => done(true);
+    no.onclick = () => done(false);
+    yes.focus();
+  });
+}
+
+export function cancelPromotion() {
+  if (promotion) promotion();
+}
+
+export function promotionOpen() {
+  return promotion !== null;
+}
+
 let fatalText = null;
 
 // Shows the message in the page's status line (an aria-live region). After `fatal`, only

@@ -1,6 +1,6 @@
 // The quantum shogi page: a protocol client. The board is redrawn from `d`'s QSFEN after every
 // action, the clickable squares come from `moves`, the engine's reply from `go movetime`.
-import { Engine, parseInfo, errorsIn, say, sayOver, showMoves, attempt } from "/assets/engine.js";
+import { Engine, parseInfo, errorsIn, say, sayOver, showMoves, attempt, askPromotion, cancelPromotion, promotionOpen } from "/assets/engine.js";
 import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed } from "/assets/qboard.js";
 
 const $ = (id) => document.getElementById(id);
@@ -140,33 +140,9 @@ function showInfo(line) {
   $("a-pv").textContent = (info.pv || []).join(" ") || "–";
 }
 
-// Promote or keep, or null when the question is cancelled (a click elsewhere on the board, a
-// take back or new game): while it is open no other move can be started.
-let promotion = null;
-function askPromotion() {
-  return new Promise((resolve) => {
-    const box = $("promote");
-    box.hidden = false;
-    const done = (v) => {
-      box.hidden = true;
-      $("promote-yes").onclick = $("promote-no").onclick = null;
-      promotion = null;
-      resolve(v);
-    };
-    promotion = () => done(null);
-    $("promote-yes").onclick = () => done(true);
-    $("promote-no").onclick = () => done(false);
-    $("promote-yes").focus();
-  });
-}
-
-function cancelPromotion() {
-  if (promotion) promotion();
-}
-
 async function clickSquare(name) {
   if (!humanToMove()) return;
-  if (promotion) {
+  if (promotionOpen()) {
     // A click elsewhere while "Promote?" is open cancels the move, as on lichess.
     cancelPromotion();
     clearSelection();
@@ -196,7 +172,7 @@ async function clickSquare(name) {
 }
 
 function clickHand(token, owner) {
-  if (promotion) {
+  if (promotionOpen()) {
     cancelPromotion();
     clearSelection();
     render();
