@@ -148,8 +148,15 @@ def othello(ctx):
     page = watch(ctx.new_page())
     page.goto(URL + "/othello")
     page.wait_for_selector('#board[data-ply="0"] .osq.legal')
-    page.click('[data-square="f5"]')
+    # By keyboard: Enter plays the focused square, which keeps the focus; arrows move it.
+    page.focus('[data-square="f5"]')
+    page.keyboard.press("Enter")
     page.wait_for_selector('#board[data-ply="2"] .osq.legal')
+    focused = lambda: page.evaluate("() => document.activeElement.dataset.square || null")
+    assert focused() == "f5", focused()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowUp")
+    assert focused() == "e4", focused()
     moves = json.loads(page.evaluate("JSON.stringify([...document.querySelectorAll('#movelist .mv')].map(e => e.textContent))"))
     legal = page.eval_on_selector_all("#board .osq.legal", "els => els.map(e => e.dataset.square)")
     base = ["setoption name USI_Variant value othello", "position startpos moves " + " ".join(moves)]

@@ -215,11 +215,13 @@ impl Client {
         })
     }
 
-    /// Text lines up to and including the first for which `stop` holds.
+    /// Text lines up to and including the first for which `stop` holds (the server's pings are
+    /// answered on the way, as a browser does).
     pub fn until(&mut self, stop: impl Fn(&str) -> bool) -> Vec<String> {
         let mut seen = Vec::new();
         loop {
             match self.next() {
+                Some(Frame::Other(9)) => self.send_frame(10, b""),
                 Some(Frame::Text(t)) => {
                     let done = stop(&t);
                     seen.push(t);

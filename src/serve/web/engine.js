@@ -198,6 +198,33 @@ export function promotionOpen() {
   return promotion !== null;
 }
 
+// Keyboard play on a board of buttons laid out in rows of `cols` (in visual order): the arrow
+// keys move the focus, Enter or Space presses the square. `focused` is the square that had the
+// focus before the board was redrawn (`focusedSquare`): it gets it back, so that Enter does not
+// drop the focus to the page.
+export function focusedSquare(root) {
+  const a = document.activeElement;
+  return a && root.contains(a) ? a.dataset.square || a.dataset.vertex || null : null;
+}
+
+export function gridNav(root, cols, focused) {
+  root.onkeydown = (e) => {
+    const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -cols, ArrowDown: cols }[e.key];
+    if (step === undefined) return;
+    const cells = [...root.children];
+    const at = cells.indexOf(e.target);
+    if (at < 0) return;
+    const to = at + step;
+    if (to < 0 || to >= cells.length || (Math.abs(step) === 1 && Math.floor(to / cols) !== Math.floor(at / cols))) return;
+    e.preventDefault();
+    cells[to].focus();
+  };
+  if (focused) {
+    const cell = root.querySelector(`[data-square="${focused}"]`);
+    if (cell) cell.focus();
+  }
+}
+
 let fatalText = null;
 
 // Shows the message in the page's status line (an aria-live region). After `fatal`, only

@@ -1,6 +1,6 @@
 // The Othello page: a protocol client (protocol/othello.md). The board comes from `d`, the
 // turned discs from `flips`, hints from `hint`, the exact endgame from `solve`.
-import { Engine, errorsIn, say, sayOver, showMoves, el, attempt } from "/assets/engine.js";
+import { Engine, errorsIn, say, sayOver, showMoves, el, attempt, focusedSquare, gridNav } from "/assets/engine.js";
 
 const $ = (id) => document.getElementById(id);
 const FILES = "abcdefgh";
@@ -45,6 +45,7 @@ function empties() {
 
 function render() {
   const root = $("board");
+  const focused = focusedSquare(root);
   root.replaceChildren();
   for (let i = 0; i < 64; i++) {
     const name = squareName(i);
@@ -66,6 +67,7 @@ function render() {
     }
     root.append(cell);
   }
+  gridNav(root, 8, focused);
   root.dataset.ply = String(S.moves.length);
   root.dataset.side = S.side;
   root.dataset.over = S.over || "";

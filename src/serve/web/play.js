@@ -1,6 +1,6 @@
 // Two people, one game: the page shows the room's state and sends `move <m>`; the server decides
 // whose turn it is, what is legal and when the game ends (protocol/serve.md).
-import { say, sayOver, showMoves, fatal, el, askPromotion, cancelPromotion, promotionOpen } from "/assets/engine.js";
+import { say, sayOver, showMoves, fatal, el, askPromotion, cancelPromotion, promotionOpen, focusedSquare, gridNav } from "/assets/engine.js";
 import { parseQsfen, drawBoard, indexMoves } from "/assets/qboard.js";
 import { drawGo } from "/assets/goboard.js";
 
@@ -20,18 +20,21 @@ function myTurn() {
 
 function drawOthello(root) {
   const [board] = state.sfen.split(/\s+/);
+  const focused = focusedSquare(root);
   const grid = el("div", { class: "oboard", role: "grid", "aria-label": "Othello board" });
   for (let i = 0; i < 64; i++) {
     const name = "abcdefgh"[i % 8] + (Math.floor(i / 8) + 1);
     const c = board[i];
     const legal = myTurn() && state.legal.includes(name);
-    const cell = el("button", { type: "button", class: "osq" + (legal ? " legal" : ""), "data-square": name, "aria-label": name });
+    const what = c === "X" ? "black" : c === "O" ? "white" : legal ? "legal move" : "empty";
+    const cell = el("button", { type: "button", class: "osq" + (legal ? " legal" : ""), "data-square": name, "aria-label": `${name} ${what}` });
     if (state.moves[state.moves.length - 1] === name) cell.classList.add("last");
     if (c === "X" || c === "O") cell.append(el("span", { class: "disc " + (c === "X" ? "black" : "white") }));
     cell.addEventListener("click", () => send(`move ${name}`));
     grid.append(cell);
   }
   root.replaceChildren(grid);
+  gridNav(grid, 8, focused);
   const count = (ch) => [...board].filter((x) => x === ch).length;
   return `Black ${count("X")} – White ${count("O")}`;
 }
