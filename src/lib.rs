@@ -1,6 +1,7 @@
 //! ryoshi: a USI engine for quantum shogi, with Othello and Go analysis.
 
 pub mod bench;
+pub mod budget;
 pub mod games;
 pub mod gtp;
 pub mod matches;

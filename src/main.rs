@@ -89,6 +89,13 @@ enum Sub {
         /// Engine sessions (browser tabs) open at once.
         #[arg(long, default_value_t = ryoshi::serve::DEFAULT_MAX_SESSIONS)]
         max_sessions: usize,
+        /// A host name the server also answers to (repeatable): with a non-loopback --host, the
+        /// name people type in the address bar (DNS rebinding defence).
+        #[arg(long = "allow-host", value_name = "NAME")]
+        allow_hosts: Vec<String>,
+        /// Seconds a WebSocket may send nothing (not even a pong to the server's pings).
+        #[arg(long, default_value_t = ryoshi::serve::DEFAULT_IDLE_TIMEOUT.as_secs())]
+        idle_timeout: u64,
     },
 }
 
@@ -144,10 +151,14 @@ fn main() -> ExitCode {
             host,
             port,
             max_sessions,
+            allow_hosts,
+            idle_timeout,
         }) => ryoshi::serve::run(&ryoshi::serve::Config {
             host,
             port,
             max_sessions,
+            allow_hosts,
+            idle_timeout: std::time::Duration::from_secs(idle_timeout.max(1)),
         }),
     };
     match result {

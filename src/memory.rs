@@ -1,5 +1,24 @@
 //! Memory asked for where a failure can be reported: fallible allocation (no abort), and the
-//! largest table size that can be had when the requested one cannot.
+//! largest table size that can be had when the requested one cannot, within the calling
+//! thread's budget (a served session's thread has one: see [`limit_thread`]).
+
+use std::cell::Cell;
+
+thread_local! {
+    /// Bytes one table or one step of a count may take on this thread; None: no budget.
+    static BUDGET: Cell<Option<u64>> = const { Cell::new(None) };
+}
+
+/// From now on, tables and counts asked for on this thread take at most `bytes` each (a served
+/// session's thread: many tabs share one machine). None lifts the budget.
+pub fn limit_thread(bytes: Option<u64>) {
+    BUDGET.with(|b| b.set(bytes));
+}
+
+/// This thread's budget in bytes, if any.
+pub fn thread_budget() -> Option<u64> {
+    BUDGET.with(Cell::get)
+}
 
 /// `len` copies of `value`, or `None` when the allocator refuses (instead of aborting).
 pub fn try_filled<T: Clone>(len: usize, value: T) -> Option<Vec<T>> {
@@ -28,9 +47,13 @@ pub fn physical_bytes() -> Option<u64> {
 }
 
 /// The most MiB a single table may take: half the physical memory (an overcommitting system
-/// would grant more and then kill the process when the pages are touched).
+/// would grant more and then kill the process when the pages are touched), and no more than
+/// this thread's budget.
 pub fn max_table_mb() -> u64 {
-    physical_bytes().map_or(u64::MAX, |b| (b / 2) >> 20).max(1)
+    let physical = physical_bytes().map_or(u64::MAX, |b| (b / 2) >> 20);
+    physical
+        .min(thread_budget().map_or(u64::MAX, |b| b >> 20))
+        .max(1)
 }
 
 /// `make(mb)` for `mb` = `wanted`, then smaller powers of two down to 1 MiB, capped by
@@ -54,9 +77,10 @@ pub fn largest<T>(wanted: u64, mut make: impl FnMut(u64) -> Option<T>) -> Option
 }
 
 /// Whether `bytes` more could be had now: no more than the physical memory, and the allocator
-/// (and any address-space limit) grants it. Nothing stays allocated.
+/// (and any address-space limit) grants it, within this thread's budget. Nothing stays
+/// allocated.
 pub fn can_allocate(bytes: u64) -> bool {
-    if bytes > physical_bytes().unwrap_or(u64::MAX) {
+    if bytes > physical_bytes().unwrap_or(u64::MAX) || bytes > thread_budget().unwrap_or(u64::MAX) {
         return false;
     }
     let Ok(n) = usize::try_from(bytes) else {
@@ -86,5 +110,20 @@ mod tests {
         assert_eq!(tried, vec![100, 64, 32, 16]);
         assert_eq!(largest(8, |_| None::<()>), None);
         assert!(try_filled(usize::MAX / 2, 0u8).is_none());
+    }
+
+    #[test]
+    fn a_thread_budget_caps_tables_and_counts() {
+        std::thread::spawn(|| {
+            assert!(can_allocate(64 << 20));
+            limit_thread(Some(32 << 20));
+            assert!(!can_allocate(64 << 20));
+            assert!(can_allocate(16 << 20));
+            assert_eq!(largest(1024, Some), Some((32, 32)));
+            limit_thread(None);
+            assert!(can_allocate(64 << 20));
+        })
+        .join()
+        .unwrap();
     }
 }

@@ -178,9 +178,19 @@ fn rooms_referee_over_raw_sockets() {
     assert!(b.until(|_| true)[0].contains("it is black's turn"));
     a.send("move f5");
     for ws in [&mut a, &mut b] {
-        let s = ws.until(|l| l.starts_with("state ")).remove(0);
-        assert!(s.contains("\"moves\":[\"f5\"]"), "{s}");
+        // (The creator saw a state when the opponent joined, with its "connected" flags.)
+        let s = ws
+            .until(|l| l.starts_with("state ") && l.contains("\"moves\":[\"f5\"]"))
+            .pop()
+            .unwrap();
+        assert!(s.contains("\"connected\":[true,true]"), "{s}");
     }
+    b.send("resign");
+    let s = a
+        .until(|l| l.starts_with("state ") && l.contains("resigns"))
+        .pop()
+        .unwrap();
+    assert!(s.contains("\"over\":\"white resigns\""), "{s}");
     assert!(server
         .socket(&format!("/room?room={id}&seat=forged"), &origin)
         .unwrap()

@@ -120,7 +120,7 @@ pub fn read_request<R: Read>(r: &mut R) -> Result<Request, RequestError> {
     let (Some(method), Some(target), Some(version)) = (method, target, version) else {
         return Err(RequestError::RequestLine);
     };
-    if !version.starts_with("HTTP/1.") {
+    if parts.next().is_some() || !matches!(version, "HTTP/1.0" | "HTTP/1.1") {
         return Err(RequestError::Version);
     }
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
@@ -201,37 +201,66 @@ pub fn upgrade<W: Write>(w: &mut W, key: &str) -> io::Result<()> {
 /// Who may talk to the server: the `Host` names it answers to, and the `Origin` a WebSocket must
 /// come from (its own pages: `http://` + the Host the page was loaded from).
 pub struct Gate {
-    /// Accepted `Host` header values; empty means any (the server was bound to all interfaces).
+    /// Accepted `Host` header values (with the port).
     pub hosts: Vec<String>,
+    /// Bound to all interfaces: any IP address with the port is accepted too (an address is no
+    /// DNS name, so it cannot be rebound; names must be listed).
+    pub any_address: bool,
+    pub port: u16,
 }
 
 impl Gate {
     pub fn new(bind_host: &str, port: u16) -> Gate {
         let mut hosts = Vec::new();
-        let unspecified = matches!(bind_host, "0.0.0.0" | "::" | "[::]");
-        if !unspecified {
-            let host = if bind_host.contains(':') && !bind_host.starts_with('[') {
-                format!("[{bind_host}]")
-            } else {
-                bind_host.to_string()
-            };
+        let any_address = matches!(bind_host, "0.0.0.0" | "::" | "[::]");
+        let host = if bind_host.contains(':') && !bind_host.starts_with('[') {
+            format!("[{bind_host}]")
+        } else {
+            bind_host.to_string()
+        };
+        if !any_address {
             hosts.push(format!("{host}:{port}"));
-            if host == "127.0.0.1" || host == "[::1]" || host == "localhost" {
-                for alias in ["127.0.0.1", "localhost", "[::1]"] {
-                    let name = format!("{alias}:{port}");
-                    if !hosts.contains(&name) {
-                        hosts.push(name);
-                    }
+        }
+        if any_address || host == "127.0.0.1" || host == "[::1]" || host == "localhost" {
+            for alias in ["127.0.0.1", "localhost", "[::1]"] {
+                let name = format!("{alias}:{port}");
+                if !hosts.contains(&name) {
+                    hosts.push(name);
                 }
             }
         }
-        Gate { hosts }
+        Gate {
+            hosts,
+            any_address,
+            port,
+        }
+    }
+
+    /// Answers to these names too (`--allow-host`): `name:port`, and plain `name` when the port
+    /// is 80 (browsers leave it out then).
+    pub fn allow(&mut self, names: &[String], port: u16) {
+        for name in names {
+            self.hosts.push(format!("{name}:{port}"));
+            if port == 80 {
+                self.hosts.push(name.clone());
+            }
+        }
     }
 
     /// The request's Host when the server answers to it (DNS rebinding defence).
     pub fn host<'a>(&self, req: &'a Request) -> Result<&'a str, Refusal> {
         let host = req.header("host").ok_or(Refusal::NoHost)?;
-        if self.hosts.is_empty() || self.hosts.iter().any(|h| h.eq_ignore_ascii_case(host)) {
+        let listed = self.hosts.iter().any(|h| h.eq_ignore_ascii_case(host));
+        let address = self.any_address
+            && host.rsplit_once(':').is_some_and(|(name, port)| {
+                port == self.port.to_string()
+                    && name
+                        .trim_start_matches('[')
+                        .trim_end_matches(']')
+                        .parse::<std::net::IpAddr>()
+                        .is_ok()
+            });
+        if listed || address {
             Ok(host)
         } else {
             Err(Refusal::Host(host.into()))
@@ -269,6 +298,15 @@ mod tests {
         assert_eq!(r.param("start").as_deref(), Some("9/.X_b%zz"));
         assert!(!r.is_websocket());
         assert!(read_request(&mut &b"GET / HTTP/1.1\r\n"[..]).is_err());
+        for bad in [
+            "GET / HTTP/1.banana",
+            "GET / HTTP/2",
+            "GET / HTTP/1.1 x",
+            "GET /",
+        ] {
+            let head = format!("{bad}\r\nHost: a\r\n\r\n");
+            assert!(read_request(&mut head.as_bytes()).is_err(), "{bad}");
+        }
         assert!(read_request(&mut &vec![b'a'; MAX_HEAD + 10][..]).is_err());
     }
 
@@ -286,6 +324,33 @@ mod tests {
             "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nOrigin: http://127.0.0.1:9090\r\n\r\n",
         ] {
             assert!(gate.check_origin(&req(bad)).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn wildcard_bindings_take_addresses_and_allowed_names_only() {
+        let mut gate = Gate::new("0.0.0.0", 8080);
+        gate.allow(&["box.lan".to_string()], 8080);
+        let host = |h: &str| {
+            gate.host(&req(&format!("GET / HTTP/1.1\r\nHost: {h}\r\n\r\n")))
+                .is_ok()
+        };
+        for ok in [
+            "192.168.1.9:8080",
+            "[fe80::1]:8080",
+            "localhost:8080",
+            "BOX.lan:8080",
+        ] {
+            assert!(host(ok), "{ok}");
+        }
+        for bad in [
+            "evil.example:8080",
+            "evil.example",
+            "192.168.1.9:9090",
+            "box.lan:80",
+            "1.2.3.4",
+        ] {
+            assert!(!host(bad), "{bad}");
         }
     }
 }

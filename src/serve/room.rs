@@ -13,8 +13,12 @@ use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
 
-/// Rooms kept at once; when full, rooms nobody is connected to are dropped first.
+/// Rooms kept at once. When full, a room nobody is connected to is dropped to make room: first
+/// one where no move was ever played, else one untouched for [`ROOM_IDLE`]; a game with a
+/// player connected, or played recently, is never dropped for a new one.
 pub const MAX_ROOMS: usize = 64;
+/// How long a game nobody is connected to is kept for its players' return, at least.
+pub const ROOM_IDLE: std::time::Duration = std::time::Duration::from_secs(30 * 60);
 /// Connections (players and spectators) per room.
 pub const MAX_WATCHERS: usize = 16;
 
@@ -55,7 +59,7 @@ pub enum RoomError {
     NoSuchGame,
     WrongToken,
     TooManyWatchers,
-    /// Not `move <move>` (the text as sent).
+    /// Not `move <move>` or `resign` (the text as sent).
     UnknownCommand(String),
 }
 
@@ -76,7 +80,7 @@ impl std::fmt::Display for RoomError {
             }
             RoomError::UnknownCommand(text) => write!(
                 f,
-                "unknown room command '{}' (expected: move <move>)",
+                "unknown room command '{}' (expected: move <move> or resign)",
                 crate::text::printable(text)
             ),
         }
@@ -102,6 +106,10 @@ struct Room {
     watchers: Vec<(u64, Seat, Socket)>,
     /// What happened at the last move that a person should be told (a pass).
     note: Option<String>,
+    /// The last join, leave or move.
+    active: std::time::Instant,
+    /// The seat (0 or 1) that resigned.
+    resigned: Option<usize>,
 }
 
 fn start_of(variant: VariantName) -> StartSpec {
@@ -136,6 +144,8 @@ impl Room {
             seats: [token(), token()],
             watchers: Vec::new(),
             note: None,
+            active: std::time::Instant::now(),
+            resigned: None,
         })
     }
 
@@ -149,13 +159,20 @@ impl Room {
 
     /// Why the game is over, or None: the rules' own verdict and reason (the referee's too).
     fn over(&self) -> Option<String> {
+        let names = self.variant.players();
+        if let Some(seat) = self.resigned {
+            return Some(format!("{} resigns", names[seat]));
+        }
         let end = self.game.game_end(&self.options)?;
         Some(match end.verdict {
-            Verdict::Win(side) => {
-                format!("{} wins by {}", self.variant.players()[side.index()], end.reason)
-            }
+            Verdict::Win(side) => format!("{} wins by {}", names[side.index()], end.reason),
             Verdict::Draw => format!("draw by {}", end.reason),
         })
+    }
+
+    /// Whether the player of `seat` has a connection in the room, and how many.
+    fn connections(&self, seat: Seat) -> usize {
+        self.watchers.iter().filter(|(_, s, _)| *s == seat).count()
     }
 
     fn state_line(&self, seat: Seat) -> String {
@@ -186,14 +203,40 @@ impl Room {
             "over": over,
             "note": self.note,
             "display": display,
+            "connected": [self.connections(Seat::First) > 0, self.connections(Seat::Second) > 0],
+            "same_seat": match seat {
+                Seat::Spectator => 0,
+                seat => self.connections(seat).saturating_sub(1),
+            },
         });
         format!("state {state}")
     }
 
-    fn broadcast(&self) {
-        for (_, seat, socket) in &self.watchers {
-            socket.send_line(&self.state_line(*seat));
+    /// The state line for each connection, to be sent once the rooms are unlocked.
+    fn broadcast(&self) -> Vec<(Socket, String)> {
+        self.watchers
+            .iter()
+            .map(|(_, seat, socket)| (socket.clone(), self.state_line(*seat)))
+            .collect()
+    }
+
+    /// Whether the room may be dropped for a new one.
+    fn evictable(&self) -> bool {
+        self.watchers.is_empty() && (self.moves.is_empty() || self.active.elapsed() >= ROOM_IDLE)
+    }
+
+    fn resign(&mut self, seat: Seat) -> Result<(), RoomError> {
+        let who = match seat {
+            Seat::Spectator => return Err(RoomError::Spectator),
+            Seat::First => 0,
+            Seat::Second => 1,
+        };
+        if let Some(why) = self.over() {
+            return Err(RoomError::Over(why));
         }
+        self.resigned = Some(who);
+        self.note = None;
+        Ok(())
     }
 
     fn play(&mut self, seat: Seat, mv: &str) -> Result<(), RoomError> {
@@ -235,10 +278,18 @@ pub fn create(
 ) -> Result<(String, [String; 2]), RoomError> {
     let mut rooms = ROOMS.lock();
     if rooms.len() >= MAX_ROOMS {
-        rooms.retain(|_, r| !r.watchers.is_empty());
-    }
-    if rooms.len() >= MAX_ROOMS {
-        return Err(RoomError::TooManyRooms);
+        // The least recently active of the droppable rooms, unplayed ones first.
+        let victim = rooms
+            .iter()
+            .filter(|(_, r)| r.evictable())
+            .min_by_key(|(id, r)| (!r.moves.is_empty(), r.active, id.to_string()))
+            .map(|(id, _)| id.clone());
+        match victim {
+            Some(id) => {
+                rooms.remove(&id);
+            }
+            None => return Err(RoomError::TooManyRooms),
+        }
     }
     let room = Room::new(variant, start)?;
     let id = token()[..16].to_string();
@@ -251,6 +302,7 @@ pub fn create(
 pub fn join(id: &str, token: Option<&str>, conn: u64, socket: &Socket) -> Result<Seat, RoomError> {
     let mut rooms = ROOMS.lock();
     let room = rooms.get_mut(id).ok_or(RoomError::NoSuchGame)?;
+    room.active = std::time::Instant::now();
     let seat = match token {
         None | Some("") => Seat::Spectator,
         Some(t) if t == room.seats[0] => Seat::First,
@@ -261,33 +313,69 @@ pub fn join(id: &str, token: Option<&str>, conn: u64, socket: &Socket) -> Result
         return Err(RoomError::TooManyWatchers);
     }
     room.watchers.push((conn, seat, socket.clone()));
-    socket.send_line(&room.state_line(seat));
+    // Everyone sees who is connected now; the newcomer gets its state first.
+    let state = room.state_line(seat);
+    let others: Vec<(Socket, String)> = room
+        .broadcast()
+        .into_iter()
+        .filter(|(s, _)| !s.same(socket))
+        .collect();
+    drop(rooms);
+    socket.send_line(&state);
+    for (to, line) in others {
+        to.offer_line(&line);
+    }
     Ok(seat)
 }
 
 pub fn leave(id: &str, conn: u64) {
-    if let Some(room) = ROOMS.lock().get_mut(id) {
-        room.watchers.retain(|(c, _, _)| *c != conn);
+    let sends = match ROOMS.lock().get_mut(id) {
+        Some(room) => {
+            room.watchers.retain(|(c, _, _)| *c != conn);
+            room.active = std::time::Instant::now();
+            room.broadcast()
+        }
+        None => Vec::new(),
+    };
+    for (to, line) in sends {
+        to.offer_line(&line);
     }
 }
 
-/// One message from a connection in a room: `move <m>`.
+/// One message from a connection in a room: `move <m>`. The new state goes to everyone in the
+/// room after the rooms are unlocked, without waiting: a connection that does not read its
+/// messages is dropped ([`Socket::offer_line`]), and nobody else waits for it.
 pub fn message(id: &str, seat: Seat, text: &str, socket: &Socket) {
-    let mut rooms = ROOMS.lock();
-    let Some(room) = rooms.get_mut(id) else {
-        socket.error("the game is gone");
-        return;
+    let outcome = {
+        let mut rooms = ROOMS.lock();
+        match rooms.get_mut(id) {
+            None => Err("the game is gone".to_string()),
+            Some(room) => {
+                let words: Vec<&str> = text.split_whitespace().collect();
+                let result = match words.as_slice() {
+                    ["move", mv] => room.play(seat, mv),
+                    ["resign"] => room.resign(seat),
+                    [] => Ok(()),
+                    _ => Err(RoomError::UnknownCommand(text.trim().into())),
+                };
+                match result {
+                    Ok(()) if !words.is_empty() => {
+                        room.active = std::time::Instant::now();
+                        Ok(room.broadcast())
+                    }
+                    Ok(()) => Ok(Vec::new()),
+                    Err(why) => Err(why.to_string()),
+                }
+            }
+        }
     };
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let result = match words.as_slice() {
-        ["move", mv] => room.play(seat, mv),
-        [] => Ok(()),
-        _ => Err(RoomError::UnknownCommand(text.trim().into())),
-    };
-    match result {
-        Ok(()) if !words.is_empty() => room.broadcast(),
-        Ok(()) => {}
-        Err(why) => socket.error(&why.to_string()),
+    match outcome {
+        Ok(sends) => {
+            for (to, line) in sends {
+                to.offer_line(&line);
+            }
+        }
+        Err(why) => socket.error(&why),
     }
 }
 
@@ -310,6 +398,19 @@ mod tests {
     }
 
     #[test]
+    fn only_idle_unattended_rooms_are_evictable() {
+        let mut room = Room::new(VariantName::Othello, None).unwrap();
+        assert!(room.evictable());
+        room.play(Seat::First, "f5").unwrap();
+        room.active = std::time::Instant::now();
+        assert!(!room.evictable(), "a game just played is kept");
+        if let Some(long_ago) = std::time::Instant::now().checked_sub(ROOM_IDLE) {
+            room.active = long_ago;
+            assert!(room.evictable());
+        }
+    }
+
+    #[test]
     fn go_ends_after_two_passes() {
         let mut room = Room::new(VariantName::Go, None).unwrap();
         room.play(Seat::First, "E5").unwrap();
@@ -318,5 +419,15 @@ mod tests {
         room.play(Seat::First, "pass").unwrap();
         assert!(room.over().is_some());
         assert!(room.play(Seat::Second, "D4").is_err());
+    }
+
+    #[test]
+    fn a_player_may_resign_and_then_nobody_moves() {
+        let mut room = Room::new(VariantName::QuantumShogi, None).unwrap();
+        assert!(room.resign(Seat::Spectator).is_err());
+        room.resign(Seat::Second).unwrap();
+        assert_eq!(room.over().as_deref(), Some("gote resigns"));
+        assert!(room.play(Seat::First, "7g7f").is_err());
+        assert!(room.resign(Seat::First).is_err());
     }
 }

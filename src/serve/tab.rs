@@ -3,13 +3,17 @@
 //! difference from stdin/stdout is the policy below, applied before a line reaches the session.
 
 use super::ws;
+use crate::budget::Budget;
 use crate::protocol::{parse_line, Command};
-use crossbeam_channel::{bounded, Receiver, Sender};
+use crate::session::{Overflow, Settings};
+use crossbeam_channel::{bounded, Receiver, Sender, TrySendError};
 use parking_lot::Mutex;
 use std::io::{self, BufRead, Read, Write};
 use std::net::TcpStream;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
+use std::time::Duration;
 
 /// Deepest `go perft` a served session runs (it cannot be interrupted; depth 4 of quantum shogi
 /// takes minutes).
@@ -18,6 +22,13 @@ pub const MAX_SERVED_PERFT: u32 = 3;
 pub const MAX_SERVED_COUNT: u32 = 8;
 /// Table size a served session starts with, in MiB (a person's opponent, many tabs at once).
 pub const SERVED_HASH_MB: u64 = 16;
+/// Messages a tab may have waiting for its session (each at most [`super::MAX_MESSAGE`]); a
+/// message beyond them is refused whole with one error line.
+pub const MESSAGE_QUEUE: usize = 8;
+/// Memory one table or one `count` step of a served session may take, in MiB.
+pub const SERVED_MEMORY_MB: u64 = 256;
+/// Nodes one Othello `solve` of a served session may visit.
+pub const SERVED_SOLVE_NODES: u64 = 200_000_000;
 
 /// Why a served session refuses a command, or None when it may run. Served sessions never touch
 /// the file system and never start work that cannot be stopped and would run for minutes.
@@ -25,6 +36,10 @@ pub fn refusal(command: &Command) -> Option<String> {
     match command {
         Command::LoadSgf(_) => Some(
             "loadsgf reads a file, which a served session may not do; send the SGF itself with loadsgftext"
+                .into(),
+        ),
+        Command::Bench => Some(
+            "bench runs minutes of searches that cannot be stopped; run ryoshi bench instead"
                 .into(),
         ),
         Command::Perft(d) if *d > MAX_SERVED_PERFT => Some(format!(
@@ -48,41 +63,123 @@ pub fn refusal(command: &Command) -> Option<String> {
     }
 }
 
-/// The socket's writing half, shared by the session and the connection thread. A failed write
-/// marks it dead; later lines are dropped (the reader sees the close and ends the session).
+/// Frames waiting to be written to one socket. A room broadcast that finds them all taken drops
+/// the socket (a reader that does not read is not waited on); the session's own lines wait up to
+/// [`SEND_WAIT`] for room.
+pub const SOCKET_QUEUE: usize = 64;
+/// How long the session waits for room in its socket's queue (and a write for the client).
+pub const SEND_WAIT: Duration = Duration::from_secs(10);
+
+enum Out {
+    Frame(Vec<u8>),
+    /// The close frame: written last, then the socket is shut.
+    Close(Vec<u8>),
+}
+
+/// The socket's writing half, shared by the session, the room broadcasts, the pinger and the
+/// connection thread: frames go through a bounded queue to the socket's writer thread, so no
+/// sender ever blocks on another's slow reader. A failed or refused write marks it dead and
+/// shuts the socket (the reader sees the end and the connection ends).
 #[derive(Clone)]
 pub struct Socket {
-    inner: Arc<Mutex<SocketState>>,
+    inner: Arc<SocketShared>,
+}
+
+struct SocketShared {
+    queue: Sender<Out>,
+    /// For shutting the socket from any thread.
+    stream: TcpStream,
+    state: Mutex<SocketState>,
 }
 
 struct SocketState {
-    stream: TcpStream,
     alive: bool,
-    /// A close frame was sent: nothing may follow it.
+    /// A close frame was queued: nothing may follow it.
     closed: bool,
 }
 
 impl Socket {
-    pub fn new(stream: TcpStream) -> Socket {
-        Socket {
-            inner: Arc::new(Mutex::new(SocketState {
+    /// The writing half of `stream`, with its writer thread.
+    pub fn new(stream: TcpStream) -> io::Result<Socket> {
+        let (queue, frames) = bounded::<Out>(SOCKET_QUEUE);
+        let mut writer = stream.try_clone()?;
+        let _ = writer.set_write_timeout(Some(SEND_WAIT));
+        let socket = Socket {
+            inner: Arc::new(SocketShared {
+                queue,
                 stream,
-                alive: true,
-                closed: false,
-            })),
+                state: Mutex::new(SocketState {
+                    alive: true,
+                    closed: false,
+                }),
+            }),
+        };
+        let weak = Arc::downgrade(&socket.inner);
+        thread::Builder::new()
+            .name("socket writer".into())
+            .spawn(move || {
+                // Ends when every handle is gone (the queue disconnects) or after the close.
+                for out in frames {
+                    let (bytes, last) = match &out {
+                        Out::Frame(b) => (b, false),
+                        Out::Close(b) => (b, true),
+                    };
+                    let failed = writer
+                        .write_all(bytes)
+                        .and_then(|_| writer.flush())
+                        .is_err();
+                    if failed || last {
+                        let _ = writer.shutdown(std::net::Shutdown::Both);
+                        if let Some(inner) = weak.upgrade() {
+                            inner.state.lock().alive = false;
+                        }
+                        return;
+                    }
+                }
+            })?;
+        Ok(socket)
+    }
+
+    /// Whether both handles are the same socket.
+    pub fn same(&self, other: &Socket) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+
+    fn open(&self) -> bool {
+        let s = self.inner.state.lock();
+        s.alive && !s.closed
+    }
+
+    /// Marks the socket dead and shuts it: its reader ends, and so does the connection.
+    pub fn drop_client(&self) {
+        self.inner.state.lock().alive = false;
+        let _ = self.inner.stream.shutdown(std::net::Shutdown::Both);
+    }
+
+    /// Queues a frame, waiting up to [`SEND_WAIT`] for room (the session's own output).
+    pub fn send_bytes(&self, bytes: &[u8]) {
+        if self.open()
+            && self
+                .inner
+                .queue
+                .send_timeout(Out::Frame(bytes.to_vec()), SEND_WAIT)
+                .is_err()
+        {
+            self.drop_client();
         }
     }
 
-    pub fn send_bytes(&self, bytes: &[u8]) {
-        let mut s = self.inner.lock();
-        if s.alive
-            && !s.closed
-            && s.stream
-                .write_all(bytes)
-                .and_then(|_| s.stream.flush())
+    /// Queues a frame without waiting: a socket whose queue is full is dropped (broadcasts,
+    /// pings).
+    pub fn offer_bytes(&self, bytes: &[u8]) {
+        if self.open()
+            && self
+                .inner
+                .queue
+                .try_send(Out::Frame(bytes.to_vec()))
                 .is_err()
         {
-            s.alive = false;
+            self.drop_client();
         }
     }
 
@@ -90,12 +187,29 @@ impl Socket {
         self.send_bytes(&ws::text_frame(text));
     }
 
-    /// Ends the connection: one close frame, then the socket is shut (the reader sees the end).
+    pub fn offer_line(&self, text: &str) {
+        self.offer_bytes(&ws::text_frame(text));
+    }
+
+    /// Ends the connection: one close frame after the frames queued, then the socket is shut
+    /// (the reader sees the end).
     pub fn close(&self, code: u16, reason: &str) {
-        self.send_bytes(&ws::close_frame(code, reason));
-        let mut s = self.inner.lock();
-        s.closed = true;
-        let _ = s.stream.shutdown(std::net::Shutdown::Both);
+        {
+            let mut s = self.inner.state.lock();
+            if s.closed {
+                return;
+            }
+            s.closed = true;
+            if !s.alive {
+                drop(s);
+                self.drop_client();
+                return;
+            }
+        }
+        let frame = Out::Close(ws::close_frame(code, reason));
+        if self.inner.queue.send_timeout(frame, SEND_WAIT).is_err() {
+            self.drop_client();
+        }
     }
 
     pub fn error(&self, message: &str) {
@@ -125,9 +239,11 @@ impl Write for FrameWriter {
     }
 }
 
-/// The session's input: lines forwarded by the connection thread; end of input when it hangs up.
+/// The session's input: lines forwarded by the connection thread; end of input when it hangs up
+/// or raises the interrupt (what is still queued is dropped).
 struct ChannelReader {
     rx: Receiver<Vec<u8>>,
+    interrupt: Arc<AtomicBool>,
     buf: Vec<u8>,
     pos: usize,
 }
@@ -148,6 +264,9 @@ impl Read for ChannelReader {
 impl BufRead for ChannelReader {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         while self.pos >= self.buf.len() {
+            if self.interrupt.load(Ordering::Relaxed) {
+                return Ok(&[]);
+            }
             match self.rx.recv() {
                 Ok(bytes) => {
                     self.buf = bytes;
@@ -155,6 +274,9 @@ impl BufRead for ChannelReader {
                 }
                 Err(_) => return Ok(&[]),
             }
+        }
+        if self.interrupt.load(Ordering::Relaxed) {
+            return Ok(&[]);
         }
         Ok(&self.buf[self.pos..])
     }
@@ -167,18 +289,30 @@ impl BufRead for ChannelReader {
 /// A running session for one tab.
 pub struct Tab {
     input: Option<Sender<Vec<u8>>>,
+    interrupt: Arc<AtomicBool>,
     socket: Socket,
     thread: Option<thread::JoinHandle<()>>,
 }
 
 impl Tab {
     pub fn start(socket: Socket) -> io::Result<Tab> {
-        // Bounded: a tab that floods lines while the session is busy waits instead of piling up.
-        let (tx, rx) = bounded(256);
+        // Bounded: a tab that floods the session is refused, never piled up (and the session's
+        // own queues refuse rather than wait: see `Overflow::Refuse`).
+        let (tx, rx) = bounded(MESSAGE_QUEUE);
+        let interrupt = Arc::new(AtomicBool::new(false));
         let reader = ChannelReader {
             rx,
+            interrupt: Arc::clone(&interrupt),
             buf: Vec::new(),
             pos: 0,
+        };
+        let settings = Settings {
+            overflow: Overflow::Refuse,
+            budget: Budget {
+                interrupt: Arc::clone(&interrupt),
+                nodes: Some(SERVED_SOLVE_NODES),
+            },
+            memory_bytes: Some(SERVED_MEMORY_MB << 20),
         };
         let writer = FrameWriter {
             socket: socket.clone(),
@@ -188,12 +322,13 @@ impl Tab {
         let thread = thread::Builder::new()
             .name("served session".into())
             .spawn(move || {
-                crate::session::run(reader, writer);
+                crate::session::run_with(reader, writer, settings);
                 // `quit` from the page ends the session; the tab's socket goes with it.
                 closer.close(1000, "session ended");
             })?;
         let tab = Tab {
             input: Some(tx),
+            interrupt,
             socket,
             thread: Some(thread),
         };
@@ -202,17 +337,30 @@ impl Tab {
     }
 
     fn forward(&self, line: &str) {
-        if let Some(tx) = &self.input {
-            let mut bytes = line.as_bytes().to_vec();
-            bytes.push(b'\n');
-            let _ = tx.send(bytes);
+        self.forward_bytes(format!("{line}\n").into_bytes(), 1);
+    }
+
+    /// Queues `bytes` (`lines` lines) for the session, or refuses them whole with one error
+    /// line when [`MESSAGE_QUEUE`] messages are waiting already.
+    fn forward_bytes(&self, bytes: Vec<u8>, lines: usize) {
+        let Some(tx) = &self.input else { return };
+        if let Err(TrySendError::Full(_)) = tx.try_send(bytes) {
+            self.socket.error(&format!(
+                "the engine is busy and {MESSAGE_QUEUE} messages wait already; \
+                 message of {lines} line(s) refused"
+            ));
         }
     }
 
-    /// One WebSocket text message: each of its lines goes to the session unless refused.
+    /// One WebSocket text message: its lines go to the session together, except those refused.
     pub fn message(&self, text: &str) {
+        let mut accepted = Vec::with_capacity(text.len() + 1);
+        let mut lines = 0;
         for line in text.split('\n') {
             let line = line.trim_end_matches('\r');
+            if line.trim().is_empty() {
+                continue;
+            }
             if let Ok(Some(command)) = parse_line(line) {
                 if let Some(why) = refusal(&command) {
                     self.socket.error(&why);
@@ -220,13 +368,19 @@ impl Tab {
                 }
             }
             // Lines that do not parse go to the session too: it answers them as stdin would.
-            self.forward(line);
+            accepted.extend_from_slice(line.as_bytes());
+            accepted.push(b'\n');
+            lines += 1;
+        }
+        if lines > 0 {
+            self.forward_bytes(accepted, lines);
         }
     }
 
-    /// The tab is gone: stop any search, end the session and wait for its threads.
+    /// The tab is gone: stop the running job, drop the lines still queued, end the session and
+    /// wait for its threads.
     pub fn close(mut self) {
-        self.forward("quit");
+        self.interrupt.store(true, Ordering::Relaxed);
         self.input = None;
         if let Some(handle) = self.thread.take() {
             let _ = handle.join();

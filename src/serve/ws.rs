@@ -69,8 +69,20 @@ pub fn sha1(data: &[u8]) -> [u8; 20] {
     out
 }
 
+const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/// Whether `key` is a valid `Sec-WebSocket-Key`: the base64 of 16 bytes (RFC 6455 4.2.1), i.e.
+/// 22 characters of the alphabet (the last with its 4 unused bits zero) and `==`.
+pub fn valid_key(key: &str) -> bool {
+    let b = key.as_bytes();
+    let value = |c: u8| ABC.iter().position(|&a| a == c);
+    b.len() == 24
+        && b.ends_with(b"==")
+        && b[..22].iter().all(|&c| value(c).is_some())
+        && value(b[21]).is_some_and(|v| v & 0xF == 0)
+}
+
 pub fn base64(data: &[u8]) -> String {
-    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
     for chunk in data.chunks(3) {
         let n = chunk
@@ -105,7 +117,7 @@ const OP_CONTINUATION: u8 = 0;
 const OP_TEXT: u8 = 1;
 const OP_BINARY: u8 = 2;
 const OP_CLOSE: u8 = 8;
-const OP_PING: u8 = 9;
+pub const OP_PING: u8 = 9;
 const OP_PONG: u8 = 10;
 
 /// Reads client frames (masked, possibly fragmented), keeping at most `limit` bytes of a message.
@@ -280,6 +292,17 @@ mod tests {
         assert_eq!(base64(b"f"), "Zg==");
         assert_eq!(base64(b"fo"), "Zm8=");
         assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+        assert!(valid_key("dGhlIHNhbXBsZSBub25jZQ=="));
+        assert!(valid_key(&base64(&[0xFF; 16])));
+        for bad in [
+            "",
+            "Zm9vYmFy",
+            "dGhlIHNhbXBsZSBub25jZR==",
+            "dGhlIHNhbXBsZSBub25j*Q==",
+            "dGhlIHNhbXBsZSBub25jZQ=",
+        ] {
+            assert!(!valid_key(bad), "{bad}");
+        }
         let hex: String = sha1(b"abc").iter().map(|b| format!("{b:02x}")).collect();
         assert_eq!(hex, "a9993e364706816aba3e25717850c26c9cd0d89d");
         let long = vec![b'a'; 1000];

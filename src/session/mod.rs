@@ -8,10 +8,11 @@ pub(crate) mod othello;
 pub(crate) mod quantum;
 pub mod variant;
 
+use crate::budget;
 use crate::protocol::{lines, parse_line, Command, GoParams};
 use crate::search::game::{WIN, WIN_BOUND};
 use crate::search::{Control, Info, Limits, Outcome, Report};
-use crossbeam_channel::{never, select, unbounded, Receiver, Sender};
+use crossbeam_channel::{bounded, never, select, unbounded, Receiver, Sender};
 use options::{Options, VariantName};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
@@ -23,6 +24,45 @@ use variant::{SessionError, Variant};
 
 pub const ENGINE_NAME: &str = concat!("ryoshi ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the ryoshi developers";
+
+/// Lines read ahead of the loop; when they are all waiting, the reader waits.
+pub const LINE_QUEUE: usize = 16;
+/// Commands that may wait for a running search to end (with the errors of lines after them)...
+pub const MAX_PENDING: usize = 256;
+/// ...and the bytes of their lines (one line always fits, however long).
+pub const MAX_PENDING_BYTES: usize = 1 << 20;
+
+/// What happens to a line that arrives while [`MAX_PENDING`] commands wait for a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Overflow {
+    /// The loop stops reading until the search ends, so the writer waits (stdin: a GUI piping
+    /// lines never loses one, and a search with commands queued behind it always ends).
+    Wait,
+    /// The line is refused with one `info string error:` line; `stop`, `isready` and `quit`
+    /// still get through (a served tab).
+    Refuse,
+}
+
+/// How a session runs: stdin/stdout takes the default (no limits, lines wait).
+#[derive(Clone)]
+pub struct Settings {
+    pub overflow: Overflow,
+    /// The interrupt (raised when a served tab closes: the running job stops, the lines still
+    /// queued are dropped and the session ends) and the work budget of `count`/`solve`.
+    pub budget: budget::Budget,
+    /// Largest table or `count` step of this session, in bytes ([`crate::memory::limit_thread`]).
+    pub memory_bytes: Option<u64>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            overflow: Overflow::Wait,
+            budget: budget::Budget::default(),
+            memory_bytes: None,
+        }
+    }
+}
 
 enum Input {
     Line(String),
@@ -52,16 +92,29 @@ pub fn new_variant(name: VariantName) -> Box<dyn Variant> {
 
 /// Runs the protocol loop until `quit` or the end of the input.
 pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) {
-    let (line_tx, line_rx) = unbounded();
+    run_with(input, output, Settings::default());
+}
+
+/// [`run`] with the given settings, on the calling thread (which takes its budgets).
+pub fn run_with<R: BufRead + Send + 'static, W: Write>(input: R, output: W, settings: Settings) {
+    let interrupt = Arc::clone(&settings.budget.interrupt);
+    budget::install(settings.budget);
+    crate::memory::limit_thread(settings.memory_bytes);
+    let (line_tx, line_rx) = bounded(LINE_QUEUE);
     thread::spawn(move || read_lines(input, line_tx));
     let mut session = Session::new(output);
     let mut lines = Some(line_rx);
     let mut eof = false;
     loop {
-        let line_source = lines.clone().unwrap_or_else(never);
+        let reading = settings.overflow == Overflow::Refuse || !session.pending_full();
+        let line_source = match &lines {
+            Some(rx) if reading => rx.clone(),
+            _ => never(),
+        };
         let search_source = session.search_rx.clone();
         select! {
             recv(line_source) -> msg => match msg {
+                _ if interrupt.load(Ordering::Relaxed) => {}
                 Ok(Input::Line(line)) => {
                     if session.on_line(&line) == Flow::Quit {
                         break;
@@ -80,6 +133,10 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) {
                     }
                 }
             }
+        }
+        if interrupt.load(Ordering::Relaxed) {
+            session.abandon();
+            break;
         }
         if eof {
             // No more input: let a timed search finish, stop one that never would, then exit.
@@ -139,8 +196,10 @@ struct Session<W: Write> {
     game: Box<dyn Variant>,
     search: Option<Running>,
     /// Commands that arrived during a search and need the engine idle, and the errors of lines
-    /// that came after them (answered in turn, so replies keep the order of the lines).
-    pending: VecDeque<Result<Command, SessionError>>,
+    /// that came after them (answered in turn, so replies keep the order of the lines), with
+    /// the length of their lines; bounded by [`MAX_PENDING`] and [`MAX_PENDING_BYTES`].
+    pending: VecDeque<(Result<Command, SessionError>, usize)>,
+    pending_bytes: usize,
     search_tx: Sender<SearchMsg>,
     search_rx: Receiver<SearchMsg>,
 }
@@ -155,6 +214,7 @@ impl<W: Write> Session<W> {
             options,
             search: None,
             pending: VecDeque::new(),
+            pending_bytes: 0,
             search_tx,
             search_rx,
         }
@@ -174,12 +234,39 @@ impl<W: Write> Session<W> {
         self.line(&format!("info string error: {safe}"));
     }
 
+    fn pending_full(&self) -> bool {
+        self.pending.len() >= MAX_PENDING || self.pending_bytes >= MAX_PENDING_BYTES
+    }
+
+    /// Queues a command (or an error) behind the running search; refused when the queue is
+    /// full (only a [`Overflow::Refuse`] loop reads lines then).
+    fn queue(&mut self, item: Result<Command, SessionError>, bytes: usize) {
+        if self.pending_full() {
+            self.error(&format!(
+                "{} commands are waiting for the search to end already; line refused",
+                self.pending.len()
+            ));
+            return;
+        }
+        self.pending_bytes += bytes;
+        self.pending.push_back((item, bytes));
+    }
+
+    /// The session is being given up (its tab closed): the queue is dropped, the running job
+    /// stopped and waited for.
+    fn abandon(&mut self) {
+        self.pending.clear();
+        self.pending_bytes = 0;
+        self.stop_search();
+        self.wait_for_search();
+    }
+
     fn on_line(&mut self, line: &str) -> Flow {
         match parse_line(line) {
-            Ok(Some(command)) => self.on_command(command),
+            Ok(Some(command)) => self.on_command(command, line.len()),
             Ok(None) => Flow::Continue,
             Err(e) if !self.pending.is_empty() => {
-                self.pending.push_back(Err(SessionError::Parse(e)));
+                self.queue(Err(SessionError::Parse(e)), line.len());
                 Flow::Continue
             }
             Err(e) => {
@@ -189,14 +276,14 @@ impl<W: Write> Session<W> {
         }
     }
 
-    fn on_command(&mut self, command: Command) -> Flow {
+    fn on_command(&mut self, command: Command, bytes: usize) -> Flow {
         if let Some(running) = &self.search {
             if !command.is_immediate() {
                 // A search that never ends by itself is stopped; a timed one finishes first.
                 if running.waits_for_client {
                     self.stop_search();
                 }
-                self.pending.push_back(Ok(command));
+                self.queue(Ok(command), bytes);
                 return self.drain_pending();
             }
         }
@@ -573,10 +660,13 @@ impl<W: Write> Session<W> {
     /// Runs what queued up during a search, until one of the commands starts another.
     fn drain_pending(&mut self) -> Flow {
         while self.search.is_none() {
-            match self.pending.pop_front() {
-                None => break,
-                Some(Err(e)) => self.error(&e.to_string()),
-                Some(Ok(command)) => {
+            let Some((item, bytes)) = self.pending.pop_front() else {
+                break;
+            };
+            self.pending_bytes -= bytes;
+            match item {
+                Err(e) => self.error(&e.to_string()),
+                Ok(command) => {
                     if self.execute(command) == Flow::Quit {
                         return Flow::Quit;
                     }

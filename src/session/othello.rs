@@ -85,6 +85,8 @@ pub enum OthelloError {
     HintCount,
     HintGameOver,
     SolveEmpties(u32),
+    /// The session's budget ended a `solve` ([`crate::budget`]).
+    SolveStopped(crate::budget::Stop),
     CountDepth,
     Count(CountError),
     PerftDepth(u32),
@@ -114,6 +116,7 @@ impl std::fmt::Display for OthelloError {
                 f,
                 "solve handles at most {MAX_SOLVE_EMPTIES} empty squares (this position has {empties})"
             ),
+            OthelloError::SolveStopped(why) => write!(f, "solve {why}"),
             OthelloError::CountDepth => {
                 write!(f, "count depth must be 1 to {MAX_COUNT_DEPTH}")
             }
@@ -286,8 +289,18 @@ impl OthelloVariant {
             return Err(OthelloError::SolveEmpties(empties));
         }
         let t0 = Instant::now();
-        let mut solver = Solver::new(22);
+        // A served session's budget: the solve stops when its tab closes or past its nodes.
+        let stopped = std::cell::Cell::new(None);
+        let abort = |nodes| {
+            let why = crate::budget::check(nodes);
+            stopped.set(why);
+            why.is_some()
+        };
+        let mut solver = Solver::new(22).with_abort(&abort);
         let r = solver.solve(&board);
+        if let Some(why) = stopped.get() {
+            return Err(OthelloError::SolveStopped(why));
+        }
         let ms = t0.elapsed().as_millis();
         out(&format!(
             "solve {} score {} nodes {} time {ms}",

@@ -99,9 +99,7 @@ def quantum(ctx):
     page.wait_for_selector('#board[data-ply="2"]', timeout=5000)
     reply = int(page.get_attribute("#board", "data-reply-ms"))
     figures["quantum click to reply ms"] = reply
-    # The search stops itself at CAP_MS; the bound leaves room for a loaded machine (two test
-    # binaries and chromium on two cores), and still fails an engine that ignores the cap.
-    assert reply <= 3 * CAP_MS, f"reply took {reply} ms"
+    assert reply <= CAP_MS + 1500, f"reply took {reply} ms"  # generous: CI machines are loaded
     assert page.inner_text("#a-depth") != "–"
     page.click("#takeback")
     page.wait_for_selector('#board[data-ply="0"]')
@@ -120,7 +118,7 @@ def quantum(ctx):
     page.click("#paste")
     page.wait_for_selector('#board[data-ply="1"]', timeout=10000)
     mine = page.eval_on_selector_all('#board .sq .qpiece[data-owner="b"]', "els => els.map(e => e.parentNode.dataset.square)")
-    legal = protocol(["position sfen " + midgame + " moves " + page.eval_on_selector("#movelist li", "e => e.textContent.split(' ')[1]"), "moves"])[-1].split()
+    legal = protocol(["position sfen " + midgame + " moves " + page.eval_on_selector("#movelist .mv", "e => e.textContent.slice(1)"), "moves"])[-1].split()
     movable = [sq for sq in mine if any(m.startswith(sq) for m in legal)]
     page.click(f'[data-square="{movable[0]}"]')
     page.wait_for_selector("#board .sq.target")
@@ -132,9 +130,17 @@ def quantum(ctx):
     page.click('[data-square="5b"]')
     page.click('[data-square="5a"]')
     page.wait_for_selector("#promote:not([hidden])")
+    # A click elsewhere cancels the question (and plays nothing): Keep cannot play a stale move.
+    page.click('[data-square="5i"]')
+    page.wait_for_selector("#promote[hidden]", state="attached")
+    assert page.get_attribute("#board", "data-ply") == "0"
+    page.click('[data-square="5b"]')
+    page.click('[data-square="5a"]')
+    page.wait_for_selector("#promote:not([hidden])")
     page.click("#promote-no")
     page.wait_for_selector('#board[data-over="Sente wins by king capture"]')
-    assert "Sente wins by king capture" in page.inner_text("#status")
+    assert page.inner_text("#status").startswith("You won: Sente wins by king capture"), page.inner_text("#status")
+    assert page.inner_text("#a-score") == "–", "the analysis of the old position is cleared"
     page.close()
 
 
@@ -142,9 +148,16 @@ def othello(ctx):
     page = watch(ctx.new_page())
     page.goto(URL + "/othello")
     page.wait_for_selector('#board[data-ply="0"] .osq.legal')
-    page.click('[data-square="f5"]')
+    # By keyboard: Enter plays the focused square, which keeps the focus; arrows move it.
+    page.focus('[data-square="f5"]')
+    page.keyboard.press("Enter")
     page.wait_for_selector('#board[data-ply="2"] .osq.legal')
-    moves = json.loads(page.evaluate("JSON.stringify([...document.querySelectorAll('#movelist li')].map(e => e.textContent))"))
+    focused = lambda: page.evaluate("() => document.activeElement.dataset.square || null")
+    assert focused() == "f5", focused()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowUp")
+    assert focused() == "e4", focused()
+    moves = json.loads(page.evaluate("JSON.stringify([...document.querySelectorAll('#movelist .mv')].map(e => e.textContent))"))
     legal = page.eval_on_selector_all("#board .osq.legal", "els => els.map(e => e.dataset.square)")
     base = ["setoption name USI_Variant value othello", "position startpos moves " + " ".join(moves)]
     answers = protocol(base + [f"flips {m}" for m in legal])
@@ -326,6 +339,110 @@ def two_players(browser):
         c.close()
 
 
+def quantum_room(browser):
+    """A quantum shogi game for two in the rooms: clicks, presence, the kept invitation, resign."""
+    ctxs = [browser.new_context() for _ in range(2)]
+    a, b = (watch(c.new_page()) for c in ctxs)
+    a.goto(URL + "/play?new=quantumshogi")
+    a.wait_for_function("() => document.getElementById('invite').value.includes('seat=')")
+    invite = a.input_value("#invite")
+    assert "not connected" in a.inner_text("#presence"), a.inner_text("#presence")
+    b.goto(invite)
+    b.wait_for_selector('#board[data-ply="0"] .qpiece')
+    assert b.inner_text("#you") == "gote"
+    a.wait_for_function("() => document.getElementById('presence').textContent.includes('is connected')")
+    # Sente 7g7f, gote 3c3d, by clicks on the pages (the server referees).
+    for page, src, dst, ply in ((a, "7g", "7f", 1), (b, "3c", "3d", 2)):
+        page.click(f'[data-square="{src}"]')
+        page.click(f'[data-square="{dst}"]')
+        for p in (a, b):
+            p.wait_for_selector(f'#board[data-ply="{ply}"]')
+    # The creator reloads: the invitation is still there.
+    a.reload()
+    a.wait_for_selector('#board[data-ply="2"]')
+    a.wait_for_function("() => document.getElementById('invite').value === %s" % json.dumps(invite))
+    # Resign asks again on the page; the second click resigns.
+    b.click("#resign")
+    assert b.get_attribute("#board", "data-over") == ""
+    b.click("#resign")
+    for p, said in ((a, "You won: gote resigns"), (b, "You lost: gote resigns")):
+        p.wait_for_selector('#board[data-over="gote resigns"]')
+        assert p.inner_text("#status").startswith(said), p.inner_text("#status")
+    for c in ctxs:
+        c.close()
+
+
+def no_sideways_overflow(browser):
+    """60 plies in the move list, at 1280x800 and at 375x740 with touch: nothing hides sideways."""
+    for width, height, touch in ((1280, 800, False), (375, 740, True)):
+        ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch)
+        page = watch(ctx.new_page())
+        page.goto(URL + "/othello")
+        page.wait_for_selector('#board[data-ply="0"]')
+        moves = [f"{'abcdefgh'[i % 8]}{1 + i // 8}" for i in range(60)]
+        page.evaluate(
+            """moves => { import('/assets/engine.js').then(m => m.showMoves(document.getElementById('movelist'), moves)); }""",
+            moves,
+        )
+        page.wait_for_function("() => document.querySelectorAll('#movelist .mv').length === 60")
+        list_ok = page.evaluate("() => { const l = document.getElementById('movelist'); return l.scrollWidth <= l.clientWidth; }")
+        page_ok = page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+        last = page.evaluate(
+            """() => { const l = document.getElementById('movelist'); const r = l.getBoundingClientRect();
+               const e = [...l.querySelectorAll('.mv')].pop().getBoundingClientRect(); return e.right <= r.right + 1; }"""
+        )
+        assert list_ok and last, f"move list overflows sideways at {width}px"
+        figures[f"page fits at {width}px"] = page_ok
+        ctx.close()
+
+
+def refused_links(browser):
+    """A forged seat token or an unknown game shows the server's refusal and is not retried."""
+    ctx = browser.new_context()
+    page = watch(ctx.new_page())
+    page.goto(URL + "/play?new=othello")
+    page.wait_for_function("() => document.getElementById('invite').value.includes('seat=')")
+    room = page.url.split("room=")[1].split("&")[0]
+    for link, said in (
+        (f"/play?room={room}&seat={'0' * 32}", "this seat token does not belong to the game"),
+        ("/play?room=nosuchroom", "no such game"),
+        ("/play?new=chess", "unknown game"),
+    ):
+        other = watch(ctx.new_page())
+        sockets = []
+        other.on("websocket", lambda ws: sockets.append(ws.url))
+        other.goto(URL + link)
+        other.wait_for_function("said => document.getElementById('status').textContent.includes(said)", arg=said)
+        other.wait_for_timeout(2500)
+        assert said in other.inner_text("#status"), other.inner_text("#status")
+        assert len(sockets) == 1, f"{link}: retried {len(sockets) - 1} times"
+        other.close()
+    ctx.close()
+
+
+def session_cap_is_shown(browser):
+    """A tab over the session cap says so, and its board and Solve stay disabled."""
+    ctx = browser.new_context()
+    before = status()
+    free = before["max_sessions"] - before["sessions"]
+    tabs = []
+    for _ in range(free):
+        t = ctx.new_page()
+        t.goto(URL + "/othello")
+        t.wait_for_selector('#board[data-ply="0"]')
+        tabs.append(t)
+    over = watch(ctx.new_page())
+    over.on("console", lambda m: None)
+    over.goto(URL + "/othello")
+    over.wait_for_function("() => document.getElementById('status').textContent.includes('too many engine sessions')")
+    over.wait_for_timeout(500)
+    text = over.inner_text("#status")
+    assert "too many engine sessions" in text, text
+    assert over.evaluate("() => document.body.classList.contains('offline')")
+    assert over.get_attribute("#new", "disabled") is not None
+    ctx.close()
+
+
 def hostile(browser):
     # A foreign Origin is refused before any session starts.
     with socket.create_connection(tuple(HOST.rsplit(":", 1)), timeout=5) as s:
@@ -401,8 +518,16 @@ def main():
         ctx.close()
         two_players(browser)
         print("ok two players", flush=True)
+        quantum_room(browser)
+        print("ok quantum room", flush=True)
+        no_sideways_overflow(browser)
+        print("ok move list", flush=True)
+        refused_links(browser)
+        print("ok refused links", flush=True)
         hostile(browser)
         print("ok hostile", flush=True)
+        session_cap_is_shown(browser)
+        print("ok session cap", flush=True)
         browser.close()
     assert not console_errors, console_errors
     print("figures", json.dumps(figures), flush=True)

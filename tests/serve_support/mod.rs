@@ -17,9 +17,14 @@ pub struct Server {
 
 impl Server {
     pub fn start(max_sessions: usize) -> Server {
+        Server::spawn(max_sessions, &[])
+    }
+
+    fn spawn(max_sessions: usize, args: &[&str]) -> Server {
         let mut child = Command::new(BIN)
             .args(["serve", "--port", "0", "--max-sessions"])
             .arg(max_sessions.to_string())
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -63,7 +68,50 @@ impl Server {
 
     /// Opens a WebSocket with the given Origin; None when the upgrade is refused.
     pub fn socket(&self, path: &str, origin: &str) -> Option<Client> {
-        let mut s = TcpStream::connect(&self.host).expect("connect");
+        self.socket_over(
+            TcpStream::connect(&self.host).expect("connect"),
+            path,
+            origin,
+        )
+    }
+
+    /// A socket whose receive buffer is `bytes`, set before connecting (so the window the
+    /// server sees stays that small): a reader that never reads fills up at once.
+    pub fn socket_small(&self, path: &str, origin: &str, bytes: i32) -> Option<Client> {
+        use std::os::fd::{AsRawFd, FromRawFd};
+        let addr: std::net::SocketAddrV4 = self.host.parse().expect("an IPv4 host");
+        // SAFETY: plain socket calls on a descriptor owned here, then handed to TcpStream.
+        unsafe {
+            let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM, 0);
+            assert!(fd >= 0);
+            libc::setsockopt(
+                fd,
+                libc::SOL_SOCKET,
+                libc::SO_RCVBUF,
+                &bytes as *const i32 as *const libc::c_void,
+                std::mem::size_of::<i32>() as libc::socklen_t,
+            );
+            let sin = libc::sockaddr_in {
+                sin_family: libc::AF_INET as libc::sa_family_t,
+                sin_port: addr.port().to_be(),
+                sin_addr: libc::in_addr {
+                    s_addr: u32::from(*addr.ip()).to_be(),
+                },
+                sin_zero: [0; 8],
+            };
+            let r = libc::connect(
+                fd,
+                &sin as *const libc::sockaddr_in as *const libc::sockaddr,
+                std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t,
+            );
+            assert_eq!(r, 0, "connect");
+            let stream = TcpStream::from_raw_fd(fd);
+            let _ = stream.as_raw_fd();
+            self.socket_over(stream, path, origin)
+        }
+    }
+
+    fn socket_over(&self, mut s: TcpStream, path: &str, origin: &str) -> Option<Client> {
         s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
         write!(
             s,
@@ -87,6 +135,28 @@ impl Server {
         }
         assert!(head.contains("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo="));
         Some(Client { stream: s })
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// CPU seconds the server process has used so far (user and system, from /proc).
+    pub fn cpu_seconds(&self) -> f64 {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id()))
+            .expect("/proc/<pid>/stat");
+        // The fields after the command name (which may hold spaces) begin after its ')'.
+        let fields: Vec<&str> = stat[stat.rfind(')').expect(")") + 2..]
+            .split_whitespace()
+            .collect();
+        let ticks: f64 = fields[11].parse::<f64>().unwrap() + fields[12].parse::<f64>().unwrap();
+        // SAFETY: sysconf has no preconditions.
+        ticks / unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64
+    }
+
+    /// Resident memory of the server process now, in MiB (its `/status`).
+    pub fn rss_mib(&self) -> f64 {
+        self.status()["rss_kb"].as_f64().expect("rss_kb") / 1024.0
     }
 
     pub fn origin(&self) -> String {
@@ -145,11 +215,13 @@ impl Client {
         })
     }
 
-    /// Text lines up to and including the first for which `stop` holds.
+    /// Text lines up to and including the first for which `stop` holds (the server's pings are
+    /// answered on the way, as a browser does).
     pub fn until(&mut self, stop: impl Fn(&str) -> bool) -> Vec<String> {
         let mut seen = Vec::new();
         loop {
             match self.next() {
+                Some(Frame::Other(9)) => self.send_frame(10, b""),
                 Some(Frame::Text(t)) => {
                     let done = stop(&t);
                     seen.push(t);
@@ -160,5 +232,12 @@ impl Client {
                 other => panic!("expected text, got {other:?} after {seen:?}"),
             }
         }
+    }
+}
+
+impl Server {
+    /// `ryoshi serve` with extra arguments (after `--port 0 --max-sessions n`).
+    pub fn start_with(max_sessions: usize, args: &[&str]) -> Server {
+        Server::spawn(max_sessions, args)
     }
 }

@@ -14,6 +14,7 @@
 
 use super::board::{flips, has_moves, mix, moves, squares};
 use super::position::Position;
+use crate::budget::Stop;
 
 const D4: u64 = 1 << 27;
 
@@ -180,7 +181,8 @@ fn dedup_bucket<T: Item>(bucket: &[T], table: &mut Vec<T>, keep: bool, out: &mut
 }
 
 /// Children of `layer` whose occupancy hash falls in partition `part` of `parts`, deduplicated.
-/// Returns the number of distinct children; appends them to `next` when `keep`.
+/// Returns the number of distinct children (appended to `next` when `keep`), or why the thread's
+/// budget stopped it ([`crate::budget`]).
 #[allow(clippy::too_many_arguments)]
 fn build_partition<T: Item>(
     layer: &[Node],
@@ -192,7 +194,7 @@ fn build_partition<T: Item>(
     next: &mut Vec<Node>,
     scratch: &mut Scratch<T>,
     progress: &mut dyn FnMut(u64),
-) -> u64 {
+) -> Result<u64, Stop> {
     // The children of a partition spread evenly over the buckets; a little slack avoids regrowth.
     let expected = (per_part + per_part / 8) as usize / buckets + 16;
     // Buffers are reused from partition to partition (no fresh pages to fault in each time).
@@ -206,6 +208,9 @@ fn build_partition<T: Item>(
     for (i, node) in layer.iter().enumerate() {
         if i % 65536 == 0 {
             progress(i as u64);
+            if let Some(stop) = crate::budget::check(0) {
+                return Err(stop);
+            }
         }
         let wanted = |occupied: u64| parts == 1 || range(mix(occupied, 0), parts) == part;
         for_each_child(node, wanted, |k1, k2| {
@@ -218,7 +223,7 @@ fn build_partition<T: Item>(
     for bucket in bucketed.iter() {
         distinct += dedup_bucket(bucket, table, keep, next);
     }
-    distinct
+    Ok(distinct)
 }
 
 /// Buffers of one depth's partitions.
@@ -269,7 +274,7 @@ fn next_layer<T: Item>(
     keep: bool,
     next: &mut Vec<Node>,
     progress: &mut dyn FnMut(u64, u64),
-) -> (u64, u64) {
+) -> Result<(u64, u64), Stop> {
     let item_bytes = std::mem::size_of::<T>() as u64;
     let parts = (children * item_bytes).div_ceil(PARTITION_BYTES).max(1);
     let per_part = children / parts + 1;
@@ -290,7 +295,7 @@ fn next_layer<T: Item>(
             next,
             &mut scratch,
             &mut |i| progress(done + i, total),
-        );
+        )?;
         let held: u64 = scratch
             .bucketed
             .iter()
@@ -300,7 +305,7 @@ fn next_layer<T: Item>(
         peak = peak.max(held);
     }
     progress(total, total);
-    (positions, peak)
+    Ok((positions, peak))
 }
 
 /// Why a count stopped early.
@@ -308,6 +313,8 @@ fn next_layer<T: Item>(
 pub enum CountError {
     /// The next depth needs about `mib` MiB, which cannot be allocated.
     Memory { depth: u32, mib: u64 },
+    /// The thread's budget stopped it during `depth`.
+    Stopped { depth: u32, why: Stop },
 }
 
 impl std::fmt::Display for CountError {
@@ -317,6 +324,7 @@ impl std::fmt::Display for CountError {
                 f,
                 "count depth {depth} needs about {mib} MiB, which cannot be allocated"
             ),
+            CountError::Stopped { depth, why } => write!(f, "count depth {depth} {why}"),
         }
     }
 }
@@ -366,7 +374,8 @@ pub fn count(
             next_layer::<Node>(&layer, children, true, &mut next, &mut report)
         } else {
             next_layer::<Key>(&layer, children, false, &mut next, &mut report)
-        };
+        }
+        .map_err(|why| CountError::Stopped { depth, why })?;
         let held = (layer.capacity() as u64 + next.capacity() as u64) * node_bytes + scratch_bytes;
         peak = peak.max(held);
         row(CountRow {

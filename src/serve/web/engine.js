@@ -5,6 +5,7 @@
 
 export class Engine {
   constructor({ onError = () => {}, onLog = () => {}, onClose = () => {} } = {}) {
+    this.lastError = null;
     this.onError = onError;
     this.onLog = onLog;
     this.onClose = onClose;
@@ -22,6 +23,13 @@ export class Engine {
       ws.onclose = (ev) => {
         this.closed = true;
         this.onClose(ev);
+        // The page is dead from here on: the status line keeps saying why (the server's own
+        // refusal when it gave one) and the board stops taking clicks.
+        fatal(
+          this.lastError && ev.code !== 1000
+            ? `The engine refused this tab: ${this.lastError}`
+            : "The engine connection closed" + (ev.reason ? ": " + ev.reason : "") + ". Reload the page.",
+        );
         if (this.handler) this.handler(null);
       };
       ws.onmessage = (ev) => this.receive(String(ev.data));
@@ -30,7 +38,10 @@ export class Engine {
 
   receive(line) {
     this.onLog("< " + line);
-    if (line.startsWith("info string error:")) this.onError(line.slice(18).trim());
+    if (line.startsWith("info string error:")) {
+      this.lastError = line.slice(18).trim();
+      this.onError(this.lastError);
+    }
     if (this.handler) this.handler(line);
   }
 
@@ -155,10 +166,119 @@ export function el(tag, attrs = {}, ...children) {
   return e;
 }
 
-// Shows the message in the page's status line (an aria-live region).
+// The one promotion question of every page (#promote with #promote-yes / #promote-no): resolves
+// true (promote), false (keep) or null when cancelled (`cancelPromotion`: a click elsewhere, a
+// take back, a new game). While it is open, `promotionOpen()` is true and no other move starts.
+let promotion = null;
+export function askPromotion() {
+  cancelPromotion();
+  return new Promise((resolve) => {
+    const box = document.getElementById("promote");
+    const yes = document.getElementById("promote-yes");
+    const no = document.getElementById("promote-no");
+    box.hidden = false;
+    const done = (v) => {
+      box.hidden = true;
+      yes.onclick = no.onclick = null;
+      promotion = null;
+      resolve(v);
+    };
+    promotion = () => done(null);
+    yes.onclick = () => done(true);
+    no.onclick = () => done(false);
+    yes.focus();
+  });
+}
+
+export function cancelPromotion() {
+  if (promotion) promotion();
+}
+
+export function promotionOpen() {
+  return promotion !== null;
+}
+
+// Keyboard play on a board of buttons laid out in rows of `cols` (in visual order): the arrow
+// keys move the focus, Enter or Space presses the square. `focused` is the square that had the
+// focus before the board was redrawn (`focusedSquare`): it gets it back, so that Enter does not
+// drop the focus to the page.
+export function focusedSquare(root) {
+  const a = document.activeElement;
+  return a && root.contains(a) ? a.dataset.square || a.dataset.vertex || null : null;
+}
+
+export function gridNav(root, cols, focused) {
+  root.onkeydown = (e) => {
+    const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -cols, ArrowDown: cols }[e.key];
+    if (step === undefined) return;
+    const cells = [...root.children];
+    const at = cells.indexOf(e.target);
+    if (at < 0) return;
+    const to = at + step;
+    if (to < 0 || to >= cells.length || (Math.abs(step) === 1 && Math.floor(to / cols) !== Math.floor(at / cols))) return;
+    e.preventDefault();
+    cells[to].focus();
+  };
+  if (focused) {
+    const cell = root.querySelector(`[data-square="${focused}"]`);
+    if (cell) cell.focus();
+  }
+}
+
+let fatalText = null;
+
+// Shows the message in the page's status line (an aria-live region). After `fatal`, only
+// another fatal message replaces it: a click on a dead page must not say "Your move".
 export function say(text, kind = "") {
   const s = document.getElementById("status");
-  if (!s) return;
+  if (!s || (fatalText !== null && kind !== "fatal")) return;
   s.textContent = text;
-  s.className = "status " + kind;
+  s.className = "status " + (kind === "fatal" ? "error" : kind);
+}
+
+// The page cannot go on (the connection is gone or was refused): says why, for good, and
+// greys out the board and the controls.
+export function fatal(text) {
+  fatalText = text;
+  say(text, "fatal");
+  document.body.classList.add("offline");
+  for (const b of document.querySelectorAll("main button, main select, main input")) b.disabled = true;
+}
+
+// The one move list of every page: numbered rows of a move and its reply, growing downwards
+// and scrolled to the last move (never sideways). `label(i)` may prefix a move (☗/☖).
+export function showMoves(list, moves, label = () => "") {
+  const rows = [];
+  for (let i = 0; i < moves.length; i += 2) {
+    const cells = [el("span", { class: "mv" }, label(i) + moves[i])];
+    if (i + 1 < moves.length) cells.push(el("span", { class: "mv" }, label(i + 1) + moves[i + 1]));
+    rows.push(el("li", {}, ...cells));
+  }
+  list.replaceChildren(...rows);
+  list.scrollTop = list.scrollHeight;
+}
+
+// Who won, seen from `you` ("black", "sente", ...): "won", "lost", "draw", or null when the
+// text names no winner (or `you` is a spectator). Reads the game-over texts of protocol/serve.md
+// and of the pages: "<side> wins ...", "<side> has no legal action and loses", "<side> resigns",
+// "draw".
+export function verdict(over, you) {
+  if (!over) return null;
+  const text = over.toLowerCase();
+  if (text.startsWith("draw")) return "draw";
+  const side = text.split(/\s+/)[0];
+  const other = { black: "white", white: "black", sente: "gote", gote: "sente" }[side];
+  if (!other || (you !== side && you !== other)) return null;
+  const winner = /\bwins\b/.test(text) ? side : /\b(loses|resigns)\b/.test(text) ? other : null;
+  if (!winner) return null;
+  return winner === you ? "won" : "lost";
+}
+
+// The status line for a finished game: "You won: ..." / "You lost: ..." when `you` played.
+export function sayOver(over, you, extra = "") {
+  const v = verdict(over, you);
+  const why = over.charAt(0).toUpperCase() + over.slice(1);
+  if (v === "won") say(`You won: ${over}. ${extra}`.trim(), "won");
+  else if (v === "lost") say(`You lost: ${over}. ${extra}`.trim(), "lost");
+  else say(`Game over: ${why}. ${extra}`.trim(), "over");
 }

@@ -1,6 +1,6 @@
 // The Othello page: a protocol client (protocol/othello.md). The board comes from `d`, the
 // turned discs from `flips`, hints from `hint`, the exact endgame from `solve`.
-import { Engine, errorsIn, say, el, attempt } from "/assets/engine.js";
+import { Engine, errorsIn, say, sayOver, showMoves, el, attempt, focusedSquare, gridNav } from "/assets/engine.js";
 
 const $ = (id) => document.getElementById(id);
 const FILES = "abcdefgh";
@@ -45,6 +45,7 @@ function empties() {
 
 function render() {
   const root = $("board");
+  const focused = focusedSquare(root);
   root.replaceChildren();
   for (let i = 0; i < 64; i++) {
     const name = squareName(i);
@@ -66,6 +67,7 @@ function render() {
     }
     root.append(cell);
   }
+  gridNav(root, 8, focused);
   root.dataset.ply = String(S.moves.length);
   root.dataset.side = S.side;
   root.dataset.over = S.over || "";
@@ -74,9 +76,9 @@ function render() {
     el("span", { id: "count-white" }, el("span", { class: "dot white" }), `White ${S.counts[1]}`),
     el("span", {}, `${empties()} empty`),
   );
-  $("movelist").replaceChildren(...S.moves.map((m) => el("li", {}, m)));
-  $("solve").disabled = !!S.over || empties() > SOLVE_EMPTIES || S.thinking;
-  if (S.over) say(`Game over: ${S.over} (${S.counts[0]}–${S.counts[1]}).`, "over");
+  showMoves($("movelist"), S.moves);
+  $("solve").disabled = engine.closed || !!S.over || empties() > SOLVE_EMPTIES || S.thinking;
+  if (S.over) sayOver(S.over, NAME[S.human].toLowerCase(), `(${S.counts[0]}–${S.counts[1]})`);
   else if (S.thinking) say(`Engine (${NAME[S.side].toLowerCase()}) is thinking…`);
   else if (S.side === S.human) say(`Your move (${NAME[S.human].toLowerCase()}).`);
   else say(`${NAME[S.side]} to move.`);
@@ -140,6 +142,7 @@ async function maybeEngine() {
 async function restart(start) {
   S.gen++;
   if (S.thinking) engine.stop();
+  S.hints = new Set();
   $("announce").textContent = "";
   $("hints").replaceChildren();
   $("solved").textContent = "";
@@ -157,6 +160,9 @@ async function restart(start) {
 async function undo() {
   S.gen++;
   if (S.thinking) engine.stop();
+  // Hints and the exact result were about the position being taken back.
+  $("hints").replaceChildren();
+  $("solved").textContent = "";
   $("announce").textContent = "";
   if (!S.moves.length) return;
   S.moves.pop();

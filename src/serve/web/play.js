@@ -1,6 +1,6 @@
 // Two people, one game: the page shows the room's state and sends `move <m>`; the server decides
 // whose turn it is, what is legal and when the game ends (protocol/serve.md).
-import { say, el } from "/assets/engine.js";
+import { say, sayOver, showMoves, fatal, el, askPromotion, cancelPromotion, promotionOpen, focusedSquare, gridNav } from "/assets/engine.js";
 import { parseQsfen, drawBoard, indexMoves } from "/assets/qboard.js";
 import { drawGo } from "/assets/goboard.js";
 
@@ -20,18 +20,21 @@ function myTurn() {
 
 function drawOthello(root) {
   const [board] = state.sfen.split(/\s+/);
+  const focused = focusedSquare(root);
   const grid = el("div", { class: "oboard", role: "grid", "aria-label": "Othello board" });
   for (let i = 0; i < 64; i++) {
     const name = "abcdefgh"[i % 8] + (Math.floor(i / 8) + 1);
     const c = board[i];
     const legal = myTurn() && state.legal.includes(name);
-    const cell = el("button", { type: "button", class: "osq" + (legal ? " legal" : ""), "data-square": name, "aria-label": name });
+    const what = c === "X" ? "black" : c === "O" ? "white" : legal ? "legal move" : "empty";
+    const cell = el("button", { type: "button", class: "osq" + (legal ? " legal" : ""), "data-square": name, "aria-label": `${name} ${what}` });
     if (state.moves[state.moves.length - 1] === name) cell.classList.add("last");
     if (c === "X" || c === "O") cell.append(el("span", { class: "disc " + (c === "X" ? "black" : "white") }));
     cell.addEventListener("click", () => send(`move ${name}`));
     grid.append(cell);
   }
   root.replaceChildren(grid);
+  gridNav(grid, 8, focused);
   const count = (ch) => [...board].filter((x) => x === ch).length;
   return `Black ${count("X")} – White ${count("O")}`;
 }
@@ -43,20 +46,32 @@ function drawQuantum(root) {
   root.replaceChildren(grid);
   $("hand-top").hidden = $("hand-bottom").hidden = false;
   const flipped = state.you === "gote";
-  const onSquare = (name) => {
+  const onSquare = async (name) => {
     if (!myTurn()) return;
+    if (promotionOpen()) {
+      // A click elsewhere while "Promote?" is open cancels the move.
+      cancelPromotion();
+      sel = { from: null, owner: null, targets: new Set() };
+      render();
+      return;
+    }
     if (sel.from && sel.targets.has(name)) {
       const list = (sel.owner ? idx.drops.get(sel.from) : idx.byFrom.get(sel.from)).filter((m) => m.to === name);
       let choice = list[0];
-      if (list.length > 1) choice = list.find((m) => m.promote === window.confirm("Promote?")) || list[0];
+      if (list.length > 1) {
+        const promote = await askPromotion();
+        choice = promote === null ? null : list.find((m) => m.promote === promote);
+      }
       sel = { from: null, owner: null, targets: new Set() };
-      send(`move ${choice.text}`);
+      if (choice) send(`move ${choice.text}`);
+      else render();
       return;
     }
     sel = idx.byFrom.has(name) ? { from: name, owner: null, targets: new Set(idx.byFrom.get(name).map((m) => m.to)) } : { from: null, owner: null, targets: new Set() };
     render();
   };
   const onHand = (token, owner) => {
+    if (promotionOpen()) cancelPromotion();
     if (!myTurn() || !idx.drops.has(token) || owner !== pos.side) return;
     sel = { from: token, owner, targets: new Set(idx.drops.get(token).map((m) => m.to)) };
     render();
@@ -90,16 +105,35 @@ function render() {
   root.dataset.turn = state.turn;
   root.dataset.over = state.over || "";
   $("pass").hidden = state.game !== "go" || !myTurn();
+  $("resign").hidden = !!state.over || state.you === "spectator";
+  const names = { othello: ["black", "white"], go: ["black", "white"], quantumshogi: ["sente", "gote"] }[state.game];
+  const [first, second] = state.connected || [false, false];
+  if (state.you === "spectator") {
+    $("presence").textContent = `${names[0]}: ${first ? "connected" : "away"} · ${names[1]}: ${second ? "connected" : "away"}`;
+  } else {
+    const theirs = state.you === names[0] ? second : first;
+    $("presence").textContent = theirs ? "Your opponent is connected." : "Your opponent is not connected.";
+  }
+  if (state.same_seat > 0 && !state.over) {
+    $("announce").textContent = `Your seat is open in ${state.same_seat} other tab${state.same_seat > 1 ? "s" : ""} too: anyone with this seat's link plays for you.`;
+  }
   $("you").textContent = state.you;
   $("title").textContent = { othello: "Othello", go: "Go", quantumshogi: "Quantum shogi" }[state.game] + " for two";
-  $("movelist").replaceChildren(...state.moves.map((m) => el("li", {}, m)));
-  $("announce").textContent = state.note || "";
-  if (state.over) say(`Game over: ${state.over}. ${extra}`, "over");
+  showMoves($("movelist"), state.moves);
+  if (!(state.same_seat > 0 && !state.over)) $("announce").textContent = state.note || "";
+  if (state.over) sayOver(state.over, state.you, extra);
   else if (state.you === "spectator") say(`Watching. ${state.turn} to move. ${extra}`);
   else say(`${myTurn() ? "Your move" : `Waiting for ${state.turn}`} (you are ${state.you}). ${extra}`);
 }
 
+// Reconnection: after a lost connection the page tries again, waiting longer each time; a room
+// that refuses the link (a wrong seat token, no such game, an unknown game) is not retried: the
+// server's reason stays on screen.
+let lastError = null;
+let retryIn = 1;
+
 function connect() {
+  lastError = null;
   const q = params.get("new")
     ? `new=${encodeURIComponent(params.get("new"))}${params.get("start") ? "&start=" + encodeURIComponent(params.get("start")) : ""}`
     : `room=${encodeURIComponent(params.get("room") || "")}&seat=${encodeURIComponent(params.get("seat") || "")}`;
@@ -113,22 +147,79 @@ function connect() {
       params.delete("start");
       params.set("room", id);
       params.set("seat", seat);
-      $("links").hidden = false;
-      $("invite").value = `${location.origin}/play?room=${id}&seat=${invite}`;
-      $("watch").value = `${location.origin}/play?room=${id}`;
+      showLinks(`${location.origin}/play?room=${id}&seat=${invite}`, `${location.origin}/play?room=${id}`);
+      try {
+        localStorage.setItem(`ryoshi-room-${id}`, JSON.stringify({ invite: $("invite").value, watch: $("watch").value }));
+      } catch (e) {
+        // No storage (private mode): the links are on the page until it is closed.
+      }
     } else if (line.startsWith("state ")) {
+      retryIn = 1;
       state = JSON.parse(line.slice(6));
+      // The creator gets the invitation back after a reload (this browser kept it).
+      if ($("links").hidden && state.you !== "spectator") {
+        try {
+          const kept = JSON.parse(localStorage.getItem(`ryoshi-room-${params.get("room")}`) || "null");
+          if (kept) showLinks(kept.invite, kept.watch);
+        } catch (e) {
+          // Nothing kept.
+        }
+      }
       sel = { from: null, owner: null, targets: new Set() };
       render();
     } else if (line.startsWith("info string error:")) {
-      say("Refused: " + line.slice(18).trim(), "error");
+      lastError = line.slice(18).trim();
+      say("Refused: " + lastError, "error");
     }
   };
-  ws.onclose = () => {
-    say("Disconnected; reconnecting…", "error");
-    setTimeout(connect, 1000);
+  ws.onclose = (ev) => {
+    // 1008: the room refused this link. An error before any state: the same (an unknown game).
+    if (ev.code === 1008 || (lastError && !state)) {
+      const gone = lastError === "no such game" && state;
+      fatal(
+        gone
+          ? "This game no longer exists on the server (was it restarted?). Start a new game from the home page."
+          : `Cannot open this game: ${lastError || ev.reason || "refused"}.`,
+      );
+      return;
+    }
+    say(`Disconnected; reconnecting in ${retryIn} s…`, "error");
+    setTimeout(connect, retryIn * 1000);
+    retryIn = Math.min(retryIn * 2, 30);
   };
 }
 
+function showLinks(invite, watch) {
+  $("links").hidden = false;
+  $("invite").value = invite;
+  $("watch").value = watch;
+}
+
+function copy(id) {
+  const field = $(id);
+  field.select();
+  if (navigator.clipboard) navigator.clipboard.writeText(field.value).catch(() => {});
+  say("Link copied.");
+  setTimeout(render, 1500);
+}
+
+// Resigning asks once more on the page itself (no browser dialog): a second click within 4 s.
+let resignArmed = null;
+$("resign").onclick = () => {
+  if (resignArmed) {
+    clearTimeout(resignArmed);
+    resignArmed = null;
+    $("resign").textContent = "Resign";
+    send("resign");
+    return;
+  }
+  $("resign").textContent = "Click again to resign";
+  resignArmed = setTimeout(() => {
+    resignArmed = null;
+    $("resign").textContent = "Resign";
+  }, 4000);
+};
+$("copy-invite").onclick = () => copy("invite");
+$("copy-watch").onclick = () => copy("watch");
 $("pass").onclick = () => send("move pass");
 connect();

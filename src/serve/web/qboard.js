@@ -2,6 +2,7 @@
 // the board and hands drawn from them. A bare `Q` stands for "every type its place allows",
 // projected over its origin's twenty pieces (Hall's condition with K1 R1 B1 G2 S2 N2 L2 P9), so
 // the page computes that projection to show what such a piece can still be.
+import { focusedSquare, gridNav } from "/assets/engine.js";
 
 export const TYPES = "KRBGSNLP";
 const CAPS = [1, 1, 1, 2, 2, 2, 2, 9];
@@ -226,6 +227,7 @@ export function indexMoves(list) {
 // `opts`: flipped, selected (square or hand token), targets (Set of squares), narrowed (Set),
 // last (move text), onSquare(name), onHand(token, owner).
 export function drawBoard(root, handRoots, pos, opts) {
+  const focused = focusedSquare(root);
   root.replaceChildren();
   const last = /^(?:(\d[a-i])|.+\*)(\d[a-i])/.exec(opts.last || "");
   for (let i = 0; i < 81; i++) {
@@ -237,19 +239,25 @@ export function drawBoard(root, handRoots, pos, opts) {
     cell.type = "button";
     cell.className = "sq";
     cell.dataset.square = name;
-    cell.setAttribute("aria-label", name + (p ? "" : " empty"));
-    if (opts.targets && opts.targets.has(name)) cell.classList.add("target");
+    // Read as the square and what is on it (a piece's owner and what it may be), and whether
+    // the selected piece may go there.
+    const target = opts.targets && opts.targets.has(name);
+    cell.setAttribute("aria-label", name + (p ? "" : " empty") + (target ? ", a move to here" : ""));
+    if (target) cell.classList.add("target");
     if (opts.selected === name) cell.classList.add("selected");
     if (opts.narrowed && opts.narrowed.has(name)) cell.classList.add("narrowed");
     if (last && (last[1] === name || last[2] === name)) cell.classList.add("last");
     if (p) {
       const face = pieceFace(p);
       if (opts.flipped) face.classList.toggle("gote");
+      cell.setAttribute("aria-label", `${name}: ${face.getAttribute("aria-label")}${target ? ", a move to here" : ""}`);
+      face.setAttribute("aria-hidden", "true");
       cell.append(face);
     }
     cell.addEventListener("click", () => opts.onSquare && opts.onSquare(name));
     root.append(cell);
   }
+  gridNav(root, 9, focused);
   for (const owner of ["b", "w"]) {
     const h = handRoots[owner];
     h.replaceChildren();

@@ -1,6 +1,6 @@
 // The quantum shogi page: a protocol client. The board is redrawn from `d`'s QSFEN after every
 // action, the clickable squares come from `moves`, the engine's reply from `go movetime`.
-import { Engine, parseInfo, errorsIn, say, el, attempt } from "/assets/engine.js";
+import { Engine, parseInfo, errorsIn, say, sayOver, showMoves, attempt, askPromotion, cancelPromotion, promotionOpen } from "/assets/engine.js";
 import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed } from "/assets/qboard.js";
 
 const $ = (id) => document.getElementById(id);
@@ -84,10 +84,8 @@ function render() {
   board.dataset.ply = String(S.moves.length);
   board.dataset.side = S.pos.side;
   board.dataset.over = S.over || "";
-  const list = $("movelist");
-  list.replaceChildren(...S.moves.map((m, i) => el("li", {}, `${(i % 2 === 0) === (S.firstSide === "b") ? "☗" : "☖"} ${m}`)));
-  list.scrollTop = list.scrollHeight;
-  if (S.over) say(S.over + ".", "over");
+  showMoves($("movelist"), S.moves, (i) => ((i % 2 === 0) === (S.firstSide === "b") ? "☗" : "☖"));
+  if (S.over) sayOver(S.over, S.demo ? "spectator" : NAME[S.human]);
   else if (S.thinking) say(`Engine (${NAME[S.pos.side]}) is thinking…`);
   else if (S.demo) say("Engine vs engine");
   else if (humanToMove()) say(`Your move (${NAME[S.human]}). Click a piece, then a highlighted square.`);
@@ -108,7 +106,8 @@ async function maybeEngine() {
     const gen = S.gen;
     S.thinking = true;
     render();
-    const best = await engine.go(`movetime ${$("time").value}`, showInfo);
+    // Lines of a search the page has moved on from (take back, new game) are not shown.
+    const best = await engine.go(`movetime ${$("time").value}`, (line) => gen === S.gen && showInfo(line));
     S.thinking = false;
     if (gen !== S.gen || best === null) {
       render();
@@ -129,14 +128,20 @@ async function maybeEngine() {
   }
 }
 
-// The engine's score from `side`'s point of view: centipawns, or a forced king capture in plies
-// (`mate N`; negative, `-0` included, when `side` is the one captured).
+// The engine's score is for the side to move; the panel always shows it from sente's side, so
+// that it does not flip sign from one move to the next. A proved king capture (`mate N`, N plies,
+// negative when the side to move's king falls) names the side that captures.
 function scoreText(info, side) {
-  if (info.scoreKind === "cp") return `${info.score > 0 ? "+" : ""}${info.score} cp (${side})`;
+  const toMove = side === "b";
+  if (info.scoreKind === "cp") {
+    const sente = toMove ? info.score : -info.score;
+    return `${sente > 0 ? "+" : ""}${sente} cp (for sente)`;
+  }
   if (info.scoreKind === "mate") {
     const plies = Math.abs(info.score);
-    const lost = info.score < 0 || Object.is(info.score, -0);
-    return lost ? `${side}'s king falls in ${plies} plies` : `${side} takes the king in ${plies} plies`;
+    const moverWins = !(info.score < 0 || Object.is(info.score, -0));
+    const winner = moverWins === toMove ? "Sente" : "Gote";
+    return `${winner} takes the king in ${plies} plies`;
   }
   return "–";
 }
@@ -145,28 +150,20 @@ function showInfo(line) {
   const info = parseInfo(line);
   if (info.depth === undefined) return;
   $("a-depth").textContent = `${info.depth}${info.seldepth ? "/" + info.seldepth : ""}`;
-  $("a-score").textContent = scoreText(info, NAME[S.pos.side]);
+  $("a-score").textContent = scoreText(info, S.pos.side);
   $("a-nodes").textContent = `${info.nodes ?? "–"}${info.nps ? ` (${info.nps} nps)` : ""}`;
   $("a-pv").textContent = (info.pv || []).join(" ") || "–";
 }
 
-function askPromotion() {
-  return new Promise((resolve) => {
-    const box = $("promote");
-    box.hidden = false;
-    const done = (v) => {
-      box.hidden = true;
-      $("promote-yes").onclick = $("promote-no").onclick = null;
-      resolve(v);
-    };
-    $("promote-yes").onclick = () => done(true);
-    $("promote-no").onclick = () => done(false);
-    $("promote-yes").focus();
-  });
-}
-
 async function clickSquare(name) {
   if (!humanToMove()) return;
+  if (promotionOpen()) {
+    // A click elsewhere while "Promote?" is open cancels the move, as on lichess.
+    cancelPromotion();
+    clearSelection();
+    render();
+    return;
+  }
   if (S.selected && S.targets.has(name)) {
     const options = S.selectedOwner
       ? S.idx.drops.get(S.selected).filter((m) => m.to === name)
@@ -174,7 +171,9 @@ async function clickSquare(name) {
     let choice = options[0];
     if (options.length > 1) {
       const promote = await askPromotion();
-      choice = options.find((m) => m.promote === promote) || options[0];
+      if (promote === null) return;
+      choice = options.find((m) => m.promote === promote);
+      if (!choice) return;
     }
     await play(choice.text);
     return;
@@ -188,6 +187,12 @@ async function clickSquare(name) {
 }
 
 function clickHand(token, owner) {
+  if (promotionOpen()) {
+    cancelPromotion();
+    clearSelection();
+    render();
+    return;
+  }
   if (!humanToMove() || owner !== S.pos.side || !S.idx.drops.has(token)) return;
   S.selected = token;
   S.selectedOwner = owner;
@@ -195,10 +200,17 @@ function clickHand(token, owner) {
   render();
 }
 
+// The analysis panel belongs to one position: emptied when the game changes under it.
+function clearAnalysis() {
+  for (const id of ["a-depth", "a-score", "a-nodes", "a-pv"]) $(id).textContent = "–";
+}
+
 async function restart(start) {
   S.gen++;
   if (S.thinking) engine.stop();
+  cancelPromotion();
   clearSelection();
+  clearAnalysis();
   const change = () => {
     S.start = start;
     S.moves = [];
@@ -213,7 +225,9 @@ async function takeBack() {
   if (S.thinking) engine.stop();
   S.demo = false;
   $("demo").setAttribute("aria-pressed", "false");
+  cancelPromotion();
   clearSelection();
+  clearAnalysis();
   if (!S.moves.length) return;
   S.moves.pop();
   await refresh();
