@@ -7,7 +7,7 @@
 
 pub(crate) mod task;
 
-use crate::games::othello::ggf::{self, GgfError, Played};
+use crate::games::othello::ggf::{self, Game, GgfError, MoveItem, Played};
 use crate::games::othello::Position;
 use crate::protocol::lines;
 use crate::protocol::parse::sanitize_message;
@@ -111,7 +111,10 @@ fn read_lines<R: BufRead>(mut input: R, tx: Sender<Event>) {
 
 struct Front<W: Write> {
     out: W,
-    position: Position,
+    /// The game of the last accepted `set game` and the moves played since; None after a
+    /// refused `set game`, so that no request is answered for a position NBoard no longer
+    /// shows (it matches replies by `pong` only: a stale `===` would be an illegal move).
+    game: Option<Game>,
     depth: Depth,
     /// The control of the running search.
     busy: Option<Arc<Control>>,
@@ -130,7 +133,7 @@ impl<W: Write> Front<W> {
     fn new(out: W, tx: Sender<Event>) -> Self {
         Front {
             out,
-            position: Position::START,
+            game: Some(Game::from_start(Position::START)),
             depth: Depth(DEFAULT_DEPTH),
             busy: None,
             queue: VecDeque::new(),
@@ -232,11 +235,16 @@ impl<W: Write> Front<W> {
             None => (rest, ""),
         };
         match what {
-            "game" => {
-                let game = ggf::parse(value).map_err(Failure::Game)?;
-                self.position = game.position;
-                Ok(())
-            }
+            "game" => match ggf::parse(value) {
+                Ok(game) => {
+                    self.game = Some(game);
+                    Ok(())
+                }
+                Err(e) => {
+                    self.game = None;
+                    Err(Failure::Game(e))
+                }
+            },
             "depth" => match value.parse::<u32>() {
                 Ok(d) if (1..=MAX_DEPTH).contains(&d) => {
                     self.depth = Depth(d);
@@ -255,12 +263,36 @@ impl<W: Write> Front<W> {
         }
     }
 
+    /// The game, unless the last `set game` was refused.
+    fn game(&self, command: &'static str) -> Result<&Game, Failure> {
+        self.game.as_ref().ok_or(Failure::NoGame(command))
+    }
+
     fn play(&mut self, text: &str) -> Result<(), Failure> {
         let item = ggf::parse_move_item(text).map_err(Failure::MoveText)?;
-        self.position = match ggf::play(&self.position, item.square) {
-            Ok(Played::Moved(p) | Played::PassedThenMoved(p)) => p,
-            Err(e) => return Err(Failure::Move(item.to_text(), e)),
+        let position = self.game("move")?.position;
+        let played =
+            ggf::play(&position, item.square).map_err(|e| Failure::Move(item.to_text(), e))?;
+        let Some(game) = self.game.as_mut() else {
+            return Err(Failure::NoGame("move"));
         };
+        let black = position.black_to_move;
+        match played {
+            Played::Moved(next) => {
+                game.moves.push((black, item));
+                game.position = next;
+            }
+            Played::PassedThenMoved(next) => {
+                let pass = MoveItem {
+                    square: None,
+                    eval: None,
+                    time: None,
+                };
+                game.moves.push((black, pass));
+                game.moves.push((!black, item));
+                game.position = next;
+            }
+        }
         Ok(())
     }
 
@@ -272,7 +304,7 @@ impl<W: Write> Front<W> {
 
     /// Refuses a search when the game is over; false when the side to move must pass.
     fn searchable(&self, command: &'static str) -> Result<bool, Failure> {
-        let board = self.position.board;
+        let board = self.game(command)?.position.board;
         if board.is_game_over() {
             return Err(Failure::GameOver(command));
         }
@@ -287,7 +319,7 @@ impl<W: Write> Front<W> {
             self.line("=== PA");
             return Ok(());
         }
-        let (board, depth) = (self.position.board, self.depth);
+        let (board, depth) = (self.game("go")?.position.board, self.depth);
         self.start(move |control, out| task::go(&board, depth, control, out));
         Ok(())
     }
@@ -302,7 +334,7 @@ impl<W: Write> Front<W> {
             }
         };
         self.searchable("hint")?;
-        let (board, depth) = (self.position.board, self.depth);
+        let (board, depth) = (self.game("hint")?.position.board, self.depth);
         self.start(move |control, out| task::hint(&board, n, depth, control, out));
         Ok(())
     }
@@ -354,6 +386,8 @@ pub enum Failure {
     Ping(String),
     /// `go` or `hint` after the end of the game.
     GameOver(&'static str),
+    /// `go`, `hint` or `move` after a refused `set game`.
+    NoGame(&'static str),
     GoArguments,
     Hint(String),
 }
@@ -388,6 +422,10 @@ impl std::fmt::Display for Failure {
             Failure::Move(item, e) => write!(f, "move {item}: {e}"),
             Failure::Ping(v) => write!(f, "ping expects an integer, not '{}'", printable(v)),
             Failure::GameOver(command) => write!(f, "{command}: the game is over"),
+            Failure::NoGame(command) => write!(
+                f,
+                "{command}: no game, the last set game was refused (send a set game that is accepted)"
+            ),
             Failure::GoArguments => f.write_str("go takes no arguments"),
             Failure::Hint(v) => write!(
                 f,

@@ -8,11 +8,11 @@
 //! recursion) on input of at most [`MAX_GGF_BYTES`].
 
 use super::board::square_name;
-use super::position::{parse_square, Position, CENTRE};
+use super::position::{parse_square, Position};
 use nom::branch::alt;
-use nom::bytes::complete::{escaped, tag, tag_no_case, take_while1};
+use nom::bytes::complete::{escaped, tag, tag_no_case, take_while, take_while1};
 use nom::character::complete::{anychar, char, digit0, digit1, multispace0, none_of, one_of};
-use nom::combinator::{all_consuming, map, opt, recognize, value};
+use nom::combinator::{all_consuming, map, opt, recognize, rest, value};
 use nom::sequence::{delimited, pair, preceded, tuple};
 use nom::IResult;
 
@@ -63,6 +63,15 @@ pub struct Game {
 }
 
 impl Game {
+    /// A game with no moves yet from `start`.
+    pub fn from_start(start: Position) -> Game {
+        Game {
+            start,
+            moves: Vec::new(),
+            position: start,
+        }
+    }
+
     /// GGF text of this game; [`parse`] reads it back to the same game.
     pub fn to_text(&self) -> String {
         let mut text = format!(
@@ -116,9 +125,9 @@ pub enum GgfError {
     BoardSide(char),
     BoardNoSide,
     BoardTrailing,
-    BoardCentre,
     Type(String),
-    AntiOthello,
+    /// `TY` with `a`: anti-Othello, whose winner has fewer discs.
+    AntiOthello(String),
     TooLong(usize),
     NoStart,
     Truncated,
@@ -204,13 +213,14 @@ impl std::fmt::Display for GgfError {
             GgfError::BoardTrailing => {
                 f.write_str("BO: text after the side to move (more than 64 squares?)")
             }
-            GgfError::BoardCentre => {
-                f.write_str("BO: the centre squares D4 D5 E4 E5 are never empty in Othello")
-            }
             GgfError::Type(text) => {
                 write!(f, "TY[{}]: only 8x8 Othello is supported", printable(text))
             }
-            GgfError::AntiOthello => f.write_str("TY: anti-Othello is not supported"),
+            GgfError::AntiOthello(text) => write!(
+                f,
+                "TY[{}]: anti-Othello (fewer discs wins) is not supported, only standard Othello",
+                printable(text)
+            ),
             GgfError::TooLong(n) => {
                 write!(f, "game text too long ({n} bytes, at most {MAX_GGF_BYTES})")
             }
@@ -350,25 +360,40 @@ fn square_or_pass(input: &str) -> IResult<&str, Option<u32>> {
     ))(input)
 }
 
+/// An eval or time field: a number, or `None` when empty or unreadable. NBoard writes evals
+/// with the user's locale (`String.format("%3.2f")`), so a German system sends `-0,22`: a
+/// lone decimal comma is read as a point, and anything else that is not a number is ignored
+/// (the field is informative; refusing the move would refuse the whole game).
+fn lenient_number(text: &str) -> Option<f64> {
+    let text = text.trim();
+    let text = if !text.contains('.') && text.matches(',').count() == 1 {
+        text.replace(',', ".")
+    } else {
+        text.to_string()
+    };
+    let parsed: IResult<&str, f64> = all_consuming(number)(&text);
+    parsed.ok().map(|(_, v)| v)
+}
+
 fn move_item(input: &str) -> IResult<&str, MoveItem> {
     let (input, square) = square_or_pass(input)?;
-    let (input, eval) = opt(preceded(char('/'), opt(number)))(input)?;
+    let (input, eval) = opt(preceded(char('/'), take_while(|c| c != '/')))(input)?;
     let (input, time) = match eval {
-        Some(_) => opt(preceded(char('/'), opt(number)))(input)?,
+        Some(_) => opt(preceded(char('/'), rest))(input)?,
         None => (input, None),
     };
     Ok((
         input,
         MoveItem {
             square,
-            eval: eval.flatten(),
-            time: time.flatten(),
+            eval: eval.and_then(lenient_number),
+            time: time.and_then(lenient_number),
         },
     ))
 }
 
 /// One move as NBoard's `move` command and GGF's `B[...]` write it: `F5`, `f5`, `PA`,
-/// `F5/-1.25/3.2`, `F5//3.2`.
+/// `F5/-1.25/3.2`, `F5//3.2`, `D3/-0,22` (an eval or time that does not parse is ignored).
 pub fn parse_move_item(text: &str) -> Result<MoveItem, GgfError> {
     let text = text.trim();
     all_consuming(move_item)(text)
@@ -448,9 +473,8 @@ fn parse_board(text: &str) -> Result<Position, GgfError> {
     if cells.next().is_some() {
         return Err(GgfError::BoardTrailing);
     }
-    if (black | white) & CENTRE != CENTRE {
-        return Err(GgfError::BoardCentre);
-    }
+    // No check of the centre: NBoard's set-up window can empty any square, and the rules and
+    // the search need no disc there (an empty centre square with no neighbour stays empty).
     Ok(Position::from_colours(black, white, black_to_move))
 }
 
@@ -466,7 +490,7 @@ fn check_type(text: &str) -> Result<(), GgfError> {
         return Err(GgfError::Type(text.into()));
     }
     if text.contains('a') {
-        return Err(GgfError::AntiOthello);
+        return Err(GgfError::AntiOthello(text.into()));
     }
     Ok(())
 }
@@ -619,11 +643,50 @@ mod tests {
         assert_eq!((m.square, m.eval, m.time), (Some(19), None, Some(0.5)));
         assert_eq!(parse_move_item("PA").unwrap().square, None);
         assert_eq!(parse_move_item("pass").unwrap().square, None);
-        for bad in [
-            "", "I5", "F9", "F5/x", "F5/1/2/3", "F5 1", "F5/inf", "F5/NaN",
-        ] {
+        for bad in ["", "I5", "F9", "F5 1", "F5x", "/1.5", "F5\\1"] {
             assert!(parse_move_item(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn evals_and_times_that_do_not_parse_are_ignored() {
+        // NBoard on a German (French, Russian...) system writes `%3.2f` with a decimal comma.
+        let m = parse_move_item("D3/-0,22").unwrap();
+        assert_eq!((m.square, m.eval, m.time), (Some(19), Some(-0.22), None));
+        let m = parse_move_item("C3//1,5").unwrap();
+        assert_eq!((m.square, m.eval, m.time), (Some(18), None, Some(1.5)));
+        for text in [
+            "F5/x",
+            "F5/1/2/3",
+            "F5/inf/",
+            "F5/NaN/NaN",
+            "F5/1,000.5",
+            "F5/\u{663}/-",
+        ] {
+            let m = parse_move_item(text).unwrap();
+            assert_eq!(m.square, Some(37), "{text}");
+            assert!(m.time.is_none(), "{text}");
+        }
+        assert_eq!(parse_move_item("F5/1/2/3").unwrap().eval, Some(1.0));
+        let g = parse("(;GM[Othello]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[D3/-0,22]W[C3//1,5];)").unwrap();
+        assert_eq!(g.moves.len(), 2);
+        assert_eq!(g.moves[0].1.eval, Some(-0.22));
+        assert_eq!(parse(&g.to_text()).unwrap(), g);
+    }
+
+    #[test]
+    fn boards_with_an_empty_centre_are_read() {
+        // NBoard's set-up window can clear any square, the centre ones included.
+        let g = parse("(;GM[Othello]BO[8 -------------------*--------*------*O--------------------------- O];)").unwrap();
+        assert_eq!(g.position.board.empties().count_ones(), 60);
+        assert_eq!(g.position.board.player & (1 << 27), 0);
+        assert_ne!(g.position.board.moves(), 0);
+    }
+
+    #[test]
+    fn anti_othello_is_refused_by_name() {
+        let e = parse("(;GM[Othello]TY[8a];)").unwrap_err().to_string();
+        assert!(e.contains("TY[8a]: anti-Othello"), "{e}");
     }
 
     #[test]
