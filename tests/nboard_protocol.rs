@@ -417,6 +417,91 @@ fn a_set_up_board_with_an_empty_centre_square_is_played() {
     assert!(legal_names(&position).contains(&moves[0].0), "{lines:#?}");
 }
 
+#[test]
+fn analyze_scores_every_position_of_the_game() {
+    // A seeded game played to 10 empties: with depth 8 (exact from 16 empties) the positions
+    // at 16 empties or fewer are solved exactly, so the solver is the oracle for them.
+    let game = endgame(7, 10);
+    let lines = session(&format!(
+        "set game {}\nset depth 8\nping 1\nanalyze\n",
+        game.to_text()
+    ));
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+    let analysis: Vec<(usize, f64)> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("analysis "))
+        .map(|r| {
+            let (n, e) = r.split_once(' ').expect("two fields");
+            assert!(e.split_once('.').is_some_and(|(_, d)| d.len() == 2), "{r}");
+            (n.parse().expect("moves made"), e.parse().expect("eval"))
+        })
+        .collect();
+    // From the last position back to the start, one line each (passes count as moves).
+    let made: Vec<usize> = analysis.iter().map(|(n, _)| *n).collect();
+    let want: Vec<usize> = (0..=game.moves.len()).rev().collect();
+    assert_eq!(made, want, "{lines:#?}");
+    let mut position = game.start;
+    let mut boards = vec![position.board];
+    for (_, item) in &game.moves {
+        position = match item.square {
+            Some(sq) => position.play(sq).unwrap(),
+            None => position.pass(),
+        };
+        boards.push(position.board);
+    }
+    let mut solver = Solver::new(18);
+    let mut exact = 0;
+    for (n, eval) in &analysis {
+        let board = boards[*n];
+        if board.empties().count_ones() <= 16 {
+            let truth = if board.moves() == 0 {
+                -solver.score(&board.pass())
+            } else {
+                solver.score(&board)
+            };
+            assert_eq!(*eval, truth as f64, "position {n}");
+            exact += 1;
+        }
+    }
+    assert!(exact >= 7, "{exact}");
+    assert_eq!(lines[lines.len() - 1], "status ryoshi is waiting");
+    // After a refused game there is nothing to analyze.
+    let lines = session("set game (;GM[Chess];)\nanalyze\n");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("status error: analyze: no game")),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn go_keeps_within_the_clock_of_the_game() {
+    // Depth 60 from the start would search for hours; the game gives black two seconds
+    // (`TB`, as NBoard writes clocks that differ), so `go` answers within its share of them.
+    // The bound is generous (a loaded machine), the point is that the clock is obeyed at all.
+    let game = "(;GM[Othello]PC[NBoard]PB[ryoshi]PW[user]RE[?]TB[0:02]TW[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5//0.5]W[D6//30.0];)";
+    let mut engine = Engine::start_with(&["nboard"]);
+    for line in [
+        "nboard 2",
+        &format!("set game {game}"),
+        "set depth 60",
+        "ping 1",
+        "go",
+    ] {
+        engine.send(line);
+    }
+    let started = std::time::Instant::now();
+    let seen = engine.read_until(Duration::from_secs(30), |l| l.starts_with("=== "));
+    let took = started.elapsed();
+    let (mv, _) = move_line(seen.last().expect("a reply")).expect("=== line");
+    let position = ggf::parse(game).unwrap().position;
+    assert!(legal_names(&position).contains(&mv), "{seen:#?}");
+    assert!(took < Duration::from_secs(20), "{took:?}");
+    engine.send("quit");
+    assert!(engine.wait_exit(Duration::from_secs(5)));
+}
+
 /// A seeded game that contains a pass (a `PA` item).
 fn game_with_pass() -> Game {
     (0..)
@@ -541,7 +626,7 @@ fn every_bad_line_gets_one_error_and_the_engine_goes_on() {
         "hint 0",
         "hint x",
         "go now",
-        "analyze",
+        "analyze now",
         "nboard",
         "\u{1b}[2J",
         long.as_str(),

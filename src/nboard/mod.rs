@@ -209,6 +209,7 @@ impl<W: Write> Front<W> {
             }
             "go" => self.go(rest),
             "hint" => self.hint(rest),
+            "analyze" => self.analyze(rest),
             // NBoard 1.1 sends a bare move (`F5`) instead of `move F5`.
             _ if rest.is_empty() && ggf::parse_move_item(command).is_ok() => self.play(command),
             _ => Err(Failure::UnknownCommand(command.into())),
@@ -319,8 +320,15 @@ impl<W: Write> Front<W> {
             self.line("=== PA");
             return Ok(());
         }
-        let (board, depth) = (self.game("go")?.position.board, self.depth);
-        self.start(move |control, out| task::go(&board, depth, control, out));
+        let game = self.game("go")?;
+        let board = game.position.board;
+        let movetime = game
+            .remaining_ms(game.position.black_to_move)
+            .map(|left| task::move_budget_ms(left, board.empties().count_ones()));
+        let depth = self.depth;
+        self.start(movetime, move |control, out| {
+            task::go(&board, depth, control, out)
+        });
         Ok(())
     }
 
@@ -335,18 +343,34 @@ impl<W: Write> Front<W> {
         };
         self.searchable("hint")?;
         let (board, depth) = (self.game("hint")?.position.board, self.depth);
-        self.start(move |control, out| task::hint(&board, n, depth, control, out));
+        self.start(None, move |control, out| {
+            task::hint(&board, n, depth, control, out)
+        });
+        Ok(())
+    }
+
+    /// `analyze`: every position of the game evaluated, from the last to the first.
+    fn analyze(&mut self, rest: &str) -> Result<(), Failure> {
+        if !rest.is_empty() {
+            return Err(Failure::Arguments("analyze"));
+        }
+        let positions = task::game_positions(self.game("analyze")?);
+        let depth = self.depth;
+        self.start(None, move |control, out| {
+            task::analyze(&positions, depth, control, out)
+        });
         Ok(())
     }
 
     /// Runs a search on the worker thread between `status ryoshi is thinking` and
     /// `status ryoshi is waiting`.
-    fn start<F>(&mut self, job: F)
+    fn start<F>(&mut self, movetime: Option<u64>, job: F)
     where
         F: FnOnce(&Control, &mut dyn FnMut(String)) + Send + 'static,
     {
         let limits = Limits {
             depth: Some(self.depth.0),
+            movetime,
             ..Default::default()
         };
         let control = Arc::new(Control::new(limits, 0));
@@ -389,6 +413,8 @@ pub enum Failure {
     /// `go`, `hint` or `move` after a refused `set game`.
     NoGame(&'static str),
     GoArguments,
+    /// A command that takes no arguments got some.
+    Arguments(&'static str),
     Hint(String),
 }
 
@@ -427,6 +453,7 @@ impl std::fmt::Display for Failure {
                 "{command}: no game, the last set game was refused (send a set game that is accepted)"
             ),
             Failure::GoArguments => f.write_str("go takes no arguments"),
+            Failure::Arguments(command) => write!(f, "{command} takes no arguments"),
             Failure::Hint(v) => write!(
                 f,
                 "hint expects a number of moves of 1 or more, not '{}'",

@@ -1,9 +1,10 @@
 //! GGF, the game format of the Generic Game Server that NBoard sends with `set game`:
 //! `(;GM[Othello]PC[NBoard]...TY[8]BO[8 <64 squares> <side>]B[F5]W[F6/-1.50/2.1]...;)`.
 //!
-//! Only what decides the position is read: `GM` (must be Othello), `TY` (board size 8, not
-//! anti-Othello), `BO` (the start position) and the `B[...]`/`W[...]` move list; every other
-//! property (players, clocks, dates, result, comments) is skipped. Moves are replayed under the
+//! Only what decides the position and the clock is read: `GM` (must be Othello), `TY` (board
+//! size 8, not anti-Othello), `BO` (the start position), the clocks `TI`/`TB`/`TW` and the
+//! `B[...]`/`W[...]` move list; every other property (players, dates, result, comments) is
+//! skipped. Moves are replayed under the
 //! rules, so a game that parses is a legal game. The parser is a loop over properties (no
 //! recursion) on input of at most [`MAX_GGF_BYTES`].
 
@@ -60,6 +61,17 @@ pub struct Game {
     pub moves: Vec<(bool, MoveItem)>,
     /// The position after the last move (no pass is added after it).
     pub position: Position,
+    /// The clocks at the start, black's then white's (`TI` for both, `TB`, `TW`), when given.
+    pub clocks: [Option<Clock>; 2],
+}
+
+/// A GGS clock, `TI[15:00]`, `TB[5:00/10/2:00]`: main time, increment per move, and a grace
+/// period after the main time runs out, all in whole seconds (as GGS and NBoard write them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    pub seconds: u64,
+    pub increment: u64,
+    pub grace: u64,
 }
 
 impl Game {
@@ -69,7 +81,25 @@ impl Game {
             start,
             moves: Vec::new(),
             position: start,
+            clocks: [None; 2],
         }
+    }
+
+    /// Milliseconds left on the clock of black (`black`) or white: the start clock, less the
+    /// times of that side's moves, plus an increment per move (the grace period is left as a
+    /// reserve). None without a clock.
+    pub fn remaining_ms(&self, black: bool) -> Option<u64> {
+        let clock = self.clocks[usize::from(!black)]?;
+        let (mut used, mut count) = (0.0f64, 0u64);
+        for (_, item) in self.moves.iter().filter(|(b, _)| *b == black) {
+            used += item.time.filter(|t| *t > 0.0).unwrap_or(0.0);
+            count += 1;
+        }
+        let total = clock
+            .seconds
+            .saturating_add(clock.increment.saturating_mul(count))
+            .saturating_mul(1000);
+        Some(total.saturating_sub((used * 1000.0).min(u64::MAX as f64) as u64))
     }
 
     /// GGF text of this game; [`parse`] reads it back to the same game.
@@ -79,6 +109,11 @@ impl Game {
             board_text(&self.start),
             if self.start.black_to_move { '*' } else { 'O' }
         );
+        for (tag, clock) in ["TB", "TW"].iter().zip(self.clocks) {
+            if let Some(c) = clock {
+                text.push_str(&format!("{tag}[{}/{}/{}]", c.seconds, c.increment, c.grace));
+            }
+        }
         for (black, item) in &self.moves {
             text.push_str(if *black { "B[" } else { "W[" });
             text.push_str(&item.to_text());
@@ -478,6 +513,40 @@ fn parse_board(text: &str) -> Result<Position, GgfError> {
     Ok(Position::from_colours(black, white, black_to_move))
 }
 
+/// One time of a clock, `[[[days.]hours:]minutes:]seconds`, in seconds.
+fn clock_time(input: &str) -> IResult<&str, u64> {
+    let (input, first) = digit1(input)?;
+    let (input, days) = opt(preceded(char('.'), digit1))(input)?;
+    let (input, rest) = nom::multi::many_m_n(0, 3, preceded(char(':'), digit1))(input)?;
+    let (days, first) = match days {
+        Some(hours) => (first.parse::<u64>().unwrap_or(u64::MAX), hours),
+        None => (0, first),
+    };
+    let mut seconds = 0u64;
+    for part in std::iter::once(first).chain(rest) {
+        let n = part.parse::<u64>().unwrap_or(u64::MAX);
+        seconds = seconds.saturating_mul(60).saturating_add(n);
+    }
+    let seconds = seconds.saturating_add(days.saturating_mul(86_400));
+    Ok((input, seconds))
+}
+
+/// `TI`, `TB`, `TW`: `time[/[increment][/grace]]`; None when it does not read (a clock is
+/// advice for `go`, not a reason to refuse the game).
+pub fn parse_clock(text: &str) -> Option<Clock> {
+    let parsed: IResult<&str, _> = all_consuming(tuple((
+        clock_time,
+        opt(preceded(char('/'), opt(clock_time))),
+        opt(preceded(char('/'), clock_time)),
+    )))(text.trim());
+    let (_, (seconds, increment, grace)) = parsed.ok()?;
+    Some(Clock {
+        seconds,
+        increment: increment.flatten().unwrap_or(0),
+        grace: grace.unwrap_or(0),
+    })
+}
+
 /// `TY`: the board size must be 8; `a` (anti-Othello) is refused, other letters (synchro,
 /// komi, random start) change nothing for one game's position.
 fn check_type(text: &str) -> Result<(), GgfError> {
@@ -511,6 +580,7 @@ pub fn parse(text: &str) -> Result<Game, GgfError> {
         return Err(GgfError::NoStart);
     };
     let mut start: Option<Position> = None;
+    let mut clocks = [None; 2];
     let mut items: Vec<(usize, bool, MoveItem)> = Vec::new();
     loop {
         rest = rest.trim_start();
@@ -544,6 +614,9 @@ pub fn parse(text: &str) -> Result<Game, GgfError> {
                 return Err(GgfError::NotOthello(value))
             }
             "TY" => check_type(&value)?,
+            "TI" => clocks = [parse_clock(&value); 2],
+            "TB" => clocks[0] = parse_clock(&value),
+            "TW" => clocks[1] = parse_clock(&value),
             "BO" => {
                 if start.is_some() {
                     return Err(GgfError::TwoBoards);
@@ -608,6 +681,7 @@ pub fn parse(text: &str) -> Result<Game, GgfError> {
         start,
         moves,
         position,
+        clocks,
     })
 }
 
@@ -681,6 +755,36 @@ mod tests {
         assert_eq!(g.position.board.empties().count_ones(), 60);
         assert_eq!(g.position.board.player & (1 << 27), 0);
         assert_ne!(g.position.board.moves(), 0);
+    }
+
+    #[test]
+    fn clocks_are_read_and_spent() {
+        let c = |s, i, g| {
+            Some(Clock {
+                seconds: s,
+                increment: i,
+                grace: g,
+            })
+        };
+        assert_eq!(parse_clock("15:00"), c(900, 0, 0));
+        assert_eq!(parse_clock("5:00//2:00"), c(300, 0, 120));
+        assert_eq!(parse_clock("1:00:00/10/2:00"), c(3600, 10, 120));
+        assert_eq!(parse_clock("1.2:00:00"), c(86_400 + 7200, 0, 0));
+        assert_eq!(parse_clock("45"), c(45, 0, 0));
+        for bad in ["", "x", "15:00/x", "1:2:3:4:5"] {
+            assert_eq!(parse_clock(bad), None, "{bad}");
+        }
+        let g = parse("(;GM[Othello]TI[15:00]TB[1:00/2]B[F5//10.5]W[F6/1.0/20]B[E6/-1,5/1.5];)")
+            .unwrap();
+        assert_eq!(g.clocks, [c(60, 2, 0), c(900, 0, 0)]);
+        assert_eq!(g.remaining_ms(true), Some(60_000 + 4_000 - 12_000));
+        assert_eq!(g.remaining_ms(false), Some(880_000));
+        assert_eq!(parse(&g.to_text()).unwrap(), g);
+        // A clock that does not read is no clock; the game is still read.
+        assert_eq!(
+            parse("(;GM[Othello]TI[soon];)").unwrap().remaining_ms(true),
+            None
+        );
     }
 
     #[test]
