@@ -294,12 +294,13 @@ fn quit_ends_a_running_search_at_once() {
 }
 
 #[test]
-fn a_bad_game_is_refused_and_the_position_kept() {
+fn a_refused_game_leaves_no_position_until_one_is_accepted() {
     let bad = [
         ("", "starts with '(;'"),
         ("(;GM[Othello]BO[8 ---];)", "squares"),
         ("(;GM[Chess];)", "not an Othello game"),
         ("(;GM[Othello]TY[10];)", "8x8"),
+        ("(;GM[Othello]TY[8a];)", "TY[8a]: anti-Othello"),
         (
             "(;GM[Othello]B[F5]W[F6]B[A1];)",
             "move 3: B[A1]: illegal move A1",
@@ -312,20 +313,193 @@ fn a_bad_game_is_refused_and_the_position_kept() {
         ("(;GM[Othello]B[F5]", "ends before ';)'"),
         ("(;GM[Othello]B[F5];) (;", "ends with ';)'"),
     ];
-    let mut script = format!("set game {EXAMPLE_GAME}\n");
-    for (text, _) in bad {
-        script.push_str(&format!("set game {text}\n"));
+    // NBoard after each new position: `set game`, then `ping` and a request. A refused game
+    // must not be answered with the previous position's move or hints (NBoard would draw them
+    // on the new board, or call the move illegal).
+    let mut script = format!("set game {EXAMPLE_GAME}\nset depth 1\n");
+    for (i, (text, _)) in bad.iter().enumerate() {
+        script.push_str(&format!("set game {text}\nping {i}\ngo\nhint 3\nmove F5\n"));
     }
-    script.push_str("set depth 1\nping 1\nhint 60\n");
+    script.push_str(&format!("set game {EXAMPLE_GAME}\nping 100\nhint 60\n"));
     let lines = session(&script);
     let errs = errors(&lines);
-    assert_eq!(errs.len(), bad.len(), "{lines:#?}");
-    for (line, (_, want)) in errs.iter().zip(bad) {
-        assert!(line.starts_with("status error: set game: "), "{line}");
-        assert!(line.contains(want), "{line} lacks {want}");
+    assert_eq!(errs.len(), 4 * bad.len(), "{lines:#?}");
+    for (round, (_, want)) in errs.chunks(4).zip(bad) {
+        assert!(
+            round[0].starts_with("status error: set game: "),
+            "{round:?}"
+        );
+        assert!(round[0].contains(want), "{} lacks {want}", round[0]);
+        for (line, command) in round[1..].iter().zip(["go", "hint", "move"]) {
+            let want = format!("status error: {command}: no game, the last set game was refused");
+            assert!(line.starts_with(&want), "{line}");
+        }
     }
-    let kept = ggf::parse(EXAMPLE_GAME).unwrap().position;
-    assert_eq!(hinted_moves(&lines), legal_names(&kept));
+    assert!(!lines.iter().any(|l| l.starts_with("=== ")), "{lines:#?}");
+    // Nothing but the errors before the game is accepted again, then hints for it.
+    let accepted = lines.iter().position(|l| l == "pong 100").unwrap();
+    assert!(lines[..accepted].iter().all(|l| !l.starts_with("search ")));
+    let game = ggf::parse(EXAMPLE_GAME).unwrap().position;
+    assert_eq!(hinted_moves(&lines[accepted..]), legal_names(&game));
+}
+
+/// NBoard's text of `game` as its GGF writer makes it on a system whose locale writes a
+/// decimal comma (German): `OsMoveListItem.toString` formats the eval with `%3.2f` in that
+/// locale and the time with `Double.toString`.
+fn german_ggf(game: &Game) -> String {
+    let mut text = String::from("(;GM[Othello]PC[NBoard]DT[2026-12-01 15:52:27 GMT]PB[Mensch]PW[ryoshi]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]");
+    for (black, item) in &game.moves {
+        let square = item
+            .square
+            .map_or("PA".to_string(), |sq| square_name(sq).to_ascii_uppercase());
+        text.push_str(if *black { "B[" } else { "W[" });
+        text.push_str(&square);
+        let time = item.time.filter(|t| *t != 0.0);
+        if item.eval.is_some() || time.is_some() {
+            text.push('/');
+            if let Some(e) = item.eval {
+                text.push_str(&format!("{e:.2}").replace('.', ","));
+            }
+            if let Some(t) = time {
+                text.push_str(&format!("/{t:?}"));
+            }
+        }
+        text.push(']');
+    }
+    text.push_str(";)");
+    text
+}
+
+#[test]
+fn a_game_from_a_german_nboard_is_read() {
+    // The repro first: the eval of D3 written `-0,22`.
+    let repro = "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[./mEdax]PW[chris]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[D3/-0,22]W[C3//1.5];)";
+    let lines = session(&format!("set game {repro}\nset depth 2\nping 2\ngo\n"));
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+    let after = Position::START.play(19).unwrap().play(18).unwrap();
+    let moves: Vec<_> = lines.iter().filter_map(|l| move_line(l)).collect();
+    assert_eq!(moves.len(), 1, "{lines:#?}");
+    assert!(legal_names(&after).contains(&moves[0].0), "{lines:#?}");
+    // Whole games with evals and times on every move, as NBoard sends them move after move.
+    for seed in 0..6 {
+        let game = random_game(seed, 20 + 7 * seed as usize);
+        let text = german_ggf(&game);
+        assert!(text.contains(','), "{text}");
+        let lines = session(&format!("set game {text}\nset depth 1\nping 1\nhint 60\n"));
+        assert!(errors(&lines).is_empty(), "seed {seed}: {lines:#?}");
+        if game.position.board.moves() != 0 {
+            assert_eq!(
+                hinted_moves(&lines),
+                legal_names(&game.position),
+                "seed {seed}"
+            );
+        }
+    }
+    // `move` with a comma eval, as NBoard sends the engine's and the user's moves.
+    let lines = session("set depth 1\nmove F5/0,00/2.5\nmove D6/-1,25\nping 1\nhint 60\n");
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+    let after = Position::START.play(37).unwrap().play(43).unwrap();
+    assert_eq!(hinted_moves(&lines), legal_names(&after));
+}
+
+#[test]
+fn a_set_up_board_with_an_empty_centre_square_is_played() {
+    // NBoard's set-up window can clear a centre square: D4 empty, white to move.
+    let text = "(;GM[Othello]PC[NBoard]TY[8]BO[8 -------------------*--------*------*O--------------------------- O];)";
+    let position = ggf::parse(text).unwrap().position;
+    assert_eq!(position.board.empties().count_ones(), 60);
+    let lines = session(&format!("set game {text}\nset depth 3\nping 1\nhint 60\n"));
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+    assert_eq!(hinted_moves(&lines), legal_names(&position));
+    let lines = session(&format!("set game {text}\nset depth 3\nping 1\ngo\n"));
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+    let moves: Vec<_> = lines.iter().filter_map(|l| move_line(l)).collect();
+    assert!(legal_names(&position).contains(&moves[0].0), "{lines:#?}");
+}
+
+#[test]
+fn analyze_scores_every_position_of_the_game() {
+    // A seeded game played to 10 empties: with depth 8 (exact from 16 empties) the positions
+    // at 16 empties or fewer are solved exactly, so the solver is the oracle for them.
+    let game = endgame(7, 10);
+    let lines = session(&format!(
+        "set game {}\nset depth 8\nping 1\nanalyze\n",
+        game.to_text()
+    ));
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+    let analysis: Vec<(usize, f64)> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("analysis "))
+        .map(|r| {
+            let (n, e) = r.split_once(' ').expect("two fields");
+            assert!(e.split_once('.').is_some_and(|(_, d)| d.len() == 2), "{r}");
+            (n.parse().expect("moves made"), e.parse().expect("eval"))
+        })
+        .collect();
+    // From the last position back to the start, one line each (passes count as moves).
+    let made: Vec<usize> = analysis.iter().map(|(n, _)| *n).collect();
+    let want: Vec<usize> = (0..=game.moves.len()).rev().collect();
+    assert_eq!(made, want, "{lines:#?}");
+    let mut position = game.start;
+    let mut boards = vec![position.board];
+    for (_, item) in &game.moves {
+        position = match item.square {
+            Some(sq) => position.play(sq).unwrap(),
+            None => position.pass(),
+        };
+        boards.push(position.board);
+    }
+    let mut solver = Solver::new(18);
+    let mut exact = 0;
+    for (n, eval) in &analysis {
+        let board = boards[*n];
+        if board.empties().count_ones() <= 16 {
+            let truth = if board.moves() == 0 {
+                -solver.score(&board.pass())
+            } else {
+                solver.score(&board)
+            };
+            assert_eq!(*eval, truth as f64, "position {n}");
+            exact += 1;
+        }
+    }
+    assert!(exact >= 7, "{exact}");
+    assert_eq!(lines[lines.len() - 1], "status ryoshi is waiting");
+    // After a refused game there is nothing to analyze.
+    let lines = session("set game (;GM[Chess];)\nanalyze\n");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("status error: analyze: no game")),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn go_keeps_within_the_clock_of_the_game() {
+    // Depth 60 from the start would search for hours; the game gives black two seconds
+    // (`TB`, as NBoard writes clocks that differ), so `go` answers within its share of them.
+    // The bound is generous (a loaded machine), the point is that the clock is obeyed at all.
+    let game = "(;GM[Othello]PC[NBoard]PB[ryoshi]PW[user]RE[?]TB[0:02]TW[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5//0.5]W[D6//30.0];)";
+    let mut engine = Engine::start_with(&["nboard"]);
+    for line in [
+        "nboard 2",
+        &format!("set game {game}"),
+        "set depth 60",
+        "ping 1",
+        "go",
+    ] {
+        engine.send(line);
+    }
+    let started = std::time::Instant::now();
+    let seen = engine.read_until(Duration::from_secs(30), |l| l.starts_with("=== "));
+    let took = started.elapsed();
+    let (mv, _) = move_line(seen.last().expect("a reply")).expect("=== line");
+    let position = ggf::parse(game).unwrap().position;
+    assert!(legal_names(&position).contains(&mv), "{seen:#?}");
+    assert!(took < Duration::from_secs(20), "{took:?}");
+    engine.send("quit");
+    assert!(engine.wait_exit(Duration::from_secs(5)));
 }
 
 /// A seeded game that contains a pass (a `PA` item).
@@ -418,7 +592,7 @@ fn a_finished_game_gets_no_move() {
 #[test]
 fn moves_one_by_one() {
     let lines = session(
-        "set depth 1\nmove F5\nmove d6/-0.50/1.5\nC3\nmove A1\nmove PA\nmove F5/x\nping 1\nhint 60\n",
+        "set depth 1\nmove F5\nmove d6/-0.50/1.5\nC3\nmove A1\nmove PA\nmove Q9/1\nping 1\nhint 60\n",
     );
     let errs = errors(&lines);
     assert_eq!(errs.len(), 3, "{lines:#?}");
@@ -428,7 +602,7 @@ fn moves_one_by_one() {
         errs[0]
     );
     assert!(errs[1].contains("white cannot pass"), "{}", errs[1]);
-    assert!(errs[2].contains("bad move 'F5/x'"), "{}", errs[2]);
+    assert!(errs[2].contains("bad move 'Q9/1'"), "{}", errs[2]);
     let mut position = Position::START;
     for sq in ["f5", "d6", "c3"] {
         position = position
@@ -452,7 +626,7 @@ fn every_bad_line_gets_one_error_and_the_engine_goes_on() {
         "hint 0",
         "hint x",
         "go now",
-        "analyze",
+        "analyze now",
         "nboard",
         "\u{1b}[2J",
         long.as_str(),

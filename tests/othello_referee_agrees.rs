@@ -1,7 +1,7 @@
 //! The Othello engine (`position` and `d` through the real binary) and the match referee read
-//! moves and decide finished games with the same games-layer code, so they agree: `F5` (upper
-//! case) is refused by both with the same words, an illegal move likewise, and the verdict of
-//! every seeded random game is the same.
+//! moves and decide finished games with the same games-layer code, so they agree: `F5` and `f5`
+//! are read alike by both (and written `f5`), an illegal move is refused with the same words,
+//! and the verdict of every seeded random game is the same.
 
 mod common;
 
@@ -27,13 +27,14 @@ fn engine_error(moves: &[&str]) -> String {
 }
 
 #[test]
-fn upper_case_and_illegal_moves_are_refused_alike() {
+fn illegal_moves_are_refused_alike_in_either_case() {
     for moves in [
-        vec!["F5"],
-        vec!["f5", "D6"],
+        vec!["F5", "A1"],
+        vec!["f5", "F5"],
         vec!["f5", "a1"],
         vec!["f5", "z9"],
         vec!["A1"],
+        vec!["F55"],
     ] {
         let mut referee = OthelloReferee::new();
         let (last, before) = moves.split_last().unwrap();
@@ -45,10 +46,43 @@ fn upper_case_and_illegal_moves_are_refused_alike() {
         assert_eq!(referee.position(), start);
         assert_eq!(refused, engine_error(&moves), "{moves:?}");
     }
-    assert_eq!(
-        engine_error(&["F5"]),
-        "bad move 'F5' (moves are lowercase, a1..h8)"
+}
+
+/// The engine's `sfen` line after `position startpos moves <moves>`.
+fn engine_sfen(moves: &[String]) -> String {
+    let input = format!(
+        "setoption name USI_Variant value othello\nposition startpos moves {}\nd\nquit\n",
+        moves.join(" ")
     );
+    let out = common::transcript(input.as_bytes());
+    assert!(!out.contains("error"), "{out}");
+    out.lines()
+        .find(|l| l.starts_with("sfen "))
+        .unwrap_or_else(|| panic!("{out}"))
+        .to_string()
+}
+
+#[test]
+fn upper_case_moves_are_read_alike_and_written_lower_case() {
+    let mut rng = SplitMix64::new(5);
+    for _ in 0..6 {
+        let mut referee = OthelloReferee::new();
+        let mut upper = Vec::new();
+        let mut lower = Vec::new();
+        while referee.game_end().is_none() && upper.len() < 30 {
+            let legal = referee.legal_moves();
+            let mv = legal[rng.index(legal.len())].to_ascii_uppercase();
+            // The referee writes what it read in lowercase.
+            lower.push(referee.play(&mv).unwrap());
+            assert_eq!(lower.last().unwrap(), &mv.to_ascii_lowercase());
+            upper.push(mv);
+        }
+        assert_eq!(engine_sfen(&upper), engine_sfen(&lower));
+        assert!(
+            engine_sfen(&upper).ends_with(&referee.position()),
+            "{upper:?}"
+        );
+    }
 }
 
 #[test]

@@ -7,7 +7,7 @@
 
 pub(crate) mod task;
 
-use crate::games::othello::ggf::{self, GgfError, Played};
+use crate::games::othello::ggf::{self, Game, GgfError, MoveItem, Played};
 use crate::games::othello::Position;
 use crate::protocol::lines;
 use crate::text::sanitize_message;
@@ -111,7 +111,10 @@ fn read_lines<R: BufRead>(mut input: R, tx: Sender<Event>) {
 
 struct Front<W: Write> {
     out: W,
-    position: Position,
+    /// The game of the last accepted `set game` and the moves played since; None after a
+    /// refused `set game`, so that no request is answered for a position NBoard no longer
+    /// shows (it matches replies by `pong` only: a stale `===` would be an illegal move).
+    game: Option<Game>,
     depth: Depth,
     /// The control of the running search.
     busy: Option<Arc<Control>>,
@@ -130,7 +133,7 @@ impl<W: Write> Front<W> {
     fn new(out: W, tx: Sender<Event>) -> Self {
         Front {
             out,
-            position: Position::START,
+            game: Some(Game::from_start(Position::START)),
             depth: Depth(DEFAULT_DEPTH),
             busy: None,
             queue: VecDeque::new(),
@@ -206,6 +209,7 @@ impl<W: Write> Front<W> {
             }
             "go" => self.go(rest),
             "hint" => self.hint(rest),
+            "analyze" => self.analyze(rest),
             // NBoard 1.1 sends a bare move (`F5`) instead of `move F5`.
             _ if rest.is_empty() && ggf::parse_move_item(command).is_ok() => self.play(command),
             _ => Err(Failure::UnknownCommand(command.into())),
@@ -232,11 +236,16 @@ impl<W: Write> Front<W> {
             None => (rest, ""),
         };
         match what {
-            "game" => {
-                let game = ggf::parse(value).map_err(Failure::Game)?;
-                self.position = game.position;
-                Ok(())
-            }
+            "game" => match ggf::parse(value) {
+                Ok(game) => {
+                    self.game = Some(game);
+                    Ok(())
+                }
+                Err(e) => {
+                    self.game = None;
+                    Err(Failure::Game(e))
+                }
+            },
             "depth" => match value.parse::<u32>() {
                 Ok(d) if (1..=MAX_DEPTH).contains(&d) => {
                     self.depth = Depth(d);
@@ -255,12 +264,36 @@ impl<W: Write> Front<W> {
         }
     }
 
+    /// The game, unless the last `set game` was refused.
+    fn game(&self, command: &'static str) -> Result<&Game, Failure> {
+        self.game.as_ref().ok_or(Failure::NoGame(command))
+    }
+
     fn play(&mut self, text: &str) -> Result<(), Failure> {
         let item = ggf::parse_move_item(text).map_err(Failure::MoveText)?;
-        self.position = match ggf::play(&self.position, item.square) {
-            Ok(Played::Moved(p) | Played::PassedThenMoved(p)) => p,
-            Err(e) => return Err(Failure::Move(item.to_text(), e)),
+        let position = self.game("move")?.position;
+        let played =
+            ggf::play(&position, item.square).map_err(|e| Failure::Move(item.to_text(), e))?;
+        let Some(game) = self.game.as_mut() else {
+            return Err(Failure::NoGame("move"));
         };
+        let black = position.black_to_move;
+        match played {
+            Played::Moved(next) => {
+                game.moves.push((black, item));
+                game.position = next;
+            }
+            Played::PassedThenMoved(next) => {
+                let pass = MoveItem {
+                    square: None,
+                    eval: None,
+                    time: None,
+                };
+                game.moves.push((black, pass));
+                game.moves.push((!black, item));
+                game.position = next;
+            }
+        }
         Ok(())
     }
 
@@ -272,7 +305,7 @@ impl<W: Write> Front<W> {
 
     /// Refuses a search when the game is over; false when the side to move must pass.
     fn searchable(&self, command: &'static str) -> Result<bool, Failure> {
-        let board = self.position.board;
+        let board = self.game(command)?.position.board;
         if board.is_game_over() {
             return Err(Failure::GameOver(command));
         }
@@ -287,8 +320,15 @@ impl<W: Write> Front<W> {
             self.line("=== PA");
             return Ok(());
         }
-        let (board, depth) = (self.position.board, self.depth);
-        self.start(move |control, out| task::go(&board, depth, control, out));
+        let game = self.game("go")?;
+        let board = game.position.board;
+        let movetime = game
+            .remaining_ms(game.position.black_to_move)
+            .map(|left| task::move_budget_ms(left, board.empties().count_ones()));
+        let depth = self.depth;
+        self.start(movetime, move |control, out| {
+            task::go(&board, depth, control, out)
+        });
         Ok(())
     }
 
@@ -302,19 +342,35 @@ impl<W: Write> Front<W> {
             }
         };
         self.searchable("hint")?;
-        let (board, depth) = (self.position.board, self.depth);
-        self.start(move |control, out| task::hint(&board, n, depth, control, out));
+        let (board, depth) = (self.game("hint")?.position.board, self.depth);
+        self.start(None, move |control, out| {
+            task::hint(&board, n, depth, control, out)
+        });
+        Ok(())
+    }
+
+    /// `analyze`: every position of the game evaluated, from the last to the first.
+    fn analyze(&mut self, rest: &str) -> Result<(), Failure> {
+        if !rest.is_empty() {
+            return Err(Failure::Arguments("analyze"));
+        }
+        let positions = task::game_positions(self.game("analyze")?);
+        let depth = self.depth;
+        self.start(None, move |control, out| {
+            task::analyze(&positions, depth, control, out)
+        });
         Ok(())
     }
 
     /// Runs a search on the worker thread between `status ryoshi is thinking` and
     /// `status ryoshi is waiting`.
-    fn start<F>(&mut self, job: F)
+    fn start<F>(&mut self, movetime: Option<u64>, job: F)
     where
         F: FnOnce(&Control, &mut dyn FnMut(String)) + Send + 'static,
     {
         let limits = Limits {
             depth: Some(self.depth.0),
+            movetime,
             ..Default::default()
         };
         let control = Arc::new(Control::new(limits, 0));
@@ -354,7 +410,11 @@ pub enum Failure {
     Ping(String),
     /// `go` or `hint` after the end of the game.
     GameOver(&'static str),
+    /// `go`, `hint` or `move` after a refused `set game`.
+    NoGame(&'static str),
     GoArguments,
+    /// A command that takes no arguments got some.
+    Arguments(&'static str),
     Hint(String),
 }
 
@@ -388,7 +448,12 @@ impl std::fmt::Display for Failure {
             Failure::Move(item, e) => write!(f, "move {item}: {e}"),
             Failure::Ping(v) => write!(f, "ping expects an integer, not '{}'", printable(v)),
             Failure::GameOver(command) => write!(f, "{command}: the game is over"),
+            Failure::NoGame(command) => write!(
+                f,
+                "{command}: no game, the last set game was refused (send a set game that is accepted)"
+            ),
             Failure::GoArguments => f.write_str("go takes no arguments"),
+            Failure::Arguments(command) => write!(f, "{command} takes no arguments"),
             Failure::Hint(v) => write!(
                 f,
                 "hint expects a number of moves of 1 or more, not '{}'",

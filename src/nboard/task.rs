@@ -1,10 +1,11 @@
-//! The two searches NBoard asks for, run on a worker thread: `go` (one move, through the
+//! The searches NBoard asks for, run on a worker thread: `go` (one move, through the
 //! Othello search of `search::othello`) and `hint` (every move scored, best first). Both stop
 //! when the control is stopped (`ping` or `quit`), and then report nothing more.
 
 use crate::games::othello::board::{flips, squares};
+use crate::games::othello::ggf::Game;
 use crate::games::othello::{square_name, Board};
-use crate::search::othello::solve::Solver;
+use crate::search::othello::solve::{final_score, Solver};
 use crate::search::othello::{think, Level, Searcher};
 use crate::search::{Control, Report};
 use crate::search::othello::reason::reason;
@@ -84,6 +85,73 @@ pub fn go(board: &Board, depth: Depth, control: &Control, out: &mut dyn FnMut(St
             discs(outcome.info.score),
             seconds(control)
         ));
+    }
+}
+
+/// The time `go` may take with `left_ms` on its clock and `empties` squares to fill: an even
+/// share of the clock over the side's remaining moves and a reserve of three, less 100 ms for
+/// the pipe and NBoard, and at least 10 ms. The exact solve at the end of a game is the
+/// costliest search, so the share is kept flat rather than front-loaded.
+pub fn move_budget_ms(left_ms: u64, empties: u32) -> u64 {
+    let moves_left = u64::from(empties.div_ceil(2)) + 3;
+    (left_ms.saturating_sub(100) / moves_left).max(10)
+}
+
+/// Every position of `game`, each with its count of moves made (passes count, a pass the
+/// record left out included), as NBoard's `analysis` lines number them.
+pub fn game_positions(game: &Game) -> Vec<(usize, Board)> {
+    let mut position = game.start;
+    let mut list = vec![(0, position.board)];
+    for (_, item) in &game.moves {
+        position = match item.square {
+            None => position.pass(),
+            Some(sq) => match position.play(sq) {
+                Some(next) => next,
+                // A pass the record left out (the game was replayed, so this is legal).
+                None => {
+                    position = position.pass();
+                    list.push((list.len(), position.board));
+                    match position.play(sq) {
+                        Some(next) => next,
+                        None => break,
+                    }
+                }
+            },
+        };
+        list.push((list.len(), position.board));
+    }
+    list
+}
+
+/// The value of `board` for its side to move, in centi-discs: the final margin when the game
+/// is over, minus the opponent's value when the side must pass, else `go`'s search.
+fn value(board: &Board, depth: Depth, control: &Control) -> i32 {
+    if board.is_game_over() {
+        return final_score(board.player, board.opponent) * 100;
+    }
+    if board.moves() == 0 {
+        return -value(&board.pass(), depth, control);
+    }
+    think(board, depth.level(), 0, control, &mut |_| {})
+        .info
+        .score
+}
+
+/// `analyze`: `analysis <moves made> <eval>` for every position of the game, from the last to
+/// the first (the endgame first, where exact solves are quick and most telling), the eval in
+/// discs for the side to move there, as `go` would score it.
+pub fn analyze(
+    positions: &[(usize, Board)],
+    depth: Depth,
+    control: &Control,
+    out: &mut dyn FnMut(String),
+) {
+    for (made, board) in positions.iter().rev() {
+        let score = value(board, depth, control);
+        if control.is_stopped() {
+            return;
+        }
+        out(format!("analysis {made} {}", discs(score)));
     }
 }
 

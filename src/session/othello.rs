@@ -9,7 +9,7 @@ use super::options::Options;
 use super::variant::{Adapter, Out, PerftJob, SessionError, Variant};
 use crate::games::othello::board::{flips, squares};
 use crate::games::othello::count::{count, CountError, CountRow};
-use crate::games::othello::position::{parse_square, PositionError};
+use crate::games::othello::position::PositionError;
 use crate::games::othello::rules::RulesError;
 use crate::games::othello::{perft, square_name, Board, Position};
 use crate::games::rules::{Rules, Verdict};
@@ -161,7 +161,7 @@ impl Game {
 
     fn apply(&mut self, token: &str) -> Result<(), OthelloError> {
         let pos = self.state.position;
-        if token == "pass" {
+        if token.eq_ignore_ascii_case("pass") {
             if self.state.auto_passed {
                 self.state.auto_passed = false;
                 return Ok(());
@@ -226,8 +226,7 @@ fn discs(centi: i32) -> i32 {
 impl OthelloVariant {
     fn flips_line(&self, token: &str) -> Result<String, OthelloError> {
         let pos = self.position();
-        let sq = parse_square(token)
-            .filter(|_| token.len() == 2 && !token.chars().any(|c| c.is_ascii_uppercase()))
+        let sq = crate::games::othello::rules::parse_placement(token)
             .ok_or_else(|| OthelloError::FlipsSquare(token.into()))?;
         if pos.board.moves() & 1u64 << sq == 0 {
             return Err(OthelloError::FlipsIllegal {
@@ -236,7 +235,7 @@ impl OthelloVariant {
             });
         }
         let turned = flips(pos.board.player, pos.board.opponent, sq);
-        let mut line = format!("flips {token}");
+        let mut line = format!("flips {}", square_name(sq));
         for t in squares(turned) {
             line.push(' ');
             line.push_str(&square_name(t));
@@ -576,9 +575,18 @@ mod tests {
     fn bad_moves_are_refused() {
         let mut g = game("f5");
         let before = g.state;
-        for bad in ["a1", "pass", "z9", "F6", "f66", ""] {
+        for bad in ["a1", "pass", "z9", "f66", "F66", ""] {
             assert!(g.apply(bad).is_err(), "{bad}");
             assert_eq!(g.state, before);
         }
+    }
+
+    #[test]
+    fn moves_are_read_in_either_case() {
+        let (mut upper, mut lower) = (game("F5"), game("f5"));
+        assert_eq!(upper.state, lower.state);
+        upper.apply("F6").unwrap();
+        lower.apply("f6").unwrap();
+        assert_eq!(upper.state, lower.state);
     }
 }

@@ -32,6 +32,7 @@ pub fn random_game_until(seed: u64, plies: usize, stop: impl Fn(&Position) -> bo
         start: Position::START,
         moves,
         position,
+        clocks: [None; 2],
     }
 }
 

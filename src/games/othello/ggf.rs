@@ -1,18 +1,19 @@
 //! GGF, the game format of the Generic Game Server that NBoard sends with `set game`:
 //! `(;GM[Othello]PC[NBoard]...TY[8]BO[8 <64 squares> <side>]B[F5]W[F6/-1.50/2.1]...;)`.
 //!
-//! Only what decides the position is read: `GM` (must be Othello), `TY` (board size 8, not
-//! anti-Othello), `BO` (the start position) and the `B[...]`/`W[...]` move list; every other
-//! property (players, clocks, dates, result, comments) is skipped. Moves are replayed under the
+//! Only what decides the position and the clock is read: `GM` (must be Othello), `TY` (board
+//! size 8, not anti-Othello), `BO` (the start position), the clocks `TI`/`TB`/`TW` and the
+//! `B[...]`/`W[...]` move list; every other property (players, dates, result, comments) is
+//! skipped. Moves are replayed under the
 //! rules, so a game that parses is a legal game. The parser is a loop over properties (no
 //! recursion) on input of at most [`MAX_GGF_BYTES`].
 
 use super::board::square_name;
-use super::position::{parse_square, Position, CENTRE};
+use super::position::{parse_square, Position};
 use nom::branch::alt;
-use nom::bytes::complete::{escaped, tag, tag_no_case, take_while1};
+use nom::bytes::complete::{escaped, tag, tag_no_case, take_while, take_while1};
 use nom::character::complete::{anychar, char, digit0, digit1, multispace0, none_of, one_of};
-use nom::combinator::{all_consuming, map, opt, recognize, value};
+use nom::combinator::{all_consuming, map, opt, recognize, rest, value};
 use nom::sequence::{delimited, pair, preceded, tuple};
 use nom::IResult;
 
@@ -60,9 +61,47 @@ pub struct Game {
     pub moves: Vec<(bool, MoveItem)>,
     /// The position after the last move (no pass is added after it).
     pub position: Position,
+    /// The clocks at the start, black's then white's (`TI` for both, `TB`, `TW`), when given.
+    pub clocks: [Option<Clock>; 2],
+}
+
+/// A GGS clock, `TI[15:00]`, `TB[5:00/10/2:00]`: main time, increment per move, and a grace
+/// period after the main time runs out, all in whole seconds (as GGS and NBoard write them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    pub seconds: u64,
+    pub increment: u64,
+    pub grace: u64,
 }
 
 impl Game {
+    /// A game with no moves yet from `start`.
+    pub fn from_start(start: Position) -> Game {
+        Game {
+            start,
+            moves: Vec::new(),
+            position: start,
+            clocks: [None; 2],
+        }
+    }
+
+    /// Milliseconds left on the clock of black (`black`) or white: the start clock, less the
+    /// times of that side's moves, plus an increment per move (the grace period is left as a
+    /// reserve). None without a clock.
+    pub fn remaining_ms(&self, black: bool) -> Option<u64> {
+        let clock = self.clocks[usize::from(!black)]?;
+        let (mut used, mut count) = (0.0f64, 0u64);
+        for (_, item) in self.moves.iter().filter(|(b, _)| *b == black) {
+            used += item.time.filter(|t| *t > 0.0).unwrap_or(0.0);
+            count += 1;
+        }
+        let total = clock
+            .seconds
+            .saturating_add(clock.increment.saturating_mul(count))
+            .saturating_mul(1000);
+        Some(total.saturating_sub((used * 1000.0).min(u64::MAX as f64) as u64))
+    }
+
     /// GGF text of this game; [`parse`] reads it back to the same game.
     pub fn to_text(&self) -> String {
         let mut text = format!(
@@ -70,6 +109,11 @@ impl Game {
             board_text(&self.start),
             if self.start.black_to_move { '*' } else { 'O' }
         );
+        for (tag, clock) in ["TB", "TW"].iter().zip(self.clocks) {
+            if let Some(c) = clock {
+                text.push_str(&format!("{tag}[{}/{}/{}]", c.seconds, c.increment, c.grace));
+            }
+        }
         for (black, item) in &self.moves {
             text.push_str(if *black { "B[" } else { "W[" });
             text.push_str(&item.to_text());
@@ -116,9 +160,9 @@ pub enum GgfError {
     BoardSide(char),
     BoardNoSide,
     BoardTrailing,
-    BoardCentre,
     Type(String),
-    AntiOthello,
+    /// `TY` with `a`: anti-Othello, whose winner has fewer discs.
+    AntiOthello(String),
     TooLong(usize),
     NoStart,
     Truncated,
@@ -204,13 +248,14 @@ impl std::fmt::Display for GgfError {
             GgfError::BoardTrailing => {
                 f.write_str("BO: text after the side to move (more than 64 squares?)")
             }
-            GgfError::BoardCentre => {
-                f.write_str("BO: the centre squares D4 D5 E4 E5 are never empty in Othello")
-            }
             GgfError::Type(text) => {
                 write!(f, "TY[{}]: only 8x8 Othello is supported", printable(text))
             }
-            GgfError::AntiOthello => f.write_str("TY: anti-Othello is not supported"),
+            GgfError::AntiOthello(text) => write!(
+                f,
+                "TY[{}]: anti-Othello (fewer discs wins) is not supported, only standard Othello",
+                printable(text)
+            ),
             GgfError::TooLong(n) => {
                 write!(f, "game text too long ({n} bytes, at most {MAX_GGF_BYTES})")
             }
@@ -350,25 +395,40 @@ fn square_or_pass(input: &str) -> IResult<&str, Option<u32>> {
     ))(input)
 }
 
+/// An eval or time field: a number, or `None` when empty or unreadable. NBoard writes evals
+/// with the user's locale (`String.format("%3.2f")`), so a German system sends `-0,22`: a
+/// lone decimal comma is read as a point, and anything else that is not a number is ignored
+/// (the field is informative; refusing the move would refuse the whole game).
+fn lenient_number(text: &str) -> Option<f64> {
+    let text = text.trim();
+    let text = if !text.contains('.') && text.matches(',').count() == 1 {
+        text.replace(',', ".")
+    } else {
+        text.to_string()
+    };
+    let parsed: IResult<&str, f64> = all_consuming(number)(&text);
+    parsed.ok().map(|(_, v)| v)
+}
+
 fn move_item(input: &str) -> IResult<&str, MoveItem> {
     let (input, square) = square_or_pass(input)?;
-    let (input, eval) = opt(preceded(char('/'), opt(number)))(input)?;
+    let (input, eval) = opt(preceded(char('/'), take_while(|c| c != '/')))(input)?;
     let (input, time) = match eval {
-        Some(_) => opt(preceded(char('/'), opt(number)))(input)?,
+        Some(_) => opt(preceded(char('/'), rest))(input)?,
         None => (input, None),
     };
     Ok((
         input,
         MoveItem {
             square,
-            eval: eval.flatten(),
-            time: time.flatten(),
+            eval: eval.and_then(lenient_number),
+            time: time.and_then(lenient_number),
         },
     ))
 }
 
 /// One move as NBoard's `move` command and GGF's `B[...]` write it: `F5`, `f5`, `PA`,
-/// `F5/-1.25/3.2`, `F5//3.2`.
+/// `F5/-1.25/3.2`, `F5//3.2`, `D3/-0,22` (an eval or time that does not parse is ignored).
 pub fn parse_move_item(text: &str) -> Result<MoveItem, GgfError> {
     let text = text.trim();
     all_consuming(move_item)(text)
@@ -448,10 +508,43 @@ fn parse_board(text: &str) -> Result<Position, GgfError> {
     if cells.next().is_some() {
         return Err(GgfError::BoardTrailing);
     }
-    if (black | white) & CENTRE != CENTRE {
-        return Err(GgfError::BoardCentre);
-    }
+    // No check of the centre: NBoard's set-up window can empty any square, and the rules and
+    // the search need no disc there (an empty centre square with no neighbour stays empty).
     Ok(Position::from_colours(black, white, black_to_move))
+}
+
+/// One time of a clock, `[[[days.]hours:]minutes:]seconds`, in seconds.
+fn clock_time(input: &str) -> IResult<&str, u64> {
+    let (input, first) = digit1(input)?;
+    let (input, days) = opt(preceded(char('.'), digit1))(input)?;
+    let (input, rest) = nom::multi::many_m_n(0, 3, preceded(char(':'), digit1))(input)?;
+    let (days, first) = match days {
+        Some(hours) => (first.parse::<u64>().unwrap_or(u64::MAX), hours),
+        None => (0, first),
+    };
+    let mut seconds = 0u64;
+    for part in std::iter::once(first).chain(rest) {
+        let n = part.parse::<u64>().unwrap_or(u64::MAX);
+        seconds = seconds.saturating_mul(60).saturating_add(n);
+    }
+    let seconds = seconds.saturating_add(days.saturating_mul(86_400));
+    Ok((input, seconds))
+}
+
+/// `TI`, `TB`, `TW`: `time[/[increment][/grace]]`; None when it does not read (a clock is
+/// advice for `go`, not a reason to refuse the game).
+pub fn parse_clock(text: &str) -> Option<Clock> {
+    let parsed: IResult<&str, _> = all_consuming(tuple((
+        clock_time,
+        opt(preceded(char('/'), opt(clock_time))),
+        opt(preceded(char('/'), clock_time)),
+    )))(text.trim());
+    let (_, (seconds, increment, grace)) = parsed.ok()?;
+    Some(Clock {
+        seconds,
+        increment: increment.flatten().unwrap_or(0),
+        grace: grace.unwrap_or(0),
+    })
 }
 
 /// `TY`: the board size must be 8; `a` (anti-Othello) is refused, other letters (synchro,
@@ -466,7 +559,7 @@ fn check_type(text: &str) -> Result<(), GgfError> {
         return Err(GgfError::Type(text.into()));
     }
     if text.contains('a') {
-        return Err(GgfError::AntiOthello);
+        return Err(GgfError::AntiOthello(text.into()));
     }
     Ok(())
 }
@@ -487,6 +580,7 @@ pub fn parse(text: &str) -> Result<Game, GgfError> {
         return Err(GgfError::NoStart);
     };
     let mut start: Option<Position> = None;
+    let mut clocks = [None; 2];
     let mut items: Vec<(usize, bool, MoveItem)> = Vec::new();
     loop {
         rest = rest.trim_start();
@@ -520,6 +614,9 @@ pub fn parse(text: &str) -> Result<Game, GgfError> {
                 return Err(GgfError::NotOthello(value))
             }
             "TY" => check_type(&value)?,
+            "TI" => clocks = [parse_clock(&value); 2],
+            "TB" => clocks[0] = parse_clock(&value),
+            "TW" => clocks[1] = parse_clock(&value),
             "BO" => {
                 if start.is_some() {
                     return Err(GgfError::TwoBoards);
@@ -584,6 +681,7 @@ pub fn parse(text: &str) -> Result<Game, GgfError> {
         start,
         moves,
         position,
+        clocks,
     })
 }
 
@@ -619,11 +717,80 @@ mod tests {
         assert_eq!((m.square, m.eval, m.time), (Some(19), None, Some(0.5)));
         assert_eq!(parse_move_item("PA").unwrap().square, None);
         assert_eq!(parse_move_item("pass").unwrap().square, None);
-        for bad in [
-            "", "I5", "F9", "F5/x", "F5/1/2/3", "F5 1", "F5/inf", "F5/NaN",
-        ] {
+        for bad in ["", "I5", "F9", "F5 1", "F5x", "/1.5", "F5\\1"] {
             assert!(parse_move_item(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn evals_and_times_that_do_not_parse_are_ignored() {
+        // NBoard on a German (French, Russian...) system writes `%3.2f` with a decimal comma.
+        let m = parse_move_item("D3/-0,22").unwrap();
+        assert_eq!((m.square, m.eval, m.time), (Some(19), Some(-0.22), None));
+        let m = parse_move_item("C3//1,5").unwrap();
+        assert_eq!((m.square, m.eval, m.time), (Some(18), None, Some(1.5)));
+        for text in [
+            "F5/x",
+            "F5/1/2/3",
+            "F5/inf/",
+            "F5/NaN/NaN",
+            "F5/1,000.5",
+            "F5/\u{663}/-",
+        ] {
+            let m = parse_move_item(text).unwrap();
+            assert_eq!(m.square, Some(37), "{text}");
+            assert!(m.time.is_none(), "{text}");
+        }
+        assert_eq!(parse_move_item("F5/1/2/3").unwrap().eval, Some(1.0));
+        let g = parse("(;GM[Othello]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[D3/-0,22]W[C3//1,5];)").unwrap();
+        assert_eq!(g.moves.len(), 2);
+        assert_eq!(g.moves[0].1.eval, Some(-0.22));
+        assert_eq!(parse(&g.to_text()).unwrap(), g);
+    }
+
+    #[test]
+    fn boards_with_an_empty_centre_are_read() {
+        // NBoard's set-up window can clear any square, the centre ones included.
+        let g = parse("(;GM[Othello]BO[8 -------------------*--------*------*O--------------------------- O];)").unwrap();
+        assert_eq!(g.position.board.empties().count_ones(), 60);
+        assert_eq!(g.position.board.player & (1 << 27), 0);
+        assert_ne!(g.position.board.moves(), 0);
+    }
+
+    #[test]
+    fn clocks_are_read_and_spent() {
+        let c = |s, i, g| {
+            Some(Clock {
+                seconds: s,
+                increment: i,
+                grace: g,
+            })
+        };
+        assert_eq!(parse_clock("15:00"), c(900, 0, 0));
+        assert_eq!(parse_clock("5:00//2:00"), c(300, 0, 120));
+        assert_eq!(parse_clock("1:00:00/10/2:00"), c(3600, 10, 120));
+        assert_eq!(parse_clock("1.2:00:00"), c(86_400 + 7200, 0, 0));
+        assert_eq!(parse_clock("45"), c(45, 0, 0));
+        for bad in ["", "x", "15:00/x", "1:2:3:4:5"] {
+            assert_eq!(parse_clock(bad), None, "{bad}");
+        }
+        let g = parse("(;GM[Othello]TI[15:00]TB[1:00/2]B[F5//10.5]W[F6/1.0/20]B[E6/-1,5/1.5];)")
+            .unwrap();
+        assert_eq!(g.clocks, [c(60, 2, 0), c(900, 0, 0)]);
+        assert_eq!(g.remaining_ms(true), Some(60_000 + 4_000 - 12_000));
+        assert_eq!(g.remaining_ms(false), Some(880_000));
+        assert_eq!(parse(&g.to_text()).unwrap(), g);
+        // A clock that does not read is no clock; the game is still read.
+        assert_eq!(
+            parse("(;GM[Othello]TI[soon];)").unwrap().remaining_ms(true),
+            None
+        );
+    }
+
+    #[test]
+    fn anti_othello_is_refused_by_name() {
+        let e = parse("(;GM[Othello]TY[8a];)").unwrap_err().to_string();
+        assert!(e.contains("TY[8a]: anti-Othello"), "{e}");
     }
 
     #[test]

@@ -8,7 +8,6 @@ use crate::games::rules::{GameEnd, Rules, Side, Verdict};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
     NotASquare(String),
-    Uppercase(String),
     GameOver(String),
     /// Not legal for `side`; `legal` lists the legal squares.
     Illegal {
@@ -32,9 +31,6 @@ impl std::fmt::Display for MoveError {
                 "bad move '{}' (a1..h8 or pass)",
                 crate::text::printable(token)
             ),
-            MoveError::Uppercase(token) => {
-                write!(f, "bad move '{token}' (moves are lowercase, a1..h8)")
-            }
             MoveError::GameOver(token) => write!(f, "illegal move {token}: the game is over"),
             MoveError::Illegal { token, side, legal } => {
                 write!(f, "illegal move {token} for {side} (legal: {legal})")
@@ -73,15 +69,16 @@ impl From<MoveError> for RulesError {
     }
 }
 
-/// Reads a placement in protocol notation (`a1`..`h8`, lowercase: protocol/othello.md) and plays
-/// it. The engine (`session::othello`) and the referee both read moves with this, so they agree.
+/// Reads a placement in protocol notation: `a1`..`h8`, in either case (Edax, NBoard and GGF
+/// write `F5`); ryoshi itself writes lowercase (protocol/othello.md).
+pub fn parse_placement(token: &str) -> Option<u32> {
+    super::position::parse_square(token).filter(|_| token.len() == 2)
+}
+
+/// Reads a placement ([`parse_placement`]) and plays it. The engine (`session::othello`), the
+/// referee and the pages all read moves with this, so they agree.
 pub fn play_text(pos: &Position, token: &str) -> Result<(u32, Position), MoveError> {
-    let sq = super::position::parse_square(token)
-        .filter(|_| token.len() == 2)
-        .ok_or_else(|| MoveError::NotASquare(token.into()))?;
-    if token.chars().any(|c| c.is_ascii_uppercase()) {
-        return Err(MoveError::Uppercase(token.into()));
-    }
+    let sq = parse_placement(token).ok_or_else(|| MoveError::NotASquare(token.into()))?;
     let next = pos.play(sq).ok_or_else(|| {
         if pos.board.is_game_over() {
             MoveError::GameOver(token.into())
@@ -141,7 +138,7 @@ impl Rules for Position {
     }
 
     fn parse_move(&self, text: &str) -> Result<u32, RulesError> {
-        if text == "pass" {
+        if text.eq_ignore_ascii_case("pass") {
             // Passes are automatic: by the time an engine is asked, it has a move.
             let side = side_name(self);
             return Err(MoveError::Pass { side }.into());
