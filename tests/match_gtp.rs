@@ -247,7 +247,8 @@ fn a_silent_engine_times_out_at_the_start() {
         "gtp-mute",
         "mute",
         0,
-        "games = 2\nbyoyomi_ms = 500\ntimeout_ms = 1000",
+        // Long enough for the good fake (a Python process) to start on a loaded machine.
+        "games = 2\nbyoyomi_ms = 500\ntimeout_ms = 4000",
     );
     all_lost(&run, "gtp", "timeout", 2);
     assert!(run.results[0]["detail"]
