@@ -39,3 +39,22 @@ fn switching_pruning_off_changes_the_signature() {
     // Without the unsound reductions the search visits more nodes.
     assert!(off > SIGNATURE, "{off}");
 }
+
+/// `Nodes searched` of the Go search signature (`bench go-playouts`): the tree's nodes after
+/// 4000 playouts from the empty 9x9 board, seed 1, one thread. Pinned since the Monte Carlo tree
+/// search of issue 22: playout policy, priors, RAVE or expansion changes move it.
+const GO_SIGNATURE: u64 = 64_162;
+
+#[test]
+fn the_go_search_signature_is_pinned_and_reproducible() {
+    // A short timed part (0.05 s per figure), then the fixed search.
+    let first = cli(&["bench", "go-playouts", "0.05", "1"]);
+    assert_eq!(nodes(&first), GO_SIGNATURE, "{first}");
+    let again = cli(&["bench", "go-playouts", "0.05", "1"]);
+    assert_eq!(
+        first.lines().rev().nth(1),
+        again.lines().rev().nth(1),
+        "the same best move"
+    );
+    assert!(first.contains("go playouts 19x19: "), "{first}");
+}

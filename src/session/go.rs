@@ -10,17 +10,23 @@ use crate::games::go::sgf::{FileError, SgfError};
 use crate::games::go::{perft, sgf, Board, Color, Game};
 use crate::games::rules::Rules;
 use crate::protocol::{Command, StartSpec};
-use crate::search::go::policy;
+use crate::search::go::mcts::Mcts;
+use crate::search::go::{policy, usi};
 use crate::search::{Info, Job, Limits, Outcome, Report};
+use parking_lot::Mutex;
+use std::sync::Arc;
 
 pub struct GoVariant {
     record: GoGame,
+    /// The search and its size in MiB (`USI_Hash`), kept between moves for tree reuse.
+    engine: Mutex<Option<(u64, Arc<Mcts>)>>,
 }
 
 impl GoVariant {
     pub fn new() -> Self {
         GoVariant {
             record: GoGame::start(),
+            engine: Mutex::new(None),
         }
     }
 }
@@ -166,8 +172,16 @@ impl Variant for GoVariant {
         }))
     }
 
+    fn prepare(&mut self, options: &Options) -> Option<String> {
+        usi::prepare(&self.engine, options.hash_mb)
+    }
+
     fn search(&self, limits: &Limits, options: &Options) -> Job {
         let game = self.record.game.clone();
+        if let Some((_, engine)) = self.engine.lock().as_ref() {
+            return usi::job(engine.clone(), game, options.threads as usize, options.seed);
+        }
+        // No memory for a tree: the simple move chooser answers.
         let limits = limits.clone();
         let seed = options.seed;
         Box::new(move |control, report| {
