@@ -184,9 +184,10 @@ fn sabaki_gtp_package_syncs_a_handicap_game_with_time_settings() {
 #[test]
 #[ignore = "needs node and npm: npm ci --prefix tests/sabaki"]
 fn sabaki_offers_analysis_and_reads_the_stream() {
-    // tests/sabaki/analyze.js: Sabaki's choice of analysis command from list_commands,
-    // kata-analyze and lz-analyze streamed and stopped by the next command, the ownership, and
-    // genmove_analyze recorded by Sabaki's ControllerStateTracker.
+    // tests/sabaki/analyze.js: Sabaki's choice of analysis command from list_commands (its
+    // own `analyze`, the first of its list), analyze, kata-analyze and lz-analyze streamed and
+    // stopped by the next command, the ownership, and genmove_analyze recorded by Sabaki's
+    // ControllerStateTracker.
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sabaki");
     assert!(
         dir.join("node_modules/@sabaki/gtp").exists(),
@@ -205,7 +206,7 @@ fn sabaki_offers_analysis_and_reads_the_stream() {
             .lines()
             .next()
             .unwrap_or("")
-            .contains("'kata-analyze'"),
+            .contains("with 'analyze'"),
         "{stdout}"
     );
     assert_eq!(stdout.lines().last(), Some("sabaki analyze ok"), "{stdout}");

@@ -69,9 +69,10 @@ pub struct Request {
 pub fn command(name: &str) -> Option<(Format, bool)> {
     Some(match name {
         "lz-analyze" => (Format::Lz, false),
-        "kata-analyze" => (Format::Kata, false),
-        "lz-genmove_analyze" | "genmove_analyze" => (Format::Lz, true),
-        "kata-genmove_analyze" => (Format::Kata, true),
+        // Sabaki's own `analyze`: fractions and `scoreLead`, as KataGo prints them.
+        "kata-analyze" | "analyze" => (Format::Kata, false),
+        "lz-genmove_analyze" => (Format::Lz, true),
+        "kata-genmove_analyze" | "genmove_analyze" => (Format::Kata, true),
         _ => return None,
     })
 }

@@ -20,6 +20,9 @@ use parking_lot::Mutex;
 use std::io::{BufRead, Write};
 use std::time::Instant;
 
+/// The tree of the end-of-game judgement's search.
+const JUDGE_TREE_BYTES: usize = 16 << 20;
+
 /// The komi until a `komi` command sets another: 7.5, as GNU Go, KataGo and most servers use
 /// with area scoring.
 pub const DEFAULT_KOMI: f64 = 7.5;
@@ -49,6 +52,7 @@ pub const COMMANDS: &[&str] = &[
     "kgs-time_settings",
     "time_left",
     "kgs-genmove_cleanup",
+    "analyze",
     "lz-analyze",
     "kata-analyze",
     "genmove_analyze",
@@ -347,12 +351,15 @@ impl Gtp {
             0,
         );
         let game = g.clone();
+        // The playouts go on past passes already played: they are what finds the dead stones.
         let settings = Settings {
             threads: 1,
             seed: 0,
+            passes: 0,
             ..self.settings(&game, None)
         };
-        match self.engine() {
+        // A fresh small tree, so that the answer depends on the position alone.
+        match Mcts::new(JUDGE_TREE_BYTES) {
             Ok(engine) => {
                 engine
                     .search(&game, &settings, &control, &mut |_| {})
@@ -406,6 +413,10 @@ impl Gtp {
             Some(p) => Choice::Play(p),
             None => {
                 let (game, snap) = self.search(color, &control, report_ms, report)?;
+                // A streamed search ends with its final state, however short it was.
+                if report_ms.is_some() {
+                    report(&snap);
+                }
                 let komi = self.komi + self.handicap_compensation() as f64;
                 let passes = self.settings(&game, None).passes;
                 // The cleanup phase plays on to the end: no resigning.

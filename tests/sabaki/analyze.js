@@ -99,7 +99,7 @@ async function main() {
     history: [{name: 'play', args: ['B', 'E5']}, {name: 'play', args: ['W', 'C3']}]
   })
 
-  for (let [name, kata] of [['kata-analyze', true], ['lz-analyze', false]]) {
+  for (let [name, kata] of [['analyze', true], ['kata-analyze', true], ['lz-analyze', false]]) {
     let {response, after, lines} = await stream(
       controller,
       {name, args: ['B', '10']},

@@ -584,6 +584,78 @@ mod tests {
         mcts.search(game, &settings, &control, &mut |_| {})
     }
 
+    fn position(size: &str, rows: &str, to_move: &str) -> Game {
+        let fields: Vec<String> = [size, rows, to_move]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let (board, to_move) = crate::games::go::notation::parse_position(&fields).unwrap();
+        Game::new(board, to_move)
+    }
+
+    #[test]
+    fn one_thread_a_seed_and_a_playout_limit_give_the_same_search() {
+        let game = Game::empty(9).unwrap();
+        let a = search(&game, 1500, 3);
+        let b = search(&game, 1500, 3);
+        assert_eq!(a.moves, b.moves);
+        assert_eq!(a.nodes, b.nodes);
+        let c = search(&game, 1500, 4);
+        assert_ne!(a.moves, c.moves, "another seed, other playouts");
+    }
+
+    #[test]
+    fn the_tree_is_kept_for_the_next_move() {
+        let mut game = Game::empty(9).unwrap();
+        let mcts = Mcts::new(8 << 20).unwrap();
+        let settings = Settings {
+            komi: 7.5,
+            threads: 1,
+            seed: 0,
+            passes: 0,
+            report_ms: None,
+        };
+        let limits = Limits {
+            nodes: Some(3000),
+            ..Limits::default()
+        };
+        let first = mcts.search(
+            &game,
+            &settings,
+            &Control::new(limits.clone(), 0),
+            &mut |_| {},
+        );
+        let pv = &first.moves[0].pv;
+        assert!(pv.len() >= 2, "{pv:?}");
+        game.play(Some(pv[0] as usize)).unwrap();
+        game.play(Some(pv[1] as usize)).unwrap();
+        let second = mcts.search(&game, &settings, &Control::new(limits, 0), &mut |_| {});
+        assert_eq!(second.playouts, 3000);
+        assert!(
+            second.root_visits > 3000,
+            "kept {}",
+            second.root_visits - 3000
+        );
+    }
+
+    #[test]
+    fn it_captures_a_big_block_in_atari() {
+        // White's six stones have one liberty left, at D6.
+        let game = position(
+            "7",
+            "......./..X.X../.XOOOX./.XOOOX./..XXX../......./.......",
+            "b",
+        );
+        let snap = search(&game, 2000, 0);
+        assert_eq!(
+            snap.moves[0].mv as usize,
+            game.board.point(1, 3),
+            "{:?}",
+            snap.moves[0]
+        );
+        assert!(snap.winrate > 0.9, "{}", snap.winrate);
+    }
+
     #[test]
     fn the_first_playouts_go_to_board_points_not_pass() {
         for size in [5, 9, 19] {

@@ -50,7 +50,7 @@ pub fn decide(game: &Game, komi: f64, passes: u8, snap: &Snapshot, may_resign: b
     };
     let enough = snap.root_visits >= MIN_PLAYOUTS_TO_JUDGE;
     let stones_decided = enough && stones_decided(game, snap);
-    let points_decided = enough && regions_closed(&game.board, &judgement);
+    let points_decided = enough && regions_closed(&game.board, &judgement, me, &snap.ownership);
     if wins && stones_decided && (passes >= 1 || points_decided) {
         return Choice::Pass;
     }
@@ -80,8 +80,13 @@ fn stones_decided(game: &Game, snap: &Snapshot) -> bool {
 }
 
 /// Whether the game is over on the board: with the dead stones taken off, every empty region
-/// is bordered by one colour only, or is a single point between both (dame).
-fn regions_closed(board: &Board, judgement: &Judgement) -> bool {
+/// is bordered by one colour only and the search gives every point of it to that colour, or is
+/// a single point between both (dame). `ownership` is `to_move`'s, per point in scanning order.
+fn regions_closed(board: &Board, judgement: &Judgement, to_move: Color, ownership: &[f64]) -> bool {
+    let mut black_own = vec![0.0; board.len()];
+    for (p, &o) in board.points().zip(ownership) {
+        black_own[p] = if to_move == Color::Black { o } else { -o };
+    }
     let mut b = board.clone();
     for p in board.points() {
         if judgement.life[p] == Life::Dead {
@@ -116,6 +121,11 @@ fn regions_closed(board: &Board, judgement: &Judgement) -> bool {
         }
         let open = touches[0] && touches[1] && region.len() > 1;
         if open || (!touches[0] && !touches[1]) {
+            return false;
+        }
+        // A region of one colour is its territory only when the playouts agree.
+        let sign = if touches[0] { 1.0 } else { -1.0 };
+        if touches[0] != touches[1] && region.iter().any(|&q| sign * black_own[q] <= DECIDED) {
             return false;
         }
     }

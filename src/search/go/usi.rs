@@ -95,7 +95,11 @@ pub fn job(engine: Arc<Mcts>, game: Game, threads: usize, seed: u64) -> Job {
                 line.pv = vec![b.clone()];
             }
         }
-        let ponder = line.pv.get(1).cloned();
+        // Nothing to ponder on after a pass (the game may be over) or a resignation.
+        let ponder = match best.as_deref() {
+            Some("pass") | None => None,
+            Some(_) => line.pv.get(1).cloned(),
+        };
         Outcome {
             info: line,
             best,
