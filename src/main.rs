@@ -46,7 +46,7 @@ enum Sub {
         args: Vec<String>,
     },
     /// Speak GTP v2 (Go) on stdin/stdout.
-    Gtp,
+    Gtp(ryoshi::gtp::Args),
     /// Speak the NBoard protocol (Othello GUIs) on stdin/stdout.
     Nboard,
     /// Play an engine match from a configuration file, or merge results files.
@@ -128,7 +128,9 @@ fn main() -> ExitCode {
             variant,
         }) => perft(depth, sfen, &variant),
         Some(Sub::Bench { what, args }) => bench(what, &args),
-        Some(Sub::Gtp) => ryoshi::gtp::run(BufReader::new(io::stdin()), io::stdout()),
+        Some(Sub::Gtp(args)) => {
+            ryoshi::gtp::run_with(args, BufReader::new(io::stdin()), io::stdout())
+        }
         Some(Sub::Nboard) => {
             ryoshi::nboard::run(BufReader::new(io::stdin()), io::stdout());
             Ok(())

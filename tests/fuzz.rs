@@ -13,7 +13,7 @@ use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRu
 use ryoshi::games::go::sgf;
 use ryoshi::games::othello::{obf, square_name};
 use ryoshi::games::quantum::{qsfen, Position, Rules};
-use ryoshi::gtp::Gtp;
+use ryoshi::gtp::{Args, Gtp};
 use ryoshi::text::sanitize_message;
 use ryoshi::protocol::{parse_line, Command, GoParams};
 
@@ -466,7 +466,11 @@ fn fuzz_gtp() {
         runner(8, 300),
         &prop::collection::vec(with_id, 1..30),
         |script| {
-            let mut gtp = Gtp::new();
+            // Short searches: the fuzzing is about the replies and the board, not the moves.
+            let mut gtp = Gtp::with_args(Args {
+                playouts: Some(30),
+                ..Args::default()
+            });
             for (id, text) in script {
                 let full = match &id {
                     Some(id) => format!("{id} {text}"),

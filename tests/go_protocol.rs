@@ -197,7 +197,8 @@ fn gtp_genmove_plays_a_game_through() {
             if i % 2 == 0 { "b" } else { "w" }
         ));
     }
-    let out = common::gtp_transcript(&script);
+    // A small seeded search per move, and no resigning: the game is played to its end.
+    let out = common::gtp_transcript_with(&["--playouts", "300", "--no-resign"], &script);
     let mut game = ryoshi::games::go::Game::empty(7).unwrap();
     let mut passes = 0;
     let mut played = 0;

@@ -180,3 +180,34 @@ fn sabaki_gtp_package_syncs_a_handicap_game_with_time_settings() {
         "{stdout}"
     );
 }
+
+#[test]
+#[ignore = "needs node and npm: npm ci --prefix tests/sabaki"]
+fn sabaki_offers_analysis_and_reads_the_stream() {
+    // tests/sabaki/analyze.js: Sabaki's choice of analysis command from list_commands (its
+    // own `analyze`, the first of its list), analyze, kata-analyze and lz-analyze streamed and
+    // stopped by the next command, the ownership, and genmove_analyze recorded by Sabaki's
+    // ControllerStateTracker.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sabaki");
+    assert!(
+        dir.join("node_modules/@sabaki/gtp").exists(),
+        "@sabaki/gtp is not installed: run npm ci --prefix tests/sabaki"
+    );
+    let out = Command::new("node")
+        .arg(dir.join("analyze.js"))
+        .arg(common::BIN)
+        .output()
+        .expect("run node (install Node.js)");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    println!("{stdout}");
+    assert!(out.status.success(), "analyze.js failed:\n{stdout}");
+    assert!(
+        stdout
+            .lines()
+            .next()
+            .unwrap_or("")
+            .contains("with 'analyze'"),
+        "{stdout}"
+    );
+    assert_eq!(stdout.lines().last(), Some("sabaki analyze ok"), "{stdout}");
+}

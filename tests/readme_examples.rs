@@ -177,6 +177,18 @@ fn check(line: &str, out: &str) {
             |l| l.starts_with("=4 B+") || l.starts_with("=4 W+") || l == "=4 0",
             "an area score",
         );
+    } else if line.contains("genmove_analyze") {
+        has_line(out, |l| l == "=2", "the analysis starts");
+        has_line(
+            out,
+            |l| l.starts_with("info move ") && l.contains(" winrate ") && l.contains(" pv "),
+            "an analysis line",
+        );
+        has_line(
+            out,
+            |l| l.starts_with("play ") && l.len() > 5,
+            "the move played",
+        );
     } else if line.ends_with("-- gtp") {
         has_line(out, |l| l.starts_with("=3 ") && l.len() > 3, "genmove");
         has_line(out, |l| l.starts_with("=4 "), "unconditional_status");

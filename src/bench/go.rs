@@ -8,12 +8,13 @@ use crate::games::go::{Board, Color};
 use std::time::Instant;
 
 /// The benchmark names this file answers for.
-pub const NAMES: &[&str] = &["benson"];
+pub const NAMES: &[&str] = &["benson", "go-playouts"];
 
 /// Runs `what` if it is one of [`NAMES`].
 pub fn run(what: &str, args: &[String]) -> Option<Result<(), BenchError>> {
     match what {
         "benson" => Some(benson(args)),
+        "go-playouts" => Some(go_playouts(args)),
         _ => None,
     }
 }
@@ -71,6 +72,27 @@ fn per_position(
         best = best.min(start.elapsed().as_secs_f64() * 1e6 / boards.len() as f64);
     }
     (best, checksum)
+}
+
+/// `bench go-playouts [SECONDS] [THREADS]` (defaults 2 and 2).
+fn go_playouts(args: &[String]) -> Result<(), BenchError> {
+    let number = |i: usize, what: &'static str, default: f64| -> Result<f64, BenchError> {
+        match args.get(i) {
+            None => Ok(default),
+            Some(a) => a
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && *v > 0.0 && *v <= 3600.0)
+                .ok_or(BenchError::NotANumber {
+                    what,
+                    arg: a.clone(),
+                }),
+        }
+    };
+    let seconds = number(0, "seconds", 2.0)?;
+    let threads = number(1, "threads", 2.0)?.min(256.0) as usize;
+    crate::search::go::bench::run(seconds, threads.max(1), &mut |line| println!("{line}"));
+    Ok(())
 }
 
 fn benson(args: &[String]) -> Result<(), BenchError> {

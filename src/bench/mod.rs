@@ -200,6 +200,12 @@ pub const TABLE: &[Bench] = &[
         about: "us per 19x19 position, Benson classic and extended (default oracle built in)",
         run: go::run,
     },
+    Bench {
+        name: "go-playouts",
+        usage: "[SECONDS] [THREADS]",
+        about: "Go playouts/s on empty 9x9 and 19x19 (1 and THREADS threads), search signature",
+        run: go::run,
+    },
 ];
 
 /// Runs the named benchmark, printing its figures to stdout.

@@ -1,6 +1,7 @@
 //! GTP v2 for Go (`ryoshi gtp`): no banner; each command gets `=id result` or `?id error`
 //! followed by an empty line. See protocol/gtp.md.
 
+pub mod analyze;
 mod clock;
 
 use crate::games::go::analysis::{extended, Analysis};
@@ -8,11 +9,19 @@ use crate::games::go::notation::{format_move, format_vertex, parse_vertex};
 use crate::games::go::score::{self, Judgement, Life};
 use crate::games::go::{handicap, sgf, Board, Color, Game, HandicapError, Illegal, SizeError};
 use crate::protocol::lines;
+use crate::search::go::mcts::{Mcts, Settings, Snapshot};
+use crate::search::go::player::{self, Choice};
 use crate::text::sanitize_message;
 use crate::search::go::policy;
+use crate::search::{Control, Limits};
+pub use analyze::Args;
 use clock::{Clock, ClockError};
+use parking_lot::Mutex;
 use std::io::{BufRead, Write};
-use std::time::{Duration, Instant};
+use std::time::Instant;
+
+/// The tree of the end-of-game judgement's search.
+const JUDGE_TREE_BYTES: usize = 16 << 20;
 
 /// The komi until a `komi` command sets another: 7.5, as GNU Go, KataGo and most servers use
 /// with area scoring.
@@ -43,6 +52,12 @@ pub const COMMANDS: &[&str] = &[
     "kgs-time_settings",
     "time_left",
     "kgs-genmove_cleanup",
+    "analyze",
+    "lz-analyze",
+    "kata-analyze",
+    "genmove_analyze",
+    "lz-genmove_analyze",
+    "kata-genmove_analyze",
 ];
 
 /// The GTP engine state: the game, the komi, the clock, and the last analysis and end-of-game
@@ -56,6 +71,11 @@ pub struct Gtp {
     /// Handicap stones placed by a handicap command: (moves in the record just after them,
     /// count). White gets a point per stone at the count, as under Chinese rules.
     handicap: Option<(usize, usize)>,
+    args: Args,
+    /// The search, allocated at the first command that needs it.
+    engine: Option<Mcts>,
+    /// The last search's position (with the side that moved first) and its result.
+    last: Option<(Game, Snapshot)>,
 }
 
 impl Default for Gtp {
@@ -69,6 +89,8 @@ pub struct Reply {
     pub ok: bool,
     pub text: String,
     pub quit: bool,
+    /// An analysis to stream after the `=` (the text is then empty).
+    pub stream: Option<analyze::Request>,
 }
 
 /// Why a command failed: its Display is the text after `? ` (GTP 2's standard messages where
@@ -103,6 +125,9 @@ pub enum Failure {
     Size(SizeError),
     /// The move chooser picked a move the rules refuse (a bug).
     ChosenIllegal(Illegal),
+    AnalyzeArguments,
+    /// The search tree could not be allocated.
+    Memory(String),
 }
 
 impl std::fmt::Display for Failure {
@@ -131,6 +156,11 @@ impl std::fmt::Display for Failure {
             Failure::Handicap(e) => e.fmt(f),
             Failure::Size(e) => e.fmt(f),
             Failure::ChosenIllegal(e) => write!(f, "internal error: chosen move illegal ({e})"),
+            Failure::AnalyzeArguments => f.write_str(
+                "expected [color] [interval] [interval <cs>] [ownership true|false] \
+                 [minmoves <n>] [maxmoves <n>]",
+            ),
+            Failure::Memory(e) => f.write_str(e),
         }
     }
 }
@@ -165,7 +195,15 @@ fn parse_color(text: &str) -> Result<Color, Failure> {
 
 impl Gtp {
     pub fn new() -> Gtp {
+        Self::with_args(Args::default())
+    }
+
+    /// An engine with the command line's settings.
+    pub fn with_args(args: Args) -> Gtp {
         Gtp {
+            args,
+            engine: None,
+            last: None,
             game: Game::empty(19).unwrap_or_else(|_| unreachable!("19 is a valid size")),
             komi: DEFAULT_KOMI,
             clock: Clock::default(),
@@ -203,7 +241,9 @@ impl Gtp {
         let key_ok = matches!(&self.judged,
             Some((b, c, ko, _)) if *b == g.board && *c == g.to_move && *ko == g.ko);
         if !key_ok {
-            let j = score::judge(&g.board, g.to_move, g.ko, &mut || true);
+            let ownership = self.ownership();
+            let g = &self.game;
+            let j = player::judge_from_ownership(&g.board, g.to_move, g.ko, &ownership);
             self.judged = Some((g.board.clone(), g.to_move, g.ko, j));
         }
         match &self.judged {
@@ -212,38 +252,185 @@ impl Gtp {
         }
     }
 
-    /// `genmove` and `kgs-genmove_cleanup`: chooses within the clock's budget, plays and
-    /// charges the time to `color`.
-    fn generate(&mut self, color: Color, cleanup: bool) -> Result<String, Failure> {
-        let start = Instant::now();
+    /// The search, allocated on first use (`--tree-mb`).
+    fn engine(&mut self) -> Result<&Mcts, Failure> {
+        if self.engine.is_none() {
+            let bytes = (self.args.tree_mb as usize).saturating_mul(1 << 20);
+            let mcts = Mcts::new(bytes).map_err(|e| Failure::Memory(e.to_string()))?;
+            self.engine = Some(mcts);
+        }
+        match &self.engine {
+            Some(e) => Ok(e),
+            None => unreachable!("just allocated"),
+        }
+    }
+
+    /// The game with `color` to move (a move out of turn, as `play` allows, lifts the ko ban).
+    fn game_for(&self, color: Color) -> Game {
+        let mut game = self.game.clone();
+        if color != game.to_move {
+            game.to_move = color;
+            game.ko = None;
+        }
+        game
+    }
+
+    fn settings(&self, game: &Game, report_ms: Option<u64>) -> Settings {
+        Settings {
+            komi: self.komi + self.handicap_compensation() as f64,
+            threads: self.args.threads as usize,
+            seed: self.args.seed,
+            passes: if game.to_move == self.game.to_move {
+                self.game.passes()
+            } else {
+                0
+            },
+            report_ms,
+        }
+    }
+
+    /// The limits of a move for `color`: the clock's budget, the playout limit, or the
+    /// default move time.
+    fn limits(&self, color: Color) -> Limits {
         let empty = self
             .game
             .board
             .points()
             .filter(|&p| self.game.board.get(p) == crate::games::go::board::EMPTY)
             .count();
-        // A budget too large for a Duration or an Instant (`time_left b 1e300 0`) is no limit.
-        let deadline = self
+        // A budget too large for milliseconds (`time_left b 1e300 0`) is no limit.
+        let budget = self
             .clock
             .budget(color, empty)
-            .and_then(|s| Duration::try_from_secs_f64(s).ok())
-            .and_then(|d| start.checked_add(d));
-        let mut keep_going = || deadline.is_none_or(|d| Instant::now() < d);
-        let seed = self.game.moves_played() as u64;
+            .map(|s| s * 1000.0)
+            .filter(|ms| *ms < 1e15)
+            .map(|ms| ms.max(1.0) as u64);
+        let movetime = match (budget, self.args.playouts) {
+            (Some(ms), _) => Some(ms),
+            (None, Some(_)) => None,
+            (None, None) => Some(self.args.movetime_ms.max(1)),
+        };
+        Limits {
+            movetime,
+            nodes: self.args.playouts,
+            infinite: movetime.is_none() && self.args.playouts.is_none(),
+            ..Limits::default()
+        }
+    }
+
+    /// Searches the position for `color` under `control`; reports go to `report`.
+    fn search(
+        &mut self,
+        color: Color,
+        control: &Control,
+        report_ms: Option<u64>,
+        report: &mut dyn FnMut(&Snapshot),
+    ) -> Result<(Game, Snapshot), Failure> {
+        let game = self.game_for(color);
+        let settings = self.settings(&game, report_ms);
+        let snap = self.engine()?.search(&game, &settings, control, report);
+        self.last = Some((game.clone(), snap.clone()));
+        Ok((game, snap))
+    }
+
+    /// The ownership of the current position (side to move's view): the last search's when it
+    /// was of this position, otherwise a short seeded search's.
+    fn ownership(&mut self) -> Vec<f64> {
+        let g = &self.game;
+        if let Some((game, snap)) = &self.last {
+            if game.board == g.board && game.to_move == g.to_move && snap.playouts >= 500 {
+                return snap.ownership.clone();
+            }
+        }
+        let playouts = crate::games::go::score::playouts_for(g.board.size()) as u64 * 8;
+        let control = Control::new(
+            Limits {
+                nodes: Some(playouts),
+                ..Limits::default()
+            },
+            0,
+        );
+        let game = g.clone();
+        // The playouts go on past passes already played: they are what finds the dead stones.
+        let settings = Settings {
+            threads: 1,
+            seed: 0,
+            passes: 0,
+            ..self.settings(&game, None)
+        };
+        // A fresh small tree, so that the answer depends on the position alone.
+        match Mcts::new(JUDGE_TREE_BYTES) {
+            Ok(engine) => {
+                engine
+                    .search(&game, &settings, &control, &mut |_| {})
+                    .ownership
+            }
+            // No memory for a tree: every stone counts as alive.
+            Err(_) => {
+                let board = &self.game.board;
+                let me = self.game.to_move.cell();
+                board
+                    .points()
+                    .map(|p| match board.get(p) {
+                        0 => 0.0,
+                        c if c == me => 1.0,
+                        _ => -1.0,
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// `genmove` and `kgs-genmove_cleanup`: searches within the clock's budget, plays and
+    /// charges the time to `color`.
+    fn generate(&mut self, color: Color, cleanup: bool) -> Result<String, Failure> {
+        self.generate_reporting(color, cleanup, None, &mut |_| {})
+    }
+
+    fn generate_reporting(
+        &mut self,
+        color: Color,
+        cleanup: bool,
+        report_ms: Option<u64>,
+        report: &mut dyn FnMut(&Snapshot),
+    ) -> Result<String, Failure> {
+        let start = Instant::now();
+        let limits = self.limits(color);
+        let control = Control::new(limits, 0);
         let capture = if cleanup {
             let ko = if color == self.game.to_move {
                 self.game.ko
             } else {
                 None
             };
+            let mut keep_going = || !control.soft_expired();
             let j = score::judge(&self.game.board, color, ko, &mut keep_going);
             score::capture_dead(&self.game.board, ko, color, &j)
         } else {
             None
         };
-        let mv = match capture {
-            Some(p) => Some(p),
-            None => policy::choose_within(&self.game, color, seed, &mut keep_going).0,
+        let choice = match capture {
+            Some(p) => Choice::Play(p),
+            None => {
+                let (game, snap) = self.search(color, &control, report_ms, report)?;
+                // A streamed search ends with its final state, however short it was.
+                if report_ms.is_some() {
+                    report(&snap);
+                }
+                let komi = self.komi + self.handicap_compensation() as f64;
+                let passes = self.settings(&game, None).passes;
+                // The cleanup phase plays on to the end: no resigning.
+                let may_resign = !self.args.no_resign && !cleanup;
+                player::decide(&game, komi, passes, &snap, may_resign)
+            }
+        };
+        let mv = match choice {
+            Choice::Resign => {
+                self.clock.charge(color, start.elapsed().as_secs_f64());
+                return Ok("resign".into());
+            }
+            Choice::Pass => None,
+            Choice::Play(p) => Some(p),
         };
         self.game
             .play_as(color, mv)
@@ -317,22 +504,42 @@ impl Gtp {
                     ok: false,
                     text: "missing command".into(),
                     quit: false,
+                    stream: None,
                 },
             ));
         };
         let args: Vec<&str> = tokens.collect();
         let mut quit = false;
+        if let Some((format, genmove)) = analyze::command(command) {
+            let reply = match analyze::parse(format, genmove, &args, self.game.to_move) {
+                Ok(request) => Reply {
+                    ok: true,
+                    text: String::new(),
+                    quit: false,
+                    stream: Some(request),
+                },
+                Err(failure) => Reply {
+                    ok: false,
+                    text: failure.to_string(),
+                    quit: false,
+                    stream: None,
+                },
+            };
+            return Some((id, reply));
+        }
         let result = self.execute(command, &args, &mut quit);
         let reply = match result {
             Ok(text) => Reply {
                 ok: true,
                 text,
                 quit,
+                stream: None,
             },
             Err(failure) => Reply {
                 ok: false,
                 text: failure.to_string(),
                 quit: false,
+                stream: None,
             },
         };
         Some((id, reply))
@@ -561,24 +768,76 @@ fn preprocess(line: &str) -> String {
         .collect()
 }
 
-/// Runs the GTP loop until `quit` or the end of the input. Lines over
-/// [`lines::MAX_LINE_BYTES`] fail with `? line longer than ...` and are not executed.
-pub fn run<R: BufRead, W: Write>(mut input: R, mut output: W) -> Result<(), String> {
-    let mut gtp = Gtp::new();
+/// A line from the reader thread.
+enum Input {
+    Line(String),
+    TooLong,
+    Eof,
+}
+
+/// Reads lines into `tx` until the end of the input or until nobody listens.
+fn read_lines<R: BufRead>(mut input: R, tx: crossbeam_channel::Sender<Input>) {
     let mut buf = Vec::new();
     loop {
-        let (id, reply) = match lines::read_line(&mut input, &mut buf, lines::MAX_LINE_BYTES) {
-            lines::Read::Eof => break,
-            lines::Read::TooLong => (
+        let msg = match lines::read_line(&mut input, &mut buf, lines::MAX_LINE_BYTES) {
+            lines::Read::Eof => Input::Eof,
+            lines::Read::TooLong => Input::TooLong,
+            lines::Read::Line => Input::Line(String::from_utf8_lossy(&buf).into_owned()),
+        };
+        let eof = matches!(msg, Input::Eof);
+        if tx.send(msg).is_err() || eof {
+            return;
+        }
+    }
+}
+
+fn write_text<W: Write>(output: &Mutex<W>, text: &str) -> Result<(), String> {
+    let mut out = output.lock();
+    out.write_all(text.as_bytes())
+        .and_then(|_| out.flush())
+        .map_err(|e| format!("writing output: {e}"))
+}
+
+/// Runs the GTP loop until `quit` or the end of the input. Lines over
+/// [`lines::MAX_LINE_BYTES`] fail with `? line longer than ...` and are not executed.
+/// Input is read on its own thread, so that a running analysis stops when the next command
+/// arrives.
+pub fn run<R: BufRead + Send + 'static, W: Write + Send>(
+    input: R,
+    output: W,
+) -> Result<(), String> {
+    run_with(Args::default(), input, output)
+}
+
+/// [`run`] with the engine settings of the command line.
+pub fn run_with<R: BufRead + Send + 'static, W: Write + Send>(
+    args: Args,
+    input: R,
+    output: W,
+) -> Result<(), String> {
+    let mut gtp = Gtp::with_args(args);
+    // A few lines of look-ahead: the reader waits when the engine is busy.
+    let (tx, rx) = crossbeam_channel::bounded(4);
+    std::thread::spawn(move || read_lines(input, tx));
+    let output = Mutex::new(output);
+    let mut pending: Option<Input> = None;
+    loop {
+        let msg = match pending.take() {
+            Some(msg) => msg,
+            None => rx.recv().unwrap_or(Input::Eof),
+        };
+        let (id, reply) = match msg {
+            Input::Eof => break,
+            Input::TooLong => (
                 None,
                 Reply {
                     ok: false,
                     text: lines::too_long_message(),
                     quit: false,
+                    stream: None,
                 },
             ),
-            lines::Read::Line => {
-                let line = String::from_utf8_lossy(&buf);
+            Input::Line(line) => {
                 let Some(answer) = gtp.handle(&preprocess(&line)) else {
                     continue;
                 };
@@ -586,6 +845,10 @@ pub fn run<R: BufRead, W: Write>(mut input: R, mut output: W) -> Result<(), Stri
             }
         };
         let id = id.unwrap_or_default();
+        if let Some(request) = reply.stream {
+            pending = gtp.stream(&id, &request, &output, &rx)?;
+            continue;
+        }
         let mark = if reply.ok { '=' } else { '?' };
         let body = if reply.ok {
             reply.text
@@ -597,13 +860,74 @@ pub fn run<R: BufRead, W: Write>(mut input: R, mut output: W) -> Result<(), Stri
         } else {
             format!("{mark}{id} {body}\n\n")
         };
-        output
-            .write_all(text.as_bytes())
-            .and_then(|_| output.flush())
-            .map_err(|e| format!("writing output: {e}"))?;
+        write_text(&output, &text)?;
         if reply.quit {
             break;
         }
     }
     Ok(())
+}
+
+impl Gtp {
+    /// Streams an analysis: `=id`, then a line per report; `lz-analyze`/`kata-analyze` run until
+    /// the next input line (returned, to be handled next), `genmove_analyze` until the move's
+    /// time is up, then `play <move>`. An empty line ends the reply.
+    fn stream<W: Write + Send>(
+        &mut self,
+        id: &str,
+        request: &analyze::Request,
+        output: &Mutex<W>,
+        rx: &crossbeam_channel::Receiver<Input>,
+    ) -> Result<Option<Input>, String> {
+        if let Err(e) = self.engine() {
+            let text = sanitize_message(&e.to_string());
+            write_text(output, &format!("?{id} {text}\n\n"))?;
+            return Ok(None);
+        }
+        write_text(output, &format!("={id}\n"))?;
+        let board = self.game.board.clone();
+        // A failed write shows again, and is returned, at the reply's last line.
+        let mut report = |snap: &Snapshot| {
+            let text = format!("{}\n", analyze::line(request, &board, snap));
+            let _ = write_text(output, &text);
+        };
+        if request.genmove {
+            let result = self.generate_reporting(
+                request.color,
+                false,
+                Some(request.interval_ms),
+                &mut report,
+            );
+            // The move is played unless the rules refuse it (a bug): then the reply says so.
+            let end = match result {
+                Ok(mv) => format!("play {mv}\n\n"),
+                Err(e) => format!("{}\n\n", sanitize_message(&e.to_string())),
+            };
+            write_text(output, &end)?;
+            return Ok(None);
+        }
+        let control = Control::new(
+            Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            0,
+        );
+        let game = self.game_for(request.color);
+        let settings = self.settings(&game, Some(request.interval_ms));
+        let Some(engine) = &self.engine else {
+            unreachable!("allocated above")
+        };
+        let (next, snap) = std::thread::scope(|scope| {
+            let search = scope.spawn(|| engine.search(&game, &settings, &control, &mut report));
+            let next = rx.recv().unwrap_or(Input::Eof);
+            control.stop();
+            (next, search.join())
+        });
+        if let Ok(snap) = snap {
+            self.last = Some((game, snap));
+        }
+        write_text(output, "\n")?;
+        Ok(Some(next))
+    }
 }

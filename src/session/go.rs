@@ -3,24 +3,29 @@
 use super::options::Options;
 use super::variant::{self, Adapter, Out, PerftJob, SessionError, Variant};
 use crate::games::go::analysis::{classic, extended};
-use crate::games::go::board::{Illegal, SizeError};
 use crate::games::go::notation::{format_move, parse_vertex, VertexError};
 use crate::games::go::rules::{GoGame, RulesError};
 use crate::games::go::sgf::{FileError, SgfError};
-use crate::games::go::{perft, score, sgf, Board, Color, Game};
+use crate::games::go::{perft, score, sgf, Board, Color};
 use crate::games::rules::Rules;
 use crate::protocol::{Command, StartSpec};
-use crate::search::go::policy;
+use crate::search::go::mcts::Mcts;
+use crate::search::go::{bench as go_bench, policy, usi};
 use crate::search::{Info, Job, Limits, Outcome, Report};
+use parking_lot::Mutex;
+use std::sync::Arc;
 
 pub struct GoVariant {
     record: GoGame,
+    /// The search and its size in MiB (`USI_Hash`), kept between moves for tree reuse.
+    engine: Mutex<Option<(u64, Arc<Mcts>)>>,
 }
 
 impl GoVariant {
     pub fn new() -> Self {
         GoVariant {
             record: GoGame::start(),
+            engine: Mutex::new(None),
         }
     }
 }
@@ -48,8 +53,8 @@ pub enum GoError {
         error: RulesError,
     },
     PerftDepth(u32),
-    Size(SizeError),
-    BenchIllegal(Illegal),
+    /// No memory for the bench's search tree.
+    BenchTree,
     File(FileError),
     /// An SGF record (from the file `path`, when it came from one).
     Sgf {
@@ -80,8 +85,7 @@ impl std::fmt::Display for GoError {
                 "go perft depth must be 1..{}, got {depth}",
                 perft::MAX_DEPTH
             ),
-            GoError::Size(e) => e.fmt(f),
-            GoError::BenchIllegal(e) => write!(f, "bench: chosen move illegal ({e})"),
+            GoError::BenchTree => f.write_str("bench: no memory for the search tree"),
             GoError::File(e) => e.fmt(f),
             GoError::Sgf {
                 path: Some(path),
@@ -202,8 +206,16 @@ impl Variant for GoVariant {
         }))
     }
 
+    fn prepare(&mut self, options: &Options) -> Option<String> {
+        usi::prepare(&self.engine, options.hash_mb)
+    }
+
     fn search(&self, limits: &Limits, options: &Options) -> Job {
         let game = self.record.game.clone();
+        if let Some((_, engine)) = self.engine.lock().as_ref() {
+            return usi::job(engine.clone(), game, options.threads as usize, options.seed);
+        }
+        // No memory for a tree: the simple move chooser answers.
         let limits = limits.clone();
         let seed = options.seed;
         Box::new(move |control, report| {
@@ -234,19 +246,12 @@ impl Variant for GoVariant {
     }
 
     fn bench(&mut self, _options: &Options, out: Out) -> Result<(), SessionError> {
-        // A fixed self-play game on 9x9 with the move chooser; its node count is the signature.
-        let mut game = Game::empty(9).map_err(GoError::Size)?;
-        let mut nodes = 0u64;
-        let mut passes = 0;
-        let mut moves = 0;
-        while passes < 2 && moves < 200 {
-            let (mv, examined) = policy::choose(&game, game.to_move, 0);
-            nodes += examined;
-            passes = if mv.is_none() { passes + 1 } else { 0 };
-            game.play(mv).map_err(GoError::BenchIllegal)?;
-            moves += 1;
-        }
-        out(&format!("go bench: self-play on 9x9, {moves} moves"));
+        // The search's signature: the fixed search `ryoshi bench go-playouts` ends with.
+        let (nodes, best) = go_bench::signature().ok_or(GoError::BenchTree)?;
+        out(&format!(
+            "go search signature: 9x9, seed 1, {} playouts: best {best}",
+            go_bench::SIGNATURE_PLAYOUTS
+        ));
         out(&format!("Nodes searched: {nodes}"));
         Ok(())
     }

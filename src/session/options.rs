@@ -166,7 +166,7 @@ const SPECS: &[Spec] = &[
         reallocates: true,
         // A served session starts at 16 MiB (a person's opponent, many tabs at once).
         served_max: Some(64),
-        games: Some(&[Game::QuantumShogi, Game::Othello]),
+        games: None,
     },
     Spec {
         name: "USI_Ponder",
@@ -187,7 +187,7 @@ const SPECS: &[Spec] = &[
         reallocates: true,
         // Many tabs share the machine's cores.
         served_max: Some(1),
-        games: Some(QUANTUM),
+        games: Some(&[Game::QuantumShogi, Game::Go]),
     },
     Spec {
         name: "MultiPV",
@@ -384,7 +384,7 @@ mod tests {
     #[test]
     fn each_option_knows_the_games_it_acts_on() {
         let threads = find("threads").unwrap();
-        assert!(threads.acts_on(Game::QuantumShogi) && !threads.acts_on(Game::Othello));
+        assert!(threads.acts_on(Game::Go) && !threads.acts_on(Game::Othello));
         assert!(threads.reallocates() && threads.served_max() == Some(1));
         let level = find("Level").unwrap();
         assert!(level.acts_on(Game::Othello) && !level.acts_on(Game::QuantumShogi));

@@ -36,7 +36,14 @@ pub fn transcript(input: &[u8]) -> String {
 /// `transcript` for `ryoshi gtp`; the whole script must be read (the engine quits only at its
 /// end).
 pub fn gtp_transcript(script: &str) -> String {
-    let (out, written) = run(&["gtp"], script.as_bytes());
+    gtp_transcript_with(&[], script)
+}
+
+/// [`gtp_transcript`] with `ryoshi gtp`'s options (`--playouts 200`, ...).
+pub fn gtp_transcript_with(args: &[&str], script: &str) -> String {
+    let mut all = vec!["gtp"];
+    all.extend_from_slice(args);
+    let (out, written) = run(&all, script.as_bytes());
     written.expect("the whole script written");
     out
 }

@@ -78,6 +78,21 @@ impl Game {
         Ok(())
     }
 
+    /// The passes played just before this position (a pass is the one move that leaves the
+    /// board as it was; handicap placement changes it).
+    pub fn passes(&self) -> u8 {
+        let mut board = &self.board;
+        let mut count = 0;
+        for (before, _, _) in self.history.iter().rev() {
+            if before != board || count == u8::MAX {
+                break;
+            }
+            count += 1;
+            board = before;
+        }
+        count
+    }
+
     pub fn moves_played(&self) -> usize {
         self.history.len()
     }

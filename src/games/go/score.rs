@@ -128,7 +128,7 @@ fn area_owner(board: &Board, p: usize) -> Option<Color> {
 }
 
 /// Marks as seki the alive blocks next to a shared liberty.
-fn mark_seki(board: &Board, life: &mut [Life]) {
+pub fn mark_seki(board: &Board, life: &mut [Life]) {
     let mut seki_points = Vec::new();
     for p in board.points() {
         if board.get(p) != EMPTY {

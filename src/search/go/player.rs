@@ -1,0 +1,177 @@
+//! From a search to a move: when to pass, when to resign, and the end-of-game judgement drawn
+//! from the search's ownership (Benson's unconditional status overrides it).
+
+use super::fast::{FastBoard, PASS};
+use super::mcts::{area, Snapshot};
+use crate::games::go::analysis::{extended, Status};
+use crate::games::go::board::{Board, Color, EMPTY};
+use crate::games::go::score::{area_score, Judgement, Life};
+use crate::games::go::Game;
+
+/// Resign below this win rate (side to move), once the search has this many playouts.
+pub const RESIGN_WINRATE: f64 = 0.05;
+pub const RESIGN_PLAYOUTS: u32 = 2000;
+
+/// What the engine does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    Play(usize),
+    Pass,
+    Resign,
+}
+
+/// Black's area minus white's with every stone alive (Tromp-Taylor), komi not taken off.
+pub fn tromp_taylor(game: &Game) -> i32 {
+    area(&FastBoard::from_game(game))
+}
+
+/// Ownership beyond this (either way) is decided; below it a stone is ambiguous.
+const DECIDED: f64 = 0.6;
+/// No end-of-game decision on fewer playouts than this.
+const MIN_PLAYOUTS_TO_JUDGE: u32 = 100;
+
+/// The move to play after the search `snap` of `game` (the side to move's), `passes` being the
+/// passes just played. As GNU Go does, the engine passes when the game is over and passing
+/// wins by its own count (`final_score`: area, the stones the search finds dead taken off),
+/// and never while a stone's fate is still ambiguous:
+/// - after the opponent's pass, when every stone is decided and the count wins;
+/// - otherwise, when every point is decided (or is dame) and the count wins;
+/// - when nothing but own eyes is left to play.
+///
+/// It resigns (when allowed) when the search gives it less than [`RESIGN_WINRATE`].
+pub fn decide(game: &Game, komi: f64, passes: u8, snap: &Snapshot, may_resign: bool) -> Choice {
+    let me = game.to_move;
+    let judgement = judge_from_ownership(&game.board, me, game.ko, &snap.ownership);
+    let margin = area_score(&game.board, &judgement, komi);
+    let wins = if me == Color::Black {
+        margin > 0.0
+    } else {
+        margin < 0.0
+    };
+    let enough = snap.root_visits >= MIN_PLAYOUTS_TO_JUDGE;
+    let stones_decided = enough && stones_decided(game, snap);
+    let points_decided = enough && regions_closed(&game.board, &judgement, me, &snap.ownership);
+    if wins && stones_decided && (passes >= 1 || points_decided) {
+        return Choice::Pass;
+    }
+    let Some(best) = snap.moves.iter().find(|m| m.mv != PASS) else {
+        return Choice::Pass;
+    };
+    let hopeless = snap.root_visits >= RESIGN_PLAYOUTS
+        && snap.winrate < RESIGN_WINRATE
+        && best.winrate < RESIGN_WINRATE;
+    if hopeless && may_resign {
+        return Choice::Resign;
+    }
+    // A lost game that is over (or that the opponent has ended by passing) is passed out.
+    if (hopeless && passes >= 1) || (stones_decided && points_decided) {
+        return Choice::Pass;
+    }
+    Choice::Play(best.mv as usize)
+}
+
+/// Whether every stone has a decided owner.
+fn stones_decided(game: &Game, snap: &Snapshot) -> bool {
+    let board = &game.board;
+    board
+        .points()
+        .zip(&snap.ownership)
+        .all(|(p, &own)| board.get(p) == EMPTY || own.abs() > DECIDED)
+}
+
+/// Whether the game is over on the board: with the dead stones taken off, every empty region
+/// is bordered by one colour only and the search gives every point of it to that colour, or is
+/// a single point between both (dame). `ownership` is `to_move`'s, per point in scanning order.
+fn regions_closed(board: &Board, judgement: &Judgement, to_move: Color, ownership: &[f64]) -> bool {
+    let mut black_own = vec![0.0; board.len()];
+    for (p, &o) in board.points().zip(ownership) {
+        black_own[p] = if to_move == Color::Black { o } else { -o };
+    }
+    let mut b = board.clone();
+    for p in board.points() {
+        if judgement.life[p] == Life::Dead {
+            b.set(p, EMPTY);
+        }
+    }
+    let mut seen = vec![false; b.len()];
+    for p in b.points() {
+        if b.get(p) != EMPTY || seen[p] {
+            continue;
+        }
+        let mut region = vec![p];
+        seen[p] = true;
+        let mut touches = [false; 2];
+        let mut i = 0;
+        while i < region.len() {
+            let q = region[i];
+            i += 1;
+            for n in b.neighbors(q) {
+                match b.get(n) {
+                    EMPTY if !seen[n] => {
+                        seen[n] = true;
+                        region.push(n);
+                    }
+                    c => {
+                        if let Some(color) = Color::from_cell(c) {
+                            touches[color.index()] = true;
+                        }
+                    }
+                }
+            }
+        }
+        let open = touches[0] && touches[1] && region.len() > 1;
+        if open || (!touches[0] && !touches[1]) {
+            return false;
+        }
+        // A region of one colour is its territory only when the playouts agree.
+        let sign = if touches[0] { 1.0 } else { -1.0 };
+        if touches[0] != touches[1] && region.iter().any(|&q| sign * black_own[q] <= DECIDED) {
+            return false;
+        }
+    }
+    true
+}
+
+/// The end-of-game judgement from a search's ownership (`ownership` per point in scanning
+/// order, +1 = `to_move` owns it): a block is dead when its stones were mostly the opponent's
+/// at the end of the playouts. Benson's unconditional status (the extended analysis) wins over
+/// it; alive blocks next to a shared liberty are seki (as [`crate::games::go::score`] marks it).
+pub fn judge_from_ownership(
+    board: &Board,
+    to_move: Color,
+    ko: Option<usize>,
+    ownership: &[f64],
+) -> Judgement {
+    let analysis = extended(board, ko);
+    let mut own = vec![0.0; board.len()];
+    for (p, &o) in board.points().zip(ownership) {
+        own[p] = if to_move == Color::Black { o } else { -o };
+    }
+    let mut life = vec![Life::None; board.len()];
+    for (cell, stones, _) in board.blocks() {
+        let fixed = stones.iter().find_map(|&s| match analysis.status[s] {
+            Status::Alive => Some(Life::Alive),
+            Status::Dead => Some(Life::Dead),
+            _ => None,
+        });
+        let verdict = fixed.unwrap_or_else(|| {
+            // Black's ownership summed over the block, from the block's own side.
+            let sum: f64 = stones.iter().map(|&s| own[s]).sum();
+            let mine = if cell == Color::Black.cell() {
+                sum
+            } else {
+                -sum
+            };
+            if mine < 0.0 {
+                Life::Dead
+            } else {
+                Life::Alive
+            }
+        });
+        for s in stones {
+            life[s] = verdict;
+        }
+    }
+    crate::games::go::score::mark_seki(board, &mut life);
+    Judgement { life }
+}

@@ -1,0 +1,128 @@
+//! The playout policy, in the spirit of MoGo, Fuego and Pachi: answer the last move first
+//! (capture its block in atari, save own blocks it put in atari, play a 3x3 shape around it),
+//! otherwise a random legal move that neither fills an own eye nor puts a block of two or more
+//! stones into atari without capturing. The game ends at two passes (or a move cap).
+
+use super::fast::{FastBoard, PASS};
+use super::patterns;
+use crate::rng::SplitMix64;
+
+/// Reusable buffers of one playing thread.
+#[derive(Default)]
+pub struct Playout {
+    candidates: Vec<u16>,
+}
+
+impl Playout {
+    /// Plays `board` to its end, appending the moves to `moves`.
+    pub fn run(&mut self, board: &mut FastBoard, rng: &mut SplitMix64, moves: &mut Vec<u16>) {
+        let cap = 3 * board.size() * board.size();
+        let mut played = 0;
+        while board.passes < 2 && played < cap {
+            let mv = self.choose(board, rng);
+            board.play(mv);
+            moves.push(mv);
+            played += 1;
+        }
+    }
+
+    /// The playout's move for the side to move.
+    pub fn choose(&mut self, board: &mut FastBoard, rng: &mut SplitMix64) -> u16 {
+        let last = board.last as usize;
+        if last != PASS as usize {
+            self.answers(board, last);
+            if !self.candidates.is_empty() {
+                return self.candidates[rng.index(self.candidates.len())];
+            }
+            self.shapes(board, last);
+            if !self.candidates.is_empty() {
+                return self.candidates[rng.index(self.candidates.len())];
+            }
+        }
+        random_move(board, rng)
+    }
+
+    /// Captures of the last move's block and escapes of own blocks it put in atari.
+    fn answers(&mut self, board: &mut FastBoard, last: usize) {
+        self.candidates.clear();
+        let me = board.to_move.cell();
+        if board.get(last) != 0 && board.in_atari(last) {
+            let lib = board.atari_liberty(last);
+            if board.is_legal(lib) {
+                self.candidates.push(lib as u16);
+            }
+        }
+        for n in board.neighbors(last) {
+            if board.get(n) == me && board.in_atari(n) {
+                escapes(board, n, &mut self.candidates);
+            }
+        }
+    }
+
+    /// Empty points around the last move that match a 3x3 pattern and are sensible.
+    fn shapes(&mut self, board: &mut FastBoard, last: usize) {
+        self.candidates.clear();
+        let around = board.neighbors(last);
+        let diagonals = board.diagonals(last);
+        for q in around.into_iter().chain(diagonals) {
+            if board.get(q) == 0
+                && patterns::matches(board.pattern_key(q))
+                && board.is_legal(q)
+                && !bad_self_atari(board, q)
+            {
+                self.candidates.push(q as u16);
+            }
+        }
+    }
+}
+
+/// The moves that save the own block through `stone` from atari: capturing an adjacent
+/// opponent block in atari, or extending when that gives two liberties or more.
+pub fn escapes(board: &mut FastBoard, stone: usize, out: &mut Vec<u16>) {
+    let them = board.to_move.other().cell();
+    let mut captures: Vec<u16> = Vec::new();
+    for s in board.block_stones(stone) {
+        for q in board.neighbors(s) {
+            if board.get(q) == them && board.in_atari(q) {
+                let lib = board.atari_liberty(q) as u16;
+                if !captures.contains(&lib) {
+                    captures.push(lib);
+                }
+            }
+        }
+    }
+    for lib in captures {
+        if board.is_legal(lib as usize) {
+            out.push(lib);
+        }
+    }
+    let lib = board.atari_liberty(stone);
+    if board.is_legal(lib) && board.after_move(lib, board.to_move, 2).0 >= 2 {
+        out.push(lib as u16);
+    }
+}
+
+/// A move that leaves a new block of two or more stones with one liberty and captures nothing.
+#[inline]
+pub fn bad_self_atari(board: &mut FastBoard, p: usize) -> bool {
+    let (libs, stones) = board.after_move(p, board.to_move, 2);
+    libs < 2 && stones >= 2
+}
+
+/// A random legal move that fills no own eye and is no bad self-atari; PASS when none is left.
+/// The scan starts at a random empty point and goes round the list once.
+pub fn random_move(board: &mut FastBoard, rng: &mut SplitMix64) -> u16 {
+    let count = board.empties().len();
+    if count == 0 {
+        return PASS;
+    }
+    let start = rng.index(count);
+    let color = board.to_move;
+    for i in 0..count {
+        let p = board.empties()[(start + i) % count] as usize;
+        if board.is_legal(p) && !board.is_eye(p, color) && !bad_self_atari(board, p) {
+            return p as u16;
+        }
+    }
+    PASS
+}
