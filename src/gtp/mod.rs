@@ -20,9 +20,6 @@ use parking_lot::Mutex;
 use std::io::{BufRead, Write};
 use std::time::Instant;
 
-/// The tree of the end-of-game judgement's search.
-const JUDGE_TREE_BYTES: usize = 16 << 20;
-
 /// The komi until a `komi` command sets another: 7.5, as GNU Go, KataGo and most servers use
 /// with area scoring.
 pub const DEFAULT_KOMI: f64 = 7.5;
@@ -342,43 +339,8 @@ impl Gtp {
                 return snap.ownership.clone();
             }
         }
-        let playouts = crate::games::go::score::playouts_for(g.board.size()) as u64 * 8;
-        let control = Control::new(
-            Limits {
-                nodes: Some(playouts),
-                ..Limits::default()
-            },
-            0,
-        );
-        let game = g.clone();
-        // The playouts go on past passes already played: they are what finds the dead stones.
-        let settings = Settings {
-            threads: 1,
-            seed: 0,
-            passes: 0,
-            ..self.settings(&game, None)
-        };
-        // A fresh small tree, so that the answer depends on the position alone.
-        match Mcts::new(JUDGE_TREE_BYTES) {
-            Ok(engine) => {
-                engine
-                    .search(&game, &settings, &control, &mut |_| {})
-                    .ownership
-            }
-            // No memory for a tree: every stone counts as alive.
-            Err(_) => {
-                let board = &self.game.board;
-                let me = self.game.to_move.cell();
-                board
-                    .points()
-                    .map(|p| match board.get(p) {
-                        0 => 0.0,
-                        c if c == me => 1.0,
-                        _ => -1.0,
-                    })
-                    .collect()
-            }
-        }
+        let komi = self.settings(g, None).komi;
+        player::fresh_ownership(g, komi)
     }
 
     /// `genmove` and `kgs-genmove_cleanup`: searches within the clock's budget, plays and

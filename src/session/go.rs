@@ -10,7 +10,7 @@ use crate::games::go::{perft, score, sgf, Board, Color};
 use crate::games::rules::Rules;
 use crate::protocol::{Command, StartSpec};
 use crate::search::go::mcts::Mcts;
-use crate::search::go::{bench as go_bench, policy, usi};
+use crate::search::go::{bench as go_bench, player as go_player, policy, usi};
 use crate::search::{Info, Job, Limits, Outcome, Report};
 use parking_lot::Mutex;
 use std::sync::Arc;
@@ -169,7 +169,11 @@ impl GoVariant {
                 .ok_or_else(|| GoError::Komi(text.into()))?,
         };
         let game = &self.record.game;
-        let judgement = score::judge(&game.board, game.to_move, game.ko, &mut || true);
+        // The judgement GTP's final_score and final_status_list give: the search's ownership,
+        // with Benson's unconditional status over it.
+        let ownership = go_player::fresh_ownership(game, komi);
+        let judgement =
+            go_player::judge_from_ownership(&game.board, game.to_move, game.ko, &ownership);
         let total = score::area_score(&game.board, &judgement, komi);
         let dead = |colour: Color| -> String {
             game.board

@@ -2,7 +2,8 @@
 //! from the search's ownership (Benson's unconditional status overrides it).
 
 use super::fast::{FastBoard, PASS};
-use super::mcts::{area, Snapshot};
+use super::mcts::{area, Mcts, Settings, Snapshot};
+use crate::search::{Control, Limits};
 use crate::games::go::analysis::{extended, Status};
 use crate::games::go::board::{Board, Color, EMPTY};
 use crate::games::go::score::{area_score, Judgement, Life};
@@ -130,6 +131,47 @@ fn regions_closed(board: &Board, judgement: &Judgement, to_move: Color, ownershi
         }
     }
     true
+}
+
+/// The tree of the end-of-game judgement's search.
+const JUDGE_TREE_BYTES: usize = 16 << 20;
+
+/// The ownership of `game` (+1 = its side to move owns the point) from a short seeded search in
+/// a fresh tree, so that the answer depends on the position and the komi alone: GTP's
+/// `final_score` and the session's `score` agree on it. The playouts go on past passes already
+/// played: they are what finds the dead stones. With no memory for a tree every stone counts as
+/// alive.
+pub fn fresh_ownership(game: &Game, komi: f64) -> Vec<f64> {
+    let playouts = crate::games::go::score::playouts_for(game.board.size()) as u64 * 8;
+    let control = Control::new(
+        Limits {
+            nodes: Some(playouts),
+            ..Limits::default()
+        },
+        0,
+    );
+    let settings = Settings {
+        komi,
+        threads: 1,
+        seed: 0,
+        passes: 0,
+        report_ms: None,
+    };
+    match Mcts::new(JUDGE_TREE_BYTES) {
+        Ok(engine) => engine.search(game, &settings, &control, &mut |_| {}).ownership,
+        Err(_) => {
+            let board = &game.board;
+            let me = game.to_move.cell();
+            board
+                .points()
+                .map(|p| match board.get(p) {
+                    0 => 0.0,
+                    c if c == me => 1.0,
+                    _ => -1.0,
+                })
+                .collect()
+        }
+    }
 }
 
 /// The end-of-game judgement from a search's ownership (`ownership` per point in scanning
