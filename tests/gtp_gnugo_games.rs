@@ -36,7 +36,13 @@ fn gnugo() -> GtpProcess {
 }
 
 fn ryoshi() -> GtpProcess {
-    GtpProcess::start("ryoshi", env!("CARGO_BIN_EXE_ryoshi"), &["gtp"])
+    // Played to the end as GNU Go is (--never-resign), on a playout budget so that the games
+    // are quick and repeat.
+    GtpProcess::start(
+        "ryoshi",
+        env!("CARGO_BIN_EXE_ryoshi"),
+        &["gtp", "--no-resign", "--playouts", "1000"],
+    )
 }
 
 /// `B+3.5` -> 3.5, `W+0.5` -> -0.5, `0` -> 0 (GNU Go writes `B+3.0`).
