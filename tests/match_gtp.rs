@@ -458,11 +458,11 @@ fn ryoshi_gtp_plays_go_against_ryoshi_usi_on_9x9() {
         "[[engine]]\nname = \"gtp\"\nprotocol = \"gtp\"\ncmd = {bin:?}\nargs = [\"gtp\"]\n\n\
          [[engine]]\nname = \"usi\"\ncmd = {bin:?}\n\n\
          [match]\nvariant = \"go\"\nengines = [\"gtp\", \"usi\"]\nboard_size = 9\nkomi = 7\n\
-         games = 4\nopening_plies = 2\nseed = 5\nmovetime_ms = 1000\nmargin_ms = 2000\nmax_plies = 300\n",
+         games = 2\nopening_plies = 2\nseed = 5\nmovetime_ms = 300\nmargin_ms = 2000\nmax_plies = 300\n",
         bin = common::BIN
     );
     let (_dir, stdout, results) = run_binary("gtp-ryoshi-go", &text);
-    assert_eq!(results.len(), 4, "{stdout}");
+    assert_eq!(results.len(), 2, "{stdout}");
     // The summary counts the checks the results hold.
     let checks: Vec<&Value> = results
         .iter()
@@ -492,7 +492,11 @@ fn ryoshi_gtp_plays_go_against_ryoshi_usi_on_9x9() {
             let said = checks[0]["final_score"].as_str().unwrap();
             assert_eq!(checks[0]["agrees"], said == r["score"], "{r}");
         } else {
-            assert_eq!(r["reason"], "max plies", "{r}");
+            // The Monte Carlo player resigns a lost game, through either protocol.
+            assert!(
+                r["reason"] == "max plies" || r["reason"] == "resign",
+                "{r}"
+            );
         }
     }
 }
