@@ -67,7 +67,8 @@ fn the_go_search_signature_is_pinned_and_reproducible() {
 #[test]
 fn the_othello_and_go_signatures_are_the_same_through_the_protocol() {
     for (variant, signature) in [("othello", OTHELLO_SIGNATURE), ("go", GO_SIGNATURE)] {
-        let out = transcript(format!("setoption name USI_Variant value {variant}\nbench\n").as_bytes());
+        let out =
+            transcript(format!("setoption name USI_Variant value {variant}\nbench\n").as_bytes());
         assert_eq!(nodes(&out), signature, "{variant}: {out}");
     }
 }

@@ -14,8 +14,8 @@ use ryoshi::games::go::sgf;
 use ryoshi::games::othello::{obf, square_name};
 use ryoshi::games::quantum::{qsfen, Position, Rules};
 use ryoshi::gtp::{Args, Gtp};
-use ryoshi::text::sanitize_message;
 use ryoshi::protocol::{parse_line, Command, GoParams};
+use ryoshi::text::sanitize_message;
 
 fn env_u64(name: &str, default: u64) -> u64 {
     std::env::var(name)

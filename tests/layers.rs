@@ -94,7 +94,10 @@ fn no_module_uses_a_higher_floor() {
         .filter(|g| src.join("session").join(format!("{g}.rs")).exists())
         .map(|g| g.to_string())
         .collect();
-    assert!(!adapters.is_empty(), "the session adapters moved: update this test");
+    assert!(
+        !adapters.is_empty(),
+        "the session adapters moved: update this test"
+    );
     let mut climbs = Vec::new();
     let mut checked = 0;
     for file in &files {
@@ -124,8 +127,15 @@ fn no_module_uses_a_higher_floor() {
             }
         }
     }
-    assert!(checked > 100, "only {checked} crate:: paths found: the scan is broken");
-    assert!(climbs.is_empty(), "imports that climb:\n{}", climbs.join("\n"));
+    assert!(
+        checked > 100,
+        "only {checked} crate:: paths found: the scan is broken"
+    );
+    assert!(
+        climbs.is_empty(),
+        "imports that climb:\n{}",
+        climbs.join("\n")
+    );
 }
 
 #[test]

@@ -493,10 +493,7 @@ fn ryoshi_gtp_plays_go_against_ryoshi_usi_on_9x9() {
             assert_eq!(checks[0]["agrees"], said == r["score"], "{r}");
         } else {
             // The Monte Carlo player resigns a lost game, through either protocol.
-            assert!(
-                r["reason"] == "max plies" || r["reason"] == "resign",
-                "{r}"
-            );
+            assert!(r["reason"] == "max plies" || r["reason"] == "resign", "{r}");
         }
     }
 }

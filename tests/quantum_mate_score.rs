@@ -18,7 +18,10 @@ fn dfpn_length(position: &str) -> usize {
         .lines()
         .find_map(|l| l.strip_prefix("checkmate "))
         .unwrap_or_else(|| panic!("no answer: {out}"));
-    assert!(!["nomate", "timeout", "notimplemented"].contains(&line), "{out}");
+    assert!(
+        !["nomate", "timeout", "notimplemented"].contains(&line),
+        "{out}"
+    );
     line.split_whitespace().count()
 }
 
@@ -61,13 +64,23 @@ fn a_forced_capture_is_reported_as_mate_within_the_solvers_length() {
         // longer, by the depth of its length (a capture at the last ply is seen by quiescence
         // one depth earlier), and its pv is that many plies and ends with the king's capture.
         assert!(plies <= proved, "{position}: mate {plies}, df-pn {proved}");
-        assert!(depth <= plies, "{position}: mate {plies} first at depth {depth}");
+        assert!(
+            depth <= plies,
+            "{position}: mate {plies} first at depth {depth}"
+        );
         // At the depth of its length the pv holds the whole line, the capture included.
         let (kind, value, pv) = final_info(position, plies);
-        assert_eq!((kind.as_str(), value), ("mate", plies.to_string()), "{position}");
+        assert_eq!(
+            (kind.as_str(), value),
+            ("mate", plies.to_string()),
+            "{position}"
+        );
         assert_eq!(pv.len(), plies, "{position}: pv {pv:?}");
         let out = transcript(format!("{position} moves {}\nd\n", pv.join(" ")).as_bytes());
-        assert!(out.contains("winner: b (king capture)"), "{position}: {out}");
+        assert!(
+            out.contains("winner: b (king capture)"),
+            "{position}: {out}"
+        );
         if i == 0 {
             // The gold drop: three plies either way.
             assert_eq!((plies, proved), (3, 3));
@@ -75,6 +88,10 @@ fn a_forced_capture_is_reported_as_mate_within_the_solvers_length() {
         // The defender, after the first action, sees its king fall two plies sooner.
         let defended = format!("{position} moves {}", pv[0]);
         let (kind, value, _) = final_info(&defended, plies - 1);
-        assert_eq!((kind.as_str(), value), ("mate", format!("-{}", plies - 1)), "{defended}");
+        assert_eq!(
+            (kind.as_str(), value),
+            ("mate", format!("-{}", plies - 1)),
+            "{defended}"
+        );
     }
 }

@@ -5,9 +5,9 @@
 
 mod common;
 
+use flate2::read::GzDecoder;
 use ryoshi::games::quantum::types::{mask_letters, square_name, Side};
 use ryoshi::games::quantum::{origin_of, Action, Position, Rules, HAND};
-use flate2::read::GzDecoder;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::io::Read;

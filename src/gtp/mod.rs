@@ -11,9 +11,9 @@ use crate::games::go::{handicap, sgf, Board, Color, Game, HandicapError, Illegal
 use crate::protocol::lines;
 use crate::search::go::mcts::{Mcts, Settings, Snapshot};
 use crate::search::go::player::{self, Choice};
-use crate::text::sanitize_message;
 use crate::search::go::policy;
 use crate::search::{Control, Limits};
+use crate::text::sanitize_message;
 pub use analyze::Args;
 use clock::{Clock, ClockError};
 use parking_lot::Mutex;

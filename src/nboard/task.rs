@@ -5,10 +5,10 @@
 use crate::games::othello::board::{flips, squares};
 use crate::games::othello::ggf::Game;
 use crate::games::othello::{square_name, Board};
+use crate::search::othello::reason::reason;
 use crate::search::othello::solve::{final_score, Solver};
 use crate::search::othello::{think, Level, Searcher};
 use crate::search::{Control, Report};
-use crate::search::othello::reason::reason;
 
 /// Exact solves start at twice the depth in empties, and never above this (the solver's
 /// practical reach without a clock).

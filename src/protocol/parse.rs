@@ -5,6 +5,7 @@
 //! instead of as an unknown command.
 
 use super::command::{Command, GameOutcome, GoParams, StartSpec};
+use crate::text::printable;
 use nom::branch::alt;
 use nom::bytes::complete::take_till1;
 use nom::character::complete::{space0, space1};
@@ -12,7 +13,6 @@ use nom::combinator::{all_consuming, cut, map, map_res, opt, rest, verify};
 use nom::multi::many0;
 use nom::sequence::{preceded, terminated};
 use nom::IResult;
-use crate::text::printable;
 use std::fmt;
 
 /// Why a line was rejected, and where (1-based column in the trimmed line).

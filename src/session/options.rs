@@ -296,10 +296,7 @@ impl Options {
     /// Applies `setoption`. Names are matched without regard to case, as most engines do.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
         let spec = find(name).ok_or_else(|| {
-            OptionError(format!(
-                "unknown option '{}'",
-                crate::text::printable(name)
-            ))
+            OptionError(format!("unknown option '{}'", crate::text::printable(name)))
         })?;
         let value =
             value.ok_or_else(|| OptionError(format!("option {} needs a value", spec.name)))?;
@@ -376,7 +373,8 @@ mod tests {
             let mut o = Options::default();
             o.set(spec.name, Some(&other)).unwrap();
             assert_ne!(o, Options::default(), "{} stored nothing", spec.name);
-            o.set(&spec.name.to_ascii_lowercase(), Some(&other)).unwrap();
+            o.set(&spec.name.to_ascii_lowercase(), Some(&other))
+                .unwrap();
             let lower = spec.name.to_ascii_lowercase();
             assert_eq!(find(&lower).map(Spec::name), Some(spec.name));
         }
@@ -389,7 +387,9 @@ mod tests {
         assert!(threads.reallocates() && threads.served_max() == Some(1));
         let level = find("Level").unwrap();
         assert!(level.acts_on(Game::Othello) && !level.acts_on(Game::QuantumShogi));
-        assert!(Game::ALL.iter().all(|&g| find("USI_Variant").unwrap().acts_on(g)));
+        assert!(Game::ALL
+            .iter()
+            .all(|&g| find("USI_Variant").unwrap().acts_on(g)));
         assert!(find("MultiPV").unwrap().served_max().is_none());
     }
 

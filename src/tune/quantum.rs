@@ -9,12 +9,12 @@
 //! as the unit). Nothing is random but the train/validation split, which hashes each game with
 //! the seed; the output is the same on every run and at every commit.
 
-use crate::search::quantum::eval::{Values, Weights};
 use crate::games::quantum::types::{is_king_candidate, Side};
 use crate::games::quantum::{origin_of, qsfen, Action, Position, Rules, HAND};
 use crate::matches::merge::read;
 use crate::matches::opening::Opening;
 use crate::rng::splitmix;
+use crate::search::quantum::eval::{Values, Weights};
 use once_cell::sync::Lazy;
 use std::collections::BTreeMap;
 

@@ -3,11 +3,11 @@
 
 use super::fast::{FastBoard, PASS};
 use super::mcts::{area, Mcts, Settings, Snapshot};
-use crate::search::{Control, Limits};
 use crate::games::go::analysis::{extended, Status};
 use crate::games::go::board::{Board, Color, EMPTY};
 use crate::games::go::score::{area_score, Judgement, Life};
 use crate::games::go::Game;
+use crate::search::{Control, Limits};
 
 /// Resign below this win rate (side to move), once the search has this many playouts.
 pub const RESIGN_WINRATE: f64 = 0.05;
@@ -158,7 +158,11 @@ pub fn fresh_ownership(game: &Game, komi: f64) -> Vec<f64> {
         report_ms: None,
     };
     match Mcts::new(JUDGE_TREE_BYTES) {
-        Ok(engine) => engine.search(game, &settings, &control, &mut |_| {}).ownership,
+        Ok(engine) => {
+            engine
+                .search(game, &settings, &control, &mut |_| {})
+                .ownership
+        }
         Err(_) => {
             let board = &game.board;
             let me = game.to_move.cell();
