@@ -239,15 +239,48 @@ impl Playout {
     }
 }
 
-/// Area score (stones plus empty regions bordered by one colour only), with the dead stones
-/// taken off first: black's area minus white's area minus `komi`.
-pub fn area_score(board: &Board, judgement: &Judgement, komi: f64) -> f64 {
+/// `board` with the dead stones of `judgement` taken off.
+pub fn without_dead(board: &Board, judgement: &Judgement) -> Board {
     let mut b = board.clone();
     for p in board.points() {
         if judgement.life[p] == Life::Dead {
             b.set(p, EMPTY);
         }
     }
+    b
+}
+
+/// The empty region of `b` through the empty point `p`, which `seen` does not hold yet (the
+/// region's points are marked in it), and whether black and white stones border it.
+pub fn empty_region(b: &Board, p: usize, seen: &mut [bool]) -> (Vec<usize>, [bool; 2]) {
+    let mut region = vec![p];
+    seen[p] = true;
+    let mut touches = [false; 2];
+    let mut i = 0;
+    while i < region.len() {
+        let q = region[i];
+        i += 1;
+        for n in b.neighbors(q) {
+            match b.get(n) {
+                EMPTY if !seen[n] => {
+                    seen[n] = true;
+                    region.push(n);
+                }
+                c => {
+                    if let Some(color) = Color::from_cell(c) {
+                        touches[color.index()] = true;
+                    }
+                }
+            }
+        }
+    }
+    (region, touches)
+}
+
+/// Area score (stones plus empty regions bordered by one colour only), with the dead stones
+/// taken off first: black's area minus white's area minus `komi`.
+pub fn area_score(board: &Board, judgement: &Judgement, komi: f64) -> f64 {
+    let b = without_dead(board, judgement);
     let mut area = [0i64; 2];
     let mut seen = vec![false; b.len()];
     for p in b.points() {
@@ -258,28 +291,7 @@ pub fn area_score(board: &Board, judgement: &Judgement, komi: f64) -> f64 {
         if seen[p] {
             continue;
         }
-        // Flood the empty region through p and note the colours around it.
-        let mut region = vec![p];
-        seen[p] = true;
-        let mut touches = [false; 2];
-        let mut i = 0;
-        while i < region.len() {
-            let q = region[i];
-            i += 1;
-            for n in b.neighbors(q) {
-                match b.get(n) {
-                    EMPTY if !seen[n] => {
-                        seen[n] = true;
-                        region.push(n);
-                    }
-                    c => {
-                        if let Some(color) = Color::from_cell(c) {
-                            touches[color.index()] = true;
-                        }
-                    }
-                }
-            }
-        }
+        let (region, touches) = empty_region(&b, p, &mut seen);
         if touches[0] != touches[1] {
             area[if touches[0] { 0 } else { 1 }] += region.len() as i64;
         }

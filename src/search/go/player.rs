@@ -5,7 +5,7 @@ use super::fast::{FastBoard, PASS};
 use super::mcts::{area, Mcts, Settings, Snapshot};
 use crate::games::go::analysis::{extended, Status};
 use crate::games::go::board::{Board, Color, EMPTY};
-use crate::games::go::score::{area_score, Judgement, Life};
+use crate::games::go::score::{area_score, empty_region, without_dead, Judgement, Life};
 use crate::games::go::Game;
 use crate::search::{Control, Limits};
 
@@ -88,38 +88,13 @@ fn regions_closed(board: &Board, judgement: &Judgement, to_move: Color, ownershi
     for (p, &o) in board.points().zip(ownership) {
         black_own[p] = if to_move == Color::Black { o } else { -o };
     }
-    let mut b = board.clone();
-    for p in board.points() {
-        if judgement.life[p] == Life::Dead {
-            b.set(p, EMPTY);
-        }
-    }
+    let b = without_dead(board, judgement);
     let mut seen = vec![false; b.len()];
     for p in b.points() {
         if b.get(p) != EMPTY || seen[p] {
             continue;
         }
-        let mut region = vec![p];
-        seen[p] = true;
-        let mut touches = [false; 2];
-        let mut i = 0;
-        while i < region.len() {
-            let q = region[i];
-            i += 1;
-            for n in b.neighbors(q) {
-                match b.get(n) {
-                    EMPTY if !seen[n] => {
-                        seen[n] = true;
-                        region.push(n);
-                    }
-                    c => {
-                        if let Some(color) = Color::from_cell(c) {
-                            touches[color.index()] = true;
-                        }
-                    }
-                }
-            }
-        }
+        let (region, touches) = empty_region(&b, p, &mut seen);
         let open = touches[0] && touches[1] && region.len() > 1;
         if open || (!touches[0] && !touches[1]) {
             return false;
