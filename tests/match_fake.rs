@@ -7,7 +7,7 @@ mod match_support;
 use match_support::*;
 use ryoshi::matches::results::parse_record;
 use ryoshi::matches::stats::SprtState;
-use ryoshi::matches::{Referee, Side, Verdict};
+use ryoshi::matches::{GameView, Referee, Side, Verdict};
 use serde_json::Value;
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -7,7 +7,7 @@ mod common;
 use ryoshi::matches::referee::{GoReferee, OthelloReferee, QuantumReferee};
 use ryoshi::matches::results::parse_record;
 use ryoshi::matches::stats::Tally;
-use ryoshi::matches::{Referee, Side, Verdict};
+use ryoshi::matches::{GameView, Referee, Side, Verdict};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;

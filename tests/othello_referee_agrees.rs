@@ -6,7 +6,7 @@
 mod common;
 
 use ryoshi::matches::referee::OthelloReferee;
-use ryoshi::matches::{Referee, Side, Verdict};
+use ryoshi::matches::{GameView, Side, Verdict};
 use ryoshi::rng::SplitMix64;
 
 /// The engine's error for `position startpos moves <moves>`, without `info string error: move N: `.

@@ -21,3 +21,4 @@ pub mod othello;
 pub mod quantum;
 pub mod registry;
 pub mod rules;
+pub mod view;

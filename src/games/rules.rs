@@ -69,12 +69,78 @@ impl Verdict {
     }
 }
 
-/// How a game ended by the rules: who won and why (`king capture`, `no legal action`,
-/// `repetition`, `disc count`, `area score`, ...).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why a game ended. The rules name their own endings ([`Reason::Rule`]: each game words them,
+/// so a new game adds none here); the rest are the referee's, as lichess's game status carries
+/// resignations and flags beside mates. [`Reason::as_str`] is the word the results file, the
+/// record and the pages show (`protocol/match.md`, "How games end").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// An ending by the game's rules, in its words: `king capture`, `disc count`, `area score`.
+    Rule(&'static str),
+    /// The move list reached the match's `max_plies`.
+    MaxPlies,
+    /// The opening of the schedule could not be played.
+    BadOpening,
+    /// An engine's move does not parse or is not legal.
+    IllegalMove,
+    /// An engine resigned.
+    Resign,
+    /// An engine's flag fell.
+    TimeForfeit,
+    /// An engine did not answer in time off the clock.
+    Timeout,
+    /// A GTP engine refused a move the referee accepted.
+    RefusedMove,
+    /// An engine refused a set-up command.
+    RefusedCommand,
+    /// An engine could not start, or exited.
+    Crash,
+    /// Neither engine could get ready.
+    BothEnginesFailed,
+    /// The runner stopped.
+    Stopped,
+}
+
+impl Reason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Rule(words) => words,
+            Reason::MaxPlies => "max plies",
+            Reason::BadOpening => "bad opening",
+            Reason::IllegalMove => "illegal move",
+            Reason::Resign => "resign",
+            Reason::TimeForfeit => "time forfeit",
+            Reason::Timeout => "timeout",
+            Reason::RefusedMove => "refused move",
+            Reason::RefusedCommand => "refused command",
+            Reason::Crash => "crash",
+            Reason::BothEnginesFailed => "both engines failed",
+            Reason::Stopped => "stopped",
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How a game ended: who won and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GameEnd {
     pub verdict: Verdict,
-    pub reason: String,
+    pub reason: Reason,
+}
+
+impl GameEnd {
+    /// An ending by the game's own rules.
+    pub fn by_rule(verdict: Verdict, words: &'static str) -> GameEnd {
+        GameEnd {
+            verdict,
+            reason: Reason::Rule(words),
+        }
+    }
 }
 
 impl fmt::Display for GameEnd {

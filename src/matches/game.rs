@@ -5,7 +5,7 @@ use super::config::{Config, Protocol, TimeControl};
 use super::engine::{Engine, Failure};
 use super::gtp;
 use super::opening::Opening;
-use super::referee::{GameEnd, Referee, RefereeFactory, Side, Verdict};
+use super::referee::{GameEnd, Reason, Referee, RefereeFactory, Side, Verdict};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -133,7 +133,7 @@ pub fn play(ctx: &Context, job: &Job, slots: &mut Slots) -> Option<FinishedGame>
         second: names[job.second].clone(),
         end: GameEnd {
             verdict: Verdict::Draw,
-            reason: String::new(),
+            reason: Reason::Stopped,
         },
         detail: None,
         start_position: String::new(),
@@ -144,12 +144,17 @@ pub fn play(ctx: &Context, job: &Job, slots: &mut Slots) -> Option<FinishedGame>
         engine_scores: Vec::new(),
     };
     if let Err(e) = referee.set_start(job.opening.sfen.as_deref()) {
-        return Some(finish_early(game, referee.as_ref(), "bad opening", e));
+        return Some(finish_early(game, referee.as_ref(), Reason::BadOpening, e));
     }
     game.start_position = referee.position();
     if let Err(e) = job.opening.replay(referee.as_mut()) {
         let detail = e.to_string();
-        return Some(finish_early(game, referee.as_ref(), "bad opening", detail));
+        return Some(finish_early(
+            game,
+            referee.as_ref(),
+            Reason::BadOpening,
+            detail,
+        ));
     }
     let setup = gtp_setup(ctx, job);
     let result = match prepare(ctx, job, slots, &setup) {
@@ -214,12 +219,12 @@ fn gtp_setup(ctx: &Context, job: &Job) -> Vec<(Side, String)> {
 fn finish_early(
     mut game: FinishedGame,
     referee: &dyn Referee,
-    reason: &str,
+    reason: Reason,
     detail: String,
 ) -> FinishedGame {
     game.end = GameEnd {
         verdict: Verdict::Draw,
-        reason: reason.into(),
+        reason,
     };
     game.detail = Some(detail);
     game.final_position = referee.position();
@@ -228,23 +233,23 @@ fn finish_early(
 
 type Ending = (GameEnd, Option<String>);
 
-fn loss(side: Side, reason: &str, detail: String) -> Ending {
+fn loss(side: Side, reason: Reason, detail: String) -> Ending {
     (
         GameEnd {
             verdict: Verdict::Win(side.other()),
-            reason: reason.into(),
+            reason,
         },
         Some(detail),
     )
 }
 
-fn failure_reason(failure: &Failure, on_clock: bool) -> (&'static str, String) {
+fn failure_reason(failure: &Failure, on_clock: bool) -> (Reason, String) {
     match failure {
-        Failure::Timeout(d) if on_clock => ("time forfeit", d.clone()),
-        Failure::Timeout(d) => ("timeout", d.clone()),
-        Failure::Crash(d) => ("crash", d.clone()),
-        Failure::Refused(d) => ("refused command", d.clone()),
-        Failure::Stopped => ("stopped", String::new()),
+        Failure::Timeout(d) if on_clock => (Reason::TimeForfeit, d.clone()),
+        Failure::Timeout(d) => (Reason::Timeout, d.clone()),
+        Failure::Crash(d) => (Reason::Crash, d.clone()),
+        Failure::Refused(d) => (Reason::RefusedCommand, d.clone()),
+        Failure::Stopped => (Reason::Stopped, String::new()),
     }
 }
 
@@ -281,7 +286,11 @@ fn prepare(
             }
         }
         let Some(engine_config) = config.engine(name) else {
-            return Ok(Err(loss(side, "crash", format!("no engine `{name}`"))));
+            return Ok(Err(loss(
+                side,
+                Reason::Crash,
+                format!("no engine `{name}`"),
+            )));
         };
         let ready = if gtp {
             Engine::start_gtp(config, name, &ctx.stop).and_then(|mut engine| {
@@ -324,7 +333,7 @@ fn prepare(
         _ => Err((
             GameEnd {
                 verdict: Verdict::Draw,
-                reason: "both engines failed".into(),
+                reason: Reason::BothEnginesFailed,
             },
             Some(
                 failed
@@ -368,7 +377,7 @@ fn run_moves(
         if job.opening.moves.len() + played.len() >= config.play.max_plies as usize {
             let end = GameEnd {
                 verdict: Verdict::Draw,
-                reason: "max plies".into(),
+                reason: Reason::MaxPlies,
             };
             return Ok((end, Some(format!("{} plies", config.play.max_plies))));
         }
@@ -379,7 +388,7 @@ fn run_moves(
             .engine(&config.play.engines[idx])
             .is_some_and(|e| e.untimed);
         let Some(engine) = slots[idx].as_mut() else {
-            return Ok(loss(side, "crash", "not running".into()));
+            return Ok(loss(side, Reason::Crash, "not running".into()));
         };
         let allowance = if untimed {
             None
@@ -391,7 +400,7 @@ fn run_moves(
             let told = &mut told[side.index()];
             match tell(engine, &history, told, timeout, &ctx.stop) {
                 Ok(Ok(())) => {}
-                Ok(Err(refused)) => return Ok(loss(side, "refused move", refused)),
+                Ok(Err(refused)) => return Ok(loss(side, Reason::RefusedMove, refused)),
                 Err(Failure::Stopped) => return Err(Stopped),
                 Err(failure) => {
                     slots[idx] = None;
@@ -440,7 +449,7 @@ fn run_moves(
         };
         let token = match reply {
             Ok(Ok(token)) => token,
-            Ok(Err(refused)) => return Ok(loss(side, "illegal move", refused)),
+            Ok(Err(refused)) => return Ok(loss(side, Reason::IllegalMove, refused)),
             Err(Failure::Stopped) => return Err(Stopped),
             Err(failure) => {
                 // A hung or crashed engine is replaced before its next game.
@@ -454,7 +463,7 @@ fn run_moves(
             .then(|| clocks.charge(side, elapsed).err())
             .flatten()
         {
-            return Ok(loss(side, "time forfeit", flag.to_string()));
+            return Ok(loss(side, Reason::TimeForfeit, flag.to_string()));
         }
         let Some(token) = token else {
             let what = if gtp {
@@ -462,7 +471,7 @@ fn run_moves(
             } else {
                 "`bestmove` without a move"
             };
-            return Ok(loss(side, "illegal move", what.into()));
+            return Ok(loss(side, Reason::IllegalMove, what.into()));
         };
         match token.as_str() {
             "resign" => {
@@ -471,12 +480,12 @@ fn run_moves(
                     .map(|m| format!(" after `{m}`"))
                     .unwrap_or_default();
                 let word = if gtp { "genmove" } else { "bestmove" };
-                return Ok(loss(side, "resign", format!("{word} resign{said}")));
+                return Ok(loss(side, Reason::Resign, format!("{word} resign{said}")));
             }
             "win" if !gtp => {
                 return Ok(loss(
                     side,
-                    "illegal move",
+                    Reason::IllegalMove,
                     "`bestmove win`: this match has no declaration rule".into(),
                 ))
             }
@@ -506,7 +515,11 @@ fn run_moves(
                     .message
                     .map(|m| format!(" (after `{m}`)"))
                     .unwrap_or_default();
-                return Ok(loss(side, "illegal move", format!("`{token}`: {e}{said}")));
+                return Ok(loss(
+                    side,
+                    Reason::IllegalMove,
+                    format!("`{token}`: {e}{said}"),
+                ));
             }
         }
     }

@@ -19,7 +19,7 @@ pub(crate) mod signal;
 pub mod stats;
 
 pub use config::Config;
-pub use referee::{GameEnd, Referee, RefereeFactory, Side, Verdict};
+pub use referee::{GameEnd, GameView, Reason, Referee, RefereeFactory, Side, Verdict};
 
 use crossbeam_channel::{bounded, unbounded, RecvTimeoutError};
 use game::{Context, FinishedGame, Job};

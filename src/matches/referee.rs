@@ -3,57 +3,17 @@
 
 use crate::games::registry::{Game, Visit};
 use crate::games::rules::Rules;
-pub use crate::games::rules::{GameEnd, Side, Verdict};
+pub use crate::games::rules::{GameEnd, Reason, Side, Verdict};
+pub use crate::games::view::{GameView, Played};
 use crate::games::{go, othello, quantum};
 use std::sync::Arc;
 
-/// Why a [`GameReferee`] refuses a move. The [`Referee`] trait keeps the text (other referees,
-/// such as the tests' Nim, implement it with their own words).
-#[derive(Debug)]
-pub enum RefereeError<E> {
-    /// No move is played after the end.
-    GameOver(GameEnd),
-    /// The game's rules refuse it, in their words.
-    Rules(E),
-}
-
-impl<E: std::fmt::Display> std::fmt::Display for RefereeError<E> {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            RefereeError::GameOver(end) => write!(f, "the game is over ({end})"),
-            RefereeError::Rules(e) => e.fmt(f),
-        }
-    }
-}
-
-impl<E: std::fmt::Debug + std::fmt::Display> std::error::Error for RefereeError<E> {}
-
-/// The rules of one game in progress, in protocol notation.
-pub trait Referee: Send {
+/// The rules of one game in progress as the runner drives it: the [`GameView`] every front end
+/// shares, plus a start position and a score.
+pub trait Referee: GameView {
     /// Starts a new game: `None` is the variant's standard start (`startpos`), `Some(text)` the
     /// position text that follows `sfen` in a `position` command.
     fn set_start(&mut self, sfen: Option<&str>) -> Result<(), String>;
-
-    /// Parses and checks one move in protocol notation and plays it; returns the move as the
-    /// engines should be sent it (canonical notation). On error the position is unchanged.
-    fn play(&mut self, mv: &str) -> Result<String, String>;
-
-    /// Who is to move now (after any automatic pass).
-    fn side_to_move(&self) -> Side;
-
-    /// The legal moves in protocol notation (used to pick random openings).
-    fn legal_moves(&self) -> Vec<String>;
-
-    /// Whether the game has ended by the rules in the current position, and how.
-    fn game_end(&self) -> Option<GameEnd>;
-
-    /// The current position in the variant's notation (the text after `sfen`).
-    fn position(&self) -> String;
-
-    /// A board diagram for the game record; empty when the game has none.
-    fn diagram(&self) -> Vec<String> {
-        Vec::new()
-    }
 
     /// Black's (the first player's) lead when the game ended by its rules and has a score (Go's
     /// area minus komi, Othello's disc difference); GTP engines' `final_score` is checked
@@ -68,74 +28,20 @@ pub type RefereeFactory = dyn Fn() -> Box<dyn Referee> + Send + Sync;
 
 /// The referee of every game: the game's own [`Rules`], so the engine and the referee read
 /// moves and decide results with the same code.
-pub struct GameReferee<R: Rules> {
-    game: R,
-}
+pub type GameReferee<R> = Played<R>;
 
 pub type QuantumReferee = GameReferee<quantum::Record>;
 pub type OthelloReferee = GameReferee<othello::Position>;
 pub type GoReferee = GameReferee<go::rules::GoGame>;
 
-impl<R: Rules> GameReferee<R> {
-    pub fn new() -> Self {
-        GameReferee { game: R::start() }
-    }
-
-    /// [`Referee::play`] with the typed error.
-    pub fn judge(&mut self, text: &str) -> Result<String, RefereeError<R::Error>> {
-        if let Some(end) = self.game.outcome() {
-            return Err(RefereeError::GameOver(end));
-        }
-        let mv = self.game.parse_move(text).map_err(RefereeError::Rules)?;
-        let canonical = self.game.move_text(mv);
-        let mut next = self.game.clone();
-        next.play(mv).map_err(RefereeError::Rules)?;
-        self.game = next;
-        Ok(canonical)
-    }
-}
-
-impl<R: Rules> Default for GameReferee<R> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<R: Rules> Referee for GameReferee<R> {
+impl<R: Rules> Referee for Played<R> {
     fn set_start(&mut self, sfen: Option<&str>) -> Result<(), String> {
-        self.game = match sfen {
+        let game = match sfen {
             None => R::start(),
             Some(text) => R::from_text(text).map_err(|e| e.to_string())?,
         };
+        self.reset(game);
         Ok(())
-    }
-
-    fn play(&mut self, text: &str) -> Result<String, String> {
-        self.judge(text).map_err(|e| e.to_string())
-    }
-
-    fn side_to_move(&self) -> Side {
-        self.game.side_to_move()
-    }
-
-    fn legal_moves(&self) -> Vec<String> {
-        self.game
-            .legal_moves()
-            .into_iter()
-            .map(|mv| self.game.move_text(mv))
-            .collect()
-    }
-
-    fn game_end(&self) -> Option<GameEnd> {
-        self.game.outcome()
-    }
-
-    fn position(&self) -> String {
-        self.game.to_text()
-    }
-
-    fn diagram(&self) -> Vec<String> {
-        self.game.diagram()
     }
 }
 
@@ -148,50 +54,56 @@ pub struct MatchReferee<R: Rules> {
     komi: f64,
 }
 
-impl<R: Rules> Referee for MatchReferee<R> {
-    fn set_start(&mut self, sfen: Option<&str>) -> Result<(), String> {
-        match sfen {
-            None => {
-                self.inner.game = self.start.clone();
-                Ok(())
-            }
-            Some(_) => self.inner.set_start(sfen),
-        }
-    }
-
-    fn play(&mut self, mv: &str) -> Result<String, String> {
-        self.inner.play(mv)
-    }
-
+impl<R: Rules> GameView for MatchReferee<R> {
     fn side_to_move(&self) -> Side {
         self.inner.side_to_move()
-    }
-
-    fn legal_moves(&self) -> Vec<String> {
-        self.inner.legal_moves()
-    }
-
-    fn game_end(&self) -> Option<GameEnd> {
-        let end = self.inner.game_end()?;
-        let score = (self.score)(&self.inner.game, self.komi);
-        Some(GameEnd {
-            verdict: Verdict::from_ordering(score.total_cmp(&0.0)),
-            reason: end.reason,
-        })
     }
 
     fn position(&self) -> String {
         self.inner.position()
     }
 
+    fn legal_moves(&self) -> Vec<String> {
+        self.inner.legal_moves()
+    }
+
+    fn play(&mut self, mv: &str) -> Result<String, String> {
+        self.inner.play(mv)
+    }
+
+    fn undo(&mut self) -> bool {
+        self.inner.undo()
+    }
+
+    fn game_end(&self) -> Option<GameEnd> {
+        let end = self.inner.game_end()?;
+        let score = (self.score)(self.inner.rules(), self.komi);
+        Some(GameEnd {
+            verdict: Verdict::from_ordering(score.total_cmp(&0.0)),
+            reason: end.reason,
+        })
+    }
+
     fn diagram(&self) -> Vec<String> {
         self.inner.diagram()
+    }
+}
+
+impl<R: Rules> Referee for MatchReferee<R> {
+    fn set_start(&mut self, sfen: Option<&str>) -> Result<(), String> {
+        match sfen {
+            None => {
+                self.inner.reset(self.start.clone());
+                Ok(())
+            }
+            Some(_) => self.inner.set_start(sfen),
+        }
     }
 
     fn score(&self) -> Option<f64> {
         self.inner
             .game_end()
-            .map(|_| (self.score)(&self.inner.game, self.komi))
+            .map(|_| (self.score)(self.inner.rules(), self.komi))
     }
 }
 
@@ -295,7 +207,7 @@ mod tests {
         }
         let end = r.game_end().unwrap();
         assert_eq!(end.verdict, Verdict::Draw);
-        assert_eq!(end.reason, "repetition");
+        assert_eq!(end.reason.as_str(), "repetition");
         assert!(r.play("5i5h").is_err(), "no moves after the end");
     }
 
@@ -310,7 +222,7 @@ mod tests {
         r.play("5b5a").unwrap();
         let end = r.game_end().unwrap();
         assert_eq!(end.verdict, Verdict::Win(Side::First));
-        assert_eq!(end.reason, "king capture");
+        assert_eq!(end.reason.as_str(), "king capture");
         assert!(r.legal_moves().is_empty());
     }
 

@@ -110,7 +110,7 @@ pub fn json_line(config: &Config, game: &FinishedGame, record: Option<&Path>) ->
         "first": game.first,
         "second": game.second,
         "result": game.end.verdict.as_str(),
-        "reason": game.end.reason,
+        "reason": game.end.reason.as_str(),
         "detail": game.detail,
         "plies": game.plies(),
         "opening": game.job.opening.to_string(),

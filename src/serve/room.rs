@@ -150,11 +150,7 @@ impl Room {
     }
 
     fn turn(&self) -> usize {
-        if self.game.first_player_to_move() {
-            0
-        } else {
-            1
-        }
+        self.game.view(&self.options).side_to_move().index()
     }
 
     /// Why the game is over, or None: the rules' own verdict and reason (the referee's too).
@@ -163,7 +159,7 @@ impl Room {
         if let Some(seat) = self.resigned {
             return Some(format!("{} resigns", names[seat]));
         }
-        let end = self.game.game_end(&self.options)?;
+        let end = self.game.view(&self.options).game_end()?;
         Some(match end.verdict {
             Verdict::Win(side) => format!("{} wins by {}", names[side.index()], end.reason),
             Verdict::Draw => format!("draw by {}", end.reason),
@@ -176,16 +172,15 @@ impl Room {
     }
 
     fn state_line(&self, seat: Seat) -> String {
+        let view = self.game.view(&self.options);
+        let sfen = view.position();
+        // `d`'s lines: the pages draw the quantum candidate sets from them.
         let display = self.game.display();
-        let sfen = display
-            .last()
-            .and_then(|l| l.strip_prefix("sfen "))
-            .unwrap_or("");
         let over = self.over();
         let legal = if over.is_some() {
             Vec::new()
         } else {
-            self.game.legal_moves(&self.options)
+            view.legal_moves()
         };
         let names = self.variant.players();
         let you = match seat {
@@ -258,13 +253,15 @@ impl Room {
             .map_err(RoomError::Game)?;
         self.game = game;
         self.moves = moves;
+        // Said the same way for every game: a pass that was played, or one the rules made
+        // (the mover is to move again).
         let names = self.variant.players();
-        self.note = match self.variant {
-            VariantName::Othello if self.over().is_none() && self.turn() == mover => {
-                Some(format!("{} has no move and passes", names[1 - mover]))
-            }
-            VariantName::Go if mv == "pass" => Some(format!("{} passes", names[mover])),
-            _ => None,
+        self.note = if mv.eq_ignore_ascii_case("pass") {
+            Some(format!("{} passes", names[mover]))
+        } else if self.over().is_none() && self.turn() == mover {
+            Some(format!("{} has no move and passes", names[1 - mover]))
+        } else {
+            None
         };
         Ok(())
     }

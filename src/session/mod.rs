@@ -9,6 +9,7 @@ pub(crate) mod quantum;
 pub mod variant;
 
 use crate::budget;
+use crate::games::rules::Side;
 use crate::protocol::{lines, parse_line, Command, GoParams};
 use crate::search::game::{WIN, WIN_BOUND};
 use crate::search::{Control, Info, Limits, Outcome, Report};
@@ -350,7 +351,7 @@ impl<W: Write> Session<W> {
                 Ok(())
             }
             Command::Moves => {
-                let moves = self.game.legal_moves(&self.options).join(" ");
+                let moves = self.game.view(&self.options).legal_moves().join(" ");
                 self.line(&moves);
                 Ok(())
             }
@@ -476,7 +477,7 @@ impl<W: Write> Session<W> {
     }
 
     fn limits(&self, params: &GoParams) -> Limits {
-        let first = self.game.first_player_to_move();
+        let first = self.game.view(&self.options).side_to_move() == Side::First;
         Limits {
             time: if first { params.btime } else { params.wtime },
             inc: if first { params.binc } else { params.winc },
@@ -495,7 +496,12 @@ impl<W: Write> Session<W> {
         let limits = self.limits(params);
         let job = self.game.search(&limits, &self.options);
         // Should the search fail, its one bestmove is still sent: a legal move, if any.
-        let fallback = self.game.legal_moves(&self.options).into_iter().next();
+        let fallback = self
+            .game
+            .view(&self.options)
+            .legal_moves()
+            .into_iter()
+            .next();
         self.spawn(limits, "bestmove resign", move |control, tx| {
             let mut report = |r: Report| {
                 let _ = tx.send(SearchMsg::Report(r));

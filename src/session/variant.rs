@@ -6,7 +6,8 @@
 //! record holds the rules) and [`Variant`]; it is [`Shared`] through the impl below.
 
 use super::options::Options;
-use crate::games::rules::{GameEnd, Rules, Side};
+use crate::games::rules::Rules;
+use crate::games::view::{GameView, Played};
 use crate::protocol::{Command, StartSpec};
 use crate::search::{Job, Limits, MateJob};
 use std::sync::atomic::AtomicBool;
@@ -87,15 +88,10 @@ pub trait Shared: Send {
     /// `d`: the human-readable board; the last line is `sfen <position>`.
     fn display(&self) -> Vec<String>;
 
-    /// `moves`: the legal actions in protocol notation.
-    fn legal_moves(&self, options: &Options) -> Vec<String>;
-
-    /// The side to move, for picking `btime` or `wtime` (true = the first player: sente, black).
-    fn first_player_to_move(&self) -> bool;
-
-    /// How the game ended by the rules (as `options` set them), or None while it goes on: the
-    /// same answer the match referee gets, never read off `display`'s text.
-    fn game_end(&self, options: &Options) -> Option<GameEnd>;
+    /// The current game as the rules see it (as `options` set them now): side to move, legal
+    /// moves and the ending, the same answers the match referee and the rooms get, never read
+    /// off `display`'s text.
+    fn view(&self, options: &Options) -> Box<dyn GameView>;
 }
 
 /// How a game's session adapter holds its [`Rules`]: the record a `position` command builds,
@@ -167,20 +163,11 @@ impl<A: Adapter> Shared for A {
         lines
     }
 
-    fn legal_moves(&self, options: &Options) -> Vec<String> {
-        let configured = self.with_options(options);
-        let rules = configured.as_ref().unwrap_or(self.rules());
-        let moves = rules.legal_moves();
-        moves.into_iter().map(|mv| rules.move_text(mv)).collect()
-    }
-
-    fn first_player_to_move(&self) -> bool {
-        self.rules().side_to_move() == Side::First
-    }
-
-    fn game_end(&self, options: &Options) -> Option<GameEnd> {
-        let configured = self.with_options(options);
-        configured.as_ref().unwrap_or(self.rules()).outcome()
+    fn view(&self, options: &Options) -> Box<dyn GameView> {
+        let rules = self
+            .with_options(options)
+            .unwrap_or_else(|| self.rules().clone());
+        Box::new(Played::from_rules(rules))
     }
 }
 

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use ryoshi::matches::{
-    self, Config, GameEnd, Hooks, Referee, RefereeFactory, Side, Summary, Verdict,
+    self, Config, GameEnd, GameView, Hooks, Reason, Referee, RefereeFactory, Side, Summary, Verdict,
 };
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -46,6 +46,16 @@ impl Referee for Nim {
         self.to_move = to_move;
         Ok(())
     }
+}
+
+impl GameView for Nim {
+    fn undo(&mut self) -> bool {
+        false
+    }
+
+    fn diagram(&self) -> Vec<String> {
+        Vec::new()
+    }
 
     fn play(&mut self, mv: &str) -> Result<String, String> {
         let take: u32 = mv.parse().map_err(|_| format!("not a number: `{mv}`"))?;
@@ -68,7 +78,7 @@ impl Referee for Nim {
     fn game_end(&self) -> Option<GameEnd> {
         (self.pile == 0).then(|| GameEnd {
             verdict: Verdict::Win(self.to_move.other()),
-            reason: "last token".into(),
+            reason: Reason::Rule("last token"),
         })
     }
 

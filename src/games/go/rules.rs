@@ -100,9 +100,11 @@ impl Rules for GoGame {
     }
 
     fn outcome(&self) -> Option<GameEnd> {
-        (self.passes >= 2).then(|| GameEnd {
-            verdict: Verdict::from_ordering(self.area_score().total_cmp(&0.0)),
-            reason: "area score".into(),
+        (self.passes >= 2).then(|| {
+            GameEnd::by_rule(
+                Verdict::from_ordering(self.area_score().total_cmp(&0.0)),
+                "area score",
+            )
         })
     }
 
@@ -139,7 +141,7 @@ mod tests {
         g.play(None).unwrap();
         let end = g.outcome().unwrap();
         assert_eq!(end.verdict, Verdict::Win(Side::Second));
-        assert_eq!(end.reason, "area score");
+        assert_eq!(end.reason.as_str(), "area score");
         assert!(g.parse_move("C1").is_err(), "occupied");
         assert!(g.parse_move("Z9").is_err());
     }

@@ -161,10 +161,9 @@ impl Rules for Position {
     }
 
     fn outcome(&self) -> Option<GameEnd> {
-        self.board.is_game_over().then(|| GameEnd {
-            verdict: disc_verdict(self),
-            reason: "disc count".into(),
-        })
+        self.board
+            .is_game_over()
+            .then(|| GameEnd::by_rule(disc_verdict(self), "disc count"))
     }
 
     fn side_to_move(&self) -> Side {

@@ -204,10 +204,7 @@ impl crate::games::rules::Rules for Record {
             }
             Ending::FourfoldRepetition => (Verdict::Draw, "repetition"),
         };
-        Some(GameEnd {
-            verdict,
-            reason: reason.into(),
-        })
+        Some(GameEnd::by_rule(verdict, reason))
     }
 
     fn side_to_move(&self) -> crate::games::rules::Side {
