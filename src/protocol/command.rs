@@ -54,21 +54,13 @@ pub enum Command {
     Display,
     Moves,
     Bench,
-    // Othello extensions.
-    Count(u32),
-    Flips(String),
-    Hint(Option<u32>),
-    Undo,
-    Solve,
-    // Go extensions.
-    Benson {
-        classic: bool,
+    /// A word the protocol does not know: the selected game's own command (`count`, `benson`,
+    /// ...), read by the game ([`super::args::Args`]). `args` is the rest of the line as sent,
+    /// from the separator after the name.
+    Extension {
+        name: String,
+        args: String,
     },
-    LoadSgf(String),
-    /// `loadsgftext <SGF>`: the SGF itself, on one line (no file is read).
-    LoadSgfText(String),
-    /// `score [<komi>]`: the end-of-game score and dead stones; the komi as written.
-    Score(Option<String>),
 }
 
 impl Command {

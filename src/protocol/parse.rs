@@ -30,9 +30,9 @@ impl fmt::Display for ParseError {
 
 /// nom error that keeps the failing input and a human message.
 #[derive(Debug)]
-struct Fail<'a> {
-    input: &'a str,
-    message: String,
+pub(super) struct Fail<'a> {
+    pub(super) input: &'a str,
+    pub(super) message: String,
 }
 
 impl<'a> nom::error::ParseError<&'a str> for Fail<'a> {
@@ -56,10 +56,10 @@ impl<'a, E> nom::error::FromExternalError<&'a str, E> for Fail<'a> {
     }
 }
 
-type Res<'a, T> = IResult<&'a str, T, Fail<'a>>;
+pub(super) type Res<'a, T> = IResult<&'a str, T, Fail<'a>>;
 
 /// Attaches a message to any failure of `parser` that has none yet.
-fn expect<'a, T>(
+pub(super) fn expect<'a, T>(
     message: &'static str,
     mut parser: impl FnMut(&'a str) -> Res<'a, T>,
 ) -> impl FnMut(&'a str) -> Res<'a, T> {
@@ -86,16 +86,16 @@ fn token(input: &str) -> Res<'_, &str> {
 }
 
 /// A whitespace-separated token, after at least one separator.
-fn arg(input: &str) -> Res<'_, &str> {
+pub(super) fn arg(input: &str) -> Res<'_, &str> {
     preceded(space1, token)(input)
 }
 
-fn keyword<'a>(word: &'static str) -> impl FnMut(&'a str) -> Res<'a, &'a str> {
+pub(super) fn keyword<'a>(word: &'static str) -> impl FnMut(&'a str) -> Res<'a, &'a str> {
     preceded(space1, verify(token, move |t: &str| t == word))
 }
 
 /// A whole token of decimal digits (`1nodes` is not a number followed by a word).
-fn number<T: std::str::FromStr>(input: &str) -> Res<'_, T> {
+pub(super) fn number<T: std::str::FromStr>(input: &str) -> Res<'_, T> {
     preceded(
         space1,
         map_res(
@@ -105,7 +105,7 @@ fn number<T: std::str::FromStr>(input: &str) -> Res<'_, T> {
     )(input)
 }
 
-fn end(input: &str) -> Res<'_, ()> {
+pub(super) fn end(input: &str) -> Res<'_, ()> {
     expect(
         "unexpected trailing text",
         map(all_consuming(space0), |_| ()),
@@ -254,61 +254,25 @@ fn command(input: &str) -> Res<'_, Command> {
         "d" => no_args(Command::Display)(after),
         "moves" => no_args(Command::Moves)(after),
         "bench" => no_args(Command::Bench)(after),
-        "undo" => no_args(Command::Undo)(after),
-        "solve" => no_args(Command::Solve)(after),
         "setoption" => setoption(after),
         "position" => position(after),
         "go" => go(after),
         "ponderhit" => map(go_params, Command::PonderHit)(after),
         "gameover" => gameover(after),
-        "count" => map(
-            terminated(expect("expected a depth", number::<u32>), end),
-            Command::Count,
-        )(after),
-        "flips" => map(terminated(expect("expected a move", arg), end), |m| {
-            Command::Flips(m.to_string())
-        })(after),
-        "hint" => map(terminated(opt(number::<u32>), end), Command::Hint)(after),
-        "score" => map(terminated(opt(arg), end), |k: Option<&str>| {
-            Command::Score(k.map(str::to_string))
-        })(after),
-        "benson" => map(terminated(opt(keyword("classic")), end), |c| {
-            Command::Benson {
-                classic: c.is_some(),
-            }
-        })(after),
-        "loadsgf" => map(
-            expect(
-                "expected a file path",
-                preceded(
-                    space1,
-                    verify(rest, |r: &str| !r.trim_matches(is_blank).is_empty()),
-                ),
-            ),
-            |p: &str| Command::LoadSgf(p.trim_matches(is_blank).to_string()),
-        )(after),
-        "loadsgftext" => map(
-            expect(
-                "expected SGF text",
-                preceded(
-                    space1,
-                    verify(rest, |r: &str| !r.trim_matches(is_blank).is_empty()),
-                ),
-            ),
-            |t: &str| Command::LoadSgfText(t.trim_matches(is_blank).to_string()),
-        )(after),
-        _ => {
-            return Err(nom::Err::Failure(Fail {
-                input,
-                message: format!("unknown command '{}'", printable(word)),
-            }))
-        }
+        // The selected game reads its own commands (`protocol/` names no game).
+        _ => Ok((
+            "",
+            Command::Extension {
+                name: word.to_string(),
+                args: after.to_string(),
+            },
+        )),
     };
     body
 }
 
 /// What is ignored at the ends of a line: separators and the line end (`\r`, `\n`).
-fn is_blank(c: char) -> bool {
+pub(super) fn is_blank(c: char) -> bool {
     is_separator(c) || c == '\r' || c == '\n'
 }
 
@@ -417,32 +381,29 @@ mod tests {
                 value: None
             }
         );
-        assert_eq!(ok("hint 3"), Command::Hint(Some(3)));
-        assert_eq!(ok("hint"), Command::Hint(None));
-        assert_eq!(ok("benson classic"), Command::Benson { classic: true });
         assert_eq!(
             ok("loadsgf /tmp/a b.sgf"),
-            Command::LoadSgf("/tmp/a b.sgf".into())
+            Command::Extension {
+                name: "loadsgf".into(),
+                args: " /tmp/a b.sgf".into()
+            }
         );
-        assert_eq!(
-            ok("loadsgftext (;SZ[9]AB[ee])"),
-            Command::LoadSgfText("(;SZ[9]AB[ee])".into())
-        );
-        assert!(parse_line("loadsgftext").is_err());
         assert_eq!(ok("gameover"), Command::GameOver(None));
         assert_eq!(
             ok("gameover win"),
             Command::GameOver(Some(GameOutcome::Win))
         );
         assert!(parse_line("gameover maybe").is_err());
-        assert!(parse_line("count").is_err());
     }
 
     #[test]
-    fn unknown_commands_are_named_safely() {
-        let e = parse_line("frobnicate 1 2").unwrap_err();
-        assert_eq!(e.message, "unknown command 'frobnicate'");
-        let e = parse_line("\u{1}\u{2}xyz").unwrap_err();
-        assert!(e.message.is_ascii());
+    fn other_words_are_left_to_the_game() {
+        assert_eq!(
+            ok("frobnicate 1 2"),
+            Command::Extension {
+                name: "frobnicate".into(),
+                args: " 1 2".into()
+            }
+        );
     }
 }

@@ -34,7 +34,7 @@ pub const SERVED_SOLVE_NODES: u64 = 200_000_000;
 /// the file system and never start work that cannot be stopped and would run for minutes.
 pub fn refusal(command: &Command) -> Option<String> {
     match command {
-        Command::LoadSgf(_) => Some(
+        Command::Extension { name, .. } if name == "loadsgf" => Some(
             "loadsgf reads a file, which a served session may not do; send the SGF itself with loadsgftext"
                 .into(),
         ),
@@ -45,9 +45,14 @@ pub fn refusal(command: &Command) -> Option<String> {
         Command::Perft(d) if *d > MAX_SERVED_PERFT => Some(format!(
             "go perft deeper than {MAX_SERVED_PERFT} is not available in a served session"
         )),
-        Command::Count(d) if *d > MAX_SERVED_COUNT => Some(format!(
-            "count deeper than {MAX_SERVED_COUNT} is not available in a served session"
-        )),
+        Command::Extension { name, args }
+            if name == "count"
+                && args.trim().parse::<u64>().ok() > Some(MAX_SERVED_COUNT.into()) =>
+        {
+            Some(format!(
+                "count deeper than {MAX_SERVED_COUNT} is not available in a served session"
+            ))
+        }
         Command::SetOption { name, value } => {
             let spec = crate::session::options::find(name)?;
             let max = spec.served_max()?;

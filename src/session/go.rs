@@ -8,12 +8,16 @@ use crate::games::go::rules::{GoGame, RulesError};
 use crate::games::go::sgf::{FileError, SgfError};
 use crate::games::go::{perft, score, sgf, Board, Color};
 use crate::games::rules::Rules;
-use crate::protocol::{Command, StartSpec};
+use crate::protocol::args::unknown_command;
+use crate::protocol::{Args, StartSpec};
 use crate::search::go::mcts::Mcts;
 use crate::search::go::{bench as go_bench, player as go_player, policy, usi};
 use crate::search::{Info, Job, Limits, Outcome, Report};
 use parking_lot::Mutex;
 use std::sync::Arc;
+
+/// The game's own commands (`protocol/go.md`).
+pub(crate) const COMMANDS: &[&str] = &["benson", "loadsgf", "loadsgftext", "undo", "score"];
 
 pub struct GoVariant {
     record: GoGame,
@@ -260,55 +264,62 @@ impl Variant for GoVariant {
         Ok(())
     }
 
+    fn commands(&self) -> &'static [&'static str] {
+        COMMANDS
+    }
+
     fn extension(
         &mut self,
-        command: &Command,
+        name: &str,
+        args: Args,
         _options: &Options,
         out: Out,
     ) -> Result<(), SessionError> {
-        match command {
-            Command::Benson { classic: true } => {
-                for line in classic(&self.record.game.board).report(&self.record.game.board) {
-                    out(&line);
-                }
-                Ok(())
-            }
-            Command::Benson { classic: false } => {
+        match name {
+            "benson" => {
                 let board: &Board = &self.record.game.board;
-                for line in extended(board, self.record.game.ko).report(board) {
+                let report = if args.flag("classic")? {
+                    classic(board).report(board)
+                } else {
+                    extended(board, self.record.game.ko).report(board)
+                };
+                for line in report {
                     out(&line);
                 }
                 Ok(())
             }
-            Command::LoadSgf(path) => {
-                let text = sgf::read_file(path).map_err(GoError::File)?;
+            "loadsgf" => {
+                let path = args.rest("expected a file path")?.to_string();
+                let text = sgf::read_file(&path).map_err(GoError::File)?;
                 let game = sgf::read_game(&text, None).map_err(|error| GoError::Sgf {
-                    path: Some(path.clone()),
+                    path: Some(path),
                     error,
                 })?;
                 self.record = GoGame::new(game);
                 Ok(())
             }
-            Command::LoadSgfText(text) => {
+            "loadsgftext" => {
+                let text = args.rest("expected SGF text")?;
                 let game = sgf::read_game(text, None)
                     .map_err(|error| GoError::Sgf { path: None, error })?;
                 self.record = GoGame::new(game);
                 Ok(())
             }
-            Command::Undo => {
+            "undo" => {
+                args.none()?;
                 if self.record.game.undo() {
                     Ok(())
                 } else {
                     Err(GoError::NothingToUndo.into())
                 }
             }
-            Command::Score(komi) => {
-                for line in self.score_report(komi.as_deref())? {
+            "score" => {
+                for line in self.score_report(args.optional_word()?)? {
                     out(&line);
                 }
                 Ok(())
             }
-            other => Err(SessionError::not_available(other, Some(GoGame::NAME))),
+            _ => Err(SessionError::Parse(unknown_command(name))),
         }
     }
 }

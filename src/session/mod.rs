@@ -10,7 +10,7 @@ pub mod variant;
 
 use crate::budget;
 use crate::games::rules::Side;
-use crate::protocol::{lines, parse_line, Command, GoParams};
+use crate::protocol::{lines, parse_line, Args, Command, GoParams};
 use crate::search::game::{WIN, WIN_BOUND};
 use crate::search::{Control, Info, Limits, Outcome, Report};
 use crossbeam_channel::{bounded, never, select, unbounded, Receiver, Sender};
@@ -83,6 +83,15 @@ enum SearchMsg {
 
 /// A fresh game of the given variant at its start position. The match is on the registry's
 /// [`crate::games::registry::Game`], so a game added there does not compile until it has an arm.
+/// The own commands of the game called `name` (the same as its [`Variant::commands`]).
+fn commands(name: VariantName) -> &'static [&'static str] {
+    match name {
+        VariantName::QuantumShogi => &[],
+        VariantName::Othello => othello::COMMANDS,
+        VariantName::Go => go::COMMANDS,
+    }
+}
+
 pub fn new_variant(name: VariantName) -> Box<dyn Variant> {
     match name {
         VariantName::QuantumShogi => Box::new(quantum::QuantumVariant::new()),
@@ -365,7 +374,7 @@ impl<W: Write> Session<W> {
                 }
                 result
             }
-            extension => self.extension(&extension),
+            Command::Extension { name, args } => self.extension(&name, &args),
         };
         if let Err(e) = result {
             self.error(&e.to_string());
@@ -373,11 +382,24 @@ impl<W: Write> Session<W> {
         Flow::Continue
     }
 
-    fn extension(&mut self, command: &Command) -> Result<(), SessionError> {
+    /// A game's own command: the current game's, or refused as another game's or as unknown.
+    fn extension(&mut self, name: &str, args: &str) -> Result<(), SessionError> {
+        if !self.game.commands().contains(&name) {
+            let theirs = VariantName::ALL
+                .iter()
+                .flat_map(|&g| commands(g))
+                .find(|&&c| c == name);
+            return Err(match theirs {
+                Some(command) => {
+                    SessionError::not_available(command, self.options.variant.as_str())
+                }
+                None => SessionError::Parse(crate::protocol::args::unknown_command(name)),
+            });
+        }
         let Session {
             out, game, options, ..
         } = self;
-        game.extension(command, options, &mut |l: &str| {
+        game.extension(name, Args::new(name, args), options, &mut |l: &str| {
             let _ = writeln!(out, "{l}");
             let _ = out.flush();
         })

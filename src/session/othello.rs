@@ -13,7 +13,8 @@ use crate::games::othello::position::PositionError;
 use crate::games::othello::rules::RulesError;
 use crate::games::othello::{perft, square_name, Board, Position};
 use crate::games::rules::{Rules, Verdict};
-use crate::protocol::{Command, StartSpec};
+use crate::protocol::args::unknown_command;
+use crate::protocol::{Args, StartSpec};
 use crate::search::othello::reason::reason;
 use crate::search::othello::solve::Solver;
 use crate::search::othello::{self as search, Searcher};
@@ -21,6 +22,9 @@ use crate::search::{Job, Limits};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
+
+/// The game's own commands (`protocol/othello.md`).
+pub(crate) const COMMANDS: &[&str] = &["count", "flips", "hint", "solve", "undo"];
 
 /// `count` goes no deeper: depth 12 already holds a few hundred million positions.
 pub const MAX_COUNT_DEPTH: u32 = 12;
@@ -507,29 +511,40 @@ impl Variant for OthelloVariant {
         Ok(())
     }
 
+    fn commands(&self) -> &'static [&'static str] {
+        COMMANDS
+    }
+
     fn extension(
         &mut self,
-        command: &Command,
+        name: &str,
+        args: Args,
         _options: &Options,
         out: Out,
     ) -> Result<(), SessionError> {
-        let done = match command {
-            Command::Count(depth) => self.count(*depth, out),
-            Command::Flips(m) => {
-                let line = self.flips_line(m)?;
+        let done = match name {
+            "count" => self.count(args.number("expected a depth")?, out),
+            "flips" => {
+                let line = self.flips_line(args.word("expected a move")?)?;
                 out(&line);
                 Ok(())
             }
-            Command::Hint(k) => self.hint(*k, out),
-            Command::Solve => self.solve(out),
-            Command::Undo => match self.game.history.pop() {
-                Some(before) => {
-                    self.game.state = before;
-                    Ok(())
+            "hint" => self.hint(args.optional_number()?, out),
+            "solve" => {
+                args.none()?;
+                self.solve(out)
+            }
+            "undo" => {
+                args.none()?;
+                match self.game.history.pop() {
+                    Some(before) => {
+                        self.game.state = before;
+                        Ok(())
+                    }
+                    None => Err(OthelloError::NothingToUndo),
                 }
-                None => Err(OthelloError::NothingToUndo),
-            },
-            other => return Err(SessionError::not_available(other, Some(Position::NAME))),
+            }
+            _ => return Err(SessionError::Parse(unknown_command(name))),
         };
         Ok(done?)
     }
@@ -556,16 +571,36 @@ mod tests {
             .unwrap();
         let after = v.position();
         let mut sink = |_: &str| {};
-        v.extension(&Command::Undo, &Options::default(), &mut sink)
-            .unwrap();
+        v.extension(
+            "undo",
+            Args::new("undo", ""),
+            &Options::default(),
+            &mut sink,
+        )
+        .unwrap();
         assert_eq!(v.position(), game("f5 d6").state.position);
-        v.extension(&Command::Undo, &Options::default(), &mut sink)
-            .unwrap();
-        v.extension(&Command::Undo, &Options::default(), &mut sink)
-            .unwrap();
+        v.extension(
+            "undo",
+            Args::new("undo", ""),
+            &Options::default(),
+            &mut sink,
+        )
+        .unwrap();
+        v.extension(
+            "undo",
+            Args::new("undo", ""),
+            &Options::default(),
+            &mut sink,
+        )
+        .unwrap();
         assert_eq!(v.position(), Position::START);
         assert!(v
-            .extension(&Command::Undo, &Options::default(), &mut sink)
+            .extension(
+                "undo",
+                Args::new("undo", ""),
+                &Options::default(),
+                &mut sink
+            )
             .is_err());
         assert_eq!(v.position(), Position::START);
         assert_ne!(after, Position::START);

@@ -8,7 +8,7 @@
 use super::options::Options;
 use crate::games::rules::Rules;
 use crate::games::view::{GameView, Played};
-use crate::protocol::{Command, StartSpec};
+use crate::protocol::{Args, StartSpec};
 use crate::search::{Job, Limits, MateJob};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -25,11 +25,10 @@ pub type PerftJob = Box<dyn FnOnce(Arc<AtomicBool>) -> Option<Vec<(String, u64)>
 pub enum SessionError {
     /// The game refuses it, in its words (the adapter's error).
     Game(Box<dyn std::error::Error + Send + Sync>),
-    /// A variant-only command this variant has no use for (`game`: the variant's name, when the
-    /// message names it).
+    /// Another game's own command, which this game has no use for.
     NotAvailable {
         command: &'static str,
-        game: Option<&'static str>,
+        game: &'static str,
     },
     /// A line that is no command.
     Parse(crate::protocol::parse::ParseError),
@@ -47,7 +46,6 @@ impl std::fmt::Display for SessionError {
         match self {
             SessionError::Game(e) => e.fmt(f),
             SessionError::NotAvailable { command, game } => {
-                let game = game.unwrap_or("this variant");
                 write!(f, "{command} is not available in {game}")
             }
             SessionError::Parse(e) => e.fmt(f),
@@ -61,17 +59,20 @@ impl std::fmt::Display for SessionError {
 
 crate::games::error_text!(SessionError);
 
+impl From<crate::protocol::ParseError> for SessionError {
+    fn from(e: crate::protocol::ParseError) -> Self {
+        SessionError::Parse(e)
+    }
+}
+
 impl SessionError {
     pub fn game(e: impl std::error::Error + Send + Sync + 'static) -> SessionError {
         SessionError::Game(Box::new(e))
     }
 
-    /// `command` is not one `game` (None: this variant, unnamed) answers.
-    pub fn not_available(command: &Command, game: Option<&'static str>) -> SessionError {
-        SessionError::NotAvailable {
-            command: command_name(command),
-            game,
-        }
+    /// `command`, another game's, is not one `game` answers.
+    pub fn not_available(command: &'static str, game: &'static str) -> SessionError {
+        SessionError::NotAvailable { command, game }
     }
 }
 
@@ -200,29 +201,23 @@ pub trait Variant: Shared {
     /// `bench`: a fixed deterministic search; the last line must be `Nodes searched: <n>`.
     fn bench(&mut self, options: &Options, out: Out) -> Result<(), SessionError>;
 
-    /// Variant-only commands (`count`, `flips`, `benson`, ...). The default refuses them.
+    /// The game's own commands (`count`, `flips`, `benson`, ...), by name: the session sends
+    /// these, and only these, to [`Variant::extension`].
+    fn commands(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Runs one of [`Variant::commands`], reading its arguments from `args`.
     fn extension(
         &mut self,
-        command: &Command,
+        name: &str,
+        args: Args,
         options: &Options,
         out: Out,
     ) -> Result<(), SessionError> {
-        let _ = (options, out);
-        Err(SessionError::not_available(command, None))
-    }
-}
-
-pub fn command_name(command: &Command) -> &'static str {
-    match command {
-        Command::Count(_) => "count",
-        Command::Flips(_) => "flips",
-        Command::Hint(_) => "hint",
-        Command::Undo => "undo",
-        Command::Solve => "solve",
-        Command::Benson { .. } => "benson",
-        Command::LoadSgf(_) => "loadsgf",
-        Command::LoadSgfText(_) => "loadsgftext",
-        Command::Score(_) => "score",
-        _ => "this command",
+        let _ = (args, options, out);
+        Err(SessionError::Parse(crate::protocol::args::unknown_command(
+            name,
+        )))
     }
 }
