@@ -187,6 +187,11 @@ impl Room {
         } else {
             self.game.legal_moves(&self.options)
         };
+        let king_attacked = if over.is_some() {
+            Vec::new()
+        } else {
+            self.game.king_attacked()
+        };
         let names = self.variant.players();
         let you = match seat {
             Seat::First => names[0],
@@ -203,6 +208,7 @@ impl Room {
             "over": over,
             "note": self.note,
             "display": display,
+            "king_attacked": king_attacked,
             "connected": [self.connections(Seat::First) > 0, self.connections(Seat::Second) > 0],
             "same_seat": match seat {
                 Seat::Spectator => 0,
