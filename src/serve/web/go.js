@@ -1,7 +1,7 @@
 // The Go page: a protocol client (protocol/go.md). The board comes from `d`, the overlay from
 // `benson` / `benson classic`, SGF by content through `loadsgftext`, moves from `go`, and the
 // end of a game (two passes) from `score`: the area score and the dead stones. The live analysis
-// is a `go infinite` with `GoAnalysis` on: its `info string analysis ...` lines (KataGo's
+// is a `go movetime` of a minute (many tabs share the server's cores) with `GoAnalysis` on: its `info string analysis ...` lines (KataGo's
 // kata-analyze form) give the candidate moves with their win rates and the ownership.
 import { Engine, errorsIn, say, el, attempt } from "/assets/engine.js";
 import { drawGo } from "/assets/goboard.js";
@@ -9,6 +9,8 @@ import { drawGo } from "/assets/goboard.js";
 const $ = (id) => document.getElementById(id);
 const S = { start: "", moves: [], size: 9, rows: [], side: "b", marks: [], thinking: false, gen: 0, result: null, analysis: null, analysing: null };
 const KOMI = 7.5;
+// The live analysis of one position runs until a move or for this long, whichever comes first.
+const ANALYSIS_MS = 60000;
 
 const engine = new Engine({
   onError: (e) => say("Engine: " + e, "error"),
@@ -109,13 +111,13 @@ export function parseAnalysis(line, side) {
   return { moves: moves.filter((m) => m.vertex !== "pass" && m.visits > 0).slice(0, 8), ownership };
 }
 
-// Runs the live analysis while it is on and the position waits for a move; every second a new
-// picture. `stopAnalysis` ends it (before anything else is asked of the engine).
+// Runs the live analysis while it is on and the position waits for a move (a minute at most);
+// every second a new picture. `stopAnalysis` ends it (before anything else is asked of the engine).
 async function startAnalysis() {
   if (!$("analyze").checked || S.analysing || S.thinking || over() || engine.closed) return;
   const gen = S.gen;
   const side = S.side;
-  S.analysing = engine.go("infinite", (line) => {
+  S.analysing = engine.go(`movetime ${ANALYSIS_MS}`, (line) => {
     if (gen !== S.gen || !line.startsWith("info string analysis ")) return;
     S.analysis = parseAnalysis(line, side);
     render();
