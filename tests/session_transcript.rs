@@ -30,6 +30,7 @@ fn handshake_declares_every_option_then_usiok() {
         "MoveOverhead",
         "Strategy",
         "Level",
+        "GoAnalysis",
     ] {
         assert!(
             l.iter()

@@ -182,6 +182,11 @@ impl Room {
         } else {
             view.legal_moves()
         };
+        let king_attacked = if over.is_some() {
+            Vec::new()
+        } else {
+            self.game.king_attacked()
+        };
         let names = self.variant.players();
         let you = match seat {
             Seat::First => names[0],
@@ -198,6 +203,7 @@ impl Room {
             "over": over,
             "note": self.note,
             "display": display,
+            "king_attacked": king_attacked,
             "connected": [self.connections(Seat::First) > 0, self.connections(Seat::Second) > 0],
             "same_seat": match seat {
                 Seat::Spectator => 0,

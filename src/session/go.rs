@@ -6,11 +6,12 @@ use crate::games::go::analysis::{classic, extended};
 use crate::games::go::notation::{format_move, parse_vertex, VertexError};
 use crate::games::go::rules::{GoGame, RulesError};
 use crate::games::go::sgf::{FileError, SgfError};
-use crate::games::go::{perft, score, sgf, Board, Color};
+use crate::games::go::{perft, score, sgf, Board, Color, Game};
 use crate::games::rules::Rules;
+use crate::gtp::analyze;
 use crate::protocol::args::unknown_command;
 use crate::protocol::{Args, StartSpec};
-use crate::search::go::mcts::Mcts;
+use crate::search::go::mcts::{Mcts, Snapshot};
 use crate::search::go::{bench as go_bench, player as go_player, policy, usi};
 use crate::search::{Info, Job, Limits, Outcome, Report};
 use parking_lot::Mutex;
@@ -197,6 +198,20 @@ impl GoVariant {
     }
 }
 
+/// `GoAnalysis`: the line GTP's `kata-analyze ownership true` prints for the snapshot (every
+/// searched root move with its visits, win rate, score lead, prior and pv, then the ownership
+/// per point), after `analysis `, from the side to move's point of view.
+fn analysis_line(game: &Game, snap: &Snapshot) -> String {
+    let request = analyze::Request {
+        format: analyze::Format::Kata,
+        color: game.to_move,
+        interval_ms: 0,
+        ownership: true,
+        genmove: false,
+    };
+    format!("analysis {}", analyze::line(&request, &game.board, snap))
+}
+
 impl Variant for GoVariant {
     fn perft(&self, depth: u32, _options: &Options, _out: Out) -> Result<PerftJob, SessionError> {
         if depth == 0 || depth > perft::MAX_DEPTH {
@@ -221,7 +236,16 @@ impl Variant for GoVariant {
     fn search(&self, limits: &Limits, options: &Options) -> Job {
         let game = self.record.game.clone();
         if let Some((_, engine)) = self.engine.lock().as_ref() {
-            return usi::job(engine.clone(), game, options.threads as usize, options.seed);
+            let analysis = options
+                .go_analysis
+                .then_some(analysis_line as fn(&Game, &Snapshot) -> String);
+            return usi::job(
+                engine.clone(),
+                game,
+                options.threads as usize,
+                options.seed,
+                analysis,
+            );
         }
         // No memory for a tree: the simple move chooser answers.
         let limits = limits.clone();

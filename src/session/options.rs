@@ -38,6 +38,8 @@ pub struct Options {
     pub strategy: Strategy,
     pub level: u64,
     pub seed: u64,
+    /// Go: each report of `go` also carries the KataGo analysis line (`GoAnalysis`).
+    pub go_analysis: bool,
 }
 
 impl Default for Options {
@@ -53,6 +55,7 @@ impl Default for Options {
             strategy: Strategy::Search,
             level: 3,
             seed: 0,
+            go_analysis: false,
         }
     }
 }
@@ -255,6 +258,14 @@ const SPECS: &[Spec] = &[
         reallocates: false,
         served_max: None,
         games: None,
+    },
+    Spec {
+        name: "GoAnalysis",
+        kind: Kind::Check(false),
+        store: |o, v| o.go_analysis = check(v),
+        reallocates: false,
+        served_max: None,
+        games: Some(&[Game::Go]),
     },
 ];
 

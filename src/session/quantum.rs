@@ -3,7 +3,7 @@
 use super::options::{Options, Strategy};
 use super::variant::{self, Adapter, Out, PerftJob, SessionError, Variant};
 use crate::games::quantum::{perft, Position, Record, Rules};
-use crate::games::quantum::{PlayError, RecordError};
+use crate::games::quantum::{square_name, PlayError, RecordError};
 use crate::memory;
 use crate::protocol::StartSpec;
 use crate::search::quantum::job::{bench, job, Setup};
@@ -126,14 +126,30 @@ impl Adapter for QuantumVariant {
 
     fn status(&self) -> Vec<String> {
         let repeats = self.record.repetitions();
+        let attacked = threatened(&self.record);
         (repeats > 1)
             .then(|| format!("repetition: this position occurred {repeats} times"))
             .into_iter()
+            .chain((!attacked.is_empty()).then(|| format!("king attacked: {}", attacked.join(" "))))
             .collect()
     }
 }
 
+/// [`Position::king_capture_threats`] by square name.
+fn threatened(record: &Record) -> Vec<String> {
+    record
+        .position()
+        .king_capture_threats(&record.rules())
+        .into_iter()
+        .map(square_name)
+        .collect()
+}
+
 impl Variant for QuantumVariant {
+    fn king_attacked(&self) -> Vec<String> {
+        threatened(&self.record)
+    }
+
     fn new_game(&mut self) {
         if let Some(searcher) = self.searcher.lock().as_mut() {
             searcher.clear();

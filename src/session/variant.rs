@@ -177,6 +177,13 @@ pub trait Variant: Shared {
     /// `usinewgame`: forget per-game state (history, tables); the position stays.
     fn new_game(&mut self) {}
 
+    /// The squares where the opponent, were it to move, could capture the side to move's king
+    /// (quantum shogi's `d` line `king attacked:` and the rooms' `king_attacked`); empty for
+    /// games without such a warning.
+    fn king_attacked(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// `go perft N`: checks the request (depth, memory; notes go to `out` as whole lines) and
     /// returns the count, run off the session thread so that it can be stopped.
     fn perft(&self, depth: u32, options: &Options, out: Out) -> Result<PerftJob, SessionError>;

@@ -31,6 +31,8 @@ CAP_MS = 450
 PASS_BOARD = "-OXXXXXX" + "-" * 16 + "---XX------XX---" + "-" * 16 + "-OXXXXXX"
 FFO40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- b"
 KING_CAPTURE = "4k4/4R4/9/9/9/9/9/9/4K4 b 18Q19q 1"
+# Gote's rook on 5h could take sente's king on 5i.
+KING_ATTACKED = "4k4/9/9/9/9/9/9/4r4/4K4 b 19Q18q 1"
 SGF = "(;GM[1]FF[4]SZ[9]\nAB[ba][bb][bc][bd][be][bf][bg][bh][bi][ac][af]\nAW[ah][ee]PL[W])"
 console_errors = []
 figures = {}
@@ -61,6 +63,26 @@ def shoot(page, name):
     page.set_viewport_size({"width": 1200, "height": 900})
 
 
+def texts(page, selector):
+    return page.eval_on_selector_all(selector, "els => els.map(e => e.textContent)")
+
+
+def font_px(page, selector):
+    """The smallest computed font size (px) of the elements `selector` matches (all visible)."""
+    sizes = page.eval_on_selector_all(selector, "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))")
+    assert sizes, f"nothing matches {selector}"
+    return min(sizes)
+
+
+def fits(page):
+    return page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def attacked_in_d(position):
+    line = next((l for l in protocol(["position sfen " + position, "d"]) if l.startswith("king attacked: ")), "")
+    return sorted(line.split()[2:])
+
+
 def random_game(plies, seed):
     """A QSFEN after `plies` moves of the engine's seeded random player against itself."""
     engine = subprocess.Popen([BIN], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -86,6 +108,10 @@ def quantum(ctx):
     page = watch(ctx.new_page())
     page.goto(URL + "/quantum")
     page.wait_for_selector('#board[data-ply="0"] [data-square="7g"] .qpiece')
+    # Coordinates as moves are written: files 9..1 on top, ranks a..i on the right.
+    assert texts(page, ".frame .files .coord") == [str(n) for n in range(9, 0, -1)], texts(page, ".frame .files .coord")
+    assert texts(page, ".frame .ranks .coord") == list("abcdefghi")
+    assert page.query_selector("#board .sq.attacked") is None
     start = page.eval_on_selector_all("#board .qpiece", "els => els.map(e => e.dataset.cands)")
     assert len(start) == 40 and set(start) == {"KRBGSNLP"}, start
     page.click('[data-square="7g"]')
@@ -123,6 +149,21 @@ def quantum(ctx):
     page.click(f'[data-square="{movable[0]}"]')
     page.wait_for_selector("#board .sq.target")
     shoot(page, "quantum")
+    # Sente's king can be taken: the red ring on the squares `d` names, and the warning in the
+    # status line.
+    page.fill("#qsfen", KING_ATTACKED)
+    page.click("#paste")
+    page.wait_for_selector("#board .sq.attacked")
+    want = attacked_in_d(KING_ATTACKED)
+    assert want == ["5i"], want
+    shown = sorted(page.eval_on_selector_all("#board .sq.attacked", "els => els.map(e => e.dataset.square)"))
+    assert shown == want, (shown, want)
+    assert page.inner_text("#status").startswith("Your king is in check"), page.inner_text("#status")
+    assert "attacked" in page.get_attribute('[data-square="5i"]', "aria-label")
+    page.click("#flip")
+    assert texts(page, ".frame .files .coord") == [str(n) for n in range(1, 10)]
+    assert texts(page, ".frame .ranks .coord") == list("ihgfedcba")
+    page.click("#flip")
     # A set-up position, then a king capture by clicking.
     page.fill("#qsfen", KING_CAPTURE)
     page.click("#paste")
@@ -148,6 +189,8 @@ def othello(ctx):
     page = watch(ctx.new_page())
     page.goto(URL + "/othello")
     page.wait_for_selector('#board[data-ply="0"] .osq.legal')
+    assert texts(page, "#frame .files .coord") == list("abcdefgh")
+    assert texts(page, "#frame .ranks .coord") == [str(n) for n in range(1, 9)]
     # By keyboard: Enter plays the focused square, which keeps the focus; arrows move it.
     page.focus('[data-square="f5"]')
     page.keyboard.press("Enter")
@@ -177,6 +220,11 @@ def othello(ctx):
     for text, line in zip(shown, hints):
         move, reason = line.split()[1], line.split(" reason ", 1)[1]
         assert text.startswith(move) and text.endswith(reason), (text, line)
+    # The hint scores on their squares, as the protocol gives them (+ for the mover's lead).
+    on_board = dict(page.eval_on_selector_all("#board .osq.hint", "els => els.map(e => [e.dataset.square, e.querySelector('.hint-score').textContent])"))
+    want = {l.split()[1]: ("+" if int(l.split()[3]) > 0 else "") + l.split()[3] for l in hints}
+    assert on_board == want, (on_board, want)
+    assert "disc difference" in page.inner_text("#hint-note")
     page.hover('[data-square="%s"]' % legal[0])
     page.wait_for_selector("#board .osq.flip")
     shoot(page, "othello")
@@ -234,6 +282,100 @@ def go(ctx):
     shoot(page, "go")
     go_to_the_score(page)
     page.close()
+
+
+def go_keyboard_and_analysis(ctx):
+    """Go points are played with the keyboard and read with what is on them; the live analysis
+    draws win rates on candidate points and the ownership as a shading, and goes away when off."""
+    page = watch(ctx.new_page())
+    page.goto(URL + "/go")
+    page.wait_for_selector('#board[data-ply="0"] svg')
+    assert texts(page, "#board .files .coord") == list("ABCDEFGHJ")
+    assert texts(page, "#board .ranks .coord") == [str(n) for n in range(9, 0, -1)]
+    page.focus('[data-vertex="E5"]')
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowDown")
+    focused = lambda: page.evaluate("() => document.activeElement.dataset.vertex || null")
+    assert focused() == "D4", focused()
+    assert page.get_attribute('[data-vertex="D4"].pt', "aria-label") == "D4, empty"
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#board[data-ply="1"]')
+    assert focused() == "D4", focused()
+    assert page.get_attribute('[data-vertex="D4"].pt', "aria-label") == "D4, black stone"
+    assert page.eval_on_selector("#movelist", "e => e.textContent") == "D4"
+    # Exactly one point is in the tab order.
+    assert page.eval_on_selector_all('#board .pt[tabindex="0"]', "els => els.length") == 1
+    page.check("#analyze")
+    page.wait_for_selector("#board .cand[data-winrate]", timeout=15000)
+    page.wait_for_function("() => document.querySelectorAll('#board .own').length === 81")
+    cands = page.eval_on_selector_all("#board .cand", "els => els.map(e => [e.parentNode.dataset.vertex, Number(e.dataset.winrate), e.textContent])")
+    assert all(0 <= w <= 100 and t == str(w) for _, w, t in cands), cands
+    legal = protocol(["setoption name USI_Variant value go", "position sfen 9 " + "/".join(["." * 9] * 9) + " b moves D4", "moves"])[-1].split()
+    assert all(v in legal for v, _, _ in cands), (cands, legal)
+    own = page.eval_on_selector_all("#board .own", "els => els.map(e => Number(e.dataset.own))")
+    assert len(own) == 81 and all(-1 <= o <= 1 for o in own), own
+    # The black stone's own point leans black (positive) in the shading.
+    d4 = page.get_attribute('#board .own[data-at="D4"]', "data-own")
+    assert float(d4) > 0, d4
+    assert page.inner_text("#analysis-text").startswith("Best for white: "), page.inner_text("#analysis-text")
+    figures["go analysis candidates"] = len(cands)
+    shoot(page, "go-analysis")
+    # A move while analysing: the analysis stops, the move is played, the analysis resumes.
+    free = next(v for v in legal if v not in ("D4", "E5"))
+    page.click(f'[data-vertex="{free}"].pt')
+    page.wait_for_selector('#board[data-ply="2"]')
+    page.wait_for_selector("#board .cand[data-winrate]", timeout=15000)
+    page.uncheck("#analyze")
+    page.wait_for_function("() => !document.querySelector('#board .cand') && !document.querySelector('#board .own')")
+    page.click("#undo")
+    page.wait_for_selector('#board[data-ply="1"]')
+    page.close()
+
+
+def phone(browser):
+    """At 375x740 with touch: candidate letters, hand pieces and 19x19 Go coordinates are at least
+    11 px, and no page overflows sideways."""
+    ctx = browser.new_context(viewport={"width": 375, "height": 740}, has_touch=True)
+    page = watch(ctx.new_page())
+    page.goto(URL + "/quantum")
+    page.wait_for_selector('#board[data-ply="0"] .qpiece')
+    page.click("text=Position (QSFEN)")
+    page.fill("#qsfen", KING_CAPTURE)
+    page.click("#paste")
+    page.wait_for_selector(".hand-piece .qpiece.uncertain")
+    sizes = {
+        "hand pieces": font_px(page, ".hand-piece .qpiece.uncertain i"),
+        "shogi coordinates": font_px(page, ".frame .coord"),
+    }
+    assert fits(page), "quantum page (pieces in hand) overflows at 375 px"
+    page.click("#new")
+    page.wait_for_selector('#board[data-ply="0"] [data-square="7g"] .qpiece.uncertain')
+    sizes["candidate letters"] = font_px(page, "#board .qpiece.uncertain i")
+    shoot(page, "quantum-start")
+    assert fits(page), "quantum page overflows at 375 px"
+    page.goto(URL + "/othello")
+    page.wait_for_selector('#board[data-ply="0"] .osq.legal')
+    page.click("#hint")
+    page.wait_for_selector("#board .hint-score")
+    sizes["hint numbers"] = font_px(page, "#board .hint-score")
+    sizes["othello coordinates"] = font_px(page, "#frame .coord")
+    assert fits(page), "othello page overflows at 375 px"
+    page.goto(URL + "/go")
+    page.wait_for_selector('#board[data-ply="0"] svg')
+    page.select_option("#size", "19")
+    page.wait_for_function("() => document.querySelectorAll('#board .pt').length === 361")
+    assert texts(page, "#board .files .coord") == list("ABCDEFGHJKLMNOPQRST")
+    sizes["go 19x19 coordinates"] = font_px(page, "#board .coord")
+    assert fits(page), "go page overflows at 375 px"
+    page.goto(URL + "/play?new=quantumshogi&start=" + KING_ATTACKED.replace(" ", "_"))
+    page.wait_for_selector("#board .sq.attacked")
+    assert fits(page), "room page overflows at 375 px"
+    assert page.inner_text("#status").startswith("Your king is in check"), page.inner_text("#status")
+    shoot(page, "play-quantum-check")
+    for what, px in sizes.items():
+        figures[f"{what} px at 375"] = px
+        assert px >= 11, f"{what}: {px} px at 375 px"
+    ctx.close()
 
 
 def board_state(page):
@@ -512,7 +654,7 @@ def main():
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
         ctx = browser.new_context(viewport={"width": 1200, "height": 900})
-        for name, test in (("quantum", quantum), ("othello", othello), ("go", go)):
+        for name, test in (("quantum", quantum), ("othello", othello), ("go", go), ("go keyboard and analysis", go_keyboard_and_analysis)):
             test(ctx)
             print("ok", name, flush=True)
         ctx.close()
@@ -522,6 +664,8 @@ def main():
         print("ok quantum room", flush=True)
         no_sideways_overflow(browser)
         print("ok move list", flush=True)
+        phone(browser)
+        print("ok phone", flush=True)
         refused_links(browser)
         print("ok refused links", flush=True)
         hostile(browser)

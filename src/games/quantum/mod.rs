@@ -52,4 +52,4 @@ pub use movegen::Displacement;
 pub use position::{loose_mask, origin_of, Piece, Position, PositionError, Rules, HAND};
 pub use qsfen::QsfenError;
 pub use record::{Ending, PlayError, Record, RecordError};
-pub use types::{Mask, Side, Square};
+pub use types::{square_name, Mask, Side, Square};

@@ -401,6 +401,35 @@ impl Position {
         v
     }
 
+    /// The squares on which the opponent, were it to move now, could capture the side to move's
+    /// king: its legal captures there that win by the rules (the captured piece's exact set is
+    /// {K} once the capturer's own restriction is applied). The "your king is in check" warning of
+    /// the browser pages. A capture of a piece that only may be the king does not count: it
+    /// takes K away from that piece and loses nothing. Board order; empty once the game is over.
+    pub fn king_capture_threats(&self, rules: &Rules) -> Vec<Square> {
+        if self.winner.is_some() {
+            return Vec::new();
+        }
+        let side = self.side;
+        let mut them = self.clone();
+        them.pass();
+        let mut captures = Vec::new();
+        them.generate_captures(rules, &mut captures);
+        let mut out: Vec<Square> = captures
+            .into_iter()
+            .filter_map(|a| match a {
+                Action::Move { to, .. } => {
+                    let mut after = them.clone();
+                    (after.apply(a) && after.winner == Some(side.opponent())).then_some(to)
+                }
+                Action::Drop { .. } => None,
+            })
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// Whether `action` is legal here.
     pub fn is_legal(&self, action: Action, rules: &Rules) -> bool {
         self.legal_actions(rules).contains(&action)

@@ -70,7 +70,15 @@ pub fn info(game: &Game, snap: &Snapshot, capacity: usize) -> Info {
 
 /// The search job of `go`: Monte Carlo tree search of `game` under the session's control
 /// (movetime, nodes = playouts, clocks, infinite/ponder until `stop`).
-pub fn job(engine: Arc<Mcts>, game: Game, threads: usize, seed: u64) -> Job {
+/// With `analysis`, every report (and the last) is followed by the text it makes of the
+/// snapshot, sent as `info string <text>` (the session's KataGo line, `GoAnalysis`).
+pub fn job(
+    engine: Arc<Mcts>,
+    game: Game,
+    threads: usize,
+    seed: u64,
+    analysis: Option<fn(&Game, &Snapshot) -> String>,
+) -> Job {
     Box::new(move |control, report| {
         let passes = game.passes();
         let settings = Settings {
@@ -81,8 +89,16 @@ pub fn job(engine: Arc<Mcts>, game: Game, threads: usize, seed: u64) -> Job {
             report_ms: Some(REPORT_MS),
         };
         let capacity = engine.capacity();
-        let mut on_snapshot = |snap: &Snapshot| report(Report::Info(info(&game, snap, capacity)));
+        let mut on_snapshot = |snap: &Snapshot| {
+            report(Report::Info(info(&game, snap, capacity)));
+            if let Some(text) = analysis {
+                report(Report::Text(text(&game, snap)));
+            }
+        };
         let snap = engine.search(&game, &settings, control, &mut on_snapshot);
+        if let Some(text) = analysis {
+            report(Report::Text(text(&game, &snap)));
+        }
         let mut line = info(&game, &snap, capacity);
         let best = match decide(&game, KOMI, passes, &snap, true) {
             Choice::Resign => None,

@@ -282,3 +282,21 @@ export function sayOver(over, you, extra = "") {
   else if (v === "lost") say(`You lost: ${over}. ${extra}`.trim(), "lost");
   else say(`Game over: ${why}. ${extra}`.trim(), "over");
 }
+
+// Coordinates around a board, as the games' GUIs draw them and as moves are written: `frame`
+// holds a `.files` row and a `.ranks` column beside the board (protocol notation: `7g7f`, `e7`,
+// `D4`). `files` and `ranks` are the labels in visual order, left to right and top to bottom.
+export function frameBoard(board, side = "right") {
+  const frame = el("div", { class: `frame ranks-${side}` });
+  frame.append(el("div", { class: "files", "aria-hidden": "true" }), board, el("div", { class: "ranks", "aria-hidden": "true" }));
+  return frame;
+}
+
+export function labelFrame(frame, files, ranks) {
+  const f = frame.querySelector(":scope > .files");
+  const r = frame.querySelector(":scope > .ranks");
+  f.style.gridTemplateColumns = `repeat(${files.length}, 1fr)`;
+  r.style.gridTemplateRows = `repeat(${ranks.length}, 1fr)`;
+  f.replaceChildren(...files.map((t) => el("span", { class: "coord" }, String(t))));
+  r.replaceChildren(...ranks.map((t) => el("span", { class: "coord" }, String(t))));
+}

@@ -1,12 +1,16 @@
 // The Go page: a protocol client (protocol/go.md). The board comes from `d`, the overlay from
 // `benson` / `benson classic`, SGF by content through `loadsgftext`, moves from `go`, and the
-// end of a game (two passes) from `score`: the area score and the dead stones.
+// end of a game (two passes) from `score`: the area score and the dead stones. The live analysis
+// is a `go movetime` of a minute (many tabs share the server's cores) with `GoAnalysis` on: its `info string analysis ...` lines (KataGo's
+// kata-analyze form) give the candidate moves with their win rates and the ownership.
 import { Engine, errorsIn, say, el, attempt } from "/assets/engine.js";
 import { drawGo } from "/assets/goboard.js";
 
 const $ = (id) => document.getElementById(id);
-const S = { start: "", moves: [], size: 9, rows: [], side: "b", marks: [], thinking: false, gen: 0, result: null };
+const S = { start: "", moves: [], size: 9, rows: [], side: "b", marks: [], thinking: false, gen: 0, result: null, analysis: null, analysing: null };
 const KOMI = 7.5;
+// The live analysis of one position runs until a move or for this long, whichever comes first.
+const ANALYSIS_MS = 60000;
 
 const engine = new Engine({
   onError: (e) => say("Engine: " + e, "error"),
@@ -86,12 +90,72 @@ function captures() {
   return { b: placed.w - onBoard(now, "O"), w: placed.b - onBoard(now, "X") };
 }
 
+// `info string analysis info move D4 visits 12 winrate 0.53 ... pv D4 E5 info move ... ownership
+// 0.1 ...`: the moves (win rate of the side to move) and the ownership turned to black's view.
+export function parseAnalysis(line, side) {
+  const words = line.replace(/^info string analysis\s+/, "").split(/\s+/);
+  const moves = [];
+  let ownership = null;
+  for (let i = 0; i < words.length; i++) {
+    if (words[i] === "info" && words[i + 1] === "move") {
+      moves.push({ vertex: words[i + 2] });
+      i += 2;
+    } else if (words[i] === "ownership") {
+      ownership = words.slice(i + 1).map(Number).map((o) => (side === "b" ? o : -o));
+      break;
+    } else if (["visits", "winrate", "scoreLead"].includes(words[i]) && moves.length) {
+      moves[moves.length - 1][words[i]] = Number(words[i + 1]);
+      i++;
+    }
+  }
+  return { moves: moves.filter((m) => m.vertex !== "pass" && m.visits > 0).slice(0, 8), ownership };
+}
+
+// Runs the live analysis while it is on and the position waits for a move (a minute at most);
+// every second a new picture. `stopAnalysis` ends it (before anything else is asked of the engine).
+async function startAnalysis() {
+  if (!$("analyze").checked || S.analysing || S.thinking || over() || engine.closed) return;
+  const gen = S.gen;
+  const side = S.side;
+  S.analysing = engine.go(`movetime ${ANALYSIS_MS}`, (line) => {
+    if (gen !== S.gen || !line.startsWith("info string analysis ")) return;
+    S.analysis = parseAnalysis(line, side);
+    render();
+  });
+  const running = S.analysing;
+  await running;
+  if (S.analysing === running) S.analysing = null;
+}
+
+async function stopAnalysis() {
+  const running = S.analysing;
+  if (running) {
+    engine.stop();
+    await running;
+    S.analysing = null;
+  }
+  S.gen++;
+  S.analysis = null;
+}
+
+function analysisText() {
+  const a = S.analysis;
+  if (!a || !a.moves.length) return $("analyze").checked && !over() ? "Analysing…" : "";
+  const best = a.moves[0];
+  const mover = S.side === "b" ? "Black" : "White";
+  const lead = best.scoreLead;
+  const who = lead >= 0 ? mover : mover === "Black" ? "White" : "Black";
+  return `Best for ${mover.toLowerCase()}: ${best.vertex}, ${Math.round(best.winrate * 100)}% to win (${best.visits} playouts)` +
+    (Number.isFinite(lead) ? `; ${who} leads by about ${Math.abs(lead).toFixed(1)} points.` : ".");
+}
+
 const human = () => $("colour").value;
 const engineTurn = () => $("auto").checked && !over() && S.side !== human();
 
 function render() {
   const marks = S.result ? S.result.dead : S.marks;
-  drawGo($("board"), { size: S.size, rows: S.rows, marks, last: S.moves[S.moves.length - 1], onPoint: play });
+  drawGo($("board"), { size: S.size, rows: S.rows, marks, last: S.moves[S.moves.length - 1], onPoint: play, analysis: S.analysis });
+  $("analysis-text").textContent = analysisText();
   const board = $("board");
   board.dataset.ply = String(S.moves.length);
   board.dataset.side = S.side;
@@ -114,15 +178,18 @@ function render() {
 }
 
 async function play(vertex) {
-  if (S.thinking || over()) return;
-  if (!(await attempt(S, () => S.moves.push(vertex), refresh, render))) return;
+  if (S.thinking || S.busy || over()) return;
+  await stopAnalysis();
+  if (!(await attempt(S, () => S.moves.push(vertex), refresh, render))) return startAnalysis();
   render();
   // The engine answers every move of yours, a pass too (two passes end the game).
   if (engineTurn()) await genmove();
+  else startAnalysis();
 }
 
 async function genmove() {
   if (S.thinking || over()) return;
+  await stopAnalysis();
   const gen = S.gen;
   S.thinking = true;
   render();
@@ -132,32 +199,36 @@ async function genmove() {
   S.moves.push(best);
   await refresh();
   render();
+  startAnalysis();
 }
 
 async function restart(start) {
-  S.gen++;
+  await stopAnalysis();
   S.start = start;
   S.moves = [];
   await refresh();
   render();
   // Playing white against the engine: it opens.
   if (engineTurn()) await genmove();
+  else startAnalysis();
 }
 
 // Takes back moves until it is your turn again (with the engine answering: its reply and your
 // move), as OGS and Sabaki do.
 async function undo() {
   if (S.thinking || !S.moves.length) return;
-  S.gen++;
+  await stopAnalysis();
   S.moves.pop();
   if ($("auto").checked && S.moves.length && sideAfter(S.moves.length) !== human()) S.moves.pop();
   await refresh();
   render();
+  startAnalysis();
 }
 
 async function loadSgf() {
   const text = $("sgf").value.trim();
   if (!text) return say("Paste an SGF first.", "error");
+  await stopAnalysis();
   // The protocol is line based; SGF treats line breaks as white space outside values.
   const lines = await engine.request([`loadsgftext ${text.replace(/\s*[\r\n]+\s*/g, " ")}`, "d"]);
   const errors = errorsIn(lines || []);
@@ -167,18 +238,18 @@ async function loadSgf() {
     return say("SGF refused: " + errors.join("; "), "error");
   }
   readPosition(lines);
-  S.gen++;
   S.start = `sfen ${S.size} ${S.rows.join("/")} ${S.side}`;
   S.moves = [];
   $("size").value = String(S.size);
   await refresh();
   render();
   say(`SGF loaded (${S.size}×${S.size}); ${S.side === "b" ? "black" : "white"} to move.`);
+  startAnalysis();
 }
 
 async function main() {
   await engine.connect();
-  await engine.request(["setoption name USI_Variant value go", "usinewgame"]);
+  await engine.request(["setoption name USI_Variant value go", "setoption name GoAnalysis value true", "usinewgame"]);
   S.start = empty(9);
   await refresh();
   render();
@@ -189,11 +260,20 @@ async function main() {
   $("auto").onchange = async () => {
     if (engineTurn()) await genmove();
   };
+  $("analyze").onchange = async () => {
+    if ($("analyze").checked) startAnalysis();
+    else {
+      await stopAnalysis();
+      render();
+    }
+  };
   $("pass").onclick = () => play("pass");
   $("genmove").onclick = genmove;
   $("overlay").onchange = async () => {
+    await stopAnalysis();
     await refresh();
     render();
+    startAnalysis();
   };
   $("load").onclick = loadSgf;
 }

@@ -1,18 +1,19 @@
 // The Othello page: a protocol client (protocol/othello.md). The board comes from `d`, the
 // turned discs from `flips`, hints from `hint`, the exact endgame from `solve`.
-import { Engine, errorsIn, say, sayOver, showMoves, el, attempt, focusedSquare, gridNav } from "/assets/engine.js";
+import { Engine, errorsIn, say, sayOver, showMoves, el, attempt, focusedSquare, gridNav, labelFrame } from "/assets/engine.js";
 
 const $ = (id) => document.getElementById(id);
 const FILES = "abcdefgh";
 const NAME = { b: "Black", w: "White" };
 const SOLVE_EMPTIES = 20;
-const S = { start: "startpos", moves: [], human: "b", board: "", side: "b", legal: [], over: null, counts: [2, 2], thinking: false, gen: 0, flips: new Set(), hints: new Set(), hover: null };
+const S = { start: "startpos", moves: [], human: "b", board: "", side: "b", legal: [], over: null, counts: [2, 2], thinking: false, gen: 0, flips: new Set(), hints: new Map(), hover: null };
 
 const engine = new Engine({
   onError: (e) => say("Engine: " + e, "error"),
   onClose: () => say("The engine connection closed. Reload the page.", "error"),
 });
 
+const signed = (n) => (n > 0 ? "+" : "") + n;
 const squareName = (i) => FILES[i % 8] + (Math.floor(i / 8) + 1);
 
 function positionCommand() {
@@ -35,7 +36,7 @@ async function refresh() {
   S.counts = [Number(m[1]), Number(m[2])];
   S.over = m[3].startsWith("game over") ? m[3].replace("game over, ", "") : null;
   S.flips = new Set();
-  S.hints = new Set();
+  S.hints = new Map();
   return errors;
 }
 
@@ -54,7 +55,13 @@ function render() {
     const cell = el("button", { type: "button", class: "osq", "data-square": name, "aria-label": `${name} ${c === "X" ? "black" : c === "O" ? "white" : legal ? "legal move" : "empty"}` });
     if (legal) cell.classList.add("legal");
     if (S.flips.has(name)) cell.classList.add("flip");
-    if (S.hints.has(name)) cell.classList.add("hint");
+    if (S.hints.has(name)) {
+      // The hint's score on its square, as NBoard and eOthello show it (see the Hints panel).
+      const score = S.hints.get(name);
+      cell.classList.add("hint");
+      cell.append(el("span", { class: "hint-score", title: `hint: ends ${score > 0 ? score + " discs ahead" : score < 0 ? -score + " discs behind" : "in a draw"} with this move` }, signed(score)));
+      cell.setAttribute("aria-label", `${cell.getAttribute("aria-label")}, hint ${signed(score)}`);
+    }
     if (S.moves[S.moves.length - 1] === name) cell.classList.add("last");
     if (c === "X" || c === "O") cell.append(el("span", { class: "disc " + (c === "X" ? "black" : "white") }));
     if (legal) {
@@ -68,6 +75,7 @@ function render() {
     root.append(cell);
   }
   gridNav(root, 8, focused);
+  labelFrame($("frame"), [...FILES], [1, 2, 3, 4, 5, 6, 7, 8]);
   root.dataset.ply = String(S.moves.length);
   root.dataset.side = S.side;
   root.dataset.over = S.over || "";
@@ -142,7 +150,7 @@ async function maybeEngine() {
 async function restart(start) {
   S.gen++;
   if (S.thinking) engine.stop();
-  S.hints = new Set();
+  S.hints = new Map();
   $("announce").textContent = "";
   $("hints").replaceChildren();
   $("solved").textContent = "";
@@ -178,13 +186,9 @@ async function hint() {
   if (S.over) return;
   const lines = await engine.request(["hint 3"]);
   const hints = (lines || []).filter((l) => l.startsWith("hint "));
-  S.hints = new Set(hints.map((l) => l.split(/\s+/)[1]));
-  $("hints").replaceChildren(
-    ...hints.map((l) => {
-      const m = /^hint (\S+) score (-?\d+) reason (.*)$/.exec(l);
-      return el("li", { "data-move": m[1] }, el("b", {}, m[1]), ` (${Number(m[2]) > 0 ? "+" : ""}${m[2]}): ${m[3]}`);
-    }),
-  );
+  const parsed = hints.map((l) => /^hint (\S+) score (-?\d+) reason (.*)$/.exec(l)).filter(Boolean);
+  S.hints = new Map(parsed.map((m) => [m[1], Number(m[2])]));
+  $("hints").replaceChildren(...parsed.map((m) => el("li", { "data-move": m[1] }, el("b", {}, m[1]), ` (${signed(Number(m[2]))}): ${m[3]}`)));
   render();
 }
 

@@ -1,7 +1,7 @@
 // Two people, one game: the page shows the room's state and sends `move <m>`; the server decides
 // whose turn it is, what is legal and when the game ends (protocol/serve.md).
-import { say, sayOver, showMoves, fatal, el, askPromotion, cancelPromotion, promotionOpen, focusedSquare, gridNav } from "/assets/engine.js";
-import { parseQsfen, drawBoard, indexMoves } from "/assets/qboard.js";
+import { say, sayOver, showMoves, fatal, el, askPromotion, cancelPromotion, promotionOpen, focusedSquare, gridNav, frameBoard, labelFrame } from "/assets/engine.js";
+import { parseQsfen, drawBoard, indexMoves, kingWarning } from "/assets/qboard.js";
 import { drawGo } from "/assets/goboard.js";
 
 const $ = (id) => document.getElementById(id);
@@ -33,7 +33,9 @@ function drawOthello(root) {
     cell.addEventListener("click", () => send(`move ${name}`));
     grid.append(cell);
   }
-  root.replaceChildren(grid);
+  const frame = frameBoard(grid, "left");
+  root.replaceChildren(frame);
+  labelFrame(frame, [..."abcdefgh"], [1, 2, 3, 4, 5, 6, 7, 8]);
   gridNav(grid, 8, focused);
   const count = (ch) => [...board].filter((x) => x === ch).length;
   return `Black ${count("X")} – White ${count("O")}`;
@@ -43,7 +45,7 @@ function drawQuantum(root) {
   const pos = parseQsfen(state.sfen);
   const idx = indexMoves(state.legal);
   const grid = el("div", { class: "qboard", role: "grid", "aria-label": "board" });
-  root.replaceChildren(grid);
+  root.replaceChildren(frameBoard(grid, "right"));
   $("hand-top").hidden = $("hand-bottom").hidden = false;
   const flipped = state.you === "gote";
   const onSquare = async (name) => {
@@ -82,11 +84,13 @@ function drawQuantum(root) {
     selected: sel.from,
     selectedOwner: sel.owner,
     targets: sel.targets,
+    attacked: new Set(state.king_attacked || []),
     last: state.moves[state.moves.length - 1],
     onSquare,
     onHand,
   });
-  return "";
+  // The mover's possible kings under attack: a warning for the player whose king it is.
+  return myTurn() && (state.king_attacked || []).length ? kingWarning(pos, new Set(state.king_attacked)) : "";
 }
 
 function drawGoRoom(root) {
@@ -123,6 +127,7 @@ function render() {
   if (!(state.same_seat > 0 && !state.over)) $("announce").textContent = state.note || "";
   if (state.over) sayOver(state.over, state.you, extra);
   else if (state.you === "spectator") say(`Watching. ${state.turn} to move. ${extra}`);
+  else if (myTurn() && state.game === "quantumshogi" && extra) say(extra, "warn");
   else say(`${myTurn() ? "Your move" : `Waiting for ${state.turn}`} (you are ${state.you}). ${extra}`);
 }
 

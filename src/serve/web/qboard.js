@@ -2,7 +2,7 @@
 // the board and hands drawn from them. A bare `Q` stands for "every type its place allows",
 // projected over its origin's twenty pieces (Hall's condition with K1 R1 B1 G2 S2 N2 L2 P9), so
 // the page computes that projection to show what such a piece can still be.
-import { focusedSquare, gridNav } from "/assets/engine.js";
+import { focusedSquare, gridNav, labelFrame } from "/assets/engine.js";
 
 export const TYPES = "KRBGSNLP";
 const CAPS = [1, 1, 1, 2, 2, 2, 2, 9];
@@ -242,7 +242,11 @@ export function drawBoard(root, handRoots, pos, opts) {
     // Read as the square and what is on it (a piece's owner and what it may be), and whether
     // the selected piece may go there.
     const target = opts.targets && opts.targets.has(name);
-    cell.setAttribute("aria-label", name + (p ? "" : " empty") + (target ? ", a move to here" : ""));
+    // Where the opponent could take the side to move's king (`d`'s `king attacked:`): a red ring.
+    const attacked = opts.attacked && opts.attacked.has(name);
+    const notes = (target ? ", a move to here" : "") + (attacked ? ", the king, attacked" : "");
+    cell.setAttribute("aria-label", name + (p ? "" : " empty") + notes);
+    if (attacked) cell.classList.add("attacked");
     if (target) cell.classList.add("target");
     if (opts.selected === name) cell.classList.add("selected");
     if (opts.narrowed && opts.narrowed.has(name)) cell.classList.add("narrowed");
@@ -250,7 +254,7 @@ export function drawBoard(root, handRoots, pos, opts) {
     if (p) {
       const face = pieceFace(p);
       if (opts.flipped) face.classList.toggle("gote");
-      cell.setAttribute("aria-label", `${name}: ${face.getAttribute("aria-label")}${target ? ", a move to here" : ""}`);
+      cell.setAttribute("aria-label", `${name}: ${face.getAttribute("aria-label")}${notes}`);
       face.setAttribute("aria-hidden", "true");
       cell.append(face);
     }
@@ -258,6 +262,11 @@ export function drawBoard(root, handRoots, pos, opts) {
     root.append(cell);
   }
   gridNav(root, 9, focused);
+  if (root.parentElement && root.parentElement.classList.contains("frame")) {
+    const files = [9, 8, 7, 6, 5, 4, 3, 2, 1];
+    const ranks = [...RANKS];
+    labelFrame(root.parentElement, opts.flipped ? files.reverse() : files, opts.flipped ? ranks.reverse() : ranks);
+  }
   for (const owner of ["b", "w"]) {
     const h = handRoots[owner];
     h.replaceChildren();
@@ -290,4 +299,18 @@ export function drawBoard(root, handRoots, pos, opts) {
       h.append(b);
     }
   }
+}
+
+// The status line when the opponent could take the mover's king (`attacked`: squares). A piece
+// that is not yet certainly the king becomes it through the capturing move's restriction.
+export function kingWarning(pos, attacked) {
+  const squares = [...attacked].join(", ");
+  const certain = [...attacked].every((sq) => {
+    const { row, col } = squareIndex(sq);
+    const p = pos.board[row][col];
+    return p && p.cands === "K";
+  });
+  return certain
+    ? `Your king is in check: it can be captured on ${squares} (ringed in red).`
+    : `Your king may be in check: a capture on ${squares} would take it (ringed in red).`;
 }

@@ -1,7 +1,7 @@
 // The quantum shogi page: a protocol client. The board is redrawn from `d`'s QSFEN after every
 // action, the clickable squares come from `moves`, the engine's reply from `go movetime`.
 import { Engine, parseInfo, errorsIn, say, sayOver, showMoves, attempt, askPromotion, cancelPromotion, promotionOpen } from "/assets/engine.js";
-import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed } from "/assets/qboard.js";
+import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed, kingWarning } from "/assets/qboard.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME = { b: "sente", w: "gote" };
@@ -19,6 +19,7 @@ const S = {
   selectedOwner: null,
   targets: new Set(),
   narrowed: new Set(),
+  attacked: new Set(),
   over: null,
   thinking: false,
   gen: 0,
@@ -48,6 +49,9 @@ async function refresh(move) {
   S.legal = list ? list.split(/\s+/) : [];
   S.idx = indexMoves(S.legal);
   S.narrowed = before ? narrowed(before, candsBySquare(S.pos), move) : new Set();
+  // Where the opponent could take the mover's king (the engine's own answer, `king attacked:`).
+  const attacked = lines.find((l) => l.startsWith("king attacked: "));
+  S.attacked = new Set(attacked ? attacked.slice(15).trim().split(/\s+/) : []);
   const winner = lines.find((l) => l.startsWith("winner: "));
   S.over = winner
     ? `${winner[8] === "b" ? "Sente" : "Gote"} wins by king capture`
@@ -76,6 +80,7 @@ function render() {
     selectedOwner: S.selectedOwner,
     targets: S.targets,
     narrowed: S.narrowed,
+    attacked: S.over ? new Set() : S.attacked,
     last: S.moves[S.moves.length - 1],
     onSquare: clickSquare,
     onHand: clickHand,
@@ -88,6 +93,7 @@ function render() {
   if (S.over) sayOver(S.over, S.demo ? "spectator" : NAME[S.human]);
   else if (S.thinking) say(`Engine (${NAME[S.pos.side]}) is thinking…`);
   else if (S.demo) say("Engine vs engine");
+  else if (humanToMove() && S.attacked.size) say(kingWarning(S.pos, S.attacked), "warn");
   else if (humanToMove()) say(`Your move (${NAME[S.human]}). Click a piece, then a highlighted square.`);
   else say(`${NAME[S.pos.side]} to move`);
 }
