@@ -61,6 +61,12 @@ fn ffo_40_to_44() {
 }
 
 #[test]
+#[ignore = "minutes: the slower set, `ryoshi bench othello-solve tests/data/othello/fforum-45-49.obf`"]
+fn ffo_45_to_49() {
+    check(&load("fforum-45-49.obf"), "fforum", 45, |_| true);
+}
+
+#[test]
 fn solve_and_hint_through_the_binary() {
     let entries = load("fforum-1-19.obf");
     for e in entries.iter().take(6) {

@@ -1,14 +1,18 @@
 //! The exact endgame solver: negamax alpha-beta over the final disc difference.
 //!
 //! - Near the end (few empties) it walks the empty squares directly instead of generating moves,
-//!   odd quadrants first (parity), and scores the last empty square by counting its flips.
+//!   odd quadrants first (parity); the last three squares have code of their own, without
+//!   loops, and the last one is scored by counting its flips.
 //! - Higher up it orders moves by the opponent's mobility after the move ("fastest first", with
 //!   corners weighted), tries the transposition table's move first, searches the first move with
 //!   the full window and the others with a null window (PVS), and cuts on stable discs.
 //!
 //! Scores are disc differences for the side to move, empties going to the winner.
 
+mod last_flip;
+
 use crate::games::othello::board::{flips, moves, neighbours, squares, Board};
+use last_flip::count_last_flips;
 
 /// At or below this many empties the solver walks the empties list (no move generation, no TT).
 const SHALLOW: u32 = 7;
@@ -20,15 +24,9 @@ const ETC_MIN_EMPTIES: u32 = 15;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 
-/// Quadrant masks (a1-d4, e1-h4, a5-d8, e5-h8), for parity ordering.
-const QUADRANTS: [u64; 4] = [
-    0x0000_0000_0F0F_0F0F,
-    0x0000_0000_F0F0_F0F0,
-    0x0F0F_0F0F_0000_0000,
-    0xF0F0_F0F0_0000_0000,
-];
-
+/// One stored position: 20 bytes (packed to 4-byte alignment), so that three fit a cache line.
 #[derive(Clone, Copy, Default)]
+#[repr(C, packed(4))]
 struct Entry {
     player: u64,
     opponent: u64,
@@ -36,6 +34,21 @@ struct Entry {
     upper: i8,
     best: u8,
     empties: u8,
+}
+
+impl Entry {
+    #[inline(always)]
+    fn holds(&self, p: u64, o: u64) -> bool {
+        // Copies, not references: the fields are packed.
+        ({ self.player } == p) & ({ self.opponent } == o)
+    }
+}
+
+/// Three entries in one cache line: a probe costs one memory access (and it is prefetched).
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Bucket {
+    entries: [Entry; 3],
 }
 
 const NO_MOVE: u8 = 64;
@@ -84,7 +97,15 @@ impl MoveList {
 /// evaluation (worth its cost only high in the tree).
 const ORDER_SEARCH_EMPTIES: u32 = 14;
 /// The look-ahead's weight against the mobility key.
-const ORDER_EVAL_WEIGHT: i32 = 8;
+const ORDER_EVAL_WEIGHT: i32 = 128;
+/// Ordering weights: the opponent's weighted mobility after the move, our corner-anchored
+/// discs, the opponent's potential mobility.
+const W_MOBILITY: i32 = 1024;
+const W_CORNER_STABILITY: i32 = 64;
+const W_POTENTIAL: i32 = 1;
+/// From this many empties on, the shallow search tries the stability cut (below, the test
+/// costs more than the nodes it saves).
+const SHALLOW_STABILITY_MIN: u32 = 6;
 
 /// A small evaluation for ordering, for the side to move: weighted mobility, corners, corner
 /// stability, potential mobility.
@@ -115,6 +136,35 @@ fn reply_value(p: u64, o: u64) -> i32 {
         worst = worst.min(v);
     }
     worst
+}
+
+/// The quadrant (0..4) of each square, for parity ordering.
+static QUADRANT: [u8; 64] = {
+    let mut table = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        table[sq] = ((sq >> 2 & 1) | (sq >> 4 & 2)) as u8;
+        sq += 1;
+    }
+    table
+};
+
+/// The quadrants holding an odd number of empties, as a mask of their squares: each quadrant's
+/// parity is folded into one bit (rows onto the first of each half, then the four files of each
+/// quadrant onto its first), then spread back over the quadrant by one multiplication.
+#[inline(always)]
+fn odd_quadrants(empties: u64) -> u64 {
+    let mut x = empties ^ (empties >> 16);
+    x ^= x >> 8;
+    x ^= x >> 2;
+    x ^= x >> 1;
+    (x & 0x0000_0011_0000_0011).wrapping_mul(0x0F0F_0F0F)
+}
+
+/// Whether `p` can play on one of `empties` against `o` (few empties: cheaper than [`moves`]).
+#[inline(always)]
+fn can_play_on(p: u64, o: u64, empties: u64) -> bool {
+    squares(empties).any(|sq| NEIGHBOURS[sq as usize] & o != 0 && flips(p, o, sq) != 0)
 }
 
 /// The squares around each square.
@@ -154,15 +204,51 @@ fn corner_stability(p: u64) -> i32 {
     stable.count_ones() as i32
 }
 
+/// A zeroed table of `size` buckets (a power of two), or the largest smaller power of two the
+/// allocator grants. On Linux the kernel is asked to back it with huge pages: a probe lands
+/// anywhere in tens of MiB, and with 4 KiB pages most probes also missed the TLB.
+fn new_table(size: usize) -> Vec<Bucket> {
+    let mut size = size.max(1);
+    let mut table: Vec<Bucket> = Vec::new();
+    while table.try_reserve_exact(size).is_err() && size > 1 {
+        size /= 2;
+    }
+    if table.capacity() < size {
+        // Not even one bucket: let the allocator report it as any other allocation failure.
+        table.reserve_exact(size);
+    }
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = table.as_ptr() as usize;
+        let end = start + size * std::mem::size_of::<Bucket>();
+        let (from, to) = ((start + HUGE - 1) & !(HUGE - 1), end & !(HUGE - 1));
+        if to > from {
+            // SAFETY: the range lies inside this vector's allocation, which nothing has touched
+            // yet; the advice changes how pages are backed, never their contents.
+            unsafe {
+                libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    table.resize(size, Bucket::default());
+    table
+}
+
 /// The solver's state: node counter, transposition table, and the abort check.
 pub struct Solver<'a> {
     pub nodes: u64,
-    table: Vec<Entry>,
+    table: Vec<Bucket>,
     mask: usize,
     abort: Option<&'a dyn Fn(u64) -> bool>,
     aborted: bool,
+    /// The node count at which `abort` is asked next.
+    next_poll: u64,
     native: bool,
 }
+
+/// Nodes between two calls of the abort check.
+const POLL_INTERVAL: u64 = 4096;
 
 /// The score the side to move gets when the game ends here.
 #[inline(always)]
@@ -271,15 +357,17 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
 }
 
 impl<'a> Solver<'a> {
-    /// A solver with a table of 2^`log2_entries` entries.
+    /// A solver with a table of 2^`log2_entries` x 3/4 entries (2^`log2_entries` x 16 bytes).
+    /// When that much memory cannot be had, the table halves until it can.
     pub fn new(log2_entries: u32) -> Solver<'a> {
-        let size = 1usize << log2_entries;
+        let table = new_table(1usize << log2_entries.max(2) - 2);
         Solver {
             nodes: 0,
-            table: vec![Entry::default(); size],
-            mask: size - 1,
+            mask: table.len() - 1,
+            table,
             abort: None,
             aborted: false,
+            next_poll: POLL_INTERVAL,
             native: crate::games::othello::perft::has_native(),
         }
     }
@@ -374,30 +462,46 @@ impl<'a> Solver<'a> {
         self.solve(board).score
     }
 
-    /// The table entry of (p, o), if stored. Two slots per hash (a pair), either may hold it.
     #[inline(always)]
-    fn probe(&self, p: u64, o: u64) -> Option<&Entry> {
-        let i = hash(p, o) as usize & self.mask;
-        let pair = &self.table[i & !1..(i & !1) + 2];
-        pair.iter().find(|e| e.player == p && e.opponent == o)
+    fn bucket(&self, p: u64, o: u64) -> usize {
+        hash(p, o) as usize & self.mask
     }
 
-    /// Where to store (p, o): its own slot if stored, else the slot of the pair holding the
-    /// position with fewer empties (cheaper to search again).
+    /// Asks the CPU to bring (p, o)'s bucket into the cache while the node does other work.
+    #[inline(always)]
+    fn prefetch(&self, p: u64, o: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let b = &self.table[self.bucket(p, o)] as *const Bucket as *const i8;
+            // SAFETY: a prefetch has no effect on memory and `b` points into the table.
+            unsafe { std::arch::x86_64::_mm_prefetch(b, std::arch::x86_64::_MM_HINT_T0) };
+        }
+    }
+
+    /// The table entry of (p, o), if stored.
+    #[inline(always)]
+    fn probe(&self, p: u64, o: u64) -> Option<Entry> {
+        let b = &self.table[self.bucket(p, o)];
+        b.entries.iter().find(|e| e.holds(p, o)).copied()
+    }
+
+    /// Where to store (p, o): its own entry if stored, else the bucket's entry with the fewest
+    /// empties (the cheapest to search again).
     #[inline(always)]
     fn slot_for(&mut self, p: u64, o: u64) -> &mut Entry {
-        let base = hash(p, o) as usize & self.mask & !1;
-        let (a, b) = (self.table[base], self.table[base + 1]);
-        let pick = if a.player == p && a.opponent == o {
-            base
-        } else if b.player == p && b.opponent == o {
-            base + 1
-        } else if a.empties <= b.empties {
-            base
-        } else {
-            base + 1
-        };
-        &mut self.table[pick]
+        let i = self.bucket(p, o);
+        let b = &mut self.table[i];
+        let mut pick = 0;
+        for k in 0..3 {
+            if b.entries[k].holds(p, o) {
+                pick = k;
+                break;
+            }
+            if b.entries[k].empties < b.entries[pick].empties {
+                pick = k;
+            }
+        }
+        &mut b.entries[pick]
     }
 
     /// The search, in the CPU's best available version.
@@ -416,11 +520,19 @@ impl<'a> Solver<'a> {
     #[inline(always)]
     fn tick(&mut self) {
         self.nodes += 1;
-        if self.nodes & 0xFFF == 0 {
-            if let Some(abort) = self.abort {
-                if abort(self.nodes) {
-                    self.aborted = true;
-                }
+        // `>=`, not a multiple: the last-squares solvers count their nodes without polling.
+        if self.nodes >= self.next_poll {
+            self.poll();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn poll(&mut self) {
+        self.next_poll = self.nodes + POLL_INTERVAL;
+        if let Some(abort) = self.abort {
+            if abort(self.nodes) {
+                self.aborted = true;
             }
         }
     }
@@ -431,7 +543,11 @@ impl<'a> Solver<'a> {
     /// refutes beta ends the node at once: `Err(score)`.
     #[inline(always)]
     fn ordered(&self, p: u64, o: u64, m: u64, beta: i32, etc: bool) -> Result<MoveList, i32> {
-        let tt_move = self.probe(p, o).map_or(NO_MOVE, |e| e.best);
+        let tt_move = if (!(p | o)).count_ones() >= TT_MIN_EMPTIES {
+            self.probe(p, o).map_or(NO_MOVE, |e| e.best)
+        } else {
+            NO_MOVE
+        };
         let deep = (!(p | o)).count_ones() >= ORDER_SEARCH_EMPTIES;
         let mut list = MoveList::default();
         for sq in squares(m) {
@@ -451,12 +567,12 @@ impl<'a> Solver<'a> {
                 let empties = !(np | no);
                 // Empties next to our discs: where the opponent may find moves later.
                 let potential = (neighbours(no) & empties).count_ones() as i32;
-                let mut key = (theirs.count_ones() + (theirs & CORNERS).count_ones()) as i32 * 64
-                    + potential * 8
-                    - corner_stability(no) * 16;
-                if 1u64 << sq & CORNERS != 0 {
-                    key -= 32;
-                }
+                // As Edax's weights: the opponent's mobility decides, then our corner
+                // stability, and its potential mobility only breaks ties.
+                let mut key = (theirs.count_ones() + (theirs & CORNERS).count_ones()) as i32
+                    * W_MOBILITY
+                    + potential * W_POTENTIAL
+                    - corner_stability(no) * W_CORNER_STABILITY;
                 if deep {
                     key -= reply_value(np, no) * ORDER_EVAL_WEIGHT;
                 }
@@ -473,20 +589,11 @@ impl<'a> Solver<'a> {
     fn last1(&mut self, p: u64, o: u64, sq: u32) -> i32 {
         self.nodes += 1;
         let diff = p.count_ones() as i32 - o.count_ones() as i32;
-        let near = NEIGHBOURS[sq as usize];
-        let f = if near & o != 0 {
-            flips(p, o, sq).count_ones() as i32
-        } else {
-            0
-        };
+        let f = count_last_flips(p, sq);
         if f > 0 {
             return diff + 2 * f + 1;
         }
-        let g = if near & p != 0 {
-            flips(o, p, sq).count_ones() as i32
-        } else {
-            0
-        };
+        let g = count_last_flips(o, sq);
         if g > 0 {
             return diff - 2 * g - 1;
         }
@@ -503,7 +610,7 @@ impl<'a> Solver<'a> {
 /// The recursive searches, written once and compiled twice: with the CPU's POPCNT/BMI/AVX2 (the
 /// helpers they call are inlined, so they get the features too) and for generic x86-64.
 macro_rules! search_fns {
-    ($search:ident, $shallow:ident $(, $features:literal)?) => {
+    ($search:ident, $shallow:ident, $last2:ident, $last3:ident $(, $features:literal)?) => {
 impl<'a> Solver<'a> {
     $(#[target_feature(enable = $features)])?
     unsafe fn $search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
@@ -515,6 +622,10 @@ impl<'a> Solver<'a> {
         self.tick();
         if self.aborted {
             return 0;
+        }
+        let use_tt = n >= TT_MIN_EMPTIES;
+        if use_tt {
+            self.prefetch(p, o);
         }
         let m = moves(p, o);
         if m == 0 {
@@ -536,9 +647,8 @@ impl<'a> Solver<'a> {
                 beta = upper;
             }
         }
-        let use_tt = n >= TT_MIN_EMPTIES;
         if use_tt {
-            if let Some(&e) = self.probe(p, o) {
+            if let Some(e) = self.probe(p, o) {
                 let (lo, hi) = (e.lower as i32, e.upper as i32);
                 if lo >= beta {
                     return lo;
@@ -596,7 +706,7 @@ impl<'a> Solver<'a> {
         }
         if use_tt && !self.aborted {
             let e = self.slot_for(p, o);
-            let same = e.player == p && e.opponent == o;
+            let same = e.holds(p, o);
             let (mut lo, mut hi) = if same {
                 (e.lower as i32, e.upper as i32)
             } else {
@@ -635,19 +745,27 @@ impl<'a> Solver<'a> {
         n: u32,
         passed: bool,
     ) -> i32 {
+        match n {
+            0 => return final_score(p, o),
+            1 => return self.last1(p, o, empties.trailing_zeros()),
+            2 => {
+                let x1 = empties.trailing_zeros();
+                let x2 = 63 - empties.leading_zeros();
+                return self.$last2(p, o, alpha, beta, x1, x2);
+            }
+            3 => return self.$last3(p, o, alpha, beta, empties),
+            _ => {}
+        }
         self.tick();
-        if n == 1 {
-            return self.last1(p, o, empties.trailing_zeros());
-        }
-        if n == 0 {
-            return final_score(p, o);
-        }
-        let mut odd = 0u64;
-        for q in QUADRANTS {
-            if (empties & q).count_ones() & 1 == 1 {
-                odd |= q;
+        // Stability cut, as in `search`: near the end many discs are stable, and the opponent's
+        // bound our result. Below six empties the test costs more than it saves.
+        if n >= SHALLOW_STABILITY_MIN && 2 * o.count_ones() as i32 >= 64 - alpha {
+            let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if upper <= alpha {
+                return upper;
             }
         }
+        let odd = odd_quadrants(empties);
         let mut alpha = alpha;
         let mut best = -65;
         for part in [empties & odd, empties & !odd] {
@@ -690,13 +808,128 @@ impl<'a> Solver<'a> {
         best
     }
 
+    /// Two empty squares, `x1` and `x2`: each placement tried directly, then the last square
+    /// by [`Solver::last1`]; a side without a placement passes, and with none for either the
+    /// game ends. No loops, no parity, no abort check: the most frequent interior node.
+    $(#[target_feature(enable = $features)])?
+    unsafe fn $last2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32) -> i32 {
+        self.nodes += 1;
+        let mut best = -65;
+        if NEIGHBOURS[x1 as usize] & o != 0 {
+            let f = flips(p, o, x1);
+            if f != 0 {
+                best = -self.last1(o ^ f, p | f | 1 << x1, x2);
+                if best >= beta {
+                    return best;
+                }
+            }
+        }
+        if NEIGHBOURS[x2 as usize] & o != 0 {
+            let f = flips(p, o, x2);
+            if f != 0 {
+                best = best.max(-self.last1(o ^ f, p | f | 1 << x2, x1));
+            }
+        }
+        if best != -65 {
+            return best;
+        }
+        // The side to move passes: the opponent's placements, scored for us (it minimises).
+        self.nodes += 1;
+        let mut worst = 65;
+        if NEIGHBOURS[x1 as usize] & p != 0 {
+            let f = flips(o, p, x1);
+            if f != 0 {
+                worst = self.last1(p ^ f, o | f | 1 << x1, x2);
+                if worst <= alpha {
+                    return worst;
+                }
+            }
+        }
+        if NEIGHBOURS[x2 as usize] & p != 0 {
+            let f = flips(o, p, x2);
+            if f != 0 {
+                worst = worst.min(self.last1(p ^ f, o | f | 1 << x2, x1));
+            }
+        }
+        if worst != 65 {
+            return worst;
+        }
+        final_score(p, o)
+    }
+
+    /// Three empty squares: a square alone in its quadrant first (parity), then the others,
+    /// each answered by the two-square solver.
+    $(#[target_feature(enable = $features)])?
+    unsafe fn $last3(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empties: u64) -> i32 {
+        self.tick();
+        let x0 = empties.trailing_zeros();
+        let rest = empties & (empties - 1);
+        let x1 = rest.trailing_zeros();
+        let x2 = 63 - rest.leading_zeros();
+        // With three empties a quadrant holding exactly one of them is odd: play there first.
+        let (q0, q1, q2) = (QUADRANT[x0 as usize], QUADRANT[x1 as usize], QUADRANT[x2 as usize]);
+        let sq = if q0 == q1 && q1 != q2 {
+            [x2, x0, x1]
+        } else if q0 == q2 && q0 != q1 {
+            [x1, x0, x2]
+        } else {
+            [x0, x1, x2]
+        };
+        let mut alpha = alpha;
+        let mut best = -65;
+        for i in 0..3 {
+            let x = sq[i];
+            if NEIGHBOURS[x as usize] & o == 0 {
+                continue;
+            }
+            let f = flips(p, o, x);
+            if f == 0 {
+                continue;
+            }
+            let (a, b) = match i {
+                0 => (sq[1], sq[2]),
+                1 => (sq[0], sq[2]),
+                _ => (sq[0], sq[1]),
+            };
+            let score = -self.$last2(o ^ f, p | f | 1 << x, -beta, -alpha, a, b);
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
+        if best != -65 {
+            return best;
+        }
+        // Pass: the opponent to move on the same three squares; no move for either ends it.
+        if !can_play_on(o, p, empties) {
+            return final_score(p, o);
+        }
+        -self.$last3(o, p, -beta, -alpha, empties)
+    }
+
 }
     };
 }
 
-search_fns!(search_generic, shallow_generic);
+search_fns!(
+    search_generic,
+    shallow_generic,
+    last2_generic,
+    last3_generic
+);
 #[cfg(target_arch = "x86_64")]
-search_fns!(search_native, shallow_native, "popcnt,bmi1,bmi2,lzcnt,avx2");
+search_fns!(
+    search_native,
+    shallow_native,
+    last2_native,
+    last3_native,
+    "popcnt,bmi1,bmi2,lzcnt,avx2"
+);
 
 #[cfg(test)]
 mod tests {
@@ -718,6 +951,73 @@ mod tests {
             })
             .max()
             .unwrap_or(-65)
+    }
+
+    #[test]
+    fn odd_quadrants_are_the_odd_counts() {
+        const QUADRANTS: [u64; 4] = [
+            0x0000_0000_0F0F_0F0F,
+            0x0000_0000_F0F0_F0F0,
+            0x0F0F_0F0F_0000_0000,
+            0xF0F0_F0F0_0000_0000,
+        ];
+        let mut state = 777u64;
+        for i in 0..20000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            // Sparse boards too, as near the end.
+            let empties = if i % 2 == 0 {
+                state
+            } else {
+                state & state >> 7 & state >> 19
+            };
+            let expect = QUADRANTS
+                .iter()
+                .filter(|&&q| (empties & q).count_ones() % 2 == 1)
+                .fold(0, |acc, q| acc | q);
+            assert_eq!(odd_quadrants(empties), expect, "{empties:#x}");
+        }
+        for (sq, &q) in QUADRANT.iter().enumerate() {
+            assert_ne!(QUADRANTS[q as usize] & 1 << sq, 0, "square {sq}");
+        }
+    }
+
+    #[test]
+    fn the_abort_check_is_polled_while_solving() {
+        // FFO #40 (20 empties): millions of nodes, most below the polling nodes.
+        let line = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+        let (mut x, mut o) = (0u64, 0u64);
+        for (i, c) in line.bytes().take(64).enumerate() {
+            match c {
+                b'X' => x |= 1 << i,
+                b'O' => o |= 1 << i,
+                _ => {}
+            }
+        }
+        let board = Board {
+            player: x,
+            opponent: o,
+        };
+        let polls = std::cell::Cell::new(0u64);
+        let abort = |nodes: u64| {
+            polls.set(polls.get() + 1);
+            nodes > 100_000
+        };
+        let mut solver = Solver::new(16).with_abort(&abort);
+        solver.solve(&board);
+        assert!(solver.aborted());
+        assert!(
+            polls.get() >= 100_000 / POLL_INTERVAL,
+            "{} polls",
+            polls.get()
+        );
+        // Stopped soon after the limit: between two polls only a few nodes pass uncounted.
+        assert!(
+            solver.nodes < 100_000 + 2 * POLL_INTERVAL,
+            "{} nodes",
+            solver.nodes
+        );
     }
 
     #[test]
@@ -777,10 +1077,11 @@ mod tests {
         };
         let mut solver = Solver::new(12);
         let mut checked = 0;
-        while checked < 60 {
+        while checked < 400 {
             let mut b = Board::START;
-            // Random play down to 8..11 empties.
-            let stop = 7 + (rand() % 4) as u32;
+            // Random play down to 1..=10 empties (0 when the game ends first): every special
+            // case of the last squares, passes and early ends included, and the table's range.
+            let stop = 1 + (rand() % 10) as u32;
             while b.empties().count_ones() > stop {
                 let m = b.moves();
                 if m == 0 {
