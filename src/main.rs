@@ -76,8 +76,9 @@ enum Sub {
         )]
         elo1: f64,
     },
-    /// Fit the quantum shogi evaluation to match results (Texel's method) and write the weights.
-    Tune(ryoshi::tune::quantum::Args),
+    /// Fit the quantum shogi evaluation to match results (Texel's method) and write the weights;
+    /// `tune othello ...` generates Othello self-play and fits its pattern evaluation.
+    Tune(TuneArgs),
     /// Serve the browser front end (quantum shogi, Othello, Go) on a local web server.
     Serve {
         /// Address to listen on; anything but 127.0.0.1 / localhost is reachable by others.
@@ -97,6 +98,22 @@ enum Sub {
         #[arg(long, default_value_t = ryoshi::serve::DEFAULT_IDLE_TIMEOUT.as_secs())]
         idle_timeout: u64,
     },
+}
+
+#[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+struct TuneArgs {
+    #[command(subcommand)]
+    game: Option<TuneGame>,
+    #[command(flatten)]
+    quantum: ryoshi::tune::quantum::Args,
+}
+
+#[derive(Subcommand)]
+enum TuneGame {
+    /// Othello's pattern evaluation: `generate` self-play positions, then `fit` the weights.
+    #[command(subcommand)]
+    Othello(ryoshi::tune::othello::Command),
 }
 
 /// `quantumshogi (default), othello or go`: the registry's games, the default first.
@@ -148,7 +165,10 @@ fn main() -> ExitCode {
                 merge_results(&merge, elo0, elo1)
             }
         }
-        Some(Sub::Tune(args)) => ryoshi::tune::quantum::run_cli(&args),
+        Some(Sub::Tune(args)) => match &args.game {
+            Some(TuneGame::Othello(command)) => ryoshi::tune::othello::run_cli(command),
+            None => ryoshi::tune::quantum::run_cli(&args.quantum),
+        },
         Some(Sub::Serve {
             host,
             port,

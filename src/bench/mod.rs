@@ -195,6 +195,12 @@ pub const TABLE: &[Bench] = &[
         run: othello::run,
     },
     Bench {
+        name: "othello-eval",
+        usage: "[POSITIONS] [ROUNDS]",
+        about: "Othello evaluations per second, the hand-set one against the patterns",
+        run: othello::run,
+    },
+    Bench {
         name: "benson",
         usage: "[ORACLE.json] [ROUNDS] [all|classic|reference|extended]",
         about: "us per 19x19 position, Benson classic and extended (default oracle built in)",

@@ -16,6 +16,7 @@ pub const NAMES: &[&str] = &[
     "othello-count",
     "othello-solve",
     "othello-match",
+    "othello-eval",
 ];
 
 /// Runs `what` if it is one of [`NAMES`].
@@ -25,6 +26,7 @@ pub fn run(what: &str, args: &[String]) -> Option<Result<(), BenchError>> {
         "othello-solve" => Some(solve_bench(args)),
         "othello-count" => Some(count_bench(args)),
         "othello-match" => Some(match_bench(args)),
+        "othello-eval" => Some(eval_bench(args)),
         _ => None,
     }
 }
@@ -262,5 +264,56 @@ fn match_bench(args: &[String]) -> Result<(), BenchError> {
             names.join(" ")
         );
     }
+    Ok(())
+}
+
+/// `othello-eval [positions] [rounds]`: evaluations per second of the hand-set evaluation (of
+/// before issue 18) and of the pattern evaluation, on the same positions from seeded random
+/// games (default 100000 positions, 10 rounds), measured in one run so the ratio is fair.
+fn eval_bench(args: &[String]) -> Result<(), BenchError> {
+    use crate::search::othello::{eval, pattern};
+    let count: usize = match args.first() {
+        None => 100_000,
+        Some(a) => a.parse().map_err(|_| bad("position count", a))?,
+    };
+    let rounds: usize = match args.get(1) {
+        None => 10,
+        Some(a) => a.parse().map_err(|_| bad("round count", a))?,
+    };
+    let mut rng = 18u64;
+    let mut positions = Vec::new();
+    while positions.len() < count {
+        let mut b = Board::START;
+        while !b.is_game_over() && positions.len() < count {
+            let list: Vec<u32> = squares(b.moves()).collect();
+            b = if list.is_empty() {
+                b.pass()
+            } else {
+                let sq = list[(splitmix(&mut rng) % list.len() as u64) as usize];
+                positions.push((b.player, b.opponent));
+                b.play(sq).expect("legal")
+            };
+        }
+    }
+    let time = |f: &dyn Fn(u64, u64) -> i32| {
+        let t0 = Instant::now();
+        let mut sum = 0i64;
+        for _ in 0..rounds {
+            for &(p, o) in &positions {
+                sum += f(p, o) as i64;
+            }
+        }
+        let s = t0.elapsed().as_secs_f64();
+        ((count * rounds) as f64 / s.max(1e-9), sum)
+    };
+    let (hand, hand_sum) = time(&|p, o| eval::evaluate(p, o));
+    let (pat, pat_sum) = time(&|p, o| pattern::evaluate(p, o));
+    println!(
+        "hand-set evaluation: {hand:.0} positions/s (checksum {hand_sum})\npattern evaluation: {pat:.0} positions/s (checksum {pat_sum}); ratio pattern/hand {:.2}\nweights: {} bytes in the binary ({} weights, {} phases)",
+        pat / hand.max(1e-9),
+        pattern::file_size(),
+        pattern::TABLE_SIZE,
+        pattern::PHASES
+    );
     Ok(())
 }

@@ -200,7 +200,7 @@ pub fn analyse(
         rows(&list, solver.nodes.max(1));
         return solver.nodes.max(1);
     }
-    let mut searcher = Searcher::new(Some(control), false);
+    let mut searcher = Searcher::new(Some(control), crate::search::othello::Eval::Pattern);
     for d in 1..=depth.0.min(empties) {
         let ranked = searcher.rank(board, d);
         if searcher.stopped() || control.is_stopped() {

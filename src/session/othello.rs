@@ -268,7 +268,7 @@ impl OthelloVariant {
             list.sort_by_key(|&(sq, s, _)| (-s, sq));
             list
         } else {
-            let mut searcher = Searcher::new(None, false);
+            let mut searcher = Searcher::new(None, crate::search::othello::Eval::Pattern);
             searcher
                 .rank(&board, HINT_DEPTH)
                 .into_iter()

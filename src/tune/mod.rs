@@ -3,4 +3,5 @@
 //! The floor above `matches/` (it reads the runner's results files and openings) and below the
 //! front ends; `search/` holds only the weights it writes, never the tuner.
 
+pub mod othello;
 pub mod quantum;

@@ -3,8 +3,8 @@
 //! its final disc difference, and there is no null move and no quiescence (every Othello move is
 //! quiet). Moves are ordered by what they leave the opponent.
 
-use super::eval;
 use super::solve::final_score;
+use super::{eval, pattern};
 use crate::games::othello::board::{flips, mix, moves, neighbours, squares};
 use crate::games::othello::square_name;
 use crate::search::SearchGame;
@@ -14,13 +14,24 @@ pub const PASS: u32 = 64;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 
+/// Which evaluation a search uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Eval {
+    /// The beginner's static square table.
+    Simple,
+    /// The hand-weighted evaluation of before issue 18 (corners, mobility, frontier, edges),
+    /// kept for the tuner's first round of self-play.
+    Hand,
+    /// The learned pattern evaluation ([`super::pattern`]).
+    Pattern,
+}
+
 /// The discs of the side to move and of the other side, and which evaluation the level uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OGame {
     pub player: u64,
     pub opponent: u64,
-    /// The beginner's square table instead of the full evaluation.
-    pub simple: bool,
+    pub eval: Eval,
 }
 
 impl SearchGame for OGame {
@@ -62,13 +73,15 @@ impl SearchGame for OGame {
     /// A finished game at the horizon scores its discs (the full evaluation does so itself).
     fn evaluate(&self) -> i32 {
         let (p, o) = (self.player, self.opponent);
-        if self.simple {
-            if moves(p, o) == 0 && moves(o, p) == 0 {
-                return self.terminal_score(0);
+        match self.eval {
+            Eval::Simple => {
+                if moves(p, o) == 0 && moves(o, p) == 0 {
+                    return self.terminal_score(0);
+                }
+                eval::evaluate_simple(p, o)
             }
-            eval::evaluate_simple(p, o)
-        } else {
-            eval::evaluate(self.player, self.opponent)
+            Eval::Hand => eval::evaluate(p, o),
+            Eval::Pattern => pattern::evaluate(p, o),
         }
     }
 
@@ -171,7 +184,7 @@ mod tests {
                 out.push(OGame {
                     player: b.player,
                     opponent: b.opponent,
-                    simple: rng.below(2) == 0,
+                    eval: [Eval::Simple, Eval::Hand, Eval::Pattern][rng.index(3)],
                 });
             }
         }

@@ -5,9 +5,8 @@
 //!
 //! - Level 1 (beginner): a two-ply search on a static square table, each root move's score
 //!   spread by a seeded random amount of up to three discs.
-//! - Level 2 (club player): iterative-deepening PVS with a transposition table on the full
-//!   evaluation (mobility, corners, frontier, stable edges, parity), at most 6 plies deep,
-//!   exact endgame from 12 empties.
+//! - Level 2 (club player): iterative-deepening PVS with a transposition table on the learned
+//!   pattern evaluation ([`pattern`]), at most 6 plies deep, exact endgame from 12 empties.
 //! - Level 3 (strongest): the same search without the depth cap, and from 20 empties an exact
 //!   endgame solve (win/loss/draw first, then the exact margin) as long as the clock allows,
 //!   falling back on the midgame move.
@@ -17,6 +16,7 @@
 pub mod bench;
 pub(crate) mod eval;
 pub mod game;
+pub mod pattern;
 pub mod reason;
 pub mod solve;
 
@@ -24,6 +24,7 @@ use crate::games::othello::position::parse_square;
 use crate::games::othello::{square_name, Board, Position};
 use crate::rng::splitmix;
 use crate::search::{Control, Info, Job, Limits, Outcome, Report, Searcher as GenericSearcher};
+pub use game::Eval;
 use game::OGame;
 use solve::Solver;
 
@@ -35,7 +36,7 @@ pub struct Level {
     pub max_depth: Option<u32>,
     /// Empties at or below which the exact solver is tried.
     pub solve_empties: u32,
-    pub simple_eval: bool,
+    pub eval: Eval,
     /// Random spread of root scores, centi-discs (0 = none).
     pub noise: i32,
 }
@@ -47,21 +48,21 @@ impl Level {
                 level: 1,
                 max_depth: Some(2),
                 solve_empties: 0,
-                simple_eval: true,
+                eval: Eval::Simple,
                 noise: 300,
             },
             2 => Level {
                 level: 2,
                 max_depth: Some(6),
                 solve_empties: 12,
-                simple_eval: false,
+                eval: Eval::Pattern,
                 noise: 0,
             },
             _ => Level {
                 level: 3,
                 max_depth: None,
                 solve_empties: 20,
-                simple_eval: false,
+                eval: Eval::Pattern,
                 noise: 0,
             },
         }
@@ -74,7 +75,7 @@ pub struct Searcher<'a> {
     pub nodes: u64,
     control: Option<&'a Control>,
     stopped: bool,
-    simple: bool,
+    eval: Eval,
     inner: GenericSearcher<OGame>,
     /// The principal variations of the last ranking, by first move.
     lines: Vec<(u32, Vec<String>)>,
@@ -82,14 +83,14 @@ pub struct Searcher<'a> {
 
 impl<'a> Searcher<'a> {
     /// Polls `control` for stop and the clock (no control: only the depth bounds a ranking).
-    pub fn new(control: Option<&'a Control>, simple: bool) -> Searcher<'a> {
+    pub fn new(control: Option<&'a Control>, eval: Eval) -> Searcher<'a> {
         let mut inner = GenericSearcher::new(TABLE_MB);
         inner.set_pruning(false);
         Searcher {
             nodes: 0,
             control,
             stopped: false,
-            simple,
+            eval,
             inner,
             lines: Vec::new(),
         }
@@ -108,7 +109,7 @@ impl<'a> Searcher<'a> {
         let root = OGame {
             player: board.player,
             opponent: board.opponent,
-            simple: self.simple,
+            eval: self.eval,
         };
         let own;
         let control = match self.control {
@@ -204,7 +205,7 @@ pub fn think(
     let nodes;
     if level.noise > 0 {
         // Beginner: every root move scored at the capped depth, then spread at random.
-        let mut ranker = Searcher::new(Some(control), level.simple_eval);
+        let mut ranker = Searcher::new(Some(control), level.eval);
         let ranked = ranker.rank(board, max_depth);
         nodes = ranker.nodes;
         let mut rng = seed ^ board.player.rotate_left(7) ^ board.opponent.wrapping_mul(3);
@@ -233,7 +234,7 @@ pub fn think(
         let root = OGame {
             player: board.player,
             opponent: board.opponent,
-            simple: level.simple_eval,
+            eval: level.eval,
         };
         let square = |name: &str| parse_square(name).filter(|&sq| m >> sq & 1 == 1);
         let outcome = searcher.run(&root, &[], control, mid_cap.min(empties.max(1)), report);

@@ -1,0 +1,642 @@
+//! Fitting the Othello pattern evaluation ([`crate::search::othello::pattern`]) to self-play.
+//!
+//! Two steps, both reproducible from their seed:
+//! - `ryoshi tune othello generate`: seeded self-play of the engine (a random opening of
+//!   `--random-min`..=`--random-max` plies, then a fixed-depth search per move; from `--exact`
+//!   empties the exact solver plays perfectly to the end). Every position is written with the
+//!   game's final disc margin from its side to move: positions within the solver's reach are
+//!   thus labelled by their exact value, the others by the outcome of the game. Games are
+//!   numbered; `--shard K/N` plays every N-th one, so shards run side by side and their files
+//!   together are the unsharded file's lines.
+//! - `ryoshi tune othello fit`: least squares of the margin on the features, by full-batch
+//!   gradient descent where each weight moves by the mean residual of the positions that read
+//!   it (shrunk towards 0 by `--l2` pseudo-positions), early stopping on a held-out set of
+//!   games. A shape's two readings under its own symmetry share one weight. The table is
+//!   written as `weights.bin` with the command in its header.
+
+use crate::games::othello::board::Board;
+use crate::rng::{mix, SplitMix64};
+use crate::search::othello::game::Eval;
+use crate::search::othello::pattern::{
+    self, features, phase, FEATURES, INSTANCES, OFFSETS, PHASE_SIZE, SHAPES, TABLE_SIZE,
+};
+use crate::search::othello::solve::{final_score, Solver};
+use crate::search::othello::{think, Level};
+use crate::search::{Control, Limits};
+use std::io::Write;
+
+#[derive(clap::Subcommand, Debug)]
+pub enum Command {
+    /// Play seeded self-play games and write their positions, labelled by the final margin.
+    Generate(GenerateArgs),
+    /// Fit the pattern weights to generated positions and write the weights file.
+    Fit(FitArgs),
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum EvalArg {
+    /// The hand-weighted evaluation of before the patterns.
+    Hand,
+    /// The built-in pattern weights.
+    Pattern,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct GenerateArgs {
+    /// Games in all (over every shard).
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Play only the K-th of N disjoint slices of the games.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Search depth of each self-play move.
+    #[arg(long, default_value_t = 4)]
+    pub depth: u32,
+    /// From this many empties the exact solver plays.
+    #[arg(long, default_value_t = 14)]
+    pub exact: u32,
+    /// Fewest random opening plies.
+    #[arg(long, default_value_t = 6)]
+    pub random_min: u32,
+    /// Most random opening plies.
+    #[arg(long, default_value_t = 20)]
+    pub random_max: u32,
+    /// The evaluation the self-play searches with.
+    #[arg(long, value_enum, default_value = "pattern")]
+    pub eval: EvalArg,
+    /// The positions file to write.
+    #[arg(long)]
+    pub out: String,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct FitArgs {
+    /// Positions files of `ryoshi tune othello generate`.
+    #[arg(required = true)]
+    pub data: Vec<String>,
+    #[arg(long, default_value = "src/search/othello/weights.bin")]
+    pub out: String,
+    /// Seed of the train/validation split (by game).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Percent of the games held out for validation.
+    #[arg(long, default_value_t = 10)]
+    pub validation: u64,
+    /// Most passes over the training set.
+    #[arg(long, default_value_t = 400)]
+    pub epochs: usize,
+    /// Step: the share of its mean residual a weight moves by in a pass.
+    #[arg(long, default_value_t = 0.05)]
+    pub lr: f64,
+    /// Pseudo-positions of residual 0 each weight counts (shrinks rarely seen weights to 0).
+    #[arg(long, default_value_t = 20.0)]
+    pub l2: f64,
+    /// Where the data came from (written into the header).
+    #[arg(long)]
+    pub note: Option<String>,
+}
+
+pub fn run_cli(command: &Command) -> Result<(), String> {
+    match command {
+        Command::Generate(a) => generate(a),
+        Command::Fit(a) => fit_cli(a),
+    }
+}
+
+/// `K/N` with 1 <= K <= N.
+fn parse_shard(text: Option<&str>) -> Result<(u64, u64), String> {
+    let Some(text) = text else { return Ok((1, 1)) };
+    let bad = || format!("--shard wants K/N with 1 <= K <= N: {text}");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+/// One labelled position: the side to move's discs, the other's, the final margin for the side
+/// to move, and whether the exact solver was playing (the label is then its exact value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Labelled {
+    pub game: u64,
+    pub player: u64,
+    pub opponent: u64,
+    pub margin: i32,
+    pub exact: bool,
+}
+
+/// Game `game` of the self-play set: its positions, labelled.
+pub fn self_play(
+    game: u64,
+    args: &GenerateArgs,
+    solver: &mut Solver,
+) -> Result<Vec<Labelled>, String> {
+    let mut rng = SplitMix64::new(args.seed ^ mix(game.wrapping_add(1)));
+    let span = args.random_max.saturating_sub(args.random_min) as u64 + 1;
+    let random_plies = args.random_min + rng.below(span) as u32;
+    let level = Level {
+        level: 3,
+        max_depth: Some(args.depth.max(1)),
+        solve_empties: 0,
+        eval: match args.eval {
+            EvalArg::Hand => Eval::Hand,
+            EvalArg::Pattern => Eval::Pattern,
+        },
+        noise: 0,
+    };
+    let mut board = Board::START;
+    let mut black = true;
+    let mut ply = 0;
+    // (player, opponent, black to move, exact)
+    let mut seen: Vec<(u64, u64, bool, bool)> = Vec::new();
+    while !board.is_game_over() {
+        let m = board.moves();
+        if m == 0 {
+            board = board.pass();
+            black = !black;
+            continue;
+        }
+        let empties = board.empties().count_ones();
+        let exact = empties <= args.exact;
+        seen.push((board.player, board.opponent, black, exact));
+        let sq = if ply < random_plies {
+            let list: Vec<u32> = crate::games::othello::board::squares(m).collect();
+            list[rng.index(list.len())]
+        } else if exact {
+            solver
+                .solve(&board)
+                .best
+                .ok_or("the solver found no move")?
+        } else {
+            let control = Control::new(
+                Limits {
+                    depth: Some(args.depth.max(1)),
+                    ..Default::default()
+                },
+                0,
+            );
+            let out = think(&board, level, game, &control, &mut |_| {});
+            out.best
+                .as_deref()
+                .and_then(crate::games::othello::position::parse_square)
+                .ok_or("the search found no move")?
+        };
+        board = board.play(sq).ok_or("an illegal move")?;
+        black = !black;
+        ply += 1;
+    }
+    let black_margin = if black {
+        final_score(board.player, board.opponent)
+    } else {
+        -final_score(board.player, board.opponent)
+    };
+    Ok(seen
+        .into_iter()
+        .map(|(p, o, b, exact)| Labelled {
+            game,
+            player: p,
+            opponent: o,
+            margin: if b { black_margin } else { -black_margin },
+            exact,
+        })
+        .collect())
+}
+
+fn generate(args: &GenerateArgs) -> Result<(), String> {
+    let (k, n) = parse_shard(args.shard.as_deref())?;
+    if args.random_min > args.random_max {
+        return Err("--random-min must not exceed --random-max".into());
+    }
+    let file = std::fs::File::create(&args.out).map_err(|e| format!("{}: {e}", args.out))?;
+    let mut out = std::io::BufWriter::new(file);
+    let eval = match args.eval {
+        EvalArg::Hand => "hand",
+        EvalArg::Pattern => "pattern",
+    };
+    let command = format!(
+        "ryoshi tune othello generate --games {} --seed {} --shard {k}/{n} --depth {} --exact {} --random-min {} --random-max {} --eval {eval} --out {}",
+        args.games, args.seed, args.depth, args.exact, args.random_min, args.random_max, args.out
+    );
+    let io = |e: std::io::Error| format!("{}: {e}", args.out);
+    writeln!(out, "# {command}").map_err(io)?;
+    if matches!(args.eval, EvalArg::Pattern) {
+        writeln!(
+            out,
+            "# weights: {}",
+            pattern::header().lines().next().unwrap_or("")
+        )
+        .map_err(io)?;
+    }
+    writeln!(out, "# game player opponent margin exact|game").map_err(io)?;
+    let mut solver = Solver::new(20);
+    let t0 = std::time::Instant::now();
+    let (mut games, mut positions) = (0u64, 0u64);
+    for g in (0..args.games).filter(|g| g % n == k - 1) {
+        for l in self_play(g, args, &mut solver)? {
+            writeln!(
+                out,
+                "{} {:016x} {:016x} {} {}",
+                l.game,
+                l.player,
+                l.opponent,
+                l.margin,
+                if l.exact { 'e' } else { 'g' }
+            )
+            .map_err(io)?;
+            positions += 1;
+        }
+        games += 1;
+        if games % 100 == 0 {
+            eprintln!(
+                "{games} games, {positions} positions, {:.0} s",
+                t0.elapsed().as_secs_f64()
+            );
+        }
+    }
+    out.flush().map_err(io)?;
+    println!(
+        "{command}: {games} games, {positions} positions in {:.0} s",
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Per shape, each index's canonical index (the smaller of it and its reading under the
+/// shape's own symmetry), so both readings share a weight.
+fn canonical_tables() -> Vec<Vec<u32>> {
+    SHAPES
+        .iter()
+        .map(|shape| {
+            let n = shape.squares.len();
+            let perm: Vec<usize> = shape
+                .squares
+                .iter()
+                .map(|&sq| {
+                    let m = shape.mirror.map(sq);
+                    shape.squares.iter().position(|&q| q == m).unwrap_or(0)
+                })
+                .collect();
+            let size = 3usize.pow(n as u32);
+            let mut pow = vec![1usize; n];
+            for i in 1..n {
+                pow[i] = pow[i - 1] * 3;
+            }
+            (0..size)
+                .map(|idx| {
+                    let mut m = 0;
+                    for i in 0..n {
+                        m += (idx / pow[i] % 3) * pow[perm[i]];
+                    }
+                    idx.min(m) as u32
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The training view of a position: phase-and-canonical feature indices into the whole table.
+fn sample_features(canon: &[Vec<u32>], p: u64, o: u64) -> [u32; FEATURES] {
+    use crate::games::othello::board::moves;
+    let mp = moves(p, o).count_ones();
+    let mo = moves(o, p).count_ones();
+    let mut f = features(p, o, mp, mo);
+    let base = (phase((p | o).count_ones()) * PHASE_SIZE) as u32;
+    let mut k = 0;
+    for (s, shape) in SHAPES.iter().enumerate() {
+        for _ in shape.images {
+            let local = f[k] as usize - OFFSETS[s];
+            f[k] = OFFSETS[s] as u32 + canon[s][local];
+            k += 1;
+        }
+    }
+    debug_assert_eq!(k, INSTANCES);
+    for x in f.iter_mut() {
+        *x += base;
+    }
+    f
+}
+
+/// Positions as the fit reads them.
+pub struct Data {
+    pub features: Vec<[u32; FEATURES]>,
+    pub target: Vec<f32>,
+}
+
+impl Data {
+    fn new() -> Data {
+        Data {
+            features: Vec::new(),
+            target: Vec::new(),
+        }
+    }
+}
+
+/// Parses one positions line (comments and blank lines give None).
+pub fn parse_line(line: &str) -> Result<Option<Labelled>, String> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(None);
+    }
+    let w: Vec<&str> = line.split_whitespace().collect();
+    let bad = || format!("not a positions line: {line}");
+    if w.len() != 5 {
+        return Err(bad());
+    }
+    let l = Labelled {
+        game: w[0].parse().map_err(|_| bad())?,
+        player: u64::from_str_radix(w[1], 16).map_err(|_| bad())?,
+        opponent: u64::from_str_radix(w[2], 16).map_err(|_| bad())?,
+        margin: w[3].parse().map_err(|_| bad())?,
+        exact: w[4] == "e",
+    };
+    if l.player & l.opponent != 0 || l.margin.abs() > 64 {
+        return Err(bad());
+    }
+    Ok(Some(l))
+}
+
+/// Mean squared error (discs²) of `w` on `data`.
+fn mse(data: &Data, w: &[f32]) -> f64 {
+    let mut sum = 0.0f64;
+    for (f, &y) in data.features.iter().zip(&data.target) {
+        let pred: f32 = f.iter().map(|&i| w[i as usize]).sum();
+        sum += ((y - pred) as f64).powi(2);
+    }
+    sum / data.features.len().max(1) as f64
+}
+
+/// The fit: returns the weights (discs) of the best validation error, and that error by pass.
+pub fn fit(
+    train: &Data,
+    validation: &Data,
+    epochs: usize,
+    lr: f64,
+    l2: f64,
+    mut progress: impl FnMut(usize, f64, f64),
+) -> Vec<f32> {
+    let mut count = vec![0f32; TABLE_SIZE];
+    for f in &train.features {
+        for &i in f {
+            count[i as usize] += 1.0;
+        }
+    }
+    let scale: Vec<f32> = count
+        .iter()
+        .map(|&n| {
+            if n > 0.0 {
+                (lr / (n as f64 + l2)) as f32
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let mut w = vec![0f32; TABLE_SIZE];
+    let mut grad = vec![0f32; TABLE_SIZE];
+    let mut best = (f64::INFINITY, w.clone());
+    let mut worse = 0;
+    for epoch in 0..epochs {
+        grad.iter_mut().for_each(|g| *g = 0.0);
+        let mut sum = 0.0f64;
+        for (f, &y) in train.features.iter().zip(&train.target) {
+            let pred: f32 = f.iter().map(|&i| w[i as usize]).sum();
+            let r = y - pred;
+            sum += (r as f64).powi(2);
+            for &i in f {
+                grad[i as usize] += r;
+            }
+        }
+        for i in 0..TABLE_SIZE {
+            w[i] += grad[i] * scale[i];
+        }
+        let v = mse(validation, &w);
+        progress(epoch + 1, sum / train.features.len().max(1) as f64, v);
+        if v < best.0 {
+            best = (v, w.clone());
+            worse = 0;
+        } else {
+            worse += 1;
+            if worse >= 10 {
+                break;
+            }
+        }
+    }
+    best.1
+}
+
+/// The full table (every index, both readings of a symmetric shape) in centi-discs.
+fn export(canon: &[Vec<u32>], w: &[f32]) -> Vec<i16> {
+    let cd = |x: f32| (x * 100.0).round().clamp(-32000.0, 32000.0) as i16;
+    let mut table = vec![0i16; TABLE_SIZE];
+    for ph in 0..pattern::PHASES {
+        let base = ph * PHASE_SIZE;
+        for (s, c) in canon.iter().enumerate() {
+            for (idx, &ci) in c.iter().enumerate() {
+                table[base + OFFSETS[s] + idx] = cd(w[base + OFFSETS[s] + ci as usize]);
+            }
+        }
+        for i in OFFSETS[11]..PHASE_SIZE {
+            table[base + i] = cd(w[base + i]);
+        }
+    }
+    table
+}
+
+fn fit_cli(args: &FitArgs) -> Result<(), String> {
+    let canon = canonical_tables();
+    let (mut train, mut validation) = (Data::new(), Data::new());
+    let (mut lines, mut exact) = (0u64, 0u64);
+    let mut games = std::collections::BTreeSet::new();
+    let mut hand_err = (0.0f64, 0u64);
+    for path in &args.data {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        for line in text.lines() {
+            let Some(l) = parse_line(line).map_err(|e| format!("{path}: {e}"))? else {
+                continue;
+            };
+            lines += 1;
+            exact += l.exact as u64;
+            // Games are numbered per generating command: the file and number name one.
+            games.insert((path.clone(), l.game));
+            let held_out =
+                mix(args.seed ^ mix(l.game ^ mix(path.len() as u64))) % 100 < args.validation;
+            let set = if held_out {
+                &mut validation
+            } else {
+                &mut train
+            };
+            set.features
+                .push(sample_features(&canon, l.player, l.opponent));
+            set.target.push(l.margin as f32);
+            if held_out {
+                let h = crate::search::othello::eval::evaluate(l.player, l.opponent) as f64 / 100.0;
+                hand_err.0 += (h - l.margin as f64).powi(2);
+                hand_err.1 += 1;
+            }
+        }
+    }
+    if train.features.is_empty() || validation.features.is_empty() {
+        return Err("too few positions for a training and a validation set".into());
+    }
+    println!(
+        "{lines} positions ({exact} exact) of {} games: {} train, {} validation; the hand-set evaluation's validation error {:.2} discs²",
+        games.len(),
+        train.features.len(),
+        validation.features.len(),
+        hand_err.0 / hand_err.1.max(1) as f64
+    );
+    let t0 = std::time::Instant::now();
+    let mut last = (0usize, 0.0, 0.0);
+    let w = fit(
+        &train,
+        &validation,
+        args.epochs,
+        args.lr,
+        args.l2,
+        |e, t, v| {
+            last = (e, t, v);
+            if e % 10 == 0 {
+                eprintln!(
+                    "pass {e}: train {t:.3} validation {v:.3} discs² ({:.0} s)",
+                    t0.elapsed().as_secs_f64()
+                );
+            }
+        },
+    );
+    let table = export(&canon, &w);
+    let check = {
+        let mut sum = 0.0;
+        for (f, &y) in validation.features.iter().zip(&validation.target) {
+            let pred: i32 = f.iter().map(|&i| table[i as usize] as i32).sum();
+            sum += (pred as f64 / 100.0 - y as f64).powi(2);
+        }
+        sum / validation.features.len() as f64
+    };
+    let mut command = format!(
+        "ryoshi tune othello fit {} --out {} --seed {} --validation {} --epochs {} --lr {} --l2 {}",
+        args.data.join(" "),
+        args.out,
+        args.seed,
+        args.validation,
+        args.epochs,
+        args.lr,
+        args.l2
+    );
+    if let Some(note) = &args.note {
+        command += &format!(" --note '{note}'");
+    }
+    let header = format!(
+        "Generated by `{command}`: do not edit.\n{}{lines} positions ({exact} labelled by an exact solve) of {} self-play games; {} train, {} validation. Least squares on the final disc margin, {} passes; validation error {:.3} discs² (the hand-set evaluation: {:.3}).\n",
+        args.note.as_deref().map(|n| format!("{n}\n")).unwrap_or_default(),
+        games.len(),
+        train.features.len(),
+        validation.features.len(),
+        last.0,
+        check,
+        hand_err.0 / hand_err.1.max(1) as f64
+    );
+    let bytes = pattern::encode(&header, &table);
+    std::fs::write(&args.out, &bytes).map_err(|e| format!("{}: {e}", args.out))?;
+    print!("{header}");
+    println!("wrote {} ({} bytes)", args.out, bytes.len());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_indices_pair_each_reading_with_its_mirror() {
+        let canon = canonical_tables();
+        for (s, c) in canon.iter().enumerate() {
+            assert_eq!(c.len(), OFFSETS[s + 1] - OFFSETS[s]);
+            for (idx, &ci) in c.iter().enumerate() {
+                assert!(ci as usize <= idx);
+                assert_eq!(c[ci as usize], ci, "shape {s}: canonical of canonical");
+            }
+        }
+        // The edge's first reading (a1 own, the rest empty) pairs with h1 own.
+        assert_eq!(canon[0][3usize.pow(7)], 1);
+    }
+
+    #[test]
+    fn self_play_is_seeded_and_labels_agree_with_the_solver() {
+        let args = GenerateArgs {
+            games: 2,
+            seed: 3,
+            shard: None,
+            depth: 2,
+            exact: 10,
+            random_min: 4,
+            random_max: 8,
+            eval: EvalArg::Hand,
+            out: String::new(),
+        };
+        let mut solver = Solver::new(16);
+        let a = self_play(0, &args, &mut solver).unwrap();
+        assert_eq!(a, self_play(0, &args, &mut solver).unwrap());
+        assert_ne!(a, self_play(1, &args, &mut solver).unwrap());
+        let exact: Vec<&Labelled> = a.iter().filter(|l| l.exact).collect();
+        assert!(!exact.is_empty());
+        for l in exact {
+            let b = Board {
+                player: l.player,
+                opponent: l.opponent,
+            };
+            assert_eq!(Solver::new(16).solve(&b).score, l.margin);
+        }
+        let line = format!("7 {:016x} {:016x} -4 e", a[3].player, a[3].opponent);
+        let back = parse_line(&line).unwrap().unwrap();
+        assert_eq!((back.game, back.margin, back.exact), (7, -4, true));
+        assert!(parse_line("7 zz 00 1 e").is_err());
+        assert_eq!(parse_line("# comment").unwrap(), None);
+    }
+
+    #[test]
+    fn the_fit_recovers_a_planted_table() {
+        // Labels from a sparse planted table: the fit's error falls well below the labels' own
+        // spread (the table has far more weights than there are positions, so not to 0).
+        let canon = canonical_tables();
+        let mut rng = SplitMix64::new(4);
+        let args = GenerateArgs {
+            games: 40,
+            seed: 8,
+            shard: None,
+            depth: 1,
+            exact: 0,
+            random_min: 60,
+            random_max: 60,
+            eval: EvalArg::Hand,
+            out: String::new(),
+        };
+        let mut solver = Solver::new(10);
+        let mut planted = vec![0f32; TABLE_SIZE];
+        for p in planted.iter_mut().step_by(97) {
+            *p = (rng.below(9) as f32) - 4.0;
+        }
+        let (mut train, mut validation) = (Data::new(), Data::new());
+        for g in 0..args.games {
+            for l in self_play(g, &args, &mut solver).unwrap() {
+                let f = sample_features(&canon, l.player, l.opponent);
+                let y: f32 = f.iter().map(|&i| planted[i as usize]).sum();
+                let set = if g % 5 == 0 {
+                    &mut validation
+                } else {
+                    &mut train
+                };
+                set.features.push(f);
+                set.target.push(y);
+            }
+        }
+        let spread = mse(&validation, &vec![0.0; TABLE_SIZE]);
+        let w = fit(&train, &validation, 300, 0.05, 0.0, |_, _, _| {});
+        let after = mse(&train, &w);
+        assert!(after < spread / 2.5, "{spread} -> {after}");
+    }
+}
