@@ -33,6 +33,7 @@ pub fn tromp_taylor(game: &Game) -> i32 {
 /// - when the count as the board stands wins, after the opponent's pass or when the game is over
 ///   on the board (every empty region is bordered by one colour only, or is a single point
 ///   between both: dame), so no stone is left to capture;
+/// - when the opponent has passed and the game is over on the board, even if lost;
 /// - when nothing but own eyes is left to play, or when the game is hopeless after the
 ///   opponent's pass.
 ///
@@ -47,7 +48,10 @@ pub fn decide(game: &Game, komi: f64, passes: u8, snap: &Snapshot, may_resign: b
     } else {
         count < 0.0
     };
-    if wins && (passes >= 1 || over_on_the_board(&game.board)) {
+    let over = over_on_the_board(&game.board);
+    // A game the opponent ended by passing, with nothing left to capture, is passed out even
+    // when lost: the count stands.
+    if (wins && (passes >= 1 || over)) || (passes >= 1 && over) {
         return Choice::Pass;
     }
     let Some(best) = snap.moves.iter().find(|m| m.mv != PASS) else {
