@@ -468,6 +468,12 @@ pub fn children_of(board: &mut FastBoard) -> Vec<Node> {
             if near && patterns::matches(board.pattern_key(p)) {
                 good(&mut pn, &mut pw, 10.0);
             }
+            // Pachi's distance prior: the answer to a move is usually near it.
+            match manhattan(board, p, last) {
+                1 | 2 => good(&mut pn, &mut pw, 6.0),
+                3 => good(&mut pn, &mut pw, 3.0),
+                _ => {}
+            }
         }
         if bad_self_atari(board, p) {
             pn += 20.0;
@@ -487,6 +493,12 @@ pub fn children_of(board: &mut FastBoard) -> Vec<Node> {
         if out.is_empty() { EVEN } else { 0.5 },
     ));
     out
+}
+
+/// The Manhattan distance between two points.
+fn manhattan(board: &FastBoard, p: usize, q: usize) -> usize {
+    let stride = board.size() + 1;
+    (p / stride).abs_diff(q / stride) + (p % stride).abs_diff(q % stride)
 }
 
 /// The line of `p` counted from the edge (0 = first line).

@@ -5,7 +5,7 @@ use super::fast::{FastBoard, PASS};
 use super::mcts::{area, Mcts, Settings, Snapshot};
 use crate::games::go::analysis::{extended, Status};
 use crate::games::go::board::{Board, Color, EMPTY};
-use crate::games::go::score::{area_score, empty_region, without_dead, Judgement, Life};
+use crate::games::go::score::{empty_region, Judgement, Life};
 use crate::games::go::Game;
 use crate::search::{Control, Limits};
 
@@ -26,33 +26,32 @@ pub fn tromp_taylor(game: &Game) -> i32 {
     area(&FastBoard::from_game(game))
 }
 
-/// Ownership beyond this (either way) is decided; below it a stone is ambiguous.
-const DECIDED: f64 = 0.6;
-/// No end-of-game decision on fewer playouts than this.
-const MIN_PLAYOUTS_TO_JUDGE: u32 = 100;
-
 /// The move to play after the search `snap` of `game` (the side to move's), `passes` being the
-/// passes just played. As GNU Go does, the engine passes when the game is over and passing
-/// wins by its own count (`final_score`: area, the stones the search finds dead taken off),
-/// and never while a stone's fate is still ambiguous:
-/// - after the opponent's pass, when every stone is decided and the count wins;
-/// - otherwise, when every point is decided (or is dame) and the count wins;
-/// - when nothing but own eyes is left to play.
+/// passes just played. Two passes end the game with the stones as they stand, and a referee
+/// (`ryoshi match`, gogui-twogtp) counts them by area all alive, so the engine passes only when
+/// that count is final and wins, or when it has nothing else to do:
+/// - when the count as the board stands wins, after the opponent's pass or when the game is over
+///   on the board (every empty region is bordered by one colour only, or is a single point
+///   between both: dame), so no stone is left to capture;
+/// - when the opponent has passed and the game is over on the board, even if lost;
+/// - when nothing but own eyes is left to play, or when the game is hopeless after the
+///   opponent's pass.
 ///
-/// It resigns (when allowed) when the search gives it less than [`RESIGN_WINRATE`].
+/// Dead opponent stones are therefore captured before the engine passes, as GNU Go does with
+/// `--capture-all-dead`; the search's ownership (which may misjudge a big group) does not decide
+/// the end. It resigns (when allowed) when the search gives it less than [`RESIGN_WINRATE`].
 pub fn decide(game: &Game, komi: f64, passes: u8, snap: &Snapshot, may_resign: bool) -> Choice {
     let me = game.to_move;
-    let judgement = judge_from_ownership(&game.board, me, game.ko, &snap.ownership);
-    let margin = area_score(&game.board, &judgement, komi);
+    let count = tromp_taylor(game) as f64 - komi;
     let wins = if me == Color::Black {
-        margin > 0.0
+        count > 0.0
     } else {
-        margin < 0.0
+        count < 0.0
     };
-    let enough = snap.root_visits >= MIN_PLAYOUTS_TO_JUDGE;
-    let stones_decided = enough && stones_decided(game, snap);
-    let points_decided = enough && regions_closed(&game.board, &judgement, me, &snap.ownership);
-    if wins && stones_decided && (passes >= 1 || points_decided) {
+    let over = over_on_the_board(&game.board);
+    // A game the opponent ended by passing, with nothing left to capture, is passed out even
+    // when lost: the count stands.
+    if (wins && (passes >= 1 || over)) || (passes >= 1 && over) {
         return Choice::Pass;
     }
     let Some(best) = snap.moves.iter().find(|m| m.mv != PASS) else {
@@ -64,44 +63,21 @@ pub fn decide(game: &Game, komi: f64, passes: u8, snap: &Snapshot, may_resign: b
     if hopeless && may_resign {
         return Choice::Resign;
     }
-    // A lost game that is over (or that the opponent has ended by passing) is passed out.
-    if (hopeless && passes >= 1) || (stones_decided && points_decided) {
+    if hopeless && passes >= 1 {
         return Choice::Pass;
     }
     Choice::Play(best.mv as usize)
 }
 
-/// Whether every stone has a decided owner.
-fn stones_decided(game: &Game, snap: &Snapshot) -> bool {
-    let board = &game.board;
-    board
-        .points()
-        .zip(&snap.ownership)
-        .all(|(p, &own)| board.get(p) == EMPTY || own.abs() > DECIDED)
-}
-
-/// Whether the game is over on the board: with the dead stones taken off, every empty region
-/// is bordered by one colour only and the search gives every point of it to that colour, or is
-/// a single point between both (dame). `ownership` is `to_move`'s, per point in scanning order.
-fn regions_closed(board: &Board, judgement: &Judgement, to_move: Color, ownership: &[f64]) -> bool {
-    let mut black_own = vec![0.0; board.len()];
-    for (p, &o) in board.points().zip(ownership) {
-        black_own[p] = if to_move == Color::Black { o } else { -o };
-    }
-    let b = without_dead(board, judgement);
-    let mut seen = vec![false; b.len()];
-    for p in b.points() {
-        if b.get(p) != EMPTY || seen[p] {
+/// Whether every empty region is bordered by one colour only or is a single point between both.
+fn over_on_the_board(board: &Board) -> bool {
+    let mut seen = vec![false; board.len()];
+    for p in board.points() {
+        if board.get(p) != EMPTY || seen[p] {
             continue;
         }
-        let (region, touches) = empty_region(&b, p, &mut seen);
-        let open = touches[0] && touches[1] && region.len() > 1;
-        if open || (!touches[0] && !touches[1]) {
-            return false;
-        }
-        // A region of one colour is its territory only when the playouts agree.
-        let sign = if touches[0] { 1.0 } else { -1.0 };
-        if touches[0] != touches[1] && region.iter().any(|&q| sign * black_own[q] <= DECIDED) {
+        let (region, touches) = empty_region(board, p, &mut seen);
+        if (touches[0] && touches[1] && region.len() > 1) || (!touches[0] && !touches[1]) {
             return false;
         }
     }
