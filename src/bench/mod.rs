@@ -11,116 +11,75 @@ pub mod threads;
 pub mod timing;
 
 /// Why a benchmark cannot run or its check failed.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum BenchError {
     /// An argument that does not parse: `bad <what> '<arg>'`.
-    Bad {
-        what: &'static str,
-        arg: String,
-    },
+    #[error("bad {what} '{arg}'")]
+    Bad { what: &'static str, arg: String },
+    #[error("expected a depth, not '{0}'")]
     NotADepth(String),
     /// `<what> '<arg>' is not a number`.
-    NotANumber {
-        what: &'static str,
-        arg: String,
-    },
-    Unreadable {
-        path: String,
-        error: std::io::Error,
-    },
+    #[error("{what} '{arg}' is not a number")]
+    NotANumber { what: &'static str, arg: String },
+    #[error("cannot read {path}: {error}")]
+    Unreadable { path: String, error: std::io::Error },
     /// A data file (named `name`) that is not JSON.
+    #[error("{name}: {error}")]
     Json {
         name: String,
         error: serde_json::Error,
     },
+    #[error("{path}: {error}")]
     Obf {
         path: String,
         error: crate::games::othello::obf::ObfError,
     },
+    #[error("the oracle file is not a list")]
     OracleNotList,
+    #[error("missing rows")]
     MissingRows,
+    #[error("missing size")]
     MissingSize,
+    #[error(transparent)]
     GoPosition(crate::games::go::notation::PositionError),
+    #[error("unknown part '{0}' (all, classic, reference, extended)")]
     UnknownPart(String),
+    #[error("unknown opponent '{0}' (random or possibilityist)")]
     UnknownOpponent(String),
+    #[error("count depth must be 1 to 12")]
     CountDepth,
+    #[error(transparent)]
     Count(crate::games::othello::count::CountError),
     /// The perft table gave `hashed` leaves where the plain count gave `leaves`.
-    TableChanged {
-        hashed: u64,
-        leaves: u64,
-    },
+    #[error("the table changed the count: {hashed} != {leaves}")]
+    TableChanged { hashed: u64, leaves: u64 },
     /// The fast and the oracle projections differ on a state (its debug text).
+    #[error("fast and oracle projections differ on {0}")]
     ProjectionsDiffer(String),
-    Resigned {
-        game: u64,
-    },
+    #[error("game {game}: a player resigned in a position with legal actions")]
+    Resigned { game: u64 },
+    #[error("game {game}: {action}: {error}")]
     Illegal {
         game: u64,
         action: String,
         error: crate::games::quantum::PlayError,
     },
     /// Talking to the child engine failed.
+    #[error(transparent)]
     Io(std::io::Error),
+    #[error("cannot start the engine: {0}")]
     StartEngine(std::io::Error),
     /// The child engine has no `stdin` or `stdout` pipe.
+    #[error("no {0}")]
     NoPipe(&'static str),
     /// No line starting with the prefix within 30 s.
+    #[error("no '{0}' within 30 s")]
     NoLine(String),
+    #[error("unknown benchmark '{0}' (try: {names})", names = names().join(", "))]
     UnknownBenchmark(String),
 }
 
-impl std::fmt::Display for BenchError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            BenchError::Bad { what, arg } => write!(f, "bad {what} '{arg}'"),
-            BenchError::NotADepth(arg) => write!(f, "expected a depth, not '{arg}'"),
-            BenchError::NotANumber { what, arg } => write!(f, "{what} '{arg}' is not a number"),
-            BenchError::Unreadable { path, error } => write!(f, "cannot read {path}: {error}"),
-            BenchError::Json { name, error } => write!(f, "{name}: {error}"),
-            BenchError::Obf { path, error } => write!(f, "{path}: {error}"),
-            BenchError::OracleNotList => f.write_str("the oracle file is not a list"),
-            BenchError::MissingRows => f.write_str("missing rows"),
-            BenchError::MissingSize => f.write_str("missing size"),
-            BenchError::GoPosition(e) => e.fmt(f),
-            BenchError::UnknownPart(which) => write!(
-                f,
-                "unknown part '{which}' (all, classic, reference, extended)"
-            ),
-            BenchError::UnknownOpponent(other) => {
-                write!(f, "unknown opponent '{other}' (random or possibilityist)")
-            }
-            BenchError::CountDepth => f.write_str("count depth must be 1 to 12"),
-            BenchError::Count(e) => e.fmt(f),
-            BenchError::TableChanged { hashed, leaves } => {
-                write!(f, "the table changed the count: {hashed} != {leaves}")
-            }
-            BenchError::ProjectionsDiffer(state) => {
-                write!(f, "fast and oracle projections differ on {state}")
-            }
-            BenchError::Resigned { game } => write!(
-                f,
-                "game {game}: a player resigned in a position with legal actions"
-            ),
-            BenchError::Illegal {
-                game,
-                action,
-                error,
-            } => write!(f, "game {game}: {action}: {error}"),
-            BenchError::Io(e) => e.fmt(f),
-            BenchError::StartEngine(e) => write!(f, "cannot start the engine: {e}"),
-            BenchError::NoPipe(pipe) => write!(f, "no {pipe}"),
-            BenchError::NoLine(prefix) => write!(f, "no '{prefix}' within 30 s"),
-            BenchError::UnknownBenchmark(what) => write!(
-                f,
-                "unknown benchmark '{what}' (try: {})",
-                names().join(", ")
-            ),
-        }
-    }
-}
-
-crate::games::error_text!(BenchError);
+crate::games::error_text!(derived: BenchError);
 
 /// An argument that does not parse as `what`.
 fn bad(what: &'static str, arg: &str) -> BenchError {
