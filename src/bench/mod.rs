@@ -1,6 +1,6 @@
 //! `ryoshi bench <what>`: benchmarks of the hot paths, reachable from the binary.
-//! Each game's file answers for the names it knows; [`TABLE`] is the one list of them, from
-//! which `bench list`, `bench --help` and the unknown-benchmark message are all derived.
+//! [`Which`] is the one list of them, each with its own typed arguments (clap): `bench list`,
+//! `bench --help`, `bench <what> --help` and the unknown-benchmark message all come from it.
 
 pub mod go;
 pub mod othello;
@@ -13,14 +13,6 @@ pub mod timing;
 /// Why a benchmark cannot run or its check failed.
 #[derive(Debug, thiserror::Error)]
 pub enum BenchError {
-    /// An argument that does not parse: `bad <what> '<arg>'`.
-    #[error("bad {what} '{arg}'")]
-    Bad { what: &'static str, arg: String },
-    #[error("expected a depth, not '{0}'")]
-    NotADepth(String),
-    /// `<what> '<arg>' is not a number`.
-    #[error("{what} '{arg}' is not a number")]
-    NotANumber { what: &'static str, arg: String },
     #[error("cannot read {path}: {error}")]
     Unreadable { path: String, error: std::io::Error },
     /// A data file (named `name`) that is not JSON.
@@ -42,12 +34,6 @@ pub enum BenchError {
     MissingSize,
     #[error(transparent)]
     GoPosition(crate::games::go::notation::PositionError),
-    #[error("unknown part '{0}' (all, classic, reference, extended)")]
-    UnknownPart(String),
-    #[error("unknown opponent '{0}' (random or possibilityist)")]
-    UnknownOpponent(String),
-    #[error("count depth must be 1 to 12")]
-    CountDepth,
     #[error(transparent)]
     Count(crate::games::othello::count::CountError),
     /// The perft table gave `hashed` leaves where the plain count gave `leaves`.
@@ -75,122 +61,100 @@ pub enum BenchError {
     /// No line starting with the prefix within 30 s.
     #[error("no '{0}' within 30 s")]
     NoLine(String),
-    #[error("unknown benchmark '{0}' (try: {names})", names = names().join(", "))]
-    UnknownBenchmark(String),
 }
 
 crate::games::error_text!(derived: BenchError);
 
-/// An argument that does not parse as `what`.
-fn bad(what: &'static str, arg: &str) -> BenchError {
-    BenchError::Bad {
-        what,
-        arg: arg.into(),
+/// Every benchmark `ryoshi bench <what>` knows, with its arguments. The doc comment of each
+/// is its line in `bench list` and `bench --help`.
+#[derive(clap::Subcommand)]
+pub enum Which {
+    /// ns per exact candidate projection (Hall), and the matching oracle
+    Hall(quantum::HallArgs),
+    /// the quantum shogi `bench` searches at another depth
+    Search(search::Args),
+    /// the quantum shogi search against a baseline player, in-process
+    Strength(strength::Args),
+    /// Lazy SMP time to depth and nodes/s, one thread against THREADS (default 2)
+    Threads(threads::Args),
+    /// go/isready/stop latencies of a child engine, as a GUI sees them
+    Timing(timing::Args),
+    /// Othello leaves per second, every leaf visited and with the table
+    OthelloPerft(othello::PerftArgs),
+    /// Othello move sequences and distinct positions per depth, time and memory
+    OthelloCount(othello::CountArgs),
+    /// exact endgame solves (default FFO #40-#44, built in), checked against the file
+    OthelloSolve(othello::SolveArgs),
+    /// the Othello levels against each other from seeded openings
+    OthelloMatch(othello::MatchArgs),
+    /// us per 19x19 position, Benson classic and extended (default oracle built in)
+    Benson(go::BensonArgs),
+    /// Go playouts/s on empty 9x9 and 19x19 (1 and THREADS threads), search signature
+    GoPlayouts(go::PlayoutsArgs),
+    /// every benchmark, what it measures and its arguments
+    List,
+}
+
+impl Which {
+    /// Runs the benchmark, printing its figures to stdout.
+    pub fn run(self) -> Result<(), String> {
+        let result = match self {
+            Which::Hall(args) => quantum::hall_bench(args),
+            Which::Search(args) => search::run(args),
+            Which::Strength(args) => strength::strength(args),
+            Which::Threads(args) => threads::threads(args),
+            Which::Timing(args) => timing::timing(args),
+            Which::OthelloPerft(args) => othello::perft_bench(args),
+            Which::OthelloCount(args) => othello::count_bench(args),
+            Which::OthelloSolve(args) => othello::solve_bench(args),
+            Which::OthelloMatch(args) => othello::match_bench(args),
+            Which::Benson(args) => go::benson(args),
+            Which::GoPlayouts(args) => go::go_playouts(args),
+            Which::List => {
+                println!("{}", listing());
+                Ok(())
+            }
+        };
+        Ok(result?)
     }
 }
 
-/// One benchmark: its name, its arguments and what it measures.
-pub struct Bench {
-    pub name: &'static str,
-    pub usage: &'static str,
-    pub about: &'static str,
-    run: fn(&str, &[String]) -> Option<Result<(), BenchError>>,
+/// The benchmarks' subcommands (`list` left out).
+fn benchmarks() -> Vec<clap::Command> {
+    use clap::Subcommand;
+    Which::augment_subcommands(clap::Command::new("bench"))
+        .get_subcommands()
+        .filter(|c| c.get_name() != "list")
+        .cloned()
+        .collect()
 }
 
-/// Every benchmark `ryoshi bench <name>` knows.
-pub const TABLE: &[Bench] = &[
-    Bench {
-        name: "hall",
-        usage: "[STATES]",
-        about: "ns per exact candidate projection (Hall), and the matching oracle",
-        run: quantum::run,
-    },
-    Bench {
-        name: "search",
-        usage: "[DEPTH]",
-        about: "the quantum shogi `bench` searches at another depth",
-        run: search::run,
-    },
-    Bench {
-        name: "strength",
-        usage: "<random|possibilityist> [GAMES] [MOVETIME_MS]",
-        about: "the quantum shogi search against a baseline player, in-process",
-        run: strength::run,
-    },
-    Bench {
-        name: "threads",
-        usage: "[DEPTH] [RUNS] [THREADS]",
-        about: "Lazy SMP time to depth and nodes/s, one thread against THREADS (default 2)",
-        run: threads::run,
-    },
-    Bench {
-        name: "timing",
-        usage: "[N]",
-        about: "go/isready/stop latencies of a child engine, as a GUI sees them",
-        run: timing::run,
-    },
-    Bench {
-        name: "othello-perft",
-        usage: "[DEPTH] [TABLE_MIB]",
-        about: "Othello leaves per second, every leaf visited and with the table",
-        run: othello::run,
-    },
-    Bench {
-        name: "othello-count",
-        usage: "[DEPTH]",
-        about: "Othello move sequences and distinct positions per depth, time and memory",
-        run: othello::run,
-    },
-    Bench {
-        name: "othello-solve",
-        usage: "[FILE.obf]",
-        about: "exact endgame solves (default FFO #40-#44, built in), checked against the file",
-        run: othello::run,
-    },
-    Bench {
-        name: "othello-match",
-        usage: "[OPENINGS] [MOVETIME_MS]",
-        about: "the Othello levels against each other from seeded openings",
-        run: othello::run,
-    },
-    Bench {
-        name: "benson",
-        usage: "[ORACLE.json] [ROUNDS] [all|classic|reference|extended]",
-        about: "us per 19x19 position, Benson classic and extended (default oracle built in)",
-        run: go::run,
-    },
-    Bench {
-        name: "go-playouts",
-        usage: "[SECONDS] [THREADS]",
-        about: "Go playouts/s on empty 9x9 and 19x19 (1 and THREADS threads), search signature",
-        run: go::run,
-    },
-];
-
-/// Runs the named benchmark, printing its figures to stdout.
-pub fn run(what: &str, args: &[String]) -> Result<(), String> {
-    let result = TABLE
+/// The benchmark names, in the order of [`Which`].
+pub fn names() -> Vec<String> {
+    benchmarks()
         .iter()
-        .find(|b| b.name == what)
-        .and_then(|b| (b.run)(what, args))
-        .unwrap_or_else(|| Err(BenchError::UnknownBenchmark(what.into())));
-    Ok(result?)
+        .map(|c| c.get_name().to_string())
+        .collect()
 }
 
-/// The names of [`TABLE`], in its order.
-pub fn names() -> Vec<&'static str> {
-    TABLE.iter().map(|b| b.name).collect()
-}
-
-/// `bench list` and the tail of `bench --help`: one line per benchmark.
+/// `bench list`: one line per benchmark, and its usage.
 pub fn listing() -> String {
-    let width = TABLE.iter().map(|b| b.name.len()).max().unwrap_or(0);
-    TABLE
+    let mut benchmarks = benchmarks();
+    let width = benchmarks
         .iter()
-        .map(|b| {
+        .map(|c| c.get_name().len())
+        .max()
+        .unwrap_or(0);
+    benchmarks
+        .iter_mut()
+        .map(|c| {
+            let about = c.get_about().map(|a| a.to_string()).unwrap_or_default();
+            let usage = c.render_usage().to_string();
+            let usage = usage.trim_start_matches("Usage: ");
             format!(
-                "{:width$}  {}\n{:width$}  usage: bench {} {}",
-                b.name, b.about, "", b.name, b.usage
+                "{:width$}  {about}\n{:width$}  usage: bench {usage}",
+                c.get_name(),
+                ""
             )
         })
         .collect::<Vec<_>>()
@@ -201,23 +165,26 @@ pub fn listing() -> String {
 mod tests {
     use super::*;
 
-    /// The table and the files agree: every name a file answers for is listed, once.
+    /// clap's own checks of the arguments (names, defaults, positional order).
     #[test]
-    fn table_matches_the_files() {
-        let files = [
-            quantum::NAMES,
-            othello::NAMES,
-            go::NAMES,
-            timing::NAMES,
-            search::NAMES,
-            strength::NAMES,
-            threads::NAMES,
-        ]
-        .concat();
-        let mut listed = names();
-        let mut answered = files.clone();
-        listed.sort();
-        answered.sort();
-        assert_eq!(listed, answered);
+    fn arguments_are_well_formed() {
+        use clap::Subcommand;
+        Which::augment_subcommands(clap::Command::new("bench")).debug_assert();
+    }
+
+    /// Every benchmark is listed with its usage, the benchmarks in their order.
+    #[test]
+    fn listing_names_every_benchmark() {
+        let names = names();
+        assert_eq!(names.len(), 11);
+        assert_eq!(names[0], "hall");
+        assert!(names.contains(&"othello-solve".to_string()));
+        let listing = listing();
+        for name in &names {
+            assert!(
+                listing.contains(&format!("usage: bench {name}")),
+                "{listing}"
+            );
+        }
     }
 }
