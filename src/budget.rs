@@ -25,24 +25,14 @@ pub fn install(budget: Budget) {
 }
 
 /// Why such a command ended early.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Stop {
     /// The session is ending (its tab closed).
+    #[error("stopped: the session is ending")]
     Interrupted,
     /// It visited more than this many nodes.
+    #[error("stopped after {0} nodes, the most one command may visit in this session")]
     Work(u64),
-}
-
-impl std::fmt::Display for Stop {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            Stop::Interrupted => f.write_str("stopped: the session is ending"),
-            Stop::Work(n) => write!(
-                f,
-                "stopped after {n} nodes, the most one command may visit in this session"
-            ),
-        }
-    }
 }
 
 /// Whether a command that has visited `nodes` nodes must stop, and why.

@@ -35,15 +35,11 @@ enum Sub {
         #[arg(long, default_value = NAMES[0], help = variant_help())]
         variant: String,
     },
-    /// Run a benchmark: `bench` alone is the search signature; see `bench list`.
-    #[command(after_help = format!("Benchmarks:\n{}", ryoshi::bench::listing()))]
+    /// Run a benchmark: `bench` alone is the search signature, whose last line
+    /// `Nodes searched: N` changes only when the search does; see `bench list`.
     Bench {
-        /// A benchmark name (below), or `list`; none: the search signature, whose last line
-        /// `Nodes searched: N` changes only when the search does.
-        what: Option<String>,
-        /// The benchmark's own arguments (see its usage below).
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<String>,
+        #[command(subcommand)]
+        what: Option<ryoshi::bench::Which>,
     },
     /// Speak GTP v2 (Go) on stdin/stdout.
     Gtp(ryoshi::gtp::Args),
@@ -144,7 +140,7 @@ fn main() -> ExitCode {
             sfen,
             variant,
         }) => perft(depth, sfen, &variant),
-        Some(Sub::Bench { what, args }) => bench(what, &args),
+        Some(Sub::Bench { what }) => bench(what),
         Some(Sub::Gtp(args)) => {
             ryoshi::gtp::run_with(args, BufReader::new(io::stdin()), io::stdout())
         }
@@ -248,18 +244,14 @@ fn perft(depth: u32, sfen: Option<String>, variant: &str) -> Result<(), String> 
     Ok(())
 }
 
-fn bench(what: Option<String>, args: &[String]) -> Result<(), String> {
-    match what.as_deref() {
+fn bench(what: Option<ryoshi::bench::Which>) -> Result<(), String> {
+    match what {
         None => {
             let options = Options::default();
             let mut game = new_variant(options.variant);
             Ok(game.bench(&options, &mut |line: &str| println!("{line}"))?)
         }
-        Some("list") => {
-            println!("{}", ryoshi::bench::listing());
-            Ok(())
-        }
-        Some(name) => ryoshi::bench::run(name, args),
+        Some(which) => which.run(),
     }
 }
 

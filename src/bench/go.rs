@@ -1,4 +1,5 @@
-//! Benchmarks for go: `ryoshi bench benson [ORACLE.json] [ROUNDS] [PART]`.
+//! Benchmarks for go: `ryoshi bench benson [--oracle ORACLE.json] [ROUNDS] [PART]` and
+//! `ryoshi bench go-playouts [SECONDS] [THREADS]`.
 
 use super::BenchError;
 use crate::games::go::analysis::extended;
@@ -7,16 +8,44 @@ use crate::games::go::notation::parse_position;
 use crate::games::go::{Board, Color};
 use std::time::Instant;
 
-/// The benchmark names this file answers for.
-pub const NAMES: &[&str] = &["benson", "go-playouts"];
+/// `bench benson`'s arguments.
+#[derive(clap::Args)]
+pub struct BensonArgs {
+    /// A safety oracle file (JSON) instead of the built-in one
+    #[arg(long, value_name = "ORACLE.json")]
+    oracle: Option<String>,
+    /// Passes over the boards, the fastest kept
+    #[arg(default_value_t = 1000)]
+    rounds: usize,
+    /// Which counts to time
+    #[arg(value_enum, default_value_t = Part::All)]
+    part: Part,
+}
 
-/// Runs `what` if it is one of [`NAMES`].
-pub fn run(what: &str, args: &[String]) -> Option<Result<(), BenchError>> {
-    match what {
-        "benson" => Some(benson(args)),
-        "go-playouts" => Some(go_playouts(args)),
-        _ => None,
-    }
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Part {
+    All,
+    Classic,
+    Reference,
+    Extended,
+}
+
+/// `bench go-playouts`'s arguments.
+#[derive(clap::Args)]
+pub struct PlayoutsArgs {
+    /// Seconds of playouts per measure (above 0, at most 3600)
+    #[arg(default_value_t = 2.0, value_parser = seconds)]
+    seconds: f64,
+    /// Threads of the second measure (at most 256)
+    #[arg(default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
+    threads: u64,
+}
+
+fn seconds(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite() && *v > 0.0 && *v <= 3600.0)
+        .ok_or_else(|| "expected seconds above 0, at most 3600".to_string())
 }
 
 /// The default oracle, built into the binary so that `bench benson` runs from any directory
@@ -75,61 +104,32 @@ fn per_position(
 }
 
 /// `bench go-playouts [SECONDS] [THREADS]` (defaults 2 and 2).
-fn go_playouts(args: &[String]) -> Result<(), BenchError> {
-    let number = |i: usize, what: &'static str, default: f64| -> Result<f64, BenchError> {
-        match args.get(i) {
-            None => Ok(default),
-            Some(a) => a
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite() && *v > 0.0 && *v <= 3600.0)
-                .ok_or(BenchError::NotANumber {
-                    what,
-                    arg: a.clone(),
-                }),
-        }
-    };
-    let seconds = number(0, "seconds", 2.0)?;
-    let threads = number(1, "threads", 2.0)?.min(256.0) as usize;
-    crate::search::go::bench::run(seconds, threads.max(1), &mut |line| println!("{line}"));
+pub fn go_playouts(args: PlayoutsArgs) -> Result<(), BenchError> {
+    let threads = args.threads.min(256) as usize;
+    crate::search::go::bench::run(args.seconds, threads, &mut |line| println!("{line}"));
     Ok(())
 }
 
-fn benson(args: &[String]) -> Result<(), BenchError> {
-    // The file is optional: a first argument that is a number is already ROUNDS.
-    let (path, args) = match args.first() {
-        Some(a) if a.parse::<usize>().is_err() => (Some(a.as_str()), &args[1..]),
-        _ => (None, args),
-    };
-    let rounds: usize = match args.first() {
-        Some(r) => r.parse().map_err(|_| BenchError::NotANumber {
-            what: "rounds",
-            arg: r.clone(),
-        })?,
-        None => 1000,
-    };
-    let which = args.get(1).map(String::as_str).unwrap_or("all");
-    if !["all", "classic", "reference", "extended"].contains(&which) {
-        return Err(BenchError::UnknownPart(which.into()));
-    }
+pub fn benson(args: BensonArgs) -> Result<(), BenchError> {
+    let (path, rounds) = (args.oracle.as_deref(), args.rounds);
     let boards = match path {
         Some(path) => oracle_boards(path)?,
         None => oracle_boards_from(DEFAULT_ORACLE, DEFAULT_ORACLE_NAME)?,
     };
-    let wanted = |part: &str| which == "all" || which == part;
+    let wanted = |part: Part| args.part == Part::All || args.part == part;
     println!(
         "{} positions, fastest of {rounds} rounds, both colours per position",
         boards.len()
     );
     let mut safe = Vec::new();
     let mut classic_us = None;
-    if wanted("classic") {
+    if wanted(Part::Classic) {
         let mut benson = Benson::new();
         let (us, sum) = per_position(&boards, rounds, |board| benson.count_both(board) as usize);
         println!("benson classic: {us:.2} us per position (checksum {sum})");
         classic_us = Some(us);
     }
-    if wanted("reference") {
+    if wanted(Part::Reference) {
         let mut reference = crate::games::go::benson_reference::Benson::new();
         let (us, sum) = per_position(&boards, rounds, |board| {
             Color::BOTH
@@ -143,7 +143,7 @@ fn benson(args: &[String]) -> Result<(), BenchError> {
         let ratio = classic_us.map_or(String::new(), |c| format!(", {:.1}x the fast one", us / c));
         println!("benson classic, reference implementation: {us:.2} us per position (checksum {sum}{ratio})");
     }
-    if wanted("extended") {
+    if wanted(Part::Extended) {
         let (us, sum) = per_position(&boards, (rounds / 10).max(1), |board| {
             let a = extended(board, None);
             a.status

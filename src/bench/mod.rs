@@ -1,6 +1,6 @@
 //! `ryoshi bench <what>`: benchmarks of the hot paths, reachable from the binary.
-//! Each game's file answers for the names it knows; [`TABLE`] is the one list of them, from
-//! which `bench list`, `bench --help` and the unknown-benchmark message are all derived.
+//! [`Which`] is the one list of them, each with its own typed arguments (clap): `bench list`,
+//! `bench --help`, `bench <what> --help` and the unknown-benchmark message all come from it.
 
 pub mod go;
 pub mod othello;
@@ -11,233 +11,153 @@ pub mod threads;
 pub mod timing;
 
 /// Why a benchmark cannot run or its check failed.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum BenchError {
-    /// An argument that does not parse: `bad <what> '<arg>'`.
-    Bad {
-        what: &'static str,
-        arg: String,
-    },
-    NotADepth(String),
-    /// `<what> '<arg>' is not a number`.
-    NotANumber {
-        what: &'static str,
-        arg: String,
-    },
-    Unreadable {
-        path: String,
-        error: std::io::Error,
-    },
+    #[error("cannot read {path}: {error}")]
+    Unreadable { path: String, error: std::io::Error },
     /// A data file (named `name`) that is not JSON.
+    #[error("{name}: {error}")]
     Json {
         name: String,
         error: serde_json::Error,
     },
+    #[error("{path}: {error}")]
     Obf {
         path: String,
         error: crate::games::othello::obf::ObfError,
     },
+    #[error("the oracle file is not a list")]
     OracleNotList,
+    #[error("missing rows")]
     MissingRows,
+    #[error("missing size")]
     MissingSize,
+    #[error(transparent)]
     GoPosition(crate::games::go::notation::PositionError),
-    UnknownPart(String),
-    UnknownOpponent(String),
-    CountDepth,
+    #[error(transparent)]
     Count(crate::games::othello::count::CountError),
     /// The perft table gave `hashed` leaves where the plain count gave `leaves`.
-    TableChanged {
-        hashed: u64,
-        leaves: u64,
-    },
+    #[error("the table changed the count: {hashed} != {leaves}")]
+    TableChanged { hashed: u64, leaves: u64 },
     /// The fast and the oracle projections differ on a state (its debug text).
+    #[error("fast and oracle projections differ on {0}")]
     ProjectionsDiffer(String),
-    Resigned {
-        game: u64,
-    },
+    #[error("game {game}: a player resigned in a position with legal actions")]
+    Resigned { game: u64 },
+    #[error("game {game}: {action}: {error}")]
     Illegal {
         game: u64,
         action: String,
         error: crate::games::quantum::PlayError,
     },
     /// Talking to the child engine failed.
+    #[error(transparent)]
     Io(std::io::Error),
+    #[error("cannot start the engine: {0}")]
     StartEngine(std::io::Error),
     /// The child engine has no `stdin` or `stdout` pipe.
+    #[error("no {0}")]
     NoPipe(&'static str),
     /// No line starting with the prefix within 30 s.
+    #[error("no '{0}' within 30 s")]
     NoLine(String),
-    UnknownBenchmark(String),
 }
 
-impl std::fmt::Display for BenchError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            BenchError::Bad { what, arg } => write!(f, "bad {what} '{arg}'"),
-            BenchError::NotADepth(arg) => write!(f, "expected a depth, not '{arg}'"),
-            BenchError::NotANumber { what, arg } => write!(f, "{what} '{arg}' is not a number"),
-            BenchError::Unreadable { path, error } => write!(f, "cannot read {path}: {error}"),
-            BenchError::Json { name, error } => write!(f, "{name}: {error}"),
-            BenchError::Obf { path, error } => write!(f, "{path}: {error}"),
-            BenchError::OracleNotList => f.write_str("the oracle file is not a list"),
-            BenchError::MissingRows => f.write_str("missing rows"),
-            BenchError::MissingSize => f.write_str("missing size"),
-            BenchError::GoPosition(e) => e.fmt(f),
-            BenchError::UnknownPart(which) => write!(
-                f,
-                "unknown part '{which}' (all, classic, reference, extended)"
-            ),
-            BenchError::UnknownOpponent(other) => {
-                write!(f, "unknown opponent '{other}' (random or possibilityist)")
+crate::games::error_text!(derived: BenchError);
+
+/// Every benchmark `ryoshi bench <what>` knows, with its arguments. The doc comment of each
+/// is its line in `bench list` and `bench --help`.
+#[derive(clap::Subcommand)]
+pub enum Which {
+    /// ns per exact candidate projection (Hall), and the matching oracle
+    Hall(quantum::HallArgs),
+    /// the quantum shogi `bench` searches at another depth
+    Search(search::Args),
+    /// the quantum shogi search against a baseline player, in-process
+    Strength(strength::Args),
+    /// Lazy SMP time to depth and nodes/s, one thread against THREADS (default 2)
+    Threads(threads::Args),
+    /// go/isready/stop latencies of a child engine, as a GUI sees them
+    Timing(timing::Args),
+    /// Othello leaves per second, every leaf visited and with the table
+    OthelloPerft(othello::PerftArgs),
+    /// Othello move sequences and distinct positions per depth, time and memory
+    OthelloCount(othello::CountArgs),
+    /// exact endgame solves (default FFO #40-#44, built in), checked against the file
+    OthelloSolve(othello::SolveArgs),
+    /// the Othello levels against each other from seeded openings
+    OthelloMatch(othello::MatchArgs),
+    /// Othello evaluations per second, the hand-set one against the patterns
+    OthelloEval(othello::EvalArgs),
+    /// us per 19x19 position, Benson classic and extended (default oracle built in)
+    Benson(go::BensonArgs),
+    /// Go playouts/s on empty 9x9 and 19x19 (1 and THREADS threads), search signature
+    GoPlayouts(go::PlayoutsArgs),
+    /// every benchmark, what it measures and its arguments
+    List,
+}
+
+impl Which {
+    /// Runs the benchmark, printing its figures to stdout.
+    pub fn run(self) -> Result<(), String> {
+        let result = match self {
+            Which::Hall(args) => quantum::hall_bench(args),
+            Which::Search(args) => search::run(args),
+            Which::Strength(args) => strength::strength(args),
+            Which::Threads(args) => threads::threads(args),
+            Which::Timing(args) => timing::timing(args),
+            Which::OthelloPerft(args) => othello::perft_bench(args),
+            Which::OthelloCount(args) => othello::count_bench(args),
+            Which::OthelloSolve(args) => othello::solve_bench(args),
+            Which::OthelloMatch(args) => othello::match_bench(args),
+            Which::OthelloEval(args) => othello::eval_bench(args),
+            Which::Benson(args) => go::benson(args),
+            Which::GoPlayouts(args) => go::go_playouts(args),
+            Which::List => {
+                println!("{}", listing());
+                Ok(())
             }
-            BenchError::CountDepth => f.write_str("count depth must be 1 to 12"),
-            BenchError::Count(e) => e.fmt(f),
-            BenchError::TableChanged { hashed, leaves } => {
-                write!(f, "the table changed the count: {hashed} != {leaves}")
-            }
-            BenchError::ProjectionsDiffer(state) => {
-                write!(f, "fast and oracle projections differ on {state}")
-            }
-            BenchError::Resigned { game } => write!(
-                f,
-                "game {game}: a player resigned in a position with legal actions"
-            ),
-            BenchError::Illegal {
-                game,
-                action,
-                error,
-            } => write!(f, "game {game}: {action}: {error}"),
-            BenchError::Io(e) => e.fmt(f),
-            BenchError::StartEngine(e) => write!(f, "cannot start the engine: {e}"),
-            BenchError::NoPipe(pipe) => write!(f, "no {pipe}"),
-            BenchError::NoLine(prefix) => write!(f, "no '{prefix}' within 30 s"),
-            BenchError::UnknownBenchmark(what) => write!(
-                f,
-                "unknown benchmark '{what}' (try: {})",
-                names().join(", ")
-            ),
-        }
+        };
+        Ok(result?)
     }
 }
 
-crate::games::error_text!(BenchError);
-
-/// An argument that does not parse as `what`.
-fn bad(what: &'static str, arg: &str) -> BenchError {
-    BenchError::Bad {
-        what,
-        arg: arg.into(),
-    }
+/// The benchmarks' subcommands (`list` left out).
+fn benchmarks() -> Vec<clap::Command> {
+    use clap::Subcommand;
+    Which::augment_subcommands(clap::Command::new("bench"))
+        .get_subcommands()
+        .filter(|c| c.get_name() != "list")
+        .cloned()
+        .collect()
 }
 
-/// One benchmark: its name, its arguments and what it measures.
-pub struct Bench {
-    pub name: &'static str,
-    pub usage: &'static str,
-    pub about: &'static str,
-    run: fn(&str, &[String]) -> Option<Result<(), BenchError>>,
-}
-
-/// Every benchmark `ryoshi bench <name>` knows.
-pub const TABLE: &[Bench] = &[
-    Bench {
-        name: "hall",
-        usage: "[STATES]",
-        about: "ns per exact candidate projection (Hall), and the matching oracle",
-        run: quantum::run,
-    },
-    Bench {
-        name: "search",
-        usage: "[DEPTH]",
-        about: "the quantum shogi `bench` searches at another depth",
-        run: search::run,
-    },
-    Bench {
-        name: "strength",
-        usage: "<random|possibilityist> [GAMES] [MOVETIME_MS]",
-        about: "the quantum shogi search against a baseline player, in-process",
-        run: strength::run,
-    },
-    Bench {
-        name: "threads",
-        usage: "[DEPTH] [RUNS] [THREADS]",
-        about: "Lazy SMP time to depth and nodes/s, one thread against THREADS (default 2)",
-        run: threads::run,
-    },
-    Bench {
-        name: "timing",
-        usage: "[N]",
-        about: "go/isready/stop latencies of a child engine, as a GUI sees them",
-        run: timing::run,
-    },
-    Bench {
-        name: "othello-perft",
-        usage: "[DEPTH] [TABLE_MIB]",
-        about: "Othello leaves per second, every leaf visited and with the table",
-        run: othello::run,
-    },
-    Bench {
-        name: "othello-count",
-        usage: "[DEPTH]",
-        about: "Othello move sequences and distinct positions per depth, time and memory",
-        run: othello::run,
-    },
-    Bench {
-        name: "othello-solve",
-        usage: "[FILE.obf]",
-        about: "exact endgame solves (default FFO #40-#44, built in), checked against the file",
-        run: othello::run,
-    },
-    Bench {
-        name: "othello-match",
-        usage: "[OPENINGS] [MOVETIME_MS]",
-        about: "the Othello levels against each other from seeded openings",
-        run: othello::run,
-    },
-    Bench {
-        name: "othello-eval",
-        usage: "[POSITIONS] [ROUNDS]",
-        about: "Othello evaluations per second, the hand-set one against the patterns",
-        run: othello::run,
-    },
-    Bench {
-        name: "benson",
-        usage: "[ORACLE.json] [ROUNDS] [all|classic|reference|extended]",
-        about: "us per 19x19 position, Benson classic and extended (default oracle built in)",
-        run: go::run,
-    },
-    Bench {
-        name: "go-playouts",
-        usage: "[SECONDS] [THREADS]",
-        about: "Go playouts/s on empty 9x9 and 19x19 (1 and THREADS threads), search signature",
-        run: go::run,
-    },
-];
-
-/// Runs the named benchmark, printing its figures to stdout.
-pub fn run(what: &str, args: &[String]) -> Result<(), String> {
-    let result = TABLE
+/// The benchmark names, in the order of [`Which`].
+pub fn names() -> Vec<String> {
+    benchmarks()
         .iter()
-        .find(|b| b.name == what)
-        .and_then(|b| (b.run)(what, args))
-        .unwrap_or_else(|| Err(BenchError::UnknownBenchmark(what.into())));
-    Ok(result?)
+        .map(|c| c.get_name().to_string())
+        .collect()
 }
 
-/// The names of [`TABLE`], in its order.
-pub fn names() -> Vec<&'static str> {
-    TABLE.iter().map(|b| b.name).collect()
-}
-
-/// `bench list` and the tail of `bench --help`: one line per benchmark.
+/// `bench list`: one line per benchmark, and its usage.
 pub fn listing() -> String {
-    let width = TABLE.iter().map(|b| b.name.len()).max().unwrap_or(0);
-    TABLE
+    let mut benchmarks = benchmarks();
+    let width = benchmarks
         .iter()
-        .map(|b| {
+        .map(|c| c.get_name().len())
+        .max()
+        .unwrap_or(0);
+    benchmarks
+        .iter_mut()
+        .map(|c| {
+            let about = c.get_about().map(|a| a.to_string()).unwrap_or_default();
+            let usage = c.render_usage().to_string();
+            let usage = usage.trim_start_matches("Usage: ");
             format!(
-                "{:width$}  {}\n{:width$}  usage: bench {} {}",
-                b.name, b.about, "", b.name, b.usage
+                "{:width$}  {about}\n{:width$}  usage: bench {usage}",
+                c.get_name(),
+                ""
             )
         })
         .collect::<Vec<_>>()
@@ -248,23 +168,26 @@ pub fn listing() -> String {
 mod tests {
     use super::*;
 
-    /// The table and the files agree: every name a file answers for is listed, once.
+    /// clap's own checks of the arguments (names, defaults, positional order).
     #[test]
-    fn table_matches_the_files() {
-        let files = [
-            quantum::NAMES,
-            othello::NAMES,
-            go::NAMES,
-            timing::NAMES,
-            search::NAMES,
-            strength::NAMES,
-            threads::NAMES,
-        ]
-        .concat();
-        let mut listed = names();
-        let mut answered = files.clone();
-        listed.sort();
-        answered.sort();
-        assert_eq!(listed, answered);
+    fn arguments_are_well_formed() {
+        use clap::Subcommand;
+        Which::augment_subcommands(clap::Command::new("bench")).debug_assert();
+    }
+
+    /// Every benchmark is listed with its usage, the benchmarks in their order.
+    #[test]
+    fn listing_names_every_benchmark() {
+        let names = names();
+        assert_eq!(names.len(), 11);
+        assert_eq!(names[0], "hall");
+        assert!(names.contains(&"othello-solve".to_string()));
+        let listing = listing();
+        for name in &names {
+            assert!(
+                listing.contains(&format!("usage: bench {name}")),
+                "{listing}"
+            );
+        }
     }
 }

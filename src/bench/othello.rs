@@ -1,6 +1,6 @@
 //! Benchmarks for othello: perft, count and the endgame solver.
 
-use super::{bad, BenchError};
+use super::BenchError;
 use crate::games::othello::count::count;
 use crate::games::othello::position::parse_square;
 use crate::games::othello::{obf, perft, square_name, squares, Board, Position};
@@ -10,43 +10,60 @@ use crate::search::othello::{think, Level};
 use crate::search::{Control, Limits};
 use std::time::Instant;
 
-/// The benchmark names this file answers for.
-pub const NAMES: &[&str] = &[
-    "othello-perft",
-    "othello-count",
-    "othello-solve",
-    "othello-match",
-    "othello-eval",
-];
-
-/// Runs `what` if it is one of [`NAMES`].
-pub fn run(what: &str, args: &[String]) -> Option<Result<(), BenchError>> {
-    match what {
-        "othello-perft" => Some(perft_bench(args)),
-        "othello-solve" => Some(solve_bench(args)),
-        "othello-count" => Some(count_bench(args)),
-        "othello-match" => Some(match_bench(args)),
-        "othello-eval" => Some(eval_bench(args)),
-        _ => None,
-    }
+/// `bench othello-perft`'s arguments.
+#[derive(clap::Args)]
+pub struct PerftArgs {
+    /// Plies from the start position
+    #[arg(default_value_t = 11)]
+    depth: u32,
+    /// Size of the transposition table in MiB (as USI_Hash)
+    #[arg(default_value_t = 64)]
+    table_mib: u64,
 }
 
-fn depth_arg(args: &[String], default: u32) -> Result<u32, BenchError> {
-    match args.first() {
-        None => Ok(default),
-        Some(a) => a.parse().map_err(|_| BenchError::NotADepth(a.clone())),
-    }
+/// `bench othello-count`'s arguments.
+#[derive(clap::Args)]
+pub struct CountArgs {
+    /// Plies from the start position
+    #[arg(default_value_t = 11, value_parser = clap::value_parser!(u32).range(1..=12))]
+    depth: u32,
+}
+
+/// `bench othello-solve`'s arguments.
+#[derive(clap::Args)]
+pub struct SolveArgs {
+    /// OBF positions to solve, each checked against its best score (default: FFO #40-#44)
+    #[arg(value_name = "FILE.obf")]
+    file: Option<String>,
+}
+
+/// `bench othello-eval`'s arguments.
+#[derive(clap::Args)]
+pub struct EvalArgs {
+    /// Positions from seeded random games
+    #[arg(default_value_t = 100_000)]
+    positions: usize,
+    /// Times each position is evaluated
+    #[arg(default_value_t = 10)]
+    rounds: usize,
+}
+
+/// `bench othello-match`'s arguments.
+#[derive(clap::Args)]
+pub struct MatchArgs {
+    /// Seeded random 4-ply openings, each played with both colours
+    #[arg(default_value_t = 8)]
+    openings: u64,
+    /// Milliseconds per move
+    #[arg(default_value_t = 50)]
+    movetime_ms: u64,
 }
 
 /// `othello-perft [depth] [hash-MiB]`: leaves per second from the start position (default
 /// depth 11), first visiting every leaf, then with the symmetric transposition table that
 /// `go perft` uses (default 64 MiB, as USI_Hash).
-fn perft_bench(args: &[String]) -> Result<(), BenchError> {
-    let depth = depth_arg(args, 11)?;
-    let mib: u64 = match args.get(1) {
-        None => 64,
-        Some(a) => a.parse().map_err(|_| bad("table size", a))?,
-    };
+pub fn perft_bench(args: PerftArgs) -> Result<(), BenchError> {
+    let (depth, mib) = (args.depth, args.table_mib);
     let t0 = Instant::now();
     let n = perft::leaves(&Board::START, depth);
     let s = t0.elapsed().as_secs_f64();
@@ -79,14 +96,14 @@ const DEFAULT_OBF_NAME: &str = "fforum-40-44.obf";
 
 /// `othello-solve [file]`: solves FFO positions (default: #40-#44, tests/data/othello/
 /// fforum-40-44.obf, built in) and checks each score against the file.
-fn solve_bench(args: &[String]) -> Result<(), BenchError> {
-    let (path, text) = match args.first() {
+pub fn solve_bench(args: SolveArgs) -> Result<(), BenchError> {
+    let (path, text) = match args.file {
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|error| BenchError::Unreadable {
+            let text = std::fs::read_to_string(&path).map_err(|error| BenchError::Unreadable {
                 path: path.clone(),
                 error,
             })?;
-            (path.clone(), text)
+            (path, text)
         }
         None => (DEFAULT_OBF_NAME.to_string(), DEFAULT_OBF.to_string()),
     };
@@ -146,11 +163,8 @@ fn peak_rss_mib() -> Option<f64> {
 
 /// `othello-count [depth]`: the seed's table from the start (default depth 11), time per row,
 /// positions per second, and peak memory.
-fn count_bench(args: &[String]) -> Result<(), BenchError> {
-    let depth = depth_arg(args, 11)?;
-    if depth == 0 || depth > 12 {
-        return Err(BenchError::CountDepth);
-    }
+pub fn count_bench(args: CountArgs) -> Result<(), BenchError> {
+    let depth = args.depth;
     let t0 = Instant::now();
     let mut total_positions = 0u64;
     let peak = count(
@@ -213,15 +227,8 @@ fn play_game(opening: &[u32], black: u64, white: u64, movetime: u64, seed: u64) 
 
 /// `othello-match [openings] [movetime-ms]`: each pair of levels plays every seeded random
 /// 4-ply opening with both colours (default 8 openings, 50 ms a move).
-fn match_bench(args: &[String]) -> Result<(), BenchError> {
-    let openings: u64 = match args.first() {
-        None => 8,
-        Some(a) => a.parse().map_err(|_| bad("opening count", a))?,
-    };
-    let movetime: u64 = match args.get(1) {
-        None => 50,
-        Some(a) => a.parse().map_err(|_| bad("movetime", a))?,
-    };
+pub fn match_bench(args: MatchArgs) -> Result<(), BenchError> {
+    let (openings, movetime) = (args.openings, args.movetime_ms);
     let mut rng = 2026u64;
     let lines: Vec<Vec<u32>> = (0..openings)
         .map(|_| {
@@ -270,16 +277,9 @@ fn match_bench(args: &[String]) -> Result<(), BenchError> {
 /// `othello-eval [positions] [rounds]`: evaluations per second of the hand-set evaluation (of
 /// before issue 18) and of the pattern evaluation, on the same positions from seeded random
 /// games (default 100000 positions, 10 rounds), measured in one run so the ratio is fair.
-fn eval_bench(args: &[String]) -> Result<(), BenchError> {
+pub fn eval_bench(args: EvalArgs) -> Result<(), BenchError> {
     use crate::search::othello::{eval, pattern};
-    let count: usize = match args.first() {
-        None => 100_000,
-        Some(a) => a.parse().map_err(|_| bad("position count", a))?,
-    };
-    let rounds: usize = match args.get(1) {
-        None => 10,
-        Some(a) => a.parse().map_err(|_| bad("round count", a))?,
-    };
+    let (count, rounds) = (args.positions, args.rounds);
     let mut rng = 18u64;
     let mut positions = Vec::new();
     while positions.len() < count {

@@ -5,22 +5,19 @@
 //! games (captures and drops preferred, so hands and narrowed pieces are common), and the same
 //! for the matching oracle, with the ratio.
 
-use super::{bad, BenchError};
+use super::BenchError;
 use crate::games::quantum::types::{Mask, Side, PIECES_PER_SIDE};
 use crate::games::quantum::{hall, oracle, Action, Position, Rules};
 use crate::rng::SplitMix64 as SplitMix;
 use std::hint::black_box;
 use std::time::Instant;
 
-/// The benchmark names this file answers for.
-pub const NAMES: &[&str] = &["hall"];
-
-/// Runs `what` if it is one of [`NAMES`].
-pub fn run(what: &str, args: &[String]) -> Option<Result<(), BenchError>> {
-    match what {
-        "hall" => Some(hall_bench(args)),
-        _ => None,
-    }
+/// `bench hall`'s arguments.
+#[derive(clap::Args)]
+pub struct HallArgs {
+    /// Side states to project (seeded, from random games)
+    #[arg(default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    states: u64,
 }
 
 /// Side states from seeded random games. Each state is one side's exact sets with one piece
@@ -98,15 +95,8 @@ fn time_per_state(
     (wall, cpu)
 }
 
-fn hall_bench(args: &[String]) -> Result<(), BenchError> {
-    let count = match args.first() {
-        Some(a) => a
-            .parse::<usize>()
-            .ok()
-            .filter(|&n| n > 0)
-            .ok_or_else(|| bad("state count", a))?,
-        None => 4096,
-    };
+pub fn hall_bench(args: HallArgs) -> Result<(), BenchError> {
+    let count = args.states as usize;
     let states = sample_states(count, 0x4841_4C4C);
     let feasible = states
         .iter()

@@ -1,22 +1,26 @@
 //! `ryoshi bench search [DEPTH] [nopruning]`: the quantum shogi search signature (as the `bench`
 //! command) at another depth, or with null move and late-move reductions off.
 
-pub const NAMES: &[&str] = &["search"];
+#[derive(clap::Args)]
+pub struct Args {
+    /// Search depth
+    #[arg(default_value_t = crate::search::quantum::BENCH_DEPTH)]
+    depth: u32,
+    /// `nopruning`: null move and late-move reductions off
+    #[arg(value_enum, value_name = "nopruning")]
+    pruning: Option<Pruning>,
+}
 
-pub fn run(what: &str, args: &[String]) -> Option<Result<(), super::BenchError>> {
-    (what == "search").then(|| {
-        let mut depth = crate::search::quantum::BENCH_DEPTH;
-        let mut pruning = true;
-        for a in args {
-            match a.as_str() {
-                "nopruning" => pruning = false,
-                _ => depth = a.parse().map_err(|_| super::bad("depth", a))?,
-            }
-        }
-        let (lines, _) = crate::search::quantum::job::bench(depth, pruning);
-        for line in lines {
-            println!("{line}");
-        }
-        Ok(())
-    })
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Pruning {
+    Nopruning,
+}
+
+pub fn run(args: Args) -> Result<(), super::BenchError> {
+    let pruning = args.pruning.is_none();
+    let (lines, _) = crate::search::quantum::job::bench(args.depth, pruning);
+    for line in lines {
+        println!("{line}");
+    }
+    Ok(())
 }

@@ -2,33 +2,42 @@
 //! search against a baseline player, in-process, colours alternated, each seeded two-ply
 //! opening played twice. Prints one line per game and a result table.
 
-use super::{bad, BenchError};
+use super::BenchError;
 use crate::games::quantum::{Ending, Position, Record, Rules, Side};
 use crate::rng::splitmix;
 use crate::search::quantum::{think, Player, QGame};
 use crate::search::{Control, Limits, Searcher};
 
-pub const NAMES: &[&str] = &["strength"];
-
 /// Games longer than this are adjudicated a draw.
 const MAX_PLIES: usize = 400;
 
-pub fn run(what: &str, args: &[String]) -> Option<Result<(), BenchError>> {
-    (what == "strength").then(|| strength(args))
+/// `bench strength`'s arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The baseline player
+    #[arg(value_enum, default_value_t = Opponent::Random)]
+    opponent: Opponent,
+    /// Games, colours alternating
+    #[arg(default_value_t = 100)]
+    games: u64,
+    /// Milliseconds per move of the search
+    #[arg(default_value_t = 450)]
+    movetime_ms: u64,
 }
 
-fn strength(args: &[String]) -> Result<(), BenchError> {
-    let opponent = match args.first().map(String::as_str) {
-        Some("random") | None => Player::Random { seed: 0 },
-        Some("possibilityist") => Player::Possibilityist,
-        Some(other) => return Err(BenchError::UnknownOpponent(other.into())),
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Opponent {
+    Random,
+    Possibilityist,
+}
+
+pub fn strength(args: Args) -> Result<(), BenchError> {
+    let (opponent, name) = match args.opponent {
+        Opponent::Random => (Player::Random { seed: 0 }, "random"),
+        Opponent::Possibilityist => (Player::Possibilityist, "possibilityist"),
     };
-    let number = |i: usize, default: u64| -> Result<u64, BenchError> {
-        args.get(i)
-            .map_or(Ok(default), |a| a.parse().map_err(|_| bad("number", a)))
-    };
-    let games = number(1, 100)?;
-    let movetime = number(2, 450)?;
+    let games = args.games;
+    let movetime = args.movetime_ms;
     let rules = Rules::default();
     let mut searcher = Searcher::<QGame>::new(64);
     let (mut wins, mut draws, mut losses) = (0u64, 0u64, 0u64);
@@ -110,7 +119,7 @@ fn strength(args: &[String]) -> Result<(), BenchError> {
     println!("|---|---|---|---|---|---|---|");
     println!(
         "| {} | {games} | {movetime} ms | {wins} | {draws} | {losses} | {:.1}% |",
-        args.first().map_or("random", String::as_str),
+        name,
         score * 100.0
     );
     Ok(())

@@ -8,13 +8,11 @@
 //! machine the helpers find no free core: then the node ratio (the helpers' search overhead) and
 //! nodes per CPU second (the cost of sharing the table) still say what N free cores would give.
 
-use super::{bad, BenchError};
+use super::BenchError;
 use crate::games::quantum::{Position, Rules};
 use crate::search::quantum::{bench_positions, QGame};
 use crate::search::{Control, Limits, Searcher};
 use std::time::Instant;
-
-pub const NAMES: &[&str] = &["threads"];
 
 /// Wall milliseconds, nodes of all threads, CPU seconds of the process.
 type Sample = (f64, u64, f64);
@@ -33,18 +31,24 @@ fn cpu_seconds() -> f64 {
     0.0
 }
 
-pub fn run(what: &str, args: &[String]) -> Option<Result<(), BenchError>> {
-    (what == "threads").then(|| threads(args))
+/// `bench threads`'s arguments (out-of-range values are clamped).
+#[derive(clap::Args)]
+pub struct Args {
+    /// Depth of the middle-game searches (3 to 64; the start position two plies less)
+    #[arg(default_value_t = 5)]
+    depth: u64,
+    /// Runs of each position, the fastest kept (1 to 1000)
+    #[arg(default_value_t = 5)]
+    runs: u64,
+    /// Threads of the Lazy SMP search, against one (2 to 256)
+    #[arg(default_value_t = 2)]
+    threads: u64,
 }
 
-fn threads(args: &[String]) -> Result<(), BenchError> {
-    let number = |i: usize, default: u64| -> Result<u64, BenchError> {
-        args.get(i)
-            .map_or(Ok(default), |a| a.parse().map_err(|_| bad("number", a)))
-    };
-    let depth = number(0, 5)?.clamp(3, 64) as u32;
-    let runs = number(1, 5)?.clamp(1, 1000) as usize;
-    let many = number(2, 2)?.clamp(2, 256) as usize;
+pub fn threads(args: Args) -> Result<(), BenchError> {
+    let depth = args.depth.clamp(3, 64) as u32;
+    let runs = args.runs.clamp(1, 1000) as usize;
+    let many = args.threads.clamp(2, 256) as usize;
     let rules = Rules::default();
     let mids = bench_positions(&rules);
     // 20, 36 and 52 random plies from the start (the others of the eight end in a forced

@@ -11,10 +11,12 @@ use std::sync::mpsc::{channel, Receiver};
 use std::thread;
 use std::time::{Duration, Instant};
 
-pub const NAMES: &[&str] = &["timing"];
-
-pub fn run(what: &str, args: &[String]) -> Option<Result<(), BenchError>> {
-    (what == "timing").then(|| timing(args))
+/// `bench timing`'s arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Searches to time
+    #[arg(default_value_t = 200)]
+    n: usize,
 }
 
 struct EngineProcess {
@@ -130,11 +132,8 @@ impl Stats {
     }
 }
 
-fn timing(args: &[String]) -> Result<(), BenchError> {
-    let n: usize = match args.first() {
-        Some(a) => a.parse().map_err(|_| super::bad("search count", a))?,
-        None => 200,
-    };
+pub fn timing(args: Args) -> Result<(), BenchError> {
+    let n = args.n;
     let mut engine = EngineProcess::start()?;
     engine.send("usi")?;
     engine.wait_for("usiok")?;

@@ -50,35 +50,22 @@ impl Default for Clock {
 }
 
 /// Why a time setting is refused (the GTP failure text is its Display).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ClockError {
+    #[error("'{0}' is not a non-negative number")]
     NotSeconds(String),
+    #[error("'{0}' is not a non-negative integer")]
     NotCount(String),
+    #[error("time_settings expects 3 argument(s)")]
     TimeSettingsArguments,
+    #[error(
+        "kgs-time_settings expects none, absolute <main>, byoyomi <main> <period> \
+         <periods> or canadian <main> <period> <stones>"
+    )]
     KgsUsage,
 }
 
-impl std::fmt::Display for ClockError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            ClockError::NotSeconds(text) => write!(f, "'{text}' is not a non-negative number"),
-            ClockError::NotCount(text) => write!(f, "'{text}' is not a non-negative integer"),
-            ClockError::TimeSettingsArguments => f.write_str("time_settings expects 3 argument(s)"),
-            ClockError::KgsUsage => f.write_str(
-                "kgs-time_settings expects none, absolute <main>, byoyomi <main> <period> \
-                 <periods> or canadian <main> <period> <stones>",
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ClockError {}
-
-impl From<ClockError> for String {
-    fn from(e: ClockError) -> String {
-        e.to_string()
-    }
-}
+crate::games::error_text!(derived: ClockError);
 
 /// A non-negative, finite number of seconds (or stones).
 fn seconds(text: &str) -> Result<f64, ClockError> {

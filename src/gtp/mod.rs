@@ -92,94 +92,57 @@ pub struct Reply {
 
 /// Why a command failed: its Display is the text after `? ` (GTP 2's standard messages where
 /// the standard has one).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum Failure {
-    Arguments {
-        command: String,
-        count: usize,
-    },
+    #[error("{command} expects {count} argument(s)")]
+    Arguments { command: String, count: usize },
+    #[error("unknown command")]
     UnknownCommand,
+    #[error("invalid color")]
     InvalidColor,
+    #[error("invalid coordinate")]
     InvalidCoordinate,
+    #[error("illegal move")]
     IllegalMove,
+    #[error("board not empty")]
     BoardNotEmpty,
+    #[error("invalid number of stones")]
     InvalidStones,
+    #[error("bad vertex list")]
     BadVertexList,
+    #[error("cannot undo")]
     CannotUndo,
+    #[error("invalid status")]
     InvalidStatus,
     /// `what` (boardsize, handicap, move number) is not an integer.
+    #[error("{0} not an integer")]
     NotInteger(&'static str),
+    #[error("unacceptable size")]
     UnacceptableSize,
+    #[error("komi not a float")]
     KomiNotFloat,
+    #[error("loadsgf expects a file name and an optional move number")]
     LoadsgfArguments,
     /// `loadsgf`: the file cannot be read or is not a game.
-    CannotLoad {
-        path: String,
-        why: String,
-    },
-    Clock(ClockError),
-    Handicap(HandicapError),
-    Size(SizeError),
+    #[error("cannot open or parse '{path}': {why}")]
+    CannotLoad { path: String, why: String },
+    #[error(transparent)]
+    Clock(#[from] ClockError),
+    #[error(transparent)]
+    Handicap(#[from] HandicapError),
+    #[error(transparent)]
+    Size(#[from] SizeError),
     /// The move chooser picked a move the rules refuse (a bug).
+    #[error("internal error: chosen move illegal ({0})")]
     ChosenIllegal(Illegal),
+    #[error(
+        "expected [color] [interval] [interval <cs>] [ownership true|false] \
+         [minmoves <n>] [maxmoves <n>]"
+    )]
     AnalyzeArguments,
     /// The search tree could not be allocated.
+    #[error("{0}")]
     Memory(String),
-}
-
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            Failure::Arguments { command, count } => {
-                write!(f, "{command} expects {count} argument(s)")
-            }
-            Failure::UnknownCommand => f.write_str("unknown command"),
-            Failure::InvalidColor => f.write_str("invalid color"),
-            Failure::InvalidCoordinate => f.write_str("invalid coordinate"),
-            Failure::IllegalMove => f.write_str("illegal move"),
-            Failure::BoardNotEmpty => f.write_str("board not empty"),
-            Failure::InvalidStones => f.write_str("invalid number of stones"),
-            Failure::BadVertexList => f.write_str("bad vertex list"),
-            Failure::CannotUndo => f.write_str("cannot undo"),
-            Failure::InvalidStatus => f.write_str("invalid status"),
-            Failure::NotInteger(what) => write!(f, "{what} not an integer"),
-            Failure::UnacceptableSize => f.write_str("unacceptable size"),
-            Failure::KomiNotFloat => f.write_str("komi not a float"),
-            Failure::LoadsgfArguments => {
-                f.write_str("loadsgf expects a file name and an optional move number")
-            }
-            Failure::CannotLoad { path, why } => write!(f, "cannot open or parse '{path}': {why}"),
-            Failure::Clock(e) => e.fmt(f),
-            Failure::Handicap(e) => e.fmt(f),
-            Failure::Size(e) => e.fmt(f),
-            Failure::ChosenIllegal(e) => write!(f, "internal error: chosen move illegal ({e})"),
-            Failure::AnalyzeArguments => f.write_str(
-                "expected [color] [interval] [interval <cs>] [ownership true|false] \
-                 [minmoves <n>] [maxmoves <n>]",
-            ),
-            Failure::Memory(e) => f.write_str(e),
-        }
-    }
-}
-
-impl std::error::Error for Failure {}
-
-impl From<ClockError> for Failure {
-    fn from(e: ClockError) -> Self {
-        Failure::Clock(e)
-    }
-}
-
-impl From<HandicapError> for Failure {
-    fn from(e: HandicapError) -> Self {
-        Failure::Handicap(e)
-    }
-}
-
-impl From<SizeError> for Failure {
-    fn from(e: SizeError) -> Self {
-        Failure::Size(e)
-    }
 }
 
 fn parse_color(text: &str) -> Result<Color, Failure> {

@@ -141,20 +141,11 @@ pub struct Shard {
 }
 
 /// A `--shard` argument that is not `K/N` with 1 <= K <= N (the argument as given).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("--shard: expected K/N with 1 <= K <= N, got `{0}`")]
 pub struct ShardError(pub String);
 
-impl fmt::Display for ShardError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "--shard: expected K/N with 1 <= K <= N, got `{}`",
-            self.0
-        )
-    }
-}
-
-crate::games::error_text!(ShardError);
+crate::games::error_text!(derived: ShardError);
 
 impl Shard {
     /// `K/N` with 1 <= K <= N.
@@ -270,136 +261,93 @@ impl fmt::Display for TimeControl {
 }
 
 /// Why a configuration is refused.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
+    #[error("cannot read {}: {error}", .path.display())]
     Unreadable {
         path: PathBuf,
         error: std::io::Error,
     },
     /// An error in the file `path`.
+    #[error("{}: {error}", .path.display())]
     InFile {
         path: PathBuf,
         error: Box<ConfigError>,
     },
     /// toml's own message (one line), at `line` when it knows where.
+    #[error("{}{message}", line_prefix(*.line))]
     Toml {
         line: Option<usize>,
         message: String,
     },
+    #[error("[[engine]]: `name` must not be empty")]
     EmptyName,
+    #[error("[[engine]]: the name `{0}` is used twice")]
     NameTwice(String),
+    #[error("engine `{0}`: `cmd` must not be empty")]
     EmptyCmd(String),
-    OptionName {
-        engine: String,
-        key: String,
-    },
+    #[error("engine `{engine}`: option name `{key}` must be one word")]
+    OptionName { engine: String, key: String },
     /// `options` given to a GTP engine, which has none.
+    #[error("engine `{0}`: a GTP engine takes no `options`; give its settings in `args`")]
     GtpOptions(String),
     /// A GTP engine in a match of a game GTP does not carry (quantum shogi).
+    #[error("[match]: engine `{0}` speaks GTP, which carries only `go` and `othello`")]
     GtpVariant(String),
     /// `untimed` for a USI engine.
+    #[error("engine `{0}`: `untimed` is for GTP engines (a USI engine needs a limit)")]
     UntimedUsi(String),
     /// `board_size` or `komi` (the key) for a variant other than Go.
+    #[error("[match]: `{0}` is for variant `go` only")]
     GoOnly(&'static str),
+    #[error("[match]: `board_size` must be from 2 to 25, not {0}")]
     BoardSize(u32),
+    #[error("[match]: `komi` must be a finite number")]
     Komi,
+    #[error("[match]: `engines` needs at least two engine names")]
     TooFewEngines,
+    #[error("[match]: `engines` names `{0}`, which no [[engine]] entry defines")]
     UnknownEngine(String),
+    #[error("[match]: `engines` lists `{0}` twice")]
     EngineTwice(String),
+    #[error("[match]: `games` must be at least 1")]
     NoGames,
+    #[error("[match]: `concurrency` must be at least 1")]
     NoConcurrency,
+    #[error("[match]: give either `openings` or `opening_plies`, not both")]
     OpeningsAndPlies,
+    #[error("[match]: `opening_plies_max` needs `opening_plies`")]
     PliesMaxAlone,
+    #[error("[match]: `opening_plies_max` is below `opening_plies`")]
     PliesMaxBelow,
+    #[error("[match]: `max_plies` must be at least 1")]
     NoMaxPlies,
+    #[error("[match.sprt]: SPRT needs exactly two engines")]
     SprtEngines,
+    #[error("[match.sprt]: `elo0` must be below `elo1`")]
     SprtElo,
     /// `alpha` or `beta` out of range.
+    #[error("[match.sprt]: `{0}` must be between 0 and 0.5")]
     SprtRate(&'static str),
+    #[error("[match]: no time control: give `byoyomi_ms`, `main_ms` (with `inc_ms` or `byoyomi_ms`), `movetime_ms` or `nodes`")]
     NoTimeControl,
+    #[error("[match]: give exactly one time control (`byoyomi_ms`, `main_ms`, `movetime_ms` or `nodes`)")]
     TimeControls,
+    #[error("[match]: `inc_ms` needs `main_ms`")]
     IncWithoutMain,
+    #[error("[match]: give `inc_ms` or `byoyomi_ms`, not both")]
     IncAndByoyomi,
+    #[error("[match]: the time control gives no time at all")]
     NoTime,
 }
 
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ConfigError::Unreadable { path, error } => {
-                write!(f, "cannot read {}: {error}", path.display())
-            }
-            ConfigError::InFile { path, error } => write!(f, "{}: {error}", path.display()),
-            ConfigError::Toml {
-                line: Some(line),
-                message,
-            } => write!(f, "line {line}: {message}"),
-            ConfigError::Toml {
-                line: None,
-                message,
-            } => f.write_str(message),
-            ConfigError::EmptyName => f.write_str("[[engine]]: `name` must not be empty"),
-            ConfigError::NameTwice(name) => {
-                write!(f, "[[engine]]: the name `{name}` is used twice")
-            }
-            ConfigError::EmptyCmd(name) => write!(f, "engine `{name}`: `cmd` must not be empty"),
-            ConfigError::OptionName { engine, key } => {
-                write!(f, "engine `{engine}`: option name `{key}` must be one word")
-            }
-            ConfigError::GtpOptions(name) => write!(
-                f,
-                "engine `{name}`: a GTP engine takes no `options`; give its settings in `args`"
-            ),
-            ConfigError::GtpVariant(name) => write!(
-                f,
-                "[match]: engine `{name}` speaks GTP, which carries only `go` and `othello`"
-            ),
-            ConfigError::UntimedUsi(name) => write!(
-                f,
-                "engine `{name}`: `untimed` is for GTP engines (a USI engine needs a limit)"
-            ),
-            ConfigError::GoOnly(key) => write!(f, "[match]: `{key}` is for variant `go` only"),
-            ConfigError::BoardSize(n) => {
-                write!(f, "[match]: `board_size` must be from 2 to 25, not {n}")
-            }
-            ConfigError::Komi => f.write_str("[match]: `komi` must be a finite number"),
-            ConfigError::TooFewEngines => {
-                f.write_str("[match]: `engines` needs at least two engine names")
-            }
-            ConfigError::UnknownEngine(name) => write!(
-                f,
-                "[match]: `engines` names `{name}`, which no [[engine]] entry defines"
-            ),
-            ConfigError::EngineTwice(name) => write!(f, "[match]: `engines` lists `{name}` twice"),
-            ConfigError::NoGames => f.write_str("[match]: `games` must be at least 1"),
-            ConfigError::NoConcurrency => f.write_str("[match]: `concurrency` must be at least 1"),
-            ConfigError::OpeningsAndPlies => {
-                f.write_str("[match]: give either `openings` or `opening_plies`, not both")
-            }
-            ConfigError::PliesMaxAlone => {
-                f.write_str("[match]: `opening_plies_max` needs `opening_plies`")
-            }
-            ConfigError::PliesMaxBelow => {
-                f.write_str("[match]: `opening_plies_max` is below `opening_plies`")
-            }
-            ConfigError::NoMaxPlies => f.write_str("[match]: `max_plies` must be at least 1"),
-            ConfigError::SprtEngines => f.write_str("[match.sprt]: SPRT needs exactly two engines"),
-            ConfigError::SprtElo => f.write_str("[match.sprt]: `elo0` must be below `elo1`"),
-            ConfigError::SprtRate(key) => {
-                write!(f, "[match.sprt]: `{key}` must be between 0 and 0.5")
-            }
-            ConfigError::NoTimeControl => f.write_str("[match]: no time control: give `byoyomi_ms`, `main_ms` (with `inc_ms` or `byoyomi_ms`), `movetime_ms` or `nodes`"),
-            ConfigError::TimeControls => f.write_str("[match]: give exactly one time control (`byoyomi_ms`, `main_ms`, `movetime_ms` or `nodes`)"),
-            ConfigError::IncWithoutMain => f.write_str("[match]: `inc_ms` needs `main_ms`"),
-            ConfigError::IncAndByoyomi => {
-                f.write_str("[match]: give `inc_ms` or `byoyomi_ms`, not both")
-            }
-            ConfigError::NoTime => f.write_str("[match]: the time control gives no time at all"),
-        }
-    }
-}
+crate::games::error_text!(derived: ConfigError);
 
-crate::games::error_text!(ConfigError);
+/// `line N: ` before a TOML message that knows its line.
+fn line_prefix(line: Option<usize>) -> String {
+    line.map(|line| format!("line {line}: "))
+        .unwrap_or_default()
+}
 
 impl Config {
     /// Reads and checks a configuration file.

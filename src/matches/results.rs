@@ -11,39 +11,23 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Why the results file or a game record cannot be written.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum OutputError {
-    CreateDir {
-        dir: PathBuf,
-        error: std::io::Error,
-    },
+    #[error("cannot create {}: {error}", .dir.display())]
+    CreateDir { dir: PathBuf, error: std::io::Error },
+    #[error("cannot open {}: {error}", .path.display())]
     Open {
         path: PathBuf,
         error: std::io::Error,
     },
+    #[error("cannot write {}: {error}", .path.display())]
     Write {
         path: PathBuf,
         error: std::io::Error,
     },
 }
 
-impl std::fmt::Display for OutputError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            OutputError::CreateDir { dir, error } => {
-                write!(f, "cannot create {}: {error}", dir.display())
-            }
-            OutputError::Open { path, error } => {
-                write!(f, "cannot open {}: {error}", path.display())
-            }
-            OutputError::Write { path, error } => {
-                write!(f, "cannot write {}: {error}", path.display())
-            }
-        }
-    }
-}
-
-crate::games::error_text!(OutputError);
+crate::games::error_text!(derived: OutputError);
 
 fn create_dir(dir: &Path) -> Result<(), OutputError> {
     fs::create_dir_all(dir).map_err(|error| OutputError::CreateDir {

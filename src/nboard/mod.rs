@@ -11,7 +11,7 @@ use crate::games::othello::ggf::{self, Game, GgfError, MoveItem, Played};
 use crate::games::othello::Position;
 use crate::protocol::lines;
 use crate::search::{Control, Limits};
-use crate::text::sanitize_message;
+use crate::text::{printable, sanitize_message};
 use crossbeam_channel::{bounded, never, select, unbounded, Sender};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
@@ -394,73 +394,43 @@ impl<W: Write> Front<W> {
 
 /// Why a command is refused: its Display is the text of the `status error: ...` line. Texts
 /// from the input are written printable.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Failure {
+    #[error("unknown command '{}'", printable(.0))]
     UnknownCommand(String),
+    #[error("nboard expects a protocol version of 1 or more, not '{}'", printable(.0))]
     Version(String),
     /// `set game`: the GGF text is refused.
+    #[error("set game: {0}")]
     Game(GgfError),
+    #[error("set depth expects 1 to {MAX_DEPTH}, not '{}'", printable(.0))]
     Depth(String),
+    #[error(
+        "set contempt expects centi-discs from -6400 to 6400, not '{}'",
+        printable(.0)
+    )]
     Contempt(String),
+    #[error("set {} is not supported (game, depth, contempt)", printable(.0))]
     Setting(String),
     /// `move`: the move text is refused.
+    #[error("move: {0}")]
     MoveText(GgfError),
     /// `move`: the move (as GGF writes it) is refused.
+    #[error("move {0}: {1}")]
     Move(String, GgfError),
+    #[error("ping expects an integer, not '{}'", printable(.0))]
     Ping(String),
     /// `go` or `hint` after the end of the game.
+    #[error("{0}: the game is over")]
     GameOver(&'static str),
     /// `go`, `hint` or `move` after a refused `set game`.
+    #[error("{0}: no game, the last set game was refused (send a set game that is accepted)")]
     NoGame(&'static str),
+    #[error("go takes no arguments")]
     GoArguments,
     /// A command that takes no arguments got some.
+    #[error("{0} takes no arguments")]
     Arguments(&'static str),
+    #[error("hint expects a number of moves of 1 or more, not '{}'", printable(.0))]
     Hint(String),
 }
-
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        use crate::text::printable;
-        match self {
-            Failure::UnknownCommand(c) => write!(f, "unknown command '{}'", printable(c)),
-            Failure::Version(v) => write!(
-                f,
-                "nboard expects a protocol version of 1 or more, not '{}'",
-                printable(v)
-            ),
-            Failure::Game(e) => write!(f, "set game: {e}"),
-            Failure::Depth(v) => write!(
-                f,
-                "set depth expects 1 to {MAX_DEPTH}, not '{}'",
-                printable(v)
-            ),
-            Failure::Contempt(v) => write!(
-                f,
-                "set contempt expects centi-discs from -6400 to 6400, not '{}'",
-                printable(v)
-            ),
-            Failure::Setting(v) => write!(
-                f,
-                "set {} is not supported (game, depth, contempt)",
-                printable(v)
-            ),
-            Failure::MoveText(e) => write!(f, "move: {e}"),
-            Failure::Move(item, e) => write!(f, "move {item}: {e}"),
-            Failure::Ping(v) => write!(f, "ping expects an integer, not '{}'", printable(v)),
-            Failure::GameOver(command) => write!(f, "{command}: the game is over"),
-            Failure::NoGame(command) => write!(
-                f,
-                "{command}: no game, the last set game was refused (send a set game that is accepted)"
-            ),
-            Failure::GoArguments => f.write_str("go takes no arguments"),
-            Failure::Arguments(command) => write!(f, "{command} takes no arguments"),
-            Failure::Hint(v) => write!(
-                f,
-                "hint expects a number of moves of 1 or more, not '{}'",
-                printable(v)
-            ),
-        }
-    }
-}
-
-impl std::error::Error for Failure {}

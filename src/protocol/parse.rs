@@ -13,19 +13,13 @@ use nom::combinator::{all_consuming, cut, map, map_res, opt, rest, verify};
 use nom::multi::many0;
 use nom::sequence::{preceded, terminated};
 use nom::IResult;
-use std::fmt;
 
 /// Why a line was rejected, and where (1-based column in the trimmed line).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message} (column {column})")]
 pub struct ParseError {
     pub column: usize,
     pub message: String,
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} (column {})", self.message, self.column)
-    }
 }
 
 /// nom error that keeps the failing input and a human message.

@@ -39,62 +39,37 @@ impl Request {
 }
 
 /// Why a request head is refused (answered `400 Bad Request` with this text).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RequestError {
+    #[error("request head too large")]
     TooLarge,
+    #[error("connection closed")]
     Closed,
     /// A read failed: the system's words.
+    #[error("{0}")]
     Io(String),
+    #[error("request head is not UTF-8")]
     NotUtf8,
+    #[error("bad request line")]
     RequestLine,
+    #[error("unsupported HTTP version")]
     Version,
+    #[error("bad header line")]
     HeaderLine,
 }
 
-impl std::fmt::Display for RequestError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str(match self {
-            RequestError::TooLarge => "request head too large",
-            RequestError::Closed => "connection closed",
-            RequestError::Io(why) => why,
-            RequestError::NotUtf8 => "request head is not UTF-8",
-            RequestError::RequestLine => "bad request line",
-            RequestError::Version => "unsupported HTTP version",
-            RequestError::HeaderLine => "bad header line",
-        })
-    }
-}
-
-impl std::error::Error for RequestError {}
-
 /// Why the gate refuses a request (answered `403 Forbidden` with this text).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Refusal {
+    #[error("no Host header")]
     NoHost,
+    #[error("this server does not answer to host '{}'", crate::text::printable(.0))]
     Host(String),
+    #[error("no Origin header")]
     NoOrigin,
+    #[error("origin '{}' is not this server", crate::text::printable(.0))]
     Origin(String),
 }
-
-impl std::fmt::Display for Refusal {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        use crate::text::printable;
-        match self {
-            Refusal::NoHost => f.write_str("no Host header"),
-            Refusal::Host(host) => write!(
-                f,
-                "this server does not answer to host '{}'",
-                printable(host)
-            ),
-            Refusal::NoOrigin => f.write_str("no Origin header"),
-            Refusal::Origin(origin) => {
-                write!(f, "origin '{}' is not this server", printable(origin))
-            }
-        }
-    }
-}
-
-impl std::error::Error for Refusal {}
 
 /// Reads and parses the request head, byte by byte up to the blank line (the body, if any, is
 /// never read: only GET is served).

@@ -132,36 +132,26 @@ fn bind_address(host: &str) -> Result<IpAddr, ServeError> {
 }
 
 /// Why the server cannot start.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ServeError {
+    #[error("cannot listen on {host}:{port}: {error}")]
     Listen {
         host: String,
         port: u16,
         error: io::Error,
     },
     /// The bound socket has no address.
+    #[error(transparent)]
     Address(io::Error),
     /// `--host` is neither an IP address nor `localhost`.
+    #[error(
+        "--host {0}: give an IP address (127.0.0.1, ::1, 0.0.0.0, a LAN address) or \
+         localhost; other names the server should answer to go in --allow-host"
+    )]
     Host(String),
 }
 
-impl std::fmt::Display for ServeError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            ServeError::Listen { host, port, error } => {
-                write!(f, "cannot listen on {host}:{port}: {error}")
-            }
-            ServeError::Address(error) => error.fmt(f),
-            ServeError::Host(host) => write!(
-                f,
-                "--host {host}: give an IP address (127.0.0.1, ::1, 0.0.0.0, a LAN address) or \
-                 localhost; other names the server should answer to go in --allow-host"
-            ),
-        }
-    }
-}
-
-crate::games::error_text!(ServeError);
+crate::games::error_text!(derived: ServeError);
 
 /// Binds, prints the URL, and serves until the process is stopped.
 pub fn run(config: &Config) -> Result<(), String> {

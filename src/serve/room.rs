@@ -46,48 +46,36 @@ fn token() -> String {
 }
 
 /// Why a room refuses a request (sent to the connection as `error <text>`).
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum RoomError {
     /// The position or the move, refused by the game's rules.
+    #[error(transparent)]
     Game(SessionError),
+    #[error("a spectator cannot move")]
     Spectator,
     /// The game is over, and why.
+    #[error("the game is over: {0}")]
     Over(String),
     /// It is the player `name`'s turn.
+    #[error("it is {0}'s turn")]
     NotYourTurn(&'static str),
+    #[error("too many games are open (at most {MAX_ROOMS})")]
     TooManyRooms,
+    #[error("no such game")]
     NoSuchGame,
+    #[error("this seat token does not belong to the game")]
     WrongToken,
+    #[error("this game has {MAX_WATCHERS} connections already")]
     TooManyWatchers,
     /// Not `move <move>` or `resign` (the text as sent).
+    #[error(
+        "unknown room command '{}' (expected: move <move> or resign)",
+        crate::text::printable(.0)
+    )]
     UnknownCommand(String),
 }
 
-impl std::fmt::Display for RoomError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            RoomError::Game(e) => e.fmt(f),
-            RoomError::Spectator => f.write_str("a spectator cannot move"),
-            RoomError::Over(why) => write!(f, "the game is over: {why}"),
-            RoomError::NotYourTurn(name) => write!(f, "it is {name}'s turn"),
-            RoomError::TooManyRooms => {
-                write!(f, "too many games are open (at most {MAX_ROOMS})")
-            }
-            RoomError::NoSuchGame => f.write_str("no such game"),
-            RoomError::WrongToken => f.write_str("this seat token does not belong to the game"),
-            RoomError::TooManyWatchers => {
-                write!(f, "this game has {MAX_WATCHERS} connections already")
-            }
-            RoomError::UnknownCommand(text) => write!(
-                f,
-                "unknown room command '{}' (expected: move <move> or resign)",
-                crate::text::printable(text)
-            ),
-        }
-    }
-}
-
-crate::games::error_text!(RoomError);
+crate::games::error_text!(derived: RoomError);
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Seat {

@@ -42,68 +42,52 @@ impl Default for GoVariant {
 }
 
 /// Why the Go session refuses a command.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum GoError {
+    #[error(transparent)]
     Rules(RulesError),
     /// Move `number` (from 1) of a `position` command's list is no vertex.
+    #[error("move {number} '{text}': {error}")]
     ListedVertex {
         number: usize,
         text: String,
         error: VertexError,
     },
     /// Move `number` of the list is not legal there.
+    #[error("move {number} '{text}' is illegal: {error}")]
     ListedIllegal {
         number: usize,
         text: String,
         error: RulesError,
     },
+    #[error("go perft depth must be 1..{max}, got {0}", max = perft::MAX_DEPTH)]
     PerftDepth(u32),
     /// No memory for the bench's search tree.
+    #[error("bench: no memory for the search tree")]
     BenchTree,
+    #[error(transparent)]
     File(FileError),
     /// An SGF record (from the file `path`, when it came from one).
+    #[error("{}{error}", in_file(.path))]
     Sgf {
         path: Option<String>,
         error: SgfError,
     },
+    #[error("nothing to undo")]
     NothingToUndo,
     /// `score <komi>` with a komi that is not a finite number.
+    #[error("score: komi '{0}' is not a number")]
     Komi(String),
 }
 
-impl std::fmt::Display for GoError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            GoError::Rules(e) => e.fmt(f),
-            GoError::ListedVertex {
-                number,
-                text,
-                error,
-            } => write!(f, "move {number} '{text}': {error}"),
-            GoError::ListedIllegal {
-                number,
-                text,
-                error,
-            } => write!(f, "move {number} '{text}' is illegal: {error}"),
-            GoError::PerftDepth(depth) => write!(
-                f,
-                "go perft depth must be 1..{}, got {depth}",
-                perft::MAX_DEPTH
-            ),
-            GoError::BenchTree => f.write_str("bench: no memory for the search tree"),
-            GoError::File(e) => e.fmt(f),
-            GoError::Sgf {
-                path: Some(path),
-                error,
-            } => write!(f, "'{path}': {error}"),
-            GoError::Sgf { path: None, error } => error.fmt(f),
-            GoError::NothingToUndo => f.write_str("nothing to undo"),
-            GoError::Komi(text) => write!(f, "score: komi '{text}' is not a number"),
-        }
-    }
+/// `'path': ` before an SGF error from a file.
+fn in_file(path: &Option<String>) -> String {
+    path.as_ref()
+        .map(|path| format!("'{path}': "))
+        .unwrap_or_default()
 }
 
-crate::games::error_text!(GoError);
+crate::games::error_text!(derived: GoError);
 
 impl From<GoError> for SessionError {
     fn from(e: GoError) -> Self {

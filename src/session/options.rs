@@ -1,7 +1,5 @@
 //! The engine's options: their USI declarations and typed values.
 
-use std::fmt;
-
 /// The `USI_Variant` values: the games of the registry, the first the default.
 pub use crate::games::registry::Game as VariantName;
 use crate::games::registry::Game;
@@ -269,14 +267,9 @@ const SPECS: &[Spec] = &[
     },
 ];
 
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct OptionError(pub String);
-
-impl fmt::Display for OptionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
 
 impl Options {
     /// The `option name ...` lines of the `usi` reply.

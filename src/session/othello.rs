@@ -65,86 +65,57 @@ impl State {
 }
 
 /// Why the Othello session refuses a command.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum OthelloError {
+    #[error(transparent)]
     Position(PositionError),
-    Rules(RulesError),
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    #[error("pass: the game is over")]
     PassGameOver,
     /// Move `number` (from 1) of a `position` command's list.
+    #[error("move {number}: {error}")]
     Listed {
         number: usize,
         error: Box<OthelloError>,
     },
     /// A move of bench line `line` (from 1).
+    #[error("bench line {line}: {error}")]
     BenchLine {
         line: usize,
         error: Box<OthelloError>,
     },
     /// `flips` of a token that is no square.
+    #[error("bad move '{}' (a1..h8)", crate::text::printable(.0))]
     FlipsSquare(String),
-    FlipsIllegal {
-        token: String,
-        side: &'static str,
-    },
+    #[error("illegal move {token} for {side}")]
+    FlipsIllegal { token: String, side: &'static str },
+    #[error("hint needs K of at least 1")]
     HintCount,
+    #[error("hint: the game is over")]
     HintGameOver,
+    #[error("solve handles at most {MAX_SOLVE_EMPTIES} empty squares (this position has {0})")]
     SolveEmpties(u32),
     /// The session's budget ended a `solve` ([`crate::budget`]).
+    #[error("solve {0}")]
     SolveStopped(crate::budget::Stop),
+    #[error("count depth must be 1 to {MAX_COUNT_DEPTH}")]
     CountDepth,
+    #[error(transparent)]
     Count(CountError),
+    #[error("perft depth must be 1 to {MAX_PERFT_DEPTH}, got {0}")]
     PerftDepth(u32),
+    #[error("perft: no memory for its table")]
     PerftMemory,
+    #[error("undo: no placement to take back")]
     NothingToUndo,
 }
 
-impl std::fmt::Display for OthelloError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            OthelloError::Position(e) => e.fmt(f),
-            OthelloError::Rules(e) => e.fmt(f),
-            OthelloError::PassGameOver => f.write_str("pass: the game is over"),
-            OthelloError::Listed { number, error } => write!(f, "move {number}: {error}"),
-            OthelloError::BenchLine { line, error } => write!(f, "bench line {line}: {error}"),
-            OthelloError::FlipsSquare(token) => write!(
-                f,
-                "bad move '{}' (a1..h8)",
-                crate::text::printable(token)
-            ),
-            OthelloError::FlipsIllegal { token, side } => {
-                write!(f, "illegal move {token} for {side}")
-            }
-            OthelloError::HintCount => f.write_str("hint needs K of at least 1"),
-            OthelloError::HintGameOver => f.write_str("hint: the game is over"),
-            OthelloError::SolveEmpties(empties) => write!(
-                f,
-                "solve handles at most {MAX_SOLVE_EMPTIES} empty squares (this position has {empties})"
-            ),
-            OthelloError::SolveStopped(why) => write!(f, "solve {why}"),
-            OthelloError::CountDepth => {
-                write!(f, "count depth must be 1 to {MAX_COUNT_DEPTH}")
-            }
-            OthelloError::Count(e) => e.fmt(f),
-            OthelloError::PerftDepth(depth) => {
-                write!(f, "perft depth must be 1 to {MAX_PERFT_DEPTH}, got {depth}")
-            }
-            OthelloError::PerftMemory => f.write_str("perft: no memory for its table"),
-            OthelloError::NothingToUndo => f.write_str("undo: no placement to take back"),
-        }
-    }
-}
-
-crate::games::error_text!(OthelloError);
+crate::games::error_text!(derived: OthelloError);
 
 impl From<OthelloError> for SessionError {
     fn from(e: OthelloError) -> Self {
         SessionError::game(e)
-    }
-}
-
-impl From<RulesError> for OthelloError {
-    fn from(e: RulesError) -> Self {
-        OthelloError::Rules(e)
     }
 }
 

@@ -15,40 +15,22 @@ use parking_lot::Mutex;
 use std::sync::Arc;
 
 /// Why the quantum shogi session refuses a command.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum QuantumError {
+    #[error(transparent)]
     Rules(RecordError),
     /// Move `number` (from 1) of a `position` command's list.
+    #[error("illegal move {text} (move {number} of the list): {error}")]
     Listed {
         number: usize,
         text: String,
         error: PlayError,
     },
+    #[error("perft depth must be 1 to {max}, got {0}", max = perft::MAX_DEPTH)]
     PerftDepth(u32),
 }
 
-impl std::fmt::Display for QuantumError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            QuantumError::Rules(e) => e.fmt(f),
-            QuantumError::Listed {
-                number,
-                text,
-                error,
-            } => write!(
-                f,
-                "illegal move {text} (move {number} of the list): {error}"
-            ),
-            QuantumError::PerftDepth(depth) => write!(
-                f,
-                "perft depth must be 1 to {}, got {depth}",
-                perft::MAX_DEPTH
-            ),
-        }
-    }
-}
-
-crate::games::error_text!(QuantumError);
+crate::games::error_text!(derived: QuantumError);
 
 impl From<QuantumError> for SessionError {
     fn from(e: QuantumError) -> Self {

@@ -21,49 +21,32 @@ pub type Out<'a> = &'a mut dyn FnMut(&str);
 pub type PerftJob = Box<dyn FnOnce(Arc<AtomicBool>) -> Option<Vec<(String, u64)>> + Send>;
 
 /// Why a session command is refused: the text after `info string error: `.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum SessionError {
     /// The game refuses it, in its words (the adapter's error).
+    #[error("{0}")]
     Game(Box<dyn std::error::Error + Send + Sync>),
     /// Another game's own command, which this game has no use for.
+    #[error("{command} is not available in {game}")]
     NotAvailable {
         command: &'static str,
         game: &'static str,
     },
     /// A line that is no command.
-    Parse(crate::protocol::parse::ParseError),
+    #[error(transparent)]
+    Parse(#[from] crate::protocol::parse::ParseError),
     /// `setoption` refused.
+    #[error(transparent)]
     Option(super::options::OptionError),
     /// The operating system would not start the `what` thread.
+    #[error("cannot start the {what} thread: {error}")]
     Thread {
         what: &'static str,
         error: std::io::Error,
     },
 }
 
-impl std::fmt::Display for SessionError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            SessionError::Game(e) => e.fmt(f),
-            SessionError::NotAvailable { command, game } => {
-                write!(f, "{command} is not available in {game}")
-            }
-            SessionError::Parse(e) => e.fmt(f),
-            SessionError::Option(e) => e.fmt(f),
-            SessionError::Thread { what, error } => {
-                write!(f, "cannot start the {what} thread: {error}")
-            }
-        }
-    }
-}
-
-crate::games::error_text!(SessionError);
-
-impl From<crate::protocol::ParseError> for SessionError {
-    fn from(e: crate::protocol::ParseError) -> Self {
-        SessionError::Parse(e)
-    }
-}
+crate::games::error_text!(derived: SessionError);
 
 impl SessionError {
     pub fn game(e: impl std::error::Error + Send + Sync + 'static) -> SessionError {

@@ -50,21 +50,14 @@ impl Color {
 }
 
 /// Why a move was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Illegal {
+    #[error("the point is occupied")]
     Occupied,
+    #[error("suicide is forbidden")]
     Suicide,
+    #[error("it retakes a ko at once")]
     Ko,
-}
-
-impl std::fmt::Display for Illegal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Illegal::Occupied => "the point is occupied",
-            Illegal::Suicide => "suicide is forbidden",
-            Illegal::Ko => "it retakes a ko at once",
-        })
-    }
 }
 
 /// The effect of a legal move.

@@ -109,19 +109,12 @@ impl Game {
 }
 
 /// Why handicap stones cannot be placed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum HandicapError {
+    #[error("board not empty")]
     NotEmpty,
+    #[error("repeated vertex")]
     Repeated,
 }
 
-impl std::fmt::Display for HandicapError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str(match self {
-            HandicapError::NotEmpty => "board not empty",
-            HandicapError::Repeated => "repeated vertex",
-        })
-    }
-}
-
-error_text!(HandicapError);
+error_text!(derived: HandicapError);

@@ -309,27 +309,17 @@ fn next_layer<T: Item>(
 }
 
 /// Why a count stopped early.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CountError {
     /// The next depth needs about `mib` MiB, which cannot be allocated.
+    #[error("count depth {depth} needs about {mib} MiB, which cannot be allocated")]
     Memory { depth: u32, mib: u64 },
     /// The thread's budget stopped it during `depth`.
+    #[error("count depth {depth} {why}")]
     Stopped { depth: u32, why: Stop },
 }
 
-impl std::fmt::Display for CountError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            CountError::Memory { depth, mib } => write!(
-                f,
-                "count depth {depth} needs about {mib} MiB, which cannot be allocated"
-            ),
-            CountError::Stopped { depth, why } => write!(f, "count depth {depth} {why}"),
-        }
-    }
-}
-
-error_text!(CountError);
+error_text!(derived: CountError);
 
 /// Counts depths 1..=`max_depth` from `start` (already past any forced pass), calling `row` as
 /// each depth finishes and `progress(depth, done, total)` while a depth is being built (parent

@@ -10,6 +10,7 @@
 
 use super::board::square_name;
 use super::position::{parse_square, Position};
+use crate::text::printable;
 use nom::branch::alt;
 use nom::bytes::complete::{escaped, tag, tag_no_case, take_while, take_while1};
 use nom::character::complete::{anychar, char, digit0, digit1, multispace0, none_of, one_of};
@@ -137,52 +138,75 @@ pub fn board_text(position: &Position) -> String {
 }
 
 /// Why a GGF text (or one of its moves) is refused. Texts from the input are kept printable.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GgfError {
+    #[error("the game is over")]
     GameOver,
     /// A pass by a side that has moves (listed).
-    PassWithMoves {
-        side: &'static str,
-        legal: String,
-    },
+    #[error("{side} cannot pass with legal moves ({legal})")]
+    PassWithMoves { side: &'static str, legal: String },
+    #[error(
+        "illegal move {} for {side} (legal: {legal})",
+        square_name(*.square).to_ascii_uppercase()
+    )]
     Illegal {
         square: u32,
         side: &'static str,
         legal: String,
     },
+    #[error(
+        "bad move '{}' (a square A1..H8 or PA, then optionally /eval/seconds)",
+        printable(.0)
+    )]
     BadMoveItem(String),
+    #[error("BO: only 8x8 boards are supported (board size '{}')", printable(.0))]
     BoardSize(String),
-    BoardCharacter {
-        character: char,
-        square: u32,
-    },
+    #[error(
+        "BO: bad square character '{}' at {} (use *, O or -)",
+        .character.escape_default(),
+        square_name(*.square).to_ascii_uppercase()
+    )]
+    BoardCharacter { character: char, square: u32 },
+    #[error("BO: the board has {0} squares, not 64")]
     BoardSquares(u32),
+    #[error("BO: the side to move is * or O, not '{}'", .0.escape_default())]
     BoardSide(char),
+    #[error("BO: the side to move (* or O) is missing")]
     BoardNoSide,
+    #[error("BO: text after the side to move (more than 64 squares?)")]
     BoardTrailing,
+    #[error("TY[{}]: only 8x8 Othello is supported", printable(.0))]
     Type(String),
     /// `TY` with `a`: anti-Othello, whose winner has fewer discs.
+    #[error(
+        "TY[{}]: anti-Othello (fewer discs wins) is not supported, only standard Othello",
+        printable(.0)
+    )]
     AntiOthello(String),
+    #[error("game text too long ({0} bytes, at most {MAX_GGF_BYTES})")]
     TooLong(usize),
+    #[error("a GGF game starts with '(;'")]
     NoStart,
+    #[error("the game text ends before ';)'")]
     Truncated,
-    Unclosed {
-        name: String,
-        at: usize,
-    },
-    BadProperty {
-        at: usize,
-        text: String,
-    },
+    #[error("property {name} at byte {at} has no closing ']'")]
+    Unclosed { name: String, at: usize },
+    #[error(
+        "bad property at byte {at} ('{}'): expected TAG[value] or ';)'",
+        printable(.text)
+    )]
+    BadProperty { at: usize, text: String },
+    #[error("GM[{}]: not an Othello game", printable(.0))]
     NotOthello(String),
+    #[error("two BO properties")]
     TwoBoards,
     /// The `n`th move's text (1-based).
-    Move {
-        n: usize,
-        error: Box<GgfError>,
-    },
+    #[error("move {n}: {error}")]
+    Move { n: usize, error: Box<GgfError> },
+    #[error("a GGF game ends with ';)' (at byte {0})")]
     NoEnd(usize),
     /// Move `n`, `colour[item]`, written when `side` is to move.
+    #[error("move {n}: {colour}[{item}] but {side} is to move")]
     OutOfTurn {
         n: usize,
         colour: char,
@@ -190,6 +214,7 @@ pub enum GgfError {
         side: &'static str,
     },
     /// Move `n`, `colour[item]`, refused by [`play`].
+    #[error("move {n}: {colour}[{item}]: {error}")]
     Replay {
         n: usize,
         colour: char,
@@ -197,6 +222,7 @@ pub enum GgfError {
         error: Box<GgfError>,
     },
     /// Move `n`, `colour[item]`, by a side (`side`) that had to pass.
+    #[error("move {n}: {colour}[{item}]: {side} has no legal move and must pass")]
     MustPass {
         n: usize,
         colour: char,
@@ -205,102 +231,7 @@ pub enum GgfError {
     },
 }
 
-impl std::fmt::Display for GgfError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        use crate::text::printable;
-        match self {
-            GgfError::GameOver => f.write_str("the game is over"),
-            GgfError::PassWithMoves { side, legal } => {
-                write!(f, "{side} cannot pass with legal moves ({legal})")
-            }
-            GgfError::Illegal {
-                square,
-                side,
-                legal,
-            } => write!(
-                f,
-                "illegal move {} for {side} (legal: {legal})",
-                square_name(*square).to_ascii_uppercase()
-            ),
-            GgfError::BadMoveItem(text) => write!(
-                f,
-                "bad move '{}' (a square A1..H8 or PA, then optionally /eval/seconds)",
-                printable(text)
-            ),
-            GgfError::BoardSize(size) => write!(
-                f,
-                "BO: only 8x8 boards are supported (board size '{}')",
-                printable(size)
-            ),
-            GgfError::BoardCharacter { character, square } => write!(
-                f,
-                "BO: bad square character '{}' at {} (use *, O or -)",
-                character.escape_default(),
-                square_name(*square).to_ascii_uppercase()
-            ),
-            GgfError::BoardSquares(n) => write!(f, "BO: the board has {n} squares, not 64"),
-            GgfError::BoardSide(c) => write!(
-                f,
-                "BO: the side to move is * or O, not '{}'",
-                c.escape_default()
-            ),
-            GgfError::BoardNoSide => f.write_str("BO: the side to move (* or O) is missing"),
-            GgfError::BoardTrailing => {
-                f.write_str("BO: text after the side to move (more than 64 squares?)")
-            }
-            GgfError::Type(text) => {
-                write!(f, "TY[{}]: only 8x8 Othello is supported", printable(text))
-            }
-            GgfError::AntiOthello(text) => write!(
-                f,
-                "TY[{}]: anti-Othello (fewer discs wins) is not supported, only standard Othello",
-                printable(text)
-            ),
-            GgfError::TooLong(n) => {
-                write!(f, "game text too long ({n} bytes, at most {MAX_GGF_BYTES})")
-            }
-            GgfError::NoStart => f.write_str("a GGF game starts with '(;'"),
-            GgfError::Truncated => f.write_str("the game text ends before ';)'"),
-            GgfError::Unclosed { name, at } => {
-                write!(f, "property {name} at byte {at} has no closing ']'")
-            }
-            GgfError::BadProperty { at, text } => write!(
-                f,
-                "bad property at byte {at} ('{}'): expected TAG[value] or ';)'",
-                printable(text)
-            ),
-            GgfError::NotOthello(value) => {
-                write!(f, "GM[{}]: not an Othello game", printable(value))
-            }
-            GgfError::TwoBoards => f.write_str("two BO properties"),
-            GgfError::Move { n, error } => write!(f, "move {n}: {error}"),
-            GgfError::NoEnd(at) => write!(f, "a GGF game ends with ';)' (at byte {at})"),
-            GgfError::OutOfTurn {
-                n,
-                colour,
-                item,
-                side,
-            } => write!(f, "move {n}: {colour}[{item}] but {side} is to move"),
-            GgfError::Replay {
-                n,
-                colour,
-                item,
-                error,
-            } => write!(f, "move {n}: {colour}[{item}]: {error}"),
-            GgfError::MustPass {
-                n,
-                colour,
-                item,
-                side,
-            } => write!(
-                f,
-                "move {n}: {colour}[{item}]: {side} has no legal move and must pass"
-            ),
-        }
-    }
-}
-
-error_text!(GgfError);
+error_text!(derived: GgfError);
 
 /// What a move did to a position, for callers that replay moves one by one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

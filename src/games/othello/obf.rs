@@ -51,30 +51,20 @@ fn line(input: &str) -> IResult<&str, Fields<'_>> {
 }
 
 /// Why a line is not OBF.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ObfError {
     /// Not OBF syntax: the (trimmed) line and the parser's account.
-    Syntax {
-        line: String,
-        detail: String,
-    },
+    #[error("bad obf line '{line}': {detail}")]
+    Syntax { line: String, detail: String },
+    #[error("trailing text in obf line: '{0}'")]
     Trailing(String),
+    #[error(transparent)]
     Board(PositionError),
+    #[error("bad square '{0}' in obf line")]
     BadSquare(String),
 }
 
-impl std::fmt::Display for ObfError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            ObfError::Syntax { line, detail } => write!(f, "bad obf line '{line}': {detail}"),
-            ObfError::Trailing(rest) => write!(f, "trailing text in obf line: '{rest}'"),
-            ObfError::Board(e) => e.fmt(f),
-            ObfError::BadSquare(m) => write!(f, "bad square '{m}' in obf line"),
-        }
-    }
-}
-
-error_text!(ObfError);
+error_text!(derived: ObfError);
 
 /// [`read_line`] with the error as text.
 pub fn parse_line(text: &str) -> Result<ObfEntry, String> {

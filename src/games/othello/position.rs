@@ -9,50 +9,27 @@ use nom::multi::count;
 use nom::IResult;
 
 /// Why a text is not an Othello position.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
     /// Not two fields: how many there were.
+    #[error("an othello position is two fields, <64 squares> <b|w>; got {0}")]
     Fields(usize),
     /// Not 64 characters: how many there were.
+    #[error("an othello board has 64 squares (X, O or -), got {0} characters")]
     Length(usize),
-    BadSquare {
-        character: char,
-        square: u32,
-    },
+    #[error(
+        "bad square character '{}' at {} (use X, O or -)",
+        .character.escape_default(),
+        super::board::square_name(*.square)
+    )]
+    BadSquare { character: char, square: u32 },
+    #[error("the side to move is b or w, not '{}'", .0.escape_default())]
     BadSide(String),
+    #[error("the centre squares d4 d5 e4 e5 are never empty in othello")]
     EmptyCentre,
 }
 
-impl std::fmt::Display for PositionError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            PositionError::Fields(n) => write!(
-                f,
-                "an othello position is two fields, <64 squares> <b|w>; got {n}"
-            ),
-            PositionError::Length(n) => write!(
-                f,
-                "an othello board has 64 squares (X, O or -), got {n} characters"
-            ),
-            PositionError::BadSquare { character, square } => write!(
-                f,
-                "bad square character '{}' at {} (use X, O or -)",
-                character.escape_default(),
-                super::board::square_name(*square)
-            ),
-            PositionError::BadSide(text) => write!(
-                f,
-                "the side to move is b or w, not '{}'",
-                text.escape_default()
-            ),
-            PositionError::EmptyCentre => {
-                f.write_str("the centre squares d4 d5 e4 e5 are never empty in othello")
-            }
-        }
-    }
-}
-
-error_text!(PositionError);
+error_text!(derived: PositionError);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {

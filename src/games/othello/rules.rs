@@ -5,69 +5,39 @@ use super::{square_name, squares, Position};
 use crate::games::rules::{GameEnd, Rules, Side, Verdict};
 
 /// Why a move text is refused. The token is the caller's, as given.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
+    #[error("bad move '{}' (a1..h8 or pass)", crate::text::printable(.0))]
     NotASquare(String),
+    #[error("illegal move {0}: the game is over")]
     GameOver(String),
     /// Not legal for `side`; `legal` lists the legal squares.
+    #[error("illegal move {token} for {side} (legal: {legal})")]
     Illegal {
         token: String,
         side: &'static str,
         legal: String,
     },
     /// `pass` while `side` has a move (passes are automatic).
-    Pass {
-        side: &'static str,
-    },
+    #[error("pass is illegal: {side} has a move")]
+    Pass { side: &'static str },
     /// A square the rules refuse in this position.
+    #[error("{} is not a legal move here", square_name(*.0))]
     NotLegalHere(u32),
 }
 
-impl std::fmt::Display for MoveError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            MoveError::NotASquare(token) => write!(
-                f,
-                "bad move '{}' (a1..h8 or pass)",
-                crate::text::printable(token)
-            ),
-            MoveError::GameOver(token) => write!(f, "illegal move {token}: the game is over"),
-            MoveError::Illegal { token, side, legal } => {
-                write!(f, "illegal move {token} for {side} (legal: {legal})")
-            }
-            MoveError::Pass { side } => write!(f, "pass is illegal: {side} has a move"),
-            MoveError::NotLegalHere(sq) => {
-                write!(f, "{} is not a legal move here", square_name(*sq))
-            }
-        }
-    }
-}
-
-error_text!(MoveError);
+error_text!(derived: MoveError);
 
 /// Why the rules refuse a position text or a move.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
+    #[error(transparent)]
     Position(super::position::PositionError),
-    Move(MoveError),
+    #[error(transparent)]
+    Move(#[from] MoveError),
 }
 
-impl std::fmt::Display for RulesError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            RulesError::Position(e) => e.fmt(f),
-            RulesError::Move(e) => e.fmt(f),
-        }
-    }
-}
-
-error_text!(RulesError);
-
-impl From<MoveError> for RulesError {
-    fn from(e: MoveError) -> Self {
-        RulesError::Move(e)
-    }
-}
+error_text!(derived: RulesError);
 
 /// Reads a placement in protocol notation: `a1`..`h8`, in either case (Edax, NBoard and GGF
 /// write `F5`); ryoshi itself writes lowercase (protocol/othello.md).

@@ -51,19 +51,10 @@ impl Node {
 pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
 
 /// A tree too large for the machine: the pool could not be allocated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate a Go search tree of {nodes} nodes")]
 pub struct PoolError {
     pub nodes: usize,
-}
-
-impl std::fmt::Display for PoolError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        write!(
-            f,
-            "cannot allocate a Go search tree of {} nodes",
-            self.nodes
-        )
-    }
 }
 
 pub struct Tree {
