@@ -147,10 +147,11 @@ impl Adapter for GoVariant {
 
 impl GoVariant {
     /// `score [komi]`: the area score with the dead stones taken off, judged as GTP's
-    /// `final_score` and `final_status_list` judge them (`score::judge`, Benson first).
-    fn score_report(&self, komi: Option<&str>) -> Result<Vec<String>, GoError> {
+    /// `final_score` and `final_status_list` judge them (`score::judge`, Benson first); the
+    /// komi is the `Komi` option's unless given.
+    fn score_report(&self, komi: Option<&str>, option: f64) -> Result<Vec<String>, GoError> {
         let komi = match komi {
-            None => crate::gtp::DEFAULT_KOMI,
+            None => option,
             Some(text) => text
                 .parse::<f64>()
                 .ok()
@@ -228,6 +229,7 @@ impl Variant for GoVariant {
                 game,
                 options.threads as usize,
                 options.seed,
+                options.komi(),
                 analysis,
             );
         }
@@ -280,7 +282,7 @@ impl Variant for GoVariant {
         &mut self,
         name: &str,
         args: Args,
-        _options: &Options,
+        options: &Options,
         out: Out,
     ) -> Result<(), SessionError> {
         match name {
@@ -322,7 +324,7 @@ impl Variant for GoVariant {
                 }
             }
             "score" => {
-                for line in self.score_report(args.optional_word()?)? {
+                for line in self.score_report(args.optional_word()?, options.komi())? {
                     out(&line);
                 }
                 Ok(())

@@ -38,6 +38,15 @@ pub struct Options {
     pub seed: u64,
     /// Go: each report of `go` also carries the KataGo analysis line (`GoAnalysis`).
     pub go_analysis: bool,
+    /// Go: the komi in half points (`Komi`).
+    pub komi_halves: i32,
+}
+
+impl Options {
+    /// Go's komi (`Komi`), in points.
+    pub fn komi(&self) -> f64 {
+        f64::from(self.komi_halves) / 2.0
+    }
 }
 
 impl Default for Options {
@@ -54,6 +63,7 @@ impl Default for Options {
             level: 3,
             seed: 0,
             go_analysis: false,
+            komi_halves: 15,
         }
     }
 }
@@ -69,6 +79,13 @@ enum Kind {
         default: &'static str,
         vars: &'static [&'static str],
     },
+    /// A number in half points (Go's komi), declared as a USI `string`, as shogi GUIs have
+    /// no decimal kind.
+    Halves {
+        default: i32,
+        min: i32,
+        max: i32,
+    },
 }
 
 /// A checked value, as its kind reads it: a combo's is the index of its `var`.
@@ -77,6 +94,7 @@ enum Value {
     Check(bool),
     Spin(u64),
     Combo(usize),
+    Halves(i32),
 }
 
 /// One engine option, everything about it in one place: the session, `usi`'s reply and the
@@ -133,6 +151,12 @@ fn check(v: Value) -> bool {
 fn spin(v: Value) -> u64 {
     match v {
         Value::Spin(n) => n,
+        _ => 0,
+    }
+}
+fn halves(v: Value) -> i32 {
+    match v {
+        Value::Halves(n) => n,
         _ => 0,
     }
 }
@@ -265,6 +289,18 @@ const SPECS: &[Spec] = &[
         served_max: None,
         games: Some(&[Game::Go]),
     },
+    Spec {
+        name: "Komi",
+        kind: Kind::Halves {
+            default: 15,
+            min: -2000,
+            max: 2000,
+        },
+        store: |o, v| o.komi_halves = halves(v),
+        reallocates: false,
+        served_max: None,
+        games: Some(&[Game::Go]),
+    },
 ];
 
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
@@ -293,6 +329,11 @@ impl Options {
                         vars.join(" ")
                     )
                 }
+                Kind::Halves { default, .. } => format!(
+                    "option name {} type string default {}",
+                    spec.name,
+                    f64::from(*default) / 2.0
+                ),
             })
             .collect()
     }
@@ -332,6 +373,25 @@ impl Options {
                     .position(|v| v.eq_ignore_ascii_case(value))
                     .ok_or_else(bad)?,
             ),
+            Kind::Halves { min, max, .. } => {
+                let points: f64 = value.trim().parse().map_err(|_| bad())?;
+                let halves = points * 2.0;
+                if !halves.is_finite() || halves.fract() != 0.0 {
+                    return Err(OptionError(format!(
+                        "{} must be a whole or half number of points",
+                        spec.name
+                    )));
+                }
+                if halves < f64::from(*min) || halves > f64::from(*max) {
+                    return Err(OptionError(format!(
+                        "{} must be between {} and {}",
+                        spec.name,
+                        f64::from(*min) / 2.0,
+                        f64::from(*max) / 2.0
+                    )));
+                }
+                Value::Halves(halves as i32)
+            }
         };
         (spec.store)(self, checked);
         Ok(())
@@ -350,6 +410,7 @@ mod tests {
                 Kind::Check(d) => d.to_string(),
                 Kind::Spin { default, .. } => default.to_string(),
                 Kind::Combo { default, .. } => default.to_string(),
+                Kind::Halves { default, .. } => (f64::from(*default) / 2.0).to_string(),
             };
             from_specs.set(spec.name, Some(&value)).unwrap();
         }
@@ -373,6 +434,7 @@ mod tests {
                 Kind::Combo { default, vars } => {
                     vars.iter().find(|v| *v != default).unwrap().to_string()
                 }
+                Kind::Halves { default, .. } => (f64::from(default + 1) / 2.0).to_string(),
             };
             let mut o = Options::default();
             o.set(spec.name, Some(&other)).unwrap();

@@ -5,7 +5,6 @@ use super::fast::PASS;
 use super::mcts::{Mcts, Settings, Snapshot};
 use super::player::{decide, Choice};
 use crate::games::go::notation::format_move;
-use crate::games::go::rules::KOMI;
 use crate::games::go::Game;
 use crate::search::{Info, Job, Outcome, Report};
 use parking_lot::Mutex;
@@ -77,12 +76,13 @@ pub fn job(
     game: Game,
     threads: usize,
     seed: u64,
+    komi: f64,
     analysis: Option<fn(&Game, &Snapshot) -> String>,
 ) -> Job {
     Box::new(move |control, report| {
         let passes = game.passes();
         let settings = Settings {
-            komi: KOMI,
+            komi,
             threads: threads.max(1),
             seed,
             passes,
@@ -100,7 +100,7 @@ pub fn job(
             report(Report::Text(text(&game, &snap)));
         }
         let mut line = info(&game, &snap, capacity);
-        let best = match decide(&game, KOMI, passes, &snap, true) {
+        let best = match decide(&game, komi, passes, &snap, true) {
             Choice::Resign => None,
             Choice::Pass => Some("pass".to_string()),
             Choice::Play(p) => Some(format_move(&game.board, Some(p))),
