@@ -541,38 +541,20 @@ mod tests {
         v.set_position(&StartSpec::Startpos, &moves, &Options::default())
             .unwrap();
         let after = v.position();
-        let mut sink = |_: &str| {};
-        v.extension(
-            "undo",
-            Args::new("undo", ""),
-            &Options::default(),
-            &mut sink,
-        )
-        .unwrap();
-        assert_eq!(v.position(), game("f5 d6").state.position);
-        v.extension(
-            "undo",
-            Args::new("undo", ""),
-            &Options::default(),
-            &mut sink,
-        )
-        .unwrap();
-        v.extension(
-            "undo",
-            Args::new("undo", ""),
-            &Options::default(),
-            &mut sink,
-        )
-        .unwrap();
-        assert_eq!(v.position(), Position::START);
-        assert!(v
-            .extension(
+        let undo = |v: &mut OthelloVariant| {
+            v.extension(
                 "undo",
                 Args::new("undo", ""),
                 &Options::default(),
-                &mut sink
+                &mut |_: &str| {},
             )
-            .is_err());
+        };
+        undo(&mut v).unwrap();
+        assert_eq!(v.position(), game("f5 d6").state.position);
+        undo(&mut v).unwrap();
+        undo(&mut v).unwrap();
+        assert_eq!(v.position(), Position::START);
+        assert!(undo(&mut v).is_err());
         assert_eq!(v.position(), Position::START);
         assert_ne!(after, Position::START);
     }
