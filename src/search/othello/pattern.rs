@@ -226,22 +226,17 @@ fn transpose(mut x: u64) -> u64 {
     x
 }
 
-/// The eight images in the order I, H, V, HV, T, TH, TV, THV.
+/// The eight images in the order I, H, V, HV, T, TH, TV, THV. One transpose serves all four
+/// transposed images, as mirroring then transposing is transposing then mirroring the other
+/// way: T(H x) = V(T x), T(V x) = H(T x), T(HV x) = HV(T x).
 #[inline(always)]
 fn images(x: u64) -> [u64; 8] {
     let h = mirror_files(x);
     let v = x.swap_bytes();
     let hv = h.swap_bytes();
-    [
-        x,
-        h,
-        v,
-        hv,
-        transpose(x),
-        transpose(h),
-        transpose(v),
-        transpose(hv),
-    ]
+    let t = transpose(x);
+    let th = mirror_files(t);
+    [x, h, v, hv, t, t.swap_bytes(), th, th.swap_bytes()]
 }
 
 /// The squares of shape `s` in its canonical place, as a bit set (bit i = its i-th square).
@@ -368,16 +363,41 @@ pub fn file_size() -> usize {
 }
 
 /// The evaluation of (p, o) with `mp`/`mo` moves for each side, from `table`; centi-discs.
+///
+/// The same sum as over [`features`], but with every shape and image spelled out, so that each
+/// gather is inlined with its shape known and no index array is built (the test
+/// `the_fast_sum_is_the_feature_sum` holds the two together).
 #[inline]
 pub fn evaluate_with(table: &[i16], p: u64, o: u64, mp: u32, mo: u32) -> i32 {
-    let f = features(p, o, mp, mo);
     let base = phase((p | o).count_ones()) * PHASE_SIZE;
     let w = &table[base..base + PHASE_SIZE];
-    let mut s = 0i32;
-    for &i in &f {
-        s += w[i as usize] as i32;
+    let (ip, io) = (images(p), images(o));
+    let mut sum = 0i32;
+    // One shape's instances, read from the listed images (as SHAPES lists them).
+    macro_rules! shape {
+        ($s:literal, [$($img:expr),*]) => {
+            $(
+                let idx = TERNARY[gather($s, ip[$img])] as usize
+                    + 2 * TERNARY[gather($s, io[$img])] as usize;
+                sum += w[OFFSETS[$s] + idx] as i32;
+            )*
+        };
     }
-    s.clamp(-6300, 6300)
+    shape!(0, [I, V, T, TH]);
+    shape!(1, [I, H, V, HV]);
+    shape!(2, [I, H, V, HV, T, TH, TV, THV]);
+    shape!(3, [I, V, T, TH]);
+    shape!(4, [I, V, T, TH]);
+    shape!(5, [I, V, T, TH]);
+    shape!(6, [I, H]);
+    shape!(7, [I, T, H, TH]);
+    shape!(8, [I, T, H, TH]);
+    shape!(9, [I, T, H, TH]);
+    shape!(10, [I, T, H, TH]);
+    sum += w[OFFSETS[11] + (mp as usize).min(MOBILITY_CAP)] as i32;
+    sum += w[OFFSETS[12] + (mo as usize).min(MOBILITY_CAP)] as i32;
+    sum += w[OFFSETS[13] + ((p | o).count_zeros() & 1) as usize] as i32;
+    sum.clamp(-6300, 6300)
 }
 
 /// The learned evaluation of (p, o), p to move, in centi-discs; a finished game scores its
@@ -395,6 +415,82 @@ pub fn evaluate(p: u64, o: u64) -> i32 {
 mod tests {
     use super::*;
     use crate::rng::SplitMix64;
+
+    /// The eight images as first written (four transposes): the reference for [`images`].
+    fn images_reference(x: u64) -> [u64; 8] {
+        let h = mirror_files(x);
+        let v = x.swap_bytes();
+        let hv = h.swap_bytes();
+        [
+            x,
+            h,
+            v,
+            hv,
+            transpose(x),
+            transpose(h),
+            transpose(v),
+            transpose(hv),
+        ]
+    }
+
+    /// The evaluation as first written: the sum of the weights [`features`] names.
+    fn evaluate_with_reference(table: &[i16], p: u64, o: u64, mp: u32, mo: u32) -> i32 {
+        let f = features(p, o, mp, mo);
+        let base = phase((p | o).count_ones()) * PHASE_SIZE;
+        let w = &table[base..base + PHASE_SIZE];
+        let mut s = 0i32;
+        for &i in &f {
+            s += w[i as usize] as i32;
+        }
+        s.clamp(-6300, 6300)
+    }
+
+    #[test]
+    fn the_fast_images_are_the_reference_images() {
+        let mut rng = SplitMix64::new(11);
+        for _ in 0..5000 {
+            let x = rng.next();
+            assert_eq!(images(x), images_reference(x), "{x:#x}");
+        }
+        for sq in 0..64 {
+            assert_eq!(images(1 << sq), images_reference(1 << sq), "square {sq}");
+        }
+    }
+
+    #[test]
+    fn the_fast_sum_is_the_feature_sum() {
+        // Random tables (small enough that no sum reaches the clamp, which would hide a
+        // misplaced index) and the built-in one, on seeded random positions of every density.
+        let mut rng = SplitMix64::new(18);
+        let random: Vec<i16> = (0..TABLE_SIZE)
+            .map(|_| (rng.next() % 257) as i16 - 128)
+            .collect();
+        let small: Vec<i16> = (0..TABLE_SIZE)
+            .map(|_| (rng.next() % 21) as i16 - 10)
+            .collect();
+        for table in [&random[..], &small[..], &WEIGHTS[..]] {
+            for _ in 0..20000 {
+                let (p, o) = random_board(&mut rng);
+                let (p, o) = if rng.next() & 1 == 0 {
+                    (p, o)
+                } else {
+                    (p | o, 0)
+                };
+                let (p, o) = match rng.next() % 3 {
+                    0 => (p, o),
+                    1 => (p & rng.next(), o & rng.next()),
+                    _ => (p | (rng.next() & rng.next() & !o), o),
+                };
+                let mp = (rng.next() % 40) as u32;
+                let mo = (rng.next() % 40) as u32;
+                assert_eq!(
+                    evaluate_with(table, p, o, mp, mo),
+                    evaluate_with_reference(table, p, o, mp, mo),
+                    "p {p:#x} o {o:#x} mp {mp} mo {mo}"
+                );
+            }
+        }
+    }
 
     /// Shape `s`'s index read square by square from the image `x` of each side.
     fn slow_index(s: usize, p: u64, o: u64) -> usize {
