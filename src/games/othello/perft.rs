@@ -162,7 +162,7 @@ fn flip_vertical(x: u64) -> u64 {
 
 /// Files reversed (a1 <-> h1).
 #[inline(always)]
-fn mirror_horizontal(x: u64) -> u64 {
+pub(crate) fn mirror_horizontal(x: u64) -> u64 {
     const K1: u64 = 0x5555_5555_5555_5555;
     const K2: u64 = 0x3333_3333_3333_3333;
     const K4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
@@ -173,7 +173,7 @@ fn mirror_horizontal(x: u64) -> u64 {
 
 /// Transposed along the a1-h8 diagonal (b1 <-> a2).
 #[inline(always)]
-fn flip_diagonal(x: u64) -> u64 {
+pub(crate) fn flip_diagonal(x: u64) -> u64 {
     const K1: u64 = 0x5500_5500_5500_5500;
     const K2: u64 = 0x3333_0000_3333_0000;
     const K4: u64 = 0x0F0F_0F0F_0000_0000;

@@ -15,6 +15,7 @@
 //! number through one table (`TERNARY`): index = T[own] + 2·T[theirs].
 
 use crate::games::othello::board::moves;
+use crate::games::othello::perft::{flip_diagonal, mirror_horizontal};
 use once_cell::sync::Lazy;
 
 /// Game phases: disc count 4..=64 in this many equal buckets.
@@ -200,42 +201,16 @@ static TERNARY: [u16; 1024] = {
     t
 };
 
-/// Files reversed (a1 <-> h1).
-#[inline(always)]
-fn mirror_files(x: u64) -> u64 {
-    const K1: u64 = 0x5555_5555_5555_5555;
-    const K2: u64 = 0x3333_3333_3333_3333;
-    const K4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
-    let x = ((x >> 1) & K1) | ((x & K1) << 1);
-    let x = ((x >> 2) & K2) | ((x & K2) << 2);
-    ((x >> 4) & K4) | ((x & K4) << 4)
-}
-
-/// Transposed on a1-h8.
-#[inline(always)]
-fn transpose(mut x: u64) -> u64 {
-    const K1: u64 = 0x5500_5500_5500_5500;
-    const K2: u64 = 0x3333_0000_3333_0000;
-    const K4: u64 = 0x0F0F_0F0F_0000_0000;
-    let t = K4 & (x ^ (x << 28));
-    x ^= t ^ (t >> 28);
-    let t = K2 & (x ^ (x << 14));
-    x ^= t ^ (t >> 14);
-    let t = K1 & (x ^ (x << 7));
-    x ^= t ^ (t >> 7);
-    x
-}
-
 /// The eight images in the order I, H, V, HV, T, TH, TV, THV. One transpose serves all four
 /// transposed images, as mirroring then transposing is transposing then mirroring the other
 /// way: T(H x) = V(T x), T(V x) = H(T x), T(HV x) = HV(T x).
 #[inline(always)]
 fn images(x: u64) -> [u64; 8] {
-    let h = mirror_files(x);
+    let h = mirror_horizontal(x);
     let v = x.swap_bytes();
     let hv = h.swap_bytes();
-    let t = transpose(x);
-    let th = mirror_files(t);
+    let t = flip_diagonal(x);
+    let th = mirror_horizontal(t);
     [x, h, v, hv, t, t.swap_bytes(), th, th.swap_bytes()]
 }
 
@@ -418,7 +393,7 @@ mod tests {
 
     /// The eight images as first written (four transposes): the reference for [`images`].
     fn images_reference(x: u64) -> [u64; 8] {
-        let h = mirror_files(x);
+        let h = mirror_horizontal(x);
         let v = x.swap_bytes();
         let hv = h.swap_bytes();
         [
@@ -426,10 +401,10 @@ mod tests {
             h,
             v,
             hv,
-            transpose(x),
-            transpose(h),
-            transpose(v),
-            transpose(hv),
+            flip_diagonal(x),
+            flip_diagonal(h),
+            flip_diagonal(v),
+            flip_diagonal(hv),
         ]
     }
 
