@@ -179,9 +179,10 @@ mod tests {
     #[test]
     fn listing_names_every_benchmark() {
         let names = names();
-        assert_eq!(names.len(), 11);
+        assert_eq!(names.len(), 12);
         assert_eq!(names[0], "hall");
         assert!(names.contains(&"othello-solve".to_string()));
+        assert!(names.contains(&"othello-eval".to_string()));
         let listing = listing();
         for name in &names {
             assert!(
