@@ -7,7 +7,7 @@
 //! *shared liberty* (an empty point next to alive stones of both colours where either colour's
 //! move would be self-atari or illegal) is in seki.
 
-use super::analysis::{extended, Status};
+use super::analysis::{extended, Analysis, Status};
 use super::board::{Board, Color, BORDER, EMPTY};
 use super::eye::is_own_eye;
 use crate::rng::SplitMix64;
@@ -78,6 +78,24 @@ pub fn judge(
             }
         }
     }
+    judge_blocks(board, &analysis, |_, stones| {
+        let kept: u64 = stones.iter().map(|&s| own[s] as u64).sum();
+        // Dead when the block's points were its colour's in fewer than half the playouts.
+        if runs > 0 && 2 * kept < stones.len() as u64 * runs as u64 {
+            Life::Dead
+        } else {
+            Life::Alive
+        }
+    })
+}
+
+/// Every block's life: Benson's unconditional status where it has one, else `undecided`'s
+/// verdict for the block (its colour's cell and its stones); then seki is marked.
+pub fn judge_blocks(
+    board: &Board,
+    analysis: &Analysis,
+    mut undecided: impl FnMut(u8, &[usize]) -> Life,
+) -> Judgement {
     let mut life = vec![Life::None; board.len()];
     for (cell, stones, _) in board.blocks() {
         let fixed = stones.iter().find_map(|&s| match analysis.status[s] {
@@ -85,16 +103,7 @@ pub fn judge(
             Status::Dead => Some(Life::Dead),
             _ => None,
         });
-        let verdict = fixed.unwrap_or_else(|| {
-            let kept: u64 = stones.iter().map(|&s| own[s] as u64).sum();
-            // Dead when the block's points were its colour's in fewer than half the playouts.
-            if runs > 0 && 2 * kept < stones.len() as u64 * runs as u64 {
-                Life::Dead
-            } else {
-                Life::Alive
-            }
-        });
-        let _ = cell;
+        let verdict = fixed.unwrap_or_else(|| undecided(cell, &stones));
         for s in stones {
             life[s] = verdict;
         }

@@ -3,7 +3,7 @@
 
 use super::fast::{FastBoard, PASS};
 use super::mcts::{area, Mcts, Settings, Snapshot};
-use crate::games::go::analysis::{extended, Status};
+use crate::games::go::analysis::extended;
 use crate::games::go::board::{Board, Color, EMPTY};
 use crate::games::go::score::{empty_region, Judgement, Life};
 use crate::games::go::Game;
@@ -144,31 +144,18 @@ pub fn judge_from_ownership(
     for (p, &o) in board.points().zip(ownership) {
         own[p] = if to_move == Color::Black { o } else { -o };
     }
-    let mut life = vec![Life::None; board.len()];
-    for (cell, stones, _) in board.blocks() {
-        let fixed = stones.iter().find_map(|&s| match analysis.status[s] {
-            Status::Alive => Some(Life::Alive),
-            Status::Dead => Some(Life::Dead),
-            _ => None,
-        });
-        let verdict = fixed.unwrap_or_else(|| {
-            // Black's ownership summed over the block, from the block's own side.
-            let sum: f64 = stones.iter().map(|&s| own[s]).sum();
-            let mine = if cell == Color::Black.cell() {
-                sum
-            } else {
-                -sum
-            };
-            if mine < 0.0 {
-                Life::Dead
-            } else {
-                Life::Alive
-            }
-        });
-        for s in stones {
-            life[s] = verdict;
+    crate::games::go::score::judge_blocks(board, &analysis, |cell, stones| {
+        // Black's ownership summed over the block, from the block's own side.
+        let sum: f64 = stones.iter().map(|&s| own[s]).sum();
+        let mine = if cell == Color::Black.cell() {
+            sum
+        } else {
+            -sum
+        };
+        if mine < 0.0 {
+            Life::Dead
+        } else {
+            Life::Alive
         }
-    }
-    crate::games::go::score::mark_seki(board, &mut life);
-    Judgement { life }
+    })
 }
