@@ -8,6 +8,7 @@ use crate::games::go::analysis::{extended, Analysis};
 use crate::games::go::notation::{format_move, format_vertex, parse_vertex};
 use crate::games::go::score::{self, Judgement, Life};
 use crate::games::go::{handicap, sgf, Board, Color, Game, HandicapError, Illegal, SizeError};
+use crate::protocol::driver::{self, Input};
 use crate::protocol::lines;
 use crate::search::go::mcts::{Mcts, Settings, Snapshot};
 use crate::search::go::player::{self, Choice};
@@ -693,29 +694,6 @@ fn preprocess(line: &str) -> String {
         .collect()
 }
 
-/// A line from the reader thread.
-enum Input {
-    Line(String),
-    TooLong,
-    Eof,
-}
-
-/// Reads lines into `tx` until the end of the input or until nobody listens.
-fn read_lines<R: BufRead>(mut input: R, tx: crossbeam_channel::Sender<Input>) {
-    let mut buf = Vec::new();
-    loop {
-        let msg = match lines::read_line(&mut input, &mut buf, lines::MAX_LINE_BYTES) {
-            lines::Read::Eof => Input::Eof,
-            lines::Read::TooLong => Input::TooLong,
-            lines::Read::Line => Input::Line(String::from_utf8_lossy(&buf).into_owned()),
-        };
-        let eof = matches!(msg, Input::Eof);
-        if tx.send(msg).is_err() || eof {
-            return;
-        }
-    }
-}
-
 fn write_text<W: Write>(output: &Mutex<W>, text: &str) -> Result<(), String> {
     let mut out = output.lock();
     out.write_all(text.as_bytes())
@@ -742,8 +720,7 @@ pub fn run_with<R: BufRead + Send + 'static, W: Write + Send>(
 ) -> Result<(), String> {
     let mut gtp = Gtp::with_args(args);
     // A few lines of look-ahead: the reader waits when the engine is busy.
-    let (tx, rx) = crossbeam_channel::bounded(4);
-    std::thread::spawn(move || read_lines(input, tx));
+    let rx = driver::spawn_reader(input, 4);
     let output = Mutex::new(output);
     let mut pending: Option<Input> = None;
     loop {

@@ -1,18 +1,19 @@
 //! The NBoard protocol for Othello GUIs (`ryoshi nboard`, or a first input line `nboard N`):
 //! a thin translator onto `games::othello` and `search::othello`. See protocol/nboard.md.
 //!
-//! A reader thread and the search worker feed one channel; this loop is the only writer of
-//! stdout. While a search runs, `ping` stops it (its `pong` follows the search's last line),
+//! It runs on [`driver::drive`], as the USI session does: a reader thread feeds lines, the
+//! search worker its output, and the loop is the only writer of stdout. While a search runs, `ping` stops it (its `pong` follows the search's last line),
 //! `quit` ends the session at once, and every other command waits its turn.
 
 pub(crate) mod task;
 
 use crate::games::othello::ggf::{self, Game, GgfError, MoveItem, Played};
 use crate::games::othello::Position;
+use crate::protocol::driver::{self, Flow, Input};
 use crate::protocol::lines;
 use crate::search::{Control, Limits};
 use crate::text::{printable, sanitize_message};
-use crossbeam_channel::{bounded, never, select, unbounded, Sender};
+use crossbeam_channel::{unbounded, Sender};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -28,22 +29,9 @@ pub const MAX_DEPTH: u32 = 60;
 /// Commands kept waiting behind a running search; more wait unread.
 const MAX_QUEUED: usize = 1000;
 
-enum Input {
-    Line(String),
-    TooLong,
-}
-
 enum Event {
-    Input(Input),
-    End,
     Out(String),
     Finished,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Flow {
-    Continue,
-    Quit,
 }
 
 /// Runs the NBoard loop until `quit`, the end of the input (after which queued commands and
@@ -51,62 +39,41 @@ enum Flow {
 pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) {
     // Input is bounded twice: the channel, and the commands queued behind a search; when the
     // queue is full the reader waits until the search ends.
-    let (input_tx, input_rx) = bounded(64);
-    thread::spawn(move || read_lines(input, input_tx));
+    let lines = driver::spawn_reader(input, 64);
     let (work_tx, work_rx) = unbounded();
-    let mut front = Front::new(output, work_tx);
-    let mut ended = false;
-    loop {
-        let input_source = if ended || front.queue.len() >= MAX_QUEUED {
-            never()
-        } else {
-            input_rx.clone()
-        };
-        let event = select! {
-            recv(input_source) -> event => event.unwrap_or(Event::End),
-            recv(work_rx) -> event => match event {
-                Ok(event) => event,
-                Err(_) => break,
-            },
-        };
-        let flow = match event {
-            Event::Input(input) => front.on_input(input),
-            Event::End => {
-                ended = true;
-                Flow::Continue
-            }
+    driver::drive(&mut Front::new(output, work_tx), lines, work_rx);
+}
+
+impl<W: Write> driver::Front for Front<W> {
+    type Event = Event;
+
+    fn reading(&self) -> bool {
+        self.queue.len() < MAX_QUEUED
+    }
+
+    fn on_input(&mut self, input: Input) -> Flow {
+        match input {
+            Input::Eof => Flow::Continue,
+            input => self.on_line(input),
+        }
+    }
+
+    fn on_event(&mut self, event: Event) -> Flow {
+        match event {
             Event::Out(line) => {
-                front.line(&line);
+                self.line(&line);
                 Flow::Continue
             }
             Event::Finished => {
-                front.busy = None;
-                front.drain()
+                self.busy = None;
+                self.drain()
             }
-        };
-        let finished = ended && front.busy.is_none() && front.queue.is_empty();
-        if flow == Flow::Quit || finished || front.gone {
-            break;
         }
     }
-}
 
-fn read_lines<R: BufRead>(mut input: R, tx: Sender<Event>) {
-    let mut buf = Vec::new();
-    loop {
-        let event = match lines::read_line(&mut input, &mut buf, lines::MAX_LINE_BYTES) {
-            lines::Read::Eof => break,
-            lines::Read::TooLong => Input::TooLong,
-            lines::Read::Line => {
-                let text = String::from_utf8_lossy(&buf);
-                Input::Line(text.trim_end_matches('\r').to_string())
-            }
-        };
-        if tx.send(Event::Input(event)).is_err() {
-            return;
-        }
+    fn finished(&mut self, input_ended: bool) -> bool {
+        self.gone || (input_ended && self.busy.is_none() && self.queue.is_empty())
     }
-    let _ = tx.send(Event::End);
 }
 
 struct Front<W: Write> {
@@ -158,7 +125,7 @@ impl<W: Write> Front<W> {
         self.line(&format!("status error: {}", sanitize_message(message)));
     }
 
-    fn on_input(&mut self, input: Input) -> Flow {
+    fn on_line(&mut self, input: Input) -> Flow {
         let Some(control) = &self.busy else {
             return self.execute(input);
         };
@@ -190,6 +157,7 @@ impl<W: Write> Front<W> {
                 self.error(&lines::too_long_message());
                 return Flow::Continue;
             }
+            Input::Eof => return Flow::Continue,
         };
         let text = line.trim();
         let (command, rest) = match text.split_once(char::is_whitespace) {

@@ -2,6 +2,7 @@
 
 pub mod args;
 pub(crate) mod command;
+pub mod driver;
 pub mod lines;
 pub mod parse;
 

@@ -10,10 +10,11 @@ pub mod variant;
 
 use crate::budget;
 use crate::games::rules::Side;
+use crate::protocol::driver::{self, Flow, Input};
 use crate::protocol::{lines, parse_line, Args, Command, GoParams};
 use crate::search::game::{WIN, WIN_BOUND};
 use crate::search::{Control, Info, Limits, Outcome, Report};
-use crossbeam_channel::{bounded, never, select, unbounded, Receiver, Sender};
+use crossbeam_channel::{unbounded, Receiver, Sender};
 use options::{Options, VariantName};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
@@ -65,13 +66,6 @@ impl Default for Settings {
     }
 }
 
-enum Input {
-    Line(String),
-    /// A line over the cap: it fails without being parsed.
-    TooLong,
-    Eof,
-}
-
 enum SearchMsg {
     Report(Report),
     Done(Outcome),
@@ -108,81 +102,75 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) {
 /// [`run`] with the given settings, on the calling thread (which takes its budgets).
 pub fn run_with<R: BufRead + Send + 'static, W: Write>(input: R, output: W, settings: Settings) {
     let interrupt = Arc::clone(&settings.budget.interrupt);
+    let overflow = settings.overflow;
     budget::install(settings.budget);
     crate::memory::limit_thread(settings.memory_bytes);
-    let (line_tx, line_rx) = bounded(LINE_QUEUE);
-    thread::spawn(move || read_lines(input, line_tx));
+    let lines = driver::spawn_reader(input, LINE_QUEUE);
     let mut session = Session::new(output);
-    let mut lines = Some(line_rx);
-    let mut eof = false;
-    loop {
-        let reading = settings.overflow == Overflow::Refuse || !session.pending_full();
-        let line_source = match &lines {
-            Some(rx) if reading => rx.clone(),
-            _ => never(),
-        };
-        let search_source = session.search_rx.clone();
-        select! {
-            recv(line_source) -> msg => match msg {
-                _ if interrupt.load(Ordering::Relaxed) => {}
-                Ok(Input::Line(line)) => {
-                    if session.on_line(&line) == Flow::Quit {
-                        break;
-                    }
-                }
-                Ok(Input::TooLong) => session.error(&lines::too_long_message()),
-                Ok(Input::Eof) | Err(_) => {
-                    lines = None;
-                    eof = true;
-                }
-            },
-            recv(search_source) -> msg => {
-                if let Ok(msg) = msg {
-                    if session.on_search(msg) == Flow::Quit {
-                        break;
-                    }
-                }
+    let events = session.search_rx.clone();
+    driver::drive(
+        &mut Looped {
+            session: &mut session,
+            overflow,
+            interrupt,
+        },
+        lines,
+        events,
+    );
+}
+
+/// The session as [`driver::drive`] runs it, with how it is served.
+struct Looped<'a, W: Write> {
+    session: &'a mut Session<W>,
+    overflow: Overflow,
+    interrupt: Arc<AtomicBool>,
+}
+
+impl<W: Write> driver::Front for Looped<'_, W> {
+    type Event = SearchMsg;
+
+    fn reading(&self) -> bool {
+        self.overflow == Overflow::Refuse || !self.session.pending_full()
+    }
+
+    fn on_input(&mut self, input: Input) -> Flow {
+        if self.interrupt.load(Ordering::Relaxed) {
+            return Flow::Continue;
+        }
+        match input {
+            Input::Line(line) => self.session.on_line(&line),
+            Input::TooLong => {
+                self.session.error(&lines::too_long_message());
+                Flow::Continue
             }
+            Input::Eof => Flow::Continue,
         }
-        if interrupt.load(Ordering::Relaxed) {
+    }
+
+    fn on_event(&mut self, msg: SearchMsg) -> Flow {
+        self.session.on_search(msg)
+    }
+
+    fn finished(&mut self, input_ended: bool) -> bool {
+        let session = &mut *self.session;
+        if self.interrupt.load(Ordering::Relaxed) {
             session.abandon();
-            break;
+            return true;
         }
-        if eof {
-            // No more input: let a timed search finish, stop one that never would, then exit.
-            if let Some(running) = &session.search {
+        if !input_ended {
+            return false;
+        }
+        // No more input: let a timed search finish, stop one that never would, then exit.
+        match &session.search {
+            Some(running) => {
                 if running.waits_for_client {
                     session.stop_search();
                 }
-            } else if session.pending.is_empty() {
-                break;
+                false
             }
+            None => session.pending.is_empty(),
         }
     }
-}
-
-/// Reads lines as bytes (so invalid UTF-8 cannot stop the reader), bounded in length.
-fn read_lines<R: BufRead>(mut input: R, tx: Sender<Input>) {
-    let mut line = Vec::new();
-    loop {
-        let msg = match lines::read_line(&mut input, &mut line, lines::MAX_LINE_BYTES) {
-            lines::Read::Eof => {
-                let _ = tx.send(Input::Eof);
-                return;
-            }
-            lines::Read::TooLong => Input::TooLong,
-            lines::Read::Line => Input::Line(String::from_utf8_lossy(&line).into_owned()),
-        };
-        if tx.send(msg).is_err() {
-            return;
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Flow {
-    Continue,
-    Quit,
 }
 
 struct Running {
