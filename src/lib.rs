@@ -1,7 +1,6 @@
 //! ryoshi: a USI engine for quantum shogi, with Othello and Go analysis.
 
 pub mod bench;
-pub mod budget;
 pub mod games;
 pub mod gtp;
 pub mod matches;
@@ -12,5 +11,6 @@ pub mod rng;
 pub mod search;
 pub mod serve;
 pub mod session;
+pub mod stop;
 pub mod text;
 pub mod tune;

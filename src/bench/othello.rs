@@ -180,7 +180,7 @@ pub fn count_bench(args: CountArgs) -> Result<(), BenchError> {
                 t0.elapsed().as_secs_f64()
             );
         },
-        &mut |_, _, _| {},
+        &mut |_, _, _| Ok(()),
     )
     .map_err(BenchError::Count)?;
     let s = t0.elapsed().as_secs_f64();

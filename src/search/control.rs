@@ -2,13 +2,14 @@
 
 use super::limits::Limits;
 use super::time::{plan, Budget};
+use crate::stop::Flag;
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// Stop flag, clock and limits of one search. The search polls it; the session drives it.
 pub struct Control {
-    stop: AtomicBool,
+    stop: Flag,
     pondering: AtomicBool,
     started: Instant,
     /// Deadlines in milliseconds since `started`; `u64::MAX` while there is none.
@@ -22,7 +23,7 @@ impl Control {
     pub fn new(limits: Limits, overhead_ms: u64) -> Control {
         let budget = plan(&limits, overhead_ms);
         Control {
-            stop: AtomicBool::new(false),
+            stop: Flag::new(),
             pondering: AtomicBool::new(limits.ponder),
             started: Instant::now(),
             soft_ms: AtomicU64::new(budget.soft_ms),
@@ -37,11 +38,16 @@ impl Control {
     }
 
     pub fn stop(&self) {
-        self.stop.store(true, Ordering::Relaxed);
+        self.stop.raise();
     }
 
     pub fn is_stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
+        self.stop.is_raised()
+    }
+
+    /// The stop flag itself, for work that polls no clock (`go perft`).
+    pub fn flag(&self) -> Flag {
+        self.stop.clone()
     }
 
     pub fn is_pondering(&self) -> bool {

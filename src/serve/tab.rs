@@ -3,14 +3,13 @@
 //! difference from stdin/stdout is the policy below, applied before a line reaches the session.
 
 use super::ws;
-use crate::budget::Budget;
 use crate::protocol::{parse_line, Command};
 use crate::session::{Overflow, Settings};
+use crate::stop::{Budget, Flag};
 use crossbeam_channel::{bounded, Receiver, Sender, TrySendError};
 use parking_lot::Mutex;
 use std::io::{self, BufRead, Read, Write};
 use std::net::TcpStream;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
@@ -248,7 +247,7 @@ impl Write for FrameWriter {
 /// or raises the interrupt (what is still queued is dropped).
 struct ChannelReader {
     rx: Receiver<Vec<u8>>,
-    interrupt: Arc<AtomicBool>,
+    interrupt: Flag,
     buf: Vec<u8>,
     pos: usize,
 }
@@ -269,7 +268,7 @@ impl Read for ChannelReader {
 impl BufRead for ChannelReader {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         while self.pos >= self.buf.len() {
-            if self.interrupt.load(Ordering::Relaxed) {
+            if self.interrupt.is_raised() {
                 return Ok(&[]);
             }
             match self.rx.recv() {
@@ -280,7 +279,7 @@ impl BufRead for ChannelReader {
                 Err(_) => return Ok(&[]),
             }
         }
-        if self.interrupt.load(Ordering::Relaxed) {
+        if self.interrupt.is_raised() {
             return Ok(&[]);
         }
         Ok(&self.buf[self.pos..])
@@ -294,7 +293,7 @@ impl BufRead for ChannelReader {
 /// A running session for one tab.
 pub struct Tab {
     input: Option<Sender<Vec<u8>>>,
-    interrupt: Arc<AtomicBool>,
+    interrupt: Flag,
     socket: Socket,
     thread: Option<thread::JoinHandle<()>>,
 }
@@ -304,17 +303,17 @@ impl Tab {
         // Bounded: a tab that floods the session is refused, never piled up (and the session's
         // own queues refuse rather than wait: see `Overflow::Refuse`).
         let (tx, rx) = bounded(MESSAGE_QUEUE);
-        let interrupt = Arc::new(AtomicBool::new(false));
+        let interrupt = Flag::new();
         let reader = ChannelReader {
             rx,
-            interrupt: Arc::clone(&interrupt),
+            interrupt: interrupt.clone(),
             buf: Vec::new(),
             pos: 0,
         };
         let settings = Settings {
             overflow: Overflow::Refuse,
             budget: Budget {
-                interrupt: Arc::clone(&interrupt),
+                interrupt: interrupt.clone(),
                 nodes: Some(SERVED_SOLVE_NODES),
             },
             memory_bytes: Some(SERVED_MEMORY_MB << 20),
@@ -385,7 +384,7 @@ impl Tab {
     /// The tab is gone: stop the running job, drop the lines still queued, end the session and
     /// wait for its threads.
     pub fn close(mut self) {
-        self.interrupt.store(true, Ordering::Relaxed);
+        self.interrupt.raise();
         self.input = None;
         if let Some(handle) = self.thread.take() {
             let _ = handle.join();

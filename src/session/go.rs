@@ -283,6 +283,7 @@ impl Variant for GoVariant {
         name: &str,
         args: Args,
         options: &Options,
+        _budget: &crate::stop::Budget,
         out: Out,
     ) -> Result<(), SessionError> {
         match name {

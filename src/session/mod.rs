@@ -8,18 +8,17 @@ pub(crate) mod othello;
 pub(crate) mod quantum;
 pub mod variant;
 
-use crate::budget;
 use crate::games::rules::Side;
 use crate::protocol::driver::{self, Flow, Input};
 use crate::protocol::{lines, parse_line, Args, Command, GoParams};
 use crate::search::game::{WIN, WIN_BOUND};
 use crate::search::{Control, Info, Limits, Outcome, Report};
+use crate::stop::{Budget, Flag};
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use options::{Options, VariantName};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
 use variant::{SessionError, Variant};
@@ -51,7 +50,7 @@ pub struct Settings {
     pub overflow: Overflow,
     /// The interrupt (raised when a served tab closes: the running job stops, the lines still
     /// queued are dropped and the session ends) and the work budget of `count`/`solve`.
-    pub budget: budget::Budget,
+    pub budget: Budget,
     /// Largest table or `count` step of this session, in bytes ([`crate::memory::limit_thread`]).
     pub memory_bytes: Option<u64>,
 }
@@ -60,7 +59,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             overflow: Overflow::Wait,
-            budget: budget::Budget::default(),
+            budget: Budget::default(),
             memory_bytes: None,
         }
     }
@@ -99,14 +98,13 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) {
     run_with(input, output, Settings::default());
 }
 
-/// [`run`] with the given settings, on the calling thread (which takes its budgets).
+/// [`run`] with the given settings, on the calling thread (which takes its memory budget).
 pub fn run_with<R: BufRead + Send + 'static, W: Write>(input: R, output: W, settings: Settings) {
-    let interrupt = Arc::clone(&settings.budget.interrupt);
+    let interrupt = settings.budget.interrupt.clone();
     let overflow = settings.overflow;
-    budget::install(settings.budget);
     crate::memory::limit_thread(settings.memory_bytes);
     let lines = driver::spawn_reader(input, LINE_QUEUE);
-    let mut session = Session::new(output);
+    let mut session = Session::new(output, settings.budget);
     let events = session.search_rx.clone();
     driver::drive(
         &mut Looped {
@@ -123,7 +121,7 @@ pub fn run_with<R: BufRead + Send + 'static, W: Write>(input: R, output: W, sett
 struct Looped<'a, W: Write> {
     session: &'a mut Session<W>,
     overflow: Overflow,
-    interrupt: Arc<AtomicBool>,
+    interrupt: Flag,
 }
 
 impl<W: Write> driver::Front for Looped<'_, W> {
@@ -134,7 +132,7 @@ impl<W: Write> driver::Front for Looped<'_, W> {
     }
 
     fn on_input(&mut self, input: Input) -> Flow {
-        if self.interrupt.load(Ordering::Relaxed) {
+        if self.interrupt.is_raised() {
             return Flow::Continue;
         }
         match input {
@@ -153,7 +151,7 @@ impl<W: Write> driver::Front for Looped<'_, W> {
 
     fn finished(&mut self, input_ended: bool) -> bool {
         let session = &mut *self.session;
-        if self.interrupt.load(Ordering::Relaxed) {
+        if self.interrupt.is_raised() {
             session.abandon();
             return true;
         }
@@ -174,9 +172,8 @@ impl<W: Write> driver::Front for Looped<'_, W> {
 }
 
 struct Running {
+    /// Its stop flag is also what a `go perft` polls.
     control: Arc<Control>,
-    /// Raised with the stop flag: what a `go perft` polls.
-    abort: Arc<AtomicBool>,
     /// Infinite or still pondering: the bestmove waits for `stop` or `ponderhit`.
     waits_for_client: bool,
     /// The search ended while the bestmove had to wait.
@@ -200,10 +197,12 @@ struct Session<W: Write> {
     pending_bytes: usize,
     search_tx: Sender<SearchMsg>,
     search_rx: Receiver<SearchMsg>,
+    /// What may stop a command run on this thread (`count`, `solve`).
+    budget: Budget,
 }
 
 impl<W: Write> Session<W> {
-    fn new(out: W) -> Self {
+    fn new(out: W, budget: Budget) -> Self {
         let options = Options::default();
         let (search_tx, search_rx) = unbounded();
         Session {
@@ -215,6 +214,7 @@ impl<W: Write> Session<W> {
             pending_bytes: 0,
             search_tx,
             search_rx,
+            budget,
         }
     }
 
@@ -385,12 +385,22 @@ impl<W: Write> Session<W> {
             });
         }
         let Session {
-            out, game, options, ..
+            out,
+            game,
+            options,
+            budget,
+            ..
         } = self;
-        game.extension(name, Args::new(name, args), options, &mut |l: &str| {
-            let _ = writeln!(out, "{l}");
-            let _ = out.flush();
-        })
+        game.extension(
+            name,
+            Args::new(name, args),
+            options,
+            budget,
+            &mut |l: &str| {
+                let _ = writeln!(out, "{l}");
+                let _ = out.flush();
+            },
+        )
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), SessionError> {
@@ -436,8 +446,12 @@ impl<W: Write> Session<W> {
             self.line(&note);
         }
         let job = job?;
-        let abort = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&abort);
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let control = Arc::new(Control::new(limits, 0));
+        let flag = control.flag();
         let tx = self.search_tx.clone();
         let thread = thread::Builder::new()
             .name("perft".into())
@@ -454,13 +468,8 @@ impl<W: Write> Session<W> {
                 what: "perft",
                 error,
             })?;
-        let limits = Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        };
         self.search = Some(Running {
-            control: Arc::new(Control::new(limits, 0)),
-            abort,
+            control,
             waits_for_client: false,
             held: None,
             thread: Some(thread),
@@ -573,7 +582,6 @@ impl<W: Write> Session<W> {
             Ok(handle) => {
                 self.search = Some(Running {
                     control,
-                    abort: Arc::new(AtomicBool::new(false)),
                     waits_for_client: limits.waits_for_client(),
                     held: None,
                     last_info: None,
@@ -620,7 +628,6 @@ impl<W: Write> Session<W> {
             return;
         };
         running.control.stop();
-        running.abort.store(true, Ordering::Relaxed);
         running.waits_for_client = false;
         if let Some(outcome) = running.held.take() {
             self.finish(outcome);

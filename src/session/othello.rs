@@ -19,8 +19,7 @@ use crate::search::othello::reason::reason;
 use crate::search::othello::solve::Solver;
 use crate::search::othello::{self as search, Searcher};
 use crate::search::{Job, Limits};
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use crate::stop::{Budget, Reason};
 use std::time::Instant;
 
 /// The game's own commands (`protocol/othello.md`).
@@ -96,9 +95,9 @@ pub enum OthelloError {
     HintGameOver,
     #[error("solve handles at most {MAX_SOLVE_EMPTIES} empty squares (this position has {0})")]
     SolveEmpties(u32),
-    /// The session's budget ended a `solve` ([`crate::budget`]).
+    /// The session's budget ended a `solve` ([`crate::stop::Budget`]).
     #[error("solve {0}")]
-    SolveStopped(crate::budget::Stop),
+    SolveStopped(Reason),
     #[error("count depth must be 1 to {MAX_COUNT_DEPTH}")]
     CountDepth,
     #[error(transparent)]
@@ -256,7 +255,7 @@ impl OthelloVariant {
         Ok(())
     }
 
-    fn solve(&self, out: Out) -> Result<(), OthelloError> {
+    fn solve(&self, budget: &Budget, out: Out) -> Result<(), OthelloError> {
         let board = self.position().board;
         let empties = board.empties().count_ones();
         if empties > MAX_SOLVE_EMPTIES {
@@ -266,7 +265,7 @@ impl OthelloVariant {
         // A served session's budget: the solve stops when its tab closes or past its nodes.
         let stopped = std::cell::Cell::new(None);
         let abort = |nodes| {
-            let why = crate::budget::check(nodes);
+            let why = budget.check(nodes);
             stopped.set(why);
             why.is_some()
         };
@@ -285,7 +284,7 @@ impl OthelloVariant {
         Ok(())
     }
 
-    fn count(&self, depth: u32, out: Out) -> Result<(), OthelloError> {
+    fn count(&self, depth: u32, budget: &Budget, out: Out) -> Result<(), OthelloError> {
         if depth == 0 || depth > MAX_COUNT_DEPTH {
             return Err(OthelloError::CountDepth);
         }
@@ -319,6 +318,8 @@ impl OthelloVariant {
                     bar.set_length(total.max(1));
                     bar.set_position(done);
                 }
+                // A served session's budget: the count stops when its tab closes.
+                budget.check(0).map_or(Ok(()), Err)
             },
         );
         if let Some(bar) = bar {
@@ -455,10 +456,10 @@ impl Variant for OthelloVariant {
         let board = self.position().board;
         Ok(Box::new(move |stop| {
             if let Some(t) = &mut table {
-                t.set_stop(Arc::clone(&stop));
+                t.set_stop(stop.clone());
             }
             let divide = perft::divide_hashed(&board, depth, &mut table);
-            if stop.load(Ordering::Relaxed) {
+            if stop.is_raised() {
                 return None;
             }
             Some(
@@ -491,10 +492,11 @@ impl Variant for OthelloVariant {
         name: &str,
         args: Args,
         _options: &Options,
+        budget: &Budget,
         out: Out,
     ) -> Result<(), SessionError> {
         let done = match name {
-            "count" => self.count(args.number("expected a depth")?, out),
+            "count" => self.count(args.number("expected a depth")?, budget, out),
             "flips" => {
                 let line = self.flips_line(args.word("expected a move")?)?;
                 out(&line);
@@ -503,7 +505,7 @@ impl Variant for OthelloVariant {
             "hint" => self.hint(args.optional_number()?, out),
             "solve" => {
                 args.none()?;
-                self.solve(out)
+                self.solve(budget, out)
             }
             "undo" => {
                 args.none()?;
@@ -546,6 +548,7 @@ mod tests {
                 "undo",
                 Args::new("undo", ""),
                 &Options::default(),
+                &Budget::default(),
                 &mut |_: &str| {},
             )
         };

@@ -10,15 +10,14 @@ use crate::games::rules::Rules;
 use crate::games::view::{GameView, Played};
 use crate::protocol::{Args, StartSpec};
 use crate::search::{Job, Limits, MateJob};
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use crate::stop::{Budget, Flag};
 
 /// Where an extension command writes its lines (flushed one by one, so long jobs stream).
 pub type Out<'a> = &'a mut dyn FnMut(&str);
 
 /// A perft count: per root action (in notation) the leaves below it, or `None` when `stop` was
 /// raised before it finished.
-pub type PerftJob = Box<dyn FnOnce(Arc<AtomicBool>) -> Option<Vec<(String, u64)>> + Send>;
+pub type PerftJob = Box<dyn FnOnce(Flag) -> Option<Vec<(String, u64)>> + Send>;
 
 /// Why a session command is refused: the text after `info string error: `.
 #[derive(Debug, thiserror::Error)]
@@ -197,15 +196,17 @@ pub trait Variant: Shared {
         &[]
     }
 
-    /// Runs one of [`Variant::commands`], reading its arguments from `args`.
+    /// Runs one of [`Variant::commands`], reading its arguments from `args`. Such a command
+    /// runs on the session's thread, so `budget` is what may stop it (a served session's).
     fn extension(
         &mut self,
         name: &str,
         args: Args,
         options: &Options,
+        budget: &Budget,
         out: Out,
     ) -> Result<(), SessionError> {
-        let _ = (args, options, out);
+        let _ = (args, options, budget, out);
         Err(SessionError::Parse(crate::protocol::args::unknown_command(
             name,
         )))

@@ -2,13 +2,13 @@
 //! the legal points without playing them.
 
 use super::game::Game;
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::stop::Flag;
 
 /// `go perft` refuses deeper requests: the count grows by ~size² per ply.
 pub const MAX_DEPTH: u32 = 6;
 
 /// Leaves `depth` plies below; `None` soon after `stop` is raised.
-pub fn perft_until(game: &mut Game, depth: u32, stop: &AtomicBool) -> Option<u64> {
+pub fn perft_until(game: &mut Game, depth: u32, stop: &Flag) -> Option<u64> {
     if depth == 0 {
         return Some(1);
     }
@@ -16,7 +16,7 @@ pub fn perft_until(game: &mut Game, depth: u32, stop: &AtomicBool) -> Option<u64
     if depth == 1 {
         return Some(points.len() as u64);
     }
-    if stop.load(Ordering::Relaxed) {
+    if stop.is_raised() {
         return None;
     }
     let mut total = 0;
@@ -32,7 +32,7 @@ pub fn perft_until(game: &mut Game, depth: u32, stop: &AtomicBool) -> Option<u64
 
 /// Per legal root point, the leaf count below it (depth ≥ 1); `None` soon after `stop` is
 /// raised. `game` is left as it was.
-pub fn divide_until(game: &mut Game, depth: u32, stop: &AtomicBool) -> Option<Vec<(usize, u64)>> {
+pub fn divide_until(game: &mut Game, depth: u32, stop: &Flag) -> Option<Vec<(usize, u64)>> {
     let mut divide = Vec::new();
     for p in game.legal_points() {
         if game.play(Some(p)).is_ok() {

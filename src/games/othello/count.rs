@@ -14,7 +14,7 @@
 
 use super::board::{flips, has_moves, mix, moves, squares};
 use super::position::Position;
-use crate::budget::Stop;
+use crate::stop::Reason;
 
 const D4: u64 = 1 << 27;
 
@@ -181,8 +181,8 @@ fn dedup_bucket<T: Item>(bucket: &[T], table: &mut Vec<T>, keep: bool, out: &mut
 }
 
 /// Children of `layer` whose occupancy hash falls in partition `part` of `parts`, deduplicated.
-/// Returns the number of distinct children (appended to `next` when `keep`), or why the thread's
-/// budget stopped it ([`crate::budget`]).
+/// Returns the number of distinct children (appended to `next` when `keep`), or why `progress`
+/// stopped it.
 #[allow(clippy::too_many_arguments)]
 fn build_partition<T: Item>(
     layer: &[Node],
@@ -193,8 +193,8 @@ fn build_partition<T: Item>(
     keep: bool,
     next: &mut Vec<Node>,
     scratch: &mut Scratch<T>,
-    progress: &mut dyn FnMut(u64),
-) -> Result<u64, Stop> {
+    progress: &mut dyn FnMut(u64) -> Result<(), Reason>,
+) -> Result<u64, Reason> {
     // The children of a partition spread evenly over the buckets; a little slack avoids regrowth.
     let expected = (per_part + per_part / 8) as usize / buckets + 16;
     // Buffers are reused from partition to partition (no fresh pages to fault in each time).
@@ -207,10 +207,7 @@ fn build_partition<T: Item>(
     }
     for (i, node) in layer.iter().enumerate() {
         if i % 65536 == 0 {
-            progress(i as u64);
-            if let Some(stop) = crate::budget::check(0) {
-                return Err(stop);
-            }
+            progress(i as u64)?;
         }
         let wanted = |occupied: u64| parts == 1 || range(mix(occupied, 0), parts) == part;
         for_each_child(node, wanted, |k1, k2| {
@@ -273,8 +270,8 @@ fn next_layer<T: Item>(
     children: u64,
     keep: bool,
     next: &mut Vec<Node>,
-    progress: &mut dyn FnMut(u64, u64),
-) -> Result<(u64, u64), Stop> {
+    progress: &mut dyn FnMut(u64, u64) -> Result<(), Reason>,
+) -> Result<(u64, u64), Reason> {
     let item_bytes = std::mem::size_of::<T>() as u64;
     let parts = (children * item_bytes).div_ceil(PARTITION_BYTES).max(1);
     let per_part = children / parts + 1;
@@ -304,7 +301,7 @@ fn next_layer<T: Item>(
             + scratch.table.capacity() as u64 * item_bytes;
         peak = peak.max(held);
     }
-    progress(total, total);
+    progress(total, total)?;
     Ok((positions, peak))
 }
 
@@ -314,9 +311,9 @@ pub enum CountError {
     /// The next depth needs about `mib` MiB, which cannot be allocated.
     #[error("count depth {depth} needs about {mib} MiB, which cannot be allocated")]
     Memory { depth: u32, mib: u64 },
-    /// The thread's budget stopped it during `depth`.
+    /// The caller's `progress` stopped it during `depth` (a served session's budget).
     #[error("count depth {depth} {why}")]
-    Stopped { depth: u32, why: Stop },
+    Stopped { depth: u32, why: Reason },
 }
 
 error_text!(derived: CountError);
@@ -326,12 +323,12 @@ error_text!(derived: CountError);
 /// positions visited, times partitions). Returns the peak number of bytes held in layers and
 /// buffers (the memory the count needs). Before each depth the memory it will need is checked
 /// ([`depth_need_bytes`]); when it is not there the count ends with an error (the rows of the
-/// depths done are already out).
+/// depths done are already out). `progress` ends the count by returning why.
 pub fn count(
     start: &Position,
     max_depth: u32,
     row: &mut dyn FnMut(CountRow),
-    progress: &mut dyn FnMut(u32, u64, u64),
+    progress: &mut dyn FnMut(u32, u64, u64) -> Result<(), Reason>,
 ) -> Result<u64, CountError> {
     let (k1, k2) = encode(start.black(), start.white(), start.black_to_move);
     let mut layer = vec![Node {
@@ -435,7 +432,7 @@ mod tests {
             &Position::START,
             7,
             &mut |r| rows.push(r),
-            &mut |_, _, _| {},
+            &mut |_, _, _| Ok(()),
         )
         .expect("memory for depth 7");
         let got: Vec<(u64, u64)> = rows.iter().map(|r| (r.paths as u64, r.positions)).collect();

@@ -10,8 +10,7 @@
 #[cfg(target_arch = "x86_64")]
 use super::board::moves_avx2;
 use super::board::{flips, moves, squares, Board};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use crate::stop::Flag;
 
 /// The recursion, written once and compiled twice: with the CPU's POPCNT/BMI/AVX2 (every
 /// function it calls is inlined into it, so they get the features too) and without.
@@ -100,7 +99,7 @@ pub struct PerftTable {
     entries: Vec<Entry>,
     mask: usize,
     /// Raised: the count is abandoned (its result is then meaningless).
-    stop: Option<Arc<AtomicBool>>,
+    stop: Option<Flag>,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -138,14 +137,12 @@ impl PerftTable {
     }
 
     /// Counts with this table give up soon after `flag` is raised.
-    pub fn set_stop(&mut self, flag: Arc<AtomicBool>) {
+    pub fn set_stop(&mut self, flag: Flag) {
         self.stop = Some(flag);
     }
 
     fn stopped(&self) -> bool {
-        self.stop
-            .as_ref()
-            .is_some_and(|s| s.load(Ordering::Relaxed))
+        self.stop.as_ref().is_some_and(Flag::is_raised)
     }
 }
 

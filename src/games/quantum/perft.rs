@@ -3,26 +3,24 @@
 
 use super::action::Action;
 use super::position::{Position, Rules};
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::stop::Flag;
 
 /// The deepest perft the engine accepts: far beyond what can finish, and far below what the
 /// recursion's stack could hold.
 pub const MAX_DEPTH: u32 = 30;
 
-static NEVER: AtomicBool = AtomicBool::new(false);
-
 /// Leaf actions `depth` plies below `pos` (depth 0 = 1).
 pub fn perft(pos: &Position, depth: u32, rules: &Rules) -> u64 {
-    perft_until(pos, depth, rules, &NEVER).unwrap_or(0)
+    perft_until(pos, depth, rules, &Flag::new()).unwrap_or(0)
 }
 
 /// As [`perft`], giving up (`None`) soon after `stop` is raised.
-pub fn perft_until(pos: &Position, depth: u32, rules: &Rules, stop: &AtomicBool) -> Option<u64> {
+pub fn perft_until(pos: &Position, depth: u32, rules: &Rules, stop: &Flag) -> Option<u64> {
     match depth {
         0 => Some(1),
         1 => Some(pos.count_legal(rules)),
         _ => {
-            if stop.load(Ordering::Relaxed) {
+            if stop.is_raised() {
                 return None;
             }
             let mut buffer = Vec::with_capacity(256);
@@ -38,7 +36,7 @@ pub fn perft_until(pos: &Position, depth: u32, rules: &Rules, stop: &AtomicBool)
 
 /// Per root action, the leaf count below it (depth ≥ 1).
 pub fn divide(pos: &Position, depth: u32, rules: &Rules) -> Vec<(Action, u64)> {
-    divide_until(pos, depth, rules, &NEVER).unwrap_or_default()
+    divide_until(pos, depth, rules, &Flag::new()).unwrap_or_default()
 }
 
 /// As [`divide`], giving up (`None`) soon after `stop` is raised.
@@ -46,7 +44,7 @@ pub fn divide_until(
     pos: &Position,
     depth: u32,
     rules: &Rules,
-    stop: &AtomicBool,
+    stop: &Flag,
 ) -> Option<Vec<(Action, u64)>> {
     pos.legal_actions(rules)
         .into_iter()
