@@ -6,6 +6,7 @@ pub mod gtp;
 pub mod matches;
 pub(crate) mod memory;
 pub mod nboard;
+pub mod progress;
 pub mod protocol;
 pub mod rng;
 pub mod search;

@@ -232,7 +232,11 @@ fn perft(depth: u32, sfen: Option<String>, variant: &str) -> Result<(), String> 
     game.set_position(&start, &[], &options)?;
     let t0 = Instant::now();
     let job = game.perft(depth, &options, &mut |line: &str| eprintln!("{line}"))?;
+    let spinner = ryoshi::progress::spinner(format!("perft {depth}"));
     let divide = job(Default::default()).ok_or("perft stopped")?;
+    if let Some(spinner) = spinner {
+        spinner.finish_and_clear();
+    }
     let seconds = t0.elapsed().as_secs_f64();
     let total: u64 = divide.iter().map(|(_, n)| n).sum();
     println!("Nodes searched: {total}");

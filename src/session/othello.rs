@@ -270,7 +270,11 @@ impl OthelloVariant {
             why.is_some()
         };
         let mut solver = Solver::new(22).with_abort(&abort);
+        let spinner = crate::progress::spinner(format!("solving {empties} empties"));
         let r = solver.solve(&board);
+        if let Some(spinner) = spinner {
+            spinner.finish_and_clear();
+        }
         if let Some(why) = stopped.get() {
             return Err(OthelloError::SolveStopped(why));
         }
@@ -289,7 +293,7 @@ impl OthelloVariant {
             return Err(OthelloError::CountDepth);
         }
         let pos = self.position();
-        let bar = progress_bar();
+        let bar = crate::progress::bar("{msg} [{bar:40}] {pos}/{len} positions");
         let mut last_depth = 0;
         let result = count(
             &pos,
@@ -327,21 +331,6 @@ impl OthelloVariant {
         }
         result.map(|_| ()).map_err(OthelloError::Count)
     }
-}
-
-/// A progress bar on stderr, only when stderr is a terminal (tests and pipes stay quiet).
-fn progress_bar() -> Option<indicatif::ProgressBar> {
-    use std::io::IsTerminal;
-    if !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = indicatif::ProgressBar::new(1);
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} positions")
-    {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    Some(bar)
 }
 
 impl Adapter for OthelloVariant {
