@@ -2,6 +2,14 @@
 //! `genmove`.
 
 use crate::games::go::Color;
+use crate::search::Limits;
+
+/// Seconds to whole milliseconds; `None` past 10^15 ms (`time_left b 1e300 0`), which no
+/// game lasts.
+fn ms(seconds: f64) -> Option<u64> {
+    let ms = seconds * 1000.0;
+    (ms < 1e15).then_some(ms as u64)
+}
 
 /// The time system of the game, in seconds.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -172,10 +180,13 @@ impl Clock {
         Ok(())
     }
 
-    /// Seconds `color` may spend on its next move with `empty_points` empty points on the
-    /// board; `None` without a time limit. A tenth and 50 ms are kept back for the reply to
-    /// reach the controller.
-    pub fn budget(&self, color: Color, empty_points: usize) -> Option<f64> {
+    /// What the clock allows `color`'s next move, as the limits every search's time manager
+    /// plans from ([`crate::search::time::plan`]); `None` without a time limit. In main time
+    /// the main time left is shared over `moves_to_go` moves, and what overtime gives each
+    /// move comes on top (Canadian: period / stones; Japanese: one period, lost if unused);
+    /// in Canadian overtime the time left is shared over the stones left; in Japanese overtime
+    /// the move has what is left of its period. A clock too large for milliseconds is none.
+    pub fn limits(&self, color: Color, moves_to_go: u64) -> Option<Limits> {
         let left = self.left[color.index()];
         let per_overtime_move = match self.system {
             System::Unlimited => return None,
@@ -183,17 +194,29 @@ impl Clock {
             System::Canadian { period, stones } => period / stones.max(1) as f64,
             System::Byoyomi { period, .. } => period,
         };
-        let raw = if left.stones > 0 {
-            match self.system {
-                System::Canadian { .. } => left.time / left.stones as f64,
-                _ => left.time,
-            }
-        } else {
-            // Main time spread over the moves still to come (about a third of the empty points,
-            // at least 12), plus what overtime will give each move anyway.
-            left.time / (empty_points / 3).max(12) as f64 + per_overtime_move
+        let limits = match (self.system, left.stones) {
+            (System::Canadian { .. }, stones) if stones > 0 => Limits {
+                time: Some(ms(left.time)?),
+                moves_to_go: Some(u64::from(stones)),
+                ..Limits::default()
+            },
+            (System::Byoyomi { .. }, stones) if stones > 0 => Limits {
+                time: Some(0),
+                byoyomi: Some(ms(left.time)?),
+                ..Limits::default()
+            },
+            _ => Limits {
+                time: Some(ms(left.time)?),
+                byoyomi: if per_overtime_move > 0.0 {
+                    Some(ms(per_overtime_move)?)
+                } else {
+                    None
+                },
+                moves_to_go: Some(moves_to_go),
+                ..Limits::default()
+            },
         };
-        Some((raw * 0.9 - 0.05).max(0.01))
+        Some(limits)
     }
 
     /// Charges `spent` seconds to `color` (the controller's `time_left` corrects it later).
@@ -242,7 +265,7 @@ mod tests {
         assert_eq!(c.system, System::Absolute);
         let c = Clock::time_settings(&["0", "1", "0"]).unwrap();
         assert_eq!(c.system, System::Unlimited);
-        assert_eq!(c.budget(Color::Black, 81), None);
+        assert_eq!(c.limits(Color::Black, 27), None);
         let c = Clock::time_settings(&["60", "30", "5"]).unwrap();
         assert_eq!(
             c.system,
@@ -256,11 +279,15 @@ mod tests {
     }
 
     #[test]
-    fn budgets_follow_the_clock() {
-        // Main time: spread over at least 12 moves.
+    fn limits_follow_the_clock() {
+        let limits = |c: &Clock, color, moves| c.limits(color, moves).unwrap();
+        // Main time: shared over the moves to go.
         let c = Clock::kgs_time_settings(&["absolute", "120"]).unwrap();
-        let b = c.budget(Color::White, 81).unwrap();
-        assert!((b - (120.0 / 27.0 * 0.9 - 0.05)).abs() < 1e-9, "{b}");
+        let l = limits(&c, Color::White, 27);
+        assert_eq!(
+            (l.time, l.byoyomi, l.moves_to_go),
+            (Some(120_000), None, Some(27))
+        );
         // Canadian overtime: the time left over the stones left.
         let mut c = Clock::time_settings(&["0", "50", "10"]).unwrap();
         assert_eq!(
@@ -271,8 +298,15 @@ mod tests {
             }
         );
         c.time_left(Color::Black, "20", "4").unwrap();
-        let b = c.budget(Color::Black, 300).unwrap();
-        assert!((b - (5.0 * 0.9 - 0.05)).abs() < 1e-9, "{b}");
+        let l = limits(&c, Color::Black, 100);
+        assert_eq!((l.time, l.moves_to_go), (Some(20_000), Some(4)));
+        // Main time with Canadian overtime after it: a period's share per move on top.
+        let c = Clock::time_settings(&["60", "30", "5"]).unwrap();
+        let l = limits(&c, Color::Black, 12);
+        assert_eq!(
+            (l.time, l.byoyomi, l.moves_to_go),
+            (Some(60_000), Some(6000), Some(12))
+        );
         // Japanese byoyomi: one period per move once main time is gone.
         let mut c = Clock::kgs_time_settings(&["byoyomi", "10", "5", "3"]).unwrap();
         c.charge(Color::White, 11.0);
@@ -283,18 +317,20 @@ mod tests {
                 stones: 3
             }
         );
-        let b = c.budget(Color::White, 100).unwrap();
-        assert!((b - (5.0 * 0.9 - 0.05)).abs() < 1e-9, "{b}");
-        // Never below 10 ms.
+        let l = limits(&c, Color::White, 33);
+        assert_eq!((l.time, l.byoyomi), (Some(0), Some(5000)));
+        // A clock at zero plans the shortest search, and a huge one is none.
         let mut c = Clock::kgs_time_settings(&["absolute", "1"]).unwrap();
         c.time_left(Color::Black, "0", "0").unwrap();
-        assert_eq!(c.budget(Color::Black, 10), Some(0.01));
+        assert_eq!(limits(&c, Color::Black, 12).time, Some(0));
+        c.time_left(Color::Black, "1e300", "0").unwrap();
+        assert_eq!(c.limits(Color::Black, 12), None);
         assert!(Clock::kgs_time_settings(&["canadian", "1", "2"]).is_err());
         assert!(Clock::kgs_time_settings(&["fischer", "1", "2", "3"]).is_err());
         assert_eq!(
             Clock::kgs_time_settings(&["none"])
                 .unwrap()
-                .budget(Color::Black, 9),
+                .limits(Color::Black, 12),
             None
         );
     }

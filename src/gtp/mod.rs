@@ -12,7 +12,7 @@ use crate::protocol::driver::{self, Input};
 use crate::protocol::lines;
 use crate::search::go::mcts::{Mcts, Settings, Snapshot};
 use crate::search::go::player::{self, Choice};
-use crate::search::go::policy;
+use crate::search::go::{self as go_search, policy};
 use crate::search::{Control, Limits};
 use crate::text::sanitize_message;
 pub use analyze::Args;
@@ -24,6 +24,8 @@ use std::time::Instant;
 /// The komi until a `komi` command sets another: 7.5, as GNU Go, KataGo and most servers use
 /// with area scoring.
 pub const DEFAULT_KOMI: f64 = 7.5;
+/// Kept back from a clock's time for the reply to reach the controller (and for its lag).
+const CLOCK_OVERHEAD_MS: u64 = 100;
 
 pub const COMMANDS: &[&str] = &[
     "protocol_version",
@@ -250,32 +252,30 @@ impl Gtp {
         }
     }
 
-    /// The limits of a move for `color`: the clock's budget, the playout limit, or the
-    /// default move time.
-    fn limits(&self, color: Color) -> Limits {
-        let empty = self
-            .game
-            .board
-            .points()
-            .filter(|&p| self.game.board.get(p) == crate::games::go::board::EMPTY)
-            .count();
-        // A budget too large for milliseconds (`time_left b 1e300 0`) is no limit.
-        let budget = self
+    /// The limits of a move for `color`, and the time kept back for the reply to reach the
+    /// controller: the clock's (planned by the time manager as every search's are), or
+    /// without one the playout limit or the default move time.
+    fn limits(&self, color: Color) -> (Limits, u64) {
+        let playouts = self.args.playouts;
+        match self
             .clock
-            .budget(color, empty)
-            .map(|s| s * 1000.0)
-            .filter(|ms| *ms < 1e15)
-            .map(|ms| ms.max(1.0) as u64);
-        let movetime = match (budget, self.args.playouts) {
-            (Some(ms), _) => Some(ms),
-            (None, Some(_)) => None,
-            (None, None) => Some(self.args.movetime_ms.max(1)),
-        };
-        Limits {
-            movetime,
-            nodes: self.args.playouts,
-            infinite: movetime.is_none() && self.args.playouts.is_none(),
-            ..Limits::default()
+            .limits(color, go_search::moves_to_go(&self.game.board))
+        {
+            Some(clock) => (
+                Limits {
+                    nodes: playouts,
+                    ..clock
+                },
+                CLOCK_OVERHEAD_MS,
+            ),
+            None => (
+                Limits {
+                    movetime: playouts.is_none().then_some(self.args.movetime_ms.max(1)),
+                    nodes: playouts,
+                    ..Limits::default()
+                },
+                0,
+            ),
         }
     }
 
@@ -321,8 +321,8 @@ impl Gtp {
         report: &mut dyn FnMut(&Snapshot),
     ) -> Result<String, Failure> {
         let start = Instant::now();
-        let limits = self.limits(color);
-        let control = Control::new(limits, 0);
+        let (limits, overhead_ms) = self.limits(color);
+        let control = Control::new(limits, overhead_ms);
         let capture = if cleanup {
             let ko = if color == self.game.to_move {
                 self.game.ko

@@ -49,12 +49,13 @@ pub fn plan(limits: &Limits, overhead_ms: u64) -> Budget {
         .saturating_sub(overhead_ms)
         .max(1);
     // A share of the main time, most of the increment, and all of the byoyomi (it is lost if unused).
-    let target = (time / MOVES_TO_GO)
+    let moves = limits.moves_to_go.unwrap_or(MOVES_TO_GO).max(1);
+    let target = (time / moves)
         .saturating_add(inc / 4 * 3 + inc % 4 * 3 / 4)
         .saturating_add(byoyomi);
     if byoyomi > 0 {
         let soft = target.min(available).max(1);
-        let hard = if time / MOVES_TO_GO == 0 {
+        let hard = if time / moves == 0 {
             available
         } else {
             target.saturating_mul(3).min(available).max(soft)
@@ -75,7 +76,8 @@ pub fn plan(limits: &Limits, overhead_ms: u64) -> Budget {
     }
 }
 
-/// The moves the main time is shared over (a quantum shogi game lasts 60 to 80 moves a side).
+/// The moves the main time is shared over when the limits name none (a quantum shogi game
+/// lasts 60 to 80 moves a side).
 const MOVES_TO_GO: u64 = 40;
 
 #[cfg(test)]
@@ -204,6 +206,36 @@ mod tests {
             50,
         );
         assert!(b.hard_ms <= 70, "{b:?}");
+    }
+
+    #[test]
+    fn moves_to_go_sets_the_share() {
+        // A minute over 12 moves, not over 40; one move to go may take all but the overhead.
+        let b = plan(
+            &Limits {
+                time: Some(60_000),
+                moves_to_go: Some(12),
+                ..Default::default()
+            },
+            50,
+        );
+        assert_eq!((b.soft_ms, b.hard_ms), (2500, 10_000));
+        let b = plan(
+            &Limits {
+                time: Some(1000),
+                moves_to_go: Some(1),
+                ..Default::default()
+            },
+            50,
+        );
+        assert_eq!((b.soft_ms, b.hard_ms), (500, 950));
+        // Zero is read as one.
+        let zero = Limits {
+            time: Some(1000),
+            moves_to_go: Some(0),
+            ..Default::default()
+        };
+        assert_eq!(plan(&zero, 50), b);
     }
 
     #[test]

@@ -218,7 +218,7 @@ impl Variant for GoVariant {
         usi::prepare(&self.engine, options.hash_mb)
     }
 
-    fn search(&self, limits: &Limits, options: &Options) -> Job {
+    fn search(&self, _limits: &Limits, options: &Options) -> Job {
         let game = self.record.game.clone();
         if let Some((_, engine)) = self.engine.lock().as_ref() {
             let analysis = options
@@ -233,8 +233,8 @@ impl Variant for GoVariant {
                 analysis,
             );
         }
-        // No memory for a tree: the simple move chooser answers.
-        let limits = limits.clone();
+        // No memory for a tree: the simple move chooser answers (in infinite and ponder modes
+        // the session holds its bestmove until `stop` or `ponderhit`, as for any early answer).
         let seed = options.seed;
         Box::new(move |control, report| {
             let (mv, examined) = policy::choose(&game, game.to_move, seed);
@@ -242,10 +242,6 @@ impl Variant for GoVariant {
             report(Report::Text(format!(
                 "go policy examined {examined} points"
             )));
-            // In infinite and ponder modes the answer waits for `stop` / `ponderhit`.
-            while (limits.infinite || control.is_pondering()) && !control.is_stopped() {
-                std::thread::sleep(std::time::Duration::from_millis(2));
-            }
             Outcome {
                 info: Info {
                     depth: 1,
@@ -272,6 +268,10 @@ impl Variant for GoVariant {
         ));
         out(&format!("Nodes searched: {nodes}"));
         Ok(())
+    }
+
+    fn moves_to_go(&self) -> Option<u64> {
+        Some(crate::search::go::moves_to_go(&self.record.game.board))
     }
 
     fn commands(&self) -> &'static [&'static str] {

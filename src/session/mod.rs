@@ -504,6 +504,7 @@ impl<W: Write> Session<W> {
             movetime: params.movetime,
             depth: params.depth,
             nodes: params.nodes,
+            moves_to_go: self.game.moves_to_go(),
             infinite: params.infinite,
             ponder: params.ponder,
         }

@@ -190,6 +190,12 @@ pub trait Variant: Shared {
     /// `bench`: a fixed deterministic search; the last line must be `Nodes searched: <n>`.
     fn bench(&mut self, options: &Options, out: Out) -> Result<(), SessionError>;
 
+    /// The moves the side to move is expected to have left, when the game can tell: the main
+    /// time of `go btime/wtime` is shared over them. `None`: the time manager's own share.
+    fn moves_to_go(&self) -> Option<u64> {
+        None
+    }
+
     /// The game's own commands (`count`, `flips`, `benson`, ...), by name: the session sends
     /// these, and only these, to [`Variant::extension`].
     fn commands(&self) -> &'static [&'static str] {
