@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use ryoshi::games::go::sgf;
 use ryoshi::games::othello::{obf, square_name};
-use ryoshi::games::quantum::{qsfen, Position, Rules};
+use ryoshi::games::quantum::{qsfen, Position, Ruleset};
 use ryoshi::gtp::{Args, Gtp};
 use ryoshi::protocol::{parse_line, Command, GoParams};
 use ryoshi::text::sanitize_message;
@@ -232,7 +232,7 @@ fn fuzz_go_round_trip() {
 
 /// Positions reached by seeded random play from the start.
 fn random_position(seed: u64, plies: u32) -> Position {
-    let rules = Rules::default();
+    let rules = Ruleset::default();
     let mut pos = Position::start();
     let mut s = seed | 1;
     for _ in 0..plies {

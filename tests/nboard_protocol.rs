@@ -10,7 +10,7 @@ mod othello_games;
 
 use common::{transcript, Engine};
 use othello_games::{random_game, random_game_until};
-use ryoshi::games::othello::ggf::{self, Game};
+use ryoshi::games::othello::ggf::{self, Record};
 use ryoshi::games::othello::{flips, square_name, squares, Position};
 use ryoshi::search::othello::solve::Solver;
 use std::collections::BTreeSet;
@@ -189,7 +189,7 @@ fn the_protocol_pages_example_session() {
 }
 
 /// A seeded random game stopped at `empties` empty squares with the side to move able to move.
-fn endgame(seed: u64, empties: u32) -> Game {
+fn endgame(seed: u64, empties: u32) -> Record {
     let game = random_game_until(seed, 200, |p| {
         p.board.empties().count_ones() <= empties && p.board.moves() != 0
     });
@@ -346,7 +346,7 @@ fn a_refused_game_leaves_no_position_until_one_is_accepted() {
 /// NBoard's text of `game` as its GGF writer makes it on a system whose locale writes a
 /// decimal comma (German): `OsMoveListItem.toString` formats the eval with `%3.2f` in that
 /// locale and the time with `Double.toString`.
-fn german_ggf(game: &Game) -> String {
+fn german_ggf(game: &Record) -> String {
     let mut text = String::from("(;GM[Othello]PC[NBoard]DT[2026-12-01 15:52:27 GMT]PB[Mensch]PW[ryoshi]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]");
     for (black, item) in &game.moves {
         let square = item
@@ -503,7 +503,7 @@ fn go_keeps_within_the_clock_of_the_game() {
 }
 
 /// A seeded game that contains a pass (a `PA` item).
-fn game_with_pass() -> Game {
+fn game_with_pass() -> Record {
     (0..)
         .map(|seed| random_game(seed, 200))
         .find(|g| g.moves.iter().any(|(_, m)| m.square.is_none()))
@@ -520,11 +520,11 @@ fn passes_in_the_game_explicit_or_left_out() {
         .unwrap();
     // The game up to a few moves after the pass, with the PA item and without it.
     let upto = (pass_at + 3).min(full.moves.len() - 1);
-    let explicit = Game {
+    let explicit = Record {
         moves: full.moves[..upto].to_vec(),
         ..full.clone()
     };
-    let implied = Game {
+    let implied = Record {
         moves: explicit
             .moves
             .iter()
@@ -545,7 +545,7 @@ fn passes_in_the_game_explicit_or_left_out() {
         }
     }
     // At the pass itself: the side to move has no move, so `go` passes and `hint` says so.
-    let at_pass = Game {
+    let at_pass = Record {
         moves: full.moves[..pass_at].to_vec(),
         ..full.clone()
     };

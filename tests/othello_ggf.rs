@@ -8,7 +8,7 @@ mod othello_games;
 use othello_games::random_game;
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
-use ryoshi::games::othello::ggf::{self, Game};
+use ryoshi::games::othello::ggf::{self, Record};
 
 fn config(seed: u64, cases: u32) -> ProptestConfig {
     ProptestConfig {
@@ -75,7 +75,7 @@ proptest! {
     fn left_out_passes_are_implied(seed in any::<u64>()) {
         // The same game without its PA items replays to the same position.
         let game = random_game(seed, 200);
-        let without = Game {
+        let without = Record {
             moves: game.moves.iter().copied().filter(|(_, m)| m.square.is_some()).collect(),
             ..game.clone()
         };
@@ -88,7 +88,7 @@ proptest! {
 fn random_games_do_pass_and_end() {
     // The properties above only mean something if the generated games contain passes and
     // finished games.
-    let games: Vec<Game> = (0..300).map(|s| random_game(s, 200)).collect();
+    let games: Vec<Record> = (0..300).map(|s| random_game(s, 200)).collect();
     assert!(games
         .iter()
         .any(|g| g.moves.iter().any(|(_, m)| m.square.is_none())));

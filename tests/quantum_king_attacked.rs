@@ -6,12 +6,12 @@
 mod common;
 
 use common::transcript;
-use ryoshi::games::quantum::{reference, Action, Position, Rules};
+use ryoshi::games::quantum::{reference, Action, Position, Ruleset};
 use ryoshi::rng::SplitMix64 as SplitMix;
 
 /// The oracle: the opponent's reference-legal captures (with the move handed over) that the
 /// reference referee scores as a king capture.
-fn oracle(pos: &Position, rules: &Rules) -> Vec<u8> {
+fn oracle(pos: &Position, rules: &Ruleset) -> Vec<u8> {
     if pos.winner().is_some() {
         return Vec::new();
     }
@@ -35,7 +35,7 @@ fn oracle(pos: &Position, rules: &Rules) -> Vec<u8> {
 
 #[test]
 fn agrees_with_the_reference_generator_over_random_games() {
-    let rules = Rules::default();
+    let rules = Ruleset::default();
     let mut rng = SplitMix::new(2026);
     let (mut checked, mut warned) = (0, 0);
     for _ in 0..40 {

@@ -1,11 +1,11 @@
 //! Perft from the start, fast and reference implementations.
 
-use ryoshi::games::quantum::{perft, reference, Position, Rules};
+use ryoshi::games::quantum::{perft, reference, Position, Ruleset};
 
 #[test]
 fn perft_start_depth_1_and_2() {
     let pos = Position::start();
-    let rules = Rules::default();
+    let rules = Ruleset::default();
     assert_eq!(perft::perft(&pos, 1, &rules), 177);
     assert_eq!(perft::perft(&pos, 2, &rules), 30_992);
 }
@@ -13,13 +13,13 @@ fn perft_start_depth_1_and_2() {
 #[test]
 fn perft_start_depth_3_fast() {
     let pos = Position::start();
-    assert_eq!(perft::perft(&pos, 3, &Rules::default()), 5_376_638);
+    assert_eq!(perft::perft(&pos, 3, &Ruleset::default()), 5_376_638);
 }
 
 #[test]
 fn perft_start_reference_depth_1_and_2() {
     let pos = Position::start();
-    let rules = Rules::default();
+    let rules = Ruleset::default();
     assert_eq!(reference::perft(&pos, 1, &rules), 177);
     assert_eq!(reference::perft(&pos, 2, &rules), 30_992);
 }
@@ -29,14 +29,14 @@ fn perft_start_reference_depth_1_and_2() {
 #[test]
 fn perft_start_reference_depth_3() {
     let pos = Position::start();
-    assert_eq!(reference::perft(&pos, 3, &Rules::default()), 5_376_638);
+    assert_eq!(reference::perft(&pos, 3, &Ruleset::default()), 5_376_638);
 }
 
 /// Positions from seeded random games (hands full of pieces of both origins), where the fast
 /// perft (bulk counting at the last ply) must equal the reference perft.
 #[test]
 fn perft_midgame_fast_equals_reference() {
-    let rules = Rules::default();
+    let rules = Ruleset::default();
     let mut state = 0x00DD_BA11u64;
     let mut next = move || {
         state ^= state << 13;
@@ -86,7 +86,10 @@ fn perft_midgame_fast_equals_reference() {
 #[test]
 fn perft_start_depth_3_by_playing_every_leaf() {
     let pos = Position::start();
-    assert_eq!(perft::perft_by_apply(&pos, 3, &Rules::default()), 5_376_638);
+    assert_eq!(
+        perft::perft_by_apply(&pos, 3, &Ruleset::default()),
+        5_376_638
+    );
 }
 
 /// Depth 4 (923,370,014 leaves) with every leaf played and re-projected, against the bulk count.
@@ -95,7 +98,7 @@ fn perft_start_depth_3_by_playing_every_leaf() {
 #[ignore = "by hand: minutes of CPU; cargo test --release -- --ignored by_hand_"]
 fn by_hand_perft_start_depth_4_bulk_equals_playing_every_leaf() {
     let pos = Position::start();
-    let rules = Rules::default();
+    let rules = Ruleset::default();
     let bulk = perft::perft(&pos, 4, &rules);
     assert_eq!(bulk, 923_370_014);
     assert_eq!(perft::perft_by_apply(&pos, 4, &rules), bulk);

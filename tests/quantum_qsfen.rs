@@ -1,6 +1,6 @@
 //! QSFEN parsing, validation and canonical writing.
 
-use ryoshi::games::quantum::{qsfen, Position, Rules};
+use ryoshi::games::quantum::{qsfen, Position, Ruleset};
 
 #[test]
 fn start_position_round_trips() {
@@ -108,7 +108,7 @@ fn an_infeasible_set_of_candidates_is_rejected() {
 #[test]
 fn drops_name_pieces_by_token() {
     let p = qsfen::parse("4k4/9/9/9/9/9/9/9/4K4 b Q[RSL]~PQ[GS]17Q18q 1").expect("valid");
-    let rules = Rules::default();
+    let rules = Ruleset::default();
     for name in ["Q[RSL]~*5e", "Q[LSR]~*5e", "P*5e", "Q[GS]*5e", "Q*5e"] {
         let a = p
             .parse_action(name, &rules)
@@ -185,7 +185,7 @@ fn fuzzed_qsfen_and_actions_never_panic() {
     assert!(accepted > 100, "{accepted} mutated positions accepted");
     // Random action strings against the start position.
     let p = Position::start();
-    let rules = Rules::default();
+    let rules = Ruleset::default();
     for _ in 0..20_000 {
         let text: String = (0..next(10))
             .map(|_| alphabet[next(alphabet.len())])

@@ -3,8 +3,8 @@
 //! (matching-oracle) position; the key equals a from-scratch key; a rebuild from the raw pieces
 //! and a QSFEN round trip give the same state.
 
-use ryoshi::games::quantum::types::{Side, PIECES_PER_SIDE};
-use ryoshi::games::quantum::{oracle, qsfen, reference, Action, Position, Rules, HAND};
+use ryoshi::games::quantum::types::{Color, PIECES_PER_SIDE};
+use ryoshi::games::quantum::{oracle, qsfen, reference, Action, Position, Ruleset, HAND};
 use ryoshi::rng::SplitMix64 as SplitMix;
 
 /// Prefers captures, then drops, so hands fill and empty often.
@@ -35,7 +35,7 @@ fn check_state(pos: &Position, context: &str) {
         .expect("consistent");
     assert_eq!(rebuilt.pieces(), pos.pieces(), "{context}: rebuild");
     assert_eq!(rebuilt.key(), pos.key(), "{context}: rebuilt key");
-    for origin in Side::BOTH {
+    for origin in Color::BOTH {
         let base = origin.index() * PIECES_PER_SIDE;
         let masks: Vec<u8> = (0..PIECES_PER_SIDE)
             .map(|k| pos.piece(base + k).mask)
@@ -57,7 +57,7 @@ fn random_games_fast_equals_reference() {
     let (mut captures, mut drops, mut plies, mut wins) = (0, 0, 0, 0);
     let mut with_hands = 0;
     for game in 0..60 {
-        let rules = Rules {
+        let rules = Ruleset {
             kakutei_nifu: game % 2 == 0,
         };
         let mut pos = Position::start();

@@ -2,14 +2,14 @@
 
 use ryoshi::games::quantum::types::mask_letters;
 use ryoshi::games::quantum::types::parse_square;
-use ryoshi::games::quantum::{qsfen, Ending, Position, Record, Rules, Side};
+use ryoshi::games::quantum::{qsfen, Color, Ending, Position, Record, Ruleset};
 
 fn pos(text: &str) -> Position {
     qsfen::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 fn play(p: &Position, moves: &str) -> Position {
-    let rules = Rules::default();
+    let rules = Ruleset::default();
     let mut p = p.clone();
     for m in moves.split_whitespace() {
         let a = p
@@ -21,7 +21,7 @@ fn play(p: &Position, moves: &str) -> Position {
 }
 
 fn legal(p: &Position, m: &str) -> bool {
-    p.parse_action(m, &Rules::default()).is_ok()
+    p.parse_action(m, &Ruleset::default()).is_ok()
 }
 
 fn at(p: &Position, sq: &str) -> String {
@@ -170,12 +170,12 @@ fn drop_of_a_piece_of_the_other_origin() {
     // It became gote's ninth certain pawn, so gote's other pieces cannot be pawns any more.
     assert_eq!(at(&q, "5b"), "P");
     let i = q.piece_at(parse_square("5b").unwrap()).unwrap();
-    assert_eq!(ryoshi::games::quantum::origin_of(i), Side::White);
-    assert_eq!(q.piece(i).owner, Side::Black);
+    assert_eq!(ryoshi::games::quantum::origin_of(i), Color::White);
+    assert_eq!(q.piece(i).owner, Color::Black);
     let hand_masks: Vec<String> = q
         .pieces()
         .iter()
-        .filter(|p| p.owner == Side::White && p.square == ryoshi::games::quantum::HAND)
+        .filter(|p| p.owner == Color::White && p.square == ryoshi::games::quantum::HAND)
         .map(|p| mask_letters(p.mask))
         .collect();
     assert_eq!(hand_masks, vec!["RBGSNL"; 10]);
@@ -186,10 +186,10 @@ fn drop_of_a_piece_of_the_other_origin() {
 #[test]
 fn kakutei_nifu_on_and_off() {
     let p = pos("4k4/9/9/9/9/9/4P4/9/4K4 b P17Q19q 1");
-    let off = Rules {
+    let off = Ruleset {
         kakutei_nifu: false,
     };
-    let on = Rules { kakutei_nifu: true };
+    let on = Ruleset { kakutei_nifu: true };
     assert!(p.parse_action("P*5e", &off).is_ok());
     assert!(p.parse_action("P*5e", &on).is_err());
     assert!(p.parse_action("P*4e", &on).is_ok());
@@ -210,9 +210,9 @@ fn capture_goes_to_hand_unpromoted_without_king() {
     let q = play(&p, "5i5c");
     let i = (0..40)
         .find(|&i| {
-            q.piece(i).owner == Side::Black
+            q.piece(i).owner == Color::Black
                 && q.piece(i).square == ryoshi::games::quantum::HAND
-                && ryoshi::games::quantum::origin_of(i) == Side::White
+                && ryoshi::games::quantum::origin_of(i) == Color::White
         })
         .expect("captured piece in sente's hand");
     assert!(!q.piece(i).promoted);
@@ -230,13 +230,13 @@ fn king_capture_of_an_implicit_king() {
     // Losing K made the captured piece a gold, so the other one is now certainly the king.
     assert_eq!(at(&q, "6a"), "K");
     let q = play(&q, "Q*9e 5a6a");
-    assert_eq!(q.winner(), Some(Side::Black));
-    assert_eq!(q.legal_actions(&Rules::default()), vec![]);
-    let record = Record::new(q, Rules::default());
+    assert_eq!(q.winner(), Some(Color::Black));
+    assert_eq!(q.legal_actions(&Ruleset::default()), vec![]);
+    let record = Record::new(q, Ruleset::default());
     assert_eq!(
         record.ending(),
         Some(Ending::KingCapture {
-            winner: Side::Black
+            winner: Color::Black
         })
     );
 }
@@ -247,7 +247,7 @@ fn inconsistent_move_cannot_capture_a_certain_king() {
     let p = pos("4k4/4P4/9/9/9/9/9/9/4K4 b 18Q19q 1");
     assert!(!legal(&p, "5b5a"));
     let q = play(&p, "5b5a+");
-    assert_eq!(q.winner(), Some(Side::Black));
+    assert_eq!(q.winner(), Some(Color::Black));
 }
 
 #[test]
@@ -255,7 +255,7 @@ fn fourfold_repetition_is_detected_on_the_fourth_occurrence() {
     // Shuffling two pieces back and forth: once both were narrowed (by move 5), every
     // position recurs every four moves. The first to occur four times is the one after
     // 8b7b, on the 14th move.
-    let mut record = Record::new(Position::start(), Rules::default());
+    let mut record = Record::new(Position::start(), Ruleset::default());
     let cycle = ["2h3h", "8b7b", "3h2h", "7b8b"];
     for n in 1..=14 {
         assert_eq!(record.ending(), None, "before move {n}");
@@ -272,11 +272,13 @@ fn no_legal_action_loses() {
     // Sente's far rank is full of pieces that cannot move sideways or back; its pawns are
     // stuck behind them; its hand is empty.
     let p = pos("KRBGGSSG~G~/PPPPPPPPP/9/9/4k4/9/9/9/9 b 4q[NL]~17q 1");
-    assert_eq!(p.count_legal(&Rules::default()), 0);
-    let record = Record::new(p, Rules::default());
+    assert_eq!(p.count_legal(&Ruleset::default()), 0);
+    let record = Record::new(p, Ruleset::default());
     assert_eq!(
         record.ending(),
-        Some(Ending::NoLegalAction { loser: Side::Black })
+        Some(Ending::NoLegalAction {
+            loser: Color::Black
+        })
     );
 }
 

@@ -6,8 +6,8 @@
 mod common;
 
 use flate2::read::GzDecoder;
-use ryoshi::games::quantum::types::{mask_letters, square_name, Side};
-use ryoshi::games::quantum::{origin_of, Action, Position, Rules, HAND};
+use ryoshi::games::quantum::types::{mask_letters, square_name, Color};
+use ryoshi::games::quantum::{origin_of, Action, Position, Ruleset, HAND};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::io::Read;
@@ -37,7 +37,7 @@ fn shogitter_name(pos: &Position, action: Action) -> String {
     }
 }
 
-fn names(pos: &Position, rules: &Rules) -> BTreeSet<String> {
+fn names(pos: &Position, rules: &Ruleset) -> BTreeSet<String> {
     pos.legal_actions(rules)
         .into_iter()
         .map(|a| shogitter_name(pos, a))
@@ -54,8 +54,8 @@ fn strings(v: &Value) -> BTreeSet<String> {
         .unwrap_or_default()
 }
 
-fn side_letter(s: Side) -> &'static str {
-    if s == Side::Black {
+fn side_letter(s: Color) -> &'static str {
+    if s == Color::Black {
         "b"
     } else {
         "w"
@@ -107,10 +107,10 @@ fn their_pieces(ply: &Value) -> Vec<String> {
 
 #[test]
 fn replay_shogitter_games() {
-    let old = Rules {
+    let old = Ruleset {
         kakutei_nifu: false,
     };
-    let new = Rules { kakutei_nifu: true };
+    let new = Ruleset { kakutei_nifu: true };
     let games = games();
     assert_eq!(games.len(), 10);
     let (mut plies, mut nifu_seen) = (0, 0);

@@ -4,7 +4,7 @@
 //! Needs cshogi, so it is #[ignore]d in the quick run; the full run (README, `.ci/run`) includes
 //! it, and then a missing cshogi is a failure.
 
-use ryoshi::games::quantum::{Position, Record, Rules};
+use ryoshi::games::quantum::{Position, Record, Ruleset};
 use std::process::Command;
 
 #[test]
@@ -35,7 +35,7 @@ fn cshogi_usi_client_plays_against_ryoshi() {
         .and_then(|rest| rest.split_whitespace().next())
         .unwrap_or_else(|| panic!("no bestmove line: {stdout}"));
     // The answer must be legal in the position the client sent.
-    let mut record = Record::new(Position::start(), Rules::default());
+    let mut record = Record::new(Position::start(), Ruleset::default());
     for mv in ["7g7f", "3c3d", best] {
         record.play_str(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
     }

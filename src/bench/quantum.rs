@@ -6,8 +6,8 @@
 //! for the matching oracle, with the ratio.
 
 use super::BenchError;
-use crate::games::quantum::types::{Mask, Side, PIECES_PER_SIDE};
-use crate::games::quantum::{hall, oracle, Action, Position, Rules};
+use crate::games::quantum::types::{Color, Mask, PIECES_PER_SIDE};
+use crate::games::quantum::{hall, oracle, Action, Position, Ruleset};
 use crate::rng::SplitMix64 as SplitMix;
 use std::hint::black_box;
 use std::time::Instant;
@@ -15,16 +15,16 @@ use std::time::Instant;
 /// `bench hall`'s arguments.
 #[derive(clap::Args)]
 pub struct HallArgs {
-    /// Side states to project (seeded, from random games)
+    /// Color states to project (seeded, from random games)
     #[arg(default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
     states: u64,
 }
 
-/// Side states from seeded random games. Each state is one side's exact sets with one piece
+/// Color states from seeded random games. Each state is one side's exact sets with one piece
 /// freshly restricted by a random local set, as after an action (some become infeasible).
 pub fn sample_states(count: usize, seed: u64) -> Vec<[Mask; PIECES_PER_SIDE]> {
     let mut rng = SplitMix(seed);
-    let rules = Rules::default();
+    let rules = Ruleset::default();
     let mut states = Vec::with_capacity(count);
     let mut pos = Position::start();
     let mut actions = Vec::new();
@@ -47,7 +47,7 @@ pub fn sample_states(count: usize, seed: u64) -> Vec<[Mask; PIECES_PER_SIDE]> {
         };
         let consistent = pos.apply(action);
         debug_assert!(consistent, "generated {action:?}");
-        for origin in Side::BOTH {
+        for origin in Color::BOTH {
             let base = origin.index() * PIECES_PER_SIDE;
             let mut masks = [0; PIECES_PER_SIDE];
             for (k, m) in masks.iter_mut().enumerate() {

@@ -3,7 +3,7 @@
 //! opening played twice. Prints one line per game and a result table.
 
 use super::BenchError;
-use crate::games::quantum::{Ending, Position, Record, Rules, Side};
+use crate::games::quantum::{Color, Ending, Position, Record, Ruleset};
 use crate::rng::splitmix;
 use crate::search::quantum::{think, Player, QGame};
 use crate::search::{Control, Limits, Searcher};
@@ -38,14 +38,14 @@ pub fn strength(args: Args) -> Result<(), BenchError> {
     };
     let games = args.games;
     let movetime = args.movetime_ms;
-    let rules = Rules::default();
+    let rules = Ruleset::default();
     let mut searcher = Searcher::<QGame>::new(64);
     let (mut wins, mut draws, mut losses) = (0u64, 0u64, 0u64);
     for game in 0..games {
         let search_side = if game % 2 == 0 {
-            Side::Black
+            Color::Black
         } else {
-            Side::White
+            Color::White
         };
         let mut record = opening(game / 2, &rules);
         searcher.clear();
@@ -108,7 +108,7 @@ pub fn strength(args: Args) -> Result<(), BenchError> {
         println!(
             "game {:>3}: search plays {}, {} after {} plies ({why}); running W-D-L {wins}-{draws}-{losses}",
             game + 1,
-            if search_side == Side::Black { "sente" } else { "gote" },
+            if search_side == Color::Black { "sente" } else { "gote" },
             result,
             record.keys().len() - 1
         );
@@ -126,7 +126,7 @@ pub fn strength(args: Args) -> Result<(), BenchError> {
 }
 
 /// The two-ply opening of pair `pair` (seeded random legal actions that capture no king).
-fn opening(pair: u64, rules: &Rules) -> Record {
+fn opening(pair: u64, rules: &Ruleset) -> Record {
     let mut record = Record::new(Position::start(), *rules);
     let mut state = 0x0BE1_1001 ^ pair.wrapping_mul(0x9E37_79B9);
     for _ in 0..2 {

@@ -9,7 +9,7 @@
 //! nodes per CPU second (the cost of sharing the table) still say what N free cores would give.
 
 use super::BenchError;
-use crate::games::quantum::{Position, Rules};
+use crate::games::quantum::{Position, Ruleset};
 use crate::search::quantum::{bench_positions, QGame};
 use crate::search::{Control, Limits, Searcher};
 use std::time::Instant;
@@ -49,7 +49,7 @@ pub fn threads(args: Args) -> Result<(), BenchError> {
     let depth = args.depth.clamp(3, 64) as u32;
     let runs = args.runs.clamp(1, 1000) as usize;
     let many = args.threads.clamp(2, 256) as usize;
-    let rules = Rules::default();
+    let rules = Ruleset::default();
     let mids = bench_positions(&rules);
     // 20, 36 and 52 random plies from the start (the others of the eight end in a forced
     // result within a few plies, or have small trees).

@@ -9,7 +9,7 @@ use std::io::Write;
 
 /// One game as the results file tells it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Game {
+pub struct Row {
     pub game: u64,
     pub first: String,
     pub second: String,
@@ -56,7 +56,7 @@ pub enum MergeError {
 crate::games::error_text!(derived: MergeError);
 
 /// Reads the games of one results file; `name` is used in errors.
-pub fn read(text: &str, name: &str) -> Result<Vec<Game>, MergeError> {
+pub fn read(text: &str, name: &str) -> Result<Vec<Row>, MergeError> {
     let mut games = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
@@ -80,7 +80,7 @@ pub fn read(text: &str, name: &str) -> Result<Vec<Game>, MergeError> {
                 .map(str::to_string)
                 .ok_or_else(|| missing(key))
         };
-        let game = Game {
+        let game = Row {
             game: value["game"].as_u64().ok_or_else(|| missing("game"))?,
             first: text_of("first")?,
             second: text_of("second")?,
@@ -101,8 +101,8 @@ pub fn read(text: &str, name: &str) -> Result<Vec<Game>, MergeError> {
 
 /// The union of the files' games in game order. A game number seen twice must be the same game
 /// (a shard run twice); two different games with one number are an error (different matches).
-pub fn union(files: Vec<Vec<Game>>) -> Result<Vec<Game>, MergeError> {
-    let mut by_number: AHashMap<u64, Game> = AHashMap::default();
+pub fn union(files: Vec<Vec<Row>>) -> Result<Vec<Row>, MergeError> {
+    let mut by_number: AHashMap<u64, Row> = AHashMap::default();
     for game in files.into_iter().flatten() {
         match by_number.get(&game.game) {
             Some(seen) if seen.first != game.first || seen.second != game.second => {
@@ -118,7 +118,7 @@ pub fn union(files: Vec<Vec<Game>>) -> Result<Vec<Game>, MergeError> {
             }
         }
     }
-    let mut games: Vec<Game> = by_number.into_values().collect();
+    let mut games: Vec<Row> = by_number.into_values().collect();
     games.sort_by_key(|g| g.game);
     Ok(games)
 }
@@ -127,7 +127,7 @@ pub fn union(files: Vec<Vec<Game>>) -> Result<Vec<Game>, MergeError> {
 /// schedule gives each round two games per pair, the earlier-listed engine first in the
 /// odd-numbered one, so any shard tells the order: the first player of an odd game, the second
 /// of an even one.
-pub fn pair_scores(games: &[Game]) -> Vec<PairScore> {
+pub fn pair_scores(games: &[Row]) -> Vec<PairScore> {
     let mut pairs: Vec<PairScore> = Vec::new();
     for g in games {
         let index = pairs.iter().position(|p| {

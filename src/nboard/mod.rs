@@ -7,7 +7,7 @@
 
 pub(crate) mod task;
 
-use crate::games::othello::ggf::{self, Game, GgfError, MoveItem, Played};
+use crate::games::othello::ggf::{self, GgfError, MoveItem, Played, Record};
 use crate::games::othello::Position;
 use crate::protocol::driver::{self, Flow, Input};
 use crate::protocol::lines;
@@ -81,7 +81,7 @@ struct Front<W: Write> {
     /// The game of the last accepted `set game` and the moves played since; None after a
     /// refused `set game`, so that no request is answered for a position NBoard no longer
     /// shows (it matches replies by `pong` only: a stale `===` would be an illegal move).
-    game: Option<Game>,
+    game: Option<Record>,
     depth: Depth,
     /// The control of the running search.
     busy: Option<Arc<Control>>,
@@ -100,7 +100,7 @@ impl<W: Write> Front<W> {
     fn new(out: W, tx: Sender<Event>) -> Self {
         Front {
             out,
-            game: Some(Game::from_start(Position::START)),
+            game: Some(Record::from_start(Position::START)),
             depth: Depth(DEFAULT_DEPTH),
             busy: None,
             queue: VecDeque::new(),
@@ -233,7 +233,7 @@ impl<W: Write> Front<W> {
     }
 
     /// The game, unless the last `set game` was refused.
-    fn game(&self, command: &'static str) -> Result<&Game, Failure> {
+    fn game(&self, command: &'static str) -> Result<&Record, Failure> {
         self.game.as_ref().ok_or(Failure::NoGame(command))
     }
 

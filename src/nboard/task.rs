@@ -3,7 +3,7 @@
 //! when the control is stopped (`ping` or `quit`), and then report nothing more.
 
 use crate::games::othello::board::{flips, squares};
-use crate::games::othello::ggf::Game;
+use crate::games::othello::ggf::Record;
 use crate::games::othello::{square_name, Board};
 use crate::search::othello::reason::reason;
 use crate::search::othello::solve::{final_score, Solver};
@@ -99,7 +99,7 @@ pub fn move_budget_ms(left_ms: u64, empties: u32) -> u64 {
 
 /// Every position of `game`, each with its count of moves made (passes count, a pass the
 /// record left out included), as NBoard's `analysis` lines number them.
-pub fn game_positions(game: &Game) -> Vec<(usize, Board)> {
+pub fn game_positions(game: &Record) -> Vec<(usize, Board)> {
     let mut position = game.start;
     let mut list = vec![(0, position.board)];
     for (_, item) in &game.moves {

@@ -119,15 +119,15 @@ impl From<OthelloError> for SessionError {
 }
 
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct Record {
     state: State,
     /// The state before each placement, oldest first.
     history: Vec<State>,
 }
 
-impl Game {
-    fn new(position: Position) -> Game {
-        Game {
+impl Record {
+    fn new(position: Position) -> Record {
+        Record {
             state: State::start(position),
             history: Vec::new(),
         }
@@ -171,13 +171,13 @@ fn move_list(board: &Board) -> Vec<String> {
 }
 
 pub struct OthelloVariant {
-    game: Game,
+    game: Record,
 }
 
 impl OthelloVariant {
     pub fn new() -> Self {
         OthelloVariant {
-            game: Game::new(Position::START),
+            game: Record::new(Position::START),
         }
     }
 
@@ -335,20 +335,20 @@ impl OthelloVariant {
 
 impl Adapter for OthelloVariant {
     type Rules = Position;
-    type Record = Game;
+    type Record = Record;
     type Error = OthelloError;
 
     fn rules(&self) -> &Position {
         &self.game.state.position
     }
 
-    fn set_record(&mut self, game: Game) {
+    fn set_record(&mut self, game: Record) {
         self.game = game;
     }
 
     /// The position as given (not the rules' `from_text`, which passes at once for a side
     /// without a move): a client may confirm that pass.
-    fn start(start: &StartSpec, _options: &Options) -> Result<Game, OthelloError> {
+    fn start(start: &StartSpec, _options: &Options) -> Result<Record, OthelloError> {
         let position = match start {
             StartSpec::Startpos => Position::START,
             StartSpec::Sfen(fields) => {
@@ -356,10 +356,10 @@ impl Adapter for OthelloVariant {
                 Position::from_fields(&fields).map_err(OthelloError::Position)?
             }
         };
-        Ok(Game::new(position))
+        Ok(Record::new(position))
     }
 
-    fn play_listed(game: &mut Game, number: usize, text: &str) -> Result<(), OthelloError> {
+    fn play_listed(game: &mut Record, number: usize, text: &str) -> Result<(), OthelloError> {
         game.apply(text).map_err(|e| OthelloError::Listed {
             number,
             error: Box::new(e),
@@ -517,8 +517,8 @@ mod tests {
     use super::*;
     use crate::session::variant::Shared;
 
-    fn game(moves: &str) -> Game {
-        let mut g = Game::new(Position::START);
+    fn game(moves: &str) -> Record {
+        let mut g = Record::new(Position::START);
         for m in moves.split_whitespace() {
             g.apply(m).unwrap();
         }

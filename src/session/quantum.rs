@@ -2,7 +2,7 @@
 
 use super::options::{Options, Strategy};
 use super::variant::{self, Adapter, Out, PerftJob, SessionError, Variant};
-use crate::games::quantum::{perft, Position, Record, Rules};
+use crate::games::quantum::{perft, Position, Record, Ruleset};
 use crate::games::quantum::{square_name, PlayError, RecordError};
 use crate::memory;
 use crate::protocol::StartSpec;
@@ -48,7 +48,7 @@ pub struct QuantumVariant {
 impl QuantumVariant {
     pub fn new() -> Self {
         QuantumVariant {
-            record: Record::new(Position::start(), Rules::default()),
+            record: Record::new(Position::start(), Ruleset::default()),
             searcher: Arc::new(Mutex::new(None)),
         }
     }
@@ -65,8 +65,8 @@ fn threads(options: &Options) -> usize {
     usize::try_from(options.threads).unwrap_or(1)
 }
 
-fn rules(options: &Options) -> Rules {
-    Rules {
+fn rules(options: &Options) -> Ruleset {
+    Ruleset {
         kakutei_nifu: options.kakutei_nifu,
     }
 }

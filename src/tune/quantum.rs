@@ -9,8 +9,8 @@
 //! as the unit). Nothing is random but the train/validation split, which hashes each game with
 //! the seed; the output is the same on every run and at every commit.
 
-use crate::games::quantum::types::{is_king_candidate, Side};
-use crate::games::quantum::{origin_of, qsfen, Action, Position, Rules, HAND};
+use crate::games::quantum::types::{is_king_candidate, Color};
+use crate::games::quantum::{origin_of, qsfen, Action, Position, Ruleset, HAND};
 use crate::matches::merge::read;
 use crate::matches::opening::Opening;
 use crate::rng::splitmix;
@@ -44,7 +44,7 @@ impl Sample {
     /// [`Sample::new`] with both sides' [`Position::board_reach`] at hand.
     fn with_reach(pos: &Position, reach: &[(u128, u32); 2], black_result: f64) -> Sample {
         let us = pos.side_to_move();
-        let rel = |side: Side| (side != us) as usize;
+        let rel = |side: Color| (side != us) as usize;
         let mut pieces: BTreeMap<u16, i8> = BTreeMap::new();
         let mut kings = [0u8; 2];
         let mut squares = [0u128; 2];
@@ -66,7 +66,7 @@ impl Sample {
         }
         let mut exposed = [0u8; 2];
         let mut mobility = [0u16; 2];
-        for side in Side::BOTH {
+        for side in Color::BOTH {
             let r = rel(side);
             exposed[r] = (squares[r] & reach[side.opponent().index()].0).count_ones() as u8;
             mobility[r] = reach[side.index()].1 as u16;
@@ -76,7 +76,7 @@ impl Sample {
             kings,
             exposed,
             mobility,
-            result: if us == Side::Black {
+            result: if us == Color::Black {
                 black_result
             } else {
                 1.0 - black_result
@@ -163,7 +163,7 @@ fn quiet_leaf(
     }
     alpha = alpha.max(stand);
     let mut moves = Vec::new();
-    pos.generate_captures(&Rules::default(), &mut moves);
+    pos.generate_captures(&Ruleset::default(), &mut moves);
     let defended = reach[pos.side_to_move().opponent().index()].0;
     let value = |i: usize| {
         let p = pos.piece(i);
@@ -232,7 +232,7 @@ pub fn load(
 ) -> Result<DataSet, String> {
     let mut data = DataSet::default();
     let mut seen = ahash::AHashSet::new();
-    let rules = Rules::default();
+    let rules = Ruleset::default();
     for (name, text) in files {
         for game in read(text, name).map_err(|e| e.to_string())? {
             data.lines += 1;
@@ -669,7 +669,7 @@ mod tests {
 
     /// Positions from seeded random playouts.
     fn positions(count: usize) -> Vec<Position> {
-        let rules = Rules::default();
+        let rules = Ruleset::default();
         let mut out = Vec::new();
         let mut state = 7u64;
         while out.len() < count {
@@ -732,7 +732,7 @@ mod tests {
         for pos in positions(100) {
             if let Ok(leaf) = quiet(&pos) {
                 assert!(leaf.winner().is_none());
-                let g = QGame::new(leaf.clone(), Rules::default());
+                let g = QGame::new(leaf.clone(), Ruleset::default());
                 let mut caps = Vec::new();
                 g.quiescence_moves(&mut caps);
                 // Stand pat was at least as good as every capture's outcome: no capture of a

@@ -1,14 +1,14 @@
-//! Seeded random Othello games as GGF `Game`s, for the GGF and NBoard tests.
+//! Seeded random Othello games as GGF `Record`s, for the GGF and NBoard tests.
 #![allow(dead_code)]
 
-use ryoshi::games::othello::ggf::{Game, MoveItem};
+use ryoshi::games::othello::ggf::{MoveItem, Record};
 use ryoshi::games::othello::{squares, Position};
 use ryoshi::rng::SplitMix64;
 
 /// A random legal game from the start: up to `plies` moves (passes written as `PA` items),
 /// each with an evaluation and a time some of the time. Stops early when `stop` holds for the
 /// position reached, or at the end of the game.
-pub fn random_game_until(seed: u64, plies: usize, stop: impl Fn(&Position) -> bool) -> Game {
+pub fn random_game_until(seed: u64, plies: usize, stop: impl Fn(&Position) -> bool) -> Record {
     let mut rng = SplitMix64::new(seed);
     let mut position = Position::START;
     let mut moves = Vec::new();
@@ -28,7 +28,7 @@ pub fn random_game_until(seed: u64, plies: usize, stop: impl Fn(&Position) -> bo
         };
         moves.push((black, MoveItem { square, eval, time }));
     }
-    Game {
+    Record {
         start: Position::START,
         moves,
         position,
@@ -36,6 +36,6 @@ pub fn random_game_until(seed: u64, plies: usize, stop: impl Fn(&Position) -> bo
     }
 }
 
-pub fn random_game(seed: u64, plies: usize) -> Game {
+pub fn random_game(seed: u64, plies: usize) -> Record {
     random_game_until(seed, plies, |_| false)
 }

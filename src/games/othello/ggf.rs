@@ -56,7 +56,7 @@ impl MoveItem {
 
 /// A parsed and replayed game.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Game {
+pub struct Record {
     pub start: Position,
     /// The moves as listed, each with its colour (true = black, `B[...]`).
     pub moves: Vec<(bool, MoveItem)>,
@@ -75,10 +75,10 @@ pub struct Clock {
     pub grace: u64,
 }
 
-impl Game {
+impl Record {
     /// A game with no moves yet from `start`.
-    pub fn from_start(start: Position) -> Game {
-        Game {
+    pub fn from_start(start: Position) -> Record {
+        Record {
             start,
             moves: Vec::new(),
             position: start,
@@ -496,7 +496,7 @@ fn check_type(text: &str) -> Result<(), GgfError> {
 }
 
 /// Parses one GGF game (optionally preceded by GGS's game count `1`) and replays its moves.
-pub fn parse(text: &str) -> Result<Game, GgfError> {
+pub fn parse(text: &str) -> Result<Record, GgfError> {
     if text.len() > MAX_GGF_BYTES {
         return Err(GgfError::TooLong(text.len()));
     }
@@ -608,7 +608,7 @@ pub fn parse(text: &str) -> Result<Game, GgfError> {
         }
         moves.push((black, item));
     }
-    Ok(Game {
+    Ok(Record {
         start,
         moves,
         position,

@@ -1,6 +1,6 @@
 //! Actions and their protocol notation (`7g7f`, `8h2b+`, `Q[RSL]~*5e`).
 
-use super::position::{origin_of, Position, Rules, HAND};
+use super::position::{origin_of, Position, Ruleset, HAND};
 use super::qsfen;
 use super::types::*;
 
@@ -101,7 +101,7 @@ impl Position {
     }
 
     /// Reads an action in protocol notation and checks that it is legal here.
-    pub fn parse_action(&self, text: &str, rules: &Rules) -> Result<Action, ActionError> {
+    pub fn parse_action(&self, text: &str, rules: &Ruleset) -> Result<Action, ActionError> {
         let action = self.read_action(text)?;
         if self.winner.is_some() {
             return Err(ActionError::GameOver);

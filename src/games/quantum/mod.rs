@@ -49,7 +49,7 @@ pub(crate) mod zobrist;
 
 pub use action::{Action, ActionError};
 pub use movegen::Displacement;
-pub use position::{loose_mask, origin_of, Piece, Position, PositionError, Rules, HAND};
+pub use position::{loose_mask, origin_of, Piece, Position, PositionError, Ruleset, HAND};
 pub use qsfen::QsfenError;
 pub use record::{Ending, PlayError, Record, RecordError};
-pub use types::{square_name, Mask, Side, Square};
+pub use types::{square_name, Color, Mask, Square};

@@ -7,7 +7,7 @@
 //! iff `mask ∩ E ≠ ∅`: legality costs one AND, and the count at the last ply of perft is exact.
 
 use super::action::Action;
-use super::position::{origin_of, Position, Rules, HAND};
+use super::position::{origin_of, Position, Ruleset, HAND};
 use super::types::*;
 
 /// Directions in the mover's frame: forward, forward-right, right, back-right, back,
@@ -173,8 +173,8 @@ pub enum Displacement {
 
 impl Displacement {
     /// The class of the move from `from` to `to` for `side`, or None for a shape no piece makes.
-    pub fn of(side: Side, from: Square, to: Square) -> Option<Displacement> {
-        let sign = if side == Side::Black { 1 } else { -1 };
+    pub fn of(side: Color, from: Square, to: Square) -> Option<Displacement> {
+        let sign = if side == Color::Black { 1 } else { -1 };
         // Forward is positive, in the mover's frame.
         let fwd = (rank_of(from) as i8 - rank_of(to) as i8) * sign;
         let side_steps = (file_of(from) as i8 - file_of(to) as i8).abs();
@@ -326,7 +326,7 @@ const fn movement_table() -> [[Movement; 256]; 2] {
 }
 
 /// Board files (bit f-1) where `side` has an unpromoted piece that is certainly a pawn.
-pub fn certain_pawn_files(pos: &Position, side: Side) -> u16 {
+pub fn certain_pawn_files(pos: &Position, side: Color) -> u16 {
     let mut files = 0u16;
     for p in pos.pieces.iter() {
         if p.square != HAND && p.owner == side && !p.promoted && p.mask == P {
@@ -377,25 +377,25 @@ impl Sink for Counter {
 impl Position {
     /// Appends every legal action (distinct from, to, promote; one drop per hand class and
     /// square) to `out`. Nothing once the game is over.
-    pub fn generate(&self, rules: &Rules, out: &mut Vec<Action>) {
+    pub fn generate(&self, rules: &Ruleset, out: &mut Vec<Action>) {
         self.generate_into(rules, out);
     }
 
     /// Appends the legal captures only (board moves onto an enemy piece), e.g. for a
     /// quiescence search.
-    pub fn generate_captures(&self, rules: &Rules, out: &mut Vec<Action>) {
+    pub fn generate_captures(&self, rules: &Ruleset, out: &mut Vec<Action>) {
         self.generate_into(rules, &mut Captures { pos: self, out });
     }
 
     /// The number of legal actions (what [`Position::generate`] would append).
-    pub fn count_legal(&self, rules: &Rules) -> u64 {
+    pub fn count_legal(&self, rules: &Ruleset) -> u64 {
         let mut c = Counter(0);
         self.generate_into(rules, &mut c);
         c.0
     }
 
     /// All legal actions in a fresh vector.
-    pub fn legal_actions(&self, rules: &Rules) -> Vec<Action> {
+    pub fn legal_actions(&self, rules: &Ruleset) -> Vec<Action> {
         let mut v = Vec::with_capacity(256);
         self.generate(rules, &mut v);
         v
@@ -406,7 +406,7 @@ impl Position {
     /// {K} once the capturer's own restriction is applied). The "your king is in check" warning of
     /// the browser pages. A capture of a piece that only may be the king does not count: it
     /// takes K away from that piece and loses nothing. Board order; empty once the game is over.
-    pub fn king_capture_threats(&self, rules: &Rules) -> Vec<Square> {
+    pub fn king_capture_threats(&self, rules: &Ruleset) -> Vec<Square> {
         if self.winner.is_some() {
             return Vec::new();
         }
@@ -431,12 +431,12 @@ impl Position {
     }
 
     /// Whether `action` is legal here.
-    pub fn is_legal(&self, action: Action, rules: &Rules) -> bool {
+    pub fn is_legal(&self, action: Action, rules: &Ruleset) -> bool {
         self.legal_actions(rules).contains(&action)
     }
 
     #[inline]
-    pub(crate) fn generate_into<T: Sink>(&self, rules: &Rules, out: &mut T) {
+    pub(crate) fn generate_into<T: Sink>(&self, rules: &Ruleset, out: &mut T) {
         if self.winner.is_some() {
             return;
         }
@@ -516,7 +516,7 @@ impl Position {
         self.generate_drops(rules, out);
     }
 
-    fn generate_drops<T: Sink>(&self, rules: &Rules, out: &mut T) {
+    fn generate_drops<T: Sink>(&self, rules: &Ruleset, out: &mut T) {
         let side = self.side;
         // One representative (the lowest index) per (origin, exact set) class in hand.
         let mut seen: [(u8, Mask); PIECES] = [(0, 0); PIECES];
@@ -566,7 +566,7 @@ impl Position {
     /// What `side`'s pieces on the board reach, for evaluation: the squares they could move to
     /// or defend (squares of their own pieces count), and how many board moves they have
     /// (targets not held by their own pieces; promotion choices and rank filters ignored).
-    pub fn board_reach(&self, side: Side) -> (u128, u32) {
+    pub fn board_reach(&self, side: Color) -> (u128, u32) {
         self.board_reach_both()[side.index()]
     }
 
@@ -613,7 +613,7 @@ impl Position {
 
     /// The scalar walk [`Position::board_reach`] replaced, kept as its test oracle.
     #[cfg(test)]
-    pub(crate) fn board_reach_scalar(&self, side: Side) -> (u128, u32) {
+    pub(crate) fn board_reach_scalar(&self, side: Color) -> (u128, u32) {
         let rot = side.index() * 4;
         let mut own = 0u128;
         for p in self.pieces.iter() {
@@ -670,14 +670,14 @@ mod reach_tests {
 
     #[test]
     fn ray_tables_agree_with_the_scalar_walk_on_random_games() {
-        let rules = Rules::default();
+        let rules = Ruleset::default();
         let mut rng = SplitMix64::new(47);
         let mut positions = 0;
         for _ in 0..40 {
             let mut pos = Position::start();
             for _ in 0..120 {
                 let both = pos.board_reach_both();
-                for side in Side::BOTH {
+                for side in Color::BOTH {
                     assert_eq!(both[side.index()], pos.board_reach_scalar(side));
                 }
                 positions += 1;

@@ -2,7 +2,7 @@
 //! counted leaf is still legality-checked (see `movegen`: consistency is `mask ∩ E ≠ ∅`).
 
 use super::action::Action;
-use super::position::{Position, Rules};
+use super::position::{Position, Ruleset};
 use crate::stop::Flag;
 
 /// The deepest perft the engine accepts: far beyond what can finish, and far below what the
@@ -10,12 +10,12 @@ use crate::stop::Flag;
 pub const MAX_DEPTH: u32 = 30;
 
 /// Leaf actions `depth` plies below `pos` (depth 0 = 1).
-pub fn perft(pos: &Position, depth: u32, rules: &Rules) -> u64 {
+pub fn perft(pos: &Position, depth: u32, rules: &Ruleset) -> u64 {
     perft_until(pos, depth, rules, &Flag::new()).unwrap_or(0)
 }
 
 /// As [`perft`], giving up (`None`) soon after `stop` is raised.
-pub fn perft_until(pos: &Position, depth: u32, rules: &Rules, stop: &Flag) -> Option<u64> {
+pub fn perft_until(pos: &Position, depth: u32, rules: &Ruleset, stop: &Flag) -> Option<u64> {
     match depth {
         0 => Some(1),
         1 => Some(pos.count_legal(rules)),
@@ -35,7 +35,7 @@ pub fn perft_until(pos: &Position, depth: u32, rules: &Rules, stop: &Flag) -> Op
 }
 
 /// Per root action, the leaf count below it (depth ≥ 1).
-pub fn divide(pos: &Position, depth: u32, rules: &Rules) -> Vec<(Action, u64)> {
+pub fn divide(pos: &Position, depth: u32, rules: &Ruleset) -> Vec<(Action, u64)> {
     divide_until(pos, depth, rules, &Flag::new()).unwrap_or_default()
 }
 
@@ -43,7 +43,7 @@ pub fn divide(pos: &Position, depth: u32, rules: &Rules) -> Vec<(Action, u64)> {
 pub fn divide_until(
     pos: &Position,
     depth: u32,
-    rules: &Rules,
+    rules: &Ruleset,
     stop: &Flag,
 ) -> Option<Vec<(Action, u64)>> {
     pos.legal_actions(rules)
@@ -59,7 +59,7 @@ pub fn divide_until(
 
 /// Perft that plays every leaf and counts it only if the position after it is consistent:
 /// the slow twin of the last-ply counting in [`perft`] (tests check they agree).
-pub fn perft_by_apply(pos: &Position, depth: u32, rules: &Rules) -> u64 {
+pub fn perft_by_apply(pos: &Position, depth: u32, rules: &Ruleset) -> u64 {
     if depth == 0 {
         return 1;
     }

@@ -15,7 +15,7 @@ pub enum PositionError {
     SharedSquare(Square),
     /// The pieces of this origin side have no complete assignment of types.
     #[error("the pieces of origin {} have no consistent assignment of types", .0.letter())]
-    Inconsistent(Side),
+    Inconsistent(Color),
 }
 
 error_text!(derived: PositionError);
@@ -30,7 +30,7 @@ pub struct Piece {
     /// A board square, or [`HAND`].
     pub square: Square,
     /// Current owner on the board, or holder in hand.
-    pub owner: Side,
+    pub owner: Color,
     pub promoted: bool,
     /// The exact candidate set (kept projected after every action).
     pub mask: Mask,
@@ -38,8 +38,8 @@ pub struct Piece {
 
 /// Pieces `0..20` have origin sente, `20..40` origin gote, for life.
 #[inline]
-pub fn origin_of(index: usize) -> Side {
-    Side::from_index(index / PIECES_PER_SIDE)
+pub fn origin_of(index: usize) -> Color {
+    Color::from_index(index / PIECES_PER_SIDE)
 }
 
 /// What a bare `Q` (no restriction) means for a piece where it stands: in hand it cannot be a
@@ -56,14 +56,14 @@ pub fn loose_mask(p: &Piece) -> Mask {
 
 /// Rule switches that differ between Shogitter's historical rules and today's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Rules {
+pub struct Ruleset {
     /// 確定二歩禁: forbid dropping a certain pawn on a file holding one's own unpromoted certain pawn.
     pub kakutei_nifu: bool,
 }
 
-impl Default for Rules {
+impl Default for Ruleset {
     fn default() -> Self {
-        Rules { kakutei_nifu: true }
+        Ruleset { kakutei_nifu: true }
     }
 }
 
@@ -72,8 +72,8 @@ impl Default for Rules {
 pub struct Position {
     pub(crate) board: [u8; SQUARES],
     pub(crate) pieces: [Piece; PIECES],
-    pub(crate) side: Side,
-    pub(crate) winner: Option<Side>,
+    pub(crate) side: Color,
+    pub(crate) winner: Option<Color>,
     pub(crate) key: u64,
     pub(crate) move_number: u32,
 }
@@ -89,15 +89,15 @@ impl Position {
     pub fn start() -> Position {
         let mut pieces = [Piece {
             square: HAND,
-            owner: Side::Black,
+            owner: Color::Black,
             promoted: false,
             mask: ALL,
         }; PIECES];
         // Each side: its back rank, the bishop and rook squares, its pawn rank.
-        let layout = |side: Side| -> Vec<Square> {
+        let layout = |side: Color| -> Vec<Square> {
             let (back, second, pawns) = match side {
-                Side::Black => (8, 7, 6),
-                Side::White => (0, 1, 2),
+                Color::Black => (8, 7, 6),
+                Color::White => (0, 1, 2),
             };
             let mut squares: Vec<Square> = (0..9).map(|c| back * 9 + c).collect();
             squares.push(second * 9 + 1);
@@ -106,7 +106,7 @@ impl Position {
             squares.sort_unstable();
             squares
         };
-        for side in Side::BOTH {
+        for side in Color::BOTH {
             for (k, sq) in layout(side).into_iter().enumerate() {
                 pieces[side.index() * PIECES_PER_SIDE + k] = Piece {
                     square: sq,
@@ -116,14 +116,14 @@ impl Position {
                 };
             }
         }
-        Position::from_pieces(pieces, Side::Black, 1).expect("the start position is consistent")
+        Position::from_pieces(pieces, Color::Black, 1).expect("the start position is consistent")
     }
 
     /// Builds a position from raw pieces (local sets), projecting both origin sides.
     /// Errors when two pieces share a square or a side has no complete assignment.
     pub fn from_pieces(
         mut pieces: [Piece; PIECES],
-        side: Side,
+        side: Color,
         move_number: u32,
     ) -> Result<Position, PositionError> {
         let mut board = [EMPTY; SQUARES];
@@ -139,7 +139,7 @@ impl Position {
             }
             board[p.square as usize] = i as u8;
         }
-        for origin in Side::BOTH {
+        for origin in Color::BOTH {
             let base = origin.index() * PIECES_PER_SIDE;
             let mut masks = [0; PIECES_PER_SIDE];
             for k in 0..PIECES_PER_SIDE {
@@ -167,13 +167,13 @@ impl Position {
     // ---- read access (the search and the referee use these) ----
 
     #[inline]
-    pub fn side_to_move(&self) -> Side {
+    pub fn side_to_move(&self) -> Color {
         self.side
     }
 
     /// The king capturer, once a certain king has been taken (then the game is over).
     #[inline]
-    pub fn winner(&self) -> Option<Side> {
+    pub fn winner(&self) -> Option<Color> {
         self.winner
     }
 
@@ -211,7 +211,7 @@ impl Position {
     /// `Q` therefore reads back as the same position.
     pub fn bare_q(&self) -> u64 {
         let mut set = 0u64;
-        for origin in Side::BOTH {
+        for origin in Color::BOTH {
             let base = origin.index() * PIECES_PER_SIDE;
             let masks = self.side_masks(origin);
             let mut chosen = 0u32;
@@ -242,7 +242,7 @@ impl Position {
         set
     }
 
-    pub(crate) fn side_masks(&self, origin: Side) -> [Mask; PIECES_PER_SIDE] {
+    pub(crate) fn side_masks(&self, origin: Color) -> [Mask; PIECES_PER_SIDE] {
         let base = origin.index() * PIECES_PER_SIDE;
         let mut masks = [0; PIECES_PER_SIDE];
         for (m, p) in masks.iter_mut().zip(&self.pieces[base..]) {
@@ -275,7 +275,7 @@ impl Position {
 
     /// Re-projects one origin side; false (nothing changed) when it became infeasible.
     #[inline]
-    fn reproject(&mut self, origin: Side) -> bool {
+    fn reproject(&mut self, origin: Color) -> bool {
         let masks = self.side_masks(origin);
         let Some(tight) = hall::analyze(&masks) else {
             return false;
@@ -404,7 +404,7 @@ impl Position {
                 .all(|(i, p)| p.square == HAND || self.board[p.square as usize] as usize == i);
         // A captured king ends the game before the loser's side is re-projected.
         let exact = self.winner.is_some()
-            || [Side::Black, Side::White].into_iter().all(|origin| {
+            || [Color::Black, Color::White].into_iter().all(|origin| {
                 let masks = self.side_masks(origin);
                 let mut exact = masks;
                 match hall::analyze(&masks) {

@@ -17,7 +17,7 @@ pub const START: &str = "qqqqqqqqq/1q5q1/qqqqqqqqq/9/9/9/QQQQQQQQQ/1Q5Q1/QQQQQQQ
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Token {
     promoted: bool,
-    owner: Side,
+    owner: Color,
     /// None for a bare `Q` (no restriction).
     mask: Option<Mask>,
     foreign: bool,
@@ -44,9 +44,9 @@ fn bare_token(input: &str) -> Res<'_, Token> {
         opt(ch('~')),
     ))(input)?;
     let owner = if letter.is_ascii_uppercase() {
-        Side::Black
+        Color::Black
     } else {
-        Side::White
+        Color::White
     };
     let upper = letter.to_ascii_uppercase();
     let mask = match (upper, set) {
@@ -105,12 +105,15 @@ fn hands(input: &str) -> Res<'_, Vec<(u32, Token)>> {
     ))(input)
 }
 
-fn side(input: &str) -> Res<'_, Side> {
-    alt((map(ch('b'), |_| Side::Black), map(ch('w'), |_| Side::White)))(input)
+fn side(input: &str) -> Res<'_, Color> {
+    alt((
+        map(ch('b'), |_| Color::Black),
+        map(ch('w'), |_| Color::White),
+    ))(input)
 }
 
 #[allow(clippy::type_complexity)]
-fn qsfen(input: &str) -> Res<'_, (Vec<Vec<Cell>>, Side, Vec<(u32, Token)>, Option<u32>)> {
+fn qsfen(input: &str) -> Res<'_, (Vec<Vec<Cell>>, Color, Vec<(u32, Token)>, Option<u32>)> {
     all_consuming(tuple((
         separated_list1(ch('/'), row),
         preceded(multispace1, side),
@@ -123,7 +126,7 @@ fn qsfen(input: &str) -> Res<'_, (Vec<Vec<Cell>>, Side, Vec<(u32, Token)>, Optio
 /// (explicit set or None for a bare `Q`, foreign origin).
 pub fn parse_hand_token(text: &str) -> Option<(Option<Mask>, bool)> {
     match all_consuming(bare_token)(text) {
-        Ok((_, t)) if t.owner == Side::Black => Some((t.mask, t.foreign)),
+        Ok((_, t)) if t.owner == Color::Black => Some((t.mask, t.foreign)),
         _ => None,
     }
 }
@@ -151,7 +154,7 @@ pub enum QsfenError {
     #[error("a king cannot be in hand")]
     KingInHand,
     #[error("origin {} has {pieces} pieces, not {PIECES_PER_SIDE}", .origin.letter())]
-    OriginCount { origin: Side, pieces: usize },
+    OriginCount { origin: Color, pieces: usize },
     #[error("the move number starts at 1")]
     MoveNumberZero,
     #[error(transparent)]
@@ -179,7 +182,7 @@ pub fn read(text: &str) -> Result<Position, QsfenError> {
     if rows.len() != 9 {
         return Err(QsfenError::Ranks(rows.len()));
     }
-    let mut pieces: Vec<(Piece, Side)> = Vec::new();
+    let mut pieces: Vec<(Piece, Color)> = Vec::new();
     for (r, cells) in rows.iter().enumerate() {
         let mut c = 0u32;
         for cell in cells {
@@ -264,12 +267,12 @@ pub fn read(text: &str) -> Result<Position, QsfenError> {
     }
     let mut placed = [Piece {
         square: HAND,
-        owner: Side::Black,
+        owner: Color::Black,
         promoted: false,
         mask: ALL,
     }; PIECES];
     let mut used = [0usize; 2];
-    for origin in Side::BOTH {
+    for origin in Color::BOTH {
         let n = pieces.iter().filter(|(_, o)| *o == origin).count();
         if n != PIECES_PER_SIDE {
             return Err(QsfenError::OriginCount { origin, pieces: n });
@@ -320,7 +323,7 @@ pub fn piece_token(pos: &Position, i: usize, bare: u64) -> String {
         s.push('+');
     }
     let body = letters_of(p.mask, bare & (1 << i) != 0);
-    if p.owner == Side::White {
+    if p.owner == Color::White {
         // Only the leading letter carries the owner; the set stays uppercase.
         let mut chars = body.chars();
         if let Some(first) = chars.next() {
@@ -432,11 +435,11 @@ pub fn diagram(pos: &Position) -> Vec<String> {
             .collect();
         lines.push(format!("{} {}", (b'a' + r as u8) as char, row.join(" ")));
     }
-    for side in Side::BOTH {
+    for side in Color::BOTH {
         let tokens: Vec<String> = hand_groups(pos, bare)
             .into_iter()
             .filter(|(_, t)| {
-                t.chars().next().map(|c| c.is_ascii_uppercase()) == Some(side == Side::Black)
+                t.chars().next().map(|c| c.is_ascii_uppercase()) == Some(side == Color::Black)
             })
             .map(|(n, t)| if n > 1 { format!("{n}{t}") } else { t })
             .collect();

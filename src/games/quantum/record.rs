@@ -3,16 +3,16 @@
 //! History lives here, not in [`Position`].
 
 use super::action::{Action, ActionError};
-use super::position::{Position, Rules};
-use super::types::Side;
+use super::position::{Position, Ruleset};
+use super::types::Color;
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ending {
     /// The winner captured a king that was certainly K.
-    KingCapture { winner: Side },
+    KingCapture { winner: Color },
     /// The side to move had no legal action and loses.
-    NoLegalAction { loser: Side },
+    NoLegalAction { loser: Color },
     /// The same state (board, hands, side to move, candidate sets) occurred a fourth time.
     FourfoldRepetition,
 }
@@ -34,11 +34,11 @@ pub struct Record {
     position: Position,
     /// Keys of every position so far, the current one last.
     keys: Vec<u64>,
-    rules: Rules,
+    rules: Ruleset,
 }
 
 impl Record {
-    pub fn new(position: Position, rules: Rules) -> Record {
+    pub fn new(position: Position, rules: Ruleset) -> Record {
         Record {
             keys: vec![position.key()],
             position,
@@ -50,7 +50,7 @@ impl Record {
         &self.position
     }
 
-    pub fn rules(&self) -> Rules {
+    pub fn rules(&self) -> Ruleset {
         self.rules
     }
 
@@ -164,12 +164,12 @@ impl crate::games::rules::Rules for Record {
     type Error = RecordError;
 
     fn start() -> Self {
-        Record::new(Position::start(), Rules::default())
+        Record::new(Position::start(), Ruleset::default())
     }
 
     fn from_text(text: &str) -> Result<Self, RecordError> {
         let position = super::qsfen::read(text).map_err(RecordError::Position)?;
-        Ok(Record::new(position, Rules::default()))
+        Ok(Record::new(position, Ruleset::default()))
     }
 
     fn to_text(&self) -> String {
@@ -216,9 +216,9 @@ impl crate::games::rules::Rules for Record {
     }
 }
 
-fn side(side: Side) -> crate::games::rules::Side {
+fn side(side: Color) -> crate::games::rules::Side {
     match side {
-        Side::Black => crate::games::rules::Side::First,
-        Side::White => crate::games::rules::Side::Second,
+        Color::Black => crate::games::rules::Side::First,
+        Color::White => crate::games::rules::Side::Second,
     }
 }

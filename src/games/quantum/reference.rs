@@ -5,7 +5,7 @@
 
 use super::action::Action;
 use super::oracle;
-use super::position::{origin_of, Position, Rules, HAND};
+use super::position::{origin_of, Position, Ruleset, HAND};
 use super::types::*;
 use std::collections::BTreeSet;
 
@@ -50,8 +50,8 @@ fn movement(t: usize, promoted: bool) -> (Offsets, Offsets) {
 }
 
 /// Squares a piece of type `t` reaches from `from` (not onto its own pieces), with blocking.
-fn targets(pos: &Position, t: usize, promoted: bool, owner: Side, from: Square) -> Vec<Square> {
-    let flip = if owner == Side::Black { 1 } else { -1 };
+fn targets(pos: &Position, t: usize, promoted: bool, owner: Color, from: Square) -> Vec<Square> {
+    let flip = if owner == Color::Black { 1 } else { -1 };
     let (r0, c0) = ((from / 9) as i8, (from % 9) as i8);
     let (steps, slides) = movement(t, promoted);
     let mut out = Vec::new();
@@ -86,15 +86,15 @@ fn targets(pos: &Position, t: usize, promoted: bool, owner: Side, from: Square) 
     out
 }
 
-fn far_distance(owner: Side, sq: Square) -> u8 {
-    if owner == Side::Black {
+fn far_distance(owner: Color, sq: Square) -> u8 {
+    if owner == Color::Black {
         sq / 9
     } else {
         8 - sq / 9
     }
 }
 
-fn filter(owner: Side, sq: Square) -> Mask {
+fn filter(owner: Color, sq: Square) -> Mask {
     match far_distance(owner, sq) {
         0 => ALL & !(P | L | N),
         1 => ALL & !N,
@@ -152,7 +152,7 @@ fn representative(pos: &Position, i: usize) -> usize {
 }
 
 /// The legal actions, generated per candidate type and deduplicated, in sorted order.
-pub fn legal_actions(pos: &Position, rules: &Rules) -> Vec<Action> {
+pub fn legal_actions(pos: &Position, rules: &Ruleset) -> Vec<Action> {
     let mut set = BTreeSet::new();
     if pos.winner().is_some() {
         return Vec::new();
@@ -214,7 +214,7 @@ pub fn legal_actions(pos: &Position, rules: &Rules) -> Vec<Action> {
     set.into_iter().collect()
 }
 
-fn reproject(pieces: &mut [super::position::Piece; PIECES], origin: Side) -> bool {
+fn reproject(pieces: &mut [super::position::Piece; PIECES], origin: Color) -> bool {
     let base = origin.index() * PIECES_PER_SIDE;
     let masks: Vec<Mask> = (0..PIECES_PER_SIDE)
         .map(|k| pieces[base + k].mask)
@@ -231,7 +231,7 @@ fn reproject(pieces: &mut [super::position::Piece; PIECES], origin: Side) -> boo
 }
 
 /// Plays an action the slow way; None when it is not legal.
-pub fn apply(pos: &Position, action: Action, rules: &Rules) -> Option<Position> {
+pub fn apply(pos: &Position, action: Action, rules: &Ruleset) -> Option<Position> {
     if !legal_actions(pos, rules).contains(&action) {
         return None;
     }
@@ -291,7 +291,7 @@ fn apply_generated(pos: &Position, action: Action) -> Option<Position> {
 }
 
 /// Perft with the reference generator and the reference apply.
-pub fn perft(pos: &Position, depth: u32, rules: &Rules) -> u64 {
+pub fn perft(pos: &Position, depth: u32, rules: &Ruleset) -> u64 {
     if depth == 0 {
         return 1;
     }

@@ -2,19 +2,19 @@
 
 /// A player. Sente (black, `b`) moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
+pub enum Color {
     Black = 0,
     White = 1,
 }
 
-impl Side {
-    pub const BOTH: [Side; 2] = [Side::Black, Side::White];
+impl Color {
+    pub const BOTH: [Color; 2] = [Color::Black, Color::White];
 
     #[inline]
-    pub fn opponent(self) -> Side {
+    pub fn opponent(self) -> Color {
         match self {
-            Side::Black => Side::White,
-            Side::White => Side::Black,
+            Color::Black => Color::White,
+            Color::White => Color::Black,
         }
     }
 
@@ -24,19 +24,19 @@ impl Side {
     }
 
     #[inline]
-    pub fn from_index(i: usize) -> Side {
+    pub fn from_index(i: usize) -> Color {
         if i == 0 {
-            Side::Black
+            Color::Black
         } else {
-            Side::White
+            Color::White
         }
     }
 
     /// `b` or `w`.
     pub fn letter(self) -> char {
         match self {
-            Side::Black => 'b',
-            Side::White => 'w',
+            Color::Black => 'b',
+            Color::White => 'w',
         }
     }
 }
@@ -155,16 +155,16 @@ pub fn parse_square(text: &str) -> Option<Square> {
 /// How far a rank is from `side`'s own back rank toward the opponent: 0 = the side's far rank
 /// (the opponent's back rank), 1 = the second-far rank, 2 = the third (all three form the zone).
 #[inline]
-pub fn distance_from_far(side: Side, sq: Square) -> u8 {
+pub fn distance_from_far(side: Color, sq: Square) -> u8 {
     match side {
-        Side::Black => rank_of(sq),
-        Side::White => 8 - rank_of(sq),
+        Color::Black => rank_of(sq),
+        Color::White => 8 - rank_of(sq),
     }
 }
 
 /// Types a piece must lose when it ends unpromoted on `sq` (far rank: P L N; second-far: N).
 #[inline]
-pub fn rank_filter(side: Side, sq: Square) -> Mask {
+pub fn rank_filter(side: Color, sq: Square) -> Mask {
     match distance_from_far(side, sq) {
         0 => !(P | L | N),
         1 => !N,
@@ -173,6 +173,6 @@ pub fn rank_filter(side: Side, sq: Square) -> Mask {
 }
 
 #[inline]
-pub fn in_zone(side: Side, sq: Square) -> bool {
+pub fn in_zone(side: Color, sq: Square) -> bool {
     distance_from_far(side, sq) < 3
 }

@@ -4,12 +4,12 @@
 //! The terms come from `rng::mix` (the splitmix64 finaliser) with fixed constants: the same on every run.
 
 use super::position::Piece;
-use super::types::Side;
+use super::types::Color;
 use crate::rng::mix;
 
 /// The term of one piece.
 #[inline]
-pub fn piece(p: &Piece, origin: Side) -> u64 {
+pub fn piece(p: &Piece, origin: Color) -> u64 {
     let packed = p.square as u64
         | (p.owner as u64) << 8
         | (origin as u64) << 9
@@ -20,9 +20,9 @@ pub fn piece(p: &Piece, origin: Side) -> u64 {
 
 /// The side-to-move term.
 #[inline]
-pub fn side(s: Side) -> u64 {
+pub fn side(s: Color) -> u64 {
     match s {
-        Side::Black => 0,
-        Side::White => 0x6A09_E667_F3BC_C909,
+        Color::Black => 0,
+        Color::White => 0x6A09_E667_F3BC_C909,
     }
 }

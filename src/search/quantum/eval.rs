@@ -6,7 +6,7 @@
 //! a king known for certain and attacked is about to be captured.
 
 use super::weights;
-use crate::games::quantum::types::{is_king_candidate, types_of, Mask, Side};
+use crate::games::quantum::types::{is_king_candidate, types_of, Color, Mask};
 use crate::games::quantum::{origin_of, Position, HAND};
 use once_cell::sync::Lazy;
 
@@ -72,7 +72,7 @@ pub fn piece_value(mask: Mask, promoted: bool) -> i32 {
 pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with(
         pos,
-        &[pos.board_reach(Side::Black), pos.board_reach(Side::White)],
+        &[pos.board_reach(Color::Black), pos.board_reach(Color::White)],
     )
 }
 
@@ -99,7 +99,7 @@ pub fn evaluate_with(pos: &Position, reach: &[(u128, u32); 2]) -> i32 {
             }
         }
     }
-    for side in Side::BOTH {
+    for side in Color::BOTH {
         let s = side.index();
         let k = king_candidates[s];
         score[s] += W.hidden[k.min(8)];

@@ -2,7 +2,7 @@
 //! the session keeps between searches (its hash table survives from one `go` to the next).
 
 use super::{self as player, Player, QGame};
-use crate::games::quantum::Rules;
+use crate::games::quantum::Ruleset;
 use crate::search::{Control, Job, Limits, Report, Searcher};
 use parking_lot::Mutex;
 use std::sync::Arc;
@@ -49,7 +49,7 @@ pub fn job(
 /// The `bench` searches: each bench position searched to `depth` by the same job a `go depth`
 /// runs, with a fresh 16 MiB table (as after `usinewgame`). Returns the lines and total nodes.
 pub fn bench(depth: u32, pruning: bool) -> (Vec<String>, u64) {
-    let rules = Rules::default();
+    let rules = Ruleset::default();
     let setup = Setup {
         hash_mb: 16,
         multipv: 1,

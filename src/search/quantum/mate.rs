@@ -11,8 +11,8 @@
 //! so a value never depends on the path; a disproof remembers whether the ply limit took part,
 //! and a disproof that did not is final (`nomate` at once). Fourfold repetition is not modelled.
 
-use crate::games::quantum::types::{is_king_candidate, Side};
-use crate::games::quantum::{Action, Position, Rules};
+use crate::games::quantum::types::{is_king_candidate, Color};
+use crate::games::quantum::{Action, Position, Ruleset};
 use crate::search::Control;
 use ahash::AHashMap;
 
@@ -71,7 +71,7 @@ fn disproven(bounded: bool) -> Entry {
 
 /// An action of `side` that captures the opposing king right now (the position is turned to
 /// `side` when the other side is to move).
-pub fn king_capture(pos: &Position, rules: &Rules, side: Side) -> Option<Action> {
+pub fn king_capture(pos: &Position, rules: &Ruleset, side: Color) -> Option<Action> {
     let turned;
     let pos = if pos.side_to_move() == side {
         pos
@@ -93,9 +93,9 @@ pub fn king_capture(pos: &Position, rules: &Rules, side: Side) -> Option<Action>
 
 /// The mate search over one root position.
 pub struct MateSearch<'a> {
-    rules: Rules,
+    rules: Ruleset,
     control: &'a Control,
-    attacker: Side,
+    attacker: Color,
     table: AHashMap<u64, Entry>,
     capacity: usize,
     nodes: u64,
@@ -109,13 +109,13 @@ fn slot(pos: &Position, left: u32) -> u64 {
 
 impl<'a> MateSearch<'a> {
     /// A search whose table holds about `hash_mb` MiB.
-    pub fn new(rules: Rules, control: &'a Control, hash_mb: u64) -> Self {
+    pub fn new(rules: Ruleset, control: &'a Control, hash_mb: u64) -> Self {
         // At most 16 M entries (under 1 GiB), whatever USI_Hash says: the map grows as it fills.
         let capacity = ((hash_mb.max(1) << 20) / 48).clamp(1 << 12, 1 << 24) as usize;
         MateSearch {
             rules,
             control,
-            attacker: Side::Black,
+            attacker: Color::Black,
             table: AHashMap::default(),
             capacity,
             nodes: 0,
@@ -401,15 +401,15 @@ mod tests {
     /// The exhaustive AND/OR search the df-pn must agree with, written from the definitions
     /// alone: every legal action, checks found by trying every action of the turned position.
     struct Oracle {
-        rules: Rules,
-        attacker: Side,
+        rules: Ruleset,
+        attacker: Color,
         memo: HashMap<(u64, u32), bool>,
     }
 
     impl Oracle {
-        fn new(attacker: Side) -> Oracle {
+        fn new(attacker: Color) -> Oracle {
             Oracle {
-                rules: Rules::default(),
+                rules: Ruleset::default(),
                 attacker,
                 memo: HashMap::new(),
             }
@@ -471,14 +471,14 @@ mod tests {
             },
             0,
         );
-        let result = MateSearch::new(Rules::default(), &control, 16).run(&pos, MAX_MATE_PLIES);
+        let result = MateSearch::new(Ruleset::default(), &control, 16).run(&pos, MAX_MATE_PLIES);
         (pos, result)
     }
 
     /// Replays a claimed line: legal, the defender's moves are forced to lose, and it ends with
     /// the attacker capturing the king.
     fn check_line(pos: &Position, line: &[Action]) {
-        let rules = Rules::default();
+        let rules = Ruleset::default();
         let attacker = pos.side_to_move();
         let mut p = pos.clone();
         for &a in line {
@@ -586,7 +586,7 @@ mod tests {
                 answer(&pos, &result)
             );
             // The oracle: a forced capture at this length, none shorter.
-            let mut oracle = Oracle::new(Side::Black);
+            let mut oracle = Oracle::new(Color::Black);
             assert_eq!(oracle.shortest(&pos, plies), Some(plies), "{text}");
         }
     }
@@ -606,7 +606,7 @@ mod tests {
         let text = "7pk/BS6s/6s1p/9/6G2/9/PPPPPPPPP/9/LN2KGSNL b R15Q~ 1";
         let (pos, result) = mate(text);
         assert_eq!(result, MateResult::NoMate);
-        let mut oracle = Oracle::new(Side::Black);
+        let mut oracle = Oracle::new(Color::Black);
         assert_eq!(oracle.shortest(&pos, 5), None);
     }
 
@@ -627,8 +627,8 @@ mod tests {
                 },
                 0,
             );
-            let result = MateSearch::new(Rules::default(), &control, 16).run(&pos, 5);
-            let expected = Oracle::new(Side::Black).shortest(&pos, 5);
+            let result = MateSearch::new(Ruleset::default(), &control, 16).run(&pos, 5);
+            let expected = Oracle::new(Color::Black).shortest(&pos, 5);
             match (&result, expected) {
                 (MateResult::Mate(line), Some(n)) => {
                     check_line(&pos, line);

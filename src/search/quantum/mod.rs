@@ -7,8 +7,8 @@ pub mod job;
 pub(crate) mod mate;
 pub mod weights;
 
-use crate::games::quantum::types::{is_king_candidate, Side};
-use crate::games::quantum::{Action, Position, Rules};
+use crate::games::quantum::types::{is_king_candidate, Color};
+use crate::games::quantum::{Action, Position, Ruleset};
 use crate::rng::splitmix;
 use crate::search::{Control, Info, Outcome, Report, SearchGame, Searcher};
 use std::cell::Cell;
@@ -17,14 +17,14 @@ use std::cell::Cell;
 #[derive(Clone)]
 pub struct QGame {
     pub pos: Position,
-    pub rules: Rules,
+    pub rules: Ruleset,
     /// Both sides' board reach, computed at most once per position: the evaluation, the
     /// null-move test and the quiescence filter all need it. Passing keeps it valid.
     reach: Cell<Option<[(u128, u32); 2]>>,
 }
 
 impl QGame {
-    pub fn new(pos: Position, rules: Rules) -> QGame {
+    pub fn new(pos: Position, rules: Ruleset) -> QGame {
         QGame {
             pos,
             rules,
@@ -162,7 +162,7 @@ impl SearchGame for QGame {
 
 /// `random`: a uniformly random legal action; the generator is seeded from `seed` and the
 /// position, so the same position and seed always give the same choice.
-pub fn random_action(pos: &Position, rules: &Rules, seed: u64) -> Option<Action> {
+pub fn random_action(pos: &Position, rules: &Ruleset, seed: u64) -> Option<Action> {
     let moves = pos.legal_actions(rules);
     if moves.is_empty() {
         return None;
@@ -174,7 +174,7 @@ pub fn random_action(pos: &Position, rules: &Rules, seed: u64) -> Option<Action>
 /// `possibilityist`: depth-2 minimax; a leaf is worth (its own legal actions) minus (the
 /// opponent's), from the mover's side. Capturing the king wins; allowing it loses. Ties go to
 /// the first action in generation order. Returns the action and its value.
-pub fn possibilityist(pos: &Position, rules: &Rules) -> Option<(Action, i64)> {
+pub fn possibilityist(pos: &Position, rules: &Ruleset) -> Option<(Action, i64)> {
     let me = pos.side_to_move();
     let moves = pos.legal_actions(rules);
     let mut best: Option<(Action, i64)> = None;
@@ -206,7 +206,7 @@ pub fn possibilityist(pos: &Position, rules: &Rules) -> Option<(Action, i64)> {
     best
 }
 
-fn count_for(pos: &Position, side: Side, rules: &Rules) -> u64 {
+fn count_for(pos: &Position, side: Color, rules: &Ruleset) -> u64 {
     let mut turned = pos.clone();
     if turned.side_to_move() != side {
         turned.pass();
@@ -217,7 +217,7 @@ fn count_for(pos: &Position, side: Side, rules: &Rules) -> u64 {
 /// The `bench` positions: seeded random walks from the start, 12 to 68 plies long (fixed
 /// forever: the node count of `bench` is the search's signature). The start position itself is
 /// left out: at a depth where pruning acts its tree alone would cost ten times the rest.
-pub fn bench_positions(rules: &Rules) -> Vec<Position> {
+pub fn bench_positions(rules: &Ruleset) -> Vec<Position> {
     let mut positions = Vec::new();
     let mut state = 0xBE4C_4u64;
     for walk in 0..8 {
@@ -320,7 +320,7 @@ mod tests {
             0,
         );
         searcher.run(
-            &QGame::new(pos, Rules::default()),
+            &QGame::new(pos, Ruleset::default()),
             &[],
             &control,
             depth,
@@ -337,7 +337,7 @@ mod tests {
         assert_eq!(outcome.best.as_deref(), Some("5b5a"));
         assert!(outcome.info.score > WIN_BOUND, "{:?}", outcome.info);
         let pos = qsfen::parse(KING_EN_PRISE).unwrap();
-        let (a, _) = possibilityist(&pos, &Rules::default()).unwrap();
+        let (a, _) = possibilityist(&pos, &Ruleset::default()).unwrap();
         assert_eq!(pos.action_name(a), "5b5a");
     }
 
@@ -346,7 +346,7 @@ mod tests {
         // Gote's rook attacks sente's certain king; sente to move.
         let text = "4k4/9/9/9/9/9/9/4r4/4K4 b 19Q18q 1";
         let pos = qsfen::parse(text).unwrap();
-        let rules = Rules::default();
+        let rules = Ruleset::default();
         let safe = |name: &str| {
             let a = pos.parse_action(name, &rules).unwrap();
             let next = pos.after(a);
@@ -362,7 +362,7 @@ mod tests {
 
     #[test]
     fn random_is_seeded_and_legal() {
-        let rules = Rules::default();
+        let rules = Ruleset::default();
         let pos = Position::start();
         let picks: Vec<Action> = (0..64)
             .filter_map(|seed| random_action(&pos, &rules, seed))
@@ -383,7 +383,7 @@ mod tests {
 
     #[test]
     fn codes_and_history_indices_are_distinct_and_in_range() {
-        let rules = Rules::default();
+        let rules = Ruleset::default();
         let pos = qsfen::parse("4k4/9/9/9/9/9/4P4/9/4K4 b P17Q19q 1").unwrap();
         let moves = pos.legal_actions(&rules);
         let codes: std::collections::BTreeSet<u32> =
