@@ -17,6 +17,7 @@ pub mod bench;
 pub(crate) mod eval;
 pub mod game;
 pub mod pattern;
+pub mod probcut;
 pub mod reason;
 pub mod solve;
 
