@@ -757,6 +757,45 @@ mod tests {
     }
 
     #[test]
+    fn the_regression_recovers_a_planted_line() {
+        // y = 0.9·x + 30 with residuals ±20 (equal counts): exactly a, b and sigma 20.
+        let pairs: Vec<(f64, f64)> = (0..200)
+            .map(|i| {
+                let x = (i / 2) as f64 * 7.0 - 300.0;
+                let e = if i % 2 == 0 { 20.0 } else { -20.0 };
+                (x, 0.9 * x + 30.0 + e)
+            })
+            .collect();
+        let (a, b, sigma) = regress(&pairs);
+        assert!((a - 0.9).abs() < 1e-9 && (b - 30.0).abs() < 1e-6, "{a} {b}");
+        assert!((sigma - 20.0).abs() < 1e-6, "{sigma}");
+    }
+
+    #[test]
+    fn scores_by_depth_are_the_exact_searches() {
+        use crate::search::othello::game::OGame;
+        use crate::search::SearchGame;
+        // Depth 1 is the best child's evaluation, negated.
+        let b = Board::START
+            .play(Board::START.moves().trailing_zeros())
+            .unwrap();
+        let v = scores_by_depth(&b, 3);
+        assert_eq!(v.len(), 3);
+        let best = crate::games::othello::board::squares(b.moves())
+            .map(|sq| {
+                let mut g = OGame {
+                    player: b.player,
+                    opponent: b.opponent,
+                    eval: Eval::Pattern,
+                };
+                g.play(sq);
+                -g.evaluate()
+            })
+            .max();
+        assert_eq!(Some(v[0]), best);
+    }
+
+    #[test]
     fn the_fit_recovers_a_planted_table() {
         // Labels from a sparse planted table: the fit's error falls well below the labels' own
         // spread (the table has far more weights than there are positions, so not to 0).
