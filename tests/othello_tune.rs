@@ -1,5 +1,6 @@
-//! `ryoshi tune othello`: self-play generation is seeded and its shards partition the games, and
-//! the fit writes a weights file the engine's decoder reads, headed by the exact command.
+//! `ryoshi tune othello`: self-play generation is seeded and its shards partition the games, the
+//! fit writes a weights file the engine's decoder reads, headed by the exact command, and the
+//! ProbCut fit prints a regression a depth.
 
 mod common;
 use common::BIN;
@@ -93,6 +94,57 @@ fn generation_is_seeded_and_sharded_and_the_fit_writes_a_table() {
     );
     let table = ryoshi::search::othello::pattern::decode(&bytes).expect("a weights table");
     assert!(table.iter().any(|&w| w != 0));
+    // Phase smoothing is a fit of its own, named in the header.
+    let smooth = p("ws.bin");
+    run(&[
+        "tune",
+        "othello",
+        "fit",
+        p("all.txt").to_str().unwrap(),
+        "--out",
+        smooth.to_str().unwrap(),
+        "--epochs",
+        "5",
+        "--validation",
+        "30",
+        "--smooth",
+        "0.5",
+    ]);
+    let smoothed = std::fs::read(&smooth).unwrap();
+    assert!(String::from_utf8_lossy(&smoothed).contains("--smooth 0.5"));
+    assert_ne!(
+        ryoshi::search::othello::pattern::decode(&smoothed).expect("a weights table"),
+        table
+    );
+    // The ProbCut regressions: a row per depth from 3, each (a, b, sigma) with sigma >= 0.
+    let pc = run(&[
+        "tune",
+        "othello",
+        "probcut",
+        p("all.txt").to_str().unwrap(),
+        "--positions",
+        "6",
+        "--max-depth",
+        "5",
+        "--min-empties",
+        "30",
+    ]);
+    assert!(pc.starts_with("// ryoshi tune othello probcut "), "{pc}");
+    let rows: Vec<&str> = pc.lines().filter(|l| l.contains("// depth")).collect();
+    assert_eq!(rows.len(), 3, "{pc}");
+    for (row, depth) in rows.iter().zip(3..) {
+        assert!(row.contains(&format!("depth {depth} from")), "{row}");
+        let nums: Vec<f64> = row
+            .trim()
+            .trim_start_matches('(')
+            .split(')')
+            .next()
+            .unwrap()
+            .split(',')
+            .map(|x| x.trim().parse().unwrap())
+            .collect();
+        assert!(nums.len() == 3 && nums[2] >= 0.0, "{row}");
+    }
     // A bad shard and a missing file are errors, not panics.
     let bad = Command::new(BIN)
         .args(["tune", "othello", "generate", "--shard", "3/2", "--out"])

@@ -2,7 +2,7 @@
 //! move ordering and a capture quiescence search, generic over [`SearchGame`].
 
 use super::control::Control;
-use super::game::{SearchGame, WIN, WIN_BOUND};
+use super::game::{ProbCut, SearchGame, WIN, WIN_BOUND};
 use super::tt::{from_tt, Bound, Table};
 use super::{Info, Outcome, Report};
 use std::sync::Arc;
@@ -50,6 +50,10 @@ pub struct Searcher<G: SearchGame> {
     hash_mb: u64,
     /// Null-move pruning and late-move reductions (off: the result is exact minimax).
     pruning: bool,
+    /// Multi-ProbCut where the game offers it ([`SearchGame::probcut`]; off: exact minimax).
+    probcut: bool,
+    /// Inside a ProbCut's shallow search (no ProbCut nests in another).
+    in_probcut: bool,
     /// Root lines searched and reported (`MultiPV`); 1 reports without a `multipv` field.
     multipv: usize,
     /// Lazy SMP (`Threads`): the helper searchers, each run on a thread of its own by `run`.
@@ -88,6 +92,8 @@ impl<G: SearchGame> Searcher<G> {
             aborted: false,
             hash_mb,
             pruning: true,
+            probcut: false,
+            in_probcut: false,
             multipv: 1,
             helpers: Vec::new(),
             helper_id: 0,
@@ -103,6 +109,11 @@ impl<G: SearchGame> Searcher<G> {
     /// Turns the unsound speed-ups (null move, reductions) on or off.
     pub fn set_pruning(&mut self, on: bool) {
         self.pruning = on;
+    }
+
+    /// Turns Multi-ProbCut on or off (for games that offer it).
+    pub fn set_probcut(&mut self, on: bool) {
+        self.probcut = on;
     }
 
     /// The hash size this searcher was made for (`USI_Hash`).
@@ -391,6 +402,13 @@ impl<G: SearchGame> Searcher<G> {
             }
         }
         let pv_node = beta - alpha > 1;
+        if self.probcut && !self.in_probcut && !pv_node && ply > 0 {
+            if let Some(pc) = pos.probcut(depth) {
+                if let Some(score) = self.probcut_cut(pos, &pc, alpha, beta, ply, control) {
+                    return score;
+                }
+            }
+        }
         let prune = self.pruning && ply > 0 && alpha.abs() < WIN_BOUND;
         let try_null = self.pruning && !pv_node && depth >= 3 && ply > 0;
         // Evaluated once: reverse futility, the null-move test and futility all read it.
@@ -522,6 +540,45 @@ impl<G: SearchGame> Searcher<G> {
         };
         self.tt.store(key, best_code, best, depth, bound, ply);
         best
+    }
+
+    /// Multi-ProbCut at a null-window node: a shallow null-window search around the bound the
+    /// regression maps beta (alpha) to; `Some` when it proves the deep score is beyond it.
+    fn probcut_cut(
+        &mut self,
+        pos: &G,
+        pc: &ProbCut,
+        alpha: i32,
+        beta: i32,
+        ply: u32,
+        control: &Control,
+    ) -> Option<i32> {
+        if beta.abs() >= WIN_BOUND / 2 || pc.a <= 0.0 {
+            return None;
+        }
+        let margin = pc.t * pc.sigma;
+        let high = ((beta as f32 + margin - pc.b) / pc.a).round() as i32;
+        let low = ((alpha as f32 - margin - pc.b) / pc.a).round() as i32;
+        // The static evaluation says which side is worth a search (Edax does the same).
+        let eval = pos.evaluate();
+        self.in_probcut = true;
+        let mut found = None;
+        if eval >= high && high < WIN_BOUND / 2 {
+            let s = self.alphabeta(pos, pc.shallow, high - 1, high, ply, control);
+            if !self.aborted && s >= high {
+                found = Some(beta);
+            }
+        } else if eval <= low && low > -WIN_BOUND / 2 {
+            let s = self.alphabeta(pos, pc.shallow, low, low + 1, ply, control);
+            if !self.aborted && s <= low {
+                found = Some(alpha);
+            }
+        }
+        self.in_probcut = false;
+        if self.aborted {
+            return Some(0);
+        }
+        found
     }
 
     fn order_score(&self, pos: &G, mv: G::Move, tt_code: u32, ply: u32) -> i64 {

@@ -37,6 +37,13 @@ pub trait SearchGame: Clone + Send + 'static {
     /// Static evaluation from the side to move's point of view.
     fn evaluate(&self) -> i32;
 
+    /// Multi-ProbCut (Buro): for a null-window node `depth` plies from the horizon, a shallower
+    /// depth whose score predicts the deep one, and how well. None (the default): no ProbCut.
+    /// Used only when the searcher's `set_probcut` is on.
+    fn probcut(&self, _depth: i32) -> Option<ProbCut> {
+        None
+    }
+
     /// A move ordering score: higher first (captures of valuable pieces, promotions).
     fn order_hint(&self, mv: Self::Move) -> i32;
 
@@ -64,4 +71,16 @@ pub trait SearchGame: Clone + Send + 'static {
 
     /// The move in protocol notation.
     fn name(&self, mv: Self::Move) -> String;
+}
+
+/// A fitted regression of a deep search's score on a shallow one's, `deep ≈ a·shallow + b` with
+/// residual deviation `sigma` (the game's units): a node whose shallow search proves the deep
+/// score beyond beta (or below alpha) by `t` deviations is cut without the deep search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ProbCut {
+    pub shallow: i32,
+    pub a: f32,
+    pub b: f32,
+    pub sigma: f32,
+    pub t: f32,
 }

@@ -31,6 +31,8 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Fit the pattern weights to generated positions and write the weights file.
     Fit(FitArgs),
+    /// Fit Multi-ProbCut's regressions (deep score on shallow score, by depth) and print them.
+    Probcut(ProbcutArgs),
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -93,16 +95,146 @@ pub struct FitArgs {
     /// Pseudo-positions of residual 0 each weight counts (shrinks rarely seen weights to 0).
     #[arg(long, default_value_t = 20.0)]
     pub l2: f64,
+    /// Phase smoothing: each position also trains the two neighbouring phases' weights, at
+    /// this weight (0: off).
+    #[arg(long, default_value_t = 0.0)]
+    pub smooth: f64,
     /// Where the data came from (written into the header).
     #[arg(long)]
     pub note: Option<String>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ProbcutArgs {
+    /// Positions files of `ryoshi tune othello generate` (positions are drawn from them).
+    #[arg(required = true)]
+    pub data: Vec<String>,
+    /// Positions searched.
+    #[arg(long, default_value_t = 400)]
+    pub positions: usize,
+    /// Deepest search (every depth up to it is scored).
+    #[arg(long, default_value_t = 10)]
+    pub max_depth: u32,
+    /// Only positions with at least this many empties (the midgame).
+    #[arg(long, default_value_t = 20)]
+    pub min_empties: u32,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 pub fn run_cli(command: &Command) -> Result<(), String> {
     match command {
         Command::Generate(a) => generate(a),
         Command::Fit(a) => fit_cli(a),
+        Command::Probcut(a) => probcut_cli(a),
     }
+}
+
+/// The exact (no pruning, no ProbCut) score of `board` at every depth 1..=max, centi-discs.
+pub fn scores_by_depth(board: &Board, max: u32) -> Vec<i32> {
+    use crate::search::othello::game::OGame;
+    use crate::search::Report;
+    let mut searcher = crate::search::alphabeta::Searcher::<OGame>::new(16);
+    searcher.set_pruning(false);
+    let root = OGame {
+        player: board.player,
+        opponent: board.opponent,
+        eval: Eval::Pattern,
+    };
+    let control = Control::new(
+        Limits {
+            depth: Some(max),
+            ..Default::default()
+        },
+        0,
+    );
+    let mut out = Vec::new();
+    searcher.run(&root, &[], &control, max, &mut |r| {
+        if let Report::Info(i) = r {
+            if i.depth as usize == out.len() + 1 {
+                out.push(i.score);
+            }
+        }
+    });
+    out
+}
+
+/// Least squares of y on x: (a, b, residual deviation).
+pub fn regress(pairs: &[(f64, f64)]) -> (f64, f64, f64) {
+    let n = pairs.len().max(1) as f64;
+    let mx = pairs.iter().map(|p| p.0).sum::<f64>() / n;
+    let my = pairs.iter().map(|p| p.1).sum::<f64>() / n;
+    let sxx: f64 = pairs.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    let sxy: f64 = pairs.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    let a = if sxx > 0.0 { sxy / sxx } else { 1.0 };
+    let b = my - a * mx;
+    let var = pairs
+        .iter()
+        .map(|p| (p.1 - a * p.0 - b).powi(2))
+        .sum::<f64>()
+        / n;
+    (a, b, var.sqrt())
+}
+
+fn probcut_cli(args: &ProbcutArgs) -> Result<(), String> {
+    use crate::search::othello::probcut::{shallow, MIN_DEPTH};
+    let mut pool = Vec::new();
+    for path in &args.data {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        for line in text.lines() {
+            if let Some(l) = parse_line(line).map_err(|e| format!("{path}: {e}"))? {
+                let b = Board {
+                    player: l.player,
+                    opponent: l.opponent,
+                };
+                if b.empties().count_ones() >= args.min_empties && b.moves() != 0 {
+                    pool.push(b);
+                }
+            }
+        }
+    }
+    if pool.is_empty() {
+        return Err("no positions to search".into());
+    }
+    // A seeded draw without replacement (partial Fisher-Yates).
+    let mut rng = SplitMix64::new(args.seed);
+    let count = args.positions.min(pool.len());
+    for i in 0..count {
+        let j = i + rng.index(pool.len() - i);
+        pool.swap(i, j);
+    }
+    let max = args.max_depth.max(MIN_DEPTH as u32);
+    let t0 = std::time::Instant::now();
+    let mut scores = Vec::with_capacity(count);
+    for (k, b) in pool[..count].iter().enumerate() {
+        scores.push(scores_by_depth(b, max));
+        if (k + 1) % 50 == 0 {
+            eprintln!("{} positions, {:.0} s", k + 1, t0.elapsed().as_secs_f64());
+        }
+    }
+    let files = args.data.join(" ");
+    println!(
+        "// ryoshi tune othello probcut {files} --positions {} --max-depth {max} --min-empties {} --seed {}",
+        args.positions, args.min_empties, args.seed
+    );
+    println!(
+        "// {count} positions of at least {} empties; (a, b, sigma) for depth d from shallow(d)",
+        args.min_empties
+    );
+    for d in MIN_DEPTH..=max as i32 {
+        let s = shallow(d);
+        let pairs: Vec<(f64, f64)> = scores
+            .iter()
+            .filter(|v| v.len() >= d as usize)
+            .map(|v| (v[s as usize - 1] as f64, v[d as usize - 1] as f64))
+            .collect();
+        let (a, b, sigma) = regress(&pairs);
+        println!(
+            "    ({a:.3}, {b:.1}, {sigma:.1}), // depth {d} from {s}, {} positions",
+            pairs.len()
+        );
+    }
+    Ok(())
 }
 
 /// `K/N` with 1 <= K <= N.
@@ -326,6 +458,9 @@ fn sample_features(canon: &[Vec<u32>], p: u64, o: u64) -> [u32; FEATURES] {
 pub struct Data {
     pub features: Vec<[u32; FEATURES]>,
     pub target: Vec<f32>,
+    /// Each position's weight in the fit: 1, or `--smooth` for a copy read by a neighbouring
+    /// phase's weights.
+    pub weight: Vec<f32>,
 }
 
 impl Data {
@@ -333,7 +468,14 @@ impl Data {
         Data {
             features: Vec::new(),
             target: Vec::new(),
+            weight: Vec::new(),
         }
+    }
+
+    fn push(&mut self, f: [u32; FEATURES], target: f32, weight: f32) {
+        self.features.push(f);
+        self.target.push(target);
+        self.weight.push(weight);
     }
 }
 
@@ -381,9 +523,9 @@ pub fn fit(
     mut progress: impl FnMut(usize, f64, f64),
 ) -> Vec<f32> {
     let mut count = vec![0f32; TABLE_SIZE];
-    for f in &train.features {
+    for (f, &wt) in train.features.iter().zip(&train.weight) {
         for &i in f {
-            count[i as usize] += 1.0;
+            count[i as usize] += wt;
         }
     }
     let scale: Vec<f32> = count
@@ -402,11 +544,13 @@ pub fn fit(
     let mut worse = 0;
     for epoch in 0..epochs {
         grad.iter_mut().for_each(|g| *g = 0.0);
-        let mut sum = 0.0f64;
-        for (f, &y) in train.features.iter().zip(&train.target) {
+        let (mut sum, mut total) = (0.0f64, 0.0f64);
+        for ((f, &y), &wt) in train.features.iter().zip(&train.target).zip(&train.weight) {
             let pred: f32 = f.iter().map(|&i| w[i as usize]).sum();
             let r = y - pred;
-            sum += (r as f64).powi(2);
+            sum += wt as f64 * (r as f64).powi(2);
+            total += wt as f64;
+            let r = r * wt;
             for &i in f {
                 grad[i as usize] += r;
             }
@@ -415,7 +559,7 @@ pub fn fit(
             w[i] += grad[i] * scale[i];
         }
         let v = mse(validation, &w);
-        progress(epoch + 1, sum / train.features.len().max(1) as f64, v);
+        progress(epoch + 1, sum / total.max(1.0), v);
         if v < best.0 {
             best = (v, w.clone());
             worse = 0;
@@ -470,9 +614,20 @@ fn fit_cli(args: &FitArgs) -> Result<(), String> {
             } else {
                 &mut train
             };
-            set.features
-                .push(sample_features(&canon, l.player, l.opponent));
-            set.target.push(l.margin as f32);
+            let f = sample_features(&canon, l.player, l.opponent);
+            set.push(f, l.margin as f32, 1.0);
+            if !held_out && args.smooth > 0.0 {
+                // Phase smoothing: the neighbouring phases' weights read the position too, at
+                // a lower weight, so that the evaluation does not jump at a phase's edge.
+                let ph = phase((l.player | l.opponent).count_ones());
+                let step = PHASE_SIZE as u32;
+                if ph > 0 {
+                    train.push(f.map(|i| i - step), l.margin as f32, args.smooth as f32);
+                }
+                if ph + 1 < pattern::PHASES {
+                    train.push(f.map(|i| i + step), l.margin as f32, args.smooth as f32);
+                }
+            }
             if held_out {
                 let h = crate::search::othello::eval::evaluate(l.player, l.opponent) as f64 / 100.0;
                 hand_err.0 += (h - l.margin as f64).powi(2);
@@ -486,7 +641,7 @@ fn fit_cli(args: &FitArgs) -> Result<(), String> {
     println!(
         "{lines} positions ({exact} exact) of {} games: {} train, {} validation; the hand-set evaluation's validation error {:.2} discs²",
         games.len(),
-        train.features.len(),
+        lines - validation.features.len() as u64,
         validation.features.len(),
         hand_err.0 / hand_err.1.max(1) as f64
     );
@@ -527,6 +682,9 @@ fn fit_cli(args: &FitArgs) -> Result<(), String> {
         args.lr,
         args.l2
     );
+    if args.smooth > 0.0 {
+        command += &format!(" --smooth {}", args.smooth);
+    }
     if let Some(note) = &args.note {
         command += &format!(" --note '{note}'");
     }
@@ -534,7 +692,7 @@ fn fit_cli(args: &FitArgs) -> Result<(), String> {
         "Generated by `{command}`: do not edit.\n{}{lines} positions ({exact} labelled by an exact solve) of {} self-play games; {} train, {} validation. Least squares on the final disc margin, {} passes; validation error {:.3} discs² (the hand-set evaluation: {:.3}).\n",
         args.note.as_deref().map(|n| format!("{n}\n")).unwrap_or_default(),
         games.len(),
-        train.features.len(),
+        lines - validation.features.len() as u64,
         validation.features.len(),
         last.0,
         check,
@@ -599,6 +757,45 @@ mod tests {
     }
 
     #[test]
+    fn the_regression_recovers_a_planted_line() {
+        // y = 0.9·x + 30 with residuals ±20 (equal counts): exactly a, b and sigma 20.
+        let pairs: Vec<(f64, f64)> = (0..200)
+            .map(|i| {
+                let x = (i / 2) as f64 * 7.0 - 300.0;
+                let e = if i % 2 == 0 { 20.0 } else { -20.0 };
+                (x, 0.9 * x + 30.0 + e)
+            })
+            .collect();
+        let (a, b, sigma) = regress(&pairs);
+        assert!((a - 0.9).abs() < 1e-9 && (b - 30.0).abs() < 1e-6, "{a} {b}");
+        assert!((sigma - 20.0).abs() < 1e-6, "{sigma}");
+    }
+
+    #[test]
+    fn scores_by_depth_are_the_exact_searches() {
+        use crate::search::othello::game::OGame;
+        use crate::search::SearchGame;
+        // Depth 1 is the best child's evaluation, negated.
+        let b = Board::START
+            .play(Board::START.moves().trailing_zeros())
+            .unwrap();
+        let v = scores_by_depth(&b, 3);
+        assert_eq!(v.len(), 3);
+        let best = crate::games::othello::board::squares(b.moves())
+            .map(|sq| {
+                let mut g = OGame {
+                    player: b.player,
+                    opponent: b.opponent,
+                    eval: Eval::Pattern,
+                };
+                g.play(sq);
+                -g.evaluate()
+            })
+            .max();
+        assert_eq!(Some(v[0]), best);
+    }
+
+    #[test]
     fn the_fit_recovers_a_planted_table() {
         // Labels from a sparse planted table: the fit's error falls well below the labels' own
         // spread (the table has far more weights than there are positions, so not to 0).
@@ -630,8 +827,7 @@ mod tests {
                 } else {
                     &mut train
                 };
-                set.features.push(f);
-                set.target.push(y);
+                set.push(f, y, 1.0);
             }
         }
         let spread = mse(&validation, &vec![0.0; TABLE_SIZE]);

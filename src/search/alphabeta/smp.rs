@@ -79,6 +79,8 @@ impl<G: SearchGame> Searcher<G> {
             aborted: false,
             hash_mb: self.hash_mb,
             pruning: self.pruning,
+            probcut: self.probcut,
+            in_probcut: false,
             multipv: 1,
             helpers: Vec::new(),
             helper_id,
@@ -158,6 +160,7 @@ impl<G: SearchGame> Searcher<G> {
         for helper in &mut helpers {
             helper.smp = Some(Arc::clone(&shared));
             helper.pruning = self.pruning;
+            helper.probcut = self.probcut;
             helper.nodes = 0;
         }
         self.smp = Some(Arc::clone(&shared));

@@ -4,7 +4,7 @@
 //! quiet). Moves are ordered by what they leave the opponent.
 
 use super::solve::final_score;
-use super::{eval, pattern};
+use super::{eval, pattern, probcut};
 use crate::games::othello::board::{flips, mix, moves, neighbours, squares};
 use crate::games::othello::square_name;
 use crate::search::SearchGame;
@@ -82,6 +82,15 @@ impl SearchGame for OGame {
             }
             Eval::Hand => eval::evaluate(p, o),
             Eval::Pattern => pattern::evaluate(p, o),
+        }
+    }
+
+    /// Multi-ProbCut ([`super::probcut`]), fitted for the pattern evaluation only.
+    fn probcut(&self, depth: i32) -> Option<crate::search::game::ProbCut> {
+        if self.eval == Eval::Pattern {
+            probcut::at(depth)
+        } else {
+            None
         }
     }
 

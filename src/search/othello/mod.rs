@@ -5,8 +5,9 @@
 //!
 //! - Level 1 (beginner): a two-ply search on a static square table, each root move's score
 //!   spread by a seeded random amount of up to three discs.
-//! - Level 2 (club player): iterative-deepening PVS with a transposition table on the learned
-//!   pattern evaluation ([`pattern`]), at most 6 plies deep, exact endgame from 12 empties.
+//! - Level 2 (club player): iterative-deepening PVS with a transposition table and Multi-ProbCut
+//!   ([`probcut`]) on the learned pattern evaluation ([`pattern`]), at most 6 plies deep, exact
+//!   endgame from 12 empties.
 //! - Level 3 (strongest): the same search without the depth cap, and from 20 empties an exact
 //!   endgame solve (win/loss/draw first, then the exact margin) as long as the clock allows,
 //!   falling back on the midgame move.
@@ -17,6 +18,7 @@ pub mod bench;
 pub(crate) mod eval;
 pub mod game;
 pub mod pattern;
+pub mod probcut;
 pub mod reason;
 pub mod solve;
 
@@ -228,9 +230,10 @@ pub fn think(
             max_depth
         };
         let mut searcher = GenericSearcher::<OGame>::new(TABLE_MB);
-        // Null move is off by itself (no `play_null`); reductions are off too: Othello's exact
-        // alpha-beta, as before the port.
+        // Null move is off by itself (no `play_null`); reductions are off too. The selective
+        // part is Multi-ProbCut ([`probcut`]), fitted to the pattern evaluation.
         searcher.set_pruning(false);
+        searcher.set_probcut(true);
         let root = OGame {
             player: board.player,
             opponent: board.opponent,
