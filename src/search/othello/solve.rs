@@ -6,9 +6,14 @@
 //! - Higher up it orders moves by the opponent's mobility after the move ("fastest first", with
 //!   corners weighted), tries the transposition table's move first, searches the first move with
 //!   the full window and the others with a null window (PVS), and cuts on stable discs.
+//! - Near the root (20+ empties) a shallow search on the learned evaluation ([`super::pattern`])
+//!   weighs in on the order, and the root's MTD(f) starts from that evaluation's guess.
+//! - The AVX2 build turns discs with both halves of the eight directions in vector registers
+//!   ([`flip`]).
 //!
 //! Scores are disc differences for the side to move, empties going to the winner.
 
+mod flip;
 mod last_flip;
 
 use crate::games::othello::board::{flips, moves, neighbours, squares, Board};
@@ -93,9 +98,19 @@ impl MoveList {
     }
 }
 
-/// From this many empties on, moves are also ordered by a two-ply look-ahead on a small
-/// evaluation (worth its cost only high in the tree).
+/// From this many empties on (below [`EVAL_ORDER_EMPTIES`]), moves are also ordered by a
+/// two-ply look-ahead on a small evaluation (worth its cost only high in the tree).
 const ORDER_SEARCH_EMPTIES: u32 = 14;
+/// From this many empties on, moves are ordered by a shallow search on the learned pattern
+/// evaluation instead, [`EVAL_ORDER_DEPTH`] plies. FFO #40-#44, nodes (with the first guess):
+/// from 20 empties at depth 3, 226M; depth 2 from 20, 232M; depth 1-2 from 19, 248M; depth 0-2
+/// from 18, 254M; depth 0-3 from 16, 283M; none, 273M.
+const EVAL_ORDER_EMPTIES: u32 = 20;
+const EVAL_ORDER_DEPTH: u32 = 3;
+/// Plies of the search on the learned evaluation that gives MTD(f) its first guess, at most
+/// (and 12 fewer than the empties). FFO #40-#44, nodes: 4 plies 242M, 8 plies 232M, 10 plies
+/// 234M; the search itself takes up to 0.1 s on FFO #20-#39.
+const GUESS_DEPTH: u32 = 8;
 /// The look-ahead's weight against the mobility key.
 const ORDER_EVAL_WEIGHT: i32 = 128;
 /// Ordering weights: the opponent's weighted mobility after the move, our corner-anchored
@@ -137,6 +152,37 @@ fn reply_value(p: u64, o: u64) -> i32 {
     }
     worst
 }
+
+/// A plain alpha-beta on the learned evaluation (centi-discs, side to move), `depth` plies:
+/// the score guess at the root and the ordering of moves high in the tree.
+fn eval_search(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32, passed: bool) -> i32 {
+    if depth == 0 {
+        return super::pattern::evaluate(p, o);
+    }
+    let m = moves(p, o);
+    if m == 0 {
+        if passed {
+            return final_score(p, o) * 100;
+        }
+        return -eval_search(o, p, depth, -beta, -alpha, true);
+    }
+    let mut best = -i32::MAX;
+    for sq in squares(m) {
+        let f = flips(p, o, sq);
+        let v = -eval_search(o ^ f, p | f | 1 << sq, depth - 1, -beta, -alpha, false);
+        if v > best {
+            best = v;
+            if v > alpha {
+                alpha = v;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
 
 /// The quadrant (0..4) of each square, for parity ordering.
 static QUADRANT: [u8; 64] = {
@@ -305,33 +351,66 @@ pub fn stable_edges(p: u64, o: u64) -> u64 {
     stable
 }
 
-/// Rows, files and both diagonal directions, as masks (diagonals of one square included).
-static LINES: [[u64; 15]; 4] = {
-    let mut lines = [[0u64; 15]; 4];
-    let mut sq = 0;
-    while sq < 64 {
-        let (r, f) = (sq / 8, sq % 8);
-        lines[0][r] |= 1u64 << sq; // row
-        lines[1][f] |= 1u64 << sq; // file
-        lines[2][r + 7 - f] |= 1u64 << sq; // a1-h8 direction
-        lines[3][r + f] |= 1u64 << sq; // h1-a8 direction
-        sq += 1;
+/// For a diagonal direction (rank step 1, file step `df`), the squares whose 1st, 2nd and
+/// 4th neighbour that way (`up`) or the other way (`!up`) is off the board.
+const fn off_board(df: i32, up: bool) -> [u64; 3] {
+    let mut out = [0u64; 3];
+    let sign = if up { 1 } else { -1 };
+    let mut k = 0;
+    while k < 3 {
+        let dist = 1 << k;
+        let mut sq = 0;
+        while sq < 64 {
+            let r = sq / 8 + sign * dist;
+            let f = sq % 8 + sign * df * dist;
+            if r < 0 || r >= 8 || f < 0 || f >= 8 {
+                out[k as usize] |= 1u64 << sq;
+            }
+            sq += 1;
+        }
+        k += 1;
     }
-    lines
-};
+    out
+}
 
-/// For each of the four directions, the squares whose line in that direction is full.
+const OFF_9_UP: [u64; 3] = off_board(1, true);
+const OFF_9_DOWN: [u64; 3] = off_board(1, false);
+const OFF_7_UP: [u64; 3] = off_board(-1, true);
+const OFF_7_DOWN: [u64; 3] = off_board(-1, false);
+
+/// The occupied squares whose diagonal (step `s`: 9 or 7) is full: full up to the board's edge
+/// one way and the other, each by doubling (1, 2, then 4 steps; a neighbour off the board
+/// counts as full).
+#[inline(always)]
+fn full_diagonal(occupied: u64, s: u32, up: &[u64; 3], down: &[u64; 3]) -> u64 {
+    let mut u = occupied & ((occupied >> s) | up[0]);
+    u &= (u >> (2 * s)) | up[1];
+    u &= (u >> (4 * s)) | up[2];
+    let mut d = occupied & ((occupied << s) | down[0]);
+    d &= (d << (2 * s)) | down[1];
+    d &= (d << (4 * s)) | down[2];
+    u & d
+}
+
+/// For each of the four directions (rows, files, the a1-h8 and the h1-a8 diagonals), the
+/// squares whose line in that direction is full.
 #[inline(always)]
 fn full_lines(occupied: u64) -> [u64; 4] {
-    let mut full = [0u64; 4];
-    for (d, lines) in LINES.iter().enumerate() {
-        for &line in lines {
-            if line != 0 && occupied & line == line {
-                full[d] |= line;
-            }
-        }
-    }
-    full
+    // A row is full when its eight bits are: fold each row onto its first bit.
+    let mut t = occupied & (occupied >> 4);
+    t &= t >> 2;
+    t &= t >> 1;
+    let rows = (t & 0x0101_0101_0101_0101).wrapping_mul(0xFF);
+    let mut t = occupied & (occupied >> 32);
+    t &= t >> 16;
+    t &= t >> 8;
+    let files = (t & 0xFF).wrapping_mul(0x0101_0101_0101_0101);
+    [
+        rows,
+        files,
+        full_diagonal(occupied, 9, &OFF_9_UP, &OFF_9_DOWN),
+        full_diagonal(occupied, 7, &OFF_7_UP, &OFF_7_DOWN),
+    ]
 }
 
 /// Discs of `p` that can never be turned, as far as provable cheaply: the stable edge discs,
@@ -392,7 +471,16 @@ impl<'a> Solver<'a> {
             return self.solve_window(board, -64, 64);
         }
         let (mut lo, mut hi) = (-64, 64);
+        // The first guess from a shallow search on the learned evaluation: each test between
+        // it and the score costs a whole null-window search (FFO #40-#44: 273M nodes instead
+        // of 297M). Scores are even (64 squares): the nearest even disc count. Small solves
+        // start from 0, as their tests cost less than the guess.
+        let depth = board.empties().count_ones().saturating_sub(12).min(GUESS_DEPTH);
         let mut guess = 0;
+        if depth > 0 {
+            let cp = eval_search(board.player, board.opponent, depth, -i32::MAX, i32::MAX, false);
+            guess = ((cp + if cp >= 0 { 100 } else { -100 }) / 200 * 2).clamp(-64, 64);
+        }
         let mut best = None;
         while lo < hi {
             let beta = if guess == lo { guess + 1 } else { guess };
@@ -425,7 +513,8 @@ impl<'a> Solver<'a> {
         }
         let mut alpha = alpha;
         let mut best = (None, -65);
-        let list = self.ordered(p, o, m, 65, false).unwrap_or_default();
+        // SAFETY: compiled without extra target features.
+        let list = unsafe { self.ordered_generic(p, o, m, 65, false) }.unwrap_or_default();
         for (i, sq) in list.iter().enumerate() {
             let f = flips(p, o, sq);
             let (np, no) = (o ^ f, p | f | 1 << sq);
@@ -537,53 +626,6 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// Moves best-first: the opponent's weighted mobility after the move (corners counting
-    /// double), then its potential mobility; the table's move goes first.
-    /// With `etc` (enhanced transposition cutoff) a child whose stored upper bound already
-    /// refutes beta ends the node at once: `Err(score)`.
-    #[inline(always)]
-    fn ordered(&self, p: u64, o: u64, m: u64, beta: i32, etc: bool) -> Result<MoveList, i32> {
-        let tt_move = if (!(p | o)).count_ones() >= TT_MIN_EMPTIES {
-            self.probe(p, o).map_or(NO_MOVE, |e| e.best)
-        } else {
-            NO_MOVE
-        };
-        let deep = (!(p | o)).count_ones() >= ORDER_SEARCH_EMPTIES;
-        let mut list = MoveList::default();
-        for sq in squares(m) {
-            let key = if sq as u8 == tt_move {
-                i32::MIN
-            } else {
-                let f = flips(p, o, sq);
-                let (np, no) = (o ^ f, p | f | 1 << sq);
-                if etc {
-                    if let Some(e) = self.probe(np, no) {
-                        if -(e.upper as i32) >= beta {
-                            return Err(-(e.upper as i32));
-                        }
-                    }
-                }
-                let theirs = moves(np, no);
-                let empties = !(np | no);
-                // Empties next to our discs: where the opponent may find moves later.
-                let potential = (neighbours(no) & empties).count_ones() as i32;
-                // As Edax's weights: the opponent's mobility decides, then our corner
-                // stability, and its potential mobility only breaks ties.
-                let mut key = (theirs.count_ones() + (theirs & CORNERS).count_ones()) as i32
-                    * W_MOBILITY
-                    + potential * W_POTENTIAL
-                    - corner_stability(no) * W_CORNER_STABILITY;
-                if deep {
-                    key -= reply_value(np, no) * ORDER_EVAL_WEIGHT;
-                }
-                key
-            };
-            list.push(key, sq);
-        }
-        list.sort();
-        Ok(list)
-    }
-
     /// One empty square left: whoever can play there does; otherwise the game ends.
     #[inline(always)]
     fn last1(&mut self, p: u64, o: u64, sq: u32) -> i32 {
@@ -610,7 +652,7 @@ impl<'a> Solver<'a> {
 /// The recursive searches, written once and compiled twice: with the CPU's POPCNT/BMI/AVX2 (the
 /// helpers they call are inlined, so they get the features too) and for generic x86-64.
 macro_rules! search_fns {
-    ($search:ident, $shallow:ident, $last2:ident, $last3:ident $(, $features:literal)?) => {
+    ($search:ident, $shallow:ident, $last2:ident, $last3:ident, $ordered:ident, $flips:path $(, $features:literal)?) => {
 impl<'a> Solver<'a> {
     $(#[target_feature(enable = $features)])?
     unsafe fn $search(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
@@ -669,16 +711,16 @@ impl<'a> Solver<'a> {
         if m & (m - 1) == 0 {
             // A single move needs no ordering.
             let sq = m.trailing_zeros();
-            let f = flips(p, o, sq);
+            let f = $flips(p, o, sq);
             best_score = -self.$search(o ^ f, p | f | 1 << sq, -beta, -alpha, false);
             best_move = sq as u8;
         } else {
-            let list = match self.ordered(p, o, m, beta, n >= ETC_MIN_EMPTIES) {
+            let list = match self.$ordered(p, o, m, beta, n >= ETC_MIN_EMPTIES) {
                 Ok(list) => list,
                 Err(cut) => return cut,
             };
             for (i, sq) in list.iter().enumerate() {
-                let f = flips(p, o, sq);
+                let f = $flips(p, o, sq);
                 let (np, no) = (o ^ f, p | f | 1 << sq);
                 let mut score;
                 if i == 0 {
@@ -732,6 +774,69 @@ impl<'a> Solver<'a> {
         best_score
     }
 
+    /// Moves best-first: the opponent's weighted mobility after the move (corners counting
+    /// double), then its potential mobility; the table's move goes first.
+    /// With `etc` (enhanced transposition cutoff) a child whose stored upper bound already
+    /// refutes beta ends the node at once: `Err(score)`.
+    #[inline]
+    $(#[target_feature(enable = $features)])?
+    unsafe fn $ordered(&self, p: u64, o: u64, m: u64, beta: i32, etc: bool) -> Result<MoveList, i32> {
+        let tt_move = if (!(p | o)).count_ones() >= TT_MIN_EMPTIES {
+            self.probe(p, o).map_or(NO_MOVE, |e| e.best)
+        } else {
+            NO_MOVE
+        };
+        let n = (!(p | o)).count_ones();
+        let prefetch_children = n > TT_MIN_EMPTIES;
+        let deep = (ORDER_SEARCH_EMPTIES..EVAL_ORDER_EMPTIES).contains(&n);
+        // From EVAL_ORDER_EMPTIES on, a three-ply search on the learned evaluation orders the
+        // moves, with as much weight per disc as one move of the opponent's mobility (as Edax
+        // does from its depth-3 sorting searches on).
+        let eval_order = n >= EVAL_ORDER_EMPTIES;
+        let mut list = MoveList::default();
+        for sq in squares(m) {
+            let key = if sq as u8 == tt_move {
+                i32::MIN
+            } else {
+                let f = $flips(p, o, sq);
+                let (np, no) = (o ^ f, p | f | 1 << sq);
+                if etc {
+                    if let Some(e) = self.probe(np, no) {
+                        if -(e.upper as i32) >= beta {
+                            return Err(-(e.upper as i32));
+                        }
+                    }
+                }
+                if prefetch_children {
+                    // The child's bucket, fetched while the other moves are weighed: its
+                    // probe at the child's start would otherwise wait for memory.
+                    self.prefetch(np, no);
+                }
+                let theirs = moves(np, no);
+                let empties = !(np | no);
+                // Empties next to our discs: where the opponent may find moves later.
+                let potential = (neighbours(no) & empties).count_ones() as i32;
+                // As Edax's weights: the opponent's mobility decides, then our corner
+                // stability, and its potential mobility only breaks ties.
+                let mut key = (theirs.count_ones() + (theirs & CORNERS).count_ones()) as i32
+                    * W_MOBILITY
+                    + potential * W_POTENTIAL
+                    - corner_stability(no) * W_CORNER_STABILITY;
+                if deep {
+                    key -= reply_value(np, no) * ORDER_EVAL_WEIGHT;
+                }
+                if eval_order {
+                    let v = -eval_search(np, no, EVAL_ORDER_DEPTH, -i32::MAX, i32::MAX, false);
+                    key -= v * W_MOBILITY / 100;
+                }
+                key
+            };
+            list.push(key, sq);
+        }
+        list.sort();
+        Ok(list)
+    }
+
     /// Few empties: walk them directly, odd quadrants first.
     #[allow(clippy::too_many_arguments)]
     $(#[target_feature(enable = $features)])?
@@ -774,7 +879,7 @@ impl<'a> Solver<'a> {
                 if NEIGHBOURS[sq as usize] & o == 0 {
                     continue;
                 }
-                let f = flips(p, o, sq);
+                let f = $flips(p, o, sq);
                 if f == 0 {
                     continue;
                 }
@@ -816,7 +921,7 @@ impl<'a> Solver<'a> {
         self.nodes += 1;
         let mut best = -65;
         if NEIGHBOURS[x1 as usize] & o != 0 {
-            let f = flips(p, o, x1);
+            let f = $flips(p, o, x1);
             if f != 0 {
                 best = -self.last1(o ^ f, p | f | 1 << x1, x2);
                 if best >= beta {
@@ -825,7 +930,7 @@ impl<'a> Solver<'a> {
             }
         }
         if NEIGHBOURS[x2 as usize] & o != 0 {
-            let f = flips(p, o, x2);
+            let f = $flips(p, o, x2);
             if f != 0 {
                 best = best.max(-self.last1(o ^ f, p | f | 1 << x2, x1));
             }
@@ -837,7 +942,7 @@ impl<'a> Solver<'a> {
         self.nodes += 1;
         let mut worst = 65;
         if NEIGHBOURS[x1 as usize] & p != 0 {
-            let f = flips(o, p, x1);
+            let f = $flips(o, p, x1);
             if f != 0 {
                 worst = self.last1(p ^ f, o | f | 1 << x1, x2);
                 if worst <= alpha {
@@ -846,7 +951,7 @@ impl<'a> Solver<'a> {
             }
         }
         if NEIGHBOURS[x2 as usize] & p != 0 {
-            let f = flips(o, p, x2);
+            let f = $flips(o, p, x2);
             if f != 0 {
                 worst = worst.min(self.last1(p ^ f, o | f | 1 << x2, x1));
             }
@@ -882,7 +987,7 @@ impl<'a> Solver<'a> {
             if NEIGHBOURS[x as usize] & o == 0 {
                 continue;
             }
-            let f = flips(p, o, x);
+            let f = $flips(p, o, x);
             if f == 0 {
                 continue;
             }
@@ -920,7 +1025,9 @@ search_fns!(
     search_generic,
     shallow_generic,
     last2_generic,
-    last3_generic
+    last3_generic,
+    ordered_generic,
+    flips
 );
 #[cfg(target_arch = "x86_64")]
 search_fns!(
@@ -928,6 +1035,8 @@ search_fns!(
     shallow_native,
     last2_native,
     last3_native,
+    ordered_native,
+    flip::flips_avx2,
     "popcnt,bmi1,bmi2,lzcnt,avx2"
 );
 
@@ -951,6 +1060,45 @@ mod tests {
             })
             .max()
             .unwrap_or(-65)
+    }
+
+    #[test]
+    fn full_lines_are_the_full_lines() {
+        // Each line of each direction as a mask, by walking the board.
+        let mut lines = vec![Vec::new(); 4];
+        for (d, (dr, df)) in [(0i32, 1i32), (1, 0), (1, 1), (1, -1)].into_iter().enumerate() {
+            for start in 0..64i32 {
+                let (r, f) = (start / 8, start % 8);
+                // Only lines starting at the board's edge against the direction.
+                let (pr, pf) = (r - dr, f - df);
+                if (0..8).contains(&pr) && (0..8).contains(&pf) {
+                    continue;
+                }
+                let (mut r, mut f, mut line) = (r, f, 0u64);
+                while (0..8).contains(&r) && (0..8).contains(&f) {
+                    line |= 1 << (r * 8 + f);
+                    r += dr;
+                    f += df;
+                }
+                lines[d].push(line);
+            }
+        }
+        let mut state = 31u64;
+        for i in 0..50000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            // Mostly full boards, as in the endgame.
+            let occupied = if i % 2 == 0 { !(state & state >> 11 & state >> 23) } else { state };
+            let got = full_lines(occupied);
+            for d in 0..4 {
+                let expect = lines[d]
+                    .iter()
+                    .filter(|&&l| occupied & l == l)
+                    .fold(0, |acc, l| acc | l);
+                assert_eq!(got[d], expect, "direction {d}, board {occupied:#x}");
+            }
+        }
     }
 
     #[test]
