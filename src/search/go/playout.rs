@@ -5,6 +5,7 @@
 
 use super::fast::{FastBoard, PASS};
 use super::patterns;
+use crate::games::go::board::EMPTY;
 use crate::rng::SplitMix64;
 
 /// Reusable buffers of one playing thread.
@@ -105,6 +106,11 @@ pub fn escapes(board: &mut FastBoard, stone: usize, out: &mut Vec<u16>) {
 /// A move that leaves a new block of two or more stones with one liberty and captures nothing.
 #[inline]
 pub fn bad_self_atari(board: &mut FastBoard, p: usize) -> bool {
+    // Most points have two empty neighbours: two liberties whatever joins them.
+    let empty = board.neighbors(p).iter().filter(|&&n| board.get(n) == EMPTY).count();
+    if empty >= 2 {
+        return false;
+    }
     let (libs, stones) = board.after_move(p, board.to_move, 2);
     libs < 2 && stones >= 2
 }
