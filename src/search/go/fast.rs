@@ -411,6 +411,41 @@ impl FastBoard {
         }
     }
 
+    /// The two liberties of the block through the stone `p` when it has exactly two.
+    pub fn two_liberties(&mut self, p: usize) -> Option<[usize; 2]> {
+        let h = self.head[p] as usize;
+        // An empty point touches at most four of the block's stones: more than eight
+        // pseudo-liberties are three liberties or more, without a walk.
+        if self.libs[h] > 8 || self.in_atari(p) {
+            return None;
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.mark.iter_mut().for_each(|m| *m = 0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        let mut found = [0usize; 2];
+        let mut count = 0;
+        let mut s = h;
+        loop {
+            for q in self.neighbors(s) {
+                if self.cells[q] == EMPTY && self.mark[q] != stamp {
+                    self.mark[q] = stamp;
+                    if count == 2 {
+                        return None;
+                    }
+                    found[count] = q;
+                    count += 1;
+                }
+            }
+            s = self.next[s] as usize;
+            if s == h {
+                return (count == 2).then_some(found);
+            }
+        }
+    }
+
     /// The stones of the block through `p`.
     pub fn block_stones(&self, p: usize) -> impl Iterator<Item = usize> + '_ {
         let h = self.head[p] as usize;
@@ -513,6 +548,13 @@ impl FastBoard {
             if libs.len() == 1 {
                 assert_eq!(self.atari_liberty(p), libs[0]);
             }
+            let mut want = libs.clone();
+            want.sort_unstable();
+            let two = self.two_liberties(p).map(|mut t| {
+                t.sort_unstable();
+                t.to_vec()
+            });
+            assert_eq!(two, (want.len() == 2).then_some(want), "two liberties at {p}");
         }
         let mut e: Vec<u16> = self.empties.clone();
         e.sort_unstable();
