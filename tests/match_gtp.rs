@@ -484,6 +484,7 @@ fn ryoshi_gtp_plays_go_against_ryoshi_usi_on_9x9() {
         );
         let mut referee = GoReferee::new();
         replay_and_score(r, &mut referee, 7.0);
+        check_sgf_record(r, "gtp", "usi", 7.0);
         if r["reason"] == "area score" {
             // `ryoshi gtp` was asked for its own score, and the check is recorded.
             let checks = r["final_scores"].as_array().expect("final_scores");
@@ -496,6 +497,54 @@ fn ryoshi_gtp_plays_go_against_ryoshi_usi_on_9x9() {
             assert!(r["reason"] == "max plies" || r["reason"] == "resign", "{r}");
         }
     }
+}
+
+/// The SGF record next to a Go game's text record: it replays (ryoshi's SGF reader) to the
+/// results' final position, and names the players, the komi, the rules and the result.
+fn check_sgf_record(r: &Value, black: &str, white: &str, komi: f64) -> std::path::PathBuf {
+    use ryoshi::games::go::{notation::format_position, sgf};
+    let path = std::path::PathBuf::from(r["record"].as_str().unwrap().replace(".txt", ".sgf"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let game = sgf::load(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert_eq!(
+        format_position(&game.board, game.to_move),
+        r["final_position"].as_str().unwrap(),
+        "{text}"
+    );
+    assert_eq!(game.moves_played(), r["plies"].as_u64().unwrap() as usize);
+    let (first, second) = (r["first"].as_str().unwrap(), r["second"].as_str().unwrap());
+    let (pb, pw) = if first == black {
+        (black, white)
+    } else {
+        (white, black)
+    };
+    assert_eq!((first, second), (pb, pw), "the first engine plays black");
+    for prop in [
+        format!("PB[{pb}]"),
+        format!("PW[{pw}]"),
+        format!("KM[{komi}]"),
+        "RU[Chinese]".to_string(),
+    ] {
+        assert!(text.contains(&prop), "{prop} in {text}");
+    }
+    let result = match (r["reason"].as_str().unwrap(), r["result"].as_str().unwrap()) {
+        ("area score", _) => r["score"].as_str().unwrap().to_string(),
+        (_, "draw") => "Void".into(),
+        (reason, winner) => {
+            let colour = if winner == "first" { "B" } else { "W" };
+            let how = match reason {
+                "resign" => "R",
+                "time forfeit" | "timeout" => "T",
+                _ => "F",
+            };
+            format!("{colour}+{how}")
+        }
+    };
+    assert!(
+        text.contains(&format!("RE[{result}]")),
+        "RE[{result}] in {text}"
+    );
+    path
 }
 
 /// Where Debian puts a game's program (/usr/games, not always on PATH), else the bare name.
@@ -542,6 +591,21 @@ fn gnugo_plays_9x9_through_the_runner() {
         );
         let mut referee = GoReferee::new();
         replay_and_score(r, &mut referee, 7.0);
+        // GNU Go reads the SGF record back to the same stones.
+        let sgf = check_sgf_record(r, "gnugo", "ryoshi", 7.0);
+        let script = format!(
+            "loadsgf {}\nlist_stones black\nlist_stones white\nquit\n",
+            sgf.display()
+        );
+        let answers = gtp_session(&program("gnugo"), &["--mode", "gtp"], &script);
+        let position = r["final_position"].as_str().unwrap();
+        let sorted = |a: &str| {
+            let mut v: Vec<&str> = a.split_whitespace().collect();
+            v.sort();
+            v.join(" ")
+        };
+        assert_eq!(sorted(&answers[1]), stones_of(position, 'X'), "{position}");
+        assert_eq!(sorted(&answers[2]), stones_of(position, 'O'), "{position}");
         if r["reason"] == "area score" {
             let checks = r["final_scores"].as_array().expect("gnugo's final_score");
             assert_eq!(checks[0]["engine"], "gnugo");
@@ -553,6 +617,49 @@ fn gnugo_plays_9x9_through_the_runner() {
         }
     }
     assert!(t0.elapsed() < Duration::from_secs(300));
+}
+
+/// The answers of a GTP session fed `script` at once (one per command, `= ` stripped).
+fn gtp_session(program: &str, args: &[&str], script: &str) -> Vec<String> {
+    use std::io::Write;
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .split("\n\n")
+        .filter(|a| !a.trim().is_empty())
+        .map(|a| {
+            assert!(a.starts_with('='), "{a}");
+            a[1..].trim().to_string()
+        })
+        .collect()
+}
+
+/// The vertices of a position text's `stone` (`X` or `O`), sorted.
+fn stones_of(position: &str, stone: char) -> String {
+    let mut fields = position.split_whitespace();
+    let size: usize = fields.next().unwrap().parse().unwrap();
+    let letters = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+    let mut out = Vec::new();
+    for (row, text) in fields.next().unwrap().split('/').enumerate() {
+        for (col, c) in text.chars().enumerate() {
+            if c == stone {
+                out.push(format!("{}{}", &letters[col..col + 1], size - row));
+            }
+        }
+    }
+    out.sort();
+    out.join(" ")
 }
 
 #[test]

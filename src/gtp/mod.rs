@@ -206,7 +206,8 @@ impl Gtp {
         if !key_ok {
             let ownership = self.ownership();
             let g = &self.game;
-            let j = player::judge_from_ownership(&g.board, g.to_move, g.ko, &ownership);
+            let komi = self.settings(g, None).komi;
+            let j = player::judge_game(g, komi, &ownership);
             self.judged = Some((g.board.clone(), g.to_move, g.ko, j));
         }
         match &self.judged {

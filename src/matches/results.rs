@@ -273,16 +273,67 @@ pub fn write_record(
 ) -> Result<PathBuf, OutputError> {
     create_dir(dir)?;
     let name = record_name(run, game.job.game);
-    let path = dir.join(&name);
-    // Written whole to a temporary name and renamed, so a record is never seen half-written.
+    if let Some(sgf) = sgf_record(config, game) {
+        write_whole(dir, &name.replace(".txt", ".sgf"), &sgf)?;
+    }
+    write_whole(dir, &name, &record_text(config, game))
+}
+
+/// Writes `text` to `dir/name` whole: to a temporary name, then renamed, so a record is never
+/// seen half-written.
+fn write_whole(dir: &Path, name: &str, text: &str) -> Result<PathBuf, OutputError> {
+    let path = dir.join(name);
     let tmp = dir.join(format!(".{name}.tmp"));
-    fs::write(&tmp, record_text(config, game))
+    fs::write(&tmp, text)
         .and_then(|_| fs::rename(&tmp, &path))
         .map_err(|error| OutputError::Write {
             path: path.clone(),
             error,
         })?;
     Ok(path)
+}
+
+/// A Go game's record as SGF, as gogui-twogtp writes it, for GUIs and for other engines' scoring
+/// (`gnugo --score aftermath -l`): the players, komi, area rules, the result (`B+2.5` by the
+/// referee's count; `W+R` resign, `W+T` time or timeout, `W+F` any other fault; `Void` for a
+/// draw by `max_plies`) and every move, the opening's included. `None` for other variants.
+pub fn sgf_record(config: &Config, game: &FinishedGame) -> Option<String> {
+    use crate::games::go::{notation::parse_vertex, rules::GoGame, sgf};
+    use crate::games::rules::{Reason, Rules, Side};
+    if config.play.variant != super::config::VariantName::Go {
+        return None;
+    }
+    let start = GoGame::from_text(&game.start_position).ok()?.game;
+    let size = start.board.size();
+    let moves: Vec<Option<usize>> = game
+        .job
+        .opening
+        .moves
+        .iter()
+        .chain(game.moves.iter().map(|m| &m.mv))
+        .map(|text| parse_vertex(text, size).ok())
+        .collect::<Option<_>>()?;
+    let result = match (game.score, game.end.verdict) {
+        (Some(lead), _) => super::gtp::format_score(lead),
+        (None, Verdict::Draw) => "Void".into(),
+        (None, Verdict::Win(side)) => {
+            let winner = if side == Side::First { "B" } else { "W" };
+            let how = match game.end.reason {
+                Reason::Resign => "R",
+                Reason::TimeForfeit | Reason::Timeout => "T",
+                _ => "F",
+            };
+            format!("{winner}+{how}")
+        }
+    };
+    let header = sgf::Header {
+        black: &game.first,
+        white: &game.second,
+        komi: config.komi(),
+        result: Some(&result),
+        rules: Some("Chinese"),
+    };
+    Some(sgf::write(&start, &moves, &header))
 }
 
 /// Parses a record's moves back: `(start text, moves in order)`; for checking records.

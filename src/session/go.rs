@@ -162,8 +162,7 @@ impl GoVariant {
         // The judgement GTP's final_score and final_status_list give: the search's ownership,
         // with Benson's unconditional status over it.
         let ownership = go_player::fresh_ownership(game, komi);
-        let judgement =
-            go_player::judge_from_ownership(&game.board, game.to_move, game.ko, &ownership);
+        let judgement = go_player::judge_game(game, komi, &ownership);
         let total = score::area_score(&game.board, &judgement, komi);
         let dead = |colour: Color| -> String {
             game.board

@@ -3,8 +3,9 @@
 
 use super::fast::{FastBoard, PASS};
 use super::mcts::{area, Mcts, Settings, Snapshot};
-use crate::games::go::analysis::extended;
+use crate::games::go::analysis::{extended, Status};
 use crate::games::go::board::{Board, Color, EMPTY};
+use crate::games::go::eye::is_own_eye;
 use crate::games::go::score::{empty_region, Judgement, Life};
 use crate::games::go::Game;
 use crate::search::{Control, Limits};
@@ -93,6 +94,25 @@ const JUDGE_TREE_BYTES: usize = 16 << 20;
 /// played: they are what finds the dead stones. With no memory for a tree every stone counts as
 /// alive.
 pub fn fresh_ownership(game: &Game, komi: f64) -> Vec<f64> {
+    match fresh_search(game, komi) {
+        Some(snap) => snap.ownership,
+        None => {
+            let board = &game.board;
+            let me = game.to_move.cell();
+            board
+                .points()
+                .map(|p| match board.get(p) {
+                    0 => 0.0,
+                    c if c == me => 1.0,
+                    _ => -1.0,
+                })
+                .collect()
+        }
+    }
+}
+
+/// The search behind [`fresh_ownership`]; `None` without memory for its tree.
+fn fresh_search(game: &Game, komi: f64) -> Option<Snapshot> {
     let playouts = crate::games::go::score::playouts_for(game.board.size()) as u64 * 8;
     let control = Control::new(
         Limits {
@@ -108,24 +128,141 @@ pub fn fresh_ownership(game: &Game, komi: f64) -> Vec<f64> {
         passes: 0,
         report_ms: None,
     };
-    match Mcts::new(JUDGE_TREE_BYTES) {
-        Ok(engine) => {
-            engine
-                .search(game, &settings, &control, &mut |_| {})
-                .ownership
+    let engine = Mcts::new(JUDGE_TREE_BYTES).ok()?;
+    Some(engine.search(game, &settings, &control, &mut |_| {}))
+}
+
+/// How sure the ownership must be of a block (its stones' mean, -1..1, from the block's side)
+/// for the judgement to take its verdict without playing on: owned in 80% of the playouts.
+const SURE: f64 = 0.6;
+
+/// The end-of-game judgement of `game` (GTP's `final_score` and `final_status_list`, the
+/// session's `score`), from `ownership`, a search's ownership of this position (+1 = the side to
+/// move owns the point): Benson's unconditional status first, then each block by its ownership
+/// ([`judge_from_ownership`]).
+///
+/// Blocks whose ownership is unsure (a capturing race, or a group whose life the random
+/// playouts leave to chance, as when they fill a second eye that the eye heuristic takes for a
+/// false one) are judged by playing on, as GNU Go's aftermath does: the search's best move for
+/// each side in turn (a fresh seeded search a ply), until two passes, every such block is sure,
+/// or twice the board's size in plies; a block it made sure is dead when its points then belong
+/// to the opponent (one still unsure keeps the first ownership's verdict; a seki is not played
+/// on). The
+/// play-on never fills an own eye nor puts a block of two or more stones in atari, and is
+/// deterministic, like the rest.
+pub fn judge_game(game: &Game, komi: f64, ownership: &[f64]) -> Judgement {
+    let board = &game.board;
+    let analysis = extended(board, game.ko);
+    let first = black_view(game, ownership);
+    let mut own = first.clone();
+    // A seki (alive blocks at a shared liberty) is unsure by nature: it is not played on.
+    let first_verdict = judge_from_ownership(board, game.to_move, game.ko, ownership);
+    let unsure: Vec<Vec<usize>> = board
+        .blocks()
+        .into_iter()
+        .filter(|(_, stones, _)| {
+            analysis.status[stones[0]] != Status::Alive
+                && analysis.status[stones[0]] != Status::Dead
+                && first_verdict.life[stones[0]] != Life::Seki
+        })
+        .filter(|(cell, stones, _)| block_mean(*cell, stones, &first).abs() < SURE)
+        .map(|(_, stones, _)| stones)
+        .collect();
+    let mut in_unsure = vec![false; board.len()];
+    for stones in &unsure {
+        for &s in stones {
+            in_unsure[s] = true;
         }
-        Err(_) => {
-            let board = &game.board;
-            let me = game.to_move.cell();
-            board
-                .points()
-                .map(|p| match board.get(p) {
-                    0 => 0.0,
-                    c if c == me => 1.0,
-                    _ => -1.0,
+    }
+    if !unsure.is_empty() {
+        let mut g = game.clone();
+        let mut passes = 0;
+        let limit = 2 * board.size();
+        for ply in 0..=limit {
+            let Some(snap) = fresh_search(&g, komi) else {
+                break;
+            };
+            if ply > 0 {
+                own = black_view(&g, &snap.ownership);
+                let settled = unsure.iter().all(|stones| {
+                    let cell = board.get(stones[0]);
+                    block_mean(cell, stones, &own).abs() >= SURE
+                });
+                if settled || ply == limit {
+                    break;
+                }
+            }
+            // The most visited move that fills no own eye and is no self-atari of a block of
+            // two or more stones (either would break a seki the playouts respect), else a pass.
+            let mv = snap
+                .moves
+                .iter()
+                .map(|m| (m.mv != PASS).then_some(m.mv as usize))
+                .find(|&mv| {
+                    mv.is_none_or(|p| !is_own_eye(&g.board, p, g.to_move) && !self_atari(&g, p))
                 })
-                .collect()
+                .flatten();
+            if g.play(mv).is_err() {
+                break;
+            }
+            passes = if mv.is_none() { passes + 1 } else { 0 };
+            if passes == 2 {
+                break;
+            }
         }
+    }
+    crate::games::go::score::judge_blocks(board, &analysis, |cell, stones| {
+        // The play-on decides only the unsure blocks it made sure; a seki stays unsure.
+        let settled = block_mean(cell, stones, &own);
+        let mean = if in_unsure[stones[0]] && settled.abs() >= SURE {
+            settled
+        } else {
+            block_mean(cell, stones, &first)
+        };
+        if mean < 0.0 {
+            Life::Dead
+        } else {
+            Life::Alive
+        }
+    })
+}
+
+/// Whether the side to move's stone at `p` would leave its block of two or more stones with
+/// one liberty without capturing (or is illegal).
+fn self_atari(game: &Game, p: usize) -> bool {
+    let mut after = game.board.clone();
+    match after.play(p, game.to_move, game.ko) {
+        Err(_) => true,
+        Ok(played) => {
+            let (stones, libs) = after.block(p);
+            played.captured == 0 && stones.len() >= 2 && libs.len() <= 1
+        }
+    }
+}
+
+/// `ownership` (side to move's view, one value per point in scanning order) as black's view,
+/// indexed by point.
+fn black_view(game: &Game, ownership: &[f64]) -> Vec<f64> {
+    let mut own = vec![0.0; game.board.len()];
+    let sign = if game.to_move == Color::Black {
+        1.0
+    } else {
+        -1.0
+    };
+    for (p, &o) in game.board.points().zip(ownership) {
+        own[p] = sign * o;
+    }
+    own
+}
+
+/// The mean ownership of a block's points from the block's own side (`cell` its colour).
+fn block_mean(cell: u8, stones: &[usize], black_own: &[f64]) -> f64 {
+    let sum: f64 = stones.iter().map(|&s| black_own[s]).sum();
+    let mean = sum / stones.len().max(1) as f64;
+    if cell == Color::Black.cell() {
+        mean
+    } else {
+        -mean
     }
 }
 
@@ -140,19 +277,10 @@ pub fn judge_from_ownership(
     ownership: &[f64],
 ) -> Judgement {
     let analysis = extended(board, ko);
-    let mut own = vec![0.0; board.len()];
-    for (p, &o) in board.points().zip(ownership) {
-        own[p] = if to_move == Color::Black { o } else { -o };
-    }
+    let game = Game::new(board.clone(), to_move);
+    let own = black_view(&game, ownership);
     crate::games::go::score::judge_blocks(board, &analysis, |cell, stones| {
-        // Black's ownership summed over the block, from the block's own side.
-        let sum: f64 = stones.iter().map(|&s| own[s]).sum();
-        let mine = if cell == Color::Black.cell() {
-            sum
-        } else {
-            -sum
-        };
-        if mine < 0.0 {
+        if block_mean(cell, stones, &own) < 0.0 {
             Life::Dead
         } else {
             Life::Alive
