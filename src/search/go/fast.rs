@@ -554,7 +554,11 @@ impl FastBoard {
                 t.sort_unstable();
                 t.to_vec()
             });
-            assert_eq!(two, (want.len() == 2).then_some(want), "two liberties at {p}");
+            assert_eq!(
+                two,
+                (want.len() == 2).then_some(want),
+                "two liberties at {p}"
+            );
         }
         let mut e: Vec<u16> = self.empties.clone();
         e.sort_unstable();

@@ -167,7 +167,11 @@ fn push_new(out: &mut Vec<u16>, p: usize) {
 #[inline]
 pub fn bad_self_atari(board: &mut FastBoard, p: usize) -> bool {
     // Most points have two empty neighbours: two liberties whatever joins them.
-    let empty = board.neighbors(p).iter().filter(|&&n| board.get(n) == EMPTY).count();
+    let empty = board
+        .neighbors(p)
+        .iter()
+        .filter(|&&n| board.get(n) == EMPTY)
+        .count();
     if empty >= 2 {
         return false;
     }

@@ -601,6 +601,10 @@ mod tests {
             sum += (own - theirs) as i64;
         }
         assert!(better >= 160, "{better} of 200");
-        assert!(sum / 200 >= 200, "mean corner worth {} centi-discs", sum / 200);
+        assert!(
+            sum / 200 >= 200,
+            "mean corner worth {} centi-discs",
+            sum / 200
+        );
     }
 }

@@ -183,7 +183,6 @@ fn eval_search(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32, passed: bo
     best
 }
 
-
 /// The quadrant (0..4) of each square, for parity ordering.
 static QUADRANT: [u8; 64] = {
     let mut table = [0u8; 64];
@@ -475,10 +474,21 @@ impl<'a> Solver<'a> {
         // it and the score costs a whole null-window search (FFO #40-#44: 273M nodes instead
         // of 297M). Scores are even (64 squares): the nearest even disc count. Small solves
         // start from 0, as their tests cost less than the guess.
-        let depth = board.empties().count_ones().saturating_sub(12).min(GUESS_DEPTH);
+        let depth = board
+            .empties()
+            .count_ones()
+            .saturating_sub(12)
+            .min(GUESS_DEPTH);
         let mut guess = 0;
         if depth > 0 {
-            let cp = eval_search(board.player, board.opponent, depth, -i32::MAX, i32::MAX, false);
+            let cp = eval_search(
+                board.player,
+                board.opponent,
+                depth,
+                -i32::MAX,
+                i32::MAX,
+                false,
+            );
             guess = ((cp + if cp >= 0 { 100 } else { -100 }) / 200 * 2).clamp(-64, 64);
         }
         let mut best = None;
@@ -1066,7 +1076,10 @@ mod tests {
     fn full_lines_are_the_full_lines() {
         // Each line of each direction as a mask, by walking the board.
         let mut lines = vec![Vec::new(); 4];
-        for (d, (dr, df)) in [(0i32, 1i32), (1, 0), (1, 1), (1, -1)].into_iter().enumerate() {
+        for (d, (dr, df)) in [(0i32, 1i32), (1, 0), (1, 1), (1, -1)]
+            .into_iter()
+            .enumerate()
+        {
             for start in 0..64i32 {
                 let (r, f) = (start / 8, start % 8);
                 // Only lines starting at the board's edge against the direction.
@@ -1089,7 +1102,11 @@ mod tests {
             state ^= state >> 7;
             state ^= state << 17;
             // Mostly full boards, as in the endgame.
-            let occupied = if i % 2 == 0 { !(state & state >> 11 & state >> 23) } else { state };
+            let occupied = if i % 2 == 0 {
+                !(state & state >> 11 & state >> 23)
+            } else {
+                state
+            };
             let got = full_lines(occupied);
             for d in 0..4 {
                 let expect = lines[d]

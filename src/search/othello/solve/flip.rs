@@ -77,18 +77,22 @@ pub unsafe fn flips_avx2(p: u64, o: u64, sq: u32) -> u64 {
     let first = _mm256_and_si256(stop, _mm256_sub_epi64(zero, stop));
     let outflank = _mm256_and_si256(first, pp);
     let none = _mm256_cmpeq_epi64(outflank, zero);
-    let turned_up = _mm256_andnot_si256(
-        none,
-        _mm256_and_si256(up, _mm256_sub_epi64(outflank, one)),
-    );
+    let turned_up =
+        _mm256_andnot_si256(none, _mm256_and_si256(up, _mm256_sub_epi64(outflank, one)));
 
     // Towards lower squares: smear the stop squares down the ray; the ray's squares above the
     // smear are the opponent's run, and the smear's top square is the first stop.
     let step = _mm256_set_epi64x(7, 9, 8, 1);
     let stop = _mm256_andnot_si256(oo, down);
     let mut smear = _mm256_or_si256(stop, _mm256_srlv_epi64(stop, step));
-    smear = _mm256_or_si256(smear, _mm256_srlv_epi64(smear, _mm256_add_epi64(step, step)));
-    smear = _mm256_or_si256(smear, _mm256_srlv_epi64(smear, _mm256_slli_epi64::<2>(step)));
+    smear = _mm256_or_si256(
+        smear,
+        _mm256_srlv_epi64(smear, _mm256_add_epi64(step, step)),
+    );
+    smear = _mm256_or_si256(
+        smear,
+        _mm256_srlv_epi64(smear, _mm256_slli_epi64::<2>(step)),
+    );
     smear = _mm256_and_si256(smear, down);
     let first = _mm256_andnot_si256(_mm256_srlv_epi64(smear, step), smear);
     let none = _mm256_cmpeq_epi64(_mm256_and_si256(first, pp), zero);
