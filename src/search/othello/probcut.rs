@@ -22,7 +22,9 @@ pub fn shallow(depth: i32) -> i32 {
 /// (a, b, sigma) by deep depth from `MIN_DEPTH`, in centi-discs; deeper depths use the last row
 /// (whose depth gap, 6, is theirs up to depth 13). Printed by
 ///
-///     ryoshi tune othello probcut r1-1.txt --positions 300 --max-depth 10 --min-empties 20 --seed 1
+/// ```text
+/// ryoshi tune othello probcut r1-1.txt --positions 300 --max-depth 10 --min-empties 20 --seed 1
+/// ```
 ///
 /// on round 1's positions (`r1-1.txt`, docs/testing-changes.md), searched with the weights of
 /// 5795068 (the first fit): 300 positions of at least 20 empties.
