@@ -1096,11 +1096,9 @@ mod tests {
                 lines[d].push(line);
             }
         }
-        let mut state = 31u64;
+        let mut rng = crate::rng::SplitMix64::new(31);
         for i in 0..50000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = rng.next();
             // Mostly full boards, as in the endgame.
             let occupied = if i % 2 == 0 {
                 !(state & state >> 11 & state >> 23)
@@ -1126,11 +1124,9 @@ mod tests {
             0x0F0F_0F0F_0000_0000,
             0xF0F0_F0F0_0000_0000,
         ];
-        let mut state = 777u64;
+        let mut rng = crate::rng::SplitMix64::new(777);
         for i in 0..20000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = rng.next();
             // Sparse boards too, as near the end.
             let empties = if i % 2 == 0 {
                 state
@@ -1187,13 +1183,8 @@ mod tests {
 
     #[test]
     fn stable_discs_never_turn() {
-        let mut state = 4242u64;
-        let mut rand = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::rng::SplitMix64::new(4242);
+        let mut rand = || rng.next();
         let mut claimed = 0;
         for _ in 0..300 {
             let mut b = Board::START;
@@ -1233,13 +1224,8 @@ mod tests {
 
     #[test]
     fn agrees_with_minimax_on_random_endgames() {
-        let mut state = 12345u64;
-        let mut rand = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::rng::SplitMix64::new(12345);
+        let mut rand = || rng.next();
         let mut solver = Solver::new(12);
         let mut checked = 0;
         while checked < 400 {

@@ -114,13 +114,8 @@ mod tests {
         if !is_x86_feature_detected!("avx2") {
             return;
         }
-        let mut state = 99u64;
-        let mut rand = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = crate::rng::SplitMix64::new(99);
+        let mut rand = || rng.next();
         for i in 0..200_000 {
             let (a, b) = (rand(), rand());
             // Dense and sparse boards; p and o disjoint, the square empty.

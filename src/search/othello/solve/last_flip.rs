@@ -82,11 +82,9 @@ mod tests {
 
     #[test]
     fn counts_the_flips_of_the_last_square() {
-        let mut state = 99u64;
+        let mut rng = crate::rng::SplitMix64::new(99);
         for _ in 0..200_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = rng.next();
             let sq = (state >> 58) as u32;
             let p = state & !(1u64 << sq);
             let o = !p & !(1u64 << sq);
