@@ -1,4 +1,7 @@
 //! ryoshi: a USI engine for quantum shogi, with Othello and Go analysis.
+//!
+//! The modules below stand on the floors of `docs/architecture.md`; the registry at the end of
+//! this file stands on all of them.
 
 pub mod bench;
 pub mod games;
@@ -15,3 +18,42 @@ pub mod session;
 pub mod stop;
 pub mod text;
 pub mod tune;
+
+/// One line per game: `Variant => folder: RulesType, SessionAdapter;`. From that line alone the
+/// game's folder `src/<folder>/` is compiled (its rules, its `search` and its `session` part),
+/// the floor-1 module `registry` lists it (`USI_Variant`, `--variant`, the match runner, the
+/// rooms, `--help`, the tests that iterate over the registry), and the session makes its
+/// adapter. The rules type is re-exported at the folder's root; the adapter lives in its
+/// `session` part and implements `session::variant::Adapter` and `session::Variant`.
+macro_rules! games {
+    ($($game:ident => $folder:ident: $rules:ident, $adapter:ident;)+) => {
+        $(pub mod $folder;)+
+
+        /// The games of the registry (written by `games::registry::declare!` from the list in
+        /// `lib.rs`).
+        pub mod registry {
+            crate::games::registry::declare! { $($game => crate::$folder::$rules),+ }
+        }
+
+        impl session::Registered for registry::Game {
+            fn new_variant(self) -> Box<dyn session::variant::Variant> {
+                match self {
+                    $(registry::Game::$game => Box::new($folder::session::$adapter::new())),+
+                }
+            }
+
+            fn commands(self) -> &'static [&'static str] {
+                use session::variant::Adapter;
+                match self {
+                    $(registry::Game::$game => $folder::session::$adapter::COMMANDS),+
+                }
+            }
+        }
+    };
+}
+
+games! {
+    QuantumShogi => quantum: Record, QuantumVariant;
+    Othello => othello: Position, OthelloVariant;
+    Go => go: Record, GoVariant;
+}

@@ -2,8 +2,8 @@
 //! subcommands for perft, bench, gtp, nboard, match and serve.
 
 use clap::{Parser, Subcommand};
-use ryoshi::games::registry::NAMES;
 use ryoshi::protocol::StartSpec;
+use ryoshi::registry::NAMES;
 use ryoshi::session::options::Options;
 use ryoshi::session::{new_variant, run};
 use std::io::{self, BufRead, BufReader, Read};

@@ -35,7 +35,7 @@ pub struct Budget {
 
 /// Why such a command ended early.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Reason {
+pub enum Halt {
     /// The session is ending (its tab closed).
     #[error("stopped: the session is ending")]
     Interrupted,
@@ -46,12 +46,12 @@ pub enum Reason {
 
 impl Budget {
     /// Whether a command that has visited `nodes` nodes must stop, and why.
-    pub fn check(&self, nodes: u64) -> Option<Reason> {
+    pub fn check(&self, nodes: u64) -> Option<Halt> {
         if self.interrupt.is_raised() {
-            return Some(Reason::Interrupted);
+            return Some(Halt::Interrupted);
         }
         match self.nodes {
-            Some(most) if nodes > most => Some(Reason::Work(most)),
+            Some(most) if nodes > most => Some(Halt::Work(most)),
             _ => None,
         }
     }
@@ -69,9 +69,9 @@ mod tests {
             nodes: Some(10),
         };
         assert_eq!(budget.check(10), None);
-        assert_eq!(budget.check(11), Some(Reason::Work(10)));
+        assert_eq!(budget.check(11), Some(Halt::Work(10)));
         flag.raise();
-        assert_eq!(budget.check(0), Some(Reason::Interrupted));
+        assert_eq!(budget.check(0), Some(Halt::Interrupted));
         assert_eq!(Budget::default().check(u64::MAX), None);
     }
 }

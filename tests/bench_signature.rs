@@ -42,9 +42,9 @@ fn switching_pruning_off_changes_the_signature() {
 
 /// `Nodes searched` of the Othello bench (level 3, depth 8, five openings): the midgame search's
 /// signature. 156888 since the second fit of the weights; 167217 since Multi-ProbCut
-/// (`search/othello/probcut.rs`); 301631 since the learned pattern evaluation of issue 18
+/// (`othello/search/probcut.rs`); 301631 since the learned pattern evaluation of issue 18
 /// replaced the hand-set one (other scores, other cut-offs); 234154 before, since the bench moved
-/// from the session into `search/othello/bench.rs`.
+/// from the session into `othello/search/bench.rs`.
 const OTHELLO_SIGNATURE: u64 = 156_888;
 
 /// `Nodes searched` of the Go search signature (`bench go-playouts`): the tree's nodes after

@@ -10,11 +10,11 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
-use ryoshi::games::go::sgf;
-use ryoshi::games::othello::{obf, square_name};
-use ryoshi::games::quantum::{qsfen, Position, Ruleset};
+use ryoshi::go::sgf;
 use ryoshi::gtp::{Args, Gtp};
+use ryoshi::othello::{obf, square_name};
 use ryoshi::protocol::{parse_line, Command, GoParams};
+use ryoshi::quantum::{qsfen, Position, Ruleset};
 use ryoshi::text::sanitize_message;
 
 fn env_u64(name: &str, default: u64) -> u64 {

@@ -4,7 +4,7 @@
 mod go_positions;
 
 use go_positions::{random_board, random_game};
-use ryoshi::games::go::{benson, benson_reference, Color};
+use ryoshi::go::{benson, benson_reference, Color};
 use ryoshi::rng::SplitMix64 as Rng;
 
 #[test]

@@ -4,7 +4,7 @@
 mod go_positions;
 
 use go_positions::{random_board, random_game};
-use ryoshi::games::go::{unconditional, unconditional_reference, Board, Color};
+use ryoshi::go::{unconditional, unconditional_reference, Board, Color};
 use ryoshi::rng::SplitMix64 as Rng;
 
 /// Position `i` of a seeded series, with its ko point: even ones end random games of random
@@ -42,7 +42,7 @@ fn fast_extended_equals_the_reference() {
 
 #[test]
 fn extended_covers_classic_on_random_positions() {
-    use ryoshi::games::go::analysis::{classic, extended, Status};
+    use ryoshi::go::analysis::{classic, extended, Status};
     let mut rng = Rng(99);
     let mut decided = 0;
     for i in 0..600 {

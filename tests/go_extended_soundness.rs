@@ -12,10 +12,10 @@
 mod go_positions;
 
 use go_positions::{random_board, random_game};
-use ryoshi::games::go::benson::Benson;
-use ryoshi::games::go::board::EMPTY;
-use ryoshi::games::go::unconditional::unconditional_life;
-use ryoshi::games::go::{Board, Color};
+use ryoshi::go::benson::Benson;
+use ryoshi::go::board::EMPTY;
+use ryoshi::go::unconditional::unconditional_life;
+use ryoshi::go::{Board, Color};
 use ryoshi::rng::SplitMix64 as Rng;
 use std::collections::HashSet;
 

@@ -7,9 +7,9 @@
 mod go_positions;
 
 use go_positions::random_game;
-use ryoshi::games::go::analysis::extended;
-use ryoshi::games::go::notation::{format_move, format_vertex};
-use ryoshi::games::go::Color;
+use ryoshi::go::analysis::extended;
+use ryoshi::go::notation::{format_move, format_vertex};
+use ryoshi::go::Color;
 use ryoshi::rng::SplitMix64 as Rng;
 use std::io::Write;
 use std::process::{Command, Stdio};

@@ -2,9 +2,9 @@
 
 mod common;
 
-use ryoshi::games::go::analysis::{classic, extended, Analysis};
-use ryoshi::games::go::notation::{format_vertex, parse_position};
-use ryoshi::games::go::{Board, Color};
+use ryoshi::go::analysis::{classic, extended, Analysis};
+use ryoshi::go::notation::{format_vertex, parse_position};
+use ryoshi::go::{Board, Color};
 use serde_json::Value;
 use std::collections::BTreeSet;
 

@@ -4,8 +4,8 @@
 
 mod common;
 
-use ryoshi::games::go::board::{BLACK, EMPTY, WHITE};
-use ryoshi::games::go::{Board, Color, Game};
+use ryoshi::go::board::{BLACK, EMPTY, WHITE};
+use ryoshi::go::{Board, Color, Position};
 use ryoshi::rng::SplitMix64 as Rng;
 
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -175,7 +175,7 @@ fn random_games_agree_with_the_naive_rules() {
     let mut captures = 0;
     for game_no in 0..120 {
         let size = 2 + game_no % 6;
-        let mut fast = Game::empty(size).unwrap();
+        let mut fast = Position::empty(size).unwrap();
         let mut naive = Naive::new(size);
         for _ in 0..(size * size * 3) {
             let legal_fast: Vec<(usize, usize)> = fast

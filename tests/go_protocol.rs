@@ -199,15 +199,15 @@ fn gtp_genmove_plays_a_game_through() {
     }
     // A small seeded search per move, and no resigning: the game is played to its end.
     let out = common::gtp_transcript_with(&["--playouts", "300", "--no-resign"], &script);
-    let mut game = ryoshi::games::go::Game::empty(7).unwrap();
+    let mut game = ryoshi::go::Position::empty(7).unwrap();
     let mut passes = 0;
     let mut played = 0;
     for block in out.split("\n\n").skip(2).filter(|b| !b.is_empty()) {
         let mv = block.split(' ').nth(1).expect("a move").trim();
-        let p = ryoshi::games::go::notation::parse_vertex(mv, 7).unwrap();
+        let p = ryoshi::go::notation::parse_vertex(mv, 7).unwrap();
         if let Some(p) = p {
             assert!(
-                !ryoshi::games::go::eye::is_own_eye(&game.board, p, game.to_move),
+                !ryoshi::go::eye::is_own_eye(&game.board, p, game.to_move),
                 "{mv} fills an eye"
             );
             passes = 0;

@@ -1,18 +1,18 @@
 //! Go rules and analyses on named positions. Expected status grids were checked against
 //! GNU Go 3.8's `unconditional_status` (A alive, D dead, b/w territory, . undecided).
 
-use ryoshi::games::go::analysis::{classic, extended, Analysis, Status};
-use ryoshi::games::go::board::{Board, Color, Illegal, BLACK, EMPTY, WHITE};
-use ryoshi::games::go::notation::{format_position, parse_position, parse_vertex};
-use ryoshi::games::go::Game;
+use ryoshi::go::analysis::{classic, extended, Analysis, Status};
+use ryoshi::go::board::{Board, Color, Illegal, BLACK, EMPTY, WHITE};
+use ryoshi::go::notation::{format_position, parse_position, parse_vertex};
+use ryoshi::go::Position;
 
-fn game(rows: &[&str], to_move: &str) -> Game {
+fn game(rows: &[&str], to_move: &str) -> Position {
     let fields = vec![rows.len().to_string(), rows.join("/"), to_move.to_string()];
     let (board, color) = parse_position(&fields).expect("test position");
-    Game::new(board, color)
+    Position::new(board, color)
 }
 
-fn at(g: &Game, v: &str) -> usize {
+fn at(g: &Position, v: &str) -> usize {
     parse_vertex(v, g.board.size()).unwrap().unwrap()
 }
 

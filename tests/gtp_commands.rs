@@ -4,9 +4,9 @@
 
 mod common;
 
-use ryoshi::games::go::{Color, Game};
+use ryoshi::go::search::policy;
+use ryoshi::go::{Color, Position};
 use ryoshi::rng::SplitMix64;
-use ryoshi::search::go::policy;
 
 /// The replies of a script, each without its trailing empty line.
 fn replies(script: &str) -> Vec<String> {
@@ -185,7 +185,7 @@ fn genmove_in_time_trouble_still_plays() {
     for i in [3, 5, 7, 9] {
         let v = r[i].trim_start_matches("= ");
         assert!(
-            ryoshi::games::go::notation::parse_vertex(v, 19).is_ok_and(|m| m.is_some()),
+            ryoshi::go::notation::parse_vertex(v, 19).is_ok_and(|m| m.is_some()),
             "{}",
             r[i]
         );
@@ -194,7 +194,7 @@ fn genmove_in_time_trouble_still_plays() {
 
 #[test]
 fn the_budget_stops_the_candidate_scan() {
-    let game = Game::empty(9).unwrap();
+    let game = Position::empty(9).unwrap();
     let (all, examined_all) = policy::choose(&game, Color::Black, 0);
     assert!(all.is_some() && examined_all > 40, "{examined_all}");
     // Out of time at once: the first legal candidate only.

@@ -5,7 +5,7 @@
 
 mod common;
 
-use ryoshi::games::go::notation::{parse_vertex, LETTERS};
+use ryoshi::go::notation::{parse_vertex, LETTERS};
 use std::path::Path;
 use std::process::Command;
 

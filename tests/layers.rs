@@ -1,6 +1,8 @@
 //! The floors of `docs/architecture.md` hold: no module of `src/` uses a module on a higher
-//! floor, every top-level module has a floor, and no module outside `session/` names one of the
-//! session's per-game adapters.
+//! floor, every top-level module has a floor, and a game's folder (one per line of the registry
+//! in `lib.rs`) has its parts on their floors: its `search` on the search floor, its `session`
+//! on the session floor, the rest (its rules) on the rules floor. Nothing but the registry names
+//! a game's session part.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -29,6 +31,29 @@ fn floors() -> BTreeMap<String, u32> {
     floors
 }
 
+/// The game folders: the `folder` of each `Variant => folder: Rules, Adapter;` line of the
+/// registry in `lib.rs`.
+fn game_folders() -> Vec<String> {
+    let lib = fs::read_to_string(Path::new(ROOT).join("src/lib.rs")).expect("lib.rs");
+    let list = lib
+        .rsplit_once("games! {")
+        .expect("the registry in lib.rs")
+        .1;
+    list.lines()
+        .take_while(|l| l.trim() != "}")
+        .filter_map(|l| l.split_once("=>")?.1.split_once(':'))
+        .map(|(folder, _)| folder.trim().to_string())
+        .collect()
+}
+
+/// The floor of a game folder's part (`search`, `session`, or a rules module).
+fn part_floor(floors: &BTreeMap<String, u32>, part: &str) -> u32 {
+    match part {
+        "search" | "session" => floors[part],
+        _ => floors["games"],
+    }
+}
+
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in fs::read_dir(dir).expect("readable src") {
         let path = entry.expect("entry").path();
@@ -40,16 +65,27 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The top-level module a file of `src/` belongs to (`None` for lib.rs and main.rs).
-fn top_module(src: &Path, file: &Path) -> Option<String> {
+/// The top-level module a file of `src/` belongs to and the module below it (`None` for lib.rs
+/// and main.rs; the inner part is `""` for a module's own `mod.rs` or file).
+fn top_module(src: &Path, file: &Path) -> Option<(String, String)> {
     let rel = file.strip_prefix(src).expect("under src");
-    let mut parts = rel.components();
-    let first = parts.next()?.as_os_str().to_str()?.to_string();
-    if parts.next().is_some() {
-        return Some(first);
+    let names: Vec<&str> = rel
+        .components()
+        .filter_map(|c| c.as_os_str().to_str())
+        .collect();
+    let stem = |name: &str| name.strip_suffix(".rs").unwrap_or(name).to_string();
+    match names.as_slice() {
+        [file] => {
+            let stem = stem(file);
+            (stem != "lib" && stem != "main").then_some((stem, String::new()))
+        }
+        [dir, inner, ..] => {
+            let inner = stem(inner);
+            let inner = if inner == "mod" { String::new() } else { inner };
+            Some((dir.to_string(), inner))
+        }
+        [] => None,
     }
-    let stem = first.strip_suffix(".rs")?;
-    (stem != "lib" && stem != "main").then(|| stem.to_string())
 }
 
 /// Every `crate::<module>` path in a text, with its line number and what follows the module.
@@ -85,45 +121,61 @@ fn crate_paths(text: &str) -> Vec<(usize, String, String)> {
 #[test]
 fn no_module_uses_a_higher_floor() {
     let floors = floors();
+    let games = game_folders();
+    assert!(
+        games.len() >= 3 && games.iter().all(|g| !floors.contains_key(g)),
+        "the registry's game folders are {games:?}: none may also be a floor"
+    );
+    let floor_of = |module: &str, inner: &str| -> Option<u32> {
+        if games.iter().any(|g| g == module) {
+            Some(part_floor(&floors, inner))
+        } else {
+            floors.get(module).copied()
+        }
+    };
     let src = Path::new(ROOT).join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
     files.sort();
-    let adapters: Vec<String> = ["quantum", "othello", "go"]
-        .iter()
-        .filter(|g| src.join("session").join(format!("{g}.rs")).exists())
-        .map(|g| g.to_string())
-        .collect();
-    assert!(
-        !adapters.is_empty(),
-        "the session adapters moved: update this test"
-    );
     let mut climbs = Vec::new();
     let mut checked = 0;
     for file in &files {
-        let Some(module) = top_module(&src, file) else {
+        let Some((module, inner)) = top_module(&src, file) else {
             continue;
         };
-        let Some(&floor) = floors.get(&module) else {
+        let Some(floor) = floor_of(&module, &inner) else {
             panic!("src/{module} has no floor in docs/architecture.md");
         };
         let text = fs::read_to_string(file).expect("readable source");
-        for (line, used, inner) in crate_paths(&text) {
+        for (line, used, used_inner) in crate_paths(&text) {
             checked += 1;
-            let Some(&used_floor) = floors.get(&used) else {
+            let Some(used_floor) = floor_of(&used, &used_inner) else {
                 panic!("{}:{line}: crate::{used} has no floor", file.display());
             };
             if used_floor > floor {
                 climbs.push(format!(
-                    "{}:{line}: {module} (floor {floor}) uses crate::{used} (floor {used_floor})",
+                    "{}:{line}: {module} (floor {floor}) uses crate::{used}::{used_inner} (floor {used_floor})",
                     file.display()
                 ));
             }
-            if used == "session" && module != "session" && adapters.contains(&inner) {
+            if games.contains(&used) && used_inner == "session" {
                 climbs.push(format!(
-                    "{}:{line}: {module} names the session adapter session::{inner}",
+                    "{}:{line}: {module} names the session part of {used}: only the registry does",
                     file.display()
                 ));
+            }
+        }
+        // A game's rules reach its other parts through `super::`, which has no `crate::`.
+        if games.contains(&module) && part_floor(&floors, &inner) == floors["games"] {
+            for (n, l) in text.lines().enumerate() {
+                let code = l.split("//").next().unwrap_or("");
+                if code.contains("super::search") || code.contains("super::session") {
+                    climbs.push(format!(
+                        "{}:{}: the rules of {module} use a part above them",
+                        file.display(),
+                        n + 1
+                    ));
+                }
             }
         }
     }
@@ -146,4 +198,8 @@ fn the_scan_sees_a_climb() {
     let floors = floors();
     assert!(floors["matches"] > floors["search"]);
     assert!(floors["protocol"] < floors["games"]);
+    // A game's search part is on the search floor, and may not use the session floor.
+    assert_eq!(part_floor(&floors, "search"), floors["search"]);
+    assert!(part_floor(&floors, "board") < part_floor(&floors, "session"));
+    assert!(game_folders().contains(&"othello".to_string()));
 }

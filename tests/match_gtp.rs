@@ -502,7 +502,7 @@ fn ryoshi_gtp_plays_go_against_ryoshi_usi_on_9x9() {
 /// The SGF record next to a Go game's text record: it replays (ryoshi's SGF reader) to the
 /// results' final position, and names the players, the komi, the rules and the result.
 fn check_sgf_record(r: &Value, black: &str, white: &str, komi: f64) -> std::path::PathBuf {
-    use ryoshi::games::go::{notation::format_position, sgf};
+    use ryoshi::go::{notation::format_position, sgf};
     let path = std::path::PathBuf::from(r["record"].as_str().unwrap().replace(".txt", ".sgf"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
     let game = sgf::load(&text).unwrap_or_else(|e| panic!("{e}: {text}"));

@@ -10,9 +10,9 @@ mod othello_games;
 
 use common::{transcript, Engine};
 use othello_games::{random_game, random_game_until};
-use ryoshi::games::othello::ggf::{self, Record};
-use ryoshi::games::othello::{flips, square_name, squares, Position};
-use ryoshi::search::othello::solve::Solver;
+use ryoshi::othello::ggf::{self, Record};
+use ryoshi::othello::search::solve::Solver;
+use ryoshi::othello::{flips, square_name, squares, Position};
 use std::collections::BTreeSet;
 use std::time::Duration;
 
@@ -606,7 +606,7 @@ fn moves_one_by_one() {
     let mut position = Position::START;
     for sq in ["f5", "d6", "c3"] {
         position = position
-            .play(ryoshi::games::othello::position::parse_square(sq).unwrap())
+            .play(ryoshi::othello::position::parse_square(sq).unwrap())
             .unwrap();
     }
     assert_eq!(hinted_moves(&lines), legal_names(&position));

@@ -5,9 +5,9 @@
 mod common;
 
 use common::{read_data_text, transcript};
-use ryoshi::games::othello::obf::{parse_file, ObfEntry};
-use ryoshi::games::othello::square_name;
-use ryoshi::search::othello::solve::Solver;
+use ryoshi::othello::obf::{parse_file, ObfEntry};
+use ryoshi::othello::search::solve::Solver;
+use ryoshi::othello::square_name;
 
 fn load(name: &str) -> Vec<ObfEntry> {
     let text = read_data_text(&format!("othello/{name}"));

@@ -8,7 +8,7 @@ mod othello_games;
 use othello_games::random_game;
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
-use ryoshi::games::othello::ggf::{self, Record};
+use ryoshi::othello::ggf::{self, Record};
 
 fn config(seed: u64, cases: u32) -> ProptestConfig {
     ProptestConfig {

@@ -1,9 +1,9 @@
 //! The playing levels: level 1's seeded spread, and the levels' order shown by short
 //! deterministic matches (fixed depths, no clock).
 
-use ryoshi::games::othello::position::parse_square;
-use ryoshi::games::othello::Position;
-use ryoshi::search::othello::{think, Level};
+use ryoshi::othello::position::parse_square;
+use ryoshi::othello::search::{think, Level};
+use ryoshi::othello::Position;
 use ryoshi::search::{Control, Limits};
 
 fn best(pos: &Position, level: u64, seed: u64, depth: u32) -> u32 {

@@ -4,7 +4,7 @@
 mod common;
 
 use common::transcript;
-use ryoshi::games::othello::{square_name, squares, Position};
+use ryoshi::othello::{square_name, squares, Position};
 
 const OTHELLO: &str = "setoption name USI_Variant value othello\n";
 

@@ -1,7 +1,7 @@
 //! A plain-array Othello, written the obvious way (walk eight directions square by square),
 //! checked against the bitboards on seeded random games: legal moves, flips, passes, game end.
 
-use ryoshi::games::othello::{flips, Board, Position};
+use ryoshi::othello::{flips, Board, Position};
 
 const DIRS: [(i32, i32); 8] = [
     (-1, -1),
@@ -177,7 +177,7 @@ fn plain_perft(b: &Plain, depth: u32) -> u64 {
 
 #[test]
 fn perft_agrees_with_the_plain_board() {
-    use ryoshi::games::othello::perft::leaves;
+    use ryoshi::othello::perft::leaves;
     let table = [1u64, 4, 12, 56, 244, 1396, 8200];
     for (d, &n) in table.iter().enumerate() {
         assert_eq!(plain_perft(&Plain::start(), d as u32), n);

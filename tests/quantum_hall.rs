@@ -1,7 +1,7 @@
 //! The fast Hall projection against the matching oracle on seeded random configurations.
 
-use ryoshi::games::quantum::types::{Mask, CAPACITY};
-use ryoshi::games::quantum::{hall, oracle};
+use ryoshi::quantum::types::{Mask, CAPACITY};
+use ryoshi::quantum::{hall, oracle};
 use ryoshi::rng::SplitMix64 as SplitMix;
 
 /// The 20 true types of a side, shuffled.

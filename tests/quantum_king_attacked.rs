@@ -6,7 +6,7 @@
 mod common;
 
 use common::transcript;
-use ryoshi::games::quantum::{reference, Action, Position, Ruleset};
+use ryoshi::quantum::{reference, Action, Position, Ruleset};
 use ryoshi::rng::SplitMix64 as SplitMix;
 
 /// The oracle: the opponent's reference-legal captures (with the move handed over) that the
@@ -46,7 +46,7 @@ fn agrees_with_the_reference_generator_over_random_games() {
                 fast,
                 oracle(&pos, &rules),
                 "{}",
-                ryoshi::games::quantum::qsfen::write(&pos)
+                ryoshi::quantum::qsfen::write(&pos)
             );
             checked += 1;
             warned += usize::from(!fast.is_empty());

@@ -1,6 +1,6 @@
 //! Perft from the start, fast and reference implementations.
 
-use ryoshi::games::quantum::{perft, reference, Position, Ruleset};
+use ryoshi::quantum::{perft, reference, Position, Ruleset};
 
 #[test]
 fn perft_start_depth_1_and_2() {

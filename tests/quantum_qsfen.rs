@@ -1,6 +1,6 @@
 //! QSFEN parsing, validation and canonical writing.
 
-use ryoshi::games::quantum::{qsfen, Position, Ruleset};
+use ryoshi::quantum::{qsfen, Position, Ruleset};
 
 #[test]
 fn start_position_round_trips() {

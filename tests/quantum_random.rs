@@ -3,8 +3,8 @@
 //! (matching-oracle) position; the key equals a from-scratch key; a rebuild from the raw pieces
 //! and a QSFEN round trip give the same state.
 
-use ryoshi::games::quantum::types::{Color, PIECES_PER_SIDE};
-use ryoshi::games::quantum::{oracle, qsfen, reference, Action, Position, Ruleset, HAND};
+use ryoshi::quantum::types::{Color, PIECES_PER_SIDE};
+use ryoshi::quantum::{oracle, qsfen, reference, Action, Position, Ruleset, HAND};
 use ryoshi::rng::SplitMix64 as SplitMix;
 
 /// Prefers captures, then drops, so hands fill and empty often.

@@ -1,8 +1,8 @@
 //! One named test per rule of `protocol/quantum-rules.md`.
 
-use ryoshi::games::quantum::types::mask_letters;
-use ryoshi::games::quantum::types::parse_square;
-use ryoshi::games::quantum::{qsfen, Color, Ending, Position, Record, Ruleset};
+use ryoshi::quantum::types::mask_letters;
+use ryoshi::quantum::types::parse_square;
+use ryoshi::quantum::{qsfen, Color, Ending, Position, Record, Ruleset};
 
 fn pos(text: &str) -> Position {
     qsfen::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -170,12 +170,12 @@ fn drop_of_a_piece_of_the_other_origin() {
     // It became gote's ninth certain pawn, so gote's other pieces cannot be pawns any more.
     assert_eq!(at(&q, "5b"), "P");
     let i = q.piece_at(parse_square("5b").unwrap()).unwrap();
-    assert_eq!(ryoshi::games::quantum::origin_of(i), Color::White);
+    assert_eq!(ryoshi::quantum::origin_of(i), Color::White);
     assert_eq!(q.piece(i).owner, Color::Black);
     let hand_masks: Vec<String> = q
         .pieces()
         .iter()
-        .filter(|p| p.owner == Color::White && p.square == ryoshi::games::quantum::HAND)
+        .filter(|p| p.owner == Color::White && p.square == ryoshi::quantum::HAND)
         .map(|p| mask_letters(p.mask))
         .collect();
     assert_eq!(hand_masks, vec!["RBGSNL"; 10]);
@@ -211,8 +211,8 @@ fn capture_goes_to_hand_unpromoted_without_king() {
     let i = (0..40)
         .find(|&i| {
             q.piece(i).owner == Color::Black
-                && q.piece(i).square == ryoshi::games::quantum::HAND
-                && ryoshi::games::quantum::origin_of(i) == Color::White
+                && q.piece(i).square == ryoshi::quantum::HAND
+                && ryoshi::quantum::origin_of(i) == Color::White
         })
         .expect("captured piece in sente's hand");
     assert!(!q.piece(i).promoted);

@@ -6,8 +6,8 @@
 mod common;
 
 use flate2::read::GzDecoder;
-use ryoshi::games::quantum::types::{mask_letters, square_name, Color};
-use ryoshi::games::quantum::{origin_of, Action, Position, Ruleset, HAND};
+use ryoshi::quantum::types::{mask_letters, square_name, Color};
+use ryoshi::quantum::{origin_of, Action, Position, Ruleset, HAND};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::io::Read;

@@ -4,7 +4,7 @@
 //! Needs cshogi, so it is #[ignore]d in the quick run; the full run (README, `.ci/run`) includes
 //! it, and then a missing cshogi is a failure.
 
-use ryoshi::games::quantum::{Position, Record, Ruleset};
+use ryoshi::quantum::{Position, Record, Ruleset};
 use std::process::Command;
 
 #[test]

@@ -2,10 +2,10 @@
 //! `ryoshi bench go-playouts [SECONDS] [THREADS]`.
 
 use super::BenchError;
-use crate::games::go::analysis::extended;
-use crate::games::go::benson::Benson;
-use crate::games::go::notation::parse_position;
-use crate::games::go::{Board, Color};
+use crate::go::analysis::extended;
+use crate::go::benson::Benson;
+use crate::go::notation::parse_position;
+use crate::go::{Board, Color};
 use std::time::Instant;
 
 /// `bench benson`'s arguments.
@@ -106,7 +106,7 @@ fn per_position(
 /// `bench go-playouts [SECONDS] [THREADS]` (defaults 2 and 2).
 pub fn go_playouts(args: PlayoutsArgs) -> Result<(), BenchError> {
     let threads = args.threads.min(256) as usize;
-    crate::search::go::bench::run(args.seconds, threads, &mut |line| println!("{line}"));
+    crate::go::search::bench::run(args.seconds, threads, &mut |line| println!("{line}"));
     Ok(())
 }
 
@@ -130,7 +130,7 @@ pub fn benson(args: BensonArgs) -> Result<(), BenchError> {
         classic_us = Some(us);
     }
     if wanted(Part::Reference) {
-        let mut reference = crate::games::go::benson_reference::Benson::new();
+        let mut reference = crate::go::benson_reference::Benson::new();
         let (us, sum) = per_position(&boards, rounds, |board| {
             Color::BOTH
                 .iter()
@@ -148,7 +148,7 @@ pub fn benson(args: BensonArgs) -> Result<(), BenchError> {
             let a = extended(board, None);
             a.status
                 .iter()
-                .filter(|s| **s != crate::games::go::analysis::Status::Undecided)
+                .filter(|s| **s != crate::go::analysis::Status::Undecided)
                 .count()
         });
         println!("benson extended: {us:.2} us per position (checksum {sum})");

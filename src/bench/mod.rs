@@ -24,7 +24,7 @@ pub enum BenchError {
     #[error("{path}: {error}")]
     Obf {
         path: String,
-        error: crate::games::othello::obf::ObfError,
+        error: crate::othello::obf::ObfError,
     },
     #[error("the oracle file is not a list")]
     OracleNotList,
@@ -33,9 +33,9 @@ pub enum BenchError {
     #[error("missing size")]
     MissingSize,
     #[error(transparent)]
-    GoPosition(crate::games::go::notation::PositionError),
+    GoPosition(crate::go::notation::PositionError),
     #[error(transparent)]
-    Count(crate::games::othello::count::CountError),
+    Count(crate::othello::count::CountError),
     /// The perft table gave `hashed` leaves where the plain count gave `leaves`.
     #[error("the table changed the count: {hashed} != {leaves}")]
     TableChanged { hashed: u64, leaves: u64 },
@@ -48,7 +48,7 @@ pub enum BenchError {
     Illegal {
         game: u64,
         action: String,
-        error: crate::games::quantum::PlayError,
+        error: crate::quantum::PlayError,
     },
     /// Talking to the child engine failed.
     #[error(transparent)]

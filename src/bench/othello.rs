@@ -1,12 +1,12 @@
 //! Benchmarks for othello: perft, count and the endgame solver.
 
 use super::BenchError;
-use crate::games::othello::count::count;
-use crate::games::othello::position::parse_square;
-use crate::games::othello::{obf, perft, square_name, squares, Board, Position};
+use crate::othello::count::count;
+use crate::othello::position::parse_square;
+use crate::othello::search::solve::Solver;
+use crate::othello::search::{think, Level};
+use crate::othello::{obf, perft, square_name, squares, Board, Position};
 use crate::rng::splitmix;
-use crate::search::othello::solve::Solver;
-use crate::search::othello::{think, Level};
 use crate::search::{Control, Limits};
 use std::time::Instant;
 
@@ -278,7 +278,7 @@ pub fn match_bench(args: MatchArgs) -> Result<(), BenchError> {
 /// before issue 18) and of the pattern evaluation, on the same positions from seeded random
 /// games (default 100000 positions, 10 rounds), measured in one run so the ratio is fair.
 pub fn eval_bench(args: EvalArgs) -> Result<(), BenchError> {
-    use crate::search::othello::{eval, pattern};
+    use crate::othello::search::{eval, pattern};
     let (count, rounds) = (args.positions, args.rounds);
     let mut rng = 18u64;
     let mut positions = Vec::new();

@@ -6,8 +6,8 @@
 //! for the matching oracle, with the ratio.
 
 use super::BenchError;
-use crate::games::quantum::types::{Color, Mask, PIECES_PER_SIDE};
-use crate::games::quantum::{hall, oracle, Action, Position, Ruleset};
+use crate::quantum::types::{Color, Mask, PIECES_PER_SIDE};
+use crate::quantum::{hall, oracle, Action, Position, Ruleset};
 use crate::rng::SplitMix64 as SplitMix;
 use std::hint::black_box;
 use std::time::Instant;

@@ -4,7 +4,7 @@
 #[derive(clap::Args)]
 pub struct Args {
     /// Search depth
-    #[arg(default_value_t = crate::search::quantum::BENCH_DEPTH)]
+    #[arg(default_value_t = crate::quantum::search::BENCH_DEPTH)]
     depth: u32,
     /// `nopruning`: null move and late-move reductions off
     #[arg(value_enum, value_name = "nopruning")]
@@ -18,7 +18,7 @@ enum Pruning {
 
 pub fn run(args: Args) -> Result<(), super::BenchError> {
     let pruning = args.pruning.is_none();
-    let (lines, _) = crate::search::quantum::job::bench(args.depth, pruning);
+    let (lines, _) = crate::quantum::search::job::bench(args.depth, pruning);
     for line in lines {
         println!("{line}");
     }

@@ -3,9 +3,9 @@
 //! opening played twice. Prints one line per game and a result table.
 
 use super::BenchError;
-use crate::games::quantum::{Color, Ending, Position, Record, Ruleset};
+use crate::quantum::search::{think, Player, QGame};
+use crate::quantum::{Color, Ending, Position, Record, Ruleset};
 use crate::rng::splitmix;
-use crate::search::quantum::{think, Player, QGame};
 use crate::search::{Control, Limits, Searcher};
 
 /// Games longer than this are adjudicated a draw.

@@ -9,8 +9,8 @@
 //! nodes per CPU second (the cost of sharing the table) still say what N free cores would give.
 
 use super::BenchError;
-use crate::games::quantum::{Position, Ruleset};
-use crate::search::quantum::{bench_positions, QGame};
+use crate::quantum::search::{bench_positions, QGame};
+use crate::quantum::{Position, Ruleset};
 use crate::search::{Control, Limits, Searcher};
 use std::time::Instant;
 

@@ -16,9 +16,6 @@ macro_rules! error_text {
 }
 pub(crate) use error_text;
 
-pub mod go;
-pub mod othello;
-pub mod quantum;
 pub mod registry;
 pub mod rules;
 pub mod view;

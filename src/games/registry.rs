@@ -1,9 +1,11 @@
-//! The list of games: one line per game in `games!` below, read by the engine's `USI_Variant`
-//! option and its session (`session::new_variant`), the match config and referee, `main.rs` and
-//! the bench. Everything else about a game comes from its [`Rules`] (name, players, notation).
+//! What the registry's list in `lib.rs` becomes on the rules floor: [`declare!`] writes the
+//! `crate::registry` module (the [`Game`](crate::registry::Game) enum, its names and players,
+//! and [`Visit`]), which the `USI_Variant` option, the session, the match config and referee,
+//! `main.rs` and the rooms read. It names only each game's rules type, so every floor above
+//! this one may use it. Everything else about a game comes from its [`Rules`] (name, players,
+//! notation).
 
 use super::rules::Rules;
-use super::{go, othello, quantum};
 
 /// Code that is generic over a game's rules, run for a game chosen at run time.
 pub trait Visit {
@@ -11,11 +13,14 @@ pub trait Visit {
     fn visit<R: Rules>(self) -> Self::Output;
 }
 
-/// Declares [`Game`] from one `Variant => RulesType` line per game: its list, its name and
-/// players (the rules' own constants), and [`Game::visit`]. A `match` on `Game` elsewhere
-/// (the session's adapters) fails to compile until it handles a new game.
-macro_rules! games {
+/// Declares `Game` from one `Variant => RulesType` line per game: its list, its name and
+/// players (the rules' own constants), [`Game::visit`](crate::registry::Game::visit), and the
+/// lookups by name. A `match` on `Game` elsewhere fails to compile until it handles a new game.
+macro_rules! declare {
     ($($game:ident => $rules:ty),+ $(,)?) => {
+        pub use $crate::games::registry::Visit;
+        use $crate::games::rules::Rules;
+
         /// A game of the registry, by its `USI_Variant` name.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum Game {
@@ -46,47 +51,41 @@ macro_rules! games {
                     $(Game::$game => visitor.visit::<$rules>()),+
                 }
             }
+
+            /// The game called `name`, if the registry has one.
+            pub fn named(name: &str) -> Option<Game> {
+                Game::ALL.iter().copied().find(|g| g.as_str() == name)
+            }
+        }
+
+        /// Every game's `USI_Variant` name, in the order of [`Game::ALL`].
+        pub const NAMES: &[&str] = &{
+            let mut names = [""; Game::ALL.len()];
+            let mut i = 0;
+            while i < names.len() {
+                names[i] = Game::ALL[i].as_str();
+                i += 1;
+            }
+            names
+        };
+
+        /// Runs `visitor` with the rules of the game called `name`; `None` for an unknown name.
+        pub fn visit<V: Visit>(name: &str, visitor: V) -> Option<V::Output> {
+            Game::named(name).map(|game| game.visit(visitor))
+        }
+
+        /// The names of the first and the second player of the game called `name`.
+        pub fn players(name: &str) -> Option<[&'static str; 2]> {
+            Game::named(name).map(Game::players)
         }
     };
 }
-
-games! {
-    QuantumShogi => quantum::Record,
-    Othello => othello::Position,
-    Go => go::rules::GoGame,
-}
-
-/// Every game's `USI_Variant` name, in the order of [`Game::ALL`].
-pub const NAMES: &[&str] = &{
-    let mut names = [""; Game::ALL.len()];
-    let mut i = 0;
-    while i < names.len() {
-        names[i] = Game::ALL[i].as_str();
-        i += 1;
-    }
-    names
-};
-
-impl Game {
-    /// The game called `name`, if the registry has one.
-    pub fn named(name: &str) -> Option<Game> {
-        Game::ALL.iter().copied().find(|g| g.as_str() == name)
-    }
-}
-
-/// Runs `visitor` with the rules of the game called `name`; `None` for an unknown name.
-pub fn visit<V: Visit>(name: &str, visitor: V) -> Option<V::Output> {
-    Game::named(name).map(|game| game.visit(visitor))
-}
-
-/// The names of the first and the second player of the game called `name`.
-pub fn players(name: &str) -> Option<[&'static str; 2]> {
-    Game::named(name).map(Game::players)
-}
+pub(crate) use declare;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::registry::{players, visit, Game, NAMES};
 
     struct Name;
     impl Visit for Name {

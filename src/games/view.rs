@@ -135,7 +135,7 @@ impl<R: Rules> GameView for Played<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::othello::Position;
+    use crate::othello::Position;
 
     #[test]
     fn undo_returns_to_each_earlier_position_and_stops_at_the_start() {

@@ -2,10 +2,10 @@
 //! `lz-analyze`, KataGo's `kata-analyze` and their `genmove_analyze` forms. See protocol/gtp.md.
 
 use super::Failure;
-use crate::games::go::notation::format_move;
-use crate::games::go::{Board, Color};
-use crate::search::go::fast::PASS;
-use crate::search::go::mcts::Snapshot;
+use crate::go::notation::format_move;
+use crate::go::search::fast::PASS;
+use crate::go::search::mcts::Snapshot;
+use crate::go::{Board, Color};
 
 /// `ryoshi gtp [--threads N] [--playouts N] [--seed N] [--tree-mb N] [--movetime-ms N]`.
 #[derive(clap::Args, Clone, Debug, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! Time controls (`time_settings`, `kgs-time_settings`, `time_left`) and the time budget of one
 //! `genmove`.
 
-use crate::games::go::Color;
+use crate::go::Color;
 use crate::search::Limits;
 
 /// Seconds to whole milliseconds; `None` past 10^15 ms (`time_left b 1e300 0`), which no

@@ -4,15 +4,15 @@
 pub mod analyze;
 mod clock;
 
-use crate::games::go::analysis::{extended, Analysis};
-use crate::games::go::notation::{format_move, format_vertex, parse_vertex};
-use crate::games::go::score::{self, Judgement, Life};
-use crate::games::go::{handicap, sgf, Board, Color, Game, HandicapError, Illegal, SizeError};
+use crate::go::analysis::{extended, Analysis};
+use crate::go::notation::{format_move, format_vertex, parse_vertex};
+use crate::go::score::{self, Judgement, Life};
+use crate::go::search::mcts::{Mcts, Settings, Snapshot};
+use crate::go::search::player::{self, Choice};
+use crate::go::search::{self as go_search, policy};
+use crate::go::{handicap, sgf, Board, Color, HandicapError, Illegal, Position, SizeError};
 use crate::protocol::driver::{self, Input};
 use crate::protocol::lines;
-use crate::search::go::mcts::{Mcts, Settings, Snapshot};
-use crate::search::go::player::{self, Choice};
-use crate::search::go::{self as go_search, policy};
 use crate::search::{Control, Limits};
 use crate::text::sanitize_message;
 pub use analyze::Args;
@@ -63,7 +63,7 @@ pub const COMMANDS: &[&str] = &[
 /// The GTP engine state: the game, the komi, the clock, and the last analysis and end-of-game
 /// judgement (keyed by position).
 pub struct Gtp {
-    game: Game,
+    game: Position,
     komi: f64,
     clock: Clock,
     cache: Option<(Board, Option<usize>, Analysis)>,
@@ -75,7 +75,7 @@ pub struct Gtp {
     /// The search, allocated at the first command that needs it.
     engine: Option<Mcts>,
     /// The last search's position (with the side that moved first) and its result.
-    last: Option<(Game, Snapshot)>,
+    last: Option<(Position, Snapshot)>,
 }
 
 impl Default for Gtp {
@@ -167,7 +167,7 @@ impl Gtp {
             args,
             engine: None,
             last: None,
-            game: Game::empty(19).unwrap_or_else(|_| unreachable!("19 is a valid size")),
+            game: Position::empty(19).unwrap_or_else(|_| unreachable!("19 is a valid size")),
             komi: DEFAULT_KOMI,
             clock: Clock::default(),
             cache: None,
@@ -176,7 +176,7 @@ impl Gtp {
         }
     }
 
-    pub fn game(&self) -> &Game {
+    pub fn game(&self) -> &Position {
         &self.game
     }
 
@@ -230,7 +230,7 @@ impl Gtp {
     }
 
     /// The game with `color` to move (a move out of turn, as `play` allows, lifts the ko ban).
-    fn game_for(&self, color: Color) -> Game {
+    fn game_for(&self, color: Color) -> Position {
         let mut game = self.game.clone();
         if color != game.to_move {
             game.to_move = color;
@@ -239,7 +239,7 @@ impl Gtp {
         game
     }
 
-    fn settings(&self, game: &Game, report_ms: Option<u64>) -> Settings {
+    fn settings(&self, game: &Position, report_ms: Option<u64>) -> Settings {
         Settings {
             komi: self.komi + self.handicap_compensation() as f64,
             threads: self.args.threads as usize,
@@ -287,7 +287,7 @@ impl Gtp {
         control: &Control,
         report_ms: Option<u64>,
         report: &mut dyn FnMut(&Snapshot),
-    ) -> Result<(Game, Snapshot), Failure> {
+    ) -> Result<(Position, Snapshot), Failure> {
         let game = self.game_for(color);
         let settings = self.settings(&game, report_ms);
         let snap = self.engine()?.search(&game, &settings, control, report);
@@ -506,13 +506,13 @@ impl Gtp {
                 let size: usize = args[0]
                     .parse()
                     .map_err(|_| Failure::NotInteger("boardsize"))?;
-                self.game = Game::empty(size).map_err(|_| Failure::UnacceptableSize)?;
+                self.game = Position::empty(size).map_err(|_| Failure::UnacceptableSize)?;
                 self.handicap = None;
                 Ok(String::new())
             }
             "clear_board" => {
                 want(0)?;
-                self.game = Game::empty(self.game.board.size())?;
+                self.game = Position::empty(self.game.board.size())?;
                 self.handicap = None;
                 Ok(String::new())
             }
@@ -669,7 +669,7 @@ impl Gtp {
 
     fn showboard(&self) -> String {
         let mut out = vec![String::new()];
-        out.extend(crate::games::go::notation::diagram(&self.game.board));
+        out.extend(crate::go::notation::diagram(&self.game.board));
         out.push(format!(
             "{} to move, komi {}",
             match self.game.to_move {

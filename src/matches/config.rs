@@ -3,7 +3,7 @@
 //! Every table denies unknown keys, so a typo is an error that names the key instead of a
 //! setting silently ignored. Relative paths are taken from the configuration file's folder.
 
-use crate::games::registry;
+use crate::registry;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -74,7 +74,7 @@ impl fmt::Display for OptionValue {
 }
 
 /// A game of the registry, by its `USI_Variant` name (the engine's option reads the same list).
-pub use crate::games::registry::Game as VariantName;
+pub use crate::registry::Game as VariantName;
 
 impl<'de> Deserialize<'de> for VariantName {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -399,7 +399,7 @@ impl Config {
 
     /// Go: the komi of the games (`komi`, or the referee's default 7.5).
     pub fn komi(&self) -> f64 {
-        self.play.komi.unwrap_or(crate::games::go::rules::KOMI)
+        self.play.komi.unwrap_or(crate::go::rules::KOMI)
     }
 
     pub fn engine(&self, name: &str) -> Option<&EngineConfig> {

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 /// A game to play: which engines (indices into `[match] engines`), which opening.
 #[derive(Debug, Clone)]
-pub struct Job {
+pub struct Fixture {
     /// 1-based game number.
     pub game: usize,
     /// Index of the pair (round robin order) the game belongs to.
@@ -23,7 +23,7 @@ pub struct Job {
     pub opening: Arc<Opening>,
 }
 
-impl Job {
+impl Fixture {
     fn engine(&self, side: Side) -> usize {
         match side {
             Side::First => self.first,
@@ -76,7 +76,7 @@ impl Seen {
 /// A finished game with everything the results file and the game record need.
 #[derive(Debug, Clone)]
 pub struct FinishedGame {
-    pub job: Job,
+    pub job: Fixture,
     pub first: String,
     pub second: String,
     pub end: GameEnd,
@@ -123,7 +123,7 @@ pub type Slots = Vec<Option<Engine>>;
 struct Stopped;
 
 /// Plays `job`; `None` when the runner stopped before the game ended.
-pub fn play(ctx: &Context, job: &Job, slots: &mut Slots) -> Option<FinishedGame> {
+pub fn play(ctx: &Context, job: &Fixture, slots: &mut Slots) -> Option<FinishedGame> {
     let config = &ctx.config;
     let names = &config.play.engines;
     let mut referee = (ctx.factory)();
@@ -197,7 +197,7 @@ fn protocol(ctx: &Context, idx: usize) -> Protocol {
 
 /// What a GTP engine is told before the game: the start position's stones (Go) and the
 /// opening's moves, each with the colour that plays it.
-fn gtp_setup(ctx: &Context, job: &Job) -> Vec<(Side, String)> {
+fn gtp_setup(ctx: &Context, job: &Fixture) -> Vec<(Side, String)> {
     let mut referee = (ctx.factory)();
     let mut setup = Vec::new();
     if referee.set_start(job.opening.sfen.as_deref()).is_err() {
@@ -257,7 +257,7 @@ fn failure_reason(failure: &Failure, on_clock: bool) -> (Reason, String) {
 /// game's result when an engine could not get ready.
 fn prepare(
     ctx: &Context,
-    job: &Job,
+    job: &Fixture,
     slots: &mut Slots,
     setup: &[(Side, String)],
 ) -> Result<Result<(), Ending>, Stopped> {
@@ -351,7 +351,7 @@ fn prepare(
 
 fn run_moves(
     ctx: &Context,
-    job: &Job,
+    job: &Fixture,
     slots: &mut Slots,
     referee: &mut dyn Referee,
     game: &mut FinishedGame,
@@ -548,7 +548,7 @@ fn tell(
 /// moves, checked against the referee's `score`.
 fn final_scores(
     ctx: &Context,
-    job: &Job,
+    job: &Fixture,
     slots: &mut Slots,
     history: &[(Side, String)],
     told: &mut [usize; 2],

@@ -9,7 +9,7 @@
 use super::config::{Config, TimeControl};
 use super::engine::{Engine, Failure};
 use super::referee::Side;
-use crate::games::registry::Game;
+use crate::registry::Game;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 

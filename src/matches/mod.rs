@@ -22,7 +22,7 @@ pub use config::Config;
 pub use referee::{GameEnd, GameView, Reason, Referee, RefereeFactory, Side, Verdict};
 
 use crossbeam_channel::{bounded, unbounded, RecvTimeoutError};
-use game::{Context, FinishedGame, Job};
+use game::{Context, FinishedGame, Fixture};
 use indicatif::{ProgressBar, ProgressStyle};
 use opening::Opening;
 use stats::{Sprt, SprtState, Tally};
@@ -167,7 +167,7 @@ fn start_explicitly(
 
 /// The games in the order they are handed out: round by round, each pair plays an opening
 /// twice with colours swapped.
-pub fn schedule(config: &Config, openings: &[Arc<Opening>]) -> Vec<Job> {
+pub fn schedule(config: &Config, openings: &[Arc<Opening>]) -> Vec<Fixture> {
     let games = config.play.games as usize;
     let pairs = pairs(config.play.engines.len());
     let mut jobs = Vec::new();
@@ -178,7 +178,7 @@ pub fn schedule(config: &Config, openings: &[Arc<Opening>]) -> Vec<Job> {
                     continue;
                 }
                 let (first, second) = if g % 2 == 0 { (a, b) } else { (b, a) };
-                jobs.push(Job {
+                jobs.push(Fixture {
                     game: jobs.len() + 1,
                     pair: p,
                     first,
@@ -257,7 +257,7 @@ pub fn run_match(
         factory,
         stop: hooks.stop.clone(),
     });
-    let (job_tx, job_rx) = unbounded::<Job>();
+    let (job_tx, job_rx) = unbounded::<Fixture>();
     // A rendezvous: a worker hands over a finished game before it starts another, so a stop
     // (a decided SPRT) is seen after at most one more game per worker.
     let (done_tx, done_rx) = bounded::<FinishedGame>(0);

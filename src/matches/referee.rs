@@ -1,11 +1,13 @@
 //! The referee: what the runner asks of a game's rules. One implementation, generic over
-//! [`Rules`]; the games are those of [`crate::games::registry`], and the runner itself knows nothing about any.
+//! [`Rules`]; the games are those of [`crate::registry`], and the runner itself knows nothing about any.
 
-use crate::games::registry::{Game, Visit};
 use crate::games::rules::Rules;
 pub use crate::games::rules::{GameEnd, Reason, Side, Verdict};
 pub use crate::games::view::{GameView, Played};
-use crate::games::{go, othello, quantum};
+use crate::go;
+use crate::othello;
+use crate::quantum;
+use crate::registry::{Game, Visit};
 use std::sync::Arc;
 
 /// The rules of one game in progress as the runner drives it: the [`GameView`] every front end
@@ -32,7 +34,7 @@ pub type GameReferee<R> = Played<R>;
 
 pub type QuantumReferee = GameReferee<quantum::Record>;
 pub type OthelloReferee = GameReferee<othello::Position>;
-pub type GoReferee = GameReferee<go::rules::GoGame>;
+pub type GoReferee = GameReferee<go::rules::Record>;
 
 impl<R: Rules> Referee for Played<R> {
     fn set_start(&mut self, sfen: Option<&str>) -> Result<(), String> {
@@ -108,7 +110,7 @@ impl<R: Rules> Referee for MatchReferee<R> {
 }
 
 /// Go's area score (every stone alive) with `komi` instead of the rules' default.
-fn go_score(game: &go::rules::GoGame, komi: f64) -> f64 {
+fn go_score(game: &go::rules::Record, komi: f64) -> f64 {
     game.area_score() + go::rules::KOMI - komi
 }
 
@@ -134,8 +136,8 @@ pub fn factory_for(
 ) -> Result<Arc<RefereeFactory>, String> {
     match game {
         Game::Go => {
-            let empty = go::Game::empty(board_size).map_err(|e| e.to_string())?;
-            let start = go::rules::GoGame::new(empty);
+            let empty = go::Position::empty(board_size).map_err(|e| e.to_string())?;
+            let start = go::rules::Record::new(empty);
             Ok(Arc::new(move || {
                 Box::new(MatchReferee {
                     inner: GoReferee::new(),

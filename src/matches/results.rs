@@ -298,12 +298,12 @@ fn write_whole(dir: &Path, name: &str, text: &str) -> Result<PathBuf, OutputErro
 /// referee's count; `W+R` resign, `W+T` time or timeout, `W+F` any other fault; `Void` for a
 /// draw by `max_plies`) and every move, the opening's included. `None` for other variants.
 pub fn sgf_record(config: &Config, game: &FinishedGame) -> Option<String> {
-    use crate::games::go::{notation::parse_vertex, rules::GoGame, sgf};
     use crate::games::rules::{Reason, Rules, Side};
+    use crate::go::{notation::parse_vertex, rules::Record, sgf};
     if config.play.variant != super::config::VariantName::Go {
         return None;
     }
-    let start = GoGame::from_text(&game.start_position).ok()?.game;
+    let start = Record::from_text(&game.start_position).ok()?.game;
     let size = start.board.size();
     let moves: Vec<Option<usize>> = game
         .job

@@ -1,5 +1,5 @@
 //! The NBoard protocol for Othello GUIs (`ryoshi nboard`, or a first input line `nboard N`):
-//! a thin translator onto `games::othello` and `search::othello`. See protocol/nboard.md.
+//! a thin translator onto `othello` and `othello::search`. See protocol/nboard.md.
 //!
 //! It runs on [`driver::drive`], as the USI session does: a reader thread feeds lines, the
 //! search worker its output, and the loop is the only writer of stdout. While a search runs, `ping` stops it (its `pong` follows the search's last line),
@@ -7,8 +7,8 @@
 
 pub(crate) mod task;
 
-use crate::games::othello::ggf::{self, GgfError, MoveItem, Played, Record};
-use crate::games::othello::Position;
+use crate::othello::ggf::{self, GgfError, MoveItem, Played, Record};
+use crate::othello::Position;
 use crate::protocol::driver::{self, Flow, Input};
 use crate::protocol::lines;
 use crate::search::{Control, Limits};

@@ -1,13 +1,13 @@
 //! The searches NBoard asks for, run on a worker thread: `go` (one move, through the
-//! Othello search of `search::othello`) and `hint` (every move scored, best first). Both stop
+//! Othello search of `othello::search`) and `hint` (every move scored, best first). Both stop
 //! when the control is stopped (`ping` or `quit`), and then report nothing more.
 
-use crate::games::othello::board::{flips, squares};
-use crate::games::othello::ggf::Record;
-use crate::games::othello::{square_name, Board};
-use crate::search::othello::reason::reason;
-use crate::search::othello::solve::{final_score, Solver};
-use crate::search::othello::{think, Level, Searcher};
+use crate::othello::board::{flips, squares};
+use crate::othello::ggf::Record;
+use crate::othello::search::reason::reason;
+use crate::othello::search::solve::{final_score, Solver};
+use crate::othello::search::{think, Level, Ranker};
+use crate::othello::{square_name, Board};
 use crate::search::{Control, Report};
 
 /// Exact solves start at twice the depth in empties, and never above this (the solver's
@@ -200,10 +200,10 @@ pub fn analyse(
         rows(&list, solver.nodes.max(1));
         return solver.nodes.max(1);
     }
-    let mut searcher = Searcher::new(Some(control), crate::search::othello::Eval::Pattern);
+    let mut ranker = Ranker::new(Some(control), crate::othello::search::Eval::Pattern);
     for d in 1..=depth.0.min(empties) {
-        let ranked = searcher.rank(board, d);
-        if searcher.stopped() || control.is_stopped() {
+        let ranked = ranker.rank(board, d);
+        if ranker.stopped() || control.is_stopped() {
             break;
         }
         let list: Vec<Row> = ranked
@@ -212,7 +212,7 @@ pub fn analyse(
                 square: sq,
                 score,
                 depth: d.to_string(),
-                pv: searcher
+                pv: ranker
                     .pv(board, sq, d as usize)
                     .iter()
                     .map(|m| ggf_move(m))
@@ -220,9 +220,9 @@ pub fn analyse(
                 why: reason(board, sq, None),
             })
             .collect();
-        rows(&list, searcher.nodes);
+        rows(&list, ranker.nodes);
     }
-    searcher.nodes
+    ranker.nodes
 }
 
 /// `hint N`: after each completed iteration, `search <pv> <eval> 0 <depth> <reason>` for the
@@ -261,7 +261,7 @@ pub fn hint(board: &Board, n: usize, depth: Depth, control: &Control, out: &mut 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::othello::Position;
+    use crate::othello::Position;
     use crate::search::Limits;
 
     fn control() -> Control {

@@ -1,7 +1,7 @@
 //! The control block shared by the session and a running search.
 
 use super::limits::Limits;
-use super::time::{plan, Budget};
+use super::time::{plan, Deadlines};
 use crate::stop::Flag;
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -62,7 +62,7 @@ impl Control {
             *limits = fresh;
         }
         limits.ponder = false;
-        let budget: Budget = plan(&limits, self.overhead_ms);
+        let budget: Deadlines = plan(&limits, self.overhead_ms);
         let now = self.elapsed_ms();
         self.soft_ms
             .store(budget.soft_ms.saturating_add(now), Ordering::Relaxed);

@@ -4,10 +4,7 @@
 pub(crate) mod alphabeta;
 pub(crate) mod control;
 pub(crate) mod game;
-pub mod go;
 pub(crate) mod limits;
-pub mod othello;
-pub mod quantum;
 pub(crate) mod time;
 pub mod tt;
 

@@ -3,13 +3,13 @@
 use super::limits::{Limits, DEFAULT_MOVETIME_MS};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Budget {
+pub struct Deadlines {
     pub soft_ms: u64,
     pub hard_ms: u64,
 }
 
-impl Budget {
-    pub const UNLIMITED: Budget = Budget {
+impl Deadlines {
+    pub const UNLIMITED: Deadlines = Deadlines {
         soft_ms: u64::MAX,
         hard_ms: u64::MAX,
     };
@@ -17,24 +17,24 @@ impl Budget {
 
 /// Plans the time for one move. `overhead_ms` is kept back for the GUI's and the pipe's delays.
 /// Infinite and ponder searches get no deadline here (ponderhit plans again).
-pub fn plan(limits: &Limits, overhead_ms: u64) -> Budget {
+pub fn plan(limits: &Limits, overhead_ms: u64) -> Deadlines {
     if limits.infinite || limits.ponder {
-        return Budget::UNLIMITED;
+        return Deadlines::UNLIMITED;
     }
     if let Some(movetime) = limits.movetime {
         let t = movetime.saturating_sub(overhead_ms).max(1);
-        return Budget {
+        return Deadlines {
             soft_ms: t,
             hard_ms: t,
         };
     }
     if limits.time.is_none() && limits.byoyomi.is_none() && limits.inc.is_none() {
         if limits.depth.is_some() || limits.nodes.is_some() {
-            return Budget::UNLIMITED;
+            return Deadlines::UNLIMITED;
         }
         // As `movetime 450`: the answer must reach the client within the 450 ms.
         let t = DEFAULT_MOVETIME_MS.saturating_sub(overhead_ms).max(1);
-        return Budget {
+        return Deadlines {
             soft_ms: t,
             hard_ms: t,
         };
@@ -60,7 +60,7 @@ pub fn plan(limits: &Limits, overhead_ms: u64) -> Budget {
         } else {
             target.saturating_mul(3).min(available).max(soft)
         };
-        return Budget {
+        return Deadlines {
             soft_ms: soft,
             hard_ms: hard,
         };
@@ -70,7 +70,7 @@ pub fn plan(limits: &Limits, overhead_ms: u64) -> Budget {
     // move then takes about the target, never the 3x of an iteration started just before it.
     let hard = target.saturating_mul(2).min(available).max(1);
     let soft = (target / 2).min(hard).max(1);
-    Budget {
+    Deadlines {
         soft_ms: soft,
         hard_ms: hard,
     }
@@ -248,7 +248,7 @@ mod tests {
                 },
                 50
             ),
-            Budget::UNLIMITED
+            Deadlines::UNLIMITED
         );
         assert_eq!(
             plan(
@@ -258,7 +258,7 @@ mod tests {
                 },
                 50
             ),
-            Budget::UNLIMITED
+            Deadlines::UNLIMITED
         );
     }
 }

@@ -2,10 +2,7 @@
 //! writer of stdout. A reader thread feeds it lines over a channel; the search thread feeds it
 //! reports over another; it waits on both with `select!`.
 
-pub(crate) mod go;
 pub mod options;
-pub(crate) mod othello;
-pub(crate) mod quantum;
 pub mod variant;
 
 use crate::games::rules::Side;
@@ -74,23 +71,16 @@ enum SearchMsg {
     Mate(String),
 }
 
-/// A fresh game of the given variant at its start position. The match is on the registry's
-/// [`crate::games::registry::Game`], so a game added there does not compile until it has an arm.
-/// The own commands of the game called `name` (the same as its [`Variant::commands`]).
-fn commands(name: VariantName) -> &'static [&'static str] {
-    match name {
-        VariantName::QuantumShogi => &[],
-        VariantName::Othello => othello::COMMANDS,
-        VariantName::Go => go::COMMANDS,
-    }
+/// What the registry (`lib.rs`) gives the session for each game: its adapter, made fresh at
+/// the game's start position, and the names of its own commands.
+pub trait Registered {
+    fn new_variant(self) -> Box<dyn Variant>;
+    fn commands(self) -> &'static [&'static str];
 }
 
+/// A fresh game of the given variant at its start position.
 pub fn new_variant(name: VariantName) -> Box<dyn Variant> {
-    match name {
-        VariantName::QuantumShogi => Box::new(quantum::QuantumVariant::new()),
-        VariantName::Othello => Box::new(othello::OthelloVariant::new()),
-        VariantName::Go => Box::new(go::GoVariant::new()),
-    }
+    name.new_variant()
 }
 
 /// Runs the protocol loop until `quit` or the end of the input.
@@ -375,7 +365,7 @@ impl<W: Write> Session<W> {
         if !self.game.commands().contains(&name) {
             let theirs = VariantName::ALL
                 .iter()
-                .flat_map(|&g| commands(g))
+                .flat_map(|&g| Registered::commands(g))
                 .find(|&&c| c == name);
             return Err(match theirs {
                 Some(command) => {

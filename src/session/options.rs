@@ -1,8 +1,8 @@
 //! The engine's options: their USI declarations and typed values.
 
 /// The `USI_Variant` values: the games of the registry, the first the default.
-pub use crate::games::registry::Game as VariantName;
-use crate::games::registry::Game;
+pub use crate::registry::Game as VariantName;
+use crate::registry::Game;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strategy {
@@ -139,7 +139,7 @@ pub fn find(name: &str) -> Option<&'static Spec> {
     SPECS.iter().find(|s| s.name.eq_ignore_ascii_case(name))
 }
 
-const VARIANTS: &[&str] = crate::games::registry::NAMES;
+const VARIANTS: &[&str] = crate::registry::NAMES;
 const STRATEGIES: &[&str] = &["search", "possibilityist", "random"];
 const QUANTUM: &[Game] = &[Game::QuantumShogi];
 

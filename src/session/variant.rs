@@ -75,12 +75,18 @@ pub trait Shared: Send {
     /// moves and the ending, the same answers the match referee and the rooms get, never read
     /// off `display`'s text.
     fn view(&self, options: &Options) -> Box<dyn GameView>;
+
+    /// The game's own commands: its adapter's [`Adapter::COMMANDS`].
+    fn commands(&self) -> &'static [&'static str];
 }
 
 /// How a game's session adapter holds its [`Rules`]: the record a `position` command builds,
 /// and the few things the games word differently (the error naming a bad move, `d`'s lines).
 pub trait Adapter: Send {
     type Rules: Rules;
+    /// The game's own commands (`count`, `flips`, `benson`, ...), by name: the session sends
+    /// these, and only these, to [`Variant::extension`].
+    const COMMANDS: &'static [&'static str] = &[];
     /// The game so far as the session keeps it: the rules' state, with anything only the
     /// session needs beside it (Othello's placements for `undo`).
     type Record: Send;
@@ -152,6 +158,10 @@ impl<A: Adapter> Shared for A {
             .unwrap_or_else(|| self.rules().clone());
         Box::new(Played::from_rules(rules))
     }
+
+    fn commands(&self) -> &'static [&'static str] {
+        A::COMMANDS
+    }
 }
 
 /// The half of a session's game that is the game's own: the search and the game-only commands.
@@ -196,13 +206,7 @@ pub trait Variant: Shared {
         None
     }
 
-    /// The game's own commands (`count`, `flips`, `benson`, ...), by name: the session sends
-    /// these, and only these, to [`Variant::extension`].
-    fn commands(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    /// Runs one of [`Variant::commands`], reading its arguments from `args`. Such a command
+    /// Runs one of [`Shared::commands`], reading its arguments from `args`. Such a command
     /// runs on the session's thread, so `budget` is what may stop it (a served session's).
     fn extension(
         &mut self,

@@ -1,4 +1,4 @@
-//! Fitting the Othello pattern evaluation ([`crate::search::othello::pattern`]) to self-play.
+//! Fitting the Othello pattern evaluation ([`crate::othello::search::pattern`]) to self-play.
 //!
 //! Two steps, both reproducible from their seed:
 //! - `ryoshi tune othello generate`: seeded self-play of the engine (a random opening of
@@ -14,14 +14,14 @@
 //!   games. A shape's two readings under its own symmetry share one weight. The table is
 //!   written as `weights.bin` with the command in its header.
 
-use crate::games::othello::board::Board;
-use crate::rng::{mix, SplitMix64};
-use crate::search::othello::game::Eval;
-use crate::search::othello::pattern::{
+use crate::othello::board::Board;
+use crate::othello::search::game::Eval;
+use crate::othello::search::pattern::{
     self, features, phase, FEATURES, INSTANCES, OFFSETS, PHASE_SIZE, SHAPES, TABLE_SIZE,
 };
-use crate::search::othello::solve::{final_score, Solver};
-use crate::search::othello::{think, Level};
+use crate::othello::search::solve::{final_score, Solver};
+use crate::othello::search::{think, Level};
+use crate::rng::{mix, SplitMix64};
 use crate::search::{Control, Limits};
 use std::io::Write;
 
@@ -78,7 +78,7 @@ pub struct FitArgs {
     /// Positions files of `ryoshi tune othello generate`.
     #[arg(required = true)]
     pub data: Vec<String>,
-    #[arg(long, default_value = "src/search/othello/weights.bin")]
+    #[arg(long, default_value = "src/othello/search/weights.bin")]
     pub out: String,
     /// Seed of the train/validation split (by game).
     #[arg(long, default_value_t = 1)]
@@ -132,7 +132,7 @@ pub fn run_cli(command: &Command) -> Result<(), String> {
 
 /// The exact (no pruning, no ProbCut) score of `board` at every depth 1..=max, centi-discs.
 pub fn scores_by_depth(board: &Board, max: u32) -> Vec<i32> {
-    use crate::search::othello::game::OGame;
+    use crate::othello::search::game::OGame;
     use crate::search::Report;
     let mut searcher = crate::search::alphabeta::Searcher::<OGame>::new(16);
     searcher.set_pruning(false);
@@ -177,7 +177,7 @@ pub fn regress(pairs: &[(f64, f64)]) -> (f64, f64, f64) {
 }
 
 fn probcut_cli(args: &ProbcutArgs) -> Result<(), String> {
-    use crate::search::othello::probcut::{shallow, MIN_DEPTH};
+    use crate::othello::search::probcut::{shallow, MIN_DEPTH};
     let mut pool = Vec::new();
     for path in &args.data {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
@@ -298,7 +298,7 @@ pub fn self_play(
         let exact = empties <= args.exact;
         seen.push((board.player, board.opponent, black, exact));
         let sq = if ply < random_plies {
-            let list: Vec<u32> = crate::games::othello::board::squares(m).collect();
+            let list: Vec<u32> = crate::othello::board::squares(m).collect();
             list[rng.index(list.len())]
         } else if exact {
             solver
@@ -316,7 +316,7 @@ pub fn self_play(
             let out = think(&board, level, game, &control, &mut |_| {});
             out.best
                 .as_deref()
-                .and_then(crate::games::othello::position::parse_square)
+                .and_then(crate::othello::position::parse_square)
                 .ok_or("the search found no move")?
         };
         board = board.play(sq).ok_or("an illegal move")?;
@@ -434,7 +434,7 @@ fn canonical_tables() -> Vec<Vec<u32>> {
 
 /// The training view of a position: phase-and-canonical feature indices into the whole table.
 fn sample_features(canon: &[Vec<u32>], p: u64, o: u64) -> [u32; FEATURES] {
-    use crate::games::othello::board::moves;
+    use crate::othello::board::moves;
     let mp = moves(p, o).count_ones();
     let mo = moves(o, p).count_ones();
     let mut f = features(p, o, mp, mo);
@@ -629,7 +629,7 @@ fn fit_cli(args: &FitArgs) -> Result<(), String> {
                 }
             }
             if held_out {
-                let h = crate::search::othello::eval::evaluate(l.player, l.opponent) as f64 / 100.0;
+                let h = crate::othello::search::eval::evaluate(l.player, l.opponent) as f64 / 100.0;
                 hand_err.0 += (h - l.margin as f64).powi(2);
                 hand_err.1 += 1;
             }
@@ -773,7 +773,7 @@ mod tests {
 
     #[test]
     fn scores_by_depth_are_the_exact_searches() {
-        use crate::search::othello::game::OGame;
+        use crate::othello::search::game::OGame;
         use crate::search::SearchGame;
         // Depth 1 is the best child's evaluation, negated.
         let b = Board::START
@@ -781,7 +781,7 @@ mod tests {
             .unwrap();
         let v = scores_by_depth(&b, 3);
         assert_eq!(v.len(), 3);
-        let best = crate::games::othello::board::squares(b.moves())
+        let best = crate::othello::board::squares(b.moves())
             .map(|sq| {
                 let mut g = OGame {
                     player: b.player,

@@ -9,12 +9,12 @@
 //! as the unit). Nothing is random but the train/validation split, which hashes each game with
 //! the seed; the output is the same on every run and at every commit.
 
-use crate::games::quantum::types::{is_king_candidate, Color};
-use crate::games::quantum::{origin_of, qsfen, Action, Position, Ruleset, HAND};
 use crate::matches::merge::read;
 use crate::matches::opening::Opening;
+use crate::quantum::search::eval::{Values, Weights};
+use crate::quantum::types::{is_king_candidate, Color};
+use crate::quantum::{origin_of, qsfen, Action, Position, Ruleset, HAND};
 use crate::rng::splitmix;
-use crate::search::quantum::eval::{Values, Weights};
 use once_cell::sync::Lazy;
 use std::collections::BTreeMap;
 
@@ -85,7 +85,7 @@ impl Sample {
     }
 
     /// The evaluation of the position with weights `w` (whose tables are `v`): the same
-    /// integer arithmetic as [`crate::search::quantum::eval::evaluate`].
+    /// integer arithmetic as [`crate::quantum::search::eval::evaluate`].
     pub(crate) fn evaluate(&self, w: &Weights, v: &Values) -> i32 {
         let mut score = 0;
         for &(index, n) in &self.pieces {
@@ -532,7 +532,7 @@ pub struct Args {
     #[arg(required = true)]
     pub results: Vec<String>,
     /// The generated source file.
-    #[arg(long, default_value = "src/search/quantum/weights.rs")]
+    #[arg(long, default_value = "src/quantum/search/weights.rs")]
     pub out: String,
     /// Seed of the train/validation split.
     #[arg(long, default_value_t = 1)]
@@ -656,10 +656,10 @@ pub fn run_cli(args: &Args) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::quantum::types::P;
-    use crate::search::quantum::eval::evaluate;
-    use crate::search::quantum::weights::WEIGHTS;
-    use crate::search::quantum::QGame;
+    use crate::quantum::search::eval::evaluate;
+    use crate::quantum::search::weights::WEIGHTS;
+    use crate::quantum::search::QGame;
+    use crate::quantum::types::P;
     use crate::search::SearchGame;
 
     /// The engine's evaluation of `pos` agrees with [`Sample::evaluate`].

@@ -3,9 +3,9 @@
 //! pins its positions.
 #![allow(dead_code)]
 
-use ryoshi::games::go::board::{BLACK, EMPTY, WHITE};
-use ryoshi::games::go::eye::is_own_eye;
-use ryoshi::games::go::{Board, Color, Game};
+use ryoshi::go::board::{BLACK, EMPTY, WHITE};
+use ryoshi::go::eye::is_own_eye;
+use ryoshi::go::{Board, Color, Position};
 use ryoshi::rng::SplitMix64 as Rng;
 
 /// Random stones (`density` percent of the points, half of each colour), then blocks without
@@ -44,8 +44,12 @@ pub fn random_board(size: usize, density: u64, rng: &mut Rng) -> Board {
 
 /// A random game that never fills its own eyes, stopped after `len` moves or two passes in a
 /// row: ends full of living groups. Returns the game and its moves.
-pub fn random_game(size: usize, len: usize, rng: &mut Rng) -> (Game, Vec<(Color, Option<usize>)>) {
-    let mut game = Game::empty(size).unwrap();
+pub fn random_game(
+    size: usize,
+    len: usize,
+    rng: &mut Rng,
+) -> (Position, Vec<(Color, Option<usize>)>) {
+    let mut game = Position::empty(size).unwrap();
     let mut moves = Vec::new();
     let mut passes = 0;
     while moves.len() < len && passes < 2 {

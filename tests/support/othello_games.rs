@@ -1,8 +1,8 @@
 //! Seeded random Othello games as GGF `Record`s, for the GGF and NBoard tests.
 #![allow(dead_code)]
 
-use ryoshi::games::othello::ggf::{MoveItem, Record};
-use ryoshi::games::othello::{squares, Position};
+use ryoshi::othello::ggf::{MoveItem, Record};
+use ryoshi::othello::{squares, Position};
 use ryoshi::rng::SplitMix64;
 
 /// A random legal game from the start: up to `plies` moves (passes written as `PA` items),

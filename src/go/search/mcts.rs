@@ -1,0 +1,685 @@
+//! Monte Carlo tree search for Go: selection by the mean result mixed with all-moves-as-first
+//! (MC-RAVE, Gelly and Silver 2007) over prior knowledge given as equivalent playouts (captures,
+//! escapes, 3x3 shapes, no self-atari, no first line in empty areas), no exploration term, as
+//! Fuego and Pachi do. Threads share one tree behind a lock (tree parallelism): a playout
+//! counts as a loss from the moment it starts (virtual loss), so threads spread out.
+//! Two passes in a row end the game inside the tree, scored by area with every stone alive.
+
+use super::fast::{FastBoard, PASS};
+use super::patterns;
+use super::playout::{bad_self_atari, Playout};
+use super::tree::{Node, PoolError, Tree};
+use crate::go::board::{Color, BLACK, EMPTY, WHITE};
+use crate::go::Position;
+use crate::rng::{mix, SplitMix64};
+use crate::search::Control;
+use parking_lot::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// A leaf is expanded at its this-many-th visit: on big boards later, so that the tree (a
+/// child per empty point) does not outgrow its pool.
+fn expand_at(size: usize) -> u32 {
+    match size {
+        0..=9 => 2,
+        10..=13 => 4,
+        _ => 8,
+    }
+}
+/// RAVE's equivalence: at this many playouts the node's own mean and AMAF weigh the same.
+const RAVE_EQUIV: f32 = 3000.0;
+/// Prior: every move starts as this many playouts at one half.
+const EVEN: f32 = 10.0;
+
+/// What one search is asked.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub komi: f64,
+    pub threads: usize,
+    pub seed: u64,
+    /// Passes just played before the position (1 = the opponent passed).
+    pub passes: u8,
+    /// A report every this many milliseconds (to `report`), if any.
+    pub report_ms: Option<u64>,
+}
+
+/// One root move as the analysis shows it (side to move's point of view).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveInfo {
+    pub mv: u16,
+    pub visits: u32,
+    pub winrate: f64,
+    pub prior: f64,
+    /// Points the side to move leads by after this move (komi included).
+    pub score_lead: f64,
+    pub pv: Vec<u16>,
+}
+
+/// The state of a search (side to move's point of view).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snapshot {
+    /// Playouts of this search (not counting those kept from the previous move).
+    pub playouts: u64,
+    pub root_visits: u32,
+    pub winrate: f64,
+    pub score_lead: f64,
+    /// Root moves with at least one playout, most visited first.
+    pub moves: Vec<MoveInfo>,
+    /// Per point in scanning order: +1 the side to move owns it, -1 the opponent.
+    pub ownership: Vec<f64>,
+    pub time_ms: u64,
+    /// The nodes in the tree.
+    pub nodes: usize,
+}
+
+struct Shared {
+    tree: Tree,
+    /// Per padded point: playouts that ended with it black minus white.
+    own: Vec<i64>,
+    runs: u64,
+}
+
+/// A Go searcher; its tree is kept from one move to the next.
+pub struct Mcts {
+    shared: Mutex<Shared>,
+}
+
+impl Mcts {
+    /// A searcher whose tree takes at most `bytes`.
+    pub fn new(bytes: usize) -> Result<Mcts, PoolError> {
+        Ok(Mcts {
+            shared: Mutex::new(Shared {
+                tree: Tree::new(bytes)?,
+                own: Vec::new(),
+                runs: 0,
+            }),
+        })
+    }
+
+    /// The tree's capacity in nodes.
+    pub fn capacity(&self) -> usize {
+        self.shared.lock().tree.capacity()
+    }
+
+    /// Searches `game` until `control` says stop (time, `stop`, or its node limit = playouts).
+    pub fn search(
+        &self,
+        game: &Position,
+        settings: &Settings,
+        control: &Control,
+        report: &mut dyn FnMut(&Snapshot),
+    ) -> Snapshot {
+        let mut root = FastBoard::from_game(game);
+        root.passes = settings.passes;
+        {
+            let mut s = self.shared.lock();
+            s.tree.reroot(game);
+            s.own = vec![0; root.len()];
+            s.runs = 0;
+            if s.tree.nodes[0].children == 0 {
+                let mut scratch = root.clone();
+                let children = children_of(&mut scratch);
+                if s.tree.has_room(children.len()) {
+                    s.tree.expand(0, &children);
+                }
+            }
+        }
+        // `go infinite` runs until `stop`, whatever else it says; `go depth N` (a tree search
+        // has no depth to complete) is N thousand playouts.
+        let limit = if control.limits().infinite {
+            None
+        } else {
+            control.node_limit().or(control
+                .depth_limit()
+                .map(|d| u64::from(d).saturating_mul(1000)))
+        };
+        let claimed = AtomicU64::new(0);
+        let done = AtomicBool::new(false);
+        let threads = settings.threads.max(1);
+        let position = game
+            .board
+            .cells()
+            .iter()
+            .fold(game.to_move.index() as u64, |h, &c| mix(h ^ c as u64));
+        let worker = |id: usize, main: bool, report: &mut dyn FnMut(&Snapshot)| {
+            let mut rng = SplitMix64::new(mix(settings.seed ^ position ^ mix(id as u64)));
+            let mut w = Worker::new(&root);
+            let mut next_report = settings.report_ms.unwrap_or(u64::MAX);
+            loop {
+                if done.load(Ordering::Relaxed) {
+                    break;
+                }
+                let k = claimed.fetch_add(1, Ordering::Relaxed);
+                if limit.is_some_and(|l| k >= l) {
+                    done.store(true, Ordering::Relaxed);
+                    break;
+                }
+                if main && k > 0 && stop_now(control, &self.shared, limit.is_some()) {
+                    done.store(true, Ordering::Relaxed);
+                    break;
+                }
+                w.iterate(&self.shared, &root, settings.komi, &mut rng);
+                if main && control.elapsed_ms() >= next_report {
+                    report(&self.snapshot(
+                        game,
+                        settings.komi,
+                        control,
+                        claimed.load(Ordering::Relaxed),
+                    ));
+                    next_report = control.elapsed_ms() + settings.report_ms.unwrap_or(u64::MAX);
+                }
+            }
+        };
+        std::thread::scope(|scope| {
+            for id in 1..threads {
+                let worker = &worker;
+                scope.spawn(move || worker(id, false, &mut |_| {}));
+            }
+            worker(0, true, report);
+        });
+        let playouts = claimed
+            .load(Ordering::Relaxed)
+            .min(limit.unwrap_or(u64::MAX));
+        self.snapshot(game, settings.komi, control, playouts)
+    }
+
+    /// The analysis of the tree as it stands.
+    pub fn snapshot(&self, game: &Position, komi: f64, control: &Control, playouts: u64) -> Snapshot {
+        let s = self.shared.lock();
+        let tree = &s.tree;
+        let me = game.to_move;
+        let sign = if me == Color::Black { 1.0 } else { -1.0 };
+        let root = tree.nodes[0];
+        let prior_total: f32 = tree
+            .children(0)
+            .map(|c| tree.nodes[c].pw)
+            .sum::<f32>()
+            .max(1e-6);
+        let mut moves: Vec<MoveInfo> = tree
+            .children(0)
+            .filter(|&c| tree.nodes[c].n > 0)
+            .map(|c| {
+                let node = tree.nodes[c];
+                let mut pv = vec![node.mv];
+                let mut i = c;
+                while pv.len() < 16 {
+                    let Some(best) = tree.children(i).max_by_key(|&k| tree.nodes[k].n) else {
+                        break;
+                    };
+                    if tree.nodes[best].n == 0 {
+                        break;
+                    }
+                    pv.push(tree.nodes[best].mv);
+                    i = best;
+                }
+                MoveInfo {
+                    mv: node.mv,
+                    visits: node.n,
+                    winrate: node.winrate(),
+                    prior: (node.pw / prior_total) as f64,
+                    score_lead: sign * node.score as f64 / node.n as f64,
+                    pv,
+                }
+            })
+            .collect();
+        // Most visited first; ties by win rate, then by point, so the order is reproducible.
+        moves.sort_by(|a, b| {
+            b.visits
+                .cmp(&a.visits)
+                .then(b.winrate.total_cmp(&a.winrate))
+                .then(a.mv.cmp(&b.mv))
+        });
+        let runs = s.runs.max(1) as f64;
+        let ownership = game
+            .board
+            .points()
+            .map(|p| s.own.get(p).map_or(0.0, |&o| sign * o as f64 / runs))
+            .collect();
+        let winrate = if root.n > 0 {
+            1.0 - root.winrate()
+        } else {
+            0.5
+        };
+        let score_lead = if root.n > 0 {
+            sign * root.score as f64 / root.n as f64
+        } else {
+            let _ = komi;
+            0.0
+        };
+        Snapshot {
+            playouts,
+            root_visits: root.n,
+            winrate,
+            score_lead,
+            moves,
+            ownership,
+            time_ms: control.elapsed_ms(),
+            nodes: tree.nodes.len(),
+        }
+    }
+}
+
+/// Whether the search must end now: the clock, or (without a playout limit, between soft
+/// and hard deadline) a best move so far ahead that the rest cannot change it.
+fn stop_now(control: &Control, shared: &Mutex<Shared>, has_limit: bool) -> bool {
+    if control.hard_expired() {
+        return true;
+    }
+    if has_limit || !control.soft_expired() {
+        return false;
+    }
+    // Past the soft deadline: go on only while the two most visited moves are close.
+    let s = shared.lock();
+    let tree = &s.tree;
+    let mut top = [0u32; 2];
+    for c in tree.children(0) {
+        let n = tree.nodes[c].n;
+        if n > top[0] {
+            top = [n, top[0]];
+        } else if n > top[1] {
+            top[1] = n;
+        }
+    }
+    top[0] as f64 > 1.3 * top[1] as f64
+}
+
+/// One thread's buffers.
+struct Worker {
+    board: FastBoard,
+    playout: Playout,
+    path: Vec<usize>,
+    seq: Vec<u16>,
+    children: Vec<Node>,
+    amaf: Vec<u8>,
+}
+
+impl Worker {
+    fn new(root: &FastBoard) -> Worker {
+        Worker {
+            board: root.clone(),
+            playout: Playout::default(),
+            path: Vec::with_capacity(64),
+            seq: Vec::with_capacity(4 * root.len()),
+            children: Vec::new(),
+            amaf: vec![0; root.len()],
+        }
+    }
+
+    /// One playout: descend (under the lock), play out (without it), back up (under it).
+    fn iterate(
+        &mut self,
+        shared: &Mutex<Shared>,
+        root: &FastBoard,
+        komi: f64,
+        rng: &mut SplitMix64,
+    ) {
+        self.board.copy_from(root);
+        self.path.clear();
+        self.seq.clear();
+        let mut terminal = false;
+        {
+            let mut s = shared.lock();
+            let tree = &mut s.tree;
+            let mut i = 0;
+            self.path.push(0);
+            tree.nodes[0].n += 1;
+            loop {
+                if self.board.passes >= 2 {
+                    terminal = true;
+                    break;
+                }
+                if tree.nodes[i].children == 0 {
+                    if tree.nodes[i].n < expand_at(self.board.size())
+                        || !tree.has_room(self.board.empties().len() + 1)
+                    {
+                        break;
+                    }
+                    self.children = children_of(&mut self.board);
+                    tree.expand(i, &self.children);
+                }
+                let c = select(tree, i);
+                tree.nodes[c].n += 1;
+                let mv = tree.nodes[c].mv;
+                self.board.play(mv);
+                self.seq.push(mv);
+                self.path.push(c);
+                i = c;
+            }
+        }
+        let margin = if terminal {
+            area(&self.board) as f64 - komi
+        } else {
+            self.playout.run(&mut self.board, rng, &mut self.seq);
+            self.board.playout_score() as f64 - komi
+        };
+        let black = if margin > 0.0 {
+            1.0
+        } else if margin < 0.0 {
+            0.0
+        } else {
+            0.5
+        };
+        let first = root.to_move;
+        let result_for = |c: Color| {
+            if c == Color::Black {
+                black
+            } else {
+                1.0 - black
+            }
+        };
+        // The colour of the move seq[j].
+        let colour = |j: usize| if j % 2 == 0 { first } else { first.other() };
+        let mut s = shared.lock();
+        let Shared { tree, own, runs } = &mut *s;
+        for (d, &idx) in self.path.iter().enumerate() {
+            let mover = if d == 0 { first.other() } else { colour(d - 1) };
+            let node = &mut tree.nodes[idx];
+            node.w += result_for(mover);
+            node.score += margin as f32;
+        }
+        // AMAF: walking back, `amaf[p]` is the colour that played p first from move j on.
+        for j in (0..self.seq.len()).rev() {
+            let mv = self.seq[j] as usize;
+            if mv != PASS as usize {
+                self.amaf[mv] = colour(j).cell();
+            }
+            if j < self.path.len() {
+                let c = colour(j);
+                let r = result_for(c);
+                for k in tree.children(self.path[j]) {
+                    let node = &mut tree.nodes[k];
+                    if node.mv != PASS && self.amaf[node.mv as usize] == c.cell() {
+                        node.rn += 1.0;
+                        node.rw += r;
+                    }
+                }
+            }
+        }
+        for &mv in &self.seq {
+            self.amaf[mv as usize] = 0;
+        }
+        for p in self.board.points() {
+            own[p] += match self.board.owner(p) {
+                BLACK => 1,
+                WHITE => -1,
+                _ => 0,
+            };
+        }
+        *runs += 1;
+    }
+}
+
+/// The child of `i` with the best mix of mean result (priors included) and AMAF.
+fn select(tree: &Tree, i: usize) -> usize {
+    let mut best = usize::MAX;
+    let mut best_value = f32::NEG_INFINITY;
+    for c in tree.children(i) {
+        let node = &tree.nodes[c];
+        let n = node.n as f32;
+        let q = (node.w + node.pw) / (n + node.pn);
+        let value = if node.rn > 0.0 {
+            let beta = node.rn / (node.rn + n + node.rn * n / RAVE_EQUIV);
+            (1.0 - beta) * q + beta * (node.rw / node.rn)
+        } else {
+            q
+        };
+        if value > best_value {
+            best_value = value;
+            best = c;
+        }
+    }
+    best
+}
+
+/// The root or leaf's moves with their priors: every legal point that is not an own eye, and
+/// a pass.
+pub fn children_of(board: &mut FastBoard) -> Vec<Node> {
+    let color = board.to_move;
+    let me = color.cell();
+    let them = color.other().cell();
+    let last = board.last as usize;
+    let mut out = Vec::with_capacity(board.empties().len() + 1);
+    let mut points: Vec<u16> = board.empties().to_vec();
+    // The empty list's order depends on the history: sort, so the tree does not.
+    points.sort_unstable();
+    for p in points {
+        let p = p as usize;
+        if !board.is_legal(p) || board.is_eye(p, color) {
+            continue;
+        }
+        let mut pn = EVEN;
+        let mut pw = EVEN / 2.0;
+        let good = |pn: &mut f32, pw: &mut f32, n: f32| {
+            *pn += n;
+            *pw += n;
+        };
+        let ns = board.neighbors(p);
+        let captures = ns
+            .iter()
+            .any(|&n| board.get(n) == them && board.in_atari(n));
+        if captures {
+            good(&mut pn, &mut pw, 20.0);
+        }
+        let saves = ns.iter().any(|&n| board.get(n) == me && board.in_atari(n));
+        if saves && board.after_move(p, color, 3).0 >= 3 {
+            good(&mut pn, &mut pw, 20.0);
+        }
+        if last != PASS as usize {
+            let near = ns.contains(&last) || board.diagonals(p).contains(&last);
+            if near && patterns::matches(board.pattern_key(p)) {
+                good(&mut pn, &mut pw, 10.0);
+            }
+            // Pachi's distance prior: the answer to a move is usually near it.
+            match manhattan(board, p, last) {
+                1 | 2 => good(&mut pn, &mut pw, 6.0),
+                3 => good(&mut pn, &mut pw, 3.0),
+                _ => {}
+            }
+        }
+        if bad_self_atari(board, p) {
+            pn += 20.0;
+        }
+        match (edge_line(board, p), stones_near(board, p)) {
+            (0, false) => pn += 20.0,
+            (1, false) => pn += 10.0,
+            (2, false) => good(&mut pn, &mut pw, 5.0),
+            _ => {}
+        }
+        out.push(Node::new(p as u16, pn, pw));
+    }
+    // Passing is seldom right before the end: it starts as a likely loss.
+    out.push(Node::new(
+        PASS,
+        EVEN,
+        if out.is_empty() { EVEN } else { 0.5 },
+    ));
+    out
+}
+
+/// The Manhattan distance between two points.
+fn manhattan(board: &FastBoard, p: usize, q: usize) -> usize {
+    let stride = board.size() + 1;
+    (p / stride).abs_diff(q / stride) + (p % stride).abs_diff(q % stride)
+}
+
+/// The line of `p` counted from the edge (0 = first line).
+fn edge_line(board: &FastBoard, p: usize) -> usize {
+    let stride = board.size() + 1;
+    let (row, col) = (p / stride - 1, p % stride - 1);
+    let size = board.size();
+    row.min(col).min(size - 1 - row).min(size - 1 - col)
+}
+
+/// Whether a stone lies within Manhattan distance 2 of `p`.
+fn stones_near(board: &FastBoard, p: usize) -> bool {
+    let stride = board.size() as isize + 1;
+    for dr in -2isize..=2 {
+        for dc in -2isize..=2 {
+            if dr.abs() + dc.abs() > 2 || (dr == 0 && dc == 0) {
+                continue;
+            }
+            let q = p as isize + dr * stride + dc;
+            if q >= 0
+                && (q as usize) < board.len()
+                && matches!(board.get(q as usize), BLACK | WHITE)
+            {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Area score by Tromp-Taylor (every stone alive): black's stones and empty regions reaching
+/// only black, minus white's.
+pub fn area(board: &FastBoard) -> i32 {
+    let mut seen = vec![false; board.len()];
+    let mut score = 0;
+    let mut region = Vec::new();
+    for p in board.points() {
+        match board.get(p) {
+            BLACK => score += 1,
+            WHITE => score -= 1,
+            _ if seen[p] => {}
+            _ => {
+                region.clear();
+                region.push(p);
+                seen[p] = true;
+                let mut touches = 0u8;
+                let mut i = 0;
+                while i < region.len() {
+                    let q = region[i];
+                    i += 1;
+                    for n in board.neighbors(q) {
+                        match board.get(n) {
+                            EMPTY if !seen[n] => {
+                                seen[n] = true;
+                                region.push(n);
+                            }
+                            BLACK => touches |= 1,
+                            WHITE => touches |= 2,
+                            _ => {}
+                        }
+                    }
+                }
+                score += match touches {
+                    1 => region.len() as i32,
+                    2 => -(region.len() as i32),
+                    _ => 0,
+                };
+            }
+        }
+    }
+    score
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Limits;
+
+    fn search(game: &Position, playouts: u64, seed: u64) -> Snapshot {
+        let mcts = Mcts::new(8 << 20).unwrap();
+        let control = Control::new(
+            Limits {
+                nodes: Some(playouts),
+                ..Limits::default()
+            },
+            0,
+        );
+        let settings = Settings {
+            komi: 7.5,
+            threads: 1,
+            seed,
+            passes: 0,
+            report_ms: None,
+        };
+        mcts.search(game, &settings, &control, &mut |_| {})
+    }
+
+    fn position(size: &str, rows: &str, to_move: &str) -> Position {
+        let fields: Vec<String> = [size, rows, to_move]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let (board, to_move) = crate::go::notation::parse_position(&fields).unwrap();
+        Position::new(board, to_move)
+    }
+
+    #[test]
+    fn one_thread_a_seed_and_a_playout_limit_give_the_same_search() {
+        let game = Position::empty(9).unwrap();
+        let a = search(&game, 1500, 3);
+        let b = search(&game, 1500, 3);
+        assert_eq!(a.moves, b.moves);
+        assert_eq!(a.nodes, b.nodes);
+        let c = search(&game, 1500, 4);
+        assert_ne!(a.moves, c.moves, "another seed, other playouts");
+    }
+
+    #[test]
+    fn the_tree_is_kept_for_the_next_move() {
+        let mut game = Position::empty(9).unwrap();
+        let mcts = Mcts::new(8 << 20).unwrap();
+        let settings = Settings {
+            komi: 7.5,
+            threads: 1,
+            seed: 0,
+            passes: 0,
+            report_ms: None,
+        };
+        let limits = Limits {
+            nodes: Some(3000),
+            ..Limits::default()
+        };
+        let first = mcts.search(
+            &game,
+            &settings,
+            &Control::new(limits.clone(), 0),
+            &mut |_| {},
+        );
+        let pv = &first.moves[0].pv;
+        assert!(pv.len() >= 2, "{pv:?}");
+        game.play(Some(pv[0] as usize)).unwrap();
+        game.play(Some(pv[1] as usize)).unwrap();
+        let second = mcts.search(&game, &settings, &Control::new(limits, 0), &mut |_| {});
+        assert_eq!(second.playouts, 3000);
+        assert!(
+            second.root_visits > 3000,
+            "kept {}",
+            second.root_visits - 3000
+        );
+    }
+
+    #[test]
+    fn it_captures_a_big_block_in_atari() {
+        // White's six stones have one liberty left, at D6.
+        let game = position(
+            "7",
+            "......./..X.X../.XOOOX./.XOOOX./..XXX../......./.......",
+            "b",
+        );
+        let snap = search(&game, 2000, 0);
+        assert_eq!(
+            snap.moves[0].mv as usize,
+            game.board.point(1, 3),
+            "{:?}",
+            snap.moves[0]
+        );
+        assert!(snap.winrate > 0.9, "{}", snap.winrate);
+    }
+
+    #[test]
+    fn the_first_playouts_go_to_board_points_not_pass() {
+        for size in [5, 9, 19] {
+            let game = Position::empty(size).unwrap();
+            for playouts in [1, 2, 10] {
+                let snap = search(&game, playouts, 0);
+                assert!(
+                    snap.moves.iter().all(|m| m.mv != PASS),
+                    "{size}: {:?}",
+                    snap.moves
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! The search tree: a pool of nodes allocated once, fallibly, to a size the caller bounds (the
+//! `USI_Hash` megabytes for Go, see protocol/go.md). The children of a node lie next to each
+//! other. Re-rooting for the next move copies the kept subtree into a second pool of the same
+//! size (so each pool is half the budget) and swaps the two.
+
+use super::fast::PASS;
+use crate::go::Position;
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Node {
+    /// The move into this node (a point, or PASS).
+    pub mv: u16,
+    pub children: u16,
+    /// Index of the first child; 0 while the node is not expanded (the root is never a child).
+    pub first: u32,
+    /// Playouts through this node, counted when they start (the virtual loss).
+    pub n: u32,
+    /// Wins of the player who made `mv`, counted when the playouts end.
+    pub w: f32,
+    /// All-moves-as-first statistics of `mv` for that player.
+    pub rn: f32,
+    pub rw: f32,
+    /// Prior knowledge as equivalent playouts and wins.
+    pub pn: f32,
+    pub pw: f32,
+    /// The sum of black's final margins (points, komi taken off) of the playouts.
+    pub score: f32,
+}
+
+impl Node {
+    pub fn new(mv: u16, pn: f32, pw: f32) -> Node {
+        Node {
+            mv,
+            pn,
+            pw,
+            ..Node::default()
+        }
+    }
+
+    /// The mean result for the player who made `mv`, without priors (0.5 before any playout).
+    pub fn winrate(&self) -> f64 {
+        if self.n == 0 {
+            0.5
+        } else {
+            (self.w / self.n as f32) as f64
+        }
+    }
+}
+
+/// Bytes per node: what the size option is divided by.
+pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
+
+/// A tree too large for the machine: the pool could not be allocated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate a Go search tree of {nodes} nodes")]
+pub struct PoolError {
+    pub nodes: usize,
+}
+
+pub struct Tree {
+    pub nodes: Vec<Node>,
+    spare: Vec<Node>,
+    capacity: usize,
+    /// The position the root stands for.
+    pub root_game: Option<Position>,
+}
+
+impl Tree {
+    /// A tree of at most `bytes` (both pools together; at least a few hundred nodes).
+    pub fn new(bytes: usize) -> Result<Tree, PoolError> {
+        let capacity = (bytes / 2 / NODE_BYTES).max(512);
+        let mut nodes = Vec::new();
+        let mut spare = Vec::new();
+        nodes
+            .try_reserve_exact(capacity)
+            .and_then(|_| spare.try_reserve_exact(capacity))
+            .map_err(|_| PoolError { nodes: capacity })?;
+        let mut tree = Tree {
+            nodes,
+            spare,
+            capacity,
+            root_game: None,
+        };
+        tree.nodes.push(Node::new(PASS, 0.0, 0.0));
+        Ok(tree)
+    }
+
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// Room for `k` more nodes?
+    pub fn has_room(&self, k: usize) -> bool {
+        self.nodes.len() + k <= self.capacity
+    }
+
+    /// Forgets everything: a fresh root for `game`.
+    pub fn reset(&mut self, game: &Position) {
+        self.nodes.clear();
+        self.nodes.push(Node::new(PASS, 0.0, 0.0));
+        self.root_game = Some(game.clone());
+    }
+
+    /// The children of node `i`.
+    pub fn children(&self, i: usize) -> std::ops::Range<usize> {
+        let n = self.nodes[i];
+        n.first as usize..n.first as usize + n.children as usize
+    }
+
+    /// Appends the children of leaf `i` (the pool has room: see [`Tree::has_room`]).
+    pub fn expand(&mut self, i: usize, children: &[Node]) {
+        let first = self.nodes.len();
+        self.nodes.extend_from_slice(children);
+        self.nodes[i].first = first as u32;
+        self.nodes[i].children = children.len() as u16;
+    }
+
+    /// Makes the root stand for `game`: keeps the subtree of the old root's child or grandchild
+    /// that reaches it (the engine's move and the opponent's answer), otherwise starts afresh.
+    /// Returns the playouts kept.
+    pub fn reroot(&mut self, game: &Position) -> u32 {
+        let same =
+            |a: &Position, b: &Position| a.board == b.board && a.to_move == b.to_move && a.ko == b.ko;
+        let Some(old) = self.root_game.clone() else {
+            self.reset(game);
+            return 0;
+        };
+        if same(&old, game) {
+            return self.nodes[0].n;
+        }
+        let mut found = None;
+        'search: for c in self.children(0) {
+            let mut g1 = old.clone();
+            let mv = self.nodes[c].mv;
+            if g1.play((mv != PASS).then_some(mv as usize)).is_err() {
+                continue;
+            }
+            if same(&g1, game) {
+                found = Some(c);
+                break;
+            }
+            for gc in self.children(c) {
+                let mv = self.nodes[gc].mv;
+                let mut g2 = g1.clone();
+                if g2.play((mv != PASS).then_some(mv as usize)).is_ok() && same(&g2, game) {
+                    found = Some(gc);
+                    break 'search;
+                }
+            }
+        }
+        let Some(keep) = found else {
+            self.reset(game);
+            return 0;
+        };
+        if self.spare.capacity() < self.capacity
+            && self
+                .spare
+                .try_reserve_exact(self.capacity - self.spare.len())
+                .is_err()
+        {
+            self.reset(game);
+            return 0;
+        }
+        self.spare.clear();
+        self.spare.push(self.nodes[keep]);
+        // Breadth first: each node's children are copied together, so they stay contiguous.
+        let mut queue = vec![(keep, 0usize)];
+        let mut head = 0;
+        while head < queue.len() {
+            let (old_i, new_i) = queue[head];
+            head += 1;
+            let range = self.children(old_i);
+            if range.is_empty() {
+                continue;
+            }
+            let first = self.spare.len();
+            for c in range.clone() {
+                self.spare.push(self.nodes[c]);
+            }
+            self.spare[new_i].first = first as u32;
+            for (k, c) in range.enumerate() {
+                queue.push((c, first + k));
+            }
+        }
+        std::mem::swap(&mut self.nodes, &mut self.spare);
+        self.spare.clear();
+        self.nodes[0].mv = PASS;
+        self.root_game = Some(game.clone());
+        self.nodes[0].n
+    }
+}

@@ -1,0 +1,329 @@
+//! The go adapter: protocol notation and output lines over `go`. See protocol/go.md.
+
+use crate::session::options::Options;
+use crate::session::variant::{self, Adapter, Out, PerftJob, SessionError, Variant};
+use crate::go::analysis::{classic, extended};
+use crate::go::notation::{format_move, parse_vertex, VertexError};
+use crate::go::rules::{Record, RulesError};
+use crate::go::sgf::{FileError, SgfError};
+use crate::go::{perft, score, sgf, Board, Color, Position};
+use crate::games::rules::Rules;
+use crate::gtp::analyze;
+use crate::protocol::args::unknown_command;
+use crate::protocol::{Args, StartSpec};
+use crate::go::search::mcts::{Mcts, Snapshot};
+use crate::go::search::{bench as go_bench, player as go_player, policy, usi};
+use crate::search::{Info, Job, Limits, Outcome, Report};
+use parking_lot::Mutex;
+use std::sync::Arc;
+
+pub struct GoVariant {
+    record: Record,
+    /// The search and its size in MiB (`USI_Hash`), kept between moves for tree reuse.
+    engine: Mutex<Option<(u64, Arc<Mcts>)>>,
+}
+
+impl GoVariant {
+    pub fn new() -> Self {
+        GoVariant {
+            record: Record::start(),
+            engine: Mutex::new(None),
+        }
+    }
+}
+
+impl Default for GoVariant {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Why the Go session refuses a command.
+#[derive(Debug, thiserror::Error)]
+pub enum GoError {
+    #[error(transparent)]
+    Rules(RulesError),
+    /// Move `number` (from 1) of a `position` command's list is no vertex.
+    #[error("move {number} '{text}': {error}")]
+    ListedVertex {
+        number: usize,
+        text: String,
+        error: VertexError,
+    },
+    /// Move `number` of the list is not legal there.
+    #[error("move {number} '{text}' is illegal: {error}")]
+    ListedIllegal {
+        number: usize,
+        text: String,
+        error: RulesError,
+    },
+    #[error("go perft depth must be 1..{max}, got {0}", max = perft::MAX_DEPTH)]
+    PerftDepth(u32),
+    /// No memory for the bench's search tree.
+    #[error("bench: no memory for the search tree")]
+    BenchTree,
+    #[error(transparent)]
+    File(FileError),
+    /// An SGF record (from the file `path`, when it came from one).
+    #[error("{}{error}", in_file(.path))]
+    Sgf {
+        path: Option<String>,
+        error: SgfError,
+    },
+    #[error("nothing to undo")]
+    NothingToUndo,
+    /// `score <komi>` with a komi that is not a finite number.
+    #[error("score: komi '{0}' is not a number")]
+    Komi(String),
+}
+
+/// `'path': ` before an SGF error from a file.
+fn in_file(path: &Option<String>) -> String {
+    path.as_ref()
+        .map(|path| format!("'{path}': "))
+        .unwrap_or_default()
+}
+
+crate::games::error_text!(derived: GoError);
+
+impl From<GoError> for SessionError {
+    fn from(e: GoError) -> Self {
+        SessionError::game(e)
+    }
+}
+
+impl Adapter for GoVariant {
+    const COMMANDS: &'static [&'static str] = &["benson", "loadsgf", "loadsgftext", "undo", "score"];
+    type Rules = Record;
+    type Record = Record;
+
+    fn rules(&self) -> &Record {
+        &self.record
+    }
+
+    fn set_record(&mut self, record: Record) {
+        self.record = record;
+    }
+
+    type Error = GoError;
+
+    fn start(start: &StartSpec, _options: &Options) -> Result<Record, GoError> {
+        variant::start(start).map_err(GoError::Rules)
+    }
+
+    /// A GTP vertex or `pass`; a bad one is named with its number.
+    fn play_listed(record: &mut Record, number: usize, text: &str) -> Result<(), GoError> {
+        let mv = parse_vertex(text, record.game.board.size()).map_err(|error| {
+            GoError::ListedVertex {
+                number,
+                text: text.into(),
+                error,
+            }
+        })?;
+        record.play(mv).map_err(|error| GoError::ListedIllegal {
+            number,
+            text: text.into(),
+            error,
+        })
+    }
+
+    fn status(&self) -> Vec<String> {
+        let game = &self.record.game;
+        let ko = match game.ko {
+            Some(p) => format!(", ko at {}", format_move(&game.board, Some(p))),
+            None => String::new(),
+        };
+        vec![format!(
+            "{} to move{ko}",
+            match game.to_move {
+                Color::Black => "black",
+                Color::White => "white",
+            }
+        )]
+    }
+}
+
+impl GoVariant {
+    /// `score [komi]`: the area score with the dead stones taken off, judged as GTP's
+    /// `final_score` and `final_status_list` judge them (`score::judge`, Benson first); the
+    /// komi is the `Komi` option's unless given.
+    fn score_report(&self, komi: Option<&str>, option: f64) -> Result<Vec<String>, GoError> {
+        let komi = match komi {
+            None => option,
+            Some(text) => text
+                .parse::<f64>()
+                .ok()
+                .filter(|k| k.is_finite())
+                .ok_or_else(|| GoError::Komi(text.into()))?,
+        };
+        let game = &self.record.game;
+        // The judgement GTP's final_score and final_status_list give: the search's ownership,
+        // with Benson's unconditional status over it.
+        let ownership = go_player::fresh_ownership(game, komi);
+        let judgement = go_player::judge_game(game, komi, &ownership);
+        let total = score::area_score(&game.board, &judgement, komi);
+        let dead = |colour: Color| -> String {
+            game.board
+                .points()
+                .filter(|&p| {
+                    judgement.life[p] == score::Life::Dead
+                        && Color::from_cell(game.board.get(p)) == Some(colour)
+                })
+                .map(|p| format!(" {}", format_move(&game.board, Some(p))))
+                .collect()
+        };
+        Ok(vec![
+            format!("score {} komi {komi}", score::format_score(total)),
+            format!("dead b{}", dead(Color::Black)),
+            format!("dead w{}", dead(Color::White)),
+        ])
+    }
+}
+
+/// `GoAnalysis`: the line GTP's `kata-analyze ownership true` prints for the snapshot (every
+/// searched root move with its visits, win rate, score lead, prior and pv, then the ownership
+/// per point), after `analysis `, from the side to move's point of view.
+fn analysis_line(game: &Position, snap: &Snapshot) -> String {
+    let request = analyze::Request {
+        format: analyze::Format::Kata,
+        color: game.to_move,
+        interval_ms: 0,
+        ownership: true,
+        genmove: false,
+    };
+    format!("analysis {}", analyze::line(&request, &game.board, snap))
+}
+
+impl Variant for GoVariant {
+    fn perft(&self, depth: u32, _options: &Options, _out: Out) -> Result<PerftJob, SessionError> {
+        if depth == 0 || depth > perft::MAX_DEPTH {
+            return Err(GoError::PerftDepth(depth).into());
+        }
+        let mut game = self.record.game.clone();
+        Ok(Box::new(move |stop| {
+            let divide = perft::divide_until(&mut game, depth, &stop)?;
+            Some(
+                divide
+                    .into_iter()
+                    .map(|(p, n)| (format_move(&game.board, Some(p)), n))
+                    .collect(),
+            )
+        }))
+    }
+
+    fn prepare(&mut self, options: &Options) -> Option<String> {
+        usi::prepare(&self.engine, options.hash_mb)
+    }
+
+    fn search(&self, _limits: &Limits, options: &Options) -> Job {
+        let game = self.record.game.clone();
+        if let Some((_, engine)) = self.engine.lock().as_ref() {
+            let analysis = options
+                .go_analysis
+                .then_some(analysis_line as fn(&Position, &Snapshot) -> String);
+            return usi::job(
+                engine.clone(),
+                game,
+                options.threads as usize,
+                options.seed,
+                options.komi(),
+                analysis,
+            );
+        }
+        // No memory for a tree: the simple move chooser answers (in infinite and ponder modes
+        // the session holds its bestmove until `stop` or `ponderhit`, as for any early answer).
+        let seed = options.seed;
+        Box::new(move |control, report| {
+            let (mv, examined) = policy::choose(&game, game.to_move, seed);
+            let best = format_move(&game.board, mv);
+            report(Report::Text(format!(
+                "go policy examined {examined} points"
+            )));
+            Outcome {
+                info: Info {
+                    depth: 1,
+                    seldepth: 1,
+                    score: 0,
+                    nodes: examined,
+                    time_ms: control.elapsed_ms(),
+                    pv: vec![best.clone()],
+                    multipv: None,
+                    hashfull: None,
+                },
+                best: Some(best),
+                ponder: None,
+            }
+        })
+    }
+
+    fn bench(&mut self, _options: &Options, out: Out) -> Result<(), SessionError> {
+        // The search's signature: the fixed search `ryoshi bench go-playouts` ends with.
+        let (nodes, best) = go_bench::signature().ok_or(GoError::BenchTree)?;
+        out(&format!(
+            "go search signature: 9x9, seed 1, {} playouts: best {best}",
+            go_bench::SIGNATURE_PLAYOUTS
+        ));
+        out(&format!("Nodes searched: {nodes}"));
+        Ok(())
+    }
+
+    fn moves_to_go(&self) -> Option<u64> {
+        Some(crate::go::search::moves_to_go(&self.record.game.board))
+    }
+
+    fn extension(
+        &mut self,
+        name: &str,
+        args: Args,
+        options: &Options,
+        _budget: &crate::stop::Budget,
+        out: Out,
+    ) -> Result<(), SessionError> {
+        match name {
+            "benson" => {
+                let board: &Board = &self.record.game.board;
+                let report = if args.flag("classic")? {
+                    classic(board).report(board)
+                } else {
+                    extended(board, self.record.game.ko).report(board)
+                };
+                for line in report {
+                    out(&line);
+                }
+                Ok(())
+            }
+            "loadsgf" => {
+                let path = args.rest("expected a file path")?.to_string();
+                let text = sgf::read_file(&path).map_err(GoError::File)?;
+                let game = sgf::read_game(&text, None).map_err(|error| GoError::Sgf {
+                    path: Some(path),
+                    error,
+                })?;
+                self.record = Record::new(game);
+                Ok(())
+            }
+            "loadsgftext" => {
+                let text = args.rest("expected SGF text")?;
+                let game = sgf::read_game(text, None)
+                    .map_err(|error| GoError::Sgf { path: None, error })?;
+                self.record = Record::new(game);
+                Ok(())
+            }
+            "undo" => {
+                args.none()?;
+                if self.record.game.undo() {
+                    Ok(())
+                } else {
+                    Err(GoError::NothingToUndo.into())
+                }
+            }
+            "score" => {
+                for line in self.score_report(args.optional_word()?, options.komi())? {
+                    out(&line);
+                }
+                Ok(())
+            }
+            _ => Err(SessionError::Parse(unknown_command(name))),
+        }
+    }
+}

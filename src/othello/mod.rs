@@ -1,0 +1,15 @@
+//! Othello rules on bitboards: moves, flips, passes, perft and counting. (The endgame solver is a
+//! search: `othello::search::solve`.)
+
+pub(crate) mod board;
+pub(crate) mod count;
+pub mod ggf;
+pub mod obf;
+pub mod perft;
+pub mod position;
+pub(crate) mod rules;
+pub mod search;
+pub(crate) mod session;
+
+pub use board::{flips, moves, square_name, squares, Board};
+pub use position::Position;

@@ -1,0 +1,566 @@
+//! The othello adapter: protocol notation and output lines over `othello`.
+//!
+//! The game record keeps, for every placement, the state before it, so `undo` takes back the
+//! placement together with any automatic pass that followed it. A side without a move passes
+//! automatically; an explicit `pass` is accepted right after such an automatic pass (clients
+//! that send the passes they saw) and refused otherwise.
+
+use crate::session::options::Options;
+use crate::session::variant::{Adapter, Out, PerftJob, SessionError, Variant};
+use crate::othello::board::{flips, squares};
+use crate::othello::count::{count, CountError, CountRow};
+use crate::othello::position::PositionError;
+use crate::othello::rules::RulesError;
+use crate::othello::{perft, square_name, Board, Position};
+use crate::games::rules::{Rules, Verdict};
+use crate::protocol::args::unknown_command;
+use crate::protocol::{Args, StartSpec};
+use crate::othello::search::reason::reason;
+use crate::othello::search::solve::Solver;
+use crate::othello::search::{self as search, Ranker};
+use crate::search::{Job, Limits};
+use crate::stop::{Budget, Halt};
+use std::time::Instant;
+
+/// `count` goes no deeper: depth 12 already holds a few hundred million positions.
+pub const MAX_COUNT_DEPTH: u32 = 12;
+/// `solve` refuses positions with more empties (it cannot be interrupted).
+pub const MAX_SOLVE_EMPTIES: u32 = 28;
+/// `hint` solves every move exactly at or below this many empties.
+pub const HINT_EXACT_EMPTIES: u32 = 18;
+/// `hint` without an exact solve searches this deep.
+const HINT_DEPTH: u32 = 6;
+/// `go perft` goes no deeper (an Othello game has at most 60 placements; this is beyond any
+/// count that can finish).
+pub const MAX_PERFT_DEPTH: u32 = 20;
+/// `go perft` uses a transposition table from this depth on.
+pub const PERFT_HASH_DEPTH: u32 = 9;
+/// `hint` with no K.
+pub const HINT_DEFAULT: u32 = 3;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct State {
+    position: Position,
+    /// The last placement was followed by an automatic pass not yet confirmed by `pass`.
+    auto_passed: bool,
+}
+
+impl State {
+    fn start(position: Position) -> State {
+        match position.forced_pass() {
+            Some(passed) => State {
+                position: passed,
+                auto_passed: true,
+            },
+            None => State {
+                position,
+                auto_passed: false,
+            },
+        }
+    }
+}
+
+/// Why the Othello session refuses a command.
+#[derive(Debug, thiserror::Error)]
+pub enum OthelloError {
+    #[error(transparent)]
+    Position(PositionError),
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    #[error("pass: the game is over")]
+    PassGameOver,
+    /// Move `number` (from 1) of a `position` command's list.
+    #[error("move {number}: {error}")]
+    Listed {
+        number: usize,
+        error: Box<OthelloError>,
+    },
+    /// A move of bench line `line` (from 1).
+    #[error("bench line {line}: {error}")]
+    BenchLine {
+        line: usize,
+        error: Box<OthelloError>,
+    },
+    /// `flips` of a token that is no square.
+    #[error("bad move '{}' (a1..h8)", crate::text::printable(.0))]
+    FlipsSquare(String),
+    #[error("illegal move {token} for {side}")]
+    FlipsIllegal { token: String, side: &'static str },
+    #[error("hint needs K of at least 1")]
+    HintCount,
+    #[error("hint: the game is over")]
+    HintGameOver,
+    #[error("solve handles at most {MAX_SOLVE_EMPTIES} empty squares (this position has {0})")]
+    SolveEmpties(u32),
+    /// The session's budget ended a `solve` ([`crate::stop::Budget`]).
+    #[error("solve {0}")]
+    SolveStopped(Halt),
+    #[error("count depth must be 1 to {MAX_COUNT_DEPTH}")]
+    CountDepth,
+    #[error(transparent)]
+    Count(CountError),
+    #[error("perft depth must be 1 to {MAX_PERFT_DEPTH}, got {0}")]
+    PerftDepth(u32),
+    #[error("perft: no memory for its table")]
+    PerftMemory,
+    #[error("undo: no placement to take back")]
+    NothingToUndo,
+}
+
+crate::games::error_text!(derived: OthelloError);
+
+impl From<OthelloError> for SessionError {
+    fn from(e: OthelloError) -> Self {
+        SessionError::game(e)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Record {
+    state: State,
+    /// The state before each placement, oldest first.
+    history: Vec<State>,
+}
+
+impl Record {
+    fn new(position: Position) -> Record {
+        Record {
+            state: State::start(position),
+            history: Vec::new(),
+        }
+    }
+
+    fn apply(&mut self, token: &str) -> Result<(), OthelloError> {
+        let pos = self.state.position;
+        if token.eq_ignore_ascii_case("pass") {
+            if self.state.auto_passed {
+                self.state.auto_passed = false;
+                return Ok(());
+            }
+            if pos.board.is_game_over() {
+                return Err(OthelloError::PassGameOver);
+            }
+        }
+        // The rules read the placement, or refuse the pass of a side that has a move.
+        let mv = pos.parse_move(token)?;
+        let mut next = pos;
+        Rules::play(&mut next, mv)?;
+        self.history.push(self.state);
+        // The rules pass for a side without a move: the same side is to move again.
+        self.state = State {
+            position: next,
+            auto_passed: next.black_to_move == pos.black_to_move,
+        };
+        Ok(())
+    }
+}
+
+fn side_name(black: bool) -> &'static str {
+    if black {
+        "black"
+    } else {
+        "white"
+    }
+}
+
+fn move_list(board: &Board) -> Vec<String> {
+    squares(board.moves()).map(square_name).collect()
+}
+
+pub struct OthelloVariant {
+    game: Record,
+}
+
+impl OthelloVariant {
+    pub fn new() -> Self {
+        OthelloVariant {
+            game: Record::new(Position::START),
+        }
+    }
+
+    pub fn position(&self) -> Position {
+        self.game.state.position
+    }
+}
+
+impl Default for OthelloVariant {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Integer discs from centi-discs, rounded to nearest.
+fn discs(centi: i32) -> i32 {
+    (centi + if centi >= 0 { 50 } else { -50 }) / 100
+}
+
+impl OthelloVariant {
+    fn flips_line(&self, token: &str) -> Result<String, OthelloError> {
+        let pos = self.position();
+        let sq = crate::othello::rules::parse_placement(token)
+            .ok_or_else(|| OthelloError::FlipsSquare(token.into()))?;
+        if pos.board.moves() & 1u64 << sq == 0 {
+            return Err(OthelloError::FlipsIllegal {
+                token: token.into(),
+                side: side_name(pos.black_to_move),
+            });
+        }
+        let turned = flips(pos.board.player, pos.board.opponent, sq);
+        let mut line = format!("flips {}", square_name(sq));
+        for t in squares(turned) {
+            line.push(' ');
+            line.push_str(&square_name(t));
+        }
+        Ok(line)
+    }
+
+    fn hint(&self, k: Option<u32>, out: Out) -> Result<(), OthelloError> {
+        let k = k.unwrap_or(HINT_DEFAULT);
+        if k == 0 {
+            return Err(OthelloError::HintCount);
+        }
+        let board = self.position().board;
+        if board.moves() == 0 {
+            return Err(OthelloError::HintGameOver);
+        }
+        let empties = board.empties().count_ones();
+        let ranked: Vec<(u32, i32, bool)> = if empties <= HINT_EXACT_EMPTIES {
+            let mut solver = Solver::new(20);
+            let mut list: Vec<(u32, i32, bool)> = squares(board.moves())
+                .map(|sq| {
+                    let after = board.play_with(sq, flips(board.player, board.opponent, sq));
+                    (sq, -solver.score(&after), true)
+                })
+                .collect();
+            list.sort_by_key(|&(sq, s, _)| (-s, sq));
+            list
+        } else {
+            let mut ranker = Ranker::new(None, crate::othello::search::Eval::Pattern);
+            ranker
+                .rank(&board, HINT_DEPTH)
+                .into_iter()
+                .map(|(sq, s)| (sq, discs(s), false))
+                .collect()
+        };
+        for (sq, score, exact) in ranked.into_iter().take(k as usize) {
+            let why = reason(&board, sq, exact.then_some(score));
+            out(&format!(
+                "hint {} score {score} reason {why}",
+                square_name(sq)
+            ));
+        }
+        Ok(())
+    }
+
+    fn solve(&self, budget: &Budget, out: Out) -> Result<(), OthelloError> {
+        let board = self.position().board;
+        let empties = board.empties().count_ones();
+        if empties > MAX_SOLVE_EMPTIES {
+            return Err(OthelloError::SolveEmpties(empties));
+        }
+        let t0 = Instant::now();
+        // A served session's budget: the solve stops when its tab closes or past its nodes.
+        let stopped = std::cell::Cell::new(None);
+        let abort = |nodes| {
+            let why = budget.check(nodes);
+            stopped.set(why);
+            why.is_some()
+        };
+        let mut solver = Solver::new(22).with_abort(&abort);
+        let spinner = crate::progress::spinner(format!("solving {empties} empties"));
+        let r = solver.solve(&board);
+        if let Some(spinner) = spinner {
+            spinner.finish_and_clear();
+        }
+        if let Some(why) = stopped.get() {
+            return Err(OthelloError::SolveStopped(why));
+        }
+        let ms = t0.elapsed().as_millis();
+        out(&format!(
+            "solve {} score {} nodes {} time {ms}",
+            r.best.map(square_name).unwrap_or_else(|| "none".into()),
+            r.score,
+            solver.nodes.max(1)
+        ));
+        Ok(())
+    }
+
+    fn count(&self, depth: u32, budget: &Budget, out: Out) -> Result<(), OthelloError> {
+        if depth == 0 || depth > MAX_COUNT_DEPTH {
+            return Err(OthelloError::CountDepth);
+        }
+        let pos = self.position();
+        let bar = crate::progress::bar("{msg} [{bar:40}] {pos}/{len} positions");
+        let mut last_depth = 0;
+        let result = count(
+            &pos,
+            depth,
+            &mut |r: CountRow| {
+                if let Some(bar) = &bar {
+                    bar.suspend(|| {
+                        out(&format!(
+                            "count {} paths {} positions {}",
+                            r.depth, r.paths, r.positions
+                        ))
+                    });
+                } else {
+                    out(&format!(
+                        "count {} paths {} positions {}",
+                        r.depth, r.paths, r.positions
+                    ));
+                }
+            },
+            &mut |d, done, total| {
+                if let Some(bar) = &bar {
+                    if d != last_depth {
+                        last_depth = d;
+                        bar.set_message(format!("depth {d}"));
+                    }
+                    bar.set_length(total.max(1));
+                    bar.set_position(done);
+                }
+                // A served session's budget: the count stops when its tab closes.
+                budget.check(0).map_or(Ok(()), Err)
+            },
+        );
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        result.map(|_| ()).map_err(OthelloError::Count)
+    }
+}
+
+impl Adapter for OthelloVariant {
+    const COMMANDS: &'static [&'static str] = &["count", "flips", "hint", "solve", "undo"];
+    type Rules = Position;
+    type Record = Record;
+    type Error = OthelloError;
+
+    fn rules(&self) -> &Position {
+        &self.game.state.position
+    }
+
+    fn set_record(&mut self, game: Record) {
+        self.game = game;
+    }
+
+    /// The position as given (not the rules' `from_text`, which passes at once for a side
+    /// without a move): a client may confirm that pass.
+    fn start(start: &StartSpec, _options: &Options) -> Result<Record, OthelloError> {
+        let position = match start {
+            StartSpec::Startpos => Position::START,
+            StartSpec::Sfen(fields) => {
+                let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+                Position::from_fields(&fields).map_err(OthelloError::Position)?
+            }
+        };
+        Ok(Record::new(position))
+    }
+
+    fn play_listed(game: &mut Record, number: usize, text: &str) -> Result<(), OthelloError> {
+        game.apply(text).map_err(|e| OthelloError::Listed {
+            number,
+            error: Box::new(e),
+        })
+    }
+
+    /// The discs, and `*` where the side to move may play.
+    fn board(&self) -> Vec<String> {
+        let pos = self.position();
+        let (b, w) = (pos.black(), pos.white());
+        let legal = pos.board.moves();
+        let mut lines = vec!["  a b c d e f g h".to_string()];
+        for rank in 0..8 {
+            let mut row = format!("{}", rank + 1);
+            for file in 0..8 {
+                let sq = rank * 8 + file;
+                let bit = 1u64 << sq;
+                let c = if b & bit != 0 {
+                    'X'
+                } else if w & bit != 0 {
+                    'O'
+                } else if legal & bit != 0 {
+                    '*'
+                } else {
+                    '.'
+                };
+                row.push(' ');
+                row.push(c);
+            }
+            lines.push(row);
+        }
+        lines
+    }
+
+    fn status(&self) -> Vec<String> {
+        let pos = self.position();
+        let (b, w) = (pos.black(), pos.white());
+        // The verdict is the rules layer's (the referee's), so the two cannot disagree.
+        let status = if let Some(end) = Rules::outcome(&pos) {
+            match end.verdict {
+                Verdict::Win(side) => {
+                    format!(
+                        "game over, {} wins",
+                        <Position as Rules>::PLAYERS[side.index()]
+                    )
+                }
+                Verdict::Draw => "game over, draw".to_string(),
+            }
+        } else {
+            format!("{} to move", side_name(pos.black_to_move))
+        };
+        vec![
+            format!(
+                "black X {} white O {}, {status}",
+                b.count_ones(),
+                w.count_ones()
+            ),
+            format!("moves: {}", move_list(&pos.board).join(" ")),
+        ]
+    }
+}
+
+impl Variant for OthelloVariant {
+    fn perft(&self, depth: u32, options: &Options, out: Out) -> Result<PerftJob, SessionError> {
+        if depth == 0 || depth > MAX_PERFT_DEPTH {
+            return Err(OthelloError::PerftDepth(depth).into());
+        }
+        // Deep counts share transposed subtrees through a table of USI_Hash MiB (or the
+        // largest that can be had: the count is the same, only slower).
+        let mut table = None;
+        if depth >= PERFT_HASH_DEPTH {
+            let wanted = options.hash_mb;
+            let (t, got) = crate::memory::largest(wanted, perft::PerftTable::try_new)
+                .ok_or(OthelloError::PerftMemory)?;
+            if got < wanted {
+                out(&format!(
+                    "info string {}",
+                    crate::memory::shortfall_note("USI_Hash", wanted, got)
+                ));
+            }
+            table = Some(t);
+        }
+        let board = self.position().board;
+        Ok(Box::new(move |stop| {
+            if let Some(t) = &mut table {
+                t.set_stop(stop.clone());
+            }
+            let divide = perft::divide_hashed(&board, depth, &mut table);
+            if stop.is_raised() {
+                return None;
+            }
+            Some(
+                divide
+                    .into_iter()
+                    .map(|(m, n)| (m.map(square_name).unwrap_or_else(|| "pass".into()), n))
+                    .collect(),
+            )
+        }))
+    }
+
+    fn search(&self, _limits: &Limits, options: &Options) -> Job {
+        search::job(self.position(), options.level, options.seed)
+    }
+
+    fn bench(&mut self, _options: &Options, out: Out) -> Result<(), SessionError> {
+        search::bench::run(out).map_err(|(line, error)| OthelloError::BenchLine {
+            line,
+            error: Box::new(OthelloError::Rules(error.into())),
+        })?;
+        Ok(())
+    }
+
+    fn extension(
+        &mut self,
+        name: &str,
+        args: Args,
+        _options: &Options,
+        budget: &Budget,
+        out: Out,
+    ) -> Result<(), SessionError> {
+        let done = match name {
+            "count" => self.count(args.number("expected a depth")?, budget, out),
+            "flips" => {
+                let line = self.flips_line(args.word("expected a move")?)?;
+                out(&line);
+                Ok(())
+            }
+            "hint" => self.hint(args.optional_number()?, out),
+            "solve" => {
+                args.none()?;
+                self.solve(budget, out)
+            }
+            "undo" => {
+                args.none()?;
+                match self.game.history.pop() {
+                    Some(before) => {
+                        self.game.state = before;
+                        Ok(())
+                    }
+                    None => Err(OthelloError::NothingToUndo),
+                }
+            }
+            _ => return Err(SessionError::Parse(unknown_command(name))),
+        };
+        Ok(done?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::variant::Shared;
+
+    fn game(moves: &str) -> Record {
+        let mut g = Record::new(Position::START);
+        for m in moves.split_whitespace() {
+            g.apply(m).unwrap();
+        }
+        g
+    }
+
+    #[test]
+    fn undo_restores_each_state() {
+        let mut v = OthelloVariant::new();
+        let moves: Vec<String> = ["f5", "d6", "c3"].iter().map(|s| s.to_string()).collect();
+        v.set_position(&StartSpec::Startpos, &moves, &Options::default())
+            .unwrap();
+        let after = v.position();
+        let undo = |v: &mut OthelloVariant| {
+            v.extension(
+                "undo",
+                Args::new("undo", ""),
+                &Options::default(),
+                &Budget::default(),
+                &mut |_: &str| {},
+            )
+        };
+        undo(&mut v).unwrap();
+        assert_eq!(v.position(), game("f5 d6").state.position);
+        undo(&mut v).unwrap();
+        undo(&mut v).unwrap();
+        assert_eq!(v.position(), Position::START);
+        assert!(undo(&mut v).is_err());
+        assert_eq!(v.position(), Position::START);
+        assert_ne!(after, Position::START);
+    }
+
+    #[test]
+    fn bad_moves_are_refused() {
+        let mut g = game("f5");
+        let before = g.state;
+        for bad in ["a1", "pass", "z9", "f66", "F66", ""] {
+            assert!(g.apply(bad).is_err(), "{bad}");
+            assert_eq!(g.state, before);
+        }
+    }
+
+    #[test]
+    fn moves_are_read_in_either_case() {
+        let (mut upper, mut lower) = (game("F5"), game("f5"));
+        assert_eq!(upper.state, lower.state);
+        upper.apply("F6").unwrap();
+        lower.apply("f6").unwrap();
+        assert_eq!(upper.state, lower.state);
+    }
+}

@@ -1,0 +1,396 @@
+//! Quantum shogi players: the real search (alpha-beta over [`QGame`] with [`eval`]), and the two
+//! baselines Shogitter offers, `possibilityist` (depth-2 minimax on legal action counts) and
+//! `random` (a seeded uniform choice).
+
+pub mod eval;
+pub mod job;
+pub(crate) mod mate;
+pub mod weights;
+
+use crate::quantum::types::{is_king_candidate, Color};
+use crate::quantum::{Action, Position, Ruleset};
+use crate::rng::splitmix;
+use crate::search::{Control, Info, Outcome, Report, SearchGame, Searcher};
+use std::cell::Cell;
+
+/// A position with its rules, as the generic search sees it.
+#[derive(Clone)]
+pub struct QGame {
+    pub pos: Position,
+    pub rules: Ruleset,
+    /// Both sides' board reach, computed at most once per position: the evaluation, the
+    /// null-move test and the quiescence filter all need it. Passing keeps it valid.
+    reach: Cell<Option<[(u128, u32); 2]>>,
+}
+
+impl QGame {
+    pub fn new(pos: Position, rules: Ruleset) -> QGame {
+        QGame {
+            pos,
+            rules,
+            reach: Cell::new(None),
+        }
+    }
+
+    fn reach(&self) -> [(u128, u32); 2] {
+        if let Some(r) = self.reach.get() {
+            return r;
+        }
+        let r = self.pos.board_reach_both();
+        self.reach.set(Some(r));
+        r
+    }
+}
+
+impl SearchGame for QGame {
+    type Move = Action;
+
+    fn generate(&self, out: &mut Vec<Action>) {
+        self.pos.generate(&self.rules, out);
+    }
+
+    fn play(&mut self, mv: Action) {
+        let consistent = self.pos.apply(mv);
+        debug_assert!(consistent, "generated {mv:?}");
+        self.reach.set(None);
+    }
+
+    fn key(&self) -> u64 {
+        self.pos.key()
+    }
+
+    fn play_null(&mut self) -> bool {
+        self.pos.pass();
+        true
+    }
+
+    fn lost(&self) -> bool {
+        // The winner is always the side that just moved.
+        self.pos.winner().is_some()
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate_with(&self.pos, &self.reach())
+    }
+
+    fn order_hint(&self, mv: Action) -> i32 {
+        match mv {
+            Action::Move { from, to, promote } => {
+                let attacker = self.pos.piece_at(from).map(|i| self.pos.piece(i));
+                let victim = self.pos.piece_at(to).map(|i| self.pos.piece(i));
+                let mut hint = promote as i32 * 200;
+                if let Some(v) = victim {
+                    hint += 16 * eval::piece_value(v.mask, v.promoted);
+                    if is_king_candidate(v.mask) {
+                        hint += 4000; // it may be the king
+                    }
+                }
+                if let Some(a) = attacker {
+                    hint -= eval::piece_value(a.mask, a.promoted);
+                }
+                hint
+            }
+            Action::Drop { .. } => 0,
+        }
+    }
+
+    fn is_tactical(&self, mv: Action) -> bool {
+        matches!(mv, Action::Move { to, .. } if self.pos.piece_at(to).is_some())
+    }
+
+    /// Captures, less those that give a more valuable piece for a defended lesser one.
+    fn quiescence_moves(&self, out: &mut Vec<Action>) {
+        self.pos.generate_captures(&self.rules, out);
+        let (defended, _) = self.reach()[self.pos.side_to_move().opponent().index()];
+        out.retain(|&mv| {
+            let Action::Move { from, to, .. } = mv else {
+                return false;
+            };
+            let Some(victim) = self.pos.piece_at(to).map(|i| self.pos.piece(i)) else {
+                return false;
+            };
+            if defended & (1u128 << to) == 0 || is_king_candidate(victim.mask) {
+                return true;
+            }
+            let attacker = self.pos.piece_at(from).map(|i| self.pos.piece(i));
+            attacker.is_none_or(|a| {
+                eval::piece_value(a.mask, a.promoted)
+                    <= eval::piece_value(victim.mask, victim.promoted) + 50
+            })
+        });
+    }
+
+    fn gain(&self, mv: Action) -> i32 {
+        match self.pos.piece_at(mv.to()) {
+            Some(i) => {
+                let v = self.pos.piece(i);
+                // A capture that may take the king may end the game.
+                if is_king_candidate(v.mask) {
+                    30_000
+                } else {
+                    eval::piece_value(v.mask, v.promoted)
+                }
+            }
+            None => 0,
+        }
+    }
+
+    fn code(mv: Action) -> u32 {
+        match mv {
+            Action::Move { from, to, promote } => {
+                ((from as u32 * 81 + to as u32) << 1) | promote as u32
+            }
+            Action::Drop { piece, to } => (1 << 20) | (piece as u32 * 81 + to as u32),
+        }
+    }
+
+    const HISTORY_SIZE: usize = 81 * 81 * 2 + 40 * 81;
+
+    fn history_index(mv: Action) -> usize {
+        match mv {
+            Action::Move { from, to, promote } => {
+                (from as usize * 81 + to as usize) * 2 + promote as usize
+            }
+            Action::Drop { piece, to } => 81 * 81 * 2 + piece as usize * 81 + to as usize,
+        }
+    }
+
+    fn name(&self, mv: Action) -> String {
+        self.pos.action_name(mv)
+    }
+}
+
+/// `random`: a uniformly random legal action; the generator is seeded from `seed` and the
+/// position, so the same position and seed always give the same choice.
+pub fn random_action(pos: &Position, rules: &Ruleset, seed: u64) -> Option<Action> {
+    let moves = pos.legal_actions(rules);
+    if moves.is_empty() {
+        return None;
+    }
+    let mut state = seed ^ pos.key();
+    Some(moves[(splitmix(&mut state) % moves.len() as u64) as usize])
+}
+
+/// `possibilityist`: depth-2 minimax; a leaf is worth (its own legal actions) minus (the
+/// opponent's), from the mover's side. Capturing the king wins; allowing it loses. Ties go to
+/// the first action in generation order. Returns the action and its value.
+pub fn possibilityist(pos: &Position, rules: &Ruleset) -> Option<(Action, i64)> {
+    let me = pos.side_to_move();
+    let moves = pos.legal_actions(rules);
+    let mut best: Option<(Action, i64)> = None;
+    let mut replies = Vec::with_capacity(512);
+    for &a in &moves {
+        let child = pos.after(a);
+        if child.winner() == Some(me) {
+            return Some((a, i64::MAX));
+        }
+        replies.clear();
+        child.generate(rules, &mut replies);
+        let mut worst = i64::MAX; // no reply: the opponent has lost
+        for &b in &replies {
+            let grand = child.after(b);
+            let value = if grand.winner().is_some() {
+                i64::MIN
+            } else {
+                grand.count_legal(rules) as i64 - count_for(&grand, me.opponent(), rules) as i64
+            };
+            worst = worst.min(value);
+            if best.is_some_and(|(_, v)| worst <= v) {
+                break; // cannot beat the best so far
+            }
+        }
+        if best.is_none_or(|(_, v)| worst > v) {
+            best = Some((a, worst));
+        }
+    }
+    best
+}
+
+fn count_for(pos: &Position, side: Color, rules: &Ruleset) -> u64 {
+    let mut turned = pos.clone();
+    if turned.side_to_move() != side {
+        turned.pass();
+    }
+    turned.count_legal(rules)
+}
+
+/// The `bench` positions: seeded random walks from the start, 12 to 68 plies long (fixed
+/// forever: the node count of `bench` is the search's signature). The start position itself is
+/// left out: at a depth where pruning acts its tree alone would cost ten times the rest.
+pub fn bench_positions(rules: &Ruleset) -> Vec<Position> {
+    let mut positions = Vec::new();
+    let mut state = 0xBE4C_4u64;
+    for walk in 0..8 {
+        let mut pos = Position::start();
+        for _ in 0..(12 + walk * 8) {
+            let moves = pos.legal_actions(rules);
+            if moves.is_empty() || pos.winner().is_some() {
+                break;
+            }
+            let a = moves[(splitmix(&mut state) % moves.len() as u64) as usize];
+            let next = pos.after(a);
+            if next.winner().is_some() {
+                break;
+            }
+            pos = next;
+        }
+        positions.push(pos);
+    }
+    positions
+}
+
+/// Depth of every `bench` search: null-move pruning acts from depth 3 below the root and
+/// late-move reductions at depth 3 and more, so both shape the signature at 4.
+pub const BENCH_DEPTH: u32 = 4;
+
+/// The final report of a baseline player, in the same shape as the search's.
+fn baseline_outcome(
+    pos: &Position,
+    action: Option<Action>,
+    score: i32,
+    control: &Control,
+) -> Outcome {
+    let best = action.map(|a| pos.action_name(a));
+    let info = Info {
+        depth: 1,
+        seldepth: 1,
+        score,
+        nodes: 1,
+        time_ms: control.elapsed_ms(),
+        pv: best.iter().cloned().collect(),
+        multipv: None,
+        hashfull: None,
+    };
+    Outcome {
+        info,
+        best,
+        ponder: None,
+    }
+}
+
+/// The player behind `go`, chosen by the `Strategy` option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    Search,
+    Possibilityist,
+    Random { seed: u64 },
+}
+
+/// Plays one `go`: `keys` are the game's earlier positions (oldest first) for repetition.
+pub fn think(
+    player: Player,
+    game: &QGame,
+    keys: &[u64],
+    searcher: &mut Searcher<QGame>,
+    control: &Control,
+    report: &mut dyn FnMut(Report),
+) -> Outcome {
+    match player {
+        Player::Search => {
+            let depth = control.depth_limit().unwrap_or(u32::MAX);
+            searcher.run(game, keys, control, depth, report)
+        }
+        Player::Possibilityist => {
+            let found = possibilityist(&game.pos, &game.rules);
+            let score = found.map_or(-30_000, |(_, v)| v.clamp(-29_000, 29_000) as i32);
+            baseline_outcome(&game.pos, found.map(|(a, _)| a), score, control)
+        }
+        Player::Random { seed } => {
+            let a = random_action(&game.pos, &game.rules, seed);
+            baseline_outcome(&game.pos, a, 0, control)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::quantum::qsfen;
+    use crate::search::game::WIN_BOUND;
+    use crate::search::Limits;
+
+    fn search(qsfen_text: &str, depth: u32) -> Outcome {
+        let pos = qsfen::parse(qsfen_text).unwrap();
+        let mut searcher = Searcher::<QGame>::new(1);
+        let control = Control::new(
+            Limits {
+                depth: Some(depth),
+                ..Default::default()
+            },
+            0,
+        );
+        searcher.run(
+            &QGame::new(pos, Ruleset::default()),
+            &[],
+            &control,
+            depth,
+            &mut |_| {},
+        )
+    }
+
+    /// Sente's rook stands next to gote's certain king.
+    const KING_EN_PRISE: &str = "4k4/4R4/9/9/9/9/9/9/4K4 b 18Q19q 1";
+
+    #[test]
+    fn every_player_captures_a_king_en_prise() {
+        let outcome = search(KING_EN_PRISE, 3);
+        assert_eq!(outcome.best.as_deref(), Some("5b5a"));
+        assert!(outcome.info.score > WIN_BOUND, "{:?}", outcome.info);
+        let pos = qsfen::parse(KING_EN_PRISE).unwrap();
+        let (a, _) = possibilityist(&pos, &Ruleset::default()).unwrap();
+        assert_eq!(pos.action_name(a), "5b5a");
+    }
+
+    #[test]
+    fn the_search_and_possibilityist_save_their_own_king() {
+        // Gote's rook attacks sente's certain king; sente to move.
+        let text = "4k4/9/9/9/9/9/9/4r4/4K4 b 19Q18q 1";
+        let pos = qsfen::parse(text).unwrap();
+        let rules = Ruleset::default();
+        let safe = |name: &str| {
+            let a = pos.parse_action(name, &rules).unwrap();
+            let next = pos.after(a);
+            next.legal_actions(&rules)
+                .iter()
+                .all(|&b| next.after(b).winner().is_none())
+        };
+        let outcome = search(text, 3);
+        assert!(safe(outcome.best.as_deref().unwrap()), "{:?}", outcome);
+        let (a, _) = possibilityist(&pos, &rules).unwrap();
+        assert!(safe(&pos.action_name(a)));
+    }
+
+    #[test]
+    fn random_is_seeded_and_legal() {
+        let rules = Ruleset::default();
+        let pos = Position::start();
+        let picks: Vec<Action> = (0..64)
+            .filter_map(|seed| random_action(&pos, &rules, seed))
+            .collect();
+        assert_eq!(picks.len(), 64);
+        assert!(picks.iter().all(|&a| pos.is_legal(a, &rules)));
+        assert_eq!(
+            random_action(&pos, &rules, 7),
+            random_action(&pos, &rules, 7)
+        );
+        let distinct: std::collections::BTreeSet<_> = picks.iter().collect();
+        assert!(
+            distinct.len() > 32,
+            "64 seeds gave only {} actions",
+            distinct.len()
+        );
+    }
+
+    #[test]
+    fn codes_and_history_indices_are_distinct_and_in_range() {
+        let rules = Ruleset::default();
+        let pos = qsfen::parse("4k4/9/9/9/9/9/4P4/9/4K4 b P17Q19q 1").unwrap();
+        let moves = pos.legal_actions(&rules);
+        let codes: std::collections::BTreeSet<u32> =
+            moves.iter().map(|&m| QGame::code(m)).collect();
+        assert_eq!(codes.len(), moves.len());
+        assert!(moves
+            .iter()
+            .all(|&m| QGame::history_index(m) < QGame::HISTORY_SIZE));
+    }
+}

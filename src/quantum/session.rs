@@ -1,0 +1,224 @@
+//! The quantum shogi adapter: protocol notation and output lines over `quantum`.
+
+use crate::session::options::{Options, Strategy};
+use crate::session::variant::{self, Adapter, Out, PerftJob, SessionError, Variant};
+use crate::quantum::{perft, Position, Record, Ruleset};
+use crate::quantum::{square_name, PlayError, RecordError};
+use crate::memory;
+use crate::protocol::StartSpec;
+use crate::quantum::search::job::{bench, job, Setup};
+use crate::quantum::search::mate::{self, MateSearch, MAX_MATE_PLIES};
+use crate::quantum::search::{self as player, Player, QGame};
+use crate::search::tt::Table;
+use crate::search::{Job, Limits, MateJob, Searcher};
+use parking_lot::Mutex;
+use std::sync::Arc;
+
+/// Why the quantum shogi session refuses a command.
+#[derive(Debug, thiserror::Error)]
+pub enum QuantumError {
+    #[error(transparent)]
+    Rules(RecordError),
+    /// Move `number` (from 1) of a `position` command's list.
+    #[error("illegal move {text} (move {number} of the list): {error}")]
+    Listed {
+        number: usize,
+        text: String,
+        error: PlayError,
+    },
+    #[error("perft depth must be 1 to {max}, got {0}", max = perft::MAX_DEPTH)]
+    PerftDepth(u32),
+}
+
+crate::games::error_text!(derived: QuantumError);
+
+impl From<QuantumError> for SessionError {
+    fn from(e: QuantumError) -> Self {
+        SessionError::game(e)
+    }
+}
+
+pub struct QuantumVariant {
+    /// The current position and the keys of the game so far (for repetition).
+    record: Record,
+    /// The search with its hash table, kept from one `go` to the next (allocated on first use).
+    searcher: Arc<Mutex<Option<Searcher<QGame>>>>,
+}
+
+impl QuantumVariant {
+    pub fn new() -> Self {
+        QuantumVariant {
+            record: Record::new(Position::start(), Ruleset::default()),
+            searcher: Arc::new(Mutex::new(None)),
+        }
+    }
+}
+
+impl Default for QuantumVariant {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Search threads (`Threads`; 256 at most, so the conversion cannot fail).
+fn threads(options: &Options) -> usize {
+    usize::try_from(options.threads).unwrap_or(1)
+}
+
+fn rules(options: &Options) -> Ruleset {
+    Ruleset {
+        kakutei_nifu: options.kakutei_nifu,
+    }
+}
+
+impl Adapter for QuantumVariant {
+    type Rules = Record;
+    type Record = Record;
+
+    fn rules(&self) -> &Record {
+        &self.record
+    }
+
+    fn set_record(&mut self, record: Record) {
+        self.record = record;
+    }
+
+    type Error = QuantumError;
+
+    fn start(start: &StartSpec, options: &Options) -> Result<Record, QuantumError> {
+        let record: Record = variant::start(start).map_err(QuantumError::Rules)?;
+        Ok(Record::new(record.position().clone(), rules(options)))
+    }
+
+    fn play_listed(record: &mut Record, number: usize, text: &str) -> Result<(), QuantumError> {
+        record
+            .play_str(text)
+            .map(drop)
+            .map_err(|error| QuantumError::Listed {
+                number,
+                text: text.into(),
+                error,
+            })
+    }
+
+    fn with_options(&self, options: &Options) -> Option<Record> {
+        let position = self.record.position().clone();
+        Some(Record::new(position, rules(options)))
+    }
+
+    fn status(&self) -> Vec<String> {
+        let repeats = self.record.repetitions();
+        let attacked = threatened(&self.record);
+        (repeats > 1)
+            .then(|| format!("repetition: this position occurred {repeats} times"))
+            .into_iter()
+            .chain((!attacked.is_empty()).then(|| format!("king attacked: {}", attacked.join(" "))))
+            .collect()
+    }
+}
+
+/// [`Position::king_capture_threats`] by square name.
+fn threatened(record: &Record) -> Vec<String> {
+    record
+        .position()
+        .king_capture_threats(&record.rules())
+        .into_iter()
+        .map(square_name)
+        .collect()
+}
+
+impl Variant for QuantumVariant {
+    fn king_attacked(&self) -> Vec<String> {
+        threatened(&self.record)
+    }
+
+    fn new_game(&mut self) {
+        if let Some(searcher) = self.searcher.lock().as_mut() {
+            searcher.clear();
+        }
+        self.record = Record::new(self.record.position().clone(), self.record.rules());
+    }
+
+    fn perft(&self, depth: u32, options: &Options, _out: Out) -> Result<PerftJob, SessionError> {
+        if depth == 0 || depth > perft::MAX_DEPTH {
+            return Err(QuantumError::PerftDepth(depth).into());
+        }
+        let pos = self.record.position().clone();
+        let rules = rules(options);
+        Ok(Box::new(move |stop| {
+            let counts = perft::divide_until(&pos, depth, &rules, &stop)?;
+            let actions: Vec<_> = counts.iter().map(|&(a, _)| a).collect();
+            let mut divide: Vec<(String, u64)> = pos
+                .action_names(&actions)
+                .into_iter()
+                .zip(counts.iter().map(|&(_, n)| n))
+                .collect();
+            divide.sort();
+            Some(divide)
+        }))
+    }
+
+    fn prepare(&mut self, options: &Options) -> Option<String> {
+        // A running search holds the table: nothing to change until it ends.
+        let mut slot = self.searcher.try_lock()?;
+        let wanted = options.hash_mb;
+        let mut note = None;
+        if !slot.as_ref().is_some_and(|s| s.hash_mb() == wanted) {
+            // The old table goes first, so its memory can serve the new one.
+            *slot = None;
+            note = match memory::largest(wanted, Table::try_new) {
+                Some((table, got)) => {
+                    *slot = Some(Searcher::with_table(table, wanted));
+                    (got < wanted).then(|| memory::shortfall_note("USI_Hash", wanted, got))
+                }
+                None => Some(format!(
+                    "USI_Hash: no memory for a hash table; {wanted} MiB asked"
+                )),
+            };
+        }
+        // The helper threads' tables (Lazy SMP), also allocated fallibly.
+        let threads = slot.as_mut()?.set_threads(threads(options));
+        match (note, threads) {
+            (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn search(&self, _limits: &Limits, options: &Options) -> Job {
+        let game = QGame::new(self.record.position().clone(), rules(options));
+        // The current position is the last key; the search adds it itself.
+        let keys = self.record.keys();
+        let keys = keys[..keys.len().saturating_sub(1)].to_vec();
+        let player = match options.strategy {
+            Strategy::Search => Player::Search,
+            Strategy::Possibilityist => Player::Possibilityist,
+            Strategy::Random => Player::Random { seed: options.seed },
+        };
+        let setup = Setup {
+            hash_mb: options.hash_mb,
+            multipv: options.multipv as usize,
+            pruning: true,
+            threads: threads(options),
+        };
+        job(game, keys, player, setup, Arc::clone(&self.searcher))
+    }
+
+    fn mate(&self, options: &Options) -> Option<MateJob> {
+        let pos = self.record.position().clone();
+        let rules = rules(options);
+        let hash_mb = options.hash_mb;
+        Some(Box::new(move |control| {
+            let mut search = MateSearch::new(rules, control, hash_mb);
+            let result = search.run(&pos, MAX_MATE_PLIES);
+            mate::answer(&pos, &result)
+        }))
+    }
+
+    fn bench(&mut self, _options: &Options, out: Out) -> Result<(), SessionError> {
+        let (lines, _) = bench(player::BENCH_DEPTH, true);
+        for line in lines {
+            out(&line);
+        }
+        Ok(())
+    }
+}
