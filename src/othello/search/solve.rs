@@ -154,8 +154,21 @@ fn reply_value(p: u64, o: u64) -> i32 {
 }
 
 /// A plain alpha-beta on the learned evaluation (centi-discs, side to move), `depth` plies:
-/// the score guess at the root and the ordering of moves high in the tree.
-fn eval_search(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32, passed: bool) -> i32 {
+/// the score guess at the root and the ordering of moves high in the tree. `stop` is asked at
+/// every node: once it says so, the search unwinds at once with a meaningless score (the guess
+/// at the root is the one part of a solve that would otherwise not see the clock).
+fn eval_search<S: FnMut() -> bool>(
+    p: u64,
+    o: u64,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+    passed: bool,
+    stop: &mut S,
+) -> i32 {
+    if stop() {
+        return 0;
+    }
     if depth == 0 {
         return super::pattern::evaluate(p, o);
     }
@@ -164,12 +177,12 @@ fn eval_search(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32, passed: bo
         if passed {
             return final_score(p, o) * 100;
         }
-        return -eval_search(o, p, depth, -beta, -alpha, true);
+        return -eval_search(o, p, depth, -beta, -alpha, true, stop);
     }
     let mut best = -i32::MAX;
     for sq in squares(m) {
         let f = flips(p, o, sq);
-        let v = -eval_search(o ^ f, p | f | 1 << sq, depth - 1, -beta, -alpha, false);
+        let v = -eval_search(o ^ f, p | f | 1 << sq, depth - 1, -beta, -alpha, false, stop);
         if v > best {
             best = v;
             if v > alpha {
@@ -481,6 +494,18 @@ impl<'a> Solver<'a> {
             .min(GUESS_DEPTH);
         let mut guess = 0;
         if depth > 0 {
+            // Up to 8 plies without a table: tens of milliseconds, more on a loaded machine, so
+            // it asks the abort check as the solve does (every POLL_INTERVAL evaluations), and
+            // a move searched to its clock's end is not sent late.
+            let (abort, nodes) = (self.abort, self.nodes);
+            let (mut evals, mut stopped) = (0u64, false);
+            let mut stop = || {
+                evals += 1;
+                if !stopped && evals % POLL_INTERVAL == 0 {
+                    stopped = abort.is_some_and(|abort| abort(nodes));
+                }
+                stopped
+            };
             let cp = eval_search(
                 board.player,
                 board.opponent,
@@ -488,7 +513,12 @@ impl<'a> Solver<'a> {
                 -i32::MAX,
                 i32::MAX,
                 false,
+                &mut stop,
             );
+            if stopped {
+                self.aborted = true;
+                return Solved { best: None, score: 0 };
+            }
             guess = ((cp + if cp >= 0 { 100 } else { -100 }) / 200 * 2).clamp(-64, 64);
         }
         let mut best = None;
@@ -836,7 +866,7 @@ impl<'a> Solver<'a> {
                     key -= reply_value(np, no) * ORDER_EVAL_WEIGHT;
                 }
                 if eval_order {
-                    let v = -eval_search(np, no, EVAL_ORDER_DEPTH, -i32::MAX, i32::MAX, false);
+                    let v = -eval_search(np, no, EVAL_ORDER_DEPTH, -i32::MAX, i32::MAX, false, &mut || false);
                     key -= v * W_MOBILITY / 100;
                 }
                 key
@@ -1179,6 +1209,36 @@ mod tests {
             "{} nodes",
             solver.nodes
         );
+    }
+
+    #[test]
+    fn the_first_guess_asks_the_abort_check_too() {
+        // FFO #40 (20 empties): the guess searches 8 plies on the learned evaluation before the
+        // solve counts a node. A clock that has run out stops it there, not at the solve's first
+        // poll: the check is first asked with no node counted, and the solve is given up.
+        let line = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+        let (mut x, mut o) = (0u64, 0u64);
+        for (i, c) in line.bytes().take(64).enumerate() {
+            match c {
+                b'X' => x |= 1 << i,
+                b'O' => o |= 1 << i,
+                _ => {}
+            }
+        }
+        let board = Board {
+            player: x,
+            opponent: o,
+        };
+        let first = std::cell::Cell::new(None);
+        let abort = |nodes: u64| {
+            first.set(first.get().or(Some(nodes)));
+            true
+        };
+        let mut solver = Solver::new(16).with_abort(&abort);
+        solver.solve(&board);
+        assert!(solver.aborted());
+        assert_eq!(first.get(), Some(0), "first asked with that many nodes counted");
+        assert_eq!(solver.nodes, 0);
     }
 
     #[test]
