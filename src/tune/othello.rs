@@ -21,6 +21,7 @@ use crate::othello::search::pattern::{
 };
 use crate::othello::search::solve::{final_score, Solver};
 use crate::othello::search::{think, Level};
+use crate::progress;
 use crate::rng::{mix, SplitMix64};
 use crate::search::{Control, Limits};
 use std::io::Write;
@@ -206,11 +207,20 @@ fn probcut_cli(args: &ProbcutArgs) -> Result<(), String> {
     let max = args.max_depth.max(MIN_DEPTH as u32);
     let t0 = std::time::Instant::now();
     let mut scores = Vec::with_capacity(count);
+    let bar = progress::bar("searching [{bar:40}] {pos}/{len} positions {elapsed}");
+    if let Some(bar) = &bar {
+        bar.set_length(count as u64);
+    }
     for (k, b) in pool[..count].iter().enumerate() {
         scores.push(scores_by_depth(b, max));
-        if (k + 1) % 50 == 0 {
+        if let Some(bar) = &bar {
+            bar.set_position(k as u64 + 1);
+        } else if (k + 1) % 50 == 0 {
             eprintln!("{} positions, {:.0} s", k + 1, t0.elapsed().as_secs_f64());
         }
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
     }
     let files = args.data.join(" ");
     println!(
@@ -369,6 +379,10 @@ fn generate(args: &GenerateArgs) -> Result<(), String> {
     let mut solver = Solver::new(20);
     let t0 = std::time::Instant::now();
     let (mut games, mut positions) = (0u64, 0u64);
+    let bar = progress::bar("{msg} [{bar:40}] {pos}/{len} games {elapsed}");
+    if let Some(bar) = &bar {
+        bar.set_length((0..args.games).filter(|g| g % n == k - 1).count() as u64);
+    }
     for g in (0..args.games).filter(|g| g % n == k - 1) {
         for l in self_play(g, args, &mut solver)? {
             writeln!(
@@ -384,12 +398,18 @@ fn generate(args: &GenerateArgs) -> Result<(), String> {
             positions += 1;
         }
         games += 1;
-        if games % 100 == 0 {
+        if let Some(bar) = &bar {
+            bar.set_position(games);
+            bar.set_message(format!("{positions} positions"));
+        } else if games % 100 == 0 {
             eprintln!(
                 "{games} games, {positions} positions, {:.0} s",
                 t0.elapsed().as_secs_f64()
             );
         }
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
     }
     out.flush().map_err(io)?;
     println!(
@@ -647,6 +667,10 @@ fn fit_cli(args: &FitArgs) -> Result<(), String> {
     );
     let t0 = std::time::Instant::now();
     let mut last = (0usize, 0.0, 0.0);
+    let bar = progress::bar("{msg} [{bar:40}] {pos}/{len} passes {elapsed}");
+    if let Some(bar) = &bar {
+        bar.set_length(args.epochs as u64);
+    }
     let w = fit(
         &train,
         &validation,
@@ -655,7 +679,10 @@ fn fit_cli(args: &FitArgs) -> Result<(), String> {
         args.l2,
         |e, t, v| {
             last = (e, t, v);
-            if e % 10 == 0 {
+            if let Some(bar) = &bar {
+                bar.set_position(e as u64);
+                bar.set_message(format!("train {t:.3} validation {v:.3}"));
+            } else if e % 10 == 0 {
                 eprintln!(
                     "pass {e}: train {t:.3} validation {v:.3} discs² ({:.0} s)",
                     t0.elapsed().as_secs_f64()
@@ -663,6 +690,9 @@ fn fit_cli(args: &FitArgs) -> Result<(), String> {
             }
         },
     );
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
     let table = export(&canon, &w);
     let check = {
         let mut sum = 0.0;
