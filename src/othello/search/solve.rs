@@ -1174,9 +1174,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_abort_check_is_polled_while_solving() {
-        // FFO #40 (20 empties): millions of nodes, most below the polling nodes.
+    /// FFO #40 (20 empties, black to move).
+    fn ffo_40() -> Board {
         let line = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
         let (mut x, mut o) = (0u64, 0u64);
         for (i, c) in line.bytes().take(64).enumerate() {
@@ -1186,10 +1185,16 @@ mod tests {
                 _ => {}
             }
         }
-        let board = Board {
+        Board {
             player: x,
             opponent: o,
-        };
+        }
+    }
+
+    #[test]
+    fn the_abort_check_is_polled_while_solving() {
+        // FFO #40: millions of nodes, most below the polling nodes.
+        let board = ffo_40();
         let polls = std::cell::Cell::new(0u64);
         let abort = |nodes: u64| {
             polls.set(polls.get() + 1);
@@ -1216,19 +1221,7 @@ mod tests {
         // FFO #40 (20 empties): the guess searches 8 plies on the learned evaluation before the
         // solve counts a node. A clock that has run out stops it there, not at the solve's first
         // poll: the check is first asked with no node counted, and the solve is given up.
-        let line = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
-        let (mut x, mut o) = (0u64, 0u64);
-        for (i, c) in line.bytes().take(64).enumerate() {
-            match c {
-                b'X' => x |= 1 << i,
-                b'O' => o |= 1 << i,
-                _ => {}
-            }
-        }
-        let board = Board {
-            player: x,
-            opponent: o,
-        };
+        let board = ffo_40();
         let first = std::cell::Cell::new(None);
         let abort = |nodes: u64| {
             first.set(first.get().or(Some(nodes)));
