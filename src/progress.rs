@@ -5,12 +5,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::time::Duration;
 
-/// A bar drawn with indicatif's `template` (its length and position are the caller's).
-pub fn bar(template: &str) -> Option<ProgressBar> {
+/// A bar of `len` steps drawn with indicatif's `template` (its position is the caller's).
+pub fn bar(template: &str, len: u64) -> Option<ProgressBar> {
     if !std::io::stderr().is_terminal() {
         return None;
     }
-    let bar = ProgressBar::new(1);
+    let bar = ProgressBar::new(len);
     if let Ok(style) = ProgressStyle::with_template(template) {
         bar.set_style(style.progress_chars("=> "));
     }

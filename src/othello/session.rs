@@ -290,7 +290,7 @@ impl OthelloVariant {
             return Err(OthelloError::CountDepth);
         }
         let pos = self.position();
-        let bar = crate::progress::bar("{msg} [{bar:40}] {pos}/{len} positions");
+        let bar = crate::progress::bar("{msg} [{bar:40}] {pos}/{len} positions", 1);
         let mut last_depth = 0;
         let result = count(
             &pos,

@@ -362,7 +362,7 @@ impl<W: Write> Session<W> {
 
     /// A game's own command: the current game's, or refused as another game's or as unknown.
     fn extension(&mut self, name: &str, args: &str) -> Result<(), SessionError> {
-        if !self.game.commands().contains(&name) {
+        if !Registered::commands(self.options.variant).contains(&name) {
             let theirs = VariantName::ALL
                 .iter()
                 .flat_map(|&g| Registered::commands(g))

@@ -75,9 +75,6 @@ pub trait Shared: Send {
     /// moves and the ending, the same answers the match referee and the rooms get, never read
     /// off `display`'s text.
     fn view(&self, options: &Options) -> Box<dyn GameView>;
-
-    /// The game's own commands: its adapter's [`Adapter::COMMANDS`].
-    fn commands(&self) -> &'static [&'static str];
 }
 
 /// How a game's session adapter holds its [`Rules`]: the record a `position` command builds,
@@ -158,10 +155,6 @@ impl<A: Adapter> Shared for A {
             .unwrap_or_else(|| self.rules().clone());
         Box::new(Played::from_rules(rules))
     }
-
-    fn commands(&self) -> &'static [&'static str] {
-        A::COMMANDS
-    }
 }
 
 /// The half of a session's game that is the game's own: the search and the game-only commands.
@@ -206,7 +199,7 @@ pub trait Variant: Shared {
         None
     }
 
-    /// Runs one of [`Shared::commands`], reading its arguments from `args`. Such a command
+    /// Runs one of the adapter's [`Adapter::COMMANDS`], reading its arguments from `args`. Such a command
     /// runs on the session's thread, so `budget` is what may stop it (a served session's).
     fn extension(
         &mut self,

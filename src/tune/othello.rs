@@ -207,10 +207,10 @@ fn probcut_cli(args: &ProbcutArgs) -> Result<(), String> {
     let max = args.max_depth.max(MIN_DEPTH as u32);
     let t0 = std::time::Instant::now();
     let mut scores = Vec::with_capacity(count);
-    let bar = progress::bar("searching [{bar:40}] {pos}/{len} positions {elapsed}");
-    if let Some(bar) = &bar {
-        bar.set_length(count as u64);
-    }
+    let bar = progress::bar(
+        "searching [{bar:40}] {pos}/{len} positions {elapsed}",
+        count as u64,
+    );
     for (k, b) in pool[..count].iter().enumerate() {
         scores.push(scores_by_depth(b, max));
         if let Some(bar) = &bar {
@@ -379,10 +379,8 @@ fn generate(args: &GenerateArgs) -> Result<(), String> {
     let mut solver = Solver::new(20);
     let t0 = std::time::Instant::now();
     let (mut games, mut positions) = (0u64, 0u64);
-    let bar = progress::bar("{msg} [{bar:40}] {pos}/{len} games {elapsed}");
-    if let Some(bar) = &bar {
-        bar.set_length((0..args.games).filter(|g| g % n == k - 1).count() as u64);
-    }
+    let shard_games = (0..args.games).filter(|g| g % n == k - 1).count() as u64;
+    let bar = progress::bar("{msg} [{bar:40}] {pos}/{len} games {elapsed}", shard_games);
     for g in (0..args.games).filter(|g| g % n == k - 1) {
         for l in self_play(g, args, &mut solver)? {
             writeln!(
@@ -667,10 +665,10 @@ fn fit_cli(args: &FitArgs) -> Result<(), String> {
     );
     let t0 = std::time::Instant::now();
     let mut last = (0usize, 0.0, 0.0);
-    let bar = progress::bar("{msg} [{bar:40}] {pos}/{len} passes {elapsed}");
-    if let Some(bar) = &bar {
-        bar.set_length(args.epochs as u64);
-    }
+    let bar = progress::bar(
+        "{msg} [{bar:40}] {pos}/{len} passes {elapsed}",
+        args.epochs as u64,
+    );
     let w = fit(
         &train,
         &validation,

@@ -497,14 +497,13 @@ impl<'a> Solver<'a> {
             // Up to 8 plies without a table: tens of milliseconds, more on a loaded machine, so
             // it asks the abort check as the solve does (every POLL_INTERVAL evaluations), and
             // a move searched to its clock's end is not sent late.
-            let (abort, nodes) = (self.abort, self.nodes);
-            let (mut evals, mut stopped) = (0u64, false);
+            let mut evals = 0u64;
             let mut stop = || {
                 evals += 1;
-                if !stopped && evals % POLL_INTERVAL == 0 {
-                    stopped = abort.is_some_and(|abort| abort(nodes));
+                if !self.aborted && evals % POLL_INTERVAL == 0 {
+                    self.poll();
                 }
-                stopped
+                self.aborted
             };
             let cp = eval_search(
                 board.player,
@@ -515,8 +514,7 @@ impl<'a> Solver<'a> {
                 false,
                 &mut stop,
             );
-            if stopped {
-                self.aborted = true;
+            if self.aborted {
                 return Solved { best: None, score: 0 };
             }
             guess = ((cp + if cp >= 0 { 100 } else { -100 }) / 200 * 2).clamp(-64, 64);
