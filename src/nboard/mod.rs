@@ -13,7 +13,7 @@ use crate::protocol::driver::{self, Flow, Input};
 use crate::protocol::lines;
 use crate::search::{Control, Limits};
 use crate::text::{printable, sanitize_message};
-use crossbeam_channel::{unbounded, Sender};
+use crossbeam_channel::{bounded, Sender};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -28,6 +28,8 @@ pub const DEFAULT_DEPTH: u32 = 8;
 pub const MAX_DEPTH: u32 = 60;
 /// Commands kept waiting behind a running search; more wait unread.
 const MAX_QUEUED: usize = 1000;
+/// Output lines of the running search waiting for the loop.
+const WORKER_LINES: usize = 1024;
 
 enum Event {
     Out(String),
@@ -40,7 +42,9 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) {
     // Input is bounded twice: the channel, and the commands queued behind a search; when the
     // queue is full the reader waits until the search ends.
     let lines = driver::spawn_reader(input, 64);
-    let (work_tx, work_rx) = unbounded();
+    // The worker's output waits for room: it is the protocol's answer and is never dropped,
+    // and a client that stops reading holds the worker, not our memory.
+    let (work_tx, work_rx) = bounded(WORKER_LINES);
     driver::drive(&mut Front::new(output, work_tx), lines, work_rx);
 }
 

@@ -11,7 +11,7 @@ use crate::protocol::{lines, parse_line, Args, Command, GoParams};
 use crate::search::game::{WIN, WIN_BOUND};
 use crate::search::{Control, Info, Limits, Outcome, Report};
 use crate::stop::{Budget, Flag};
-use crossbeam_channel::{unbounded, Receiver, Sender};
+use crossbeam_channel::{bounded, Receiver, Sender};
 use options::{Options, VariantName};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
@@ -29,6 +29,12 @@ pub const LINE_QUEUE: usize = 16;
 pub const MAX_PENDING: usize = 256;
 /// ...and the bytes of their lines (one line always fits, however long).
 pub const MAX_PENDING_BYTES: usize = 1 << 20;
+
+/// Search reports waiting for the loop. A search's progress lines (a few a second) are dropped
+/// beyond it, so a client that stops reading its output while `go infinite` runs costs a fixed
+/// amount of memory; the last message of a search (its bestmove, count or mate answer) waits
+/// for room instead, and the loop always takes it.
+const SEARCH_EVENTS: usize = 1024;
 
 /// What happens to a line that arrives while [`MAX_PENDING`] commands wait for a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -194,7 +200,7 @@ struct Session<W: Write> {
 impl<W: Write> Session<W> {
     fn new(out: W, budget: Budget) -> Self {
         let options = Options::default();
-        let (search_tx, search_rx) = unbounded();
+        let (search_tx, search_rx) = bounded(SEARCH_EVENTS);
         Session {
             out,
             game: new_variant(options.variant),
@@ -514,7 +520,9 @@ impl<W: Write> Session<W> {
             .next();
         self.spawn(limits, "bestmove resign", move |control, tx| {
             let mut report = |r: Report| {
-                let _ = tx.send(SearchMsg::Report(r));
+                // Dropped when SEARCH_EVENTS wait: the loop is stuck writing to a client that
+                // does not read, and a search must never wait for its client.
+                let _ = tx.try_send(SearchMsg::Report(r));
             };
             let outcome = catch_unwind(AssertUnwindSafe(|| job(control, &mut report)))
                 .unwrap_or_else(|_| {
