@@ -290,6 +290,7 @@ struct Worker {
     seq: Vec<u16>,
     children: Vec<Node>,
     amaf: Vec<u8>,
+    amaf_at: Vec<u32>,
 }
 
 impl Worker {
@@ -301,6 +302,7 @@ impl Worker {
             seq: Vec::with_capacity(4 * root.len()),
             children: Vec::new(),
             amaf: vec![0; root.len()],
+            amaf_at: vec![0; root.len()],
         }
     }
 
@@ -376,20 +378,29 @@ impl Worker {
             node.w += result_for(mover);
             node.score += margin as f32;
         }
-        // AMAF: walking back, `amaf[p]` is the colour that played p first from move j on.
+        // AMAF: walking back, `amaf[p]` is the colour that played p first from move j on, and
+        // `amaf_at[p]` that move's index. A move counts less the later it came (Fuego's
+        // weighted RAVE updates: 2 right after the node, falling to 0 at the playout's end).
+        // A point filled late in a playout is mostly taken by whoever already owns its area:
+        // it tells who won there, not whether playing it first was good.
+        let end = self.seq.len() as f32;
         for j in (0..self.seq.len()).rev() {
             let mv = self.seq[j] as usize;
             if mv != PASS as usize {
                 self.amaf[mv] = colour(j).cell();
+                self.amaf_at[mv] = j as u32;
             }
             if j < self.path.len() {
                 let c = colour(j);
                 let r = result_for(c);
+                let span = end - j as f32;
                 for k in tree.children(self.path[j]) {
                     let node = &mut tree.nodes[k];
                     if node.mv != PASS && self.amaf[node.mv as usize] == c.cell() {
-                        node.rn += 1.0;
-                        node.rw += r;
+                        let at = self.amaf_at[node.mv as usize] as f32 - j as f32;
+                        let weight = 2.0 - 2.0 * at / span;
+                        node.rn += weight;
+                        node.rw += weight * r;
                     }
                 }
             }
