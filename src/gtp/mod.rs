@@ -250,6 +250,7 @@ impl Gtp {
                 0
             },
             report_ms,
+            weighted_rave: true,
         }
     }
 

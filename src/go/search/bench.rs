@@ -56,6 +56,7 @@ pub fn search_per_second(size: usize, seconds: f64, threads: usize) -> Option<f6
         seed: 1,
         passes: 0,
         report_ms: None,
+        weighted_rave: true,
     };
     let snap = mcts.search(&game, &settings, &control, &mut |_| {});
     Some(snap.playouts as f64 * 1000.0 / snap.time_ms.max(1) as f64)
@@ -79,6 +80,7 @@ pub fn signature() -> Option<(usize, String)> {
         seed: 1,
         passes: 0,
         report_ms: None,
+        weighted_rave: true,
     };
     let snap = mcts.search(&game, &settings, &control, &mut |_| {});
     let best = snap.moves.first().map_or(0, |m| m.mv as usize);

@@ -40,6 +40,9 @@ pub struct Settings {
     pub passes: u8,
     /// A report every this many milliseconds (to `report`), if any.
     pub report_ms: Option<u64>,
+    /// AMAF updates weighted by how soon the move came (see `Worker::iterate`); off, every
+    /// move counts once, as for the end-of-game judgement (player.rs).
+    pub weighted_rave: bool,
 }
 
 /// One root move as the analysis shows it (side to move's point of view).
@@ -157,7 +160,7 @@ impl Mcts {
                     done.store(true, Ordering::Relaxed);
                     break;
                 }
-                w.iterate(&self.shared, &root, settings.komi, &mut rng);
+                w.iterate(&self.shared, &root, settings, &mut rng);
                 if main && control.elapsed_ms() >= next_report {
                     report(&self.snapshot(
                         game,
@@ -311,9 +314,10 @@ impl Worker {
         &mut self,
         shared: &Mutex<Shared>,
         root: &FastBoard,
-        komi: f64,
+        settings: &Settings,
         rng: &mut SplitMix64,
     ) {
+        let komi = settings.komi;
         self.board.copy_from(root);
         self.path.clear();
         self.seq.clear();
@@ -398,7 +402,11 @@ impl Worker {
                     let node = &mut tree.nodes[k];
                     if node.mv != PASS && self.amaf[node.mv as usize] == c.cell() {
                         let at = self.amaf_at[node.mv as usize] as f32 - j as f32;
-                        let weight = 2.0 - 2.0 * at / span;
+                        let weight = if settings.weighted_rave {
+                            2.0 - 2.0 * at / span
+                        } else {
+                            1.0
+                        };
                         node.rn += weight;
                         node.rw += weight * r;
                     }
@@ -603,6 +611,7 @@ mod tests {
             seed,
             passes: 0,
             report_ms: None,
+            weighted_rave: true,
         };
         mcts.search(game, &settings, &control, &mut |_| {})
     }
@@ -637,6 +646,7 @@ mod tests {
             seed: 0,
             passes: 0,
             report_ms: None,
+            weighted_rave: true,
         };
         let limits = Limits {
             nodes: Some(3000),

@@ -87,6 +87,7 @@ pub fn job(
             seed,
             passes,
             report_ms: Some(REPORT_MS),
+            weighted_rave: true,
         };
         let capacity = engine.capacity();
         let mut on_snapshot = |snap: &Snapshot| {
