@@ -4,6 +4,7 @@
 
 mod common;
 
+use ryoshi::go::search::player::RESIGN_PLAYOUTS;
 use ryoshi::matches::referee::{GoReferee, OthelloReferee, QuantumReferee};
 use ryoshi::matches::results::parse_record;
 use ryoshi::matches::stats::Tally;
@@ -266,6 +267,12 @@ fn area_difference(position: &str) -> i64 {
 /// an area count made here from the final position.
 #[test]
 fn go_games_are_refereed_to_two_passes_and_scored_by_area() {
+    // A playout limit, not a clock, so the games are the same on every machine (on a clock, a
+    // fast machine searched enough to resign). A root holds at most this move's playouts and
+    // the reused subtree of the last move's, so neither side can reach the resigning threshold
+    // and every game runs to its two passes.
+    const PLAYOUTS: u32 = 600;
+    const { assert!(2 * PLAYOUTS < RESIGN_PLAYOUTS) };
     let openings = std::env::temp_dir().join(format!("ryoshi-match-go-{}.txt", std::process::id()));
     std::fs::write(&openings, format!("sfen {EMPTY_7X7}\n")).unwrap();
     let real = run_real(
@@ -274,7 +281,7 @@ fn go_games_are_refereed_to_two_passes_and_scored_by_area() {
         ("s1", "Seed = 1"),
         ("s2", "Seed = 2"),
         &format!(
-            "games = 4\nconcurrency = 2\nbyoyomi_ms = 50\nmargin_ms = 1000\nopenings = {openings:?}\nmax_plies = 400"
+            "games = 4\nconcurrency = 2\nnodes = {PLAYOUTS}\nopenings = {openings:?}\nmax_plies = 400"
         ),
     );
     let _ = std::fs::remove_file(&openings);
