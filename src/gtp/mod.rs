@@ -240,17 +240,15 @@ impl Gtp {
     }
 
     fn settings(&self, game: &Position, report_ms: Option<u64>) -> Settings {
+        let komi = self.komi + self.handicap_compensation() as f64;
         Settings {
-            komi: self.komi + self.handicap_compensation() as f64,
-            threads: self.args.threads as usize,
-            seed: self.args.seed,
             passes: if game.to_move == self.game.to_move {
                 self.game.passes()
             } else {
                 0
             },
             report_ms,
-            weighted_rave: true,
+            ..Settings::new(komi, self.args.threads as usize, self.args.seed)
         }
     }
 

@@ -50,14 +50,7 @@ pub fn search_per_second(size: usize, seconds: f64, threads: usize) -> Option<f6
         },
         0,
     );
-    let settings = Settings {
-        komi: 7.0,
-        threads,
-        seed: 1,
-        passes: 0,
-        report_ms: None,
-        weighted_rave: true,
-    };
+    let settings = Settings::new(7.0, threads, 1);
     let snap = mcts.search(&game, &settings, &control, &mut |_| {});
     Some(snap.playouts as f64 * 1000.0 / snap.time_ms.max(1) as f64)
 }
@@ -74,14 +67,7 @@ pub fn signature() -> Option<(usize, String)> {
         },
         0,
     );
-    let settings = Settings {
-        komi: 7.0,
-        threads: 1,
-        seed: 1,
-        passes: 0,
-        report_ms: None,
-        weighted_rave: true,
-    };
+    let settings = Settings::new(7.0, 1, 1);
     let snap = mcts.search(&game, &settings, &control, &mut |_| {});
     let best = snap.moves.first().map_or(0, |m| m.mv as usize);
     let text = crate::go::notation::format_move(&game.board, (best != 0).then_some(best));

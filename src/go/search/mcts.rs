@@ -45,6 +45,20 @@ pub struct Settings {
     pub weighted_rave: bool,
 }
 
+impl Settings {
+    /// The settings of play: no passes before the position, no reports, weighted AMAF.
+    pub fn new(komi: f64, threads: usize, seed: u64) -> Settings {
+        Settings {
+            komi,
+            threads,
+            seed,
+            passes: 0,
+            report_ms: None,
+            weighted_rave: true,
+        }
+    }
+}
+
 /// One root move as the analysis shows it (side to move's point of view).
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveInfo {
@@ -605,14 +619,7 @@ mod tests {
             },
             0,
         );
-        let settings = Settings {
-            komi: 7.5,
-            threads: 1,
-            seed,
-            passes: 0,
-            report_ms: None,
-            weighted_rave: true,
-        };
+        let settings = Settings::new(7.5, 1, seed);
         mcts.search(game, &settings, &control, &mut |_| {})
     }
 
@@ -640,14 +647,7 @@ mod tests {
     fn the_tree_is_kept_for_the_next_move() {
         let mut game = Position::empty(9).unwrap();
         let mcts = Mcts::new(8 << 20).unwrap();
-        let settings = Settings {
-            komi: 7.5,
-            threads: 1,
-            seed: 0,
-            passes: 0,
-            report_ms: None,
-            weighted_rave: true,
-        };
+        let settings = Settings::new(7.5, 1, 0);
         let limits = Limits {
             nodes: Some(3000),
             ..Limits::default()

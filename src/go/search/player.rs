@@ -122,14 +122,10 @@ fn fresh_search(game: &Position, komi: f64) -> Option<Snapshot> {
         0,
     );
     let settings = Settings {
-        komi,
-        threads: 1,
-        seed: 0,
-        passes: 0,
-        report_ms: None,
         // The judgement was checked against GNU Go's on 54 games with every AMAF move
         // counted once; weighted updates misjudge one of them (game-19's right-side group).
         weighted_rave: false,
+        ..Settings::new(komi, 1, 0)
     };
     let engine = Mcts::new(JUDGE_TREE_BYTES).ok()?;
     Some(engine.search(game, &settings, &control, &mut |_| {}))

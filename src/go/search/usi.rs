@@ -82,12 +82,9 @@ pub fn job(
     Box::new(move |control, report| {
         let passes = game.passes();
         let settings = Settings {
-            komi,
-            threads: threads.max(1),
-            seed,
             passes,
             report_ms: Some(REPORT_MS),
-            weighted_rave: true,
+            ..Settings::new(komi, threads.max(1), seed)
         };
         let capacity = engine.capacity();
         let mut on_snapshot = |snap: &Snapshot| {
