@@ -52,6 +52,10 @@ enum Sub {
         /// Play only the K-th of N disjoint slices of the games (same seeds and openings).
         #[arg(long, value_name = "K/N")]
         shard: Option<String>,
+        /// Go on where an earlier run of this match stopped: play only the games its results
+        /// file does not hold yet, and count those it does in the summary.
+        #[arg(long, conflicts_with = "merge")]
+        resume: bool,
         /// Print the summary, Elo and SPRT of the union of these results files instead.
         #[arg(long, num_args = 1.., value_name = "RESULTS", conflicts_with = "shard")]
         merge: Vec<String>,
@@ -151,12 +155,13 @@ fn main() -> ExitCode {
         Some(Sub::Match {
             config,
             shard,
+            resume,
             merge,
             elo0,
             elo1,
         }) => {
             if merge.is_empty() {
-                ryoshi::matches::run_cli(&config, shard.as_deref())
+                ryoshi::matches::run_cli(&config, shard.as_deref(), resume)
             } else {
                 merge_results(&merge, elo0, elo1)
             }

@@ -1,6 +1,6 @@
-//! `ryoshi match --shard K/N` and `--merge`: four shards of a match, merged, are the whole match
-//! game by game (same numbers, openings, colours, moves and results), and the merged summary is
-//! the whole match's.
+//! `ryoshi match --shard K/N`, `--merge` and `--resume`: four shards of a match, merged, are the
+//! whole match game by game (same numbers, openings, colours, moves and results), and the merged
+//! summary is the whole match's; so is a match resumed after a cut.
 
 mod match_support;
 
@@ -10,7 +10,7 @@ use ryoshi::matches::{self, merge, Config, Hooks};
 use serde_json::Value;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 fn text(dir: &Path) -> String {
     format!(
@@ -22,15 +22,141 @@ fn text(dir: &Path) -> String {
 }
 
 fn run_shard(dir: &Path, shard: Option<Shard>) -> matches::Summary {
+    run_config(dir, shard, false).0.expect("match runs")
+}
+
+/// Runs the match of [`text`] in `dir`; its summary (or error) and its output.
+fn run_config(
+    dir: &Path,
+    shard: Option<Shard>,
+    resume: bool,
+) -> (Result<matches::Summary, String>, String) {
     std::fs::write(dir.join("engines.toml"), text(dir)).unwrap();
     let mut config = Config::load(&dir.join("engines.toml")).unwrap();
     config.play.shard = shard;
+    config.play.resume = resume;
     let hooks = Hooks {
         stop: Arc::new(AtomicBool::new(false)),
         interrupted: &|| false,
         progress: false,
     };
-    matches::run_match(&config, nim_factory(), &hooks, &mut Vec::new()).expect("match runs")
+    let mut out = Vec::new();
+    let summary = matches::run_match(&config, nim_factory(), &hooks, &mut out);
+    (summary, String::from_utf8(out).unwrap())
+}
+
+/// The whole match of [`text`], played once for the resume tests: its summary and its games'
+/// lines in game order.
+fn whole_match() -> &'static (matches::Summary, Vec<Value>) {
+    static WHOLE: OnceLock<(matches::Summary, Vec<Value>)> = OnceLock::new();
+    WHOLE.get_or_init(|| {
+        let dir = scratch("resume-whole");
+        let summary = run_shard(&dir, None);
+        let mut games = read_results(&dir.join("results.jsonl"));
+        games.sort_by_key(|g| g["game"].as_u64());
+        (summary, games)
+    })
+}
+
+/// The lines of `games` numbered in `numbers`, as a results file holds them.
+fn lines_of(games: &[Value], numbers: &[u64]) -> String {
+    games
+        .iter()
+        .filter(|g| numbers.contains(&g["game"].as_u64().unwrap()))
+        .map(|g| format!("{g}\n"))
+        .collect()
+}
+
+#[test]
+fn a_resumed_match_plays_only_the_missing_games_and_sums_up_the_whole() {
+    let (whole, whole_games) = whole_match();
+    assert_eq!(whole_games.len(), 22);
+    // A run cut after four games, one of them in the file twice (run again without --resume).
+    let dir = scratch("resume-cut");
+    let cut = lines_of(whole_games, &[1, 2, 5, 9]) + &lines_of(whole_games, &[2]);
+    std::fs::write(dir.join("results.jsonl"), cut).unwrap();
+
+    let (summary, out) = run_config(&dir, None, true);
+    let summary = summary.expect("resumed");
+    assert!(
+        out.contains("Resuming: 4 of the 22 games already played, 18 to play"),
+        "{out}"
+    );
+    assert_eq!(summary.pairs, whole.pairs, "{out}");
+    assert_eq!((summary.finished, summary.scheduled), (22, 22));
+    assert_eq!(out.matches("Finished game ").count(), 18, "{out}");
+    let path = dir.join("results.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.lines().count(), 5 + 18);
+    let games = merge::union(vec![merge::read(&text, "resumed").unwrap()]).unwrap();
+    assert_eq!(games.len(), 22);
+    for (g, w) in games.iter().zip(whole_games) {
+        assert_eq!(game_facts(&g.line), game_facts(w), "game {}", g.game);
+    }
+
+    // Resumed once more: nothing left to play, the same summary.
+    let (again, out) = run_config(&dir, None, true);
+    assert!(
+        out.contains("Resuming: 22 of the 22 games already played, 0 to play"),
+        "{out}"
+    );
+    assert_eq!(again.unwrap().pairs, whole.pairs);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+}
+
+#[test]
+fn a_shard_resumes_from_its_own_file() {
+    let (_, whole_games) = whole_match();
+    let dir = scratch("resume-shard");
+    // Shard 2 of 4 holds games 2, 6, 10, 14, 18, 22; two of them were played. (Its results file
+    // is the configured one here; the command line names it results-shard2of4.jsonl.)
+    std::fs::write(dir.join("results.jsonl"), lines_of(whole_games, &[6, 14])).unwrap();
+    let (summary, out) = run_config(&dir, Some(Shard { index: 2, count: 4 }), true);
+    assert_eq!(summary.expect("resumed").finished, 6);
+    assert!(
+        out.contains("Resuming: 2 of the 6 games already played, 4 to play"),
+        "{out}"
+    );
+    let mut numbers: Vec<u64> = read_results(&dir.join("results.jsonl"))
+        .iter()
+        .map(|g| g["game"].as_u64().unwrap())
+        .collect();
+    numbers.sort();
+    assert_eq!(numbers, [2, 6, 10, 14, 18, 22]);
+}
+
+#[test]
+fn resuming_another_matchs_results_is_refused_before_any_game() {
+    let (_, whole_games) = whole_match();
+    let line = |n: u64| whole_games[n as usize - 1].clone();
+    let mut swapped = line(3);
+    let first = swapped["first"].clone();
+    swapped["first"] = swapped["second"].clone();
+    swapped["second"] = first;
+    let mut other_opening = line(4);
+    other_opening["opening"] = "startpos moves f5".into();
+    let mut beyond = line(5);
+    beyond["game"] = 23.into();
+    for (bad, why) in [
+        (swapped, "game 3 was b vs a, this match plays a vs b"),
+        (other_opening, "game 4 started from \"startpos moves f5\""),
+        (beyond, "game 23 is not in this match's schedule"),
+    ] {
+        let dir = scratch("resume-other");
+        let text = lines_of(whole_games, &[1]) + &format!("{bad}\n");
+        std::fs::write(dir.join("results.jsonl"), &text).unwrap();
+        let (summary, out) = run_config(&dir, None, true);
+        let error = summary.expect_err("another match's results");
+        assert!(
+            error.starts_with("--resume: ") && error.contains(why),
+            "{error}"
+        );
+        assert!(!out.contains("Finished game"), "{out}");
+        assert_eq!(
+            std::fs::read_to_string(dir.join("results.jsonl")).unwrap(),
+            text
+        );
+    }
 }
 
 /// What must agree between a game played whole and the same game played in a shard.
@@ -136,6 +262,19 @@ fn the_binary_writes_each_shard_to_its_own_results_file() {
     let two = read_results(&dir.join("results-shard2of2.jsonl"));
     assert_eq!((one.len(), two.len()), (11, 11));
     assert!(!dir.join("results.jsonl").exists());
+    // Resumed, a shard reads its own file: all its games are there.
+    let again = ryoshi(&[
+        "match",
+        config.to_str().unwrap(),
+        "--shard",
+        "2/2",
+        "--resume",
+    ]);
+    assert!(
+        again.contains("Resuming: 11 of the 11 games already played, 0 to play"),
+        "{again}"
+    );
+    assert_eq!(read_results(&dir.join("results-shard2of2.jsonl")).len(), 11);
 }
 
 #[test]

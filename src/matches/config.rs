@@ -130,6 +130,10 @@ pub struct MatchConfig {
     /// `ryoshi match --shard K/N`: play only this slice of the schedule (never read from TOML).
     #[serde(skip)]
     pub shard: Option<Shard>,
+    /// `ryoshi match --resume`: skip the games the results file already holds (never read from
+    /// TOML).
+    #[serde(skip)]
+    pub resume: bool,
 }
 
 /// The K-th (1-based) of N disjoint slices of a match: the games numbered K, K + N, K + 2N, ...

@@ -15,6 +15,7 @@ pub mod merge;
 pub mod opening;
 pub mod referee;
 pub mod results;
+pub mod resume;
 pub(crate) mod signal;
 pub mod stats;
 
@@ -33,10 +34,11 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-/// `ryoshi match CONFIG [--shard K/N]`.
-pub fn run_cli(config: &str, shard: Option<&str>) -> Result<(), String> {
+/// `ryoshi match CONFIG [--shard K/N] [--resume]`.
+pub fn run_cli(config: &str, shard: Option<&str>, resume: bool) -> Result<(), String> {
     let mut config = Config::load(Path::new(config))?;
     config.play.shard = shard.map(config::Shard::parse).transpose()?;
+    config.play.resume = resume;
     if let Some(shard) = config.play.shard {
         config.play.results = shard.results_path(&config.play.results);
     }
@@ -208,6 +210,12 @@ pub fn run_match(
         jobs.retain(|job| shard.holds(job.game));
     }
     let results_path = config.resolve(&config.play.results);
+    let names = &config.play.engines;
+    let kept = if config.play.resume {
+        resume::kept(&results_path, &jobs, names)?
+    } else {
+        Vec::new()
+    };
     let mut results = results::ResultsFile::open(&results_path)?;
     let records_dir = config.resolve(&config.play.records);
     let run = results::run_name(&records_dir);
@@ -224,7 +232,6 @@ pub fn run_match(
             .display(),
     );
 
-    let names = &config.play.engines;
     let mut pair_scores: Vec<PairScore> = pairs(names.len())
         .into_iter()
         .map(|(a, b)| PairScore {
@@ -233,14 +240,58 @@ pub fn run_match(
             tally: Tally::default(),
         })
         .collect();
+    // Per GTP engine: the scored games where its `final_score` agreed with the referee, and all.
+    let mut score_checks: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
+    let scheduled = jobs.len();
+    let mut played = vec![false; jobs.len()];
+    for k in &kept {
+        played[k.job] = true;
+        let job = &jobs[k.job];
+        let verdict = match k.row.result.as_str() {
+            "first" => Verdict::Win(Side::First),
+            "second" => Verdict::Win(Side::Second),
+            _ => Verdict::Draw,
+        };
+        let score = &mut pair_scores[job.pair];
+        let a_first = names[job.first] == score.a;
+        score.tally.add(verdict, a_first);
+        for check in k.row.line["final_scores"].as_array().into_iter().flatten() {
+            if let Some(engine) = check["engine"].as_str() {
+                let tally = score_checks.entry(engine.to_string()).or_default();
+                tally.0 += usize::from(check["agrees"] == true);
+                tally.1 += 1;
+            }
+        }
+    }
+    let mut jobs: Vec<Fixture> = jobs
+        .into_iter()
+        .zip(played)
+        .filter_map(|(job, played)| (!played).then_some(job))
+        .collect();
     let sprt = config.play.sprt.map(Sprt::new);
     let mut summary = Summary {
         pairs: Vec::new(),
-        finished: 0,
-        scheduled: jobs.len(),
+        finished: kept.len(),
+        scheduled,
         interrupted: false,
         sprt: sprt.map(|_| SprtState::Continue),
     };
+    if config.play.resume {
+        let _ = writeln!(
+            out,
+            "Resuming: {} of the {scheduled} games already played, {} to play",
+            kept.len(),
+            jobs.len()
+        );
+        // A match the kept games already decided plays no more.
+        if let Some(sprt) = &sprt {
+            let state = sprt.state(&pair_scores[0].tally);
+            summary.sprt = Some(state);
+            if state != SprtState::Continue && config.play.shard.is_none() {
+                jobs.clear();
+            }
+        }
+    }
 
     let bar = if hooks.progress {
         let bar = ProgressBar::new(jobs.len() as u64);
@@ -294,8 +345,6 @@ pub fn run_match(
     drop(done_tx);
 
     let mut error = None;
-    // Per GTP engine: the scored games where its `final_score` agreed with the referee, and all.
-    let mut score_checks: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
     loop {
         if !summary.interrupted && (hooks.interrupted)() {
             summary.interrupted = true;
@@ -327,16 +376,7 @@ pub fn run_match(
         }
         let score = &mut pair_scores[finished.job.pair];
         let a_first = names[finished.job.first] == score.a;
-        match finished.end.verdict {
-            Verdict::Draw => score.tally.draws += 1,
-            Verdict::Win(side) => {
-                if (side == Side::First) == a_first {
-                    score.tally.wins += 1
-                } else {
-                    score.tally.losses += 1
-                }
-            }
-        }
+        score.tally.add(finished.end.verdict, a_first);
         let line = finished_line(&finished);
         bar.suspend(|| {
             let _ = writeln!(out, "{line}");

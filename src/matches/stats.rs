@@ -8,6 +8,7 @@
 //! per-game variance of the observed results.
 
 use super::config::SprtConfig;
+use super::{Side, Verdict};
 use std::fmt;
 
 /// z for a two-sided 95% interval.
@@ -25,6 +26,15 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Counts one game's verdict, from the side of the engine that moved first when `a_first`.
+    pub fn add(&mut self, verdict: Verdict, a_first: bool) {
+        match verdict {
+            Verdict::Draw => self.draws += 1,
+            Verdict::Win(side) if (side == Side::First) == a_first => self.wins += 1,
+            Verdict::Win(_) => self.losses += 1,
+        }
+    }
+
     pub fn games(&self) -> u32 {
         self.wins + self.losses + self.draws
     }
