@@ -51,8 +51,12 @@ pub fn decide(game: &Position, komi: f64, passes: u8, snap: &Snapshot, may_resig
     };
     let over = over_on_the_board(&game.board);
     // A game the opponent ended by passing, with nothing left to capture, is passed out even
-    // when lost: the count stands.
-    if (wins && (passes >= 1 || over)) || (passes >= 1 && over) {
+    // when lost: the count stands. A block in atari can still be captured, though its last
+    // liberty be a single point between both colours, which `over` takes for dame: 7 of the
+    // 10 games lost by the count in 200 against GNU Go were passed out so, a dead block left in
+    // atari that GNU Go counted for ryoshi.
+    let settled = over && no_block_in_atari(&game.board);
+    if (wins && (passes >= 1 || over)) || (passes >= 1 && settled) {
         return Choice::Pass;
     }
     let Some(best) = snap.moves.iter().find(|m| m.mv != PASS) else {
@@ -83,6 +87,11 @@ fn over_on_the_board(board: &Board) -> bool {
         }
     }
     true
+}
+
+/// Whether no block is in atari.
+fn no_block_in_atari(board: &Board) -> bool {
+    board.blocks().iter().all(|(_, _, libs)| libs.len() >= 2)
 }
 
 /// The tree of the end-of-game judgement's search.
@@ -285,4 +294,51 @@ pub fn judge_from_ownership(
             Life::Alive
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::go::search::mcts::MoveInfo;
+
+    fn board(rows: &str) -> Board {
+        let size = rows.split('/').count().to_string();
+        let fields: Vec<String> = [size.as_str(), rows, "b"].iter().map(|s| s.to_string()).collect();
+        crate::go::notation::parse_position(&fields).unwrap().0
+    }
+
+    #[test]
+    fn a_lost_count_is_not_passed_out_while_a_block_is_in_atari() {
+        // Every region is one colour's (B5 black's, E5 white's) or a single point between both
+        // (C4), as at the end of a game; each block has two liberties.
+        let two = board("X.XO./XX.OO/XXXOO/XXXOO/XXXOO");
+        assert!(over_on_the_board(&two) && no_block_in_atari(&two));
+        // Without E5 the white block's last liberty is C4: black captures it there.
+        let one = board("X.XOO/XX.OO/XXXOO/XXXOO/XXXOO");
+        assert!(over_on_the_board(&one) && !no_block_in_atari(&one));
+        // Black leads the area by 4, lost with komi 7; after white's pass black captures at C4
+        // (the search's best move here) instead of passing the game out.
+        let mut game = Position::new(one, Color::White);
+        game.play(None).unwrap();
+        let c4 = crate::go::notation::parse_vertex("C4", 5).unwrap().unwrap();
+        let snap = Snapshot {
+            playouts: 1,
+            root_visits: 1,
+            winrate: 0.9,
+            score_lead: 0.0,
+            moves: vec![MoveInfo {
+                mv: c4 as u16,
+                visits: 1,
+                winrate: 0.9,
+                prior: 0.0,
+                score_lead: 0.0,
+                pv: Vec::new(),
+            }],
+            ownership: Vec::new(),
+            time_ms: 0,
+            nodes: 1,
+        };
+        assert_eq!(tromp_taylor(&game), 4);
+        assert_eq!(decide(&game, 7.0, 1, &snap, true), Choice::Play(c4));
+    }
 }
