@@ -50,6 +50,17 @@ impl Verdict {
         }
     }
 
+    /// The verdict `as_str` names; None for any other text.
+    pub fn parse(text: &str) -> Option<Verdict> {
+        [
+            Verdict::Win(Side::First),
+            Verdict::Win(Side::Second),
+            Verdict::Draw,
+        ]
+        .into_iter()
+        .find(|v| v.as_str() == text)
+    }
+
     /// `1-0`, `0-1` or `1/2-1/2`, first player's score first.
     pub fn score(self) -> &'static str {
         match self {
@@ -180,5 +191,24 @@ pub trait Rules: Clone + Send + 'static {
     /// A board diagram for a game record; empty when the game has none.
     fn diagram(&self) -> Vec<String> {
         Vec::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_verdict_reads_back_from_its_text_and_nothing_else_does() {
+        for v in [
+            Verdict::Win(Side::First),
+            Verdict::Win(Side::Second),
+            Verdict::Draw,
+        ] {
+            assert_eq!(Verdict::parse(v.as_str()), Some(v));
+        }
+        for text in ["", "win", "First", "draw "] {
+            assert_eq!(Verdict::parse(text), None, "{text:?}");
+        }
     }
 }

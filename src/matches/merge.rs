@@ -3,7 +3,7 @@
 
 use super::config::SprtConfig;
 use super::stats::{Sprt, Tally};
-use super::{summary_text, PairScore, Summary};
+use super::{summary_text, PairScore, Summary, Verdict};
 use ahash::AHashMap;
 use std::io::Write;
 
@@ -13,9 +13,17 @@ pub struct Row {
     pub game: u64,
     pub first: String,
     pub second: String,
-    pub result: String,
+    pub result: Verdict,
     /// The whole line, for comparing games between files.
     pub line: serde_json::Value,
+}
+
+impl Row {
+    /// The GTP engines' `final_score` checks the line records: (engine, agrees with the referee).
+    pub fn final_scores(&self) -> impl Iterator<Item = (&str, bool)> {
+        let checks = self.line["final_scores"].as_array().into_iter().flatten();
+        checks.filter_map(|c| Some((c["engine"].as_str()?, c["agrees"] == true)))
+    }
 }
 
 /// Why results files cannot be merged.
@@ -80,21 +88,23 @@ pub fn read(text: &str, name: &str) -> Result<Vec<Row>, MergeError> {
                 .map(str::to_string)
                 .ok_or_else(|| missing(key))
         };
-        let game = Row {
-            game: value["game"].as_u64().ok_or_else(|| missing("game"))?,
-            first: text_of("first")?,
-            second: text_of("second")?,
-            result: text_of("result")?,
-            line: value.clone(),
-        };
-        if !["first", "second", "draw"].contains(&game.result.as_str()) {
+        let game = value["game"].as_u64().ok_or_else(|| missing("game"))?;
+        let (first, second) = (text_of("first")?, text_of("second")?);
+        let result = text_of("result")?;
+        let Some(verdict) = Verdict::parse(&result) else {
             return Err(MergeError::BadResult {
                 name: name.into(),
                 line: number,
-                result: game.result,
+                result,
             });
-        }
-        games.push(game);
+        };
+        games.push(Row {
+            game,
+            first,
+            second,
+            result: verdict,
+            line: value.clone(),
+        });
     }
     Ok(games)
 }
@@ -148,11 +158,7 @@ pub fn pair_scores(games: &[Row]) -> Vec<PairScore> {
         });
         let p = &mut pairs[index];
         let a_first = p.a == g.first;
-        match g.result.as_str() {
-            "draw" => p.tally.draws += 1,
-            r if (r == "first") == a_first => p.tally.wins += 1,
-            _ => p.tally.losses += 1,
-        }
+        p.tally.add(g.result, a_first);
     }
     pairs
 }

@@ -82,6 +82,44 @@ pub struct PairScore {
     pub tally: Tally,
 }
 
+/// A match's counts so far, kept and played games alike: each pair's score, and per GTP engine
+/// its `final_score` checks (the scored games where it agreed with the referee, and all).
+struct Standing {
+    pairs: Vec<PairScore>,
+    checks: std::collections::BTreeMap<String, (usize, usize)>,
+}
+
+impl Standing {
+    fn new(names: &[String]) -> Standing {
+        let pairs = pairs(names.len()).into_iter().map(|(a, b)| PairScore {
+            a: names[a].clone(),
+            b: names[b].clone(),
+            tally: Tally::default(),
+        });
+        Standing {
+            pairs: pairs.collect(),
+            checks: Default::default(),
+        }
+    }
+
+    /// Counts one game of `job`: its verdict, and the `final_score` checks (engine, agrees).
+    fn count<'a>(
+        &mut self,
+        job: &Fixture,
+        names: &[String],
+        verdict: Verdict,
+        checks: impl Iterator<Item = (&'a str, bool)>,
+    ) {
+        let score = &mut self.pairs[job.pair];
+        score.tally.add(verdict, names[job.first] == score.a);
+        for (engine, agrees) in checks {
+            let tally = self.checks.entry(engine.to_string()).or_default();
+            tally.0 += usize::from(agrees);
+            tally.1 += 1;
+        }
+    }
+}
+
 /// What a match ended with.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Summary {
@@ -232,36 +270,12 @@ pub fn run_match(
             .display(),
     );
 
-    let mut pair_scores: Vec<PairScore> = pairs(names.len())
-        .into_iter()
-        .map(|(a, b)| PairScore {
-            a: names[a].clone(),
-            b: names[b].clone(),
-            tally: Tally::default(),
-        })
-        .collect();
-    // Per GTP engine: the scored games where its `final_score` agreed with the referee, and all.
-    let mut score_checks: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
+    let mut standing = Standing::new(names);
     let scheduled = jobs.len();
     let mut played = vec![false; jobs.len()];
     for k in &kept {
         played[k.job] = true;
-        let job = &jobs[k.job];
-        let verdict = match k.row.result.as_str() {
-            "first" => Verdict::Win(Side::First),
-            "second" => Verdict::Win(Side::Second),
-            _ => Verdict::Draw,
-        };
-        let score = &mut pair_scores[job.pair];
-        let a_first = names[job.first] == score.a;
-        score.tally.add(verdict, a_first);
-        for check in k.row.line["final_scores"].as_array().into_iter().flatten() {
-            if let Some(engine) = check["engine"].as_str() {
-                let tally = score_checks.entry(engine.to_string()).or_default();
-                tally.0 += usize::from(check["agrees"] == true);
-                tally.1 += 1;
-            }
-        }
+        standing.count(&jobs[k.job], names, k.row.result, k.row.final_scores());
     }
     let mut jobs: Vec<Fixture> = jobs
         .into_iter()
@@ -285,7 +299,7 @@ pub fn run_match(
         );
         // A match the kept games already decided plays no more.
         if let Some(sprt) = &sprt {
-            let state = sprt.state(&pair_scores[0].tally);
+            let state = sprt.state(&standing.pairs[0].tally);
             summary.sprt = Some(state);
             if state != SprtState::Continue && config.play.shard.is_none() {
                 jobs.clear();
@@ -369,23 +383,18 @@ pub fn run_match(
             hooks.stop.store(true, Ordering::SeqCst);
         }
         summary.finished += 1;
-        for check in &finished.engine_scores {
-            let tally = score_checks.entry(check.engine.clone()).or_default();
-            tally.0 += usize::from(check.agrees);
-            tally.1 += 1;
-        }
-        let score = &mut pair_scores[finished.job.pair];
-        let a_first = names[finished.job.first] == score.a;
-        score.tally.add(finished.end.verdict, a_first);
+        let checks = finished.engine_scores.iter();
+        let checks = checks.map(|c| (c.engine.as_str(), c.agrees));
+        standing.count(&finished.job, names, finished.end.verdict, checks);
         let line = finished_line(&finished);
         bar.suspend(|| {
             let _ = writeln!(out, "{line}");
             let _ = out.flush();
         });
         bar.inc(1);
-        bar.set_message(progress_message(&pair_scores));
+        bar.set_message(progress_message(&standing.pairs));
         if let Some(sprt) = &sprt {
-            let state = sprt.state(&pair_scores[0].tally);
+            let state = sprt.state(&standing.pairs[0].tally);
             summary.sprt = Some(state);
             // A shard plays all its games: only the merged results may decide.
             if state != SprtState::Continue && config.play.shard.is_none() {
@@ -397,13 +406,13 @@ pub fn run_match(
         let _ = handle.join();
     }
     bar.finish_and_clear();
-    summary.pairs = pair_scores;
-    for (engine, (agreed, scored)) in &score_checks {
+    for (engine, (agreed, scored)) in &standing.checks {
         let _ = writeln!(
             out,
             "final_score of {engine}: agrees with the referee in {agreed} of {scored} scored games"
         );
     }
+    summary.pairs = standing.pairs;
     let _ = write!(out, "{}", summary_text(&summary, sprt.as_ref()));
     let _ = out.flush();
     match error {
