@@ -34,13 +34,14 @@ pub fn tromp_taylor(game: &Position) -> i32 {
 /// - when the count as the board stands wins, after the opponent's pass or when the game is over
 ///   on the board (every empty region is bordered by one colour only, or is a single point
 ///   between both: dame), so no stone is left to capture;
-/// - when the opponent has passed and the game is over on the board, even if lost;
+/// - when the opponent has passed and the game is over on the board, even if lost, unless a
+///   block is in atari or the search takes an opponent block for dead (both can be captured);
 /// - when nothing but own eyes is left to play, or when the game is hopeless after the
 ///   opponent's pass.
 ///
 /// Dead opponent stones are therefore captured before the engine passes, as GNU Go does with
-/// `--capture-all-dead`; the search's ownership (which may misjudge a big group) does not decide
-/// the end. It resigns (when allowed) when the search gives it less than [`RESIGN_WINRATE`].
+/// `--capture-all-dead`; the search's ownership (which may misjudge a big group) never makes it
+/// pass, it only keeps a lost count from being passed out. It resigns (when allowed) when the search gives it less than [`RESIGN_WINRATE`].
 pub fn decide(game: &Position, komi: f64, passes: u8, snap: &Snapshot, may_resign: bool) -> Choice {
     let me = game.to_move;
     let count = tromp_taylor(game) as f64 - komi;
@@ -55,7 +56,10 @@ pub fn decide(game: &Position, komi: f64, passes: u8, snap: &Snapshot, may_resig
     // liberty be a single point between both colours, which `over` takes for dame: 7 of the
     // 10 games lost by the count in 200 against GNU Go were passed out so, a dead block left in
     // atari that GNU Go counted for ryoshi.
-    let settled = over && no_block_in_atari(&game.board);
+    // Nor is it passed out while the search takes an opponent block for dead: the block may
+    // have two liberties, each such a single point (19x19 game 15 against GNU Go: W+14 by the
+    // count, B+2 by GNU Go's own, a dead white group left in black's area).
+    let settled = over && no_block_in_atari(&game.board) && !dead_blocks_left(game, snap);
     if (wins && (passes >= 1 || over)) || (passes >= 1 && settled) {
         return Choice::Pass;
     }
@@ -92,6 +96,17 @@ fn over_on_the_board(board: &Board) -> bool {
 /// Whether no block is in atari.
 fn no_block_in_atari(board: &Board) -> bool {
     board.blocks().iter().all(|(_, _, libs)| libs.len() >= 2)
+}
+
+/// Whether the search takes an opponent block for dead: its points are the side to move's in
+/// most playouts (by [`SURE`], as the judgement reads a block).
+fn dead_blocks_left(game: &Position, snap: &Snapshot) -> bool {
+    let own = black_view(game, &snap.ownership);
+    let them = game.to_move.other().cell();
+    let blocks = game.board.blocks();
+    blocks
+        .iter()
+        .any(|(cell, stones, _)| *cell == them && block_mean(*cell, stones, &own) <= -SURE)
 }
 
 /// The tree of the end-of-game judgement's search.
@@ -340,5 +355,37 @@ mod tests {
         };
         assert_eq!(tromp_taylor(&game), 4);
         assert_eq!(decide(&game, 7.0, 1, &snap, true), Choice::Play(c4));
+    }
+
+    #[test]
+    fn a_lost_count_is_not_passed_out_while_the_search_sees_a_dead_block() {
+        // The same count, lost by black, but the white block has two liberties (C4, E5).
+        let mut game = Position::new(board("X.XO./XX.OO/XXXOO/XXXOO/XXXOO"), Color::White);
+        game.play(None).unwrap();
+        assert_eq!(tromp_taylor(&game), 4);
+        let c4 = crate::go::notation::parse_vertex("C4", 5).unwrap().unwrap();
+        let snap = |ownership: f64| Snapshot {
+            playouts: 1,
+            root_visits: 1,
+            winrate: 0.5,
+            score_lead: 0.0,
+            moves: vec![MoveInfo {
+                mv: c4 as u16,
+                visits: 1,
+                winrate: 0.5,
+                prior: 0.0,
+                score_lead: 0.0,
+                pv: Vec::new(),
+            }],
+            // Black to move: +1 where black owns the point.
+            ownership: vec![ownership; 25],
+            time_ms: 0,
+            nodes: 1,
+        };
+        // The playouts end with black owning every point: the white block is dead, capture it.
+        assert_eq!(decide(&game, 7.0, 1, &snap(1.0), true), Choice::Play(c4));
+        // They leave the white block alive (or say nothing): the count stands, pass.
+        assert_eq!(decide(&game, 7.0, 1, &snap(-1.0), true), Choice::Pass);
+        assert_eq!(decide(&game, 7.0, 1, &snap(0.0), true), Choice::Pass);
     }
 }
