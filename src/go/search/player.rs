@@ -41,7 +41,8 @@ pub fn tromp_taylor(game: &Position) -> i32 {
 ///
 /// Dead opponent stones are therefore captured before the engine passes, as GNU Go does with
 /// `--capture-all-dead`; the search's ownership (which may misjudge a big group) never makes it
-/// pass, it only keeps a lost count from being passed out. It resigns (when allowed) when the search gives it less than [`RESIGN_WINRATE`].
+/// pass, it only keeps a lost count from being passed out. It resigns (when allowed) when the
+/// search gives it less than [`RESIGN_WINRATE`].
 pub fn decide(game: &Position, komi: f64, passes: u8, snap: &Snapshot, may_resign: bool) -> Choice {
     let me = game.to_move;
     let count = tromp_taylor(game) as f64 - komi;
