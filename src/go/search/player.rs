@@ -52,6 +52,9 @@ pub fn decide(game: &Position, komi: f64, passes: u8, snap: &Snapshot, may_resig
         count < 0.0
     };
     let over = over_on_the_board(&game.board);
+    if wins && (passes >= 1 || over) {
+        return Choice::Pass;
+    }
     // A game the opponent ended by passing, with nothing left to capture, is passed out even
     // when lost: the count stands. A block in atari can still be captured, though its last
     // liberty be a single point between both colours, which `over` takes for dame: 7 of the
@@ -60,8 +63,8 @@ pub fn decide(game: &Position, komi: f64, passes: u8, snap: &Snapshot, may_resig
     // Nor is it passed out while the search takes an opponent block for dead: the block may
     // have two liberties, each such a single point (19x19 game 15 against GNU Go: W+14 by the
     // count, B+2 by GNU Go's own, a dead white group left in black's area).
-    let settled = over && no_block_in_atari(&game.board) && !dead_blocks_left(game, snap);
-    if (wins && (passes >= 1 || over)) || (passes >= 1 && settled) {
+    // Tested only after a pass, so that other moves walk no blocks here.
+    if passes >= 1 && over && no_block_in_atari(&game.board) && !dead_blocks_left(game, snap) {
         return Choice::Pass;
     }
     let Some(best) = snap.moves.iter().find(|m| m.mv != PASS) else {
