@@ -26,6 +26,14 @@ const FUTILITY_MARGIN: [i32; 3] = [0, 250, 500];
 /// Late-move pruning: at these depths only the first quiet moves (in history order) are searched;
 /// with hundreds of legal actions per position, the rest almost never matter.
 const LMP_LIMIT: [usize; 4] = [0, 8, 17, 32];
+/// History scores stay within ±this: each update moves a score toward the bound by the share of
+/// the distance left (Stockfish's gravity), so what a game's early moves taught fades.
+const HISTORY_MAX: i32 = 1 << 14;
+
+/// Adds `bonus` (negative: a malus) to a history score, with gravity.
+fn update_history(h: &mut i32, bonus: i32) {
+    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+}
 
 /// Plies taken off a late quiet move: growing with the log of both the depth and the move's
 /// rank, as in Stockfish (at least 1 where reductions apply).
@@ -38,6 +46,9 @@ pub struct Searcher<G: SearchGame> {
     /// Shared by the threads of a Lazy SMP search.
     tt: Arc<Table>,
     history: Vec<i32>,
+    /// Per ply, the history indices of the quiet moves searched so far at that node: those
+    /// searched before a cut-off move lose what it gains.
+    tried: Vec<Vec<usize>>,
     killers: Vec<[u32; 2]>,
     /// Keys of the game so far and of the current search path, for repetition.
     keys: Vec<u64>,
@@ -82,6 +93,7 @@ impl<G: SearchGame> Searcher<G> {
         Searcher {
             tt: Arc::new(tt),
             history: vec![0; G::HISTORY_SIZE],
+            tried: vec![Vec::new(); MAX_PLY + 1],
             killers: vec![[u32::MAX; 2]; MAX_PLY + 1],
             keys: Vec::new(),
             pv: vec![Vec::new(); MAX_PLY + 1],
@@ -448,6 +460,8 @@ impl<G: SearchGame> Searcher<G> {
         let mut best = -WIN - 1;
         let mut best_code = u32::MAX;
         let mut quiets = 0usize;
+        let mut tried = std::mem::take(&mut self.tried[ply as usize]);
+        tried.clear();
         self.keys.push(key);
         for i in 0..moves.len() {
             // Selection sort: most nodes cut off after the first few moves.
@@ -518,16 +532,23 @@ impl<G: SearchGame> Searcher<G> {
                                 k[1] = k[0];
                                 k[0] = best_code;
                             }
-                            let h = &mut self.history[G::history_index(mv)];
-                            *h = (*h + depth * depth).min(1 << 20);
+                            let bonus = (depth * depth).min(HISTORY_MAX / 8);
+                            update_history(&mut self.history[G::history_index(mv)], bonus);
+                            for &index in &tried {
+                                update_history(&mut self.history[index], -bonus);
+                            }
                         }
                         break;
                     }
                 }
             }
+            if quiet {
+                tried.push(G::history_index(mv));
+            }
         }
         self.keys.pop();
         self.buffers[ply as usize] = moves;
+        self.tried[ply as usize] = tried;
         if self.aborted {
             return 0;
         }
@@ -720,6 +741,34 @@ mod tests {
             })
             .max()
             .unwrap_or(-WIN)
+    }
+
+    #[test]
+    fn history_scores_stay_within_their_bound_and_follow_the_last_evidence() {
+        let mut state = 20261202u64;
+        let mut h = 0;
+        for _ in 0..100_000 {
+            let r = crate::rng::splitmix(&mut state);
+            let bonus = (r % (HISTORY_MAX as u64 / 8 + 1)) as i32;
+            let before = h;
+            let signed = if r >> 63 == 1 { -bonus } else { bonus };
+            update_history(&mut h, signed);
+            assert!(h.abs() <= HISTORY_MAX, "{before} + {signed} gave {h}");
+            // A bonus never lowers a score and a malus never raises it.
+            assert!(if signed >= 0 {
+                h >= before
+            } else {
+                h <= before
+            });
+        }
+        // Saturated by bonuses, a score still falls with each malus (it does not stick at a cap).
+        let mut h = 0;
+        for _ in 0..10_000 {
+            update_history(&mut h, 64);
+        }
+        let top = h;
+        update_history(&mut h, -64);
+        assert!(h < top, "{top} then {h}");
     }
 
     #[test]
