@@ -46,9 +46,6 @@ pub struct Searcher<G: SearchGame> {
     /// Shared by the threads of a Lazy SMP search.
     tt: Arc<Table>,
     history: Vec<i32>,
-    /// Per ply, the history indices of the quiet moves searched so far at that node: those
-    /// searched before a cut-off move lose what it gains.
-    tried: Vec<Vec<usize>>,
     killers: Vec<[u32; 2]>,
     /// Keys of the game so far and of the current search path, for repetition.
     keys: Vec<u64>,
@@ -93,7 +90,6 @@ impl<G: SearchGame> Searcher<G> {
         Searcher {
             tt: Arc::new(tt),
             history: vec![0; G::HISTORY_SIZE],
-            tried: vec![Vec::new(); MAX_PLY + 1],
             killers: vec![[u32::MAX; 2]; MAX_PLY + 1],
             keys: Vec::new(),
             pv: vec![Vec::new(); MAX_PLY + 1],
@@ -460,8 +456,6 @@ impl<G: SearchGame> Searcher<G> {
         let mut best = -WIN - 1;
         let mut best_code = u32::MAX;
         let mut quiets = 0usize;
-        let mut tried = std::mem::take(&mut self.tried[ply as usize]);
-        tried.clear();
         self.keys.push(key);
         for i in 0..moves.len() {
             // Selection sort: most nodes cut off after the first few moves.
@@ -534,21 +528,19 @@ impl<G: SearchGame> Searcher<G> {
                             }
                             let bonus = (depth * depth).min(HISTORY_MAX / 8);
                             update_history(&mut self.history[G::history_index(mv)], bonus);
-                            for &index in &tried {
-                                update_history(&mut self.history[index], -bonus);
+                            // Every move before this one was searched (the loop only stops):
+                            // the quiet ones failed where this one cut off.
+                            for &other in moves[..i].iter().filter(|&&m| !pos.is_tactical(m)) {
+                                update_history(&mut self.history[G::history_index(other)], -bonus);
                             }
                         }
                         break;
                     }
                 }
             }
-            if quiet {
-                tried.push(G::history_index(mv));
-            }
         }
         self.keys.pop();
         self.buffers[ply as usize] = moves;
-        self.tried[ply as usize] = tried;
         if self.aborted {
             return 0;
         }

@@ -69,7 +69,6 @@ impl<G: SearchGame> Searcher<G> {
         Some(Searcher {
             tt: Arc::clone(&self.tt),
             history: try_filled(G::HISTORY_SIZE, 0)?,
-            tried: try_filled(MAX_PLY + 1, Vec::new())?,
             killers: try_filled(MAX_PLY + 1, [u32::MAX; 2])?,
             keys: Vec::new(),
             pv: try_filled(MAX_PLY + 1, Vec::new())?,
