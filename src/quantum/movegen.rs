@@ -76,87 +76,6 @@ const fn knight_table() -> [[[u8; 2]; SQUARES]; 2] {
     t
 }
 
-/// `RAY[sq][dir]`: every square from `sq` (excluded) to the edge in an absolute direction.
-static RAY: [[u128; DIRS]; SQUARES] = ray_table();
-/// `STEP[sq][dir]`: the neighbouring square as a bit (0 off the board).
-static STEP: [[u128; DIRS]; SQUARES] = step_table();
-/// `KNIGHT_REACH[side][sq]`: the knight targets as bits.
-static KNIGHT_REACH: [[u128; SQUARES]; 2] = knight_reach_table();
-/// Whether an absolute direction goes to higher square numbers (so the nearest blocker on its
-/// ray is the lowest set bit).
-const ASCENDING: [bool; DIRS] = [false, false, true, true, true, true, false, false];
-
-const fn ray_table() -> [[u128; DIRS]; SQUARES] {
-    let mut t = [[0u128; DIRS]; SQUARES];
-    let mut sq = 0;
-    while sq < SQUARES {
-        let mut d = 0;
-        while d < DIRS {
-            let mut next = NEXT[sq][d];
-            while next != OFF {
-                t[sq][d] |= 1u128 << next;
-                next = NEXT[next as usize][d];
-            }
-            d += 1;
-        }
-        sq += 1;
-    }
-    t
-}
-
-const fn step_table() -> [[u128; DIRS]; SQUARES] {
-    let mut t = [[0u128; DIRS]; SQUARES];
-    let mut sq = 0;
-    while sq < SQUARES {
-        let mut d = 0;
-        while d < DIRS {
-            if NEXT[sq][d] != OFF {
-                t[sq][d] = 1u128 << NEXT[sq][d];
-            }
-            d += 1;
-        }
-        sq += 1;
-    }
-    t
-}
-
-const fn knight_reach_table() -> [[u128; SQUARES]; 2] {
-    let mut t = [[0u128; SQUARES]; 2];
-    let mut side = 0;
-    while side < 2 {
-        let mut sq = 0;
-        while sq < SQUARES {
-            let mut k = 0;
-            while k < 2 {
-                if KNIGHT[side][sq][k] != OFF {
-                    t[side][sq] |= 1u128 << KNIGHT[side][sq][k];
-                }
-                k += 1;
-            }
-            sq += 1;
-        }
-        side += 1;
-    }
-    t
-}
-
-/// The squares a slider on `sq` reaches in absolute direction `dir` over `occupied`: the ray up
-/// to and including the first occupied square.
-#[inline]
-fn slide(sq: usize, dir: usize, occupied: u128) -> u128 {
-    let ray = RAY[sq][dir];
-    let blockers = ray & occupied;
-    if blockers == 0 {
-        return ray;
-    }
-    let nearest = if ASCENDING[dir] {
-        blockers.trailing_zeros()
-    } else {
-        127 - blockers.leading_zeros()
-    };
-    ray & !RAY[nearest as usize][dir]
-}
-
 /// What kind of displacement a move is, in the mover's frame (the rows of the narrowing table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Displacement {
@@ -323,6 +242,149 @@ const fn movement_table() -> [[Movement; 256]; 2] {
         m += 1;
     }
     t
+}
+
+/// The 81 board bits.
+const BOARD: u128 = (1u128 << SQUARES) - 1;
+/// Column 0 (file 9) and column 8 (file 1): where a shift one column right or left wraps to.
+const COL0: u128 = BOARD / 0x1FF; // bit 9r for every rank r
+const NOT_COL0: u128 = BOARD & !COL0;
+const NOT_COL8: u128 = BOARD & !(COL0 << 8);
+
+/// Bits of `REACH_CAT`: orthogonal steps, diagonal steps, forward-diagonal steps, forward step,
+/// orthogonal slides, diagonal slides, forward slide, knight jump (mover's frame).
+const CAT_O: usize = 0;
+const CAT_DG: usize = 1;
+const CAT_FD: usize = 2;
+const CAT_F: usize = 3;
+const CAT_RS: usize = 4;
+const CAT_BS: usize = 5;
+const CAT_L: usize = 6;
+const CAT_N: usize = 7;
+
+/// Bit `d` of `x`, as 0 or 1.
+const fn bit(x: u8, d: usize) -> u8 {
+    (x >> d) & 1
+}
+
+/// `REACH_CAT[promoted][mask]`: `MOVEMENT` as the categories above, which the fills in
+/// [`Position::board_reach_both`] take by direction.
+static REACH_CAT: [[u8; 256]; 2] = reach_cat_table();
+
+const fn reach_cat_table() -> [[u8; 256]; 2] {
+    let movement = movement_table();
+    let mut t = [[0u8; 256]; 2];
+    let mut pr = 0;
+    while pr < 2 {
+        let mut m = 0;
+        while m < 256 {
+            let mv = movement[pr][m];
+            let (o, dg) = (bit(mv.steps, 2), bit(mv.steps, 3));
+            let (fd, f) = (bit(mv.steps, 1), bit(mv.steps, 0));
+            let (rs, bs, l) = (bit(mv.slides, 2), bit(mv.slides, 1), bit(mv.slides, 0));
+            // Every movement is a union of these shapes; checked at compile time.
+            let steps = o * ORTHOGONAL | dg * DIAGONAL | fd * 0x82 | f * FORWARD;
+            let slides = rs * ORTHOGONAL | bs * DIAGONAL | l * FORWARD;
+            assert!(steps == mv.steps && slides == mv.slides);
+            t[pr][m] = o << CAT_O
+                | dg << CAT_DG
+                | fd << CAT_FD
+                | f << CAT_F
+                | rs << CAT_RS
+                | bs << CAT_BS
+                | l << CAT_L
+                | (mv.knight as u8) << CAT_N;
+            m += 1;
+        }
+        pr += 1;
+    }
+    t
+}
+
+/// The first 96 `bytes` as eight bit planes: bit `i` of plane `j` is bit `j` of `bytes[i]`.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn byte_planes(bytes: &[u8; 128]) -> [u128; 8] {
+    use std::arch::x86_64::*;
+    let word = |k: usize| u64::from_le_bytes(*bytes[8 * k..].first_chunk::<8>().unwrap()) as i64;
+    let mut masks = [[0u64; 6]; 8];
+    for c in 0..6 {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        unsafe {
+            let mut x = _mm_set_epi64x(word(2 * c + 1), word(2 * c));
+            // pmovmskb takes bit 7 of each byte; doubling the bytes brings the next bit up.
+            for j in (0..8).rev() {
+                masks[j][c] = _mm_movemask_epi8(x) as u64;
+                x = _mm_add_epi8(x, x);
+            }
+        }
+    }
+    std::array::from_fn(|j| {
+        let m = masks[j];
+        let lo = m[0] | m[1] << 16 | m[2] << 32 | m[3] << 48;
+        let hi = m[4] | m[5] << 16;
+        (hi as u128) << 64 | lo as u128
+    })
+}
+
+/// The first 88 `bytes` as eight bit planes: bit `i` of plane `j` is bit `j` of `bytes[i]`.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline]
+fn byte_planes_portable(bytes: &[u8; 128]) -> [u128; 8] {
+    let words: [u64; 11] =
+        std::array::from_fn(|k| u64::from_le_bytes(*bytes[8 * k..].first_chunk::<8>().unwrap()));
+    // Gathers bit 8i of `t` into bit 56 + i; the partial products never collide.
+    let gather = |w: u64, j: usize| {
+        ((w >> j) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56
+    };
+    std::array::from_fn(|j| {
+        let (mut lo, mut hi) = (0u64, 0u64);
+        for k in 0..8 {
+            lo |= gather(words[k], j) << (8 * k);
+        }
+        for k in 8..11 {
+            hi |= gather(words[k], j) << (8 * (k - 8));
+        }
+        (hi as u128) << 64 | lo as u128
+    })
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+use byte_planes_portable as byte_planes;
+
+/// Carry-save adder: the bitwise sum of three sets as (ones, twos).
+#[inline(always)]
+fn csa(a: u128, b: u128, c: u128) -> (u128, u128) {
+    let u = a ^ b;
+    (u ^ c, (a & b) | (u & c))
+}
+
+/// `sum(popcount(x & keep))` over the ten sets, with four popcounts instead of ten (a software
+/// popcount without the popcnt feature): the sets are added bitwise first.
+#[inline(always)]
+fn count_sum(x: &[u128; 10], keep: u128) -> u32 {
+    let (s, c1) = csa(x[0], x[1], x[2]);
+    let (s, c2) = csa(s, x[3], x[4]);
+    let (s, c3) = csa(s, x[5], x[6]);
+    let (s, c4) = csa(s, x[7], x[8]);
+    let (ones, c5) = (s ^ x[9], s & x[9]);
+    let (t, d1) = csa(c1, c2, c3);
+    let (twos, d2) = csa(t, c4, c5);
+    let (fours, eights) = (d1 ^ d2, d1 & d2);
+    (ones & keep).count_ones()
+        + 2 * (twos & keep).count_ones()
+        + 4 * (fours & keep).count_ones()
+        + 8 * (eights & keep).count_ones()
+}
+
+/// `x` shifted by `d` squares (up the board for positive `d`).
+#[inline(always)]
+fn sh(x: u128, d: i32) -> u128 {
+    if d >= 0 {
+        x << d
+    } else {
+        x >> -d
+    }
 }
 
 /// Board files (bit f-1) where `side` has an unpromoted piece that is certainly a pawn.
@@ -570,43 +632,87 @@ impl Position {
         self.board_reach_both()[side.index()]
     }
 
-    /// [`Position::board_reach`] of both sides at once (sente's first), from ray tables: one pass
-    /// over the pieces for the occupancy, then per piece its step, slide and knight bits.
+    /// [`Position::board_reach`] of both sides at once (sente's first), by whole-board fills:
+    /// per side and absolute direction, the set of pieces sliding that way and the set
+    /// stepping once are shifted together (Kogge-Stone over the empty squares), and the knights
+    /// by their two jumps. Rays in one direction never share a square (a second ray would have
+    /// to pass the first piece), so one popcount per direction gives the per-piece move count.
     pub fn board_reach_both(&self) -> [(u128, u32); 2] {
-        let mut own = [0u128; 2];
+        // Byte `sq` holds the `REACH_CAT` flags of the piece on `sq`, and bit 7 or 6 of
+        // `owners[sq]` whether sente or gote has a piece there. Branch-free: pieces in hand
+        // all land on byte HAND (81), which the board masks drop.
+        let mut bytes = [0u8; 128];
+        let mut owners = [0u8; 128];
         for p in self.pieces.iter() {
-            if p.square != HAND {
-                own[p.owner.index()] |= 1u128 << p.square;
-            }
+            let sq = p.square as usize & 127;
+            bytes[sq] = REACH_CAT[p.promoted as usize][p.mask as usize];
+            owners[sq] = 0x80 >> p.owner.index();
         }
-        let occupied = own[0] | own[1];
+        let planes = byte_planes(&bytes);
+        let owner_planes = byte_planes(&owners);
+        let own = [owner_planes[7] & BOARD, owner_planes[6] & BOARD];
+        let empty = BOARD & !(own[0] | own[1]);
         let mut out = [(0u128, 0u32); 2];
-        for p in self.pieces.iter() {
-            if p.square == HAND {
-                continue;
-            }
-            let side = p.owner.index();
-            let rot = side * 4;
-            let sq = p.square as usize;
-            let mv = MOVEMENT[p.promoted as usize][p.mask as usize];
-            let mut reach = 0u128;
-            let mut steps = mv.steps & !mv.slides;
-            while steps != 0 {
-                let dir = steps.trailing_zeros() as usize;
-                steps &= steps - 1;
-                reach |= STEP[sq][(dir + rot) & 7];
-            }
-            let mut slides = mv.slides;
-            while slides != 0 {
-                let dir = slides.trailing_zeros() as usize;
-                slides &= slides - 1;
-                reach |= slide(sq, (dir + rot) & 7, occupied);
-            }
-            if mv.knight {
-                reach |= KNIGHT_REACH[side][sq];
-            }
-            out[side].0 |= reach;
-            out[side].1 += (reach & !own[side]).count_ones();
+        // Per side, relative direction: (slides, steps).
+        let mut moves = [[(0u128, 0u128); DIRS]; 2];
+        let mut knights = [0u128; 2];
+        for side in 0..2 {
+            let c = |k: usize| planes[k] & own[side];
+            let (o, dg, fd, f) = (c(CAT_O), c(CAT_DG), c(CAT_FD), c(CAT_F));
+            let (rs, bs, l) = (c(CAT_RS), c(CAT_BS), c(CAT_L));
+            knights[side] = c(CAT_N);
+            moves[side] = [
+                (rs | l, o | f),
+                (bs, dg | fd),
+                (rs, o),
+                (bs, dg),
+                (rs, o),
+                (bs, dg),
+                (rs, o),
+                (bs, dg | fd),
+            ];
+        }
+        let mut counts = [[0u128; 10]; 2];
+        // Absolute direction, square delta, and where a shift may land: on the board and, for a
+        // step across files, not on the file the wrap would reach.
+        macro_rules! dir {
+            ($abs:expr, $d:expr, $guard:expr) => {{
+                let pro0 = empty & $guard;
+                let pro1 = pro0 & sh(pro0, $d);
+                let pro2 = pro1 & sh(pro1, 2 * $d);
+                for side in 0..2 {
+                    let (slides, steps) = moves[side][($abs + side * 4) & 7];
+                    let mut g = slides;
+                    g |= pro0 & sh(g, $d);
+                    g |= pro1 & sh(g, 2 * $d);
+                    g |= pro2 & sh(g, 4 * $d);
+                    let reach = sh(g | steps, $d) & $guard;
+                    out[side].0 |= reach;
+                    counts[side][$abs] = reach;
+                }
+            }};
+        }
+        dir!(0, -9, BOARD);
+        dir!(1, -8, NOT_COL0);
+        dir!(2, 1, NOT_COL0);
+        dir!(3, 10, NOT_COL0);
+        dir!(4, 9, BOARD);
+        dir!(5, 8, NOT_COL8);
+        dir!(6, -1, NOT_COL8);
+        dir!(7, -10, NOT_COL8);
+        for side in 0..2 {
+            let n = knights[side];
+            let (left, right) = if side == 0 {
+                (n >> 19, n >> 17)
+            } else {
+                (n << 17, n << 19)
+            };
+            // One column left (toward column 0) or right, as the steps above.
+            let (left, right) = (left & NOT_COL8, right & NOT_COL0);
+            out[side].0 |= left | right;
+            counts[side][8] = left;
+            counts[side][9] = right;
+            out[side].1 = count_sum(&counts[side], !own[side]);
         }
         out
     }
@@ -689,5 +795,129 @@ mod reach_tests {
             }
         }
         assert!(positions > 2000, "{positions}");
+    }
+}
+
+#[cfg(test)]
+mod fill_tests {
+    use super::*;
+    use crate::quantum::position::Piece;
+    use crate::rng::SplitMix64;
+
+    /// Pieces dropped anywhere with any owner, promotion and mask, sparse to crowded: long rays,
+    /// wraps across the edge files and every movement category the random games rarely reach.
+    fn scrambled(rng: &mut SplitMix64) -> Position {
+        let mut pos = Position::start();
+        pos.board = [u8::MAX; SQUARES];
+        let on_board = [10, 50, 90][rng.index(3)];
+        for i in 0..PIECES {
+            let p = &mut pos.pieces[i];
+            p.square = HAND;
+            if rng.below(100) >= on_board {
+                continue;
+            }
+            let mut sq = rng.index(SQUARES);
+            while pos.board[sq] != u8::MAX {
+                sq = rng.index(SQUARES);
+            }
+            pos.board[sq] = i as u8;
+            p.square = sq as Square;
+            p.owner = if rng.below(2) == 0 { Color::Black } else { Color::White };
+            p.promoted = rng.below(3) == 0;
+            p.mask = match rng.below(3) {
+                0 => ALL,
+                1 => 1 << rng.below(8),
+                _ => rng.below(256) as Mask,
+            };
+        }
+        pos
+    }
+
+    #[test]
+    fn fills_agree_with_the_scalar_walk_on_scrambled_positions() {
+        let mut rng = SplitMix64::new(2024);
+        for _ in 0..20_000 {
+            let pos = scrambled(&mut rng);
+            let both = pos.board_reach_both();
+            for side in Color::BOTH {
+                assert_eq!(both[side.index()], pos.board_reach_scalar(side), "{side:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn byte_planes_transpose() {
+        let mut rng = SplitMix64::new(88);
+        for _ in 0..1000 {
+            let mut bytes = [0u8; 128];
+            for b in bytes.iter_mut().take(88) {
+                *b = rng.below(256) as u8;
+            }
+            let planes = byte_planes(&bytes);
+            assert_eq!(planes.map(|p| p & BOARD), byte_planes_portable(&bytes).map(|p| p & BOARD));
+            for (j, plane) in planes.iter().enumerate() {
+                for (i, b) in bytes.iter().enumerate().take(SQUARES) {
+                    assert_eq!(plane >> i & 1, (b >> j & 1) as u128);
+                }
+            }
+        }
+    }
+
+    const MOVERS: [(bool, Mask); 5] = [(false, R), (false, B), (false, L), (true, R), (false, N)];
+
+    #[test]
+    fn a_lone_slider_reaches_the_whole_line() {
+        for sq in 0..SQUARES {
+            for side in Color::BOTH {
+                for (promoted, mask) in MOVERS {
+                    let mut pos = scrambled(&mut SplitMix64::new(0));
+                    pos.board = [u8::MAX; SQUARES];
+                    for p in pos.pieces.iter_mut() {
+                        p.square = HAND;
+                    }
+                    pos.pieces[0] = Piece {
+                        square: sq as Square,
+                        owner: side,
+                        promoted,
+                        mask,
+                    };
+                    pos.board[sq] = 0;
+                    assert_eq!(
+                        pos.board_reach_both()[side.index()],
+                        pos.board_reach_scalar(side)
+                    );
+                }
+            }
+        }
+    }
+
+    /// Timing aid: `cargo test --release --lib fill_tests::time -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn time_board_reach_both() {
+        let rules = Ruleset::default();
+        let mut rng = SplitMix64::new(47);
+        let mut positions = Vec::new();
+        for _ in 0..40 {
+            let mut pos = Position::start();
+            for _ in 0..120 {
+                positions.push(pos.clone());
+                let moves = pos.legal_actions(&rules);
+                if moves.is_empty() || pos.winner().is_some() {
+                    break;
+                }
+                assert!(pos.apply(moves[rng.index(moves.len())]));
+            }
+        }
+        let start = std::time::Instant::now();
+        let mut acc = 0u64;
+        for _ in 0..200 {
+            for pos in &positions {
+                let r = std::hint::black_box(pos).board_reach_both();
+                acc = acc.wrapping_add(r[0].1 as u64 + r[1].0 as u64);
+            }
+        }
+        let n = 200 * positions.len();
+        eprintln!("{:.1} ns per call ({acc})", start.elapsed().as_nanos() as f64 / n as f64);
     }
 }
