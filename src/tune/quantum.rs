@@ -4,10 +4,11 @@
 //! resolved to the leaf of a capture-only search (so the position is quiet), labelled with the
 //! game's result from its side to move (win 1, draw ½, loss 0) and reduced to the few numbers the
 //! evaluation reads ([`Sample`]). The fit minimises the mean squared error between the result and
-//! `1 / (1 + 10^(-K·eval/400))`: first the scale K for the hand-set weights ([`HAND_SET`]), then
-//! the weights by coordinate descent on integers from there (K fixed, the pawn fixed at its value
-//! as the unit). Nothing is random but the train/validation split, which hashes each game with
-//! the seed; the output is the same on every run and at every commit.
+//! `1 / (1 + 10^(-K·eval/400))`: first the scale K for the starting weights (the hand-set
+//! [`HAND_SET`], or the engine's own with `--start engine`), then the weights by coordinate
+//! descent on integers from there (K fixed, the pawn fixed at its value as the unit; `--only`
+//! names the parameters that move). Nothing is random but the train/validation split, which
+//! hashes each game with the seed; the output is the same on every run and at every commit.
 
 use crate::matches::merge::read;
 use crate::matches::opening::Opening;
@@ -405,7 +406,8 @@ fn with(w: &Weights, i: usize, x: i32) -> Weights {
 /// Coordinate descent from `start` at scale `k`: each parameter in turn moves by its step while
 /// the loss falls; a parameter that moves neither way halves its step (first step a tenth of its
 /// value, at least 1). Ends after a pass that changed nothing with every step at 1, or after
-/// `max_passes`. The objective is the loss plus `l2` times the mean square of each parameter's
+/// `max_passes`. Only the parameters whose names start with one of `only` move (all when it is
+/// empty). The objective is the loss plus `l2` times the mean square of each parameter's
 /// move from `start` relative to its start value (at least 50): a prior that keeps rarely seen
 /// terms near their hand-set values. `progress(pass, objective)` after each pass.
 pub fn descend(
@@ -414,11 +416,19 @@ pub fn descend(
     k: f64,
     l2: f64,
     max_passes: usize,
+    only: &[String],
     mut progress: impl FnMut(usize, f64),
 ) -> Weights {
     let mut w = *start;
     let first = values(start);
     let n = first.len();
+    let free: Vec<bool> = {
+        let mut w = *start;
+        params(&mut w)
+            .iter()
+            .map(|(name, _)| only.is_empty() || only.iter().any(|o| name.starts_with(o.as_str())))
+            .collect()
+    };
     let objective = |w: &Weights| {
         let prior: f64 = (values(w).iter().zip(&first))
             .map(|(&x, &s)| ((x - s) as f64 / s.abs().max(50) as f64).powi(2))
@@ -429,7 +439,7 @@ pub fn descend(
     let mut best = objective(&w);
     for pass in 1..=max_passes {
         let mut changed = false;
-        for i in 0..n {
+        for i in (0..n).filter(|&i| free[i]) {
             let mut moved = false;
             for dir in [1, -1] {
                 loop {
@@ -546,6 +556,14 @@ pub struct Args {
     /// Weight of a prior that keeps each weight near its current value (0: none).
     #[arg(long, default_value_t = 0.0)]
     pub l2: f64,
+    /// Start from the engine's weights (`engine`: the fit adds to the last round) or from the
+    /// hand-set ones (`hand-set`: the fit does not depend on the weights file it replaces).
+    #[arg(long, default_value = "hand-set", value_parser = ["hand-set", "engine"])]
+    pub start: String,
+    /// Tune only the parameters whose names start with this (repeatable; e.g. `value`,
+    /// `hidden`, `tempo`); the others keep their start values.
+    #[arg(long)]
+    pub only: Vec<String>,
     /// Where the results came from (written into the file's header).
     #[arg(long)]
     pub note: Option<String>,
@@ -573,7 +591,11 @@ pub fn run_cli(args: &Args) -> Result<(), String> {
     if data.train.is_empty() {
         return Err("no positions to fit".into());
     }
-    let start = HAND_SET;
+    let start = if args.start == "engine" {
+        crate::quantum::search::weights::WEIGHTS
+    } else {
+        HAND_SET
+    };
     let k = fit_k(&data.train, &start);
     let before = (
         loss(&data.train, &start, k),
@@ -600,6 +622,7 @@ pub fn run_cli(args: &Args) -> Result<(), String> {
         k,
         args.l2,
         args.max_passes,
+        &args.only,
         |pass, l| {
             bar.set_position(pass as u64);
             bar.set_message(format!("{l:.6}"));
@@ -613,9 +636,12 @@ pub fn run_cli(args: &Args) -> Result<(), String> {
     println!("loss after: {:.6} / {:.6}", after.0, after.1);
     let mut command = format!("ryoshi tune {} --out {}", args.results.join(" "), args.out);
     command += &format!(
-        " --seed {} --validation {} --max-passes {} --l2 {}",
-        args.seed, args.validation_percent, args.max_passes, args.l2
+        " --seed {} --validation {} --max-passes {} --l2 {} --start {}",
+        args.seed, args.validation_percent, args.max_passes, args.l2, args.start
     );
+    for o in &args.only {
+        command += &format!(" --only '{o}'");
+    }
     if let Some(note) = &args.note {
         command += &format!(" --note '{note}'");
     }
@@ -718,13 +744,45 @@ mod tests {
         assert!(loss(&samples, &truth, k) < 1e-12);
         assert!((fit_k(&samples, &truth) - k).abs() < 0.01);
         let before = loss(&samples, &HAND_SET, k);
-        let tuned = descend(&samples, &HAND_SET, k, 0.0, 40, |_, _| {});
+        let tuned = descend(&samples, &HAND_SET, k, 0.0, 40, &[], |_, _| {});
         let after = loss(&samples, &tuned, k);
         assert!(after < before / 10.0, "loss {before} -> {after}");
         assert!((tuned.value[1] - 1300).abs() < 100, "{tuned:?}");
         assert!((tuned.mobility - 6).abs() <= 1, "{tuned:?}");
         assert_eq!(tuned.value[P.trailing_zeros() as usize], 100);
-        assert_eq!(tuned, descend(&samples, &HAND_SET, k, 0.0, 40, |_, _| {}));
+        assert_eq!(
+            tuned,
+            descend(&samples, &HAND_SET, k, 0.0, 40, &[], |_, _| {})
+        );
+    }
+
+    #[test]
+    fn only_the_named_parameters_move() {
+        let truth = Weights {
+            mobility: 6,
+            exposed: 900,
+            ..HAND_SET
+        };
+        let k = 1.3;
+        let v = Values::new(&truth);
+        let samples: Vec<Sample> = positions(400)
+            .iter()
+            .map(|p| {
+                let mut s = Sample::new(p, 0.5);
+                s.result = sigmoid(k, s.evaluate(&truth, &v));
+                s
+            })
+            .collect();
+        let only = ["exposed".to_string()];
+        let tuned = descend(&samples, &HAND_SET, k, 0.0, 40, &only, |_, _| {});
+        assert!((tuned.exposed - 900).abs() < 100, "{tuned:?}");
+        assert_eq!(
+            Weights {
+                exposed: HAND_SET.exposed,
+                ..tuned
+            },
+            HAND_SET
+        );
     }
 
     #[test]
