@@ -723,6 +723,20 @@ mod tests {
         }
     }
 
+    /// `count` positions with soft labels: `truth`'s own predictions at scale `k`, so its loss
+    /// is 0.
+    fn labelled_by(truth: &Weights, k: f64, count: usize) -> Vec<Sample> {
+        let v = Values::new(truth);
+        positions(count)
+            .iter()
+            .map(|p| {
+                let mut s = Sample::new(p, 0.5);
+                s.result = sigmoid(k, s.evaluate(truth, &v));
+                s
+            })
+            .collect()
+    }
+
     #[test]
     fn the_fit_recovers_known_weights_and_is_deterministic() {
         let truth = Weights {
@@ -731,16 +745,7 @@ mod tests {
             ..HAND_SET
         };
         let k = 1.3;
-        let v = Values::new(&truth);
-        // Soft labels: the truth's own predictions, so its loss is 0.
-        let samples: Vec<Sample> = positions(1500)
-            .iter()
-            .map(|p| {
-                let mut s = Sample::new(p, 0.5);
-                s.result = sigmoid(k, s.evaluate(&truth, &v));
-                s
-            })
-            .collect();
+        let samples = labelled_by(&truth, k, 1500);
         assert!(loss(&samples, &truth, k) < 1e-12);
         assert!((fit_k(&samples, &truth) - k).abs() < 0.01);
         let before = loss(&samples, &HAND_SET, k);
@@ -764,15 +769,7 @@ mod tests {
             ..HAND_SET
         };
         let k = 1.3;
-        let v = Values::new(&truth);
-        let samples: Vec<Sample> = positions(400)
-            .iter()
-            .map(|p| {
-                let mut s = Sample::new(p, 0.5);
-                s.result = sigmoid(k, s.evaluate(&truth, &v));
-                s
-            })
-            .collect();
+        let samples = labelled_by(&truth, k, 400);
         let only = ["exposed".to_string()];
         let tuned = descend(&samples, &HAND_SET, k, 0.0, 40, &only, |_, _| {});
         assert!((tuned.exposed - 900).abs() < 100, "{tuned:?}");
