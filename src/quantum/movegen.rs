@@ -775,7 +775,7 @@ mod reach_tests {
     use crate::rng::SplitMix64;
 
     #[test]
-    fn ray_tables_agree_with_the_scalar_walk_on_random_games() {
+    fn fills_agree_with_the_scalar_walk_on_random_games() {
         let rules = Ruleset::default();
         let mut rng = SplitMix64::new(47);
         let mut positions = 0;
