@@ -400,6 +400,8 @@ pub fn certain_pawn_files(pos: &Position, side: Color) -> u16 {
 
 /// Receives generated actions; `count_only` sinks never look at them.
 pub(crate) trait Sink {
+    /// Takes only captures: the generator then emits no move to an empty square and no drop.
+    const CAPTURES_ONLY: bool = false;
     fn push(&mut self, action: Action);
 }
 
@@ -419,13 +421,11 @@ struct Captures<'a> {
 }
 
 impl Sink for Captures<'_> {
+    const CAPTURES_ONLY: bool = true;
     #[inline]
     fn push(&mut self, action: Action) {
-        if let Action::Move { to, .. } = action {
-            if self.pos.board[to as usize] != u8::MAX {
-                self.out.push(action);
-            }
-        }
+        debug_assert!(matches!(action, Action::Move { to, .. } if self.pos.board[to as usize] != u8::MAX));
+        self.out.push(action);
     }
 }
 
@@ -554,7 +554,9 @@ impl Position {
                     } else {
                         Displacement::long(dir)
                     };
-                    emit(sq, d, out);
+                    if occupant != u8::MAX || !T::CAPTURES_ONLY {
+                        emit(sq, d, out);
+                    }
                     if occupant != u8::MAX || mv.slides & (1 << dir) == 0 {
                         break;
                     }
@@ -571,11 +573,15 @@ impl Position {
                     if occupant != u8::MAX && self.pieces[occupant as usize].owner == side {
                         continue;
                     }
-                    emit(to, Displacement::KnightJump, out);
+                    if occupant != u8::MAX || !T::CAPTURES_ONLY {
+                        emit(to, Displacement::KnightJump, out);
+                    }
                 }
             }
         }
-        self.generate_drops(rules, out);
+        if !T::CAPTURES_ONLY {
+            self.generate_drops(rules, out);
+        }
     }
 
     fn generate_drops<T: Sink>(&self, rules: &Ruleset, out: &mut T) {

@@ -329,15 +329,19 @@ impl Position {
             Action::Move { from, to, promote } => {
                 let i = self.board[from as usize] as usize;
                 let mut p = self.pieces[i];
+                // The masks were exact before the action: if it narrows none of them, they
+                // still are, and Hall's pass would change nothing.
+                let narrowed = p.mask & restriction != p.mask;
                 p.mask &= restriction;
                 self.set_piece(i, p);
-                if !self.reproject(origin_of(i)) {
+                if narrowed && !self.reproject(origin_of(i)) {
                     return false;
                 }
                 let victim = self.board[to as usize];
                 if victim != EMPTY {
                     let j = victim as usize;
                     let mut q = self.pieces[j];
+                    let narrowed = q.mask & K != 0;
                     if is_certain_king(q.mask) {
                         self.winner = Some(side);
                     } else {
@@ -347,7 +351,7 @@ impl Position {
                     q.owner = side;
                     q.promoted = false;
                     self.set_piece(j, q);
-                    if self.winner.is_none() && !self.reproject(origin_of(j)) {
+                    if narrowed && self.winner.is_none() && !self.reproject(origin_of(j)) {
                         return false;
                     }
                 }
@@ -361,11 +365,12 @@ impl Position {
             Action::Drop { piece, to } => {
                 let i = piece as usize;
                 let mut p = self.pieces[i];
+                let narrowed = p.mask & restriction != p.mask;
                 p.mask &= restriction;
                 p.square = to;
                 self.set_piece(i, p);
                 self.board[to as usize] = piece;
-                if !self.reproject(origin_of(i)) {
+                if narrowed && !self.reproject(origin_of(i)) {
                     return false;
                 }
             }

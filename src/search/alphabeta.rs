@@ -35,6 +35,18 @@ fn update_history(h: &mut i32, bonus: i32) {
     *h += bonus - *h * bonus.abs() / HISTORY_MAX;
 }
 
+/// The index of the highest score at or after `start` (the first of equal ones).
+#[inline]
+fn best_from(scores: &[i64], start: usize) -> usize {
+    let mut best = start;
+    for j in start + 1..scores.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    best
+}
+
 /// Plies taken off a late quiet move: growing with the log of both the depth and the move's
 /// rank, as in Stockfish (at least 1 where reductions apply).
 fn late_move_reduction(depth: i32, index: usize) -> i32 {
@@ -50,7 +62,11 @@ pub struct Searcher<G: SearchGame> {
     /// Keys of the game so far and of the current search path, for repetition.
     keys: Vec<u64>,
     pv: Vec<Vec<G::Move>>,
+    /// Per ply, reused so that no node allocates: the moves, their order scores, and in
+    /// quiescence the captures with their hints.
     buffers: Vec<Vec<G::Move>>,
+    score_buffers: Vec<Vec<i64>>,
+    capture_buffers: Vec<Vec<(i32, G::Move)>>,
     nodes: u64,
     seldepth: u32,
     node_limit: u64,
@@ -94,6 +110,8 @@ impl<G: SearchGame> Searcher<G> {
             keys: Vec::new(),
             pv: vec![Vec::new(); MAX_PLY + 1],
             buffers: vec![Vec::new(); MAX_PLY + MAX_QUIESCE as usize + 2],
+            score_buffers: vec![Vec::new(); MAX_PLY + 1],
+            capture_buffers: vec![Vec::new(); MAX_QUIESCE as usize + 1],
             nodes: 0,
             seldepth: 0,
             node_limit: u64::MAX,
@@ -448,10 +466,13 @@ impl<G: SearchGame> Searcher<G> {
             self.buffers[ply as usize] = moves;
             return pos.terminal_score(ply); // by default, no legal action loses
         }
-        let mut scores: Vec<i64> = moves
-            .iter()
-            .map(|&m| self.order_score(pos, m, tt_code, ply))
-            .collect();
+        let mut scores = std::mem::take(&mut self.score_buffers[ply as usize]);
+        scores.clear();
+        scores.extend(
+            moves
+                .iter()
+                .map(|&m| self.order_score(pos, m, tt_code, ply)),
+        );
         let original_alpha = alpha;
         let mut best = -WIN - 1;
         let mut best_code = u32::MAX;
@@ -459,9 +480,7 @@ impl<G: SearchGame> Searcher<G> {
         self.keys.push(key);
         for i in 0..moves.len() {
             // Selection sort: most nodes cut off after the first few moves.
-            let j = (i..moves.len())
-                .max_by_key(|&j| (scores[j], std::cmp::Reverse(j)))
-                .unwrap_or(i);
+            let j = best_from(&scores, i);
             moves.swap(i, j);
             scores.swap(i, j);
             let mv = moves[i];
@@ -541,6 +560,7 @@ impl<G: SearchGame> Searcher<G> {
         }
         self.keys.pop();
         self.buffers[ply as usize] = moves;
+        self.score_buffers[ply as usize] = scores;
         if self.aborted {
             return 0;
         }
@@ -638,10 +658,18 @@ impl<G: SearchGame> Searcher<G> {
         moves.clear();
         // At the horizon a side without moves is not scored as lost: the static evaluation stands.
         pos.quiescence_moves(&mut moves);
-        moves.retain(|&m| stand + pos.gain(m) + DELTA_MARGIN > alpha);
-        moves.sort_by_key(|&m| std::cmp::Reverse(pos.order_hint(m)));
+        let mut captures = std::mem::take(&mut self.capture_buffers[qply as usize]);
+        captures.clear();
+        captures.extend(
+            moves
+                .iter()
+                .filter(|&&m| stand + pos.gain(m) + DELTA_MARGIN > alpha)
+                .map(|&m| (pos.order_hint(m), m)),
+        );
+        // Stable: captures of equal hint keep the generator's order.
+        captures.sort_by_key(|&(hint, _)| std::cmp::Reverse(hint));
         let mut best = stand;
-        for &mv in moves.iter() {
+        for &(_, mv) in captures.iter() {
             let mut child = pos.clone();
             child.play(mv);
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1, qply + 1, control);
@@ -659,6 +687,7 @@ impl<G: SearchGame> Searcher<G> {
             }
         }
         self.buffers[slot] = moves;
+        self.capture_buffers[qply as usize] = captures;
         best
     }
 }

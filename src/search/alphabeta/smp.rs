@@ -73,6 +73,8 @@ impl<G: SearchGame> Searcher<G> {
             keys: Vec::new(),
             pv: try_filled(MAX_PLY + 1, Vec::new())?,
             buffers: try_filled(MAX_PLY + MAX_QUIESCE as usize + 2, Vec::new())?,
+            score_buffers: try_filled(MAX_PLY + 1, Vec::new())?,
+            capture_buffers: try_filled(MAX_QUIESCE as usize + 1, Vec::new())?,
             nodes: 0,
             seldepth: 0,
             node_limit: u64::MAX,
