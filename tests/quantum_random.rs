@@ -99,7 +99,7 @@ fn random_games_fast_equals_reference() {
             // (quiescence's stable sort keeps that order among equal hints).
             let mut caps = Vec::new();
             pos.generate_captures(&rules, &mut caps);
-            let mut expected: Vec<Action> = pos
+            let expected: Vec<Action> = pos
                 .legal_actions(&rules)
                 .into_iter()
                 .filter(|a| matches!(a, Action::Move { to, .. } if pos.piece_at(*to).is_some()))
