@@ -26,6 +26,11 @@ const FUTILITY_MARGIN: [i32; 3] = [0, 250, 500];
 /// Late-move pruning: at these depths only the first quiet moves (in history order) are searched;
 /// with hundreds of legal actions per position, the rest almost never matter.
 const LMP_LIMIT: [usize; 4] = [0, 8, 17, 32];
+/// Internal iterative reduction acts from this depth (for games that ask for it).
+const IIR_DEPTH: i32 = 4;
+/// Null move: one more ply of reduction per this much of static evaluation above beta (two at
+/// most).
+const NULL_MARGIN: i32 = 200;
 /// History scores stay within ±this: each update moves a score toward the bound by the share of
 /// the distance left (Stockfish's gravity), so what a game's early moves taught fades.
 const HISTORY_MAX: i32 = 1 << 14;
@@ -427,6 +432,18 @@ impl<G: SearchGame> Searcher<G> {
                 }
             }
         }
+        // Internal iterative reduction: a node the table knows nothing of (no move to try
+        // first) is searched a ply shallower; the next iteration, with its move stored, goes
+        // the full depth.
+        let mut depth = depth;
+        if G::INTERNAL_REDUCTION
+            && self.pruning
+            && ply > 0
+            && depth >= IIR_DEPTH
+            && tt_code == u32::MAX
+        {
+            depth -= 1;
+        }
         let pv_node = beta - alpha > 1;
         if self.probcut && !self.in_probcut && !pv_node && ply > 0 {
             if let Some(pc) = pos.probcut(depth) {
@@ -447,7 +464,8 @@ impl<G: SearchGame> Searcher<G> {
             let mut passed = pos.clone();
             if passed.play_null() {
                 self.keys.push(key);
-                let r = if depth >= 6 { 3 } else { 2 };
+                // Deeper and further above beta, a larger reduction (as Stockfish's).
+                let r = 2 + depth / 4 + ((static_eval - beta) / NULL_MARGIN).min(2);
                 let score =
                     -self.alphabeta(&passed, depth - 1 - r, -beta, -beta + 1, ply + 1, control);
                 self.keys.pop();

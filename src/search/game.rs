@@ -62,6 +62,10 @@ pub trait SearchGame: Clone + Send + 'static {
     /// A compact code of the move for the transposition table and history tables.
     fn code(mv: Self::Move) -> u32;
 
+    /// Whether a node with no move from the transposition table is searched a ply shallower
+    /// (internal iterative reduction), under the searcher's pruning switch.
+    const INTERNAL_REDUCTION: bool = false;
+
     /// How much the history table counts against `order_hint` when ordering quiet moves.
     const HISTORY_WEIGHT: i64 = 1024;
 

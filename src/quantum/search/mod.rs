@@ -45,6 +45,8 @@ impl QGame {
 impl SearchGame for QGame {
     type Move = Action;
 
+    const INTERNAL_REDUCTION: bool = true;
+
     fn generate(&self, out: &mut Vec<Action>) {
         self.pos.generate(&self.rules, out);
     }
