@@ -204,6 +204,7 @@ impl<G: SearchGame> Searcher<G> {
 
         let mut root_moves = Vec::new();
         root.generate(&mut root_moves);
+        self.order_root(&mut root_moves);
         if root_moves.is_empty() || root.lost() {
             let info = Info {
                 score: -WIN,
@@ -219,9 +220,6 @@ impl<G: SearchGame> Searcher<G> {
         let mut best: Option<Iteration<G::Move>> = None;
         let max_depth = max_depth.min(MAX_PLY as u32 - 1).max(1);
         for depth in 1..=max_depth {
-            if self.skips(depth) {
-                continue;
-            }
             let found = self.root_search(root, &mut root_moves, depth, control, true);
             let complete = !self.aborted;
             if let Some(it) = found {

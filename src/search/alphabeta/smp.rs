@@ -1,9 +1,11 @@
 //! Lazy SMP, as Stockfish 9 to 11 have it: `Threads N` runs N - 1 helper searchers beside the
 //! main one, each on a thread of its own, all doing the same iterative deepening from the same
 //! root and sharing nothing but the transposition table (lockless, see `tt.rs`). What one thread
-//! learns steers the others through the table; the helpers skip depths in a staggered pattern so
-//! that they run ahead of the main thread on different iterations, and each keeps its own killer
-//! and history tables, so their move orders drift apart. The main thread alone sends `info`
+//! learns steers the others through the table. As today's Stockfish, the helpers skip no depth
+//! (the staggered skipping of Stockfish 9 to 11 left a helper a depth ahead, so the main thread
+//! gained little from it); instead each helper searches the root moves after the first in an
+//! order of its own (a seeded shuffle), and keeps its own killer and history tables, so the
+//! threads fill the table with different subtrees of the same iteration. The main thread alone sends `info`
 //! lines; when it is done the helpers stop, are joined, and the result is the main thread's or,
 //! as Stockfish picks its best thread, a helper's that finished a deeper iteration with a better
 //! score. Timing makes the search nondeterministic: `go nodes` and `go depth` are reproducible
@@ -11,6 +13,7 @@
 
 use super::{Outcome, Report, Searcher, CLOCK_EVERY, MAX_PLY, MAX_QUIESCE};
 use crate::memory::try_filled;
+use crate::rng::splitmix;
 use crate::search::{Control, SearchGame};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
@@ -18,11 +21,6 @@ use std::sync::Arc;
 /// A helper's stack: the search recurses at most `MAX_PLY` plus the quiescence plies, each frame
 /// a position and a few words, so 16 MiB is ample (and only reserved, not committed).
 const HELPER_STACK: usize = 16 << 20;
-
-/// Stockfish's skip pattern: helper `i` (from 1) leaves out depth `d` when
-/// `((d + SKIP_PHASE[k]) / SKIP_SIZE[k])` is odd, with `k = (i - 1) % 20`.
-const SKIP_SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
-const SKIP_PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
 
 /// What the threads of one search share besides the table.
 pub(super) struct Shared {
@@ -90,13 +88,17 @@ impl<G: SearchGame> Searcher<G> {
         })
     }
 
-    /// Whether this searcher leaves out the iteration at `depth` (helpers only).
-    pub(super) fn skips(&self, depth: u32) -> bool {
-        if self.helper_id == 0 {
-            return false;
+    /// A helper's own root order: the moves after the first, shuffled by a generator seeded
+    /// with its id (the main thread keeps the generator's order).
+    pub(super) fn order_root(&self, moves: &mut [G::Move]) {
+        if self.helper_id == 0 || moves.len() < 3 {
+            return;
         }
-        let k = (self.helper_id - 1) % SKIP_SIZE.len();
-        (depth + SKIP_PHASE[k]) / SKIP_SIZE[k] % 2 == 1
+        let mut state = self.helper_id as u64;
+        for i in (2..moves.len()).rev() {
+            let j = 1 + (splitmix(&mut state) % i as u64) as usize;
+            moves.swap(i, j);
+        }
     }
 
     /// Called every `CLOCK_EVERY` nodes: counts them with the other threads' and says whether
@@ -177,8 +179,8 @@ impl<G: SearchGame> Searcher<G> {
                     .stack_size(HELPER_STACK)
                     .spawn_scoped(scope, move || {
                         // As Stockfish's helpers, these ignore a depth limit and search until
-                        // the main thread is done: skipping depths, a helper would otherwise
-                        // finish below the limit and leave its core idle for the last iteration.
+                        // the main thread is done: a helper that finished first would otherwise
+                        // leave its core idle for the rest of the main thread's iteration.
                         let deepest = MAX_PLY as u32 - 1;
                         helper.iterate(&root, game_keys, control, deepest, &mut |_| {})
                     });
@@ -233,16 +235,36 @@ mod tests {
     }
 
     #[test]
-    fn helpers_skip_depths_in_staggered_patterns() {
+    fn each_helper_has_a_root_order_of_its_own() {
         let mut searcher = Searcher::<Nim>::new(1);
         assert!(searcher.set_threads(4).is_none());
         assert_eq!(searcher.threads(), 4);
-        let pattern = |s: &Searcher<Nim>| (1..=8).map(|d| !s.skips(d)).collect::<Vec<_>>();
-        assert_eq!(pattern(&searcher), [true; 8]);
-        let (t, f) = (true, false);
-        assert_eq!(pattern(&searcher.helpers[0]), [f, t, f, t, f, t, f, t]);
-        assert_eq!(pattern(&searcher.helpers[1]), [t, f, t, f, t, f, t, f]);
-        assert_eq!(pattern(&searcher.helpers[2]), [t, f, f, t, t, f, f, t]);
+        let moves: Vec<u32> = (0..12).collect();
+        let order = |s: &Searcher<Nim>| {
+            let mut m = moves.clone();
+            s.order_root(&mut m);
+            m
+        };
+        assert_eq!(
+            order(&searcher),
+            moves,
+            "the main thread keeps the generator's order"
+        );
+        let orders: Vec<Vec<u32>> = searcher.helpers.iter().map(order).collect();
+        for (i, o) in orders.iter().enumerate() {
+            assert_eq!(o[0], 0, "helper {}: the first move stays first", i + 1);
+            let mut sorted = o.clone();
+            sorted.sort();
+            assert_eq!(sorted, moves, "helper {}: a permutation", i + 1);
+            assert_ne!(o, &moves, "helper {}", i + 1);
+            assert_eq!(
+                o,
+                &order(&searcher.helpers[i]),
+                "helper {}: reproducible",
+                i + 1
+            );
+        }
+        assert!(orders[0] != orders[1] && orders[1] != orders[2] && orders[0] != orders[2]);
         assert!(searcher.set_threads(1).is_none());
         assert!(searcher.helpers.is_empty());
     }
