@@ -319,8 +319,8 @@ mod tests {
         }
     }
 
-    /// Under `go depth`, the helpers do not end at the limit (one skipping the last depth would
-    /// idle while the main thread finishes it): the flag ends them while they search, or they
+    /// Under `go depth`, the helpers do not end at the limit (one that finished first would
+    /// idle while the main thread finishes): the flag ends them while they search, or they
     /// end early on a forced result (which the main thread's pruning may have missed), or
     /// past the limit.
     #[test]
