@@ -394,7 +394,7 @@ impl<G: SearchGame> Searcher<G> {
     fn alphabeta(
         &mut self,
         pos: &G,
-        depth: i32,
+        mut depth: i32,
         mut alpha: i32,
         beta: i32,
         ply: u32,
@@ -433,7 +433,6 @@ impl<G: SearchGame> Searcher<G> {
         // Internal iterative reduction: a node the table knows nothing of (no move to try
         // first) is searched a ply shallower; the next iteration, with its move stored, goes
         // the full depth.
-        let mut depth = depth;
         if G::INTERNAL_REDUCTION
             && self.pruning
             && ply > 0

@@ -5,15 +5,15 @@
 //! (the staggered skipping of Stockfish 9 to 11 left a helper a depth ahead, so the main thread
 //! gained little from it); instead each helper searches the root moves after the first in an
 //! order of its own (a seeded shuffle), and keeps its own killer and history tables, so the
-//! threads fill the table with different subtrees of the same iteration. The main thread alone sends `info`
-//! lines; when it is done the helpers stop, are joined, and the result is the main thread's or,
+//! threads fill the table with different subtrees of the same iteration. The main thread alone
+//! sends `info` lines; when it is done the helpers stop, are joined, and the result is the main thread's or,
 //! as Stockfish picks its best thread, a helper's that finished a deeper iteration with a better
 //! score. Timing makes the search nondeterministic: `go nodes` and `go depth` are reproducible
 //! with one thread only.
 
 use super::{Outcome, Report, Searcher, CLOCK_EVERY, MAX_PLY, MAX_QUIESCE};
 use crate::memory::try_filled;
-use crate::rng::splitmix;
+use crate::rng::SplitMix64;
 use crate::search::{Control, SearchGame};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
@@ -94,9 +94,9 @@ impl<G: SearchGame> Searcher<G> {
         if self.helper_id == 0 || moves.len() < 3 {
             return;
         }
-        let mut state = self.helper_id as u64;
+        let mut rng = SplitMix64::new(self.helper_id as u64);
         for i in (2..moves.len()).rev() {
-            let j = 1 + (splitmix(&mut state) % i as u64) as usize;
+            let j = 1 + rng.index(i);
             moves.swap(i, j);
         }
     }
