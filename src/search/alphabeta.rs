@@ -87,7 +87,7 @@ pub struct Searcher<G: SearchGame> {
     multipv: usize,
     /// Lazy SMP (`Threads`): the helper searchers, each run on a thread of its own by `run`.
     helpers: Vec<Searcher<G>>,
-    /// 0 for the main searcher; a helper's number (from 1) chooses the depths it skips.
+    /// 0 for the main searcher; a helper's number (from 1) seeds its root order (`order_root`).
     helper_id: usize,
     /// What the threads of the running search share (none with one thread).
     smp: Option<Arc<smp::Shared>>,
