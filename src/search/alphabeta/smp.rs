@@ -8,8 +8,8 @@
 //! threads fill the table with different subtrees of the same iteration. The main thread alone
 //! sends `info` lines; when it is done the helpers stop, are joined, and the result is the main
 //! thread's or, as Stockfish picks its best thread, a helper's that finished a deeper iteration
-//! with a better score. Timing makes the search nondeterministic: `go nodes` and `go depth` are reproducible
-//! with one thread only.
+//! with a better score. Timing makes the search nondeterministic: `go nodes` and `go depth` are
+//! reproducible with one thread only.
 
 use super::{Outcome, Report, Searcher, CLOCK_EVERY, MAX_PLY, MAX_QUIESCE};
 use crate::memory::try_filled;
