@@ -91,6 +91,8 @@ pub struct Searcher<G: SearchGame> {
     helper_id: usize,
     /// What the threads of the running search share (none with one thread).
     smp: Option<Arc<smp::Shared>>,
+    /// Per root move, the nodes its search took in the running iteration.
+    root_nodes: Vec<u64>,
 }
 
 /// What one completed iteration found.
@@ -129,6 +131,7 @@ impl<G: SearchGame> Searcher<G> {
             helpers: Vec::new(),
             helper_id: 0,
             smp: None,
+            root_nodes: Vec::new(),
         }
     }
 
@@ -327,21 +330,43 @@ impl<G: SearchGame> Searcher<G> {
     ) -> Option<Iteration<G::Move>> {
         let (mut alpha, beta) = (-WIN - 1, WIN + 1);
         let mut best: Option<(usize, i32)> = None;
+        // The main thread reorders and reduces; helpers keep the order `order_root` gave them.
+        let late = G::ROOT_REDUCTION && self.pruning && self.helper_id == 0;
+        let mut subtree = std::mem::take(&mut self.root_nodes);
+        subtree.clear();
         self.keys.push(root.key());
+        let depth = depth as i32;
         for i in 0..moves.len() {
             let mv = moves[i];
             let mut child = root.clone();
             child.play(mv);
-            let score = if i == 0 {
-                -self.alphabeta(&child, depth as i32 - 1, -beta, -alpha, 1, control)
+            let before = self.nodes;
+            let reduction = if late && depth >= 3 && i >= 4 && !root.is_tactical(mv) {
+                late_move_reduction(depth, i).min(depth - 2)
             } else {
-                let s = -self.alphabeta(&child, depth as i32 - 1, -alpha - 1, -alpha, 1, control);
+                0
+            };
+            let score = if i == 0 {
+                -self.alphabeta(&child, depth - 1, -beta, -alpha, 1, control)
+            } else {
+                let mut s = -self.alphabeta(
+                    &child,
+                    depth - 1 - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    1,
+                    control,
+                );
+                if reduction > 0 && s > alpha && !self.aborted {
+                    s = -self.alphabeta(&child, depth - 1, -alpha - 1, -alpha, 1, control);
+                }
                 if s > alpha && !self.aborted {
-                    -self.alphabeta(&child, depth as i32 - 1, -beta, -alpha, 1, control)
+                    -self.alphabeta(&child, depth - 1, -beta, -alpha, 1, control)
                 } else {
                     s
                 }
             };
+            subtree.push(self.nodes - before);
             if self.aborted {
                 break;
             }
@@ -354,20 +379,32 @@ impl<G: SearchGame> Searcher<G> {
             }
         }
         self.keys.pop();
-        let (index, score) = best?;
-        moves[..=index].rotate_right(1);
+        let Some((index, score)) = best else {
+            self.root_nodes = subtree;
+            return None;
+        };
+        if late && !self.aborted {
+            // As the old Stockfish: the best move first, then the others by the size of their
+            // last search (a move that took long to refute came close), so that the moves
+            // reduced next iteration are those refuted fastest. Stable: ties keep their order.
+            let mut order: Vec<(u64, G::Move)> =
+                subtree.iter().copied().zip(moves.iter().copied()).collect();
+            let first = order.remove(index);
+            order.sort_by_key(|&(n, _)| std::cmp::Reverse(n));
+            moves[0] = first.1;
+            for (slot, (_, mv)) in moves[1..].iter_mut().zip(order) {
+                *slot = mv;
+            }
+        } else {
+            moves[..=index].rotate_right(1);
+        }
+        self.root_nodes = subtree;
         if store && !self.aborted {
-            self.tt.store(
-                root.key(),
-                G::code(moves[0]),
-                score,
-                depth as i32,
-                Bound::Exact,
-                0,
-            );
+            self.tt
+                .store(root.key(), G::code(moves[0]), score, depth, Bound::Exact, 0);
         }
         Some(Iteration {
-            depth,
+            depth: depth as u32,
             score,
             pv: self.pv[0].clone(),
         })
@@ -991,5 +1028,61 @@ mod tests {
         }
         assert_eq!(counts[0], counts[1]);
         assert!(counts[0].0 <= 5000);
+    }
+
+    /// Quantum shogi opts in to the root's reordering: after each iteration the main thread has
+    /// the best move first and the others by the nodes their search took, largest first; a
+    /// helper only brings its best move to the front of the order it was given.
+    #[test]
+    fn root_moves_follow_the_size_of_their_last_search() {
+        use crate::quantum::search::QGame;
+        use crate::quantum::{Action, Position, Ruleset};
+        let root = QGame::new(Position::start(), Ruleset::default());
+        let mut generated = Vec::new();
+        root.generate(&mut generated);
+        let by_code = |moves: &[Action]| {
+            let mut codes: Vec<u32> = moves.iter().map(|&m| QGame::code(m)).collect();
+            codes.sort_unstable();
+            codes
+        };
+        let control = Control::new(
+            Limits {
+                depth: Some(4),
+                ..Default::default()
+            },
+            0,
+        );
+        let mut main = Searcher::<QGame>::new(1);
+        let mut helper = Searcher::<QGame>::new(1);
+        helper.helper_id = 1;
+        let (mut ours, mut theirs) = (generated.clone(), generated.clone());
+        let mut reordered = false;
+        for depth in 1..=4 {
+            let before = ours.clone();
+            let it = main
+                .root_search(&root, &mut ours, depth, &control, true)
+                .expect("a move");
+            assert_eq!(ours[0], it.pv[0], "depth {depth}: the best move first");
+            assert_eq!(by_code(&ours), by_code(&generated), "depth {depth}");
+            let size = |m: Action| main.root_nodes[before.iter().position(|&b| b == m).unwrap()];
+            assert!(
+                ours[1..].windows(2).all(|w| size(w[0]) >= size(w[1])),
+                "depth {depth}: the others by size"
+            );
+            reordered |= ours[1..] != before[1..];
+
+            let before = theirs.clone();
+            let it = helper
+                .root_search(&root, &mut theirs, depth, &control, true)
+                .expect("a move");
+            let at = before.iter().position(|&m| m == it.pv[0]).unwrap();
+            let mut rotated = before.clone();
+            rotated[..=at].rotate_right(1);
+            assert_eq!(theirs, rotated, "depth {depth}: the helper's order stays");
+        }
+        assert!(
+            reordered,
+            "the sizes differ somewhere, and the order follows them"
+        );
     }
 }

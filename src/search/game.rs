@@ -66,6 +66,11 @@ pub trait SearchGame: Clone + Send + 'static {
     /// (internal iterative reduction), under the searcher's pruning switch.
     const INTERNAL_REDUCTION: bool = false;
 
+    /// Whether the main thread orders the root moves after the best by the nodes their last
+    /// search took, and searches late quiet ones a ply or more shallower first (as below the
+    /// root), under the searcher's pruning switch.
+    const ROOT_REDUCTION: bool = false;
+
     /// How much the history table counts against `order_hint` when ordering quiet moves.
     const HISTORY_WEIGHT: i64 = 1024;
 

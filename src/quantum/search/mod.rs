@@ -46,6 +46,7 @@ impl SearchGame for QGame {
     type Move = Action;
 
     const INTERNAL_REDUCTION: bool = true;
+    const ROOT_REDUCTION: bool = true;
 
     fn generate(&self, out: &mut Vec<Action>) {
         self.pos.generate(&self.rules, out);

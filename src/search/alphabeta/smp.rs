@@ -85,6 +85,7 @@ impl<G: SearchGame> Searcher<G> {
             helpers: Vec::new(),
             helper_id,
             smp: None,
+            root_nodes: Vec::new(),
         })
     }
 
