@@ -332,8 +332,7 @@ impl<G: SearchGame> Searcher<G> {
         let mut best: Option<(usize, i32)> = None;
         // The main thread reorders and reduces; helpers keep the order `order_root` gave them.
         let late = G::ROOT_REDUCTION && self.pruning && self.helper_id == 0;
-        let mut subtree = std::mem::take(&mut self.root_nodes);
-        subtree.clear();
+        self.root_nodes.clear();
         self.keys.push(root.key());
         let depth = depth as i32;
         for i in 0..moves.len() {
@@ -366,7 +365,7 @@ impl<G: SearchGame> Searcher<G> {
                     s
                 }
             };
-            subtree.push(self.nodes - before);
+            self.root_nodes.push(self.nodes - before);
             if self.aborted {
                 break;
             }
@@ -379,16 +378,17 @@ impl<G: SearchGame> Searcher<G> {
             }
         }
         self.keys.pop();
-        let Some((index, score)) = best else {
-            self.root_nodes = subtree;
-            return None;
-        };
+        let (index, score) = best?;
         if late && !self.aborted {
             // As the old Stockfish: the best move first, then the others by the size of their
             // last search (a move that took long to refute came close), so that the moves
             // reduced next iteration are those refuted fastest. Stable: ties keep their order.
-            let mut order: Vec<(u64, G::Move)> =
-                subtree.iter().copied().zip(moves.iter().copied()).collect();
+            let mut order: Vec<(u64, G::Move)> = self
+                .root_nodes
+                .iter()
+                .copied()
+                .zip(moves.iter().copied())
+                .collect();
             let first = order.remove(index);
             order.sort_by_key(|&(n, _)| std::cmp::Reverse(n));
             moves[0] = first.1;
@@ -398,7 +398,6 @@ impl<G: SearchGame> Searcher<G> {
         } else {
             moves[..=index].rotate_right(1);
         }
-        self.root_nodes = subtree;
         if store && !self.aborted {
             self.tt
                 .store(root.key(), G::code(moves[0]), score, depth, Bound::Exact, 0);
