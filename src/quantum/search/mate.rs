@@ -395,14 +395,19 @@ mod tests {
     use super::*;
     use crate::quantum::qsfen;
     use crate::rng::SplitMix64;
-    use crate::search::Limits;
+    use crate::quantum::search::QGame;
+    use crate::search::game::{WIN, WIN_BOUND};
+    use crate::search::{Limits, Report, Searcher};
     use std::collections::HashMap;
 
     /// The exhaustive AND/OR search the df-pn must agree with, written from the definitions
     /// alone: every legal action, checks found by trying every action of the turned position.
+    /// With `quiet`, the attacker may play any action, not only checks: the shortest forced
+    /// capture of all, which a full-width search finds and a tsume search may not.
     struct Oracle {
         rules: Ruleset,
         attacker: Color,
+        quiet: bool,
         memo: HashMap<(u64, u32), bool>,
     }
 
@@ -411,7 +416,15 @@ mod tests {
             Oracle {
                 rules: Ruleset::default(),
                 attacker,
+                quiet: false,
                 memo: HashMap::new(),
+            }
+        }
+
+        fn full_width(attacker: Color) -> Oracle {
+            Oracle {
+                quiet: true,
+                ..Oracle::new(attacker)
             }
         }
 
@@ -436,7 +449,8 @@ mod tests {
                     || left >= 3
                         && pos.legal_actions(&self.rules).iter().any(|&a| {
                             let child = pos.after(a);
-                            self.captures_king_now(&child) && self.wins(&child, left - 1)
+                            (self.quiet || self.captures_king_now(&child))
+                                && self.wins(&child, left - 1)
                         })
             } else {
                 let defender = pos.side_to_move();
@@ -560,7 +574,7 @@ mod tests {
         (pos.winner().is_none()).then_some(text)
     }
 
-    /// Constructed positions with a shortest forced capture of 1, 3, 5 and 7 plies.
+    /// Constructed positions with a shortest forced capture by checks of 1, 3, 5 and 7 plies.
     const MATES: &[(&str, u32)] = &[
         ("9/2k1B4/2G1g4/9/9/9/PPPPPPPPP/9/LN2KGSNL b RS18Q~ 1", 1),
         ("4k4/9/4P4/9/9/9/9/9/K8 b G17Q19Q~ 1", 3),
@@ -585,9 +599,68 @@ mod tests {
                 "{text}: {}",
                 answer(&pos, &result)
             );
-            // The oracle: a forced capture at this length, none shorter.
+            // The oracle: a forced capture by checks at this length, none shorter.
             let mut oracle = Oracle::new(Color::Black);
             assert_eq!(oracle.shortest(&pos, plies), Some(plies), "{text}");
+        }
+    }
+
+    /// The forced capture of tests/quantum_mate.rs that the table above does not hold.
+    const SESSION_MATE: &str = "9/2k6/s2g5/9/9/9/PPPPPPPPP/9/LN1GKGSNL b RBS17Q~ 1";
+
+    /// The first iteration of the exact search (full width to its depth, then captures) whose
+    /// score is a forced capture: (depth, plies to the capture). The search stops there.
+    fn first_exact_mate(pos: &Position, max_depth: u32) -> Option<(u32, u32)> {
+        let mut searcher = Searcher::<QGame>::new(16);
+        searcher.set_pruning(false);
+        let limits = Limits {
+            depth: Some(max_depth),
+            ..Default::default()
+        };
+        let control = Control::new(limits, 0);
+        let game = QGame::new(pos.clone(), Ruleset::default());
+        let mut first = None;
+        searcher.run(&game, &[], &control, max_depth, &mut |report| {
+            if let Report::Info(info) = report {
+                if first.is_none() && info.score > WIN_BOUND {
+                    first = Some((info.depth, (WIN - info.score) as u32));
+                    control.stop();
+                }
+            }
+        });
+        first
+    }
+
+    /// On the positions of the `go mate` tests the exact search reports each forced capture first
+    /// at the depth its length implies (the last ply, the capture, is quiescence's), and that
+    /// length is the shortest of all, by the full-width oracle. df-pn tries checks only, as a
+    /// tsume solver does: its line is never shorter, and is longer only where every shortest
+    /// capture begins with a quiet move (the oracle restricted to checks has none that short).
+    #[test]
+    fn the_exact_search_reports_each_forced_capture_at_the_depth_of_its_length() {
+        let texts = MATES.iter().map(|&(text, _)| text).chain([SESSION_MATE]);
+        for text in texts {
+            let (pos, result) = mate(text);
+            let MateResult::Mate(line) = &result else {
+                panic!("{text}: {result:?}");
+            };
+            let dfpn = line.len() as u32;
+            let Some((depth, plies)) = first_exact_mate(&pos, dfpn) else {
+                panic!("{text}: no forced capture reported by depth {dfpn}");
+            };
+            assert_eq!(depth, plies.saturating_sub(1).max(1), "{text}: mate {plies}");
+            assert!(plies <= dfpn, "{text}: mate {plies}, df-pn {dfpn}");
+            if plies <= 5 {
+                // Past five plies the full-width oracle takes minutes; there df-pn's length and
+                // the exact search's, found by different means, stand for each other.
+                let shortest = Oracle::full_width(Color::Black).shortest(&pos, plies);
+                assert_eq!(shortest, Some(plies), "{text}");
+            }
+            if plies < dfpn {
+                let by_checks = Oracle::new(Color::Black).shortest(&pos, plies);
+                assert_eq!(by_checks, None, "{text}");
+            }
+            eprintln!("{text}: mate {plies} first at depth {depth}, df-pn {dfpn}");
         }
     }
 
