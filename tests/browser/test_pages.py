@@ -33,6 +33,8 @@ FFO40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- b"
 KING_CAPTURE = "4k4/4R4/9/9/9/9/9/9/4K4 b 18Q19q 1"
 # Gote's rook on 5h could take sente's king on 5i.
 KING_ATTACKED = "4k4/9/9/9/9/9/9/4r4/4K4 b 19Q18q 1"
+# Sente drops its gold on 5b: gote's king falls in three plies (the first `go mate` test).
+MATE_IN_3 = "4k4/9/4P4/9/9/9/9/9/K8 b G17Q19Q~ 1"
 SGF = "(;GM[1]FF[4]SZ[9]\nAB[ba][bb][bc][bd][be][bf][bg][bh][bi][ac][af]\nAW[ah][ee]PL[W])"
 console_errors = []
 figures = {}
@@ -182,6 +184,16 @@ def quantum(ctx):
     page.wait_for_selector('#board[data-over="Sente wins by king capture"]')
     assert page.inner_text("#status").startswith("You won: Sente wins by king capture"), page.inner_text("#status")
     assert page.inner_text("#a-score") == "–", "the analysis of the old position is cleared"
+    # A forced capture is shown as one. Playing gote, the engine (sente) to move has a gold drop
+    # that takes the king in three plies: the panel names the side and the plies that the
+    # binary's last `info` says (`score mate 3`).
+    info = [l for l in protocol(["position sfen " + MATE_IN_3, "go depth 3"]) if l.startswith("info depth")][-1].split()
+    plies = int(info[info.index("mate") + 1])
+    page.select_option("#side", "w")
+    page.fill("#qsfen", MATE_IN_3)
+    page.click("#paste")
+    page.wait_for_selector('#board[data-ply="1"]', timeout=10000)
+    assert page.inner_text("#a-score") == f"Sente takes the king in {plies} plies", page.inner_text("#a-score")
     page.close()
 
 
