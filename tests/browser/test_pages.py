@@ -192,7 +192,8 @@ def quantum(ctx):
     page.select_option("#side", "w")
     page.fill("#qsfen", MATE_IN_3)
     page.click("#paste")
-    page.wait_for_selector('#board[data-ply="1"]', timeout=10000)
+    # (The finished game before it also stood at ply 1: wait for the panel itself.)
+    page.wait_for_function("() => document.getElementById('a-score').textContent.includes('takes the king')", timeout=10000)
     assert page.inner_text("#a-score") == f"Sente takes the king in {plies} plies", page.inner_text("#a-score")
     page.close()
 
