@@ -345,26 +345,8 @@ impl<G: SearchGame> Searcher<G> {
             } else {
                 0
             };
-            let score = if i == 0 {
-                -self.alphabeta(&child, depth - 1, -beta, -alpha, 1, control)
-            } else {
-                let mut s = -self.alphabeta(
-                    &child,
-                    depth - 1 - reduction,
-                    -alpha - 1,
-                    -alpha,
-                    1,
-                    control,
-                );
-                if reduction > 0 && s > alpha && !self.aborted {
-                    s = -self.alphabeta(&child, depth - 1, -alpha - 1, -alpha, 1, control);
-                }
-                if s > alpha && !self.aborted {
-                    -self.alphabeta(&child, depth - 1, -beta, -alpha, 1, control)
-                } else {
-                    s
-                }
-            };
+            let score =
+                self.search_child(&child, i == 0, depth, reduction, alpha, beta, 1, control);
             self.root_nodes.push(self.nodes - before);
             if self.aborted {
                 break;
@@ -407,6 +389,42 @@ impl<G: SearchGame> Searcher<G> {
             score,
             pv: self.pv[0].clone(),
         })
+    }
+
+    /// One move's search from a node of `depth` (the root's too, where beta is infinite): the
+    /// first move with the full window; the others with a null window, `reduction` plies
+    /// shallower first, then at full depth if they beat alpha, then with the full window if
+    /// they land inside it.
+    #[allow(clippy::too_many_arguments)]
+    fn search_child(
+        &mut self,
+        child: &G,
+        first: bool,
+        depth: i32,
+        reduction: i32,
+        alpha: i32,
+        beta: i32,
+        ply: u32,
+        control: &Control,
+    ) -> i32 {
+        if first {
+            return -self.alphabeta(child, depth - 1, -beta, -alpha, ply, control);
+        }
+        let mut s = -self.alphabeta(
+            child,
+            depth - 1 - reduction,
+            -alpha - 1,
+            -alpha,
+            ply,
+            control,
+        );
+        if reduction > 0 && s > alpha && !self.aborted {
+            s = -self.alphabeta(child, depth - 1, -alpha - 1, -alpha, ply, control);
+        }
+        if s > alpha && s < beta && !self.aborted {
+            s = -self.alphabeta(child, depth - 1, -beta, -alpha, ply, control);
+        }
+        s
     }
 
     fn poll(&mut self, control: &Control) -> bool {
@@ -556,26 +574,16 @@ impl<G: SearchGame> Searcher<G> {
                 } else {
                     0
                 };
-            let score = if i == 0 {
-                -self.alphabeta(&child, depth - 1, -beta, -alpha, ply + 1, control)
-            } else {
-                let mut s = -self.alphabeta(
-                    &child,
-                    depth - 1 - reduction,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    control,
-                );
-                if reduction > 0 && s > alpha && !self.aborted {
-                    s = -self.alphabeta(&child, depth - 1, -alpha - 1, -alpha, ply + 1, control);
-                }
-                if s > alpha && s < beta && !self.aborted {
-                    -self.alphabeta(&child, depth - 1, -beta, -alpha, ply + 1, control)
-                } else {
-                    s
-                }
-            };
+            let score = self.search_child(
+                &child,
+                i == 0,
+                depth,
+                reduction,
+                alpha,
+                beta,
+                ply + 1,
+                control,
+            );
             if self.aborted {
                 break;
             }
