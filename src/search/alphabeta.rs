@@ -330,8 +330,11 @@ impl<G: SearchGame> Searcher<G> {
     ) -> Option<Iteration<G::Move>> {
         let (mut alpha, beta) = (-WIN - 1, WIN + 1);
         let mut best: Option<(usize, i32)> = None;
-        // The main thread reorders and reduces; helpers keep the order `order_root` gave them.
-        let late = G::ROOT_REDUCTION && self.pruning && self.helper_id == 0;
+        // Every thread reduces; the main thread also reorders, while helpers keep the order
+        // `order_root` gave them (a helper that searched the full root fell behind the main
+        // thread's iterations, and its entries came too late to help).
+        let late = G::ROOT_REDUCTION && self.pruning;
+        let reorder = late && self.helper_id == 0;
         self.root_nodes.clear();
         self.keys.push(root.key());
         let depth = depth as i32;
@@ -361,7 +364,7 @@ impl<G: SearchGame> Searcher<G> {
         }
         self.keys.pop();
         let (index, score) = best?;
-        if late && !self.aborted {
+        if reorder && !self.aborted {
             // As the old Stockfish: the best move first, then the others by the size of their
             // last search (a move that took long to refute came close), so that the moves
             // reduced next iteration are those refuted fastest. Stable: ties keep their order.
