@@ -90,6 +90,13 @@ pub fn can_allocate(bytes: u64) -> bool {
     probe.try_reserve_exact(n).is_ok()
 }
 
+/// Whether the address space has `bytes` left now (any limit such as `ulimit -v` counts; no
+/// budget or physical bound applies). Nothing stays allocated.
+pub fn address_space_left(bytes: usize) -> bool {
+    let mut probe: Vec<u8> = Vec::new();
+    probe.try_reserve_exact(bytes).is_ok()
+}
+
 /// The one `info string` when a table is smaller than asked.
 pub fn shortfall_note(what: &str, wanted: u64, got: u64) -> String {
     format!("{what}: {wanted} MiB cannot be allocated; using {got} MiB")

@@ -12,7 +12,7 @@
 //! reproducible with one thread only.
 
 use super::{Outcome, Report, Searcher, CLOCK_EVERY, MAX_PLY, MAX_QUIESCE};
-use crate::memory::try_filled;
+use crate::memory::{address_space_left, try_filled};
 use crate::rng::SplitMix64;
 use crate::search::{Control, SearchGame};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -21,6 +21,12 @@ use std::sync::Arc;
 /// A helper's stack: the search recurses at most `MAX_PLY` plus the quiescence plies, each frame
 /// a position and a few words, so 16 MiB is ample (and only reserved, not committed).
 const HELPER_STACK: usize = 16 << 20;
+
+/// Address space a helper is started only if it leaves free: what the running threads still
+/// allocate (glibc gives a thread that contends for the allocator an arena of its own, 64 MiB of
+/// address space, reserved 128 MiB at a time). Started until the space ran out, the threads
+/// left none, and the next small allocation aborted the process.
+const SPAWN_HEADROOM: usize = 256 << 20;
 
 /// What the threads of one search share besides the table.
 pub(super) struct Shared {
@@ -174,6 +180,9 @@ impl<G: SearchGame> Searcher<G> {
             let _done = RaiseOnDrop(&shared.done);
             let mut handles = Vec::with_capacity(wanted);
             for (i, helper) in helpers.iter_mut().enumerate() {
+                if !address_space_left(HELPER_STACK + SPAWN_HEADROOM) {
+                    break;
+                }
                 let root = root.clone();
                 let spawned = std::thread::Builder::new()
                     .name(format!("helper {}", i + 1))
