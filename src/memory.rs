@@ -83,11 +83,7 @@ pub fn can_allocate(bytes: u64) -> bool {
     if bytes > physical_bytes().unwrap_or(u64::MAX) || bytes > thread_budget().unwrap_or(u64::MAX) {
         return false;
     }
-    let Ok(n) = usize::try_from(bytes) else {
-        return false;
-    };
-    let mut probe: Vec<u8> = Vec::new();
-    probe.try_reserve_exact(n).is_ok()
+    usize::try_from(bytes).is_ok_and(address_space_left)
 }
 
 /// Whether the address space has `bytes` left now (any limit such as `ulimit -v` counts; no
