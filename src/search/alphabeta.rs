@@ -507,10 +507,19 @@ impl<G: SearchGame> Searcher<G> {
             }
         }
         let prune = self.pruning && ply > 0 && alpha.abs() < WIN_BOUND;
-        let try_null = self.pruning && !pv_node && depth >= 3 && ply > 0;
+        // Where the side to move may lose its king next, the static evaluation says nothing:
+        // reverse futility and the null move, which answer from it without a move searched,
+        // would hide the capture until a deeper iteration.
+        let in_check = self.pruning && ply > 0 && pos.in_check();
+        let try_null = self.pruning && !pv_node && depth >= 3 && ply > 0 && !in_check;
         // Evaluated once: reverse futility, the null-move test and futility all read it.
         let static_eval = if prune || try_null { pos.evaluate() } else { 0 };
-        if prune && !pv_node && depth <= RFP_DEPTH && static_eval - RFP_MARGIN * depth >= beta {
+        if prune
+            && !in_check
+            && !pv_node
+            && depth <= RFP_DEPTH
+            && static_eval - RFP_MARGIN * depth >= beta
+        {
             return static_eval;
         }
         // Null move: if passing still fails high, a real move will too (zugzwang is rare here).
@@ -545,6 +554,10 @@ impl<G: SearchGame> Searcher<G> {
                 .iter()
                 .map(|&m| self.order_score(pos, m, tt_code, ply)),
         );
+        // Quiet moves that attack the opponent's king are kept from futility and move-count
+        // pruning, the fastest way to a forced capture. Not a ply from the horizon: the reply
+        // there is quiescence, which stands pat, so the attack could prove nothing.
+        let checks = prune && depth >= 2 && pos.may_give_check();
         let original_alpha = alpha;
         let mut best = -WIN - 1;
         let mut best_code = u32::MAX;
@@ -557,19 +570,25 @@ impl<G: SearchGame> Searcher<G> {
             scores.swap(i, j);
             let mv = moves[i];
             let quiet = !pos.is_tactical(mv);
+            let mut pruned = false;
             if prune && i > 0 && quiet && best > -WIN_BOUND {
                 // Moves come sorted: from here on every move is quiet and ordered later.
                 quiets += 1;
                 let d = depth as usize;
-                if d < LMP_LIMIT.len() && quiets > LMP_LIMIT[d] {
-                    break;
-                }
-                if d < FUTILITY_MARGIN.len() && static_eval + FUTILITY_MARGIN[d] <= alpha {
+                pruned = (d < LMP_LIMIT.len() && quiets > LMP_LIMIT[d])
+                    || (d < FUTILITY_MARGIN.len() && static_eval + FUTILITY_MARGIN[d] <= alpha);
+                if pruned && !checks {
                     break;
                 }
             }
+            if pruned && !pos.may_check(mv) {
+                continue;
+            }
             let mut child = pos.clone();
             child.play(mv);
+            if pruned && !child.in_check() {
+                continue;
+            }
             // Late quiet moves are searched a ply shallower first.
             let reduction =
                 if self.pruning && depth >= 3 && i >= 4 && quiet && scores[i] < (1 << 39) - 1 {
@@ -609,8 +628,8 @@ impl<G: SearchGame> Searcher<G> {
                             }
                             let bonus = (depth * depth).min(HISTORY_MAX / 8);
                             update_history(&mut self.history[G::history_index(mv)], bonus);
-                            // Every move before this one was searched (the loop only stops):
-                            // the quiet ones failed where this one cut off.
+                            // Every quiet move before this one was searched, or pruned as
+                            // futile: they failed where this one cut off.
                             for &other in moves[..i].iter().filter(|&&m| !pos.is_tactical(m)) {
                                 update_history(&mut self.history[G::history_index(other)], -bonus);
                             }

@@ -37,6 +37,31 @@ pub trait SearchGame: Clone + Send + 'static {
     /// Static evaluation from the side to move's point of view.
     fn evaluate(&self) -> i32;
 
+    /// Whether the opponent might win at once were the side to move to pass (its king may be
+    /// captured next). Such a node is not cut on its static evaluation. By default never.
+    fn in_check(&self) -> bool {
+        false
+    }
+
+    /// Whether some quiet move of the side to move could leave the opponent [`in_check`]. When
+    /// false, quiet moves cut by futility or move-count pruning are not looked at one by one.
+    /// By default never.
+    ///
+    /// [`in_check`]: SearchGame::in_check
+    fn may_give_check(&self) -> bool {
+        false
+    }
+
+    /// A cheap test, asked only where [`may_give_check`] holds: false when the quiet move `mv`
+    /// certainly leaves the opponent out of [`in_check`]. (Those it lets through are played and
+    /// asked `in_check`.)
+    ///
+    /// [`in_check`]: SearchGame::in_check
+    /// [`may_give_check`]: SearchGame::may_give_check
+    fn may_check(&self, _mv: Self::Move) -> bool {
+        true
+    }
+
     /// Multi-ProbCut (Buro): for a null-window node `depth` plies from the horizon, a shallower
     /// depth whose score predicts the deep one, and how well. None (the default): no ProbCut.
     /// Used only when the searcher's `set_probcut` is on.

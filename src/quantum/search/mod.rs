@@ -7,8 +7,10 @@ pub mod job;
 pub(crate) mod mate;
 pub mod weights;
 
-use crate::quantum::types::{is_king_candidate, Color};
-use crate::quantum::{Action, Position, Ruleset};
+use crate::quantum::types::{
+    file_of, is_certain_king, is_king_candidate, rank_of, Color, Square, PIECES_PER_SIDE,
+};
+use crate::quantum::{Action, Position, Ruleset, HAND};
 use crate::rng::splitmix;
 use crate::search::{Control, Info, Outcome, Report, SearchGame, Searcher};
 use std::cell::Cell;
@@ -30,6 +32,15 @@ impl QGame {
             rules,
             reach: Cell::new(None),
         }
+    }
+
+    /// The square of `side`'s king when one of its pieces on the board is certainly it.
+    fn certain_king(&self, side: Color) -> Option<Square> {
+        let start = side.index() * PIECES_PER_SIDE;
+        self.pos.pieces()[start..start + PIECES_PER_SIDE]
+            .iter()
+            .find(|p| is_certain_king(p.mask) && p.square != HAND)
+            .map(|p| p.square)
     }
 
     fn reach(&self) -> [(u128, u32); 2] {
@@ -74,6 +85,37 @@ impl SearchGame for QGame {
 
     fn evaluate(&self) -> i32 {
         eval::evaluate_with(&self.pos, &self.reach())
+    }
+
+    /// The side to move's king is certain and stands where the opponent's pieces reach.
+    fn in_check(&self) -> bool {
+        let us = self.pos.side_to_move();
+        let enemy = self.reach()[us.opponent().index()].0;
+        self.certain_king(us)
+            .is_some_and(|sq| enemy & (1u128 << sq) != 0)
+    }
+
+    /// Only a certain king can be captured at once, so only a certain king can be threatened.
+    fn may_give_check(&self) -> bool {
+        self.certain_king(self.pos.side_to_move().opponent()).is_some()
+    }
+
+    /// A piece attacks the king only from one of the king's lines or a knight's jump away, and
+    /// a move uncovers an attack only by leaving one of the king's lines.
+    fn may_check(&self, mv: Action) -> bool {
+        let Some(king) = self.certain_king(self.pos.side_to_move().opponent()) else {
+            return false;
+        };
+        let offset = |sq: Square| {
+            let files = file_of(sq).abs_diff(file_of(king));
+            (files, rank_of(sq).abs_diff(rank_of(king)))
+        };
+        let on_line = |(files, ranks): (u8, u8)| files == 0 || ranks == 0 || files == ranks;
+        let to = offset(mv.to());
+        if on_line(to) || to == (1, 2) {
+            return true;
+        }
+        matches!(mv, Action::Move { from, .. } if on_line(offset(from)))
     }
 
     fn order_hint(&self, mv: Action) -> i32 {
@@ -309,6 +351,7 @@ pub fn think(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::SplitMix64;
     use crate::quantum::qsfen;
     use crate::search::game::WIN_BOUND;
     use crate::search::Limits;
@@ -396,5 +439,63 @@ mod tests {
         assert!(moves
             .iter()
             .all(|&m| QGame::history_index(m) < QGame::HISTORY_SIZE));
+    }
+
+    /// Seeded random games: wherever the side not to move could capture the king at once, the
+    /// side to move is `in_check` (so the search never cuts such a node on its evaluation), and
+    /// `may_check` lets through every quiet move that attacks the opponent's king (where it was
+    /// not attacked before). A quiet move can leave a king capture behind without
+    /// `may_give_check` only by narrowing a captured piece of the opponent's origin until its
+    /// king is certain: rare, and counted.
+    #[test]
+    fn in_check_covers_every_king_capture_threat_on_random_games() {
+        let rules = Ruleset::default();
+        let mut rng = SplitMix64::new(20);
+        let (mut positions, mut threats, mut checks) = (0usize, 0usize, 0usize);
+        let (mut unflagged_quiets, mut missed, mut attacks) = (0usize, 0usize, 0usize);
+        let mut moves = Vec::new();
+        for _ in 0..30 {
+            let mut pos = Position::start();
+            for _ in 0..320 {
+                moves.clear();
+                pos.generate(&rules, &mut moves);
+                if pos.winner().is_some() || moves.is_empty() {
+                    break;
+                }
+                let game = QGame::new(pos.clone(), rules);
+                let us = pos.side_to_move();
+                positions += 1;
+                checks += game.in_check() as usize;
+                if mate::king_capture(&pos, &rules, us.opponent()).is_some() {
+                    threats += 1;
+                    assert!(game.in_check(), "{}", qsfen::write(&pos));
+                }
+                let quiets = moves.iter().filter(|&&mv| !game.is_tactical(mv));
+                if !game.may_give_check() {
+                    for &mv in quiets {
+                        unflagged_quiets += 1;
+                        missed += mate::king_capture(&pos.after(mv), &rules, us).is_some() as usize;
+                    }
+                } else if mate::king_capture(&pos, &rules, us).is_none() {
+                    // The cheap test lets every quiet move through that attacks the king.
+                    for &mv in quiets {
+                        let mut child = game.clone();
+                        child.play(mv);
+                        if child.in_check() {
+                            attacks += 1;
+                            assert!(game.may_check(mv), "{} {mv:?}", qsfen::write(&pos));
+                        }
+                    }
+                }
+                assert!(pos.apply(moves[rng.index(moves.len())]));
+            }
+        }
+        eprintln!(
+            "{positions} positions: {threats} threats, {checks} in check, {attacks} quiet attacks; \
+             {missed} of {unflagged_quiets} quiet moves threaten without may_give_check"
+        );
+        assert!(threats >= 200, "too few threats to test: {threats}");
+        assert!(attacks >= 200, "too few quiet attacks to test: {attacks}");
+        assert!(missed * 100 <= unflagged_quiets, "{missed} of {unflagged_quiets}");
     }
 }
