@@ -632,13 +632,10 @@ mod tests {
         first
     }
 
-    /// On the positions of the `go mate` tests the exact search reports each forced capture first
-    /// at the depth its length implies (the last ply, the capture, is quiescence's), and that
-    /// length is the shortest of all, by the full-width oracle. df-pn tries checks only, as a
-    /// tsume solver does: its line is never shorter, and is longer only where every shortest
-    /// capture begins with a quiet move (the oracle restricted to checks has none that short).
-    #[test]
-    fn the_exact_search_reports_each_forced_capture_at_the_depth_of_its_length() {
+    /// Over the positions of the `go mate` tests: the first mate the search reports (with the
+    /// pruning or without) comes at the depth its length implies, and that length is no longer
+    /// than df-pn's line; then `more(text, position, df-pn's length, depth, plies)`.
+    fn for_each_mate(pruning: bool, mut more: impl FnMut(&str, &Position, u32, u32, u32)) {
         let texts = MATES.iter().map(|&(text, _)| text).chain([SESSION_MATE]);
         for text in texts {
             let (pos, result) = mate(text);
@@ -646,23 +643,35 @@ mod tests {
                 panic!("{text}: {result:?}");
             };
             let dfpn = line.len() as u32;
-            let Some((depth, plies)) = first_mate(&pos, dfpn, false) else {
+            let Some((depth, plies)) = first_mate(&pos, dfpn, pruning) else {
                 panic!("{text}: no forced capture reported by depth {dfpn}");
             };
             assert_eq!(depth, plies.saturating_sub(1).max(1), "{text}: mate {plies}");
             assert!(plies <= dfpn, "{text}: mate {plies}, df-pn {dfpn}");
+            more(text, &pos, dfpn, depth, plies);
+        }
+    }
+
+    /// On the positions of the `go mate` tests the exact search reports each forced capture first
+    /// at the depth its length implies (the last ply, the capture, is quiescence's), and that
+    /// length is the shortest of all, by the full-width oracle. df-pn tries checks only, as a
+    /// tsume solver does: its line is never shorter, and is longer only where every shortest
+    /// capture begins with a quiet move (the oracle restricted to checks has none that short).
+    #[test]
+    fn the_exact_search_reports_each_forced_capture_at_the_depth_of_its_length() {
+        for_each_mate(false, |text, pos, dfpn, depth, plies| {
             if plies <= 5 {
                 // Past five plies the full-width oracle takes minutes; there df-pn's length and
                 // the exact search's, found by different means, stand for each other.
-                let shortest = Oracle::full_width(Color::Black).shortest(&pos, plies);
+                let shortest = Oracle::full_width(Color::Black).shortest(pos, plies);
                 assert_eq!(shortest, Some(plies), "{text}");
             }
             if plies < dfpn {
-                let by_checks = Oracle::new(Color::Black).shortest(&pos, plies);
+                let by_checks = Oracle::new(Color::Black).shortest(pos, plies);
                 assert_eq!(by_checks, None, "{text}");
             }
             eprintln!("{text}: mate {plies} first at depth {depth}, df-pn {dfpn}");
-        }
+        });
     }
 
     /// The search as shipped (pruned and reduced) reports each of them first at the depth its
@@ -673,19 +682,7 @@ mod tests {
     /// exact search and 5 here.)
     #[test]
     fn the_pruned_search_reports_each_forced_capture_at_the_depth_of_df_pns_length() {
-        let texts = MATES.iter().map(|&(text, _)| text).chain([SESSION_MATE]);
-        for text in texts {
-            let (pos, result) = mate(text);
-            let MateResult::Mate(line) = &result else {
-                panic!("{text}: {result:?}");
-            };
-            let dfpn = line.len() as u32;
-            let Some((depth, plies)) = first_mate(&pos, dfpn, true) else {
-                panic!("{text}: no forced capture reported by depth {dfpn}");
-            };
-            assert_eq!(depth, plies.saturating_sub(1).max(1), "{text}: mate {plies}");
-            assert!(plies <= dfpn, "{text}: mate {plies}, df-pn {dfpn}");
-        }
+        for_each_mate(true, |_, _, _, _, _| {});
     }
 
     #[test]
