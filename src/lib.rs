@@ -19,16 +19,14 @@ pub mod stop;
 pub mod text;
 pub mod tune;
 
-/// One line per game: `Variant => folder: RulesType, SessionAdapter;`. From that line alone the
-/// game's folder `src/<folder>/` is compiled (its rules, its `search` and its `session` part),
-/// the floor-1 module `registry` lists it (`USI_Variant`, `--variant`, the match runner, the
-/// rooms, `--help`, the tests that iterate over the registry), and the session makes its
-/// adapter. The rules type is re-exported at the folder's root; the adapter lives in its
+/// One line per game: `Variant => folder: RulesType, SessionAdapter;`, beside the folder's plain
+/// `pub mod` (a plain declaration, so that rustfmt, clippy and every other tool see the folder).
+/// From the line the floor-1 module `registry` lists it (`USI_Variant`, `--variant`, the match
+/// runner, the rooms, `--help`, the tests that iterate over the registry), and the session makes
+/// its adapter. The rules type is re-exported at the folder's root; the adapter lives in its
 /// `session` part and implements `session::variant::Adapter` and `session::Variant`.
 macro_rules! games {
     ($($game:ident => $folder:ident: $rules:ident, $adapter:ident;)+) => {
-        $(pub mod $folder;)+
-
         /// The games of the registry (written by `games::registry::declare!` from the list in
         /// `lib.rs`).
         pub mod registry {
@@ -51,6 +49,11 @@ macro_rules! games {
         }
     };
 }
+
+// The game folders and their registry lines: a new game adds one of each.
+pub mod go;
+pub mod othello;
+pub mod quantum;
 
 games! {
     QuantumShogi => quantum: Record, QuantumVariant;
