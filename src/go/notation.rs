@@ -1,8 +1,8 @@
 //! Text forms: GTP vertices (`D4`, letters skip `I`, row 1 at the bottom) and the position
 //! notation `<size> <rows> <b|w>` (rows top to bottom, `X` black, `O` white, `.` empty).
 
-use crate::games::error_text;
 use super::board::{point_index, Board, Color, SizeError, BLACK, EMPTY, WHITE};
+use crate::games::error_text;
 
 /// A text that is not a vertex (nor `pass`) on a board of `size`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

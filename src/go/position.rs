@@ -1,7 +1,7 @@
 //! A game record: the board, the side to move, the ko point and the history for `undo`.
 
-use crate::games::error_text;
 use super::board::{Board, Color, Illegal, SizeError, EMPTY};
+use crate::games::error_text;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {

@@ -1,12 +1,12 @@
 //! Go for a referee: the game ends after two passes in a row and is scored by area with every
 //! stone on the board counted alive (Tromp-Taylor) and `KOMI` for white.
 
-use crate::games::error_text;
 use super::board::{Color, Illegal};
 use super::notation::{diagram, format_move, format_position, parse_position, parse_vertex};
 use super::notation::{PositionError, VertexError};
 use super::score::{area_score, Judgement, Life};
 use super::Position;
+use crate::games::error_text;
 use crate::games::rules::{GameEnd, Rules, Side, Verdict};
 
 /// White's compensation when a refereed game is scored.

@@ -1,19 +1,19 @@
 //! The go adapter: protocol notation and output lines over `go`. See protocol/go.md.
 
-use crate::session::options::Options;
-use crate::session::variant::{self, Adapter, Out, PerftJob, SessionError, Variant};
+use crate::games::rules::Rules;
 use crate::go::analysis::{classic, extended};
 use crate::go::notation::{format_move, parse_vertex, VertexError};
 use crate::go::rules::{Record, RulesError};
+use crate::go::search::mcts::{Mcts, Snapshot};
+use crate::go::search::{bench as go_bench, player as go_player, policy, usi};
 use crate::go::sgf::{FileError, SgfError};
 use crate::go::{perft, score, sgf, Board, Color, Position};
-use crate::games::rules::Rules;
 use crate::gtp::analyze;
 use crate::protocol::args::unknown_command;
 use crate::protocol::{Args, StartSpec};
-use crate::go::search::mcts::{Mcts, Snapshot};
-use crate::go::search::{bench as go_bench, player as go_player, policy, usi};
 use crate::search::{Info, Job, Limits, Outcome, Report};
+use crate::session::options::Options;
+use crate::session::variant::{self, Adapter, Out, PerftJob, SessionError, Variant};
 use parking_lot::Mutex;
 use std::sync::Arc;
 
@@ -93,7 +93,8 @@ impl From<GoError> for SessionError {
 }
 
 impl Adapter for GoVariant {
-    const COMMANDS: &'static [&'static str] = &["benson", "loadsgf", "loadsgftext", "undo", "score"];
+    const COMMANDS: &'static [&'static str] =
+        &["benson", "loadsgf", "loadsgftext", "undo", "score"];
     type Rules = Record;
     type Record = Record;
 

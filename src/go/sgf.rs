@@ -4,9 +4,9 @@
 use super::board::{
     index_row_col, point_index, Board, Color, Illegal, SizeError, BLACK, EMPTY, WHITE,
 };
-use crate::games::error_text;
-use super::position::Position;
 use super::notation::format_vertex;
+use super::position::Position;
+use crate::games::error_text;
 use nom::{
     bytes::complete::{escaped, is_not, take_while1},
     character::complete::{anychar, char, multispace0},

@@ -12,9 +12,9 @@
 //! buckets deduplicated by open addressing.
 //! The last layer is only counted, never stored.
 
-use crate::games::error_text;
 use super::board::{flips, has_moves, mix, moves, squares};
 use super::position::Position;
+use crate::games::error_text;
 use crate::stop::Halt;
 
 const D4: u64 = 1 << 27;

@@ -8,9 +8,9 @@
 //! rules, so a game that parses is a legal game. The parser is a loop over properties (no
 //! recursion) on input of at most [`MAX_GGF_BYTES`].
 
-use crate::games::error_text;
 use super::board::square_name;
 use super::position::{parse_square, Position};
+use crate::games::error_text;
 use crate::text::printable;
 use nom::branch::alt;
 use nom::bytes::complete::{escaped, tag, tag_no_case, take_while, take_while1};

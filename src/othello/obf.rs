@@ -1,8 +1,8 @@
 //! The OBF lines of the FFO endgame test files: `<64 squares A1..H8> <X|O>; A2:+38; C7:+36; ...`
 //! (the exact final score of every listed move for the side to move).
 
-use crate::games::error_text;
 use super::position::{parse_board, parse_square, Position, PositionError};
+use crate::games::error_text;
 use nom::bytes::complete::{tag, take_while1};
 use nom::character::complete::{char, digit1, one_of, space0, space1};
 use nom::combinator::{map_res, opt, recognize};

@@ -1,8 +1,8 @@
 //! A board plus the colour to move, and its text form: 64 characters from a1 to h8 row by row
 //! (`X` black, `O` white, `-` empty), then `b` or `w`.
 
-use crate::games::error_text;
 use super::board::Board;
+use crate::games::error_text;
 use nom::branch::alt;
 use nom::character::complete::{char, one_of};
 use nom::combinator::{all_consuming, map, value};

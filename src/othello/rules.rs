@@ -1,8 +1,8 @@
 //! Othello for a referee: a side with no move passes automatically; when neither can move the
 //! game is over and the disc count decides.
 
-use crate::games::error_text;
 use super::{square_name, squares, Position};
+use crate::games::error_text;
 use crate::games::rules::{GameEnd, Rules, Side, Verdict};
 
 /// Why a move text is refused. The token is the caller's, as given.

@@ -5,20 +5,20 @@
 //! automatically; an explicit `pass` is accepted right after such an automatic pass (clients
 //! that send the passes they saw) and refused otherwise.
 
-use crate::session::options::Options;
-use crate::session::variant::{Adapter, Out, PerftJob, SessionError, Variant};
+use crate::games::rules::{Rules, Verdict};
 use crate::othello::board::{flips, squares};
 use crate::othello::count::{count, CountError, CountRow};
 use crate::othello::position::PositionError;
 use crate::othello::rules::RulesError;
-use crate::othello::{perft, square_name, Board, Position};
-use crate::games::rules::{Rules, Verdict};
-use crate::protocol::args::unknown_command;
-use crate::protocol::{Args, StartSpec};
 use crate::othello::search::reason::reason;
 use crate::othello::search::solve::Solver;
 use crate::othello::search::{self as search, Ranker};
+use crate::othello::{perft, square_name, Board, Position};
+use crate::protocol::args::unknown_command;
+use crate::protocol::{Args, StartSpec};
 use crate::search::{Job, Limits};
+use crate::session::options::Options;
+use crate::session::variant::{Adapter, Out, PerftJob, SessionError, Variant};
 use crate::stop::{Budget, Halt};
 use std::time::Instant;
 

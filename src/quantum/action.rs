@@ -1,9 +1,9 @@
 //! Actions and their protocol notation (`7g7f`, `8h2b+`, `Q[RSL]~*5e`).
 
-use crate::games::error_text;
 use super::position::{origin_of, Position, Ruleset, HAND};
 use super::qsfen;
 use super::types::*;
+use crate::games::error_text;
 
 /// One action. A drop names a hand piece by index; generated drops always use the lowest
 /// index of its interchangeable class (same holder, origin and exact set).

@@ -424,7 +424,9 @@ impl Sink for Captures<'_> {
     const CAPTURES_ONLY: bool = true;
     #[inline]
     fn push(&mut self, action: Action) {
-        debug_assert!(matches!(action, Action::Move { to, .. } if self.pos.board[to as usize] != u8::MAX));
+        debug_assert!(
+            matches!(action, Action::Move { to, .. } if self.pos.board[to as usize] != u8::MAX)
+        );
         self.out.push(action);
     }
 }
@@ -828,7 +830,11 @@ mod fill_tests {
             }
             pos.board[sq] = i as u8;
             p.square = sq as Square;
-            p.owner = if rng.below(2) == 0 { Color::Black } else { Color::White };
+            p.owner = if rng.below(2) == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
             p.promoted = rng.below(3) == 0;
             p.mask = match rng.below(3) {
                 0 => ALL,
@@ -860,7 +866,10 @@ mod fill_tests {
                 *b = rng.below(256) as u8;
             }
             let planes = byte_planes(&bytes);
-            assert_eq!(planes.map(|p| p & BOARD), byte_planes_portable(&bytes).map(|p| p & BOARD));
+            assert_eq!(
+                planes.map(|p| p & BOARD),
+                byte_planes_portable(&bytes).map(|p| p & BOARD)
+            );
             for (j, plane) in planes.iter().enumerate() {
                 for (i, b) in bytes.iter().enumerate().take(SQUARES) {
                     assert_eq!(plane >> i & 1, (b >> j & 1) as u128);
@@ -924,6 +933,9 @@ mod fill_tests {
             }
         }
         let n = 200 * positions.len();
-        eprintln!("{:.1} ns per call ({acc})", start.elapsed().as_nanos() as f64 / n as f64);
+        eprintln!(
+            "{:.1} ns per call ({acc})",
+            start.elapsed().as_nanos() as f64 / n as f64
+        );
     }
 }

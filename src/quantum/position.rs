@@ -1,11 +1,11 @@
 //! The game state: 40 individual pieces, the board, side to move, result and Zobrist key.
 
-use crate::games::error_text;
 use super::action::Action;
 use super::hall;
 use super::movegen::{narrowing, Displacement};
 use super::types::*;
 use super::zobrist;
+use crate::games::error_text;
 
 /// Why raw pieces do not make a position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

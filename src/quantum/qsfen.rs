@@ -1,8 +1,8 @@
 //! QSFEN: parse (nom) and canonical write. See `protocol/qsfen.md` for the exact format.
 
-use crate::games::error_text;
 use super::position::{origin_of, Piece, Position, PositionError, HAND};
 use super::types::*;
+use crate::games::error_text;
 use nom::branch::alt;
 use nom::bytes::complete::tag;
 use nom::character::complete::{char as ch, digit1, multispace1, one_of, satisfy};

@@ -2,10 +2,10 @@
 //! position, and the end of the game (king capture, no legal action, fourfold repetition).
 //! History lives here, not in [`Position`].
 
-use crate::games::error_text;
 use super::action::{Action, ActionError};
 use super::position::{Position, Ruleset};
 use super::types::Color;
+use crate::games::error_text;
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,16 +1,16 @@
 //! The quantum shogi adapter: protocol notation and output lines over `quantum`.
 
-use crate::session::options::{Options, Strategy};
-use crate::session::variant::{self, Adapter, Out, PerftJob, SessionError, Variant};
-use crate::quantum::{perft, Position, Record, Ruleset};
-use crate::quantum::{square_name, PlayError, RecordError};
 use crate::memory;
 use crate::protocol::StartSpec;
 use crate::quantum::search::job::{bench, job, Setup};
 use crate::quantum::search::mate::{self, MateSearch, MAX_MATE_PLIES};
 use crate::quantum::search::{self as player, Player, QGame};
+use crate::quantum::{perft, Position, Record, Ruleset};
+use crate::quantum::{square_name, PlayError, RecordError};
 use crate::search::tt::Table;
 use crate::search::{Job, Limits, MateJob, Searcher};
+use crate::session::options::{Options, Strategy};
+use crate::session::variant::{self, Adapter, Out, PerftJob, SessionError, Variant};
 use parking_lot::Mutex;
 use std::sync::Arc;
 

@@ -200,7 +200,13 @@ impl Mcts {
     }
 
     /// The analysis of the tree as it stands.
-    pub fn snapshot(&self, game: &Position, komi: f64, control: &Control, playouts: u64) -> Snapshot {
+    pub fn snapshot(
+        &self,
+        game: &Position,
+        komi: f64,
+        control: &Control,
+        playouts: u64,
+    ) -> Snapshot {
         let s = self.shared.lock();
         let tree = &s.tree;
         let me = game.to_move;

@@ -123,8 +123,8 @@ fn expand(cells: &[u8], i: usize, key: u16, table: &mut [u64]) {
 mod tests {
     use super::*;
     use crate::go::notation::parse_position;
-    use crate::go::Position;
     use crate::go::search::fast::FastBoard;
+    use crate::go::Position;
 
     fn key_at(rows: &str, row: usize, col: usize) -> bool {
         let fields: Vec<String> = ["5", rows, "b"].iter().map(|s| s.to_string()).collect();

@@ -322,7 +322,10 @@ mod tests {
 
     fn board(rows: &str) -> Board {
         let size = rows.split('/').count().to_string();
-        let fields: Vec<String> = [size.as_str(), rows, "b"].iter().map(|s| s.to_string()).collect();
+        let fields: Vec<String> = [size.as_str(), rows, "b"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         crate::go::notation::parse_position(&fields).unwrap().0
     }
 

@@ -119,8 +119,9 @@ impl Tree {
     /// that reaches it (the engine's move and the opponent's answer), otherwise starts afresh.
     /// Returns the playouts kept.
     pub fn reroot(&mut self, game: &Position) -> u32 {
-        let same =
-            |a: &Position, b: &Position| a.board == b.board && a.to_move == b.to_move && a.ko == b.ko;
+        let same = |a: &Position, b: &Position| {
+            a.board == b.board && a.to_move == b.to_move && a.ko == b.ko
+        };
         let Some(old) = self.root_game.clone() else {
             self.reset(game);
             return 0;

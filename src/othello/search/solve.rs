@@ -182,7 +182,15 @@ fn eval_search<S: FnMut() -> bool>(
     let mut best = -i32::MAX;
     for sq in squares(m) {
         let f = flips(p, o, sq);
-        let v = -eval_search(o ^ f, p | f | 1 << sq, depth - 1, -beta, -alpha, false, stop);
+        let v = -eval_search(
+            o ^ f,
+            p | f | 1 << sq,
+            depth - 1,
+            -beta,
+            -alpha,
+            false,
+            stop,
+        );
         if v > best {
             best = v;
             if v > alpha {
@@ -515,7 +523,10 @@ impl<'a> Solver<'a> {
                 &mut stop,
             );
             if self.aborted {
-                return Solved { best: None, score: 0 };
+                return Solved {
+                    best: None,
+                    score: 0,
+                };
             }
             guess = ((cp + if cp >= 0 { 100 } else { -100 }) / 200 * 2).clamp(-64, 64);
         }
@@ -1228,7 +1239,11 @@ mod tests {
         let mut solver = Solver::new(16).with_abort(&abort);
         solver.solve(&board);
         assert!(solver.aborted());
-        assert_eq!(first.get(), Some(0), "first asked with that many nodes counted");
+        assert_eq!(
+            first.get(),
+            Some(0),
+            "first asked with that many nodes counted"
+        );
         assert_eq!(solver.nodes, 0);
     }
 

@@ -394,8 +394,8 @@ pub fn answer(pos: &Position, result: &MateResult) -> String {
 mod tests {
     use super::*;
     use crate::quantum::qsfen;
-    use crate::rng::SplitMix64;
     use crate::quantum::search::QGame;
+    use crate::rng::SplitMix64;
     use crate::search::game::{WIN, WIN_BOUND};
     use crate::search::{Limits, Report, Searcher};
     use std::collections::HashMap;
@@ -646,7 +646,11 @@ mod tests {
             let Some((depth, plies)) = first_mate(&pos, dfpn, pruning) else {
                 panic!("{text}: no forced capture reported by depth {dfpn}");
             };
-            assert_eq!(depth, plies.saturating_sub(1).max(1), "{text}: mate {plies}");
+            assert_eq!(
+                depth,
+                plies.saturating_sub(1).max(1),
+                "{text}: mate {plies}"
+            );
             assert!(plies <= dfpn, "{text}: mate {plies}, df-pn {dfpn}");
             more(text, &pos, dfpn, depth, plies);
         }

@@ -97,7 +97,8 @@ impl SearchGame for QGame {
 
     /// Only a certain king can be captured at once, so only a certain king can be threatened.
     fn may_give_check(&self) -> bool {
-        self.certain_king(self.pos.side_to_move().opponent()).is_some()
+        self.certain_king(self.pos.side_to_move().opponent())
+            .is_some()
     }
 
     /// A piece attacks the king only from one of the king's lines or a knight's jump away, and
@@ -351,8 +352,8 @@ pub fn think(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::SplitMix64;
     use crate::quantum::qsfen;
+    use crate::rng::SplitMix64;
     use crate::search::game::WIN_BOUND;
     use crate::search::Limits;
 
@@ -496,6 +497,9 @@ mod tests {
         );
         assert!(threats >= 200, "too few threats to test: {threats}");
         assert!(attacks >= 200, "too few quiet attacks to test: {attacks}");
-        assert!(missed * 100 <= unflagged_quiets, "{missed} of {unflagged_quiets}");
+        assert!(
+            missed * 100 <= unflagged_quiets,
+            "{missed} of {unflagged_quiets}"
+        );
     }
 }
