@@ -9,6 +9,8 @@ impl SplitMix64 {
         SplitMix64(seed)
     }
 
+    // A generator never ends, so it is no Iterator; `next` is the name every PRNG crate uses.
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> u64 {
         splitmix(&mut self.0)
     }

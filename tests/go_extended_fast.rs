@@ -11,7 +11,7 @@ use ryoshi::rng::SplitMix64 as Rng;
 /// length, odd ones scatter stones.
 fn position(i: usize, rng: &mut Rng) -> (Board, Option<usize>) {
     let size = 2 + i % 24;
-    if i % 2 == 0 {
+    if i.is_multiple_of(2) {
         let size = size.min(19);
         let len = size * size * (1 + rng.next() as usize % 4);
         let (g, _) = random_game(size, len, rng);

@@ -19,7 +19,7 @@ fn errors(out: &str) -> Vec<&str> {
 fn a_line_over_4_mib_fails_and_is_not_executed() {
     // Row 6: `isready` + 5 MiB of spaces was cut and then answered.
     let mut input = b"isready".to_vec();
-    input.extend(std::iter::repeat(b' ').take(5 << 20));
+    input.extend(std::iter::repeat_n(b' ', 5 << 20));
     input.extend_from_slice(b"\nisready\n");
     let out = transcript(&input);
     let lines: Vec<&str> = out.lines().collect();
@@ -29,7 +29,7 @@ fn a_line_over_4_mib_fails_and_is_not_executed() {
 
     // A position whose last move lies past the cap is not applied at all (no silent drop).
     let mut input = b"position startpos moves 7g7f 3c3d".to_vec();
-    input.extend(std::iter::repeat(b' ').take(CAP));
+    input.extend(std::iter::repeat_n(b' ', CAP));
     input.extend_from_slice(b" 2g2f\nd\n");
     let out = transcript(&input);
     assert_eq!(errors(&out).len(), 1, "{out}");
@@ -39,7 +39,7 @@ fn a_line_over_4_mib_fails_and_is_not_executed() {
 
     // Exactly at the cap is still a line.
     let mut input = b"isready".to_vec();
-    input.extend(std::iter::repeat(b' ').take(CAP - 7));
+    input.extend(std::iter::repeat_n(b' ', CAP - 7));
     input.extend_from_slice(b"\n");
     assert_eq!(transcript(&input), "readyok\n");
 }

@@ -64,7 +64,7 @@ fn a_gtp_engine_plays_perfect_nim_and_receives_the_gtp_exchange() {
     for r in &run.results {
         // Perfect Nim by both: who moves after the one-ply opening (second) wins unless 4 | pile.
         let taken: u32 = r["opening"].as_str().unwrap()[15..].trim().parse().unwrap();
-        let want = if (21 - taken) % 4 == 0 {
+        let want = if (21 - taken).is_multiple_of(4) {
             "first"
         } else {
             "second"

@@ -30,8 +30,7 @@ fn final_info(position: &str, depth: usize) -> (String, String, Vec<String>) {
     let out = transcript(format!("{position}\ngo depth {depth}\n").as_bytes());
     let info = out
         .lines()
-        .filter(|l| l.starts_with("info depth"))
-        .last()
+        .rfind(|l| l.starts_with("info depth"))
         .unwrap_or_else(|| panic!("no info line: {out}"));
     let words: Vec<&str> = info.split_whitespace().collect();
     let at = words.iter().position(|w| *w == "score").expect("a score");

@@ -76,7 +76,7 @@ fn many_short_searches_give_legal_moves_and_never_hang() {
             "search {search} (kind {kind}): {chosen} is not legal after {game:?}"
         );
         // Mostly the engine's move, sometimes a random one: varied positions.
-        if splitmix(&mut state) % 3 == 0 {
+        if splitmix(&mut state).is_multiple_of(3) {
             let k = (splitmix(&mut state) % legal.len() as u64) as usize;
             game.push(legal[k].clone());
         } else {

@@ -278,7 +278,7 @@ fn an_error_waits_behind_the_commands_sent_before_it() {
     );
     let at = |pred: &dyn Fn(&str) -> bool| {
         out.lines()
-            .position(|l| pred(l))
+            .position(pred)
             .unwrap_or_else(|| panic!("missing line:\n{out}"))
     };
     let bestmove = at(&|l| l.starts_with("bestmove "));

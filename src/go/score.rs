@@ -62,7 +62,7 @@ pub fn judge(
     let seed = board
         .cells()
         .iter()
-        .fold(0x5EED_0F_D3AD_u64, |h, &c| h.rotate_left(5) ^ c as u64);
+        .fold(0x005E_ED0F_D3AD_u64, |h, &c| h.rotate_left(5) ^ c as u64);
     let mut rng = SplitMix64::new(seed);
     let mut scratch = Playout::default();
     for _ in 0..playouts_for(board.size()) {
@@ -321,20 +321,6 @@ pub fn format_score(score: f64) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::format_score;
-
-    #[test]
-    fn scores_print_as_gtp_writes_them() {
-        assert_eq!(format_score(3.5), "B+3.5");
-        assert_eq!(format_score(-12.0), "W+12");
-        assert_eq!(format_score(0.0), "0");
-        assert_eq!(format_score(7.0 - 0.1), "B+6.9");
-        assert_eq!(format_score(-(20.0 - 13.3)), "W+6.7");
-    }
-}
-
 /// For `kgs-genmove_cleanup`: a move of `color` that takes a liberty of an opponent block the
 /// judgement calls dead (the block with the fewest liberties first, then scanning order),
 /// never self-atari unless it captures; `None` when no such move exists.
@@ -365,4 +351,18 @@ pub fn capture_dead(
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_score;
+
+    #[test]
+    fn scores_print_as_gtp_writes_them() {
+        assert_eq!(format_score(3.5), "B+3.5");
+        assert_eq!(format_score(-12.0), "W+12");
+        assert_eq!(format_score(0.0), "0");
+        assert_eq!(format_score(7.0 - 0.1), "B+6.9");
+        assert_eq!(format_score(-(20.0 - 13.3)), "W+6.7");
+    }
 }

@@ -283,8 +283,8 @@ const fn reach_cat_table() -> [[u8; 256]; 2] {
             let (fd, f) = (bit(mv.steps, 1), bit(mv.steps, 0));
             let (rs, bs, l) = (bit(mv.slides, 2), bit(mv.slides, 1), bit(mv.slides, 0));
             // Every movement is a union of these shapes; checked at compile time.
-            let steps = o * ORTHOGONAL | dg * DIAGONAL | fd * 0x82 | f * FORWARD;
-            let slides = rs * ORTHOGONAL | bs * DIAGONAL | l * FORWARD;
+            let steps = (o * ORTHOGONAL) | (dg * DIAGONAL) | (fd * 0x82) | (f * FORWARD);
+            let slides = (rs * ORTHOGONAL) | (bs * DIAGONAL) | (l * FORWARD);
             assert!(steps == mv.steps && slides == mv.slides);
             t[pr][m] = o << CAT_O
                 | dg << CAT_DG
@@ -308,6 +308,8 @@ fn byte_planes(bytes: &[u8; 128]) -> [u128; 8] {
     use std::arch::x86_64::*;
     let word = |k: usize| u64::from_le_bytes(*bytes[8 * k..].first_chunk::<8>().unwrap()) as i64;
     let mut masks = [[0u64; 6]; 8];
+    // `c` is a column of `masks` (the inner index) and picks two words: no one iterator.
+    #[allow(clippy::needless_range_loop)]
     for c in 0..6 {
         // SAFETY: SSE2 is part of the x86_64 baseline.
         unsafe {
@@ -339,11 +341,11 @@ fn byte_planes_portable(bytes: &[u8; 128]) -> [u128; 8] {
     };
     std::array::from_fn(|j| {
         let (mut lo, mut hi) = (0u64, 0u64);
-        for k in 0..8 {
-            lo |= gather(words[k], j) << (8 * k);
+        for (k, &w) in words[..8].iter().enumerate() {
+            lo |= gather(w, j) << (8 * k);
         }
-        for k in 8..11 {
-            hi |= gather(words[k], j) << (8 * (k - 8));
+        for (k, &w) in words[8..].iter().enumerate() {
+            hi |= gather(w, j) << (8 * k);
         }
         (hi as u128) << 64 | lo as u128
     })
@@ -645,6 +647,9 @@ impl Position {
     /// stepping once are shifted together (Kogge-Stone over the empty squares), and the knights
     /// by their two jumps. Rays in one direction never share a square (a second ray would have
     /// to pass the first piece), so one popcount per direction gives the per-piece move count.
+    // `dir!`'s deltas are negative for half the directions, where `2 * $d` reads as the double
+    // step it is.
+    #[allow(clippy::neg_multiply)]
     pub fn board_reach_both(&self) -> [(u128, u32); 2] {
         // Byte `sq` holds the `REACH_CAT` flags of the piece on `sq`, and bit 7 or 6 of
         // `owners[sq]` whether sente or gote has a piece there. Branch-free: pieces in hand

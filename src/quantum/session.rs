@@ -163,7 +163,7 @@ impl Variant for QuantumVariant {
         let mut slot = self.searcher.try_lock()?;
         let wanted = options.hash_mb;
         let mut note = None;
-        if !slot.as_ref().is_some_and(|s| s.hash_mb() == wanted) {
+        if slot.as_ref().is_none_or(|s| s.hash_mb() != wanted) {
             // The old table goes first, so its memory can serve the new one.
             *slot = None;
             note = match memory::largest(wanted, Table::try_new) {

@@ -274,10 +274,10 @@ impl<G: SearchGame> Searcher<G> {
             if root_moves.len() == 1
                 && control.limits().movetime.is_none()
                 && !control.limits().infinite
+                && control.depth_limit().is_none()
+                && control.node_limit().is_none()
             {
-                if control.depth_limit().is_none() && control.node_limit().is_none() {
-                    break; // the only move: do not spend the clock on it
-                }
+                break; // the only move: do not spend the clock on it
             }
             if control.soft_expired() {
                 break;
@@ -338,8 +338,7 @@ impl<G: SearchGame> Searcher<G> {
         self.root_nodes.clear();
         self.keys.push(root.key());
         let depth = depth as i32;
-        for i in 0..moves.len() {
-            let mv = moves[i];
+        for (i, &mv) in moves.iter().enumerate() {
             let mut child = root.clone();
             child.play(mv);
             let before = self.nodes;
@@ -435,7 +434,8 @@ impl<G: SearchGame> Searcher<G> {
         // The stop flag is one relaxed load: read it at every node; the clock less often.
         if self.nodes >= self.node_limit
             || control.is_stopped()
-            || (self.nodes % CLOCK_EVERY == 0 && (control.hard_expired() || self.smp_stops()))
+            || (self.nodes.is_multiple_of(CLOCK_EVERY)
+                && (control.hard_expired() || self.smp_stops()))
         {
             self.aborted = true;
         }

@@ -393,7 +393,13 @@ impl Worker {
             }
         };
         // The colour of the move seq[j].
-        let colour = |j: usize| if j % 2 == 0 { first } else { first.other() };
+        let colour = |j: usize| {
+            if j.is_multiple_of(2) {
+                first
+            } else {
+                first.other()
+            }
+        };
         let mut s = shared.lock();
         let Shared { tree, own, runs } = &mut *s;
         for (d, &idx) in self.path.iter().enumerate() {

@@ -459,7 +459,7 @@ impl<'a> Solver<'a> {
     /// A solver with a table of 2^`log2_entries` x 3/4 entries (2^`log2_entries` x 16 bytes).
     /// When that much memory cannot be had, the table halves until it can.
     pub fn new(log2_entries: u32) -> Solver<'a> {
-        let table = new_table(1usize << log2_entries.max(2) - 2);
+        let table = new_table(1usize << (log2_entries.max(2) - 2));
         Solver {
             nodes: 0,
             mask: table.len() - 1,
@@ -508,7 +508,7 @@ impl<'a> Solver<'a> {
             let mut evals = 0u64;
             let mut stop = || {
                 evals += 1;
-                if !self.aborted && evals % POLL_INTERVAL == 0 {
+                if !self.aborted && evals.is_multiple_of(POLL_INTERVAL) {
                     self.poll();
                 }
                 self.aborted

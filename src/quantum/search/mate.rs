@@ -185,7 +185,7 @@ impl<'a> MateSearch<'a> {
     fn poll(&mut self) -> bool {
         self.nodes += 1;
         if self.control.is_stopped()
-            || (self.nodes % CLOCK_EVERY == 0 && self.control.hard_expired())
+            || (self.nodes.is_multiple_of(CLOCK_EVERY) && self.control.hard_expired())
         {
             self.aborted = true;
         }

@@ -265,7 +265,7 @@ fn count_for(pos: &Position, side: Color, rules: &Ruleset) -> u64 {
 /// left out: at a depth where pruning acts its tree alone would cost ten times the rest.
 pub fn bench_positions(rules: &Ruleset) -> Vec<Position> {
     let mut positions = Vec::new();
-    let mut state = 0xBE4C_4u64;
+    let mut state = 0x000B_E4C4_u64;
     for walk in 0..8 {
         let mut pos = Position::start();
         for _ in 0..(12 + walk * 8) {

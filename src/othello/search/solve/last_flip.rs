@@ -45,7 +45,7 @@ static DIAGONALS: [[u64; 2]; 64] = {
         let (r, f) = ((sq / 8) as i32, (sq % 8) as i32);
         let mut t = 0;
         while t < 64 {
-            let (y, x) = ((t / 8) as i32, (t % 8) as i32);
+            let (y, x) = ((t / 8), (t % 8));
             if y - x == r - f {
                 table[sq][0] |= 1u64 << t;
             }
