@@ -5,10 +5,8 @@
 
 pub mod bench;
 pub mod games;
-pub mod gtp;
 pub mod matches;
 pub(crate) mod memory;
-pub mod nboard;
 pub mod progress;
 pub mod protocol;
 pub mod rng;
@@ -17,7 +15,6 @@ pub mod serve;
 pub mod session;
 pub mod stop;
 pub mod text;
-pub mod tune;
 
 /// One line per game: `Variant => folder: RulesType, SessionAdapter;`, beside the folder's plain
 /// `pub mod` (a plain declaration, so that rustfmt, clippy and every other tool see the folder).

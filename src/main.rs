@@ -39,10 +39,10 @@ enum Sub {
     /// `Nodes searched: N` changes only when the search does; see `bench list`.
     Bench {
         #[command(subcommand)]
-        what: Option<ryoshi::bench::Which>,
+        what: Option<BenchWhich>,
     },
     /// Speak GTP v2 (Go) on stdin/stdout.
-    Gtp(ryoshi::gtp::Args),
+    Gtp(ryoshi::go::gtp::Args),
     /// Speak the NBoard protocol (Othello GUIs) on stdin/stdout.
     Nboard,
     /// Play an engine match from a configuration file, or merge results files.
@@ -106,14 +106,14 @@ struct TuneArgs {
     #[command(subcommand)]
     game: Option<TuneGame>,
     #[command(flatten)]
-    quantum: ryoshi::tune::quantum::Args,
+    quantum: ryoshi::quantum::tune::Args,
 }
 
 #[derive(Subcommand)]
 enum TuneGame {
     /// Othello's pattern evaluation: `generate` self-play positions, then `fit` the weights.
     #[command(subcommand)]
-    Othello(ryoshi::tune::othello::Command),
+    Othello(ryoshi::othello::tune::Command),
 }
 
 /// `quantumshogi (default), othello or go`: the registry's games, the default first.
@@ -146,10 +146,10 @@ fn main() -> ExitCode {
         }) => perft(depth, sfen, &variant),
         Some(Sub::Bench { what }) => bench(what),
         Some(Sub::Gtp(args)) => {
-            ryoshi::gtp::run_with(args, BufReader::new(io::stdin()), io::stdout())
+            ryoshi::go::gtp::run_with(args, BufReader::new(io::stdin()), io::stdout())
         }
         Some(Sub::Nboard) => {
-            ryoshi::nboard::run(BufReader::new(io::stdin()), io::stdout());
+            ryoshi::othello::nboard::run(BufReader::new(io::stdin()), io::stdout());
             Ok(())
         }
         Some(Sub::Match {
@@ -167,8 +167,8 @@ fn main() -> ExitCode {
             }
         }
         Some(Sub::Tune(args)) => match &args.game {
-            Some(TuneGame::Othello(command)) => ryoshi::tune::othello::run_cli(command),
-            None => ryoshi::tune::quantum::run_cli(&args.quantum),
+            Some(TuneGame::Othello(command)) => ryoshi::othello::tune::run_cli(command),
+            None => ryoshi::quantum::tune::run_cli(&args.quantum),
         },
         Some(Sub::Serve {
             host,
@@ -205,7 +205,7 @@ fn protocol_loop() {
         .is_some_and(|w| w == b"nboard");
     let input = BufReader::new(io::Cursor::new(first).chain(io::stdin()));
     if is_nboard {
-        ryoshi::nboard::run(input, io::stdout());
+        ryoshi::othello::nboard::run(input, io::stdout());
     } else {
         run(input, io::stdout());
     }
@@ -253,14 +253,37 @@ fn perft(depth: u32, sfen: Option<String>, variant: &str) -> Result<(), String> 
     Ok(())
 }
 
-fn bench(what: Option<ryoshi::bench::Which>) -> Result<(), String> {
+/// Every benchmark `ryoshi bench <what>` knows: each game's, in the registry's order, then
+/// those that know no game.
+#[derive(Subcommand)]
+enum BenchWhich {
+    #[command(flatten)]
+    Quantum(ryoshi::quantum::bench::Which),
+    #[command(flatten)]
+    Othello(ryoshi::othello::bench::Which),
+    #[command(flatten)]
+    Go(ryoshi::go::bench::Which),
+    #[command(flatten)]
+    Generic(ryoshi::bench::Which),
+    /// every benchmark, what it measures and its arguments
+    List,
+}
+
+fn bench(what: Option<BenchWhich>) -> Result<(), String> {
     match what {
         None => {
             let options = Options::default();
             let mut game = new_variant(options.variant);
             Ok(game.bench(&options, &mut |line: &str| println!("{line}"))?)
         }
-        Some(which) => which.run(),
+        Some(BenchWhich::Quantum(which)) => which.run().map_err(|e| e.to_string()),
+        Some(BenchWhich::Othello(which)) => which.run().map_err(|e| e.to_string()),
+        Some(BenchWhich::Go(which)) => which.run().map_err(|e| e.to_string()),
+        Some(BenchWhich::Generic(which)) => Ok(which.run()?),
+        Some(BenchWhich::List) => {
+            println!("{}", ryoshi::bench::listing::<BenchWhich>());
+            Ok(())
+        }
     }
 }
 
@@ -271,5 +294,33 @@ fn quiet_broken_pipe() {
     // SAFETY: restoring the default action of a signal before any thread is started.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// clap's own checks of the arguments (names, defaults, positional order).
+    #[test]
+    fn bench_arguments_are_well_formed() {
+        BenchWhich::augment_subcommands(clap::Command::new("bench")).debug_assert();
+    }
+
+    /// Every benchmark is listed with its usage, the benchmarks in their order.
+    #[test]
+    fn bench_listing_names_every_benchmark() {
+        let names = ryoshi::bench::names::<BenchWhich>();
+        assert_eq!(names.len(), 12);
+        assert_eq!(names[0], "hall");
+        assert!(names.contains(&"othello-solve".to_string()));
+        assert!(names.contains(&"timing".to_string()));
+        let listing = ryoshi::bench::listing::<BenchWhich>();
+        for name in &names {
+            assert!(
+                listing.contains(&format!("usage: bench {name}")),
+                "{listing}"
+            );
+        }
     }
 }

@@ -10,8 +10,8 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use ryoshi::go::gtp::{Args, Gtp};
 use ryoshi::go::sgf;
-use ryoshi::gtp::{Args, Gtp};
 use ryoshi::othello::{obf, square_name};
 use ryoshi::protocol::{parse_line, Command, GoParams};
 use ryoshi::quantum::{qsfen, Position, Ruleset};

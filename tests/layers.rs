@@ -46,12 +46,15 @@ fn game_folders() -> Vec<String> {
         .collect()
 }
 
-/// The floor of a game folder's part (`search`, `session`, or a rules module).
+/// The floor of a game folder's part: a part named after a floor's module (`search`,
+/// `session`, `gtp`, `tune`, `bench`, ...) stands on that floor, every other one (its rules) on
+/// the rules floor.
 fn part_floor(floors: &BTreeMap<String, u32>, part: &str) -> u32 {
-    match part {
-        "search" | "session" => floors[part],
-        _ => floors["games"],
-    }
+    floors
+        .get(part)
+        .copied()
+        .filter(|_| part != "registry")
+        .unwrap_or(floors["games"])
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -3,11 +3,13 @@
 //! Rules only: no I/O, no threads, no clocks.
 
 pub mod analysis;
+pub mod bench;
 pub mod benson;
 pub mod benson_reference;
 pub(crate) mod bits;
 pub mod board;
 pub mod eye;
+pub mod gtp;
 pub(crate) mod handicap;
 pub mod notation;
 pub mod perft;

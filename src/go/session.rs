@@ -2,13 +2,13 @@
 
 use crate::games::rules::Rules;
 use crate::go::analysis::{classic, extended};
+use crate::go::gtp::analyze;
 use crate::go::notation::{format_move, parse_vertex, VertexError};
 use crate::go::rules::{Record, RulesError};
 use crate::go::search::mcts::{Mcts, Snapshot};
 use crate::go::search::{bench as go_bench, player as go_player, policy, usi};
 use crate::go::sgf::{FileError, SgfError};
 use crate::go::{perft, score, sgf, Board, Color, Position};
-use crate::gtp::analyze;
 use crate::protocol::args::unknown_command;
 use crate::protocol::{Args, StartSpec};
 use crate::search::{Info, Job, Limits, Outcome, Report};

@@ -36,6 +36,7 @@
 //! `reference` (slow independent rules: per-type generation, matching-oracle projections).
 
 pub(crate) mod action;
+pub mod bench;
 pub mod hall;
 pub(crate) mod movegen;
 pub mod oracle;
@@ -46,6 +47,7 @@ pub(crate) mod record;
 pub mod reference;
 pub mod search;
 pub(crate) mod session;
+pub mod tune;
 pub mod types;
 pub(crate) mod zobrist;
 

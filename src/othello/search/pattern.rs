@@ -4,7 +4,7 @@
 //! of the empties; each reading indexes a weight, and the weights come by game phase (disc
 //! count). The sum is centi-discs of final margin for the side to move.
 //!
-//! The weights are fitted by `ryoshi tune othello fit` (src/tune/othello.rs) and built into the
+//! The weights are fitted by `ryoshi tune othello fit` (src/othello/tune.rs) and built into the
 //! binary as `weights.bin` (a header naming the command, then a zero-run-coded table of i16);
 //! nothing is read at run time.
 //!

@@ -2,7 +2,7 @@
 //! search of depth `shallow(d)` predicts the deep score as `a·shallow + b` with residual
 //! deviation `sigma`; when the prediction is beyond beta (below alpha) by `T` deviations, the
 //! node is cut without the deep search. The regressions below were fitted by
-//! `ryoshi tune othello probcut` (src/tune/othello.rs) on positions of the self-play data, with
+//! `ryoshi tune othello probcut` (src/othello/tune.rs) on positions of the self-play data, with
 //! exact fixed-depth scores of the pattern evaluation (no pruning) at every depth.
 
 use crate::search::game::ProbCut;

@@ -1,6 +1,5 @@
 //! Benchmarks for othello: perft, count and the endgame solver.
 
-use super::BenchError;
 use crate::othello::count::count;
 use crate::othello::position::parse_square;
 use crate::othello::search::solve::Solver;
@@ -9,6 +8,51 @@ use crate::othello::{obf, perft, square_name, squares, Board, Position};
 use crate::rng::splitmix;
 use crate::search::{Control, Limits};
 use std::time::Instant;
+
+/// Why an Othello benchmark cannot run or its check failed.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    #[error("cannot read {path}: {error}")]
+    Unreadable { path: String, error: std::io::Error },
+    #[error("{path}: {error}")]
+    Obf {
+        path: String,
+        error: crate::othello::obf::ObfError,
+    },
+    #[error(transparent)]
+    Count(crate::othello::count::CountError),
+    /// The perft table gave `hashed` leaves where the plain count gave `leaves`.
+    #[error("the table changed the count: {hashed} != {leaves}")]
+    TableChanged { hashed: u64, leaves: u64 },
+}
+
+/// Othello's benchmarks. The doc comment of each is its line in `bench list`.
+#[derive(clap::Subcommand)]
+pub enum Which {
+    /// Othello leaves per second, every leaf visited and with the table
+    OthelloPerft(PerftArgs),
+    /// Othello move sequences and distinct positions per depth, time and memory
+    OthelloCount(CountArgs),
+    /// exact endgame solves (default FFO #40-#44, built in), checked against the file
+    OthelloSolve(SolveArgs),
+    /// the Othello levels against each other from seeded openings
+    OthelloMatch(MatchArgs),
+    /// Othello evaluations per second, the hand-set one against the patterns
+    OthelloEval(EvalArgs),
+}
+
+impl Which {
+    /// Runs the benchmark, printing its figures to stdout.
+    pub fn run(self) -> Result<(), BenchError> {
+        match self {
+            Which::OthelloPerft(args) => perft_bench(args),
+            Which::OthelloCount(args) => count_bench(args),
+            Which::OthelloSolve(args) => solve_bench(args),
+            Which::OthelloMatch(args) => match_bench(args),
+            Which::OthelloEval(args) => eval_bench(args),
+        }
+    }
+}
 
 /// `bench othello-perft`'s arguments.
 #[derive(clap::Args)]

@@ -1,12 +1,51 @@
 //! Benchmarks for go: `ryoshi bench benson [--oracle ORACLE.json] [ROUNDS] [PART]` and
 //! `ryoshi bench go-playouts [SECONDS] [THREADS]`.
 
-use super::BenchError;
 use crate::go::analysis::extended;
 use crate::go::benson::Benson;
 use crate::go::notation::parse_position;
 use crate::go::{Board, Color};
 use std::time::Instant;
+
+/// Why a Go benchmark cannot run or its check failed.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    #[error("cannot read {path}: {error}")]
+    Unreadable { path: String, error: std::io::Error },
+    /// A data file (named `name`) that is not JSON.
+    #[error("{name}: {error}")]
+    Json {
+        name: String,
+        error: serde_json::Error,
+    },
+    #[error("the oracle file is not a list")]
+    OracleNotList,
+    #[error("missing rows")]
+    MissingRows,
+    #[error("missing size")]
+    MissingSize,
+    #[error(transparent)]
+    GoPosition(crate::go::notation::PositionError),
+}
+
+/// Go's benchmarks. The doc comment of each is its line in `bench list`.
+#[derive(clap::Subcommand)]
+pub enum Which {
+    /// us per 19x19 position, Benson classic and extended (default oracle built in)
+    Benson(BensonArgs),
+    /// Go playouts/s on empty 9x9 and 19x19 (1 and THREADS threads), search signature
+    GoPlayouts(PlayoutsArgs),
+}
+
+impl Which {
+    /// Runs the benchmark, printing its figures to stdout.
+    pub fn run(self) -> Result<(), BenchError> {
+        match self {
+            Which::Benson(args) => benson(args),
+            Which::GoPlayouts(args) => go_playouts(args),
+        }
+    }
+}
 
 /// `bench benson`'s arguments.
 #[derive(clap::Args)]
