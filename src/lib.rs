@@ -43,6 +43,20 @@ macro_rules! games {
                     $(registry::Game::$game => $folder::session::$adapter::COMMANDS),+
                 }
             }
+
+            fn options(self) -> &'static [session::options::Spec] {
+                use session::variant::Adapter;
+                match self {
+                    $(registry::Game::$game => $folder::session::$adapter::OPTIONS),+
+                }
+            }
+
+            fn ignored_options(self) -> &'static [&'static str] {
+                use session::variant::Adapter;
+                match self {
+                    $(registry::Game::$game => $folder::session::$adapter::IGNORED_OPTIONS),+
+                }
+            }
         }
     };
 }

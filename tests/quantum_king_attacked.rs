@@ -1,5 +1,5 @@
 //! The "your king is in check" warning of the browser pages (`d`'s line `king attacked:`, the
-//! rooms' `king_attacked`): the squares where the opponent, were it to move, could capture the
+//! rooms' `warnings`): the squares where the opponent, were it to move, could capture the
 //! side to move's king. Checked against the slow reference move generator and referee over
 //! seeded random games, and in set-up positions through the real binary.
 

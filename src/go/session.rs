@@ -12,7 +12,7 @@ use crate::go::{perft, score, sgf, Board, Color, Position};
 use crate::protocol::args::unknown_command;
 use crate::protocol::{Args, StartSpec};
 use crate::search::{Info, Job, Limits, Outcome, Report};
-use crate::session::options::Options;
+use crate::session::options::{Kind, Options, Spec};
 use crate::session::variant::{self, Adapter, Out, PerftJob, SessionError, Variant};
 use parking_lot::Mutex;
 use std::sync::Arc;
@@ -77,6 +77,11 @@ pub enum GoError {
     Komi(String),
 }
 
+/// The komi `Komi` sets, in points.
+fn komi(options: &Options) -> f64 {
+    f64::from(options.halves("Komi")) / 2.0
+}
+
 /// `'path': ` before an SGF error from a file.
 fn in_file(path: &Option<String>) -> String {
     path.as_ref()
@@ -95,6 +100,20 @@ impl From<GoError> for SessionError {
 impl Adapter for GoVariant {
     const COMMANDS: &'static [&'static str] =
         &["benson", "loadsgf", "loadsgftext", "undo", "score"];
+    const OPTIONS: &'static [Spec] = &[
+        // Each report of `go` also carries the KataGo analysis line.
+        Spec::game("GoAnalysis", Kind::Check(false)),
+        // In half points, declared as a USI string: shogi GUIs have no decimal kind.
+        Spec::game(
+            "Komi",
+            Kind::Halves {
+                default: 15,
+                min: -2000,
+                max: 2000,
+            },
+        ),
+    ];
+    const IGNORED_OPTIONS: &'static [&'static str] = &["MultiPV"];
     type Rules = Record;
     type Record = Record;
 
@@ -196,6 +215,15 @@ fn analysis_line(game: &Position, snap: &Snapshot) -> String {
 }
 
 impl Variant for GoVariant {
+    fn casual_start(&self) -> StartSpec {
+        let size = 9;
+        StartSpec::Sfen(vec![
+            size.to_string(),
+            vec![".".repeat(size); size].join("/"),
+            "b".into(),
+        ])
+    }
+
     fn perft(&self, depth: u32, _options: &Options, _out: Out) -> Result<PerftJob, SessionError> {
         if depth == 0 || depth > perft::MAX_DEPTH {
             return Err(GoError::PerftDepth(depth).into());
@@ -220,14 +248,14 @@ impl Variant for GoVariant {
         let game = self.record.game.clone();
         if let Some((_, engine)) = self.engine.lock().as_ref() {
             let analysis = options
-                .go_analysis
+                .check("GoAnalysis")
                 .then_some(analysis_line as fn(&Position, &Snapshot) -> String);
             return usi::job(
                 engine.clone(),
                 game,
                 options.threads as usize,
                 options.seed,
-                options.komi(),
+                komi(options),
                 analysis,
             );
         }
@@ -319,7 +347,7 @@ impl Variant for GoVariant {
                 }
             }
             "score" => {
-                for line in self.score_report(args.optional_word()?, options.komi())? {
+                for line in self.score_report(args.optional_word()?, komi(options))? {
                     out(&line);
                 }
                 Ok(())

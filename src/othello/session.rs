@@ -17,7 +17,7 @@ use crate::othello::{perft, square_name, Board, Position};
 use crate::protocol::args::unknown_command;
 use crate::protocol::{Args, StartSpec};
 use crate::search::{Job, Limits};
-use crate::session::options::Options;
+use crate::session::options::{Kind, Options, Spec};
 use crate::session::variant::{Adapter, Out, PerftJob, SessionError, Variant};
 use crate::stop::{Budget, Halt};
 use std::time::Instant;
@@ -332,6 +332,15 @@ impl OthelloVariant {
 
 impl Adapter for OthelloVariant {
     const COMMANDS: &'static [&'static str] = &["count", "flips", "hint", "solve", "undo"];
+    const OPTIONS: &'static [Spec] = &[Spec::game(
+        "Level",
+        Kind::Spin {
+            default: 3,
+            min: 1,
+            max: 3,
+        },
+    )];
+    const IGNORED_OPTIONS: &'static [&'static str] = &["Threads", "MultiPV"];
     type Rules = Position;
     type Record = Record;
     type Error = OthelloError;
@@ -459,7 +468,7 @@ impl Variant for OthelloVariant {
     }
 
     fn search(&self, _limits: &Limits, options: &Options) -> Job {
-        search::job(self.position(), options.level, options.seed)
+        search::job(self.position(), options.spin("Level"), options.seed)
     }
 
     fn bench(&mut self, _options: &Options, out: Out) -> Result<(), SessionError> {

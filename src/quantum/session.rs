@@ -9,7 +9,7 @@ use crate::quantum::{perft, Position, Record, Ruleset};
 use crate::quantum::{square_name, PlayError, RecordError};
 use crate::search::tt::Table;
 use crate::search::{Job, Limits, MateJob, Searcher};
-use crate::session::options::{Options, Strategy};
+use crate::session::options::{Kind, Options, Spec};
 use crate::session::variant::{self, Adapter, Out, PerftJob, SessionError, Variant};
 use parking_lot::Mutex;
 use std::sync::Arc;
@@ -67,11 +67,24 @@ fn threads(options: &Options) -> usize {
 
 fn rules(options: &Options) -> Ruleset {
     Ruleset {
-        kakutei_nifu: options.kakutei_nifu,
+        kakutei_nifu: options.check("KakuteiNifu"),
     }
 }
 
+/// `Strategy`'s values: the search, or one of the baseline players Shogitter offers.
+const STRATEGIES: &[&str] = &["search", "possibilityist", "random"];
+
 impl Adapter for QuantumVariant {
+    const OPTIONS: &'static [Spec] = &[
+        Spec::game("KakuteiNifu", Kind::Check(true)),
+        Spec::game(
+            "Strategy",
+            Kind::Combo {
+                default: "search",
+                vars: STRATEGIES,
+            },
+        ),
+    ];
     type Rules = Record;
     type Record = Record;
 
@@ -128,7 +141,7 @@ fn threatened(record: &Record) -> Vec<String> {
 }
 
 impl Variant for QuantumVariant {
-    fn king_attacked(&self) -> Vec<String> {
+    fn warnings(&self) -> Vec<String> {
         threatened(&self.record)
     }
 
@@ -189,10 +202,10 @@ impl Variant for QuantumVariant {
         // The current position is the last key; the search adds it itself.
         let keys = self.record.keys();
         let keys = keys[..keys.len().saturating_sub(1)].to_vec();
-        let player = match options.strategy {
-            Strategy::Search => Player::Search,
-            Strategy::Possibilityist => Player::Possibilityist,
-            Strategy::Random => Player::Random { seed: options.seed },
+        let player = match STRATEGIES.get(options.combo("Strategy")) {
+            Some(&"possibilityist") => Player::Possibilityist,
+            Some(&"random") => Player::Random { seed: options.seed },
+            _ => Player::Search,
         };
         let setup = Setup {
             hash_mb: options.hash_mb,

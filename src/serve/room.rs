@@ -100,27 +100,14 @@ struct Room {
     resigned: Option<usize>,
 }
 
-fn start_of(variant: VariantName) -> StartSpec {
-    match variant {
-        VariantName::Go => StartSpec::Sfen(vec![
-            "9".into(),
-            vec![".".repeat(9); 9].join("/"),
-            "b".into(),
-        ]),
-        _ => StartSpec::Startpos,
-    }
-}
-
 impl Room {
     fn new(variant: VariantName, start: Option<Vec<String>>) -> Result<Room, RoomError> {
-        let options = Options {
-            variant,
-            ..Options::default()
-        };
+        let mut options = Options::default();
+        options.variant = variant;
+        let mut game = new_variant(variant);
         let start = start
             .map(StartSpec::Sfen)
-            .unwrap_or_else(|| start_of(variant));
-        let mut game = new_variant(variant);
+            .unwrap_or_else(|| game.casual_start());
         game.set_position(&start, &[], &options)
             .map_err(RoomError::Game)?;
         Ok(Room {
@@ -170,10 +157,10 @@ impl Room {
         } else {
             view.legal_moves()
         };
-        let king_attacked = if over.is_some() {
+        let warnings = if over.is_some() {
             Vec::new()
         } else {
-            self.game.king_attacked()
+            self.game.warnings()
         };
         let names = self.variant.players();
         let you = match seat {
@@ -191,7 +178,7 @@ impl Room {
             "over": over,
             "note": self.note,
             "display": display,
-            "king_attacked": king_attacked,
+            "warnings": warnings,
             "connected": [self.connections(Seat::First) > 0, self.connections(Seat::Second) > 0],
             "same_seat": match seat {
                 Seat::Spectator => 0,

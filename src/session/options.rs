@@ -1,27 +1,12 @@
-//! The engine's options: their USI declarations and typed values.
+//! The engine's options: their USI declarations and typed values. The options every game
+//! shares are declared here ([`SPECS`]); a game's own options are declared in its folder (its
+//! adapter's `OPTIONS`, listed through the registry) and read there by name ([`Options::check`],
+//! [`Options::spin`], [`Options::combo`], [`Options::halves`]).
 
+use super::Registered;
 /// The `USI_Variant` values: the games of the registry, the first the default.
 pub use crate::registry::Game as VariantName;
 use crate::registry::Game;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Strategy {
-    Search,
-    Possibilityist,
-    Random,
-}
-
-impl Strategy {
-    pub const ALL: [Strategy; 3] = [Strategy::Search, Strategy::Possibilityist, Strategy::Random];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Strategy::Search => "search",
-            Strategy::Possibilityist => "possibilityist",
-            Strategy::Random => "random",
-        }
-    }
-}
 
 /// Current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,44 +16,65 @@ pub struct Options {
     pub ponder: bool,
     pub threads: u64,
     pub multipv: u64,
-    pub kakutei_nifu: bool,
     pub move_overhead_ms: u64,
-    pub strategy: Strategy,
-    pub level: u64,
     pub seed: u64,
-    /// Go: each report of `go` also carries the KataGo analysis line (`GoAnalysis`).
-    pub go_analysis: bool,
-    /// Go: the komi in half points (`Komi`).
-    pub komi_halves: i32,
+    /// The games' own options, by name, in the order the games declare them.
+    game: Vec<(&'static str, Value)>,
 }
 
 impl Options {
-    /// Go's komi (`Komi`), in points.
-    pub fn komi(&self) -> f64 {
-        f64::from(self.komi_halves) / 2.0
+    /// A game option's value: the one set, or the default its game declared.
+    fn game_value(&self, name: &str) -> Option<Value> {
+        self.game
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|&(_, v)| v)
+    }
+
+    /// The game option `name` of kind check (false when no game declares one).
+    pub fn check(&self, name: &str) -> bool {
+        self.game_value(name).is_some_and(check)
+    }
+
+    /// The game option `name` of kind spin (0 when no game declares one).
+    pub fn spin(&self, name: &str) -> u64 {
+        self.game_value(name).map_or(0, spin)
+    }
+
+    /// The index of the game option `name`'s value among its `vars` (kind combo).
+    pub fn combo(&self, name: &str) -> usize {
+        self.game_value(name).map_or(0, combo)
+    }
+
+    /// The game option `name` in half points (kind halves).
+    pub fn halves(&self, name: &str) -> i32 {
+        self.game_value(name).map_or(0, halves)
     }
 }
 
 impl Default for Options {
     fn default() -> Self {
+        let mut game: Vec<(&'static str, Value)> = Vec::new();
+        for spec in game_specs() {
+            if !game.iter().any(|(n, _)| *n == spec.name) {
+                game.push((spec.name, spec.kind.default_value()));
+            }
+        }
         Options {
             variant: VariantName::ALL[0],
             hash_mb: 64,
             ponder: false,
             threads: 1,
             multipv: 1,
-            kakutei_nifu: true,
             move_overhead_ms: 50,
-            strategy: Strategy::Search,
-            level: 3,
             seed: 0,
-            go_analysis: false,
-            komi_halves: 15,
+            game,
         }
     }
 }
 
-enum Kind {
+/// An option's USI kind, with its default and bounds.
+pub enum Kind {
     Check(bool),
     Spin {
         default: u64,
@@ -88,8 +94,21 @@ enum Kind {
     },
 }
 
+impl Kind {
+    fn default_value(&self) -> Value {
+        match self {
+            Kind::Check(d) => Value::Check(*d),
+            Kind::Spin { default, .. } => Value::Spin(*default),
+            Kind::Combo { default, vars } => {
+                Value::Combo(vars.iter().position(|v| v == default).unwrap_or(0))
+            }
+            Kind::Halves { default, .. } => Value::Halves(*default),
+        }
+    }
+}
+
 /// A checked value, as its kind reads it: a combo's is the index of its `var`.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Value {
     Check(bool),
     Spin(u64),
@@ -98,21 +117,31 @@ enum Value {
 }
 
 /// One engine option, everything about it in one place: the session, `usi`'s reply and the
-/// served sessions all read this table, so no other file spells an option's name.
+/// served sessions all read these tables, so no other file spells an option's name.
 pub struct Spec {
     name: &'static str,
     kind: Kind,
-    /// Stores a checked value (of this option's kind) in [`Options`].
-    store: fn(&mut Options, Value),
+    /// Stores a checked value (of this option's kind) in [`Options`]; `None` for a game's own
+    /// option, whose value is kept by name.
+    store: Option<fn(&mut Options, Value)>,
     /// Setting it (re)allocates the search's tables at once (`USI_Hash`, `Threads`).
     reallocates: bool,
     /// The most a served session (`ryoshi serve`) may set, for a spin.
     served_max: Option<u64>,
-    /// The games whose play it changes; `None`: every game.
-    games: Option<&'static [Game]>,
 }
 
 impl Spec {
+    /// A game's own option (declared in the game's adapter, `OPTIONS`).
+    pub const fn game(name: &'static str, kind: Kind) -> Spec {
+        Spec {
+            name,
+            kind,
+            store: None,
+            reallocates: false,
+            served_max: None,
+        }
+    }
+
     /// The option's name as `usi` declares it.
     pub fn name(&self) -> &'static str {
         self.name
@@ -128,20 +157,39 @@ impl Spec {
         self.served_max
     }
 
-    /// Whether the option changes anything in `game` (the others ignore it).
+    /// Whether the option changes anything in `game` (the others ignore it): a shared option
+    /// unless the game says it ignores it, a game's own option in the games that declare it.
     pub fn acts_on(&self, game: Game) -> bool {
-        self.games.is_none_or(|games| games.contains(&game))
+        if self.store.is_some() {
+            !game.ignored_options().contains(&self.name)
+        } else {
+            game.options().iter().any(|s| s.name == self.name)
+        }
     }
+}
+
+/// The games' own options, in the registry's order.
+fn game_specs() -> impl Iterator<Item = &'static Spec> {
+    Game::ALL.iter().flat_map(|g| g.options())
+}
+
+/// Every option, in the order `usi` declares them: the shared ones, then each game's own (a
+/// name two games declare is declared once, by the first).
+fn all_specs() -> impl Iterator<Item = &'static Spec> {
+    SPECS.iter().chain(
+        game_specs()
+            .enumerate()
+            .filter(|&(i, spec)| game_specs().take(i).all(|s| s.name != spec.name))
+            .map(|(_, spec)| spec),
+    )
 }
 
 /// The option called `name` (without regard to case, as `setoption` matches it).
 pub fn find(name: &str) -> Option<&'static Spec> {
-    SPECS.iter().find(|s| s.name.eq_ignore_ascii_case(name))
+    all_specs().find(|s| s.name.eq_ignore_ascii_case(name))
 }
 
 const VARIANTS: &[&str] = crate::registry::NAMES;
-const STRATEGIES: &[&str] = &["search", "possibilityist", "random"];
-const QUANTUM: &[Game] = &[Game::QuantumShogi];
 
 /// The value of a check, spin or combo; the table's kinds and stores agree (a test sets every
 /// option once), so another kind never reaches a store.
@@ -175,10 +223,9 @@ const SPECS: &[Spec] = &[
             default: VARIANTS[0],
             vars: VARIANTS,
         },
-        store: |o, v| o.variant = VariantName::ALL[combo(v)],
+        store: Some(|o, v| o.variant = VariantName::ALL[combo(v)]),
         reallocates: false,
         served_max: None,
-        games: None,
     },
     Spec {
         name: "USI_Hash",
@@ -187,19 +234,17 @@ const SPECS: &[Spec] = &[
             min: 1,
             max: 65536,
         },
-        store: |o, v| o.hash_mb = spin(v),
+        store: Some(|o, v| o.hash_mb = spin(v)),
         reallocates: true,
         // A served session starts at 16 MiB (a person's opponent, many tabs at once).
         served_max: Some(64),
-        games: None,
     },
     Spec {
         name: "USI_Ponder",
         kind: Kind::Check(false),
-        store: |o, v| o.ponder = check(v),
+        store: Some(|o, v| o.ponder = check(v)),
         reallocates: false,
         served_max: None,
-        games: None,
     },
     Spec {
         name: "Threads",
@@ -208,11 +253,10 @@ const SPECS: &[Spec] = &[
             min: 1,
             max: 256,
         },
-        store: |o, v| o.threads = spin(v),
+        store: Some(|o, v| o.threads = spin(v)),
         reallocates: true,
         // Many tabs share the machine's cores.
         served_max: Some(1),
-        games: Some(&[Game::QuantumShogi, Game::Go]),
     },
     Spec {
         name: "MultiPV",
@@ -221,18 +265,9 @@ const SPECS: &[Spec] = &[
             min: 1,
             max: 500,
         },
-        store: |o, v| o.multipv = spin(v),
+        store: Some(|o, v| o.multipv = spin(v)),
         reallocates: false,
         served_max: None,
-        games: Some(QUANTUM),
-    },
-    Spec {
-        name: "KakuteiNifu",
-        kind: Kind::Check(true),
-        store: |o, v| o.kakutei_nifu = check(v),
-        reallocates: false,
-        served_max: None,
-        games: Some(QUANTUM),
     },
     Spec {
         name: "MoveOverhead",
@@ -241,33 +276,9 @@ const SPECS: &[Spec] = &[
             min: 0,
             max: 10_000,
         },
-        store: |o, v| o.move_overhead_ms = spin(v),
+        store: Some(|o, v| o.move_overhead_ms = spin(v)),
         reallocates: false,
         served_max: None,
-        games: None,
-    },
-    Spec {
-        name: "Strategy",
-        kind: Kind::Combo {
-            default: "search",
-            vars: STRATEGIES,
-        },
-        store: |o, v| o.strategy = Strategy::ALL[combo(v)],
-        reallocates: false,
-        served_max: None,
-        games: Some(QUANTUM),
-    },
-    Spec {
-        name: "Level",
-        kind: Kind::Spin {
-            default: 3,
-            min: 1,
-            max: 3,
-        },
-        store: |o, v| o.level = spin(v),
-        reallocates: false,
-        served_max: None,
-        games: Some(&[Game::Othello]),
     },
     Spec {
         name: "Seed",
@@ -276,30 +287,9 @@ const SPECS: &[Spec] = &[
             min: 0,
             max: u32::MAX as u64,
         },
-        store: |o, v| o.seed = spin(v),
+        store: Some(|o, v| o.seed = spin(v)),
         reallocates: false,
         served_max: None,
-        games: None,
-    },
-    Spec {
-        name: "GoAnalysis",
-        kind: Kind::Check(false),
-        store: |o, v| o.go_analysis = check(v),
-        reallocates: false,
-        served_max: None,
-        games: Some(&[Game::Go]),
-    },
-    Spec {
-        name: "Komi",
-        kind: Kind::Halves {
-            default: 15,
-            min: -2000,
-            max: 2000,
-        },
-        store: |o, v| o.komi_halves = halves(v),
-        reallocates: false,
-        served_max: None,
-        games: Some(&[Game::Go]),
     },
 ];
 
@@ -310,8 +300,7 @@ pub struct OptionError(pub String);
 impl Options {
     /// The `option name ...` lines of the `usi` reply.
     pub fn declarations() -> Vec<String> {
-        SPECS
-            .iter()
+        all_specs()
             .map(|spec| match &spec.kind {
                 Kind::Check(d) => format!("option name {} type check default {}", spec.name, d),
                 Kind::Spin { default, min, max } => {
@@ -393,7 +382,14 @@ impl Options {
                 Value::Halves(halves as i32)
             }
         };
-        (spec.store)(self, checked);
+        match spec.store {
+            Some(store) => store(self, checked),
+            None => {
+                if let Some(slot) = self.game.iter_mut().find(|(n, _)| *n == spec.name) {
+                    slot.1 = checked;
+                }
+            }
+        }
         Ok(())
     }
 }
@@ -405,7 +401,7 @@ mod tests {
     #[test]
     fn declared_defaults_are_the_real_defaults() {
         let mut from_specs = Options::default();
-        for spec in SPECS {
+        for spec in all_specs() {
             let value = match &spec.kind {
                 Kind::Check(d) => d.to_string(),
                 Kind::Spin { default, .. } => default.to_string(),
@@ -418,14 +414,11 @@ mod tests {
         for (i, v) in VariantName::ALL.iter().enumerate() {
             assert_eq!(VARIANTS[i], v.as_str());
         }
-        for (i, s) in Strategy::ALL.iter().enumerate() {
-            assert_eq!(STRATEGIES[i], s.as_str());
-        }
     }
 
     #[test]
     fn every_option_stores_a_value_of_its_kind() {
-        for spec in SPECS {
+        for spec in all_specs() {
             let other = match &spec.kind {
                 Kind::Check(d) => (!d).to_string(),
                 Kind::Spin { default, min, max } => {
@@ -457,6 +450,38 @@ mod tests {
             .iter()
             .all(|&g| find("USI_Variant").unwrap().acts_on(g)));
         assert!(find("MultiPV").unwrap().served_max().is_none());
+        let komi = find("komi").unwrap();
+        assert!(komi.acts_on(Game::Go) && !komi.acts_on(Game::Othello));
+    }
+
+    #[test]
+    fn a_game_option_is_read_by_name() {
+        let mut o = Options::default();
+        assert_eq!(o.halves("Komi"), 15);
+        o.set("komi", Some("6.5")).unwrap();
+        assert_eq!(o.halves("Komi"), 13);
+        assert!(o.check("KakuteiNifu"));
+        o.set("Strategy", Some("random")).unwrap();
+        assert_eq!(o.combo("Strategy"), 2);
+        assert_eq!(o.spin("NoSuchOption"), 0);
+    }
+
+    #[test]
+    fn two_games_declaring_one_name_agree_on_its_kind() {
+        let specs: Vec<&Spec> = game_specs().collect();
+        for a in &specs {
+            assert!(
+                SPECS.iter().all(|s| s.name != a.name),
+                "{} is shared",
+                a.name
+            );
+            for b in specs.iter().filter(|b| b.name == a.name) {
+                assert_eq!(
+                    std::mem::discriminant(&a.kind),
+                    std::mem::discriminant(&b.kind)
+                );
+            }
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! job, perft, bench and the game-only commands. A game's adapter implements [`Adapter`] (how its
 //! record holds the rules) and [`Variant`]; it is [`Shared`] through the impl below.
 
-use super::options::Options;
+use super::options::{Options, Spec};
 use crate::games::rules::Rules;
 use crate::games::view::{GameView, Played};
 use crate::protocol::{Args, StartSpec};
@@ -84,6 +84,11 @@ pub trait Adapter: Send {
     /// The game's own commands (`count`, `flips`, `benson`, ...), by name: the session sends
     /// these, and only these, to [`Variant::extension`].
     const COMMANDS: &'static [&'static str] = &[];
+    /// The game's own options (`usi` declares them after the shared ones; the game reads them
+    /// by name, as `options.halves("Komi")`).
+    const OPTIONS: &'static [Spec] = &[];
+    /// The shared options that change nothing in this game (`setoption` says so).
+    const IGNORED_OPTIONS: &'static [&'static str] = &[];
     /// The game so far as the session keeps it: the rules' state, with anything only the
     /// session needs beside it (Othello's placements for `undo`).
     type Record: Send;
@@ -162,10 +167,17 @@ pub trait Variant: Shared {
     /// `usinewgame`: forget per-game state (history, tables); the position stays.
     fn new_game(&mut self) {}
 
-    /// The squares where the opponent, were it to move, could capture the side to move's king
-    /// (quantum shogi's `d` line `king attacked:` and the rooms' `king_attacked`); empty for
-    /// games without such a warning.
-    fn king_attacked(&self) -> Vec<String> {
+    /// The start of a game a person opens on the pages without choosing one: `startpos`
+    /// unless the game's usual start is too long for a casual game (Go: 9x9, not 19x19).
+    fn casual_start(&self) -> StartSpec {
+        StartSpec::Startpos
+    }
+
+    /// The squares a player to move should be warned of, where taking a piece would end the
+    /// game (quantum shogi: where the opponent could capture the side to move's king; its `d`
+    /// line `king attacked:`). The rooms send them to the page; empty for games without such
+    /// a warning.
+    fn warnings(&self) -> Vec<String> {
         Vec::new()
     }
 

@@ -84,13 +84,13 @@ function drawQuantum(root) {
     selected: sel.from,
     selectedOwner: sel.owner,
     targets: sel.targets,
-    attacked: new Set(state.king_attacked || []),
+    attacked: new Set(state.warnings || []),
     last: state.moves[state.moves.length - 1],
     onSquare,
     onHand,
   });
   // The mover's possible kings under attack: a warning for the player whose king it is.
-  return myTurn() && (state.king_attacked || []).length ? kingWarning(pos, new Set(state.king_attacked)) : "";
+  return myTurn() && (state.warnings || []).length ? kingWarning(pos, new Set(state.warnings)) : "";
 }
 
 function drawGoRoom(root) {

@@ -1,0 +1,155 @@
+//! What each command does: the one dispatch from a parsed [`Command`] to the session, a game's
+//! own commands, and the options.
+
+use super::*;
+
+impl<W: Write> Session<W> {
+    pub(super) fn execute(&mut self, command: Command) -> Flow {
+        let result = match command {
+            Command::Usi => {
+                self.line(&format!("id name {ENGINE_NAME}"));
+                self.line(&format!("id author {ENGINE_AUTHOR}"));
+                for declaration in Options::declarations() {
+                    self.line(&declaration);
+                }
+                self.line("usiok");
+                Ok(())
+            }
+            Command::IsReady => {
+                // The hash table is (re)allocated here, as Stockfish does, unless a search
+                // holds it.
+                if self.search.is_none() {
+                    self.prepare();
+                }
+                self.line("readyok");
+                Ok(())
+            }
+            Command::UsiNewGame => {
+                self.game.new_game();
+                Ok(())
+            }
+            Command::Quit => {
+                self.stop_search();
+                self.wait_for_search();
+                return Flow::Quit;
+            }
+            Command::Stop | Command::GameOver(_) => {
+                self.stop_search();
+                Ok(())
+            }
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Position { start, moves } => {
+                self.game.set_position(&start, &moves, &self.options)
+            }
+            Command::Go(params) => {
+                self.start_search(&params);
+                Ok(())
+            }
+            Command::Mate(limit) => {
+                self.start_mate(limit);
+                Ok(())
+            }
+            Command::PonderHit(params) => {
+                self.ponderhit(&params);
+                Ok(())
+            }
+            Command::Perft(depth) => self.start_perft(depth),
+            Command::Display => {
+                for row in self.game.display() {
+                    self.line(&row);
+                }
+                Ok(())
+            }
+            Command::Moves => {
+                let moves = self.game.view(&self.options).legal_moves().join(" ");
+                self.line(&moves);
+                Ok(())
+            }
+            Command::Bench => {
+                let mut lines = Vec::new();
+                let result = self
+                    .game
+                    .bench(&self.options, &mut |l: &str| lines.push(l.to_string()));
+                for l in lines {
+                    self.line(&l);
+                }
+                result
+            }
+            Command::Extension { name, args } => self.extension(&name, &args),
+        };
+        if let Err(e) = result {
+            self.error(&e.to_string());
+        }
+        Flow::Continue
+    }
+
+    /// A game's own command: the current game's, or refused as another game's or as unknown.
+    pub(super) fn extension(&mut self, name: &str, args: &str) -> Result<(), SessionError> {
+        if !Registered::commands(self.options.variant).contains(&name) {
+            let theirs = VariantName::ALL
+                .iter()
+                .flat_map(|&g| Registered::commands(g))
+                .find(|&&c| c == name);
+            return Err(match theirs {
+                Some(command) => {
+                    SessionError::not_available(command, self.options.variant.as_str())
+                }
+                None => SessionError::Parse(crate::protocol::args::unknown_command(name)),
+            });
+        }
+        let Session {
+            out,
+            game,
+            options,
+            budget,
+            ..
+        } = self;
+        game.extension(
+            name,
+            Args::new(name, args),
+            options,
+            budget,
+            &mut |l: &str| {
+                let _ = writeln!(out, "{l}");
+                let _ = out.flush();
+            },
+        )
+    }
+
+    pub(super) fn set_option(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<(), SessionError> {
+        let before = self.options.variant;
+        self.options
+            .set(name, value)
+            .map_err(SessionError::Option)?;
+        if self.options.variant != before {
+            self.game = new_variant(self.options.variant);
+        }
+        let Some(spec) = options::find(name) else {
+            return Ok(());
+        };
+        if spec.reallocates() {
+            self.prepare();
+        }
+        // Stored all the same (it acts once the game changes), but a GUI user should not
+        // believe it changed this game's play.
+        if !spec.acts_on(self.options.variant) {
+            self.line(&format!(
+                "info string {} has no effect on {}",
+                spec.name(),
+                self.options.variant.as_str()
+            ));
+        }
+        Ok(())
+    }
+
+    /// Allocates the hash table the options ask for; one `info string` when it is smaller.
+    pub(super) fn prepare(&mut self) {
+        if let Some(note) = self.game.prepare(&self.options) {
+            self.line(&format!("info string {note}"));
+        }
+    }
+}
