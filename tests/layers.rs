@@ -206,3 +206,85 @@ fn the_scan_sees_a_climb() {
     assert!(part_floor(&floors, "board") < part_floor(&floors, "session"));
     assert!(game_folders().contains(&"othello".to_string()));
 }
+
+/// The variant names of the registry's lines (`Variant => folder: Rules, Adapter;`).
+fn game_variants() -> Vec<String> {
+    let lib = fs::read_to_string(Path::new(ROOT).join("src/lib.rs")).expect("lib.rs");
+    let list = lib.rsplit_once("games! {").expect("the registry").1;
+    list.lines()
+        .take_while(|l| l.trim() != "}")
+        .filter_map(|l| l.split_once("=>"))
+        .map(|(variant, _)| variant.trim().to_string())
+        .collect()
+}
+
+/// The places in `text` (code before its tests, comments left out) that name one of `games`'
+/// folders (`crate::go`) or `variants` (`Game::Go`, `VariantName::Othello`).
+fn game_names(text: &str, games: &[String], variants: &[String]) -> Vec<(usize, String)> {
+    let code = text.split("#[cfg(test)]").next().unwrap_or("");
+    let mut found: Vec<(usize, String)> = crate_paths(code)
+        .into_iter()
+        .filter(|(_, used, _)| games.contains(used))
+        .map(|(line, used, _)| (line, format!("crate::{used}")))
+        .collect();
+    for (n, line) in code.lines().enumerate() {
+        let line = line.split("//").next().unwrap_or("");
+        for variant in variants {
+            for owner in ["Game::", "VariantName::"] {
+                let name = format!("{owner}{variant}");
+                let named = line.match_indices(&name).any(|(at, _)| {
+                    let after = line[at + name.len()..].chars().next();
+                    !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                });
+                if named {
+                    found.push((n + 1, name));
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_generic_code_names_a_game() {
+    // Everything that knows one game lives in its folder: outside the game folders, only
+    // main.rs (the command line) and the registry in lib.rs may name a game; tests may.
+    let games = game_folders();
+    let variants = game_variants();
+    assert!(variants.len() == games.len() && variants.contains(&"Go".to_string()));
+    let src = Path::new(ROOT).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let mut named = Vec::new();
+    for file in &files {
+        let Some((module, _)) = top_module(&src, file) else {
+            continue; // lib.rs and main.rs
+        };
+        if games.contains(&module) {
+            continue;
+        }
+        let text = fs::read_to_string(file).expect("readable source");
+        for (line, name) in game_names(&text, &games, &variants) {
+            named.push(format!("{}:{line}: {name}", file.display()));
+        }
+    }
+    assert!(
+        named.is_empty(),
+        "generic code that names a game:\n{}",
+        named.join("\n")
+    );
+}
+
+#[test]
+fn the_game_name_scan_sees_a_game() {
+    let games = vec!["go".to_string()];
+    let variants = vec!["Go".to_string()];
+    let text = "use crate::go::Board; // crate::go\nif v == Game::Go {}\nGame::Gopher;\n\
+                #[cfg(test)]\nmod tests { use crate::go; }";
+    let found = game_names(text, &games, &variants);
+    assert_eq!(
+        found,
+        vec![(1, "crate::go".to_string()), (2, "Game::Go".to_string())]
+    );
+}
