@@ -261,13 +261,13 @@ fn fuzz_qsfen() {
         noise(),
     ];
     fuzz("qsfen", runner(3, 600), &strategy, |text| {
-        match qsfen::parse(&text) {
+        match qsfen::read(&text) {
             Ok(pos) => {
                 let once = qsfen::write(&pos);
-                let again = qsfen::parse(&once).map_err(TestCaseError::fail)?;
+                let again = qsfen::read(&once).map_err(|e| TestCaseError::fail(e.to_string()))?;
                 prop_assert_eq!(qsfen::write(&again), once);
             }
-            Err(e) => check_error_text(&e)?,
+            Err(e) => check_error_text(&e.to_string())?,
         }
         Ok(())
     });
@@ -403,7 +403,7 @@ fn fuzz_obf() {
             for (sq, s) in &scores {
                 line.push_str(&format!(" {}:{s:+};", square_name(*sq).to_uppercase()));
             }
-            let e = obf::parse_line(&line).map_err(TestCaseError::fail)?;
+            let e = obf::read_line(&line).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert_eq!(e.position.black(), black);
             prop_assert_eq!(e.position.white(), white);
             prop_assert_eq!(e.position.black_to_move, black_to_move);
@@ -420,8 +420,8 @@ fn fuzz_obf() {
         runner(7, 3000),
         &prop_oneof![mutated(lines), noise()],
         |text| {
-            if let Err(e) = obf::parse_line(&text) {
-                check_error_text(&e)?;
+            if let Err(e) = obf::read_line(&text) {
+                check_error_text(&e.to_string())?;
             }
             Ok(())
         },

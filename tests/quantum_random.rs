@@ -45,7 +45,7 @@ fn check_state(pos: &Position, context: &str) {
     if pos.winner().is_none() {
         // QSFEN round trip: same state, same key, and writing is stable.
         let text = qsfen::write(pos);
-        let back = qsfen::parse(&text).unwrap_or_else(|e| panic!("{context}: {text}: {e}"));
+        let back = qsfen::read(&text).unwrap_or_else(|e| panic!("{context}: {text}: {e}"));
         assert_eq!(qsfen::write(&back), text, "{context}");
         assert_eq!(back.key(), pos.key(), "{context}: {text}");
     }

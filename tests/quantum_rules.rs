@@ -5,7 +5,7 @@ use ryoshi::quantum::types::parse_square;
 use ryoshi::quantum::{qsfen, Color, Ending, Position, Record, Ruleset};
 
 fn pos(text: &str) -> Position {
-    qsfen::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    qsfen::read(text).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 fn play(p: &Position, moves: &str) -> Position {

@@ -67,11 +67,6 @@ pub enum ObfError {
 
 error_text!(derived: ObfError);
 
-/// [`read_line`] with the error as text.
-pub fn parse_line(text: &str) -> Result<ObfEntry, String> {
-    Ok(read_line(text)?)
-}
-
 /// Parses one OBF line.
 pub fn read_line(text: &str) -> Result<ObfEntry, ObfError> {
     let text = text.trim();
@@ -106,11 +101,11 @@ mod tests {
 
     #[test]
     fn parses_an_ffo_line() {
-        let e = parse_line("O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38; C7:+36; D8:-4;")
+        let e = read_line("O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X; A2:+38; C7:+36; D8:-4;")
             .unwrap();
         assert!(e.position.black_to_move);
         assert_eq!(e.scores, vec![(8, 38), (50, 36), (59, -4)]);
         assert_eq!(e.best_score(), Some(38));
-        assert!(parse_line("XO X; A2:+38;").is_err());
+        assert!(read_line("XO X; A2:+38;").is_err());
     }
 }

@@ -170,11 +170,6 @@ impl From<PositionError> for QsfenError {
     }
 }
 
-/// [`read`] with the error as the protocol writes it.
-pub fn parse(text: &str) -> Result<Position, String> {
-    Ok(read(text)?)
-}
-
 /// Parses and validates a QSFEN (fields separated by whitespace; move number optional).
 pub fn read(text: &str) -> Result<Position, QsfenError> {
     let text = text.trim();

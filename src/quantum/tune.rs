@@ -275,7 +275,7 @@ pub fn load(
             }
             let mut pos = match &opening.sfen {
                 None => Position::start(),
-                Some(text) => qsfen::parse(text).map_err(|e| at(format!("{e:?}")))?,
+                Some(text) => qsfen::read(text).map_err(|e| at(format!("{e:?}")))?,
             };
             let all = opening.moves.iter().map(String::as_str).chain(moves);
             let validation = {

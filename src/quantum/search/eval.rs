@@ -126,19 +126,19 @@ mod tests {
 
     #[test]
     fn mirrored_positions_score_the_same_for_the_side_to_move() {
-        let black = qsfen::parse("4k4/9/9/9/9/9/4P4/4R4/4K4 b P16Q19q 1").unwrap();
-        let white = qsfen::parse("4k4/4r4/4p4/9/9/9/9/9/4K4 w 19Qp16q 1").unwrap();
+        let black = qsfen::read("4k4/9/9/9/9/9/4P4/4R4/4K4 b P16Q19q 1").unwrap();
+        let white = qsfen::read("4k4/4r4/4p4/9/9/9/9/9/4K4 w 19Qp16q 1").unwrap();
         assert_eq!(evaluate(&black), evaluate(&white));
         // The same, but gote has taken the rook.
-        let lost = qsfen::parse("4k4/9/9/9/9/9/4P4/9/4K4 b P16Qr~19q 1").unwrap();
+        let lost = qsfen::read("4k4/9/9/9/9/9/4P4/9/4K4 b P16Qr~19q 1").unwrap();
         assert!(evaluate(&black) > evaluate(&lost) + 1000);
     }
 
     #[test]
     fn a_known_attacked_king_is_worse_than_a_hidden_one() {
         // Sente's king is certain and a gote rook stands next to it; gote to move.
-        let exposed = qsfen::parse("4k4/9/9/9/9/9/9/4r4/4K4 w 19Q18q 1").unwrap();
-        let quiet = qsfen::parse("4k4/9/9/9/9/9/9/r8/4K4 w 19Q18q 1").unwrap();
+        let exposed = qsfen::read("4k4/9/9/9/9/9/9/4r4/4K4 w 19Q18q 1").unwrap();
+        let quiet = qsfen::read("4k4/9/9/9/9/9/9/r8/4K4 w 19Q18q 1").unwrap();
         assert!(evaluate(&exposed) > evaluate(&quiet));
     }
 

@@ -476,7 +476,7 @@ mod tests {
     }
 
     fn mate_within(text: &str, ms: Option<u64>) -> (Position, MateResult) {
-        let pos = qsfen::parse(text).unwrap();
+        let pos = qsfen::read(text).unwrap();
         let control = Control::new(
             Limits {
                 infinite: ms.is_none(),
@@ -570,7 +570,7 @@ mod tests {
             })
             .collect();
         let text = format!("{} b {hand}{}Q~ 1", board.join("/"), 19 - placed);
-        let pos = qsfen::parse(&text).ok()?;
+        let pos = qsfen::read(&text).ok()?;
         (pos.winner().is_none()).then_some(text)
     }
 
@@ -717,7 +717,7 @@ mod tests {
                 continue;
             };
             tried += 1;
-            let pos = qsfen::parse(&text).unwrap();
+            let pos = qsfen::read(&text).unwrap();
             let control = Control::new(
                 Limits {
                     infinite: true,

@@ -358,7 +358,7 @@ mod tests {
     use crate::search::Limits;
 
     fn search(qsfen_text: &str, depth: u32) -> Outcome {
-        let pos = qsfen::parse(qsfen_text).unwrap();
+        let pos = qsfen::read(qsfen_text).unwrap();
         let mut searcher = Searcher::<QGame>::new(1);
         let control = Control::new(
             Limits {
@@ -384,7 +384,7 @@ mod tests {
         let outcome = search(KING_EN_PRISE, 3);
         assert_eq!(outcome.best.as_deref(), Some("5b5a"));
         assert!(outcome.info.score > WIN_BOUND, "{:?}", outcome.info);
-        let pos = qsfen::parse(KING_EN_PRISE).unwrap();
+        let pos = qsfen::read(KING_EN_PRISE).unwrap();
         let (a, _) = possibilityist(&pos, &Ruleset::default()).unwrap();
         assert_eq!(pos.action_name(a), "5b5a");
     }
@@ -393,7 +393,7 @@ mod tests {
     fn the_search_and_possibilityist_save_their_own_king() {
         // Gote's rook attacks sente's certain king; sente to move.
         let text = "4k4/9/9/9/9/9/9/4r4/4K4 b 19Q18q 1";
-        let pos = qsfen::parse(text).unwrap();
+        let pos = qsfen::read(text).unwrap();
         let rules = Ruleset::default();
         let safe = |name: &str| {
             let a = pos.parse_action(name, &rules).unwrap();
@@ -432,7 +432,7 @@ mod tests {
     #[test]
     fn codes_and_history_indices_are_distinct_and_in_range() {
         let rules = Ruleset::default();
-        let pos = qsfen::parse("4k4/9/9/9/9/9/4P4/9/4K4 b P17Q19q 1").unwrap();
+        let pos = qsfen::read("4k4/9/9/9/9/9/4P4/9/4K4 b P17Q19q 1").unwrap();
         let moves = pos.legal_actions(&rules);
         let codes: std::collections::BTreeSet<u32> =
             moves.iter().map(|&m| QGame::code(m)).collect();
