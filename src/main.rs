@@ -6,7 +6,7 @@ use ryoshi::protocol::StartSpec;
 use ryoshi::registry::NAMES;
 use ryoshi::session::options::Options;
 use ryoshi::session::{new_variant, run};
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader, IsTerminal, Read};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -193,9 +193,22 @@ fn main() -> ExitCode {
     }
 }
 
+/// Said on stderr when the protocol loop reads a terminal.
+const TERMINAL_HINT: &str = concat!(
+    "ryoshi ",
+    env!("CARGO_PKG_VERSION"),
+    ": a USI engine, waiting for commands on stdin (try usi, isready, position startpos, d, \
+     go movetime 500; quit ends). `ryoshi --help` lists the other modes."
+);
+
 /// No subcommand: the USI loop, unless the first line is `nboard N`, which an Othello GUI
 /// sends to an engine configured as plain `ryoshi`; then the NBoard loop (that line included).
 fn protocol_loop() {
+    // A person who started the engine by hand learns what it waits for; a GUI or a pipe (no
+    // terminal) gets nothing extra, and stdout stays the protocol's alone.
+    if io::stdin().is_terminal() {
+        eprintln!("{TERMINAL_HINT}");
+    }
     let mut first = Vec::new();
     // Bounded: only the first 4 KiB decide; the chosen loop reads them again, then the rest.
     let _ = io::stdin().lock().take(4096).read_until(b'\n', &mut first);

@@ -154,3 +154,66 @@ fn command_line_output_into_a_closed_pipe_ends_quietly() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// A person who runs `ryoshi` in a terminal is told on stderr what it waits for; a GUI's pipe
+/// gets nothing on stderr and nothing extra on stdout.
+#[test]
+fn a_terminal_is_told_what_the_engine_waits_for_and_a_pipe_is_not() {
+    use std::io::{Read, Write};
+    use std::os::fd::{FromRawFd, OwnedFd};
+    use std::process::{Child, Command, Stdio};
+    let run = |stdin: Stdio, feed: &mut dyn FnMut(&mut Child)| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ryoshi"))
+            .stdin(stdin)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the engine starts");
+        feed(&mut child);
+        let mut err = String::new();
+        let mut out = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        child
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut out)
+            .unwrap();
+        assert!(child.wait().unwrap().success());
+        (out, err)
+    };
+    let (mut master, mut slave) = (0, 0);
+    // SAFETY: openpty writes two new descriptors into the integers it is given.
+    let opened = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(opened, 0, "no pseudo-terminal");
+    // SAFETY: both descriptors were just opened and are owned here alone.
+    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+    let mut terminal = std::fs::File::from(master);
+    let (out, err) = run(Stdio::from(slave), &mut |_| {
+        terminal.write_all(b"quit\n").unwrap();
+    });
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.starts_with("ryoshi ") && err.contains("waiting for commands on stdin"),
+        "{err}"
+    );
+
+    let (out, err) = run(Stdio::piped(), &mut |child| {
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"quit\n").unwrap();
+    });
+    assert!(err.is_empty() && out.is_empty(), "{err}{out}");
+}

@@ -541,8 +541,9 @@ pub struct Args {
     /// Results files of `ryoshi match` (JSONL), e.g. of `tune/selfplay.toml`.
     #[arg(required = true)]
     pub results: Vec<String>,
-    /// The generated source file.
-    #[arg(long, default_value = "src/quantum/search/weights.rs")]
+    /// The generated source file (never the engine's tracked `src/quantum/search/weights.rs`
+    /// unless named: a fit replaces the engine's weights only when a match decides it).
+    #[arg(long, default_value = "weights.rs")]
     pub out: String,
     /// Seed of the train/validation split.
     #[arg(long, default_value_t = 1)]
