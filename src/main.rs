@@ -147,6 +147,7 @@ fn main() -> ExitCode {
         Some(Sub::Bench { what }) => bench(what),
         Some(Sub::Gtp(args)) => {
             ryoshi::go::gtp::run_with(args, BufReader::new(io::stdin()), io::stdout())
+                .map_err(String::from)
         }
         Some(Sub::Nboard) => {
             ryoshi::othello::nboard::run(BufReader::new(io::stdin()), io::stdout());
