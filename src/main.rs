@@ -183,7 +183,8 @@ fn main() -> ExitCode {
             max_sessions,
             allow_hosts,
             idle_timeout: std::time::Duration::from_secs(idle_timeout.max(1)),
-        }),
+        })
+        .map_err(String::from),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
