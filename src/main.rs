@@ -168,8 +168,10 @@ fn main() -> ExitCode {
             }
         }
         Some(Sub::Tune(args)) => match &args.game {
-            Some(TuneGame::Othello(command)) => ryoshi::othello::tune::run_cli(command),
-            None => ryoshi::quantum::tune::run_cli(&args.quantum),
+            Some(TuneGame::Othello(command)) => {
+                ryoshi::othello::tune::run_cli(command).map_err(String::from)
+            }
+            None => ryoshi::quantum::tune::run_cli(&args.quantum).map_err(String::from),
         },
         Some(Sub::Serve {
             host,
