@@ -92,6 +92,31 @@ pub struct Reply {
     pub stream: Option<analyze::Request>,
 }
 
+impl Reply {
+    /// A refusal: `?` and `text`, and the session goes on.
+    fn failure(text: String) -> Reply {
+        Reply {
+            ok: false,
+            text,
+            quit: false,
+            stream: None,
+        }
+    }
+
+    /// A command's outcome; only a success may end the session.
+    fn of(result: Result<String, Failure>, quit: bool) -> Reply {
+        match result {
+            Ok(text) => Reply {
+                ok: true,
+                text,
+                quit,
+                stream: None,
+            },
+            Err(failure) => Reply::failure(failure.to_string()),
+        }
+    }
+}
+
 /// Why a command failed: its Display is the text after `? ` (GTP 2's standard messages where
 /// the standard has one).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -196,15 +221,7 @@ impl Gtp {
             None
         };
         let Some(command) = tokens.next() else {
-            return Some((
-                id,
-                Reply {
-                    ok: false,
-                    text: "missing command".into(),
-                    quit: false,
-                    stream: None,
-                },
-            ));
+            return Some((id, Reply::failure("missing command".into())));
         };
         let args: Vec<&str> = tokens.collect();
         let mut quit = false;
@@ -216,31 +233,12 @@ impl Gtp {
                     quit: false,
                     stream: Some(request),
                 },
-                Err(failure) => Reply {
-                    ok: false,
-                    text: failure.to_string(),
-                    quit: false,
-                    stream: None,
-                },
+                Err(failure) => Reply::failure(failure.to_string()),
             };
             return Some((id, reply));
         }
         let result = self.execute(command, &args, &mut quit);
-        let reply = match result {
-            Ok(text) => Reply {
-                ok: true,
-                text,
-                quit,
-                stream: None,
-            },
-            Err(failure) => Reply {
-                ok: false,
-                text: failure.to_string(),
-                quit: false,
-                stream: None,
-            },
-        };
-        Some((id, reply))
+        Some((id, Reply::of(result, quit)))
     }
 
     /// Sends a command to its family; the arity is checked here, before any argument.

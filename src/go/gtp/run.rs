@@ -66,15 +66,7 @@ pub fn run_with<R: BufRead + Send + 'static, W: Write + Send>(
         };
         let (id, reply) = match msg {
             Input::Eof => break,
-            Input::TooLong => (
-                None,
-                Reply {
-                    ok: false,
-                    text: lines::too_long_message(),
-                    quit: false,
-                    stream: None,
-                },
-            ),
+            Input::TooLong => (None, Reply::failure(lines::too_long_message())),
             Input::Line(line) => {
                 let Some(answer) = gtp.handle(&preprocess(&line)) else {
                     continue;
