@@ -147,6 +147,7 @@ fn main() -> ExitCode {
         Some(Sub::Bench { what }) => bench(what),
         Some(Sub::Gtp(args)) => {
             ryoshi::go::gtp::run_with(args, BufReader::new(io::stdin()), io::stdout())
+                .map_err(String::from)
         }
         Some(Sub::Nboard) => {
             ryoshi::othello::nboard::run(BufReader::new(io::stdin()), io::stdout());
@@ -167,8 +168,10 @@ fn main() -> ExitCode {
             }
         }
         Some(Sub::Tune(args)) => match &args.game {
-            Some(TuneGame::Othello(command)) => ryoshi::othello::tune::run_cli(command),
-            None => ryoshi::quantum::tune::run_cli(&args.quantum),
+            Some(TuneGame::Othello(command)) => {
+                ryoshi::othello::tune::run_cli(command).map_err(String::from)
+            }
+            None => ryoshi::quantum::tune::run_cli(&args.quantum).map_err(String::from),
         },
         Some(Sub::Serve {
             host,
@@ -182,7 +185,8 @@ fn main() -> ExitCode {
             max_sessions,
             allow_hosts,
             idle_timeout: std::time::Duration::from_secs(idle_timeout.max(1)),
-        }),
+        })
+        .map_err(String::from),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -80,11 +80,16 @@ pub struct PlayoutsArgs {
     threads: u64,
 }
 
-fn seconds(text: &str) -> Result<f64, String> {
+/// A measure's length out of range (clap shows it after the value).
+#[derive(Debug, thiserror::Error)]
+#[error("expected seconds above 0, at most 3600")]
+struct SecondsError;
+
+fn seconds(text: &str) -> Result<f64, SecondsError> {
     text.parse::<f64>()
         .ok()
         .filter(|v| v.is_finite() && *v > 0.0 && *v <= 3600.0)
-        .ok_or_else(|| "expected seconds above 0, at most 3600".to_string())
+        .ok_or(SecondsError)
 }
 
 /// The default oracle, built into the binary so that `bench benson` runs from any directory

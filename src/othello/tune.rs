@@ -26,6 +26,53 @@ use crate::rng::{mix, SplitMix64};
 use crate::search::{Control, Limits};
 use std::io::Write;
 
+/// Why a tuning command stops: its Display is the message `ryoshi:` prints.
+#[derive(Debug, thiserror::Error)]
+pub enum TuneError {
+    /// A file cannot be read or written.
+    #[error("{path}: {error}")]
+    File { path: String, error: std::io::Error },
+    /// A line of a positions file is not a position.
+    #[error("{path}: {error}")]
+    Data { path: String, error: LineError },
+    #[error("--shard wants K/N with 1 <= K <= N: {0}")]
+    Shard(String),
+    #[error("--random-min must not exceed --random-max")]
+    RandomRange,
+    #[error("no positions to search")]
+    NoPositions,
+    #[error("too few positions for a training and a validation set")]
+    TooFew,
+    /// Self-play cannot go on (a bug in a search or the rules).
+    #[error("the solver found no move")]
+    SolverNoMove,
+    #[error("the search found no move")]
+    SearchNoMove,
+    #[error("an illegal move")]
+    IllegalMove,
+}
+
+crate::games::error_text!(derived: TuneError);
+
+/// A positions line that is not one (the line, trimmed).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("not a positions line: {0}")]
+pub struct LineError(pub String);
+
+fn file_error(path: &str) -> impl Fn(std::io::Error) -> TuneError + '_ {
+    move |error| TuneError::File {
+        path: path.to_string(),
+        error,
+    }
+}
+
+fn data_error(path: &str) -> impl Fn(LineError) -> TuneError + '_ {
+    move |error| TuneError::Data {
+        path: path.to_string(),
+        error,
+    }
+}
+
 #[derive(clap::Subcommand, Debug)]
 pub enum Command {
     /// Play seeded self-play games and write their positions, labelled by the final margin.
@@ -123,7 +170,7 @@ pub struct ProbcutArgs {
     pub seed: u64,
 }
 
-pub fn run_cli(command: &Command) -> Result<(), String> {
+pub fn run_cli(command: &Command) -> Result<(), TuneError> {
     match command {
         Command::Generate(a) => generate(a),
         Command::Fit(a) => fit_cli(a),
@@ -177,13 +224,13 @@ pub fn regress(pairs: &[(f64, f64)]) -> (f64, f64, f64) {
     (a, b, var.sqrt())
 }
 
-fn probcut_cli(args: &ProbcutArgs) -> Result<(), String> {
+fn probcut_cli(args: &ProbcutArgs) -> Result<(), TuneError> {
     use crate::othello::search::probcut::{shallow, MIN_DEPTH};
     let mut pool = Vec::new();
     for path in &args.data {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let text = std::fs::read_to_string(path).map_err(file_error(path))?;
         for line in text.lines() {
-            if let Some(l) = parse_line(line).map_err(|e| format!("{path}: {e}"))? {
+            if let Some(l) = parse_line(line).map_err(data_error(path))? {
                 let b = Board {
                     player: l.player,
                     opponent: l.opponent,
@@ -195,7 +242,7 @@ fn probcut_cli(args: &ProbcutArgs) -> Result<(), String> {
         }
     }
     if pool.is_empty() {
-        return Err("no positions to search".into());
+        return Err(TuneError::NoPositions);
     }
     // A seeded draw without replacement (partial Fisher-Yates).
     let mut rng = SplitMix64::new(args.seed);
@@ -248,9 +295,9 @@ fn probcut_cli(args: &ProbcutArgs) -> Result<(), String> {
 }
 
 /// `K/N` with 1 <= K <= N.
-fn parse_shard(text: Option<&str>) -> Result<(u64, u64), String> {
+fn parse_shard(text: Option<&str>) -> Result<(u64, u64), TuneError> {
     let Some(text) = text else { return Ok((1, 1)) };
-    let bad = || format!("--shard wants K/N with 1 <= K <= N: {text}");
+    let bad = || TuneError::Shard(text.to_string());
     let (k, n) = text.split_once('/').ok_or_else(bad)?;
     let (k, n): (u64, u64) = (
         k.trim().parse().map_err(|_| bad())?,
@@ -278,7 +325,7 @@ pub fn self_play(
     game: u64,
     args: &GenerateArgs,
     solver: &mut Solver,
-) -> Result<Vec<Labelled>, String> {
+) -> Result<Vec<Labelled>, TuneError> {
     let mut rng = SplitMix64::new(args.seed ^ mix(game.wrapping_add(1)));
     let span = args.random_max.saturating_sub(args.random_min) as u64 + 1;
     let random_plies = args.random_min + rng.below(span) as u32;
@@ -311,10 +358,7 @@ pub fn self_play(
             let list: Vec<u32> = crate::othello::board::squares(m).collect();
             list[rng.index(list.len())]
         } else if exact {
-            solver
-                .solve(&board)
-                .best
-                .ok_or("the solver found no move")?
+            solver.solve(&board).best.ok_or(TuneError::SolverNoMove)?
         } else {
             let control = Control::new(
                 Limits {
@@ -327,9 +371,9 @@ pub fn self_play(
             out.best
                 .as_deref()
                 .and_then(crate::othello::position::parse_square)
-                .ok_or("the search found no move")?
+                .ok_or(TuneError::SearchNoMove)?
         };
-        board = board.play(sq).ok_or("an illegal move")?;
+        board = board.play(sq).ok_or(TuneError::IllegalMove)?;
         black = !black;
         ply += 1;
     }
@@ -350,12 +394,13 @@ pub fn self_play(
         .collect())
 }
 
-fn generate(args: &GenerateArgs) -> Result<(), String> {
+fn generate(args: &GenerateArgs) -> Result<(), TuneError> {
     let (k, n) = parse_shard(args.shard.as_deref())?;
     if args.random_min > args.random_max {
-        return Err("--random-min must not exceed --random-max".into());
+        return Err(TuneError::RandomRange);
     }
-    let file = std::fs::File::create(&args.out).map_err(|e| format!("{}: {e}", args.out))?;
+    let io = file_error(&args.out);
+    let file = std::fs::File::create(&args.out).map_err(&io)?;
     let mut out = std::io::BufWriter::new(file);
     let eval = match args.eval {
         EvalArg::Hand => "hand",
@@ -365,17 +410,16 @@ fn generate(args: &GenerateArgs) -> Result<(), String> {
         "ryoshi tune othello generate --games {} --seed {} --shard {k}/{n} --depth {} --exact {} --random-min {} --random-max {} --eval {eval} --out {}",
         args.games, args.seed, args.depth, args.exact, args.random_min, args.random_max, args.out
     );
-    let io = |e: std::io::Error| format!("{}: {e}", args.out);
-    writeln!(out, "# {command}").map_err(io)?;
+    writeln!(out, "# {command}").map_err(&io)?;
     if matches!(args.eval, EvalArg::Pattern) {
         writeln!(
             out,
             "# weights: {}",
             pattern::header().lines().next().unwrap_or("")
         )
-        .map_err(io)?;
+        .map_err(&io)?;
     }
-    writeln!(out, "# game player opponent margin exact|game").map_err(io)?;
+    writeln!(out, "# game player opponent margin exact|game").map_err(&io)?;
     let mut solver = Solver::new(20);
     let t0 = std::time::Instant::now();
     let (mut games, mut positions) = (0u64, 0u64);
@@ -392,7 +436,7 @@ fn generate(args: &GenerateArgs) -> Result<(), String> {
                 l.margin,
                 if l.exact { 'e' } else { 'g' }
             )
-            .map_err(io)?;
+            .map_err(&io)?;
             positions += 1;
         }
         games += 1;
@@ -409,7 +453,7 @@ fn generate(args: &GenerateArgs) -> Result<(), String> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    out.flush().map_err(io)?;
+    out.flush().map_err(&io)?;
     println!(
         "{command}: {games} games, {positions} positions in {:.0} s",
         t0.elapsed().as_secs_f64()
@@ -498,13 +542,13 @@ impl Data {
 }
 
 /// Parses one positions line (comments and blank lines give None).
-pub fn parse_line(line: &str) -> Result<Option<Labelled>, String> {
+pub fn parse_line(line: &str) -> Result<Option<Labelled>, LineError> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);
     }
     let w: Vec<&str> = line.split_whitespace().collect();
-    let bad = || format!("not a positions line: {line}");
+    let bad = || LineError(line.to_string());
     if w.len() != 5 {
         return Err(bad());
     }
@@ -609,16 +653,16 @@ fn export(canon: &[Vec<u32>], w: &[f32]) -> Vec<i16> {
     table
 }
 
-fn fit_cli(args: &FitArgs) -> Result<(), String> {
+fn fit_cli(args: &FitArgs) -> Result<(), TuneError> {
     let canon = canonical_tables();
     let (mut train, mut validation) = (Data::new(), Data::new());
     let (mut lines, mut exact) = (0u64, 0u64);
     let mut games = std::collections::BTreeSet::new();
     let mut hand_err = (0.0f64, 0u64);
     for path in &args.data {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let text = std::fs::read_to_string(path).map_err(file_error(path))?;
         for line in text.lines() {
-            let Some(l) = parse_line(line).map_err(|e| format!("{path}: {e}"))? else {
+            let Some(l) = parse_line(line).map_err(data_error(path))? else {
                 continue;
             };
             lines += 1;
@@ -654,7 +698,7 @@ fn fit_cli(args: &FitArgs) -> Result<(), String> {
         }
     }
     if train.features.is_empty() || validation.features.is_empty() {
-        return Err("too few positions for a training and a validation set".into());
+        return Err(TuneError::TooFew);
     }
     println!(
         "{lines} positions ({exact} exact) of {} games: {} train, {} validation; the hand-set evaluation's validation error {:.2} discs²",
@@ -727,7 +771,7 @@ fn fit_cli(args: &FitArgs) -> Result<(), String> {
         hand_err.0 / hand_err.1.max(1) as f64
     );
     let bytes = pattern::encode(&header, &table);
-    std::fs::write(&args.out, &bytes).map_err(|e| format!("{}: {e}", args.out))?;
+    std::fs::write(&args.out, &bytes).map_err(file_error(&args.out))?;
     print!("{header}");
     println!("wrote {} ({} bytes)", args.out, bytes.len());
     Ok(())

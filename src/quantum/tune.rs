@@ -10,8 +10,9 @@
 //! names the parameters that move). Nothing is random but the train/validation split, which
 //! hashes each game with the seed; the output is the same on every run and at every commit.
 
-use crate::matches::merge::read;
-use crate::matches::opening::Opening;
+use crate::matches::merge::{read, MergeError};
+use crate::matches::opening::{Opening, OpeningError};
+use crate::quantum::action::ActionError;
 use crate::quantum::search::eval::{Values, Weights};
 use crate::quantum::types::{is_king_candidate, Color};
 use crate::quantum::{origin_of, qsfen, Action, Position, Ruleset, HAND};
@@ -214,10 +215,53 @@ pub fn quiet(pos: &Position) -> Result<Position, NotQuiet> {
     }
 }
 
-fn field<'a>(v: &'a serde_json::Value, key: &str) -> Result<&'a str, String> {
+/// Why tuning stops: its Display is the message `ryoshi:` prints.
+#[derive(Debug, thiserror::Error)]
+pub enum TuneError {
+    /// A file cannot be read or written.
+    #[error("{path}: {error}")]
+    File { path: String, error: std::io::Error },
+    /// A results file is not one.
+    #[error(transparent)]
+    Results(#[from] MergeError),
+    /// A game of a results file cannot be replayed.
+    #[error("{file}: game {game}: {error}")]
+    Game {
+        file: String,
+        game: u64,
+        error: GameError,
+    },
+    #[error("no positions to fit")]
+    NoPositions,
+    /// A progress bar's template is refused (a bug: they are constants).
+    #[error(transparent)]
+    Template(#[from] indicatif::style::TemplateError),
+}
+
+crate::games::error_text!(derived: TuneError);
+
+/// What is wrong with one game of a results file.
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    #[error("no string `{0}`")]
+    NoField(&'static str),
+    #[error(transparent)]
+    Opening(#[from] OpeningError),
+    #[error("no `moves`")]
+    NoMoves,
+    /// The opening's position (the reader's message, quoted as the tuner always wrote it).
+    #[error("{0:?}")]
+    Sfen(String),
+    #[error(transparent)]
+    Action(#[from] ActionError),
+    #[error("inconsistent move {0}")]
+    Inconsistent(String),
+}
+
+fn field<'a>(v: &'a serde_json::Value, key: &'static str) -> Result<&'a str, GameError> {
     v.get(key)
         .and_then(|x| x.as_str())
-        .ok_or(format!("no string `{key}`"))
+        .ok_or(GameError::NoField(key))
 }
 
 /// Reads results files (`(name, text)`: one JSON object per line, as `ryoshi match` writes them
@@ -230,16 +274,20 @@ pub fn load(
     seed: u64,
     validation_percent: u64,
     mut progress: impl FnMut(usize),
-) -> Result<DataSet, String> {
+) -> Result<DataSet, TuneError> {
     let mut data = DataSet::default();
     let mut seen = ahash::AHashSet::new();
     let rules = Ruleset::default();
     for (name, text) in files {
-        for game in read(text, name).map_err(|e| e.to_string())? {
+        for game in read(text, name)? {
             data.lines += 1;
             progress(data.lines);
             let v = &game.line;
-            let at = |e: String| format!("{name}: game {}: {e}", game.game);
+            let at = |error: GameError| TuneError::Game {
+                file: name.clone(),
+                game: game.game,
+                error,
+            };
             if field(v, "variant").map_err(at)? != "quantumshogi" {
                 continue;
             }
@@ -252,12 +300,12 @@ pub fn load(
             if !["king capture", "no legal action", "repetition", "max plies"].contains(&reason) {
                 continue;
             }
-            let opening =
-                Opening::parse(field(v, "opening").map_err(at)?).map_err(|e| at(e.to_string()))?;
+            let opening = Opening::parse(field(v, "opening").map_err(at)?)
+                .map_err(|e| at(GameError::Opening(e)))?;
             let moves: Vec<&str> = v
                 .get("moves")
                 .and_then(|m| m.as_array())
-                .ok_or_else(|| at("no `moves`".into()))?
+                .ok_or_else(|| at(GameError::NoMoves))?
                 .iter()
                 .filter_map(|m| m.as_str())
                 .collect();
@@ -275,7 +323,7 @@ pub fn load(
             }
             let mut pos = match &opening.sfen {
                 None => Position::start(),
-                Some(text) => qsfen::read(text).map_err(|e| at(format!("{e:?}")))?,
+                Some(text) => qsfen::read(text).map_err(|e| at(GameError::Sfen(e.to_string())))?,
             };
             let all = opening.moves.iter().map(String::as_str).chain(moves);
             let validation = {
@@ -301,9 +349,9 @@ pub fn load(
                 }
                 let action = pos
                     .parse_action(text, &rules)
-                    .map_err(|e| at(e.to_string()))?;
+                    .map_err(|e| at(GameError::Action(e)))?;
                 if !pos.apply(action) {
-                    return Err(at(format!("inconsistent move {text}")));
+                    return Err(at(GameError::Inconsistent(text.to_string())));
                 }
             }
         }
@@ -572,25 +620,27 @@ pub struct Args {
 
 /// `ryoshi tune`: read the results, fit, write the weights file; a summary on stdout and
 /// progress bars on stderr.
-pub fn run_cli(args: &Args) -> Result<(), String> {
+pub fn run_cli(args: &Args) -> Result<(), TuneError> {
     use indicatif::{ProgressBar, ProgressStyle};
     let mut files = Vec::new();
     for path in &args.results {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let text = std::fs::read_to_string(path).map_err(|error| TuneError::File {
+            path: path.clone(),
+            error,
+        })?;
         files.push((path.clone(), text));
     }
     let total: usize = files.iter().map(|(_, t)| t.lines().count()).sum();
-    let bar = ProgressBar::new(total as u64).with_style(
-        ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} [{elapsed}<{eta}]")
-            .map_err(|e| e.to_string())?,
-    );
+    let bar = ProgressBar::new(total as u64).with_style(ProgressStyle::with_template(
+        "{msg} {bar:40} {pos}/{len} [{elapsed}<{eta}]",
+    )?);
     bar.set_message("positions");
     let data = load(&files, args.seed, args.validation_percent, |n| {
         bar.set_position(n as u64)
     })?;
     bar.finish_and_clear();
     if data.train.is_empty() {
-        return Err("no positions to fit".into());
+        return Err(TuneError::NoPositions);
     }
     let start = if args.start == "engine" {
         crate::quantum::search::weights::WEIGHTS
@@ -613,10 +663,9 @@ pub fn run_cli(args: &Args) -> Result<(), String> {
         data.validation.len()
     );
     println!("K = {k:.4}; loss before: {:.6} / {:.6}", before.0, before.1);
-    let bar = ProgressBar::new(args.max_passes as u64).with_style(
-        ProgressStyle::with_template("pass {pos}/{len} loss {msg} [{elapsed}]")
-            .map_err(|e| e.to_string())?,
-    );
+    let bar = ProgressBar::new(args.max_passes as u64).with_style(ProgressStyle::with_template(
+        "pass {pos}/{len} loss {msg} [{elapsed}]",
+    )?);
     let tuned = descend(
         &data.train,
         &start,
@@ -675,7 +724,10 @@ pub fn run_cli(args: &Args) -> Result<(), String> {
             after,
         },
     );
-    std::fs::write(&args.out, text).map_err(|e| format!("{}: {e}", args.out))?;
+    std::fs::write(&args.out, text).map_err(|error| TuneError::File {
+        path: args.out.clone(),
+        error,
+    })?;
     println!("{command}: wrote {}", args.out);
     Ok(())
 }

@@ -255,6 +255,26 @@ impl Clock {
     }
 }
 
+/// The time commands: each replaces or updates the clock that `genmove` plans with.
+impl super::Gtp {
+    pub(super) fn time_settings(&mut self, args: &[&str]) -> Result<String, super::Failure> {
+        self.clock = Clock::time_settings(args)?;
+        Ok(String::new())
+    }
+
+    pub(super) fn kgs_time_settings(&mut self, args: &[&str]) -> Result<String, super::Failure> {
+        self.clock = Clock::kgs_time_settings(args)?;
+        Ok(String::new())
+    }
+
+    /// `time_left <color> <time> <stones>`
+    pub(super) fn time_left(&mut self, args: &[&str]) -> Result<String, super::Failure> {
+        let color = super::parse_color(args[0])?;
+        self.clock.time_left(color, args[1], args[2])?;
+        Ok(String::new())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

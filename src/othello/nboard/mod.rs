@@ -2,17 +2,23 @@
 //! a thin translator onto `othello` and `othello::search`. See protocol/nboard.md.
 //!
 //! It runs on [`driver::drive`], as the USI session does: a reader thread feeds lines, the
-//! search worker its output, and the loop is the only writer of stdout. While a search runs, `ping` stops it (its `pong` follows the search's last line),
-//! `quit` ends the session at once, and every other command waits its turn.
+//! search worker its output, and the loop is the only writer of stdout. While a search runs,
+//! `ping` stops it (its `pong` follows the search's last line), `quit` ends the session at once,
+//! and every other command waits its turn.
+//!
+//! This file is that loop: the queue, the dispatch and the worker. The commands themselves are
+//! in `commands.rs`, the searches they start in `task.rs`.
 
+mod commands;
 pub(crate) mod task;
 
-use crate::othello::ggf::{self, GgfError, MoveItem, Played, Record};
+use crate::othello::ggf::{self, Record};
 use crate::othello::Position;
 use crate::protocol::driver::{self, Flow, Input};
 use crate::protocol::lines;
 use crate::search::{Control, Limits};
-use crate::text::{printable, sanitize_message};
+use crate::text::sanitize_message;
+pub use commands::Failure;
 use crossbeam_channel::{bounded, Sender};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
@@ -192,151 +198,9 @@ impl<W: Write> Front<W> {
         Flow::Continue
     }
 
-    fn nboard(&mut self, rest: &str) -> Result<(), Failure> {
-        match rest.parse::<u32>() {
-            Ok(v) if v >= 1 => {
-                self.line(&format!("set myname {NAME}"));
-                Ok(())
-            }
-            _ => Err(Failure::Version(rest.into())),
-        }
-    }
-
-    fn set(&mut self, rest: &str) -> Result<(), Failure> {
-        let (what, value) = match rest.split_once(char::is_whitespace) {
-            Some((w, v)) => (w, v.trim()),
-            None => (rest, ""),
-        };
-        match what {
-            "game" => match ggf::parse(value) {
-                Ok(game) => {
-                    self.game = Some(game);
-                    Ok(())
-                }
-                Err(e) => {
-                    self.game = None;
-                    Err(Failure::Game(e))
-                }
-            },
-            "depth" => match value.parse::<u32>() {
-                Ok(d) if (1..=MAX_DEPTH).contains(&d) => {
-                    self.depth = Depth(d);
-                    self.line(&format!("set myname {NAME}-{d}"));
-                    Ok(())
-                }
-                _ => Err(Failure::Depth(value.into())),
-            },
-            // Checked, then accepted without effect: the search has no contempt (a proven draw
-            // scores 0 for both sides).
-            "contempt" => match value.parse::<i32>() {
-                Ok(c) if c.abs() <= 6400 => Ok(()),
-                _ => Err(Failure::Contempt(value.into())),
-            },
-            other => Err(Failure::Setting(other.into())),
-        }
-    }
-
-    /// The game, unless the last `set game` was refused.
-    fn game(&self, command: &'static str) -> Result<&Record, Failure> {
-        self.game.as_ref().ok_or(Failure::NoGame(command))
-    }
-
-    fn play(&mut self, text: &str) -> Result<(), Failure> {
-        let item = ggf::parse_move_item(text).map_err(Failure::MoveText)?;
-        let position = self.game("move")?.position;
-        let played =
-            ggf::play(&position, item.square).map_err(|e| Failure::Move(item.to_text(), e))?;
-        let Some(game) = self.game.as_mut() else {
-            return Err(Failure::NoGame("move"));
-        };
-        let black = position.black_to_move;
-        match played {
-            Played::Moved(next) => {
-                game.moves.push((black, item));
-                game.position = next;
-            }
-            Played::PassedThenMoved(next) => {
-                let pass = MoveItem {
-                    square: None,
-                    eval: None,
-                    time: None,
-                };
-                game.moves.push((black, pass));
-                game.moves.push((!black, item));
-                game.position = next;
-            }
-        }
-        Ok(())
-    }
-
-    fn ping(&mut self, rest: &str) -> Result<(), Failure> {
-        let n: i64 = rest.parse().map_err(|_| Failure::Ping(rest.into()))?;
-        self.line(&format!("pong {n}"));
-        Ok(())
-    }
-
-    /// Refuses a search when the game is over; false when the side to move must pass.
-    fn searchable(&self, command: &'static str) -> Result<bool, Failure> {
-        let board = self.game(command)?.position.board;
-        if board.is_game_over() {
-            return Err(Failure::GameOver(command));
-        }
-        Ok(board.moves() != 0)
-    }
-
-    fn go(&mut self, rest: &str) -> Result<(), Failure> {
-        if !rest.is_empty() {
-            return Err(Failure::GoArguments);
-        }
-        if !self.searchable("go")? {
-            self.line("=== PA");
-            return Ok(());
-        }
-        let game = self.game("go")?;
-        let board = game.position.board;
-        let movetime = game
-            .remaining_ms(game.position.black_to_move)
-            .map(|left| task::move_budget_ms(left, board.empties().count_ones()));
-        let depth = self.depth;
-        self.start(movetime, move |control, out| {
-            task::go(&board, depth, control, out)
-        });
-        Ok(())
-    }
-
-    fn hint(&mut self, rest: &str) -> Result<(), Failure> {
-        let n = if rest.is_empty() {
-            1
-        } else {
-            match rest.parse::<u32>() {
-                Ok(n) if n >= 1 => n as usize,
-                _ => return Err(Failure::Hint(rest.into())),
-            }
-        };
-        self.searchable("hint")?;
-        let (board, depth) = (self.game("hint")?.position.board, self.depth);
-        self.start(None, move |control, out| {
-            task::hint(&board, n, depth, control, out)
-        });
-        Ok(())
-    }
-
-    /// `analyze`: every position of the game evaluated, from the last to the first.
-    fn analyze(&mut self, rest: &str) -> Result<(), Failure> {
-        if !rest.is_empty() {
-            return Err(Failure::Arguments("analyze"));
-        }
-        let positions = task::game_positions(self.game("analyze")?);
-        let depth = self.depth;
-        self.start(None, move |control, out| {
-            task::analyze(&positions, depth, control, out)
-        });
-        Ok(())
-    }
-
     /// Runs a search on the worker thread between `status ryoshi is thinking` and
     /// `status ryoshi is waiting`.
-    fn start<F>(&mut self, movetime: Option<u64>, job: F)
+    pub(super) fn start<F>(&mut self, movetime: Option<u64>, job: F)
     where
         F: FnOnce(&Control, &mut dyn FnMut(String)) + Send + 'static,
     {
@@ -362,47 +226,4 @@ impl<W: Write> Front<W> {
             let _ = tx.send(Event::Finished);
         });
     }
-}
-
-/// Why a command is refused: its Display is the text of the `status error: ...` line. Texts
-/// from the input are written printable.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Failure {
-    #[error("unknown command '{}'", printable(.0))]
-    UnknownCommand(String),
-    #[error("nboard expects a protocol version of 1 or more, not '{}'", printable(.0))]
-    Version(String),
-    /// `set game`: the GGF text is refused.
-    #[error("set game: {0}")]
-    Game(GgfError),
-    #[error("set depth expects 1 to {MAX_DEPTH}, not '{}'", printable(.0))]
-    Depth(String),
-    #[error(
-        "set contempt expects centi-discs from -6400 to 6400, not '{}'",
-        printable(.0)
-    )]
-    Contempt(String),
-    #[error("set {} is not supported (game, depth, contempt)", printable(.0))]
-    Setting(String),
-    /// `move`: the move text is refused.
-    #[error("move: {0}")]
-    MoveText(GgfError),
-    /// `move`: the move (as GGF writes it) is refused.
-    #[error("move {0}: {1}")]
-    Move(String, GgfError),
-    #[error("ping expects an integer, not '{}'", printable(.0))]
-    Ping(String),
-    /// `go` or `hint` after the end of the game.
-    #[error("{0}: the game is over")]
-    GameOver(&'static str),
-    /// `go`, `hint` or `move` after a refused `set game`.
-    #[error("{0}: no game, the last set game was refused (send a set game that is accepted)")]
-    NoGame(&'static str),
-    #[error("go takes no arguments")]
-    GoArguments,
-    /// A command that takes no arguments got some.
-    #[error("{0} takes no arguments")]
-    Arguments(&'static str),
-    #[error("hint expects a number of moves of 1 or more, not '{}'", printable(.0))]
-    Hint(String),
 }

@@ -1,0 +1,163 @@
+//! The GTP loop: lines in from a reader thread, one reply out per command, and the analysis
+//! commands' streams, which run until the next line arrives (so the reader cannot be the loop
+//! itself).
+
+use super::{analyze, Args, Gtp, Reply};
+use crate::go::search::mcts::Snapshot;
+use crate::protocol::driver::{self, Input};
+use crate::protocol::lines;
+use crate::search::{Control, Limits};
+use crate::text::sanitize_message;
+use parking_lot::Mutex;
+use std::io::{self, BufRead, Write};
+
+/// Removes control characters other than tab/newline, turns tabs into spaces and drops
+/// everything after a `#` (GTP's preprocessing).
+fn preprocess(line: &str) -> String {
+    let line = line.split('#').next().unwrap_or("");
+    line.chars()
+        .filter_map(|c| match c {
+            '\t' => Some(' '),
+            c if c.is_control() => None,
+            c => Some(c),
+        })
+        .collect()
+}
+
+/// The controller's end of the output is gone: the loop stops with this.
+#[derive(Debug, thiserror::Error)]
+#[error("writing output: {0}")]
+pub struct OutputError(#[from] io::Error);
+
+crate::games::error_text!(derived: OutputError);
+
+fn write_text<W: Write>(output: &Mutex<W>, text: &str) -> Result<(), OutputError> {
+    let mut out = output.lock();
+    out.write_all(text.as_bytes()).and_then(|_| out.flush())?;
+    Ok(())
+}
+
+/// Runs the GTP loop until `quit` or the end of the input. Lines over
+/// [`lines::MAX_LINE_BYTES`] fail with `? line longer than ...` and are not executed.
+/// Input is read on its own thread, so that a running analysis stops when the next command
+/// arrives.
+pub fn run<R: BufRead + Send + 'static, W: Write + Send>(
+    input: R,
+    output: W,
+) -> Result<(), OutputError> {
+    run_with(Args::default(), input, output)
+}
+
+/// [`run`] with the engine settings of the command line.
+pub fn run_with<R: BufRead + Send + 'static, W: Write + Send>(
+    args: Args,
+    input: R,
+    output: W,
+) -> Result<(), OutputError> {
+    let mut gtp = Gtp::with_args(args);
+    // A few lines of look-ahead: the reader waits when the engine is busy.
+    let rx = driver::spawn_reader(input, 4);
+    let output = Mutex::new(output);
+    let mut pending: Option<Input> = None;
+    loop {
+        let msg = match pending.take() {
+            Some(msg) => msg,
+            None => rx.recv().unwrap_or(Input::Eof),
+        };
+        let (id, reply) = match msg {
+            Input::Eof => break,
+            Input::TooLong => (None, Reply::failure(lines::too_long_message())),
+            Input::Line(line) => {
+                let Some(answer) = gtp.handle(&preprocess(&line)) else {
+                    continue;
+                };
+                answer
+            }
+        };
+        let id = id.unwrap_or_default();
+        if let Some(request) = reply.stream {
+            pending = gtp.stream(&id, &request, &output, &rx)?;
+            continue;
+        }
+        let mark = if reply.ok { '=' } else { '?' };
+        let body = if reply.ok {
+            reply.text
+        } else {
+            sanitize_message(&reply.text)
+        };
+        let text = if body.is_empty() {
+            format!("{mark}{id}\n\n")
+        } else {
+            format!("{mark}{id} {body}\n\n")
+        };
+        write_text(&output, &text)?;
+        if reply.quit {
+            break;
+        }
+    }
+    Ok(())
+}
+
+impl Gtp {
+    /// Streams an analysis: `=id`, then a line per report; `lz-analyze`/`kata-analyze` run until
+    /// the next input line (returned, to be handled next), `genmove_analyze` until the move's
+    /// time is up, then `play <move>`. An empty line ends the reply.
+    fn stream<W: Write + Send>(
+        &mut self,
+        id: &str,
+        request: &analyze::Request,
+        output: &Mutex<W>,
+        rx: &crossbeam_channel::Receiver<Input>,
+    ) -> Result<Option<Input>, OutputError> {
+        if let Err(e) = self.engine() {
+            let text = sanitize_message(&e.to_string());
+            write_text(output, &format!("?{id} {text}\n\n"))?;
+            return Ok(None);
+        }
+        write_text(output, &format!("={id}\n"))?;
+        let board = self.game.board.clone();
+        // A failed write shows again, and is returned, at the reply's last line.
+        let mut report = |snap: &Snapshot| {
+            let text = format!("{}\n", analyze::line(request, &board, snap));
+            let _ = write_text(output, &text);
+        };
+        if request.genmove {
+            let result = self.generate_reporting(
+                request.color,
+                false,
+                Some(request.interval_ms),
+                &mut report,
+            );
+            // The move is played unless the rules refuse it (a bug): then the reply says so.
+            let end = match result {
+                Ok(mv) => format!("play {mv}\n\n"),
+                Err(e) => format!("{}\n\n", sanitize_message(&e.to_string())),
+            };
+            write_text(output, &end)?;
+            return Ok(None);
+        }
+        let control = Control::new(
+            Limits {
+                infinite: true,
+                ..Limits::default()
+            },
+            0,
+        );
+        let game = self.game_for(request.color);
+        let settings = self.settings(&game, Some(request.interval_ms));
+        let Some(engine) = &self.engine else {
+            unreachable!("allocated above")
+        };
+        let (next, snap) = std::thread::scope(|scope| {
+            let search = scope.spawn(|| engine.search(&game, &settings, &control, &mut report));
+            let next = rx.recv().unwrap_or(Input::Eof);
+            control.stop();
+            (next, search.join())
+        });
+        if let Ok(snap) = snap {
+            self.last = Some((game, snap));
+        }
+        write_text(output, "\n")?;
+        Ok(Some(next))
+    }
+}

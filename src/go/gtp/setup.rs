@@ -1,0 +1,164 @@
+//! Board setup: the size, the komi, taking back, loading an SGF, handicap stones and the board
+//! diagram. Each command that replaces the game forgets the handicap, so that komi compensation
+//! follows only the stones of the game on the board.
+
+use super::{Failure, Gtp};
+use crate::go::notation::{format_vertex, parse_vertex};
+use crate::go::search::policy;
+use crate::go::{handicap, sgf, Color, Position};
+
+impl Gtp {
+    pub(super) fn boardsize(&mut self, size: &str) -> Result<String, Failure> {
+        let size: usize = size.parse().map_err(|_| Failure::NotInteger("boardsize"))?;
+        self.game = Position::empty(size).map_err(|_| Failure::UnacceptableSize)?;
+        self.handicap = None;
+        Ok(String::new())
+    }
+
+    pub(super) fn clear_board(&mut self) -> Result<String, Failure> {
+        self.game = Position::empty(self.game.board.size())?;
+        self.handicap = None;
+        Ok(String::new())
+    }
+
+    pub(super) fn komi(&mut self, komi: &str) -> Result<String, Failure> {
+        let k: f64 = komi.parse().map_err(|_| Failure::KomiNotFloat)?;
+        if !k.is_finite() {
+            return Err(Failure::KomiNotFloat);
+        }
+        self.komi = k;
+        Ok(String::new())
+    }
+
+    pub(super) fn undo(&mut self) -> Result<String, Failure> {
+        if self.game.undo() {
+            if matches!(self.handicap, Some((at, _)) if self.game.moves_played() < at) {
+                self.handicap = None;
+            }
+            Ok(String::new())
+        } else {
+            Err(Failure::CannotUndo)
+        }
+    }
+
+    /// `loadsgf <file> [move number]`: replies with the color to move.
+    pub(super) fn loadsgf(&mut self, args: &[&str]) -> Result<String, Failure> {
+        if args.is_empty() || args.len() > 2 {
+            return Err(Failure::LoadsgfArguments);
+        }
+        let cannot = |why: String| Failure::CannotLoad {
+            path: args[0].into(),
+            why,
+        };
+        let text = sgf::read_file(args[0]).map_err(|e| cannot(e.to_string()))?;
+        let limit = match args.get(1) {
+            None => None,
+            Some(n) => Some(
+                n.parse::<usize>()
+                    .map_err(|_| Failure::NotInteger("move number"))?,
+            ),
+        };
+        let game = sgf::read_game(&text, limit).map_err(|e| cannot(e.to_string()))?;
+        self.game = game;
+        self.handicap = None;
+        Ok(match self.game.to_move {
+            Color::Black => "black".into(),
+            Color::White => "white".into(),
+        })
+    }
+
+    pub(super) fn fixed_handicap(&mut self, count: &str) -> Result<String, Failure> {
+        let n = self.handicap_count(count)?;
+        let points = handicap::fixed_points(&self.game.board, n).ok_or(Failure::InvalidStones)?;
+        self.put_handicap(&points)
+    }
+
+    pub(super) fn place_free_handicap(&mut self, count: &str) -> Result<String, Failure> {
+        let n = self.handicap_count(count)?;
+        let points = self.free_handicap(n);
+        if points.is_empty() {
+            return Err(Failure::InvalidStones);
+        }
+        self.put_handicap(&points)
+    }
+
+    /// `set_free_handicap <vertex>...`
+    pub(super) fn set_free_handicap(&mut self, args: &[&str]) -> Result<String, Failure> {
+        let size = self.game.board.size();
+        if args.len() < 2 || args.len() >= size * size {
+            return Err(Failure::BadVertexList);
+        }
+        let mut points = Vec::with_capacity(args.len());
+        for a in args {
+            match parse_vertex(a, size) {
+                Ok(Some(p)) if !points.contains(&p) => points.push(p),
+                _ => return Err(Failure::BadVertexList),
+            }
+        }
+        if !self.game.board.is_empty() {
+            return Err(Failure::BoardNotEmpty);
+        }
+        self.put_handicap(&points).map(|_| String::new())
+    }
+
+    /// Parses a handicap count for `fixed_handicap` / `place_free_handicap` on an empty board.
+    fn handicap_count(&self, arg: &str) -> Result<usize, Failure> {
+        let n: usize = arg.parse().map_err(|_| Failure::NotInteger("handicap"))?;
+        if !self.game.board.is_empty() {
+            return Err(Failure::BoardNotEmpty);
+        }
+        let size = self.game.board.size();
+        if n < 2 || n >= size * size {
+            return Err(Failure::InvalidStones);
+        }
+        Ok(n)
+    }
+
+    /// Places handicap stones and replies with their vertices.
+    fn put_handicap(&mut self, points: &[usize]) -> Result<String, Failure> {
+        self.game.place_handicap(points)?;
+        self.handicap = Some((self.game.moves_played(), points.len()));
+        let board = &self.game.board;
+        Ok(points
+            .iter()
+            .map(|&p| format_vertex(board, p))
+            .collect::<Vec<_>>()
+            .join(" "))
+    }
+
+    /// The engine's choice of `n` free handicap stones: the fixed placement as far as it goes,
+    /// then the move chooser's black moves; fewer when it finds nothing more worth placing.
+    fn free_handicap(&self, n: usize) -> Vec<usize> {
+        let fixed = n.min(handicap::max_fixed(self.game.board.size()));
+        let mut points = handicap::fixed_points(&self.game.board, fixed).unwrap_or_default();
+        let mut game = self.game.clone();
+        for &p in &points {
+            game.board.set(p, Color::Black.cell());
+        }
+        while points.len() < n {
+            let (Some(p), _) = policy::choose(&game, Color::Black, points.len() as u64) else {
+                break;
+            };
+            if game.play_as(Color::Black, Some(p)).is_err() {
+                break;
+            }
+            points.push(p);
+        }
+        points.sort_unstable();
+        points
+    }
+
+    pub(super) fn showboard(&self) -> String {
+        let mut out = vec![String::new()];
+        out.extend(crate::go::notation::diagram(&self.game.board));
+        out.push(format!(
+            "{} to move, komi {}",
+            match self.game.to_move {
+                Color::Black => "black",
+                Color::White => "white",
+            },
+            self.komi
+        ));
+        out.join("\n")
+    }
+}

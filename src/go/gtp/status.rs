@@ -1,0 +1,95 @@
+//! Scoring and status: `final_score`, `final_status_list` and `unconditional_status`, and the
+//! judgements behind them, kept until the position changes (a controller asks for the score and
+//! each status list of the same final position in a row).
+
+use super::{Failure, Gtp};
+use crate::go::analysis::{extended, Analysis};
+use crate::go::notation::{format_vertex, parse_vertex};
+use crate::go::score::{self, Judgement, Life};
+use crate::go::search::player;
+
+impl Gtp {
+    pub(super) fn final_score(&mut self) -> Result<String, Failure> {
+        let komi = self.komi + self.handicap_compensation() as f64;
+        let board = self.game.board.clone();
+        let j = self.judgement();
+        Ok(score::format_score(score::area_score(&board, j, komi)))
+    }
+
+    pub(super) fn final_status_list(&mut self, status: &str) -> Result<String, Failure> {
+        let wanted = match status.to_ascii_lowercase().as_str() {
+            "alive" => Life::Alive,
+            "dead" => Life::Dead,
+            "seki" => Life::Seki,
+            _ => return Err(Failure::InvalidStatus),
+        };
+        let board = self.game.board.clone();
+        let j = self.judgement();
+        // One line per block, blocks and stones in scanning order, as GNU Go answers.
+        let lines: Vec<String> = board
+            .blocks()
+            .into_iter()
+            .filter(|(_, stones, _)| j.life[stones[0]] == wanted)
+            .map(|(_, stones, _)| {
+                stones
+                    .iter()
+                    .map(|&p| format_vertex(&board, p))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        Ok(lines.join("\n"))
+    }
+
+    pub(super) fn unconditional_status(&mut self, vertex: &str) -> Result<String, Failure> {
+        let p = match parse_vertex(vertex, self.game.board.size()) {
+            Ok(Some(p)) => p,
+            _ => return Err(Failure::InvalidCoordinate),
+        };
+        Ok(self.analysis().status[p].gtp_name().to_string())
+    }
+
+    fn analysis(&mut self) -> &Analysis {
+        let key_ok =
+            matches!(&self.cache, Some((b, ko, _)) if *b == self.game.board && *ko == self.game.ko);
+        if !key_ok {
+            let a = extended(&self.game.board, self.game.ko);
+            self.cache = Some((self.game.board.clone(), self.game.ko, a));
+        }
+        match &self.cache {
+            Some((_, _, a)) => a,
+            None => unreachable!("just filled"),
+        }
+    }
+
+    /// The end-of-game judgement of the current position (see [`score::judge`]).
+    fn judgement(&mut self) -> &Judgement {
+        let g = &self.game;
+        let key_ok = matches!(&self.judged,
+            Some((b, c, ko, _)) if *b == g.board && *c == g.to_move && *ko == g.ko);
+        if !key_ok {
+            let ownership = self.ownership();
+            let g = &self.game;
+            let komi = self.settings(g, None).komi;
+            let j = player::judge_game(g, komi, &ownership);
+            self.judged = Some((g.board.clone(), g.to_move, g.ko, j));
+        }
+        match &self.judged {
+            Some((_, _, _, j)) => j,
+            None => unreachable!("just filled"),
+        }
+    }
+
+    /// The ownership of the current position (side to move's view): the last search's when it
+    /// was of this position, otherwise a short seeded search's.
+    fn ownership(&mut self) -> Vec<f64> {
+        let g = &self.game;
+        if let Some((game, snap)) = &self.last {
+            if game.board == g.board && game.to_move == g.to_move && snap.playouts >= 500 {
+                return snap.ownership.clone();
+            }
+        }
+        let komi = self.settings(g, None).komi;
+        player::fresh_ownership(g, komi)
+    }
+}

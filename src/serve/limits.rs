@@ -1,0 +1,130 @@
+//! What one client may take, so that none starves the others: the caps on connections,
+//! sessions and room sockets (and the places that count against them), the deadline of a request
+//! head, and the kernel buffer of an upgraded socket.
+
+use super::{http, Server};
+use http::Request;
+use std::io::{self, Read};
+use std::net::TcpStream;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Longest WebSocket message accepted (a long commented SGF fits).
+pub const MAX_MESSAGE: usize = 256 << 10;
+/// Open connections at once (each holds a thread); more are answered 503 and closed.
+pub const MAX_CONNECTIONS: usize = 128;
+/// Engine sessions at once, unless `--max-sessions` says otherwise.
+pub const DEFAULT_MAX_SESSIONS: usize = 8;
+/// Room sockets (players and spectators of all rooms) at once: the rest of the connections stay
+/// free for pages and engine tabs.
+pub const MAX_ROOM_SOCKETS: usize = 64;
+/// The whole request head must arrive within this time (not per read: a byte every few seconds
+/// does not keep a connection).
+pub const HEAD_DEADLINE: Duration = Duration::from_secs(10);
+/// A WebSocket that sends nothing (not even the pong to the server's ping) for this long is
+/// closed, unless `--idle-timeout` says otherwise; pings go out three times as often.
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// A taken place in one of the server's counters, given back when dropped (whatever path the
+/// connection takes, and when its thread could not even start).
+pub(super) struct Slot<'a>(&'a AtomicUsize);
+
+impl<'a> Slot<'a> {
+    /// A place under `max`, or None.
+    pub(super) fn take(counter: &'a AtomicUsize, max: usize) -> Option<Slot<'a>> {
+        counter
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < max).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| Slot(counter))
+    }
+}
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// The connection counter's place, owned (it moves into the connection thread).
+pub(super) struct ConnectionSlot(pub(super) Arc<Server>);
+
+impl Drop for ConnectionSlot {
+    fn drop(&mut self) {
+        self.0.connections.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Shuts the connection that has been reading its head the longest; whether there was one. Its
+/// thread ends at once and gives its place back; meanwhile the new connection is let in.
+pub(super) fn evict_oldest_head(server: &Server) -> bool {
+    let mut heads = server.heads.lock();
+    if heads.is_empty() {
+        return false;
+    }
+    let (_, _, stream) = heads.remove(0);
+    let _ = stream.shutdown(std::net::Shutdown::Both);
+    true
+}
+
+/// Bytes the kernel may hold for one upgraded socket's client. Fixed (the default grows to
+/// 4 MiB per socket): with the socket's queue ([`super::tab::SOCKET_QUEUE`] frames) it bounds
+/// what a client that does not read costs, and how soon it is found out and dropped.
+pub const SOCKET_SEND_BUFFER: i32 = 128 << 10;
+
+pub(super) fn limit_send_buffer(stream: &TcpStream) {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        let bytes: libc::c_int = SOCKET_SEND_BUFFER;
+        // SAFETY: a valid socket descriptor and an int option of the right size.
+        unsafe {
+            libc::setsockopt(
+                stream.as_raw_fd(),
+                libc::SOL_SOCKET,
+                libc::SO_SNDBUF,
+                &bytes as *const libc::c_int as *const libc::c_void,
+                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+            );
+        }
+    }
+}
+
+/// Reads with a deadline for the whole read (each read waits only for the time left).
+struct DeadlineReader<'a> {
+    stream: &'a TcpStream,
+    deadline: Instant,
+}
+
+impl Read for DeadlineReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "the request head took too long",
+            ));
+        }
+        self.stream.set_read_timeout(Some(left))?;
+        (&mut &*self.stream).read(buf)
+    }
+}
+
+pub(super) fn read_head(
+    server: &Server,
+    stream: &TcpStream,
+) -> Result<Request, http::RequestError> {
+    let id = server.next_id.fetch_add(1, Ordering::SeqCst);
+    if let Ok(clone) = stream.try_clone() {
+        server.heads.lock().push((id, Instant::now(), clone));
+    }
+    let mut reader = DeadlineReader {
+        stream,
+        deadline: Instant::now() + HEAD_DEADLINE,
+    };
+    let req = http::read_request(&mut reader);
+    server.heads.lock().retain(|(i, _, _)| *i != id);
+    req
+}

@@ -1,0 +1,94 @@
+//! HTTP routing: one request per connection, checked (head, Host, method) before anything
+//! else, then answered with an embedded file, the status counters, or an upgrade to a WebSocket
+//! (`sockets.rs`).
+
+use super::limits::read_head;
+use super::{http, room, sockets, Server};
+use std::net::TcpStream;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// The files of the pages, embedded: (path, content type, text).
+macro_rules! asset {
+    ($path:literal, $kind:literal, $file:literal) => {
+        ($path, $kind, include_str!(concat!("web/", $file)))
+    };
+}
+
+const ASSETS: &[(&str, &str, &str)] = &[
+    asset!("/", "text/html", "index.html"),
+    asset!("/quantum", "text/html", "quantum.html"),
+    asset!("/othello", "text/html", "othello.html"),
+    asset!("/go", "text/html", "go.html"),
+    asset!("/play", "text/html", "play.html"),
+    asset!("/assets/style.css", "text/css", "style.css"),
+    asset!("/assets/engine.js", "text/javascript", "engine.js"),
+    asset!("/assets/qboard.js", "text/javascript", "qboard.js"),
+    asset!("/assets/quantum.js", "text/javascript", "quantum.js"),
+    asset!("/assets/othello.js", "text/javascript", "othello.js"),
+    asset!("/assets/goboard.js", "text/javascript", "goboard.js"),
+    asset!("/assets/go.js", "text/javascript", "go.js"),
+    asset!("/assets/play.js", "text/javascript", "play.js"),
+];
+
+/// Serves one connection: its request head, the checks every request passes, then the page,
+/// the status or the socket it asks for.
+pub(super) fn connection(server: &Server, mut stream: TcpStream) {
+    let _ = stream.set_write_timeout(Some(Duration::from_secs(10)));
+    let req = match read_head(server, &stream) {
+        Ok(req) => req,
+        Err(why) => {
+            let _ = http::text(&mut stream, "400 Bad Request", &format!("{why}\n"));
+            return;
+        }
+    };
+    if let Err(why) = server.gate.host(&req) {
+        let _ = http::text(&mut stream, "403 Forbidden", &format!("{why}\n"));
+        return;
+    }
+    if req.method != "GET" {
+        let _ = http::text(&mut stream, "405 Method Not Allowed", "only GET\n");
+        return;
+    }
+    if req.is_websocket() {
+        sockets::upgrade(server, &req, stream);
+        return;
+    }
+    let _ = match req.path.as_str() {
+        "/status" => {
+            let body = status(server);
+            http::respond(&mut stream, "200 OK", "application/json", body.as_bytes())
+        }
+        path => match ASSETS.iter().find(|(p, _, _)| *p == path) {
+            Some((_, kind, body)) => http::respond(
+                &mut stream,
+                "200 OK",
+                &format!("{kind}; charset=utf-8"),
+                body.as_bytes(),
+            ),
+            None => http::text(&mut stream, "404 Not Found", "not found\n"),
+        },
+    };
+}
+
+/// Counters for tests and curious people: sessions, rooms, connections, and the process's
+/// threads and resident memory as the kernel reports them.
+fn status(server: &Server) -> String {
+    let proc_status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| -> Option<u64> {
+        proc_status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
+    };
+    serde_json::json!({
+        "sessions": server.sessions.load(Ordering::SeqCst),
+        "max_sessions": server.max_sessions,
+        "rooms": room::count(),
+        "connections": server.connections.load(Ordering::SeqCst),
+        "threads": field("Threads:"),
+        "rss_kb": field("VmRSS:"),
+    })
+    .to_string()
+}

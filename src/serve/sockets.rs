@@ -1,0 +1,210 @@
+//! The upgraded connections: which WebSocket a request may open (an engine tab at `/ws`, a room
+//! at `/room`), reading its frames until it closes, and the pinger that keeps live tabs open
+//! and finds the dead ones. The sessions behind them live in `tab.rs` and `room.rs`.
+
+use super::limits::{limit_send_buffer, Slot, MAX_MESSAGE, MAX_ROOM_SOCKETS};
+use super::tab::{Socket, Tab};
+use super::{http, room, ws, Server};
+use http::Request;
+use std::io;
+use std::net::TcpStream;
+use std::sync::atomic::Ordering;
+use std::thread;
+use std::time::Duration;
+
+/// The upgrade's key when the request may open a socket; otherwise the status and body of the
+/// refusal.
+fn accepted_key(server: &Server, req: &Request) -> Result<String, (&'static str, String)> {
+    if let Err(why) = server.gate.check_origin(req) {
+        return Err(("403 Forbidden", format!("{why}\n")));
+    }
+    let Some(key) = req
+        .header("sec-websocket-key")
+        .filter(|k| ws::valid_key(k))
+        .map(str::to_string)
+    else {
+        return Err((
+            "400 Bad Request",
+            "Sec-WebSocket-Key must be the base64 of 16 bytes\n".into(),
+        ));
+    };
+    if req.header("sec-websocket-version") != Some("13") {
+        return Err(("426 Upgrade Required", "WebSocket version 13\n".into()));
+    }
+    match req.path.as_str() {
+        "/ws" | "/room" => Ok(key),
+        _ => Err(("404 Not Found", "no such socket\n".into())),
+    }
+}
+
+/// Upgrades the connection to the socket the request asks for and serves it until it closes.
+pub(super) fn upgrade(server: &Server, req: &Request, mut stream: TcpStream) {
+    let key = match accepted_key(server, req) {
+        Ok(key) => key,
+        Err((status, body)) => {
+            let _ = http::text(&mut stream, status, &body);
+            return;
+        }
+    };
+    // Room sockets have their own cap, so that rooms cannot take every connection.
+    let room_slot = if req.path == "/room" {
+        let Some(slot) = Slot::take(&server.room_sockets, MAX_ROOM_SOCKETS) else {
+            let _ = http::text(
+                &mut stream,
+                "503 Service Unavailable",
+                &format!("too many room connections (at most {MAX_ROOM_SOCKETS})\n"),
+            );
+            return;
+        };
+        Some(slot)
+    } else {
+        None
+    };
+    if http::upgrade(&mut stream, &key).is_err() {
+        return;
+    }
+    // An idle tab may wait for hours, answering the pinger's pings; a socket that sends
+    // nothing at all for the idle timeout is closed.
+    let _ = stream.set_read_timeout(Some(server.idle_timeout));
+    limit_send_buffer(&stream);
+    let Ok(write_half) = stream.try_clone() else {
+        return;
+    };
+    let Ok(socket) = Socket::new(write_half) else {
+        return;
+    };
+    let id = server.next_id.fetch_add(1, Ordering::SeqCst);
+    server.sockets.lock().push((id, socket.clone()));
+    if req.path == "/ws" {
+        engine_socket(server, &stream, &socket);
+    } else {
+        room_socket(req, &stream, &socket, id);
+    }
+    server.sockets.lock().retain(|(i, _)| *i != id);
+    drop(room_slot);
+}
+
+/// Pings every upgraded socket now and then: a live tab's browser answers with a pong (which
+/// keeps its socket under the idle timeout); a socket whose queue is full is dropped.
+pub(super) fn pinger(server: &Server) {
+    let every = (server.idle_timeout / 3).max(Duration::from_millis(100));
+    loop {
+        thread::sleep(every);
+        let sockets: Vec<Socket> = server
+            .sockets
+            .lock()
+            .iter()
+            .map(|(_, s)| s.clone())
+            .collect();
+        for socket in sockets {
+            socket.offer_bytes(&ws::frame(ws::OP_PING, b""));
+        }
+    }
+}
+
+/// Reads the tab's frames until it closes; `on_text` gets each text message.
+fn read_frames(stream: &TcpStream, socket: &Socket, mut on_text: impl FnMut(&str)) {
+    let Ok(read_half) = stream.try_clone() else {
+        return;
+    };
+    let mut reader = ws::Reader::new(io::BufReader::new(read_half), MAX_MESSAGE);
+    loop {
+        match reader.next_message() {
+            Ok(ws::Message::Text(text)) => on_text(&text),
+            Ok(ws::Message::NotText) => socket.error("messages must be UTF-8 text"),
+            Ok(ws::Message::TooLong(n)) => socket.error(&format!(
+                "message of {n} bytes refused (at most {MAX_MESSAGE})"
+            )),
+            Ok(ws::Message::Ping(body)) => socket.send_bytes(&ws::pong_frame(&body)),
+            Ok(ws::Message::Close) => {
+                socket.close(1000, "");
+                break;
+            }
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                ) =>
+            {
+                socket.close(1001, "idle");
+                break;
+            }
+            Err(e) => {
+                socket.close(1002, &e.to_string());
+                break;
+            }
+        }
+    }
+}
+
+fn engine_socket(server: &Server, stream: &TcpStream, socket: &Socket) {
+    let open = server.sessions.fetch_add(1, Ordering::SeqCst);
+    if open >= server.max_sessions {
+        server.sessions.fetch_sub(1, Ordering::SeqCst);
+        socket.error(&format!(
+            "too many engine sessions are open ({} at most); close another tab and reload",
+            server.max_sessions
+        ));
+        socket.close(1013, "too many sessions");
+        return;
+    }
+    match Tab::start(socket.clone()) {
+        Ok(tab) => {
+            read_frames(stream, socket, |text| tab.message(text));
+            tab.close();
+            give_back_memory();
+        }
+        Err(e) => socket.error(&format!("cannot start a session: {e}")),
+    }
+    server.sessions.fetch_sub(1, Ordering::SeqCst);
+}
+
+/// A closed session's hash table went back to the allocator, which keeps it in the thread's
+/// arena; hand it back to the system so that the memory of closed tabs does not linger.
+fn give_back_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free memory; it is safe to call from any thread.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+fn room_socket(req: &Request, stream: &TcpStream, socket: &Socket, conn: u64) {
+    let (id, token) = match req.param("new") {
+        Some(game) => {
+            let Some(variant) = crate::session::options::VariantName::named(&game) else {
+                socket.error("unknown game (othello, go or quantumshogi)");
+                socket.close(1008, "cannot join");
+                return;
+            };
+            // `start=<field>_<field>...`: a set-up position (underscores for spaces).
+            let start = req
+                .param("start")
+                .map(|s| s.split('_').map(str::to_string).collect());
+            match room::create(variant, start) {
+                Ok((id, seats)) => {
+                    socket.send_line(&format!("room {id} seat {} invite {}", seats[0], seats[1]));
+                    (id, Some(seats[0].clone()))
+                }
+                Err(why) => {
+                    socket.error(&why.to_string());
+                    socket.close(1008, "cannot join");
+                    return;
+                }
+            }
+        }
+        None => (req.param("room").unwrap_or_default(), req.param("seat")),
+    };
+    let seat = match room::join(&id, token.as_deref(), conn, socket) {
+        Ok(seat) => seat,
+        Err(why) => {
+            socket.error(&why.to_string());
+            socket.close(1008, "cannot join");
+            return;
+        }
+    };
+    read_frames(stream, socket, |text| {
+        room::message(&id, seat, text, socket)
+    });
+    room::leave(&id, conn);
+}
