@@ -7,6 +7,7 @@ pub mod ggf;
 pub mod obf;
 pub mod perft;
 pub mod position;
+pub mod record;
 pub(crate) mod rules;
 pub mod search;
 pub(crate) mod session;
