@@ -37,6 +37,7 @@
 
 pub(crate) mod action;
 pub mod hall;
+pub mod kifu;
 pub(crate) mod movegen;
 pub mod oracle;
 pub mod perft;
