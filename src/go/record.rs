@@ -585,19 +585,28 @@ mod tests {
         assert_eq!(r.start.to_text(), "5 X..../.X.../...../...../..... w");
         // Two moves of one colour: the other side passed between them.
         let r = read("(;SZ[3];B[aa];B[cc])").unwrap();
-        assert_eq!(r.moves, vec![Some(point_index(3, 0, 0)), None, Some(point_index(3, 2, 2))]);
+        assert_eq!(
+            r.moves,
+            vec![Some(point_index(3, 0, 0)), None, Some(point_index(3, 2, 2))]
+        );
     }
 
     #[test]
     fn errors_name_what_and_where() {
         let cases = [
-            ("(;SZ[3];B[aa];W[aa])", "illegal move W[aa] (A3) at ply 2: the point is occupied"),
+            (
+                "(;SZ[3];B[aa];W[aa])",
+                "illegal move W[aa] (A3) at ply 2: the point is occupied",
+            ),
             ("(;SZ[3]AB[dd])", "AB[dd]: off a 3x3 board"),
             ("(;SZ[30])", "SZ[30]: board size 30 is out of range"),
             ("(;SZ[3:4])", "SZ[3:4]: only square boards"),
             ("(;GM[2])", "GM[2]: not a Go record"),
             ("(;KM[x])", "KM[x]: komi is not a number"),
-            ("(;SZ[3]AB[aa]", "SGF syntax error at line 1, column 14 (byte 13)"),
+            (
+                "(;SZ[3]AB[aa]",
+                "SGF syntax error at line 1, column 14 (byte 13)",
+            ),
             ("", "SGF syntax error at line 1, column 1"),
             ("(;SZ[3])(", "ends inside"),
             ("(;SZ[3]))", "unexpected ')'"),

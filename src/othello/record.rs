@@ -337,7 +337,10 @@ mod tests {
         let e = read_transcript("f5d6a1").unwrap_err().to_string();
         assert!(e.contains("illegal move a1 at ply 3"), "{e}");
         let e = read_transcript("f5 x9").unwrap_err().to_string();
-        assert!(e.contains("transcript syntax error at line 1, column 4 (byte 3)"), "{e}");
+        assert!(
+            e.contains("transcript syntax error at line 1, column 4 (byte 3)"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -80,7 +80,11 @@ fn word(input: &str) -> IResult<&str, &str> {
 fn comment(input: &str) -> IResult<&str, &str> {
     preceded(
         multispace0,
-        delimited(char('{'), map(opt(is_not("{}")), Option::unwrap_or_default), char('}')),
+        delimited(
+            char('{'),
+            map(opt(is_not("{}")), Option::unwrap_or_default),
+            char('}'),
+        ),
     )(input)
 }
 
@@ -206,7 +210,10 @@ pub fn read(text: &str) -> Result<GameRecord<Record>, RecordError> {
         if let Ok((r, number)) = move_number(rest) {
             let ply = moves.len() + 1;
             if number.parse::<usize>().ok() != Some(ply) {
-                return Err(syntax(rest.trim_start(), &format!("expected move number {ply}.")));
+                return Err(syntax(
+                    rest.trim_start(),
+                    &format!("expected move number {ply}."),
+                ));
             }
             let Ok((r, token)) = word(r) else {
                 return Err(syntax(r.trim_start(), &format!("expected move {ply}")));
@@ -320,11 +327,23 @@ mod tests {
         for (text, want) in [
             ("", "starts with [Game"),
             ("[Game \"chess\"]", "Game[chess]: not a quantum shogi kifu"),
-            ("[Game \"quantum shogi\"] 1. 7g7f 3. 3c3d", "expected move number 2."),
-            ("[Game \"quantum shogi\"] 1. 7g7f 2. 7g7f", "illegal move 7g7f at ply 2"),
+            (
+                "[Game \"quantum shogi\"] 1. 7g7f 3. 3c3d",
+                "expected move number 2.",
+            ),
+            (
+                "[Game \"quantum shogi\"] 1. 7g7f 2. 7g7f",
+                "illegal move 7g7f at ply 2",
+            ),
             ("[Game \"quantum shogi\"] [Start \"x\"]", "Start[x]"),
-            ("[Game \"quantum shogi\"] 1. 7g7f {a 1-0", "byte 31): a comment has no closing"),
-            ("[Game \"quantum shogi\"] 1. 7g7f 1-0 x", "text after the result"),
+            (
+                "[Game \"quantum shogi\"] 1. 7g7f {a 1-0",
+                "byte 31): a comment has no closing",
+            ),
+            (
+                "[Game \"quantum shogi\"] 1. 7g7f 1-0 x",
+                "text after the result",
+            ),
         ] {
             let e = read(text).unwrap_err().to_string();
             assert!(e.contains(want), "{text}: {e}");

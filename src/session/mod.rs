@@ -3,6 +3,7 @@
 //! reports over another; it waits on both with `select!`.
 
 pub mod options;
+pub mod record;
 pub mod variant;
 
 use crate::games::rules::Side;
