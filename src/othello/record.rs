@@ -74,11 +74,12 @@ fn unescape(raw: &str) -> String {
     out
 }
 
-/// The tags of a GGF text that [`ggf::parse`] accepted.
-fn ggf_tags(text: &str) -> Tags {
+/// The tags of a GGF text that [`ggf::parse`] accepted, and its `B`/`W` values as written.
+fn ggf_tags(text: &str) -> (Tags, Vec<String>) {
     let mut tags = Tags::default();
-    let Some(open) = text.find(";") else {
-        return tags;
+    let mut moves = Vec::new();
+    let Some(open) = text.find(';') else {
+        return (tags, moves);
     };
     let mut rest = &text[open + 1..];
     while let Ok((r, (name, raw))) = property(rest) {
@@ -89,11 +90,12 @@ fn ggf_tags(text: &str) -> Tags {
             "PB" => tags.players[0] = Some(value),
             "PW" => tags.players[1] = Some(value),
             "RE" => tags.result = Some(value),
+            "B" | "W" => moves.push(value),
             n if EXTRA.contains(&n) => tags.set(n, value),
             _ => {}
         }
     }
-    tags
+    (tags, moves)
 }
 
 /// A [`GgfError`] as a record error: the byte, the property or the move it names.
@@ -166,11 +168,13 @@ fn from_ggf(text: &str, e: GgfError) -> RecordError {
 pub fn read_ggf(text: &str) -> Result<GameRecord<Position>, RecordError> {
     let game = ggf::parse(text).map_err(|e| from_ggf(text, e))?;
     let mut record = GameRecord::new(settled(game.start));
-    record.tags = ggf_tags(text);
-    for (_, item) in game.moves {
+    let (tags, raw) = ggf_tags(text);
+    record.tags = tags;
+    for (i, (_, item)) in game.moves.into_iter().enumerate() {
         if let Some(sq) = item.square {
-            let note = item.to_text();
-            let note = note.split_once('/').map_or("", |(_, n)| n);
+            // The eval and time as written (NBoard's `-2.00`, not a reformatted `-2`).
+            let raw = raw.get(i).map_or("", |r| r.trim());
+            let note = raw.split_once('/').map_or("", |(_, n)| n);
             record.moves.push(sq);
             record.notes.push(note.to_string());
         }
