@@ -254,7 +254,7 @@ impl Builder {
         if let (Some(color), false) = (first, self.player_given) {
             setup.to_move = color;
         }
-        if let Some((_, stones, _)) = setup
+        if let Some((cell, stones, _)) = setup
             .board
             .blocks()
             .into_iter()
@@ -262,7 +262,7 @@ impl Builder {
         {
             let at = format_vertex(&setup.board, stones[0]);
             return Err(RecordError::property(
-                "AB",
+                if cell == WHITE { "AW" } else { "AB" },
                 &at,
                 format!("the setup block at {at} has no liberties"),
             ));

@@ -1,0 +1,207 @@
+//! The record commands through the real binary's stdin (issue 42): `record`, `loadrecord`,
+//! `loadrecordtext` and `undo` for the three games, Go's `loadsgf`/`loadsgftext` aliases, and
+//! bad input (one error line each, the game untouched, no crash, no hang).
+
+mod common;
+
+use common::transcript;
+
+fn sfens(out: &str) -> Vec<&str> {
+    out.lines().filter(|l| l.starts_with("sfen ")).collect()
+}
+
+fn errors(out: &str) -> Vec<&str> {
+    out.lines()
+        .filter(|l| l.starts_with("info string error: "))
+        .collect()
+}
+
+#[test]
+fn go_record_load_and_undo() {
+    let out = transcript(
+        b"setoption name USI_Variant value go\n\
+          position sfen 5 ...../...../...../...../..... b moves C3 D3 pass C4\n\
+          record\n\
+          loadrecordtext (;GM[1]FF[4]SZ[5]KM[0.5]PB[x]PW[y]HA[2]AB[bb][dd];W[cc];B[cb];W[];B[])\n\
+          d\n\
+          record\n\
+          undo\n\
+          undo\n\
+          d\n\
+          undo\n\
+          undo\n\
+          d\n\
+          undo\n\
+          loadsgftext (;SZ[5];B[aa];W[aa])\n\
+          d\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines.contains(&"(;FF[4]GM[1]CA[UTF-8]AP[ryoshi]SZ[5]KM[7.5]"),
+        "{out}"
+    );
+    assert!(lines.contains(&";B[cc];W[dc];B[];W[cb])"), "{out}");
+    assert!(
+        lines
+            .contains(&"(;FF[4]GM[1]CA[UTF-8]AP[ryoshi]SZ[5]KM[0.5]HA[2]PB[x]PW[y]AB[bb][dd]PL[W]"),
+        "{out}"
+    );
+    assert!(lines.contains(&";W[cc];B[cb];W[];B[])"), "{out}");
+    assert_eq!(
+        sfens(&out),
+        [
+            // Loaded: the handicap stones, W[cc], B[cb] and two passes.
+            "sfen 5 ...../.XX../..O../...X./..... w",
+            // Two undos take back the passes...
+            "sfen 5 ...../.XX../..O../...X./..... w",
+            // ...two more the stones, down to the start: the handicap, white to move.
+            "sfen 5 ...../.X.../...../...X./..... w",
+            "sfen 5 ...../.X.../...../...X./..... w",
+        ],
+        "{out}"
+    );
+    // The fifth undo finds nothing (handicap stones are the start); the bad SGF leaves the game.
+    let errs = errors(&out);
+    assert_eq!(errs.len(), 2, "{out}");
+    assert_eq!(errs[0], "info string error: nothing to undo");
+    assert_eq!(
+        errs[1],
+        "info string error: illegal move W[aa] (A5) at ply 2: the point is occupied"
+    );
+}
+
+#[test]
+fn othello_record_load_and_undo() {
+    let out = transcript(
+        b"setoption name USI_Variant value othello\n\
+          position startpos moves f5 d6 c3\n\
+          record\n\
+          record transcript\n\
+          loadrecordtext (;GM[Othello]PC[NBoard]PB[a]PW[b]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5//1.5]W[F6];)\n\
+          record\n\
+          d\n\
+          undo\n\
+          d\n\
+          loadrecordtext F5D6C3D3\n\
+          record transcript\n\
+          undo\n\
+          record transcript\n\
+          loadrecordtext f5 d6 zz\n\
+          record transcript\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.contains(&"(;GM[Othello]PC[ryoshi]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6]B[C3];)"), "{out}");
+    assert!(lines.contains(&"f5d6c3"), "{out}");
+    assert!(lines.contains(&"(;GM[Othello]PC[NBoard]PB[a]PW[b]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6];)"), "{out}");
+    assert!(lines.contains(&"f5d6c3d3"), "{out}");
+    assert_eq!(
+        lines.iter().filter(|l| **l == "f5d6c3").count(),
+        3,
+        "undo, then the bad transcript left the game: {out}"
+    );
+    let s = sfens(&out);
+    assert_eq!(s.len(), 2);
+    assert_ne!(s[0], s[1]);
+    let errs = errors(&out);
+    assert_eq!(errs.len(), 1, "{out}");
+    assert!(
+        errs[0].starts_with("info string error: transcript syntax error at line 1, column 7"),
+        "{out}"
+    );
+}
+
+#[test]
+fn quantum_record_load_and_undo() {
+    let out = transcript(
+        b"position startpos moves 7g7f 3c3d\n\
+          record\n\
+          loadrecordtext [Game \"quantum shogi\"] [Sente \"a\"] [Gote \"b\"] 1. 7g7f {7f:KRGSLP} 2. 3c3d 3. 8h2b+ *\n\
+          d\n\
+          record\n\
+          undo\n\
+          undo\n\
+          undo\n\
+          undo\n\
+          d\n\
+          loadrecordtext [Game \"quantum shogi\"] 1. 7g7f 2. 3c3d 3. 2b8h\n\
+          d\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.contains(&"[Game \"quantum shogi\"]"), "{out}");
+    assert!(lines.contains(&"1. 7g7f {7f:KRGSLP}"), "{out}");
+    assert!(lines.contains(&"[Sente \"a\"]"), "{out}");
+    assert!(lines.iter().any(|l| l.starts_with("3. 8h2b+ {")), "{out}");
+    let s = sfens(&out);
+    assert_eq!(s.len(), 3, "{out}");
+    assert_eq!(
+        s[1],
+        "sfen qqqqqqqqq/1q5q1/qqqqqqqqq/9/9/9/QQQQQQQQQ/1Q5Q1/QQQQQQQQQ b - 1"
+    );
+    assert_eq!(s[2], s[1], "the bad kifu left the game: {out}");
+    let errs = errors(&out);
+    assert_eq!(errs.len(), 2, "{out}");
+    assert_eq!(errs[0], "info string error: undo: no action to take back");
+    assert!(errs[1].contains("at ply 3"), "{out}");
+}
+
+#[test]
+fn record_files_are_loaded_and_bad_ones_refused_with_one_line() {
+    let dir = std::env::temp_dir().join(format!("ryoshi-records-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.sgf");
+    std::fs::write(&good, "(;GM[1]SZ[9]\n;B[ee]\n;W[cc])\n").unwrap();
+    let deep = dir.join("deep.sgf");
+    std::fs::write(
+        &deep,
+        format!("{}{}", "(;".repeat(100_000), ")".repeat(100_000)),
+    )
+    .unwrap();
+    let big = dir.join("big.sgf");
+    let f = std::fs::File::create(&big).unwrap();
+    f.set_len(1 << 30).unwrap();
+    let kifu = dir.join("game.kifu");
+    std::fs::write(&kifu, "[Game \"quantum shogi\"]\n\n1. 7g7f\n2. 3c3d\n*\n").unwrap();
+    let input = format!(
+        "setoption name USI_Variant value go\n\
+         loadrecord {good}\nd\n\
+         loadrecord {deep}\nd\n\
+         loadrecord {big}\nd\n\
+         loadrecord {dir}\nd\n\
+         loadsgf {good}\nundo\nd\n\
+         loadrecordtext (;SZ[9]XX[unclosed\nd\n\
+         setoption name USI_Variant value quantumshogi\n\
+         loadrecord {kifu}\nd\n",
+        good = good.display(),
+        deep = deep.display(),
+        big = big.display(),
+        dir = dir.display(),
+        kifu = kifu.display(),
+    );
+    let started = std::time::Instant::now();
+    let out = transcript(input.as_bytes());
+    assert!(
+        started.elapsed().as_secs() < 30,
+        "took {:?}",
+        started.elapsed()
+    );
+    let s = sfens(&out);
+    let loaded = "sfen 9 ........./........./..O....../........./....X..../........./........./........./......... b";
+    assert_eq!(s[..4], [loaded; 4], "{out}");
+    assert_eq!(
+        s[4],
+        "sfen 9 ........./........./........./........./....X..../........./........./........./......... w"
+    );
+    assert_eq!(s[5], s[4], "{out}");
+    assert!(s[6].contains("/2Q[KRGSLP]6/"), "{out}");
+    assert!(s[6].ends_with(" b - 3"), "{out}");
+    let errs = errors(&out);
+    assert_eq!(errs.len(), 4, "{out}");
+    assert!(
+        errs[0].contains("nested deeper than 1000 at byte 2000"),
+        "{out}"
+    );
+    assert!(errs[1].ends_with("is larger than 16 MiB"), "{out}");
+    assert!(errs[2].ends_with("is a directory"), "{out}");
+    assert!(errs[3].contains("no closing ']'"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
