@@ -64,7 +64,7 @@ fn unescape(s: &str) -> String {
     out
 }
 
-/// One property of a main-line node: its identifier (capitals only), its values, its byte.
+/// One property of a main-line node: its identifier (capitals only) and its values.
 struct Property {
     name: String,
     values: Vec<String>,
@@ -348,7 +348,6 @@ pub fn read(text: &str) -> Result<GameRecord<Record>, RecordError> {
     RecordError::check_size(FORMAT, text)?;
     let all = text;
     let text = text.trim_start_matches('\u{feff}');
-    let skipped = all.len() - text.len();
     let at = |rest: &str| all.len() - rest.len();
     let err = |rest: &str, what: &str| RecordError::syntax(FORMAT, all, at(rest), what);
     let mut rest = text;
@@ -360,7 +359,6 @@ pub fn read(text: &str) -> Result<GameRecord<Record>, RecordError> {
     let mut main = false;
     let mut main_nodes = 0usize;
     let mut builder = Builder::new();
-    let _ = skipped;
     loop {
         rest = rest.trim_start();
         let Some(c) = rest.chars().next() else {
@@ -403,10 +401,7 @@ pub fn read(text: &str) -> Result<GameRecord<Record>, RecordError> {
                 }
                 rest = &rest[1..];
                 let mut props = Vec::new();
-                loop {
-                    let Ok((after, name)) = ident(rest) else {
-                        break;
-                    };
+                while let Ok((after, name)) = ident(rest) {
                     let mut values = Vec::new();
                     let mut r = after;
                     while let Ok((after_value, v)) = value(r) {
