@@ -205,3 +205,65 @@ fn record_files_are_loaded_and_bad_ones_refused_with_one_line() {
     assert!(errs[3].contains("no closing ']'"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 42's measure: a 16 MiB SGF cost 1.69 GB of history (a whole board per move). The file
+/// here, just under the cap, holds some 4.2 million moves (passes, 4 bytes each); loading it must
+/// peak under 80 bytes a move, all told (the engine, the text, the main line's moves and the
+/// replayed history of 12 bytes a move).
+#[test]
+fn a_16_mib_sgf_loads_in_memory_in_proportion() {
+    use std::io::{BufRead, Write};
+    let dir = std::env::temp_dir().join(format!("ryoshi-records-mem-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("long.sgf");
+    let mut text = String::from("(;GM[1]SZ[19]");
+    let pairs = ((16 << 20) - 64) / 8;
+    text.reserve(pairs * 8 + 2);
+    for _ in 0..pairs {
+        text.push_str(";B[];W[]");
+    }
+    text.push(')');
+    std::fs::write(&path, &text).unwrap();
+    let moves = pairs * 2;
+    drop(text);
+    let mut child = std::process::Command::new(common::BIN)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(
+        stdin,
+        "setoption name USI_Variant value go\nloadrecord {}\nundo\nisready",
+        path.display()
+    )
+    .unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        if stdout.read_line(&mut line).unwrap() == 0 || line.trim() == "readyok" {
+            break;
+        }
+        seen.push_str(&line);
+    }
+    assert!(!seen.contains("error"), "{seen}");
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id()));
+    writeln!(stdin, "quit").unwrap();
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    let _ = std::fs::remove_dir_all(&dir);
+    if let Ok(status) = status {
+        let kib: usize = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.split_whitespace().next()?.parse().ok())
+            .expect("VmHWM in /proc status");
+        println!("peak {kib} KiB for {moves} moves");
+        assert!(
+            kib * 1024 < 80 * moves,
+            "peak {kib} KiB for {moves} moves ({} bytes a move)",
+            kib * 1024 / moves
+        );
+    }
+}

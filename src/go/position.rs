@@ -189,3 +189,50 @@ pub enum HandicapError {
 }
 
 error_text!(derived: HandicapError);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::go::notation::{format_position, parse_vertex};
+
+    fn play(game: &mut Position, moves: &str) {
+        for m in moves.split_whitespace() {
+            let mv = parse_vertex(m, game.board.size()).unwrap();
+            game.play(mv).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_step_is_twelve_bytes() {
+        assert_eq!(std::mem::size_of::<Step>(), 12);
+    }
+
+    #[test]
+    fn undo_puts_captured_stones_and_handicap_back() {
+        let mut game = Position::empty(5).unwrap();
+        game.place_handicap(&[game.board.point(1, 1)]).unwrap();
+        let mut texts = vec![format_position(&game.board, game.to_move)];
+        // Black's B5 captures white's A5, then both pass.
+        for m in ["A5", "A4", "C4", "B5", "pass", "pass"] {
+            play(&mut game, m);
+            texts.push(format_position(&game.board, game.to_move));
+        }
+        assert_eq!(game.passes(), 2);
+        assert_eq!(game.moves().len(), 6);
+        assert_eq!(
+            game.board.get(game.board.point(0, 0)),
+            EMPTY,
+            "A5 was captured"
+        );
+        assert_eq!(
+            format_position(&game.start().board, game.start().to_move),
+            texts[0]
+        );
+        for want in texts.iter().rev() {
+            assert_eq!(&format_position(&game.board, game.to_move), want);
+            game.undo();
+        }
+        assert!(game.board.is_empty(), "the handicap is taken back last");
+        assert!(!game.undo());
+    }
+}
