@@ -351,3 +351,68 @@ fn a_long_go_record_costs_memory_in_proportion() {
     // 12 bytes a step: the history's size, not measured by the allocator, is bounded by the
     // step's size (checked in go::position's tests); here the whole load must finish quickly.
 }
+
+/// The readers never panic: random text, and valid records cut, spliced and with bytes changed
+/// (seeded), each gets a record or an error.
+#[test]
+fn readers_never_panic_on_mangled_records() {
+    use ryoshi::go::Record as Go;
+    use ryoshi::othello::Position as Othello;
+    use ryoshi::quantum::Record as Quantum;
+    let go = {
+        let start = Go::new(ryoshi::go::Position::empty(9).unwrap());
+        let (moves, _) = random_game(start.clone(), 1, 60, Some(None));
+        let mut r = GameRecord::new(start);
+        r.moves = moves;
+        Go::write_record(&r)
+    };
+    let othello = {
+        let start = <Othello as Rules>::start();
+        let (moves, _) = random_game(start, 2, 60, None);
+        let mut r = GameRecord::new(start);
+        r.moves = moves;
+        Othello::write_record(&r)
+    };
+    let quantum = {
+        let start = Quantum::start();
+        let (moves, _) = random_game(start.clone(), 3, 40, None);
+        let mut r = GameRecord::new(start);
+        r.moves = moves;
+        Quantum::write_record(&r)
+    };
+    let alphabet: Vec<char> = "();[]{}\\\"*.:-/ \nBWabcdetPAKQ123456789~+\u{3042}"
+        .chars()
+        .collect();
+    runner(46, 3000)
+        .run(
+            &(
+                0usize..3,
+                any::<u64>(),
+                proptest::collection::vec(any::<(u16, u8)>(), 0..6),
+            ),
+            |(which, cut, edits)| {
+                let base = [&go, &othello, &quantum][which];
+                let mut chars: Vec<char> = base.chars().collect();
+                for (at, c) in edits {
+                    let at = at as usize % (chars.len() + 1);
+                    let c = alphabet[c as usize % alphabet.len()];
+                    if at < chars.len() && c == '~' {
+                        chars.remove(at);
+                    } else {
+                        chars.insert(at, c);
+                    }
+                }
+                let keep = (cut as usize) % (chars.len() + 1);
+                let text: String = if cut % 3 == 0 {
+                    chars[..keep].iter().collect()
+                } else {
+                    chars.iter().collect()
+                };
+                let _ = Go::read_record(&text);
+                let _ = Othello::read_record(&text);
+                let _ = Quantum::read_record(&text);
+                Ok(())
+            },
+        )
+        .unwrap();
+}

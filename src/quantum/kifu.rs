@@ -36,6 +36,10 @@ const FORMAT: &str = "kifu";
 /// The `Game` tag's value.
 pub const GAME: &str = "quantum shogi";
 
+/// Most plies a kifu may hold: each ply is checked against the whole game for repetition, so the
+/// cap keeps a load to a fraction of a second (real games last a few hundred plies).
+pub const MAX_KIFU_PLIES: usize = 10_000;
+
 /// The results a kifu ends with.
 const TERMINATIONS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
@@ -209,6 +213,12 @@ pub fn read(text: &str) -> Result<GameRecord<Record>, RecordError> {
     loop {
         if let Ok((r, number)) = move_number(rest) {
             let ply = moves.len() + 1;
+            if ply > MAX_KIFU_PLIES {
+                return Err(syntax(
+                    rest.trim_start(),
+                    &format!("more than {MAX_KIFU_PLIES} plies"),
+                ));
+            }
             if number.parse::<usize>().ok() != Some(ply) {
                 return Err(syntax(
                     rest.trim_start(),
