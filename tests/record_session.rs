@@ -267,3 +267,96 @@ fn a_16_mib_sgf_loads_in_memory_in_proportion() {
         );
     }
 }
+
+/// Each bad record, in each game: exactly one error line naming what and where, and the game
+/// as it was (its `d` and its `record`).
+#[test]
+fn every_bad_record_gets_one_error_and_leaves_the_game() {
+    let deep = format!("{}{}", "(;".repeat(100_000), ")".repeat(100_000));
+    let games: [(&str, &str, Vec<(String, &str)>); 3] = [
+        (
+            "go",
+            "position sfen 5 ...../...../...../...../..... b moves C3 D3",
+            vec![
+                ("(;SZ[5];B[cc]".into(), "(byte 13)"),
+                ("(;SZ[5]KM[lots])".into(), "KM[lots]: komi is not a number"),
+                ("(;SZ[5]PL[X])".into(), "PL[X]: not B or W"),
+                ("(;SZ[5];B[cc];W[cc])".into(), "at ply 2"),
+                ("(;SZ[5];B[zz])".into(), "at ply 1"),
+                (deep.clone(), "nested deeper than 1000 at byte 2000"),
+            ],
+        ),
+        (
+            "othello",
+            "position startpos moves f5 d6",
+            vec![
+                ("(;GM[Othello]B[F5]W[F6]B[F5];)".into(), "at ply 3"),
+                ("(;GM[Go];)".into(), "GM[Go]: not an Othello game"),
+                ("(;GM[Othello]TY[10];)".into(), "TY[10]"),
+                ("(;GM[Othello]B[F5]".into(), "ends before ';)'"),
+                ("f5d6c3c3".into(), "at ply 4"),
+                ("f5 d6 !".into(), "(byte 6)"),
+            ],
+        ),
+        (
+            "quantumshogi",
+            "position startpos moves 7g7f",
+            vec![
+                ("1. 7g7f".into(), "starts with [Game"),
+                (
+                    "[Game \"quantum shogi\"] [Result \"2-0\"]".into(),
+                    "Result[2-0]",
+                ),
+                (
+                    "[Game \"quantum shogi\"] 1. 7g7f 2. 7g7f".into(),
+                    "at ply 2",
+                ),
+                (
+                    "[Game \"quantum shogi\"] 2. 7g7f".into(),
+                    "expected move number 1.",
+                ),
+                (
+                    "[Game \"quantum shogi\" 1. 7g7f".into(),
+                    "starts with [Game",
+                ),
+            ],
+        ),
+    ];
+    for (game, position, bad) in games {
+        let mut input = format!("setoption name USI_Variant value {game}\n{position}\nd\nrecord\n");
+        for (text, _) in &bad {
+            input += &format!("loadrecordtext {text}\nd\nrecord\n");
+        }
+        let out = transcript(input.as_bytes());
+        let errs = errors(&out);
+        assert_eq!(errs.len(), bad.len(), "{game}: {errs:#?}");
+        for (e, (text, want)) in errs.iter().zip(&bad) {
+            assert!(e.contains(want), "{game}: {text:.60}: {e}");
+        }
+        let s = sfens(&out);
+        assert!(s.iter().all(|x| *x == s[0]), "{game}: {s:#?}");
+        // The record printed after each error is the one before.
+        let mut records: Vec<Vec<&str>> = vec![Vec::new()];
+        for line in out.lines() {
+            if line.starts_with("info string error: ") {
+                records.push(Vec::new());
+            } else if let Some(last) = records.last_mut() {
+                last.push(line);
+            }
+        }
+        let records: Vec<Vec<&str>> = records
+            .into_iter()
+            .map(|r| {
+                r.into_iter()
+                    .skip_while(|l| !l.starts_with("sfen "))
+                    .skip(1)
+                    .collect()
+            })
+            .collect();
+        assert!(!records[0].is_empty(), "{game}: {out}");
+        assert!(
+            records.iter().all(|r| *r == records[0]),
+            "{game}: {records:#?}"
+        );
+    }
+}
