@@ -268,12 +268,15 @@ fn a_16_mib_sgf_loads_in_memory_in_proportion() {
     }
 }
 
+/// A bad record's text and a part of the error it must get.
+type BadRecord = (String, &'static str);
+
 /// Each bad record, in each game: exactly one error line naming what and where, and the game
 /// as it was (its `d` and its `record`).
 #[test]
 fn every_bad_record_gets_one_error_and_leaves_the_game() {
     let deep = format!("{}{}", "(;".repeat(100_000), ")".repeat(100_000));
-    let games: [(&str, &str, Vec<(String, &str)>); 3] = [
+    let games: [(&str, &str, Vec<BadRecord>); 3] = [
         (
             "go",
             "position sfen 5 ...../...../...../...../..... b moves C3 D3",
