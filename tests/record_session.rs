@@ -363,3 +363,26 @@ fn every_bad_record_gets_one_error_and_leaves_the_game() {
         );
     }
 }
+
+/// A finished game's record carries its result: Go's area count after two passes, quantum
+/// shogi's result and reason.
+#[test]
+fn finished_games_record_their_result() {
+    let out = transcript(
+        b"setoption name USI_Variant value go\n\
+          position sfen 3 .../.../... b moves B2 pass pass\n\
+          record\n",
+    );
+    assert!(
+        out.lines()
+            .any(|l| l == "(;FF[4]GM[1]CA[UTF-8]AP[ryoshi]SZ[3]KM[7.5]RE[B+1.5]"),
+        "{out}"
+    );
+    // Quantum shogi: a loaded kifu that ended by resignation keeps its result and reason.
+    let out = transcript(
+        b"loadrecordtext [Game \"quantum shogi\"] [Result \"0-1\"] [Reason \"resign\"] 1. 7g7f *\nrecord\n",
+    );
+    assert!(out.lines().any(|l| l == "[Result \"0-1\"]"), "{out}");
+    assert!(out.lines().any(|l| l == "[Reason \"resign\"]"), "{out}");
+    assert_eq!(out.lines().last(), Some("0-1"), "{out}");
+}

@@ -301,13 +301,24 @@ impl Variant for GoVariant {
                     other => other,
                 };
                 let komi = options.komi();
-                let (game, tags) = (&self.record.game, &self.tags);
+                let (record, tags) = (&self.record, &self.tags);
                 let write = || {
                     let mut tags = tags.clone();
                     if tags.get("KM").is_none() {
                         tags.set("KM", komi.to_string());
                     }
-                    go_record::write(&go_record::from_position(game, tags))
+                    // A game ended by two passes: the referee's area count (every stone
+                    // alive) with the record's komi.
+                    let komi = tags.get("KM").and_then(|k| k.parse().ok()).unwrap_or(komi);
+                    if tags.result.is_none() && record.outcome().is_some() {
+                        let board = &record.game.board;
+                        let all_alive = score::Judgement {
+                            life: vec![score::Life::None; board.len()],
+                        };
+                        let total = score::area_score(board, &all_alive, komi);
+                        tags.result = Some(score::format_score(total));
+                    }
+                    go_record::write(&go_record::from_position(&record.game, tags))
                 };
                 let mut loaded = None;
                 session_record::run::<Record>(
