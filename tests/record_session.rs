@@ -43,7 +43,8 @@ fn go_record_load_and_undo() {
     assert!(lines.contains(&";B[cc];W[dc];B[];W[cb])"), "{out}");
     assert!(
         lines
-            .contains(&"(;FF[4]GM[1]CA[UTF-8]AP[ryoshi]SZ[5]KM[0.5]HA[2]PB[x]PW[y]AB[bb][dd]PL[W]"),
+            // Ended by two passes: the area count with the file's komi, 3 - 1 - 0.5.
+            .contains(&"(;FF[4]GM[1]CA[UTF-8]AP[ryoshi]SZ[5]KM[0.5]HA[2]PB[x]PW[y]RE[B+1.5]AB[bb][dd]PL[W]"),
         "{out}"
     );
     assert!(lines.contains(&";W[cc];B[cb];W[];B[])"), "{out}");
