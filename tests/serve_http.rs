@@ -223,8 +223,9 @@ fn loadsgftext_works_on_stdin_too() {
         [
             "sfen 5 X..../.X.../..O../...../..... b",
             "sfen 5 X..../.X.../..O../...../..... b",
-            // undo restores the state before W[cc]: the setup alone, black to move.
-            "sfen 5 X..../.X.../...../...../..... b",
+            // undo restores the state before W[cc]: the setup alone, white to move (the first
+            // move's colour, without a PL: go.md, "Records").
+            "sfen 5 X..../.X.../...../...../..... w",
         ],
         "{out}"
     );

@@ -225,6 +225,28 @@ impl Board {
     /// Plays `color` at `p` under simple ko (`ko` is the point the last move forbids, if any):
     /// occupied points, suicide and the immediate ko retake are refused and leave the board as it was.
     pub fn play(&mut self, p: usize, color: Color, ko: Option<usize>) -> Result<Played, Illegal> {
+        self.play_noting(p, color, ko, None)
+    }
+
+    /// [`Board::play`], pushing the points of the captured stones onto `captured` (a game's
+    /// history keeps them to take the move back).
+    pub fn play_capturing(
+        &mut self,
+        p: usize,
+        color: Color,
+        ko: Option<usize>,
+        captured: &mut Vec<u16>,
+    ) -> Result<Played, Illegal> {
+        self.play_noting(p, color, ko, Some(captured))
+    }
+
+    fn play_noting(
+        &mut self,
+        p: usize,
+        color: Color,
+        ko: Option<usize>,
+        mut noted: Option<&mut Vec<u16>>,
+    ) -> Result<Played, Illegal> {
         if self.cells[p] != EMPTY {
             return Err(Illegal::Occupied);
         }
@@ -246,6 +268,10 @@ impl Board {
                 last_captured = n;
                 for s in stones {
                     self.cells[s] = EMPTY;
+                    if let Some(noted) = noted.as_deref_mut() {
+                        // Points index a board of at most 25x25: (25 + 2) * 26 + 2 < 2^16.
+                        noted.push(s as u16);
+                    }
                 }
             }
         }

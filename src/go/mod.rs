@@ -14,6 +14,7 @@ pub(crate) mod handicap;
 pub mod notation;
 pub mod perft;
 pub(crate) mod position;
+pub mod record;
 pub mod rules;
 pub mod score;
 pub mod search;

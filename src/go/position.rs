@@ -1,7 +1,31 @@
 //! A game record: the board, the side to move, the ko point and the history for `undo`.
+//!
+//! The history keeps each move, not each board: the point, who played it, the side to move and
+//! the ko point before it, and the stones it captured (12 bytes a move and 2 a captured stone,
+//! where a whole 19x19 board was some 540), so a long record costs memory in proportion to its
+//! moves. `undo` puts the captured stones back.
 
 use super::board::{Board, Color, Illegal, SizeError, EMPTY};
 use crate::games::error_text;
+
+/// A history step's point for a pass.
+const PASS: u16 = u16::MAX;
+/// A history step's point for handicap stones (placed all at once; `changes` lists them).
+const HANDICAP: u16 = u16::MAX - 1;
+
+/// One step of the history.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Step {
+    /// The point played, [`PASS`] or [`HANDICAP`].
+    point: u16,
+    /// Who played it.
+    color: Color,
+    /// The side to move and the ko point before it.
+    to_move: Color,
+    ko: Option<u16>,
+    /// How many points at the end of `changes` are this step's (captured, or placed handicap).
+    changed: u32,
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
@@ -9,7 +33,9 @@ pub struct Position {
     pub to_move: Color,
     /// The point the side to move may not play at once (simple ko).
     pub ko: Option<usize>,
-    history: Vec<(Board, Color, Option<usize>)>,
+    history: Vec<Step>,
+    /// The points each step changed besides its own, the steps' runs one after the other.
+    changes: Vec<u16>,
 }
 
 impl Position {
@@ -19,6 +45,7 @@ impl Position {
             to_move,
             ko: None,
             history: Vec::new(),
+            changes: Vec::new(),
         }
     }
 
@@ -28,13 +55,26 @@ impl Position {
 
     /// Plays `color` at `mv` (`None` = pass); the side to move becomes the other colour.
     pub fn play_as(&mut self, color: Color, mv: Option<usize>) -> Result<(), Illegal> {
-        let saved = (self.board.clone(), self.to_move, self.ko);
         let ko = if color == self.to_move { self.ko } else { None };
+        let mark = self.changes.len();
         let new_ko = match mv {
             None => None,
-            Some(p) => self.board.play(p, color, ko)?.ko,
+            Some(p) => match self.board.play_capturing(p, color, ko, &mut self.changes) {
+                Ok(played) => played.ko,
+                Err(e) => {
+                    self.changes.truncate(mark);
+                    return Err(e);
+                }
+            },
         };
-        self.history.push(saved);
+        self.history.push(Step {
+            // Points index a board of at most 25x25, below both markers.
+            point: mv.map_or(PASS, |p| p as u16),
+            color,
+            to_move: self.to_move,
+            ko: self.ko.map(|k| k as u16),
+            changed: (self.changes.len() - mark) as u32,
+        });
         self.ko = new_ko;
         self.to_move = color.other();
         Ok(())
@@ -45,15 +85,25 @@ impl Position {
     }
 
     pub fn undo(&mut self) -> bool {
-        match self.history.pop() {
-            Some((board, to_move, ko)) => {
-                self.board = board;
-                self.to_move = to_move;
-                self.ko = ko;
-                true
+        let Some(step) = self.history.pop() else {
+            return false;
+        };
+        let from = self.changes.len() - step.changed as usize;
+        let restored = match step.point {
+            HANDICAP => EMPTY,
+            PASS => step.color.other().cell(),
+            p => {
+                self.board.set(p as usize, EMPTY);
+                step.color.other().cell()
             }
-            None => false,
+        };
+        for &q in &self.changes[from..] {
+            self.board.set(q as usize, restored);
         }
+        self.changes.truncate(from);
+        self.to_move = step.to_move;
+        self.ko = step.ko.map(usize::from);
+        true
     }
 
     /// Puts black stones on `points` of an empty board as one step (one `undo` takes them all
@@ -69,33 +119,53 @@ impl Position {
             }
             board.set(p, Color::Black.cell());
         }
-        self.history.push((
-            std::mem::replace(&mut self.board, board),
-            self.to_move,
-            self.ko,
-        ));
+        self.board = board;
+        self.changes.extend(points.iter().map(|&p| p as u16));
+        self.history.push(Step {
+            point: HANDICAP,
+            color: Color::Black,
+            to_move: self.to_move,
+            ko: self.ko.map(|k| k as u16),
+            changed: points.len() as u32,
+        });
         self.ko = None;
         self.to_move = Color::White;
         Ok(())
     }
 
-    /// The passes played just before this position (a pass is the one move that leaves the
-    /// board as it was; handicap placement changes it).
+    /// The passes played just before this position.
     pub fn passes(&self) -> u8 {
-        let mut board = &self.board;
-        let mut count = 0;
-        for (before, _, _) in self.history.iter().rev() {
-            if before != board || count == u8::MAX {
-                break;
-            }
-            count += 1;
-            board = before;
-        }
-        count
+        let passes = self
+            .history
+            .iter()
+            .rev()
+            .take_while(|s| s.point == PASS)
+            .count();
+        passes.min(u8::MAX as usize) as u8
     }
 
     pub fn moves_played(&self) -> usize {
         self.history.len()
+    }
+
+    /// The moves played, oldest first: who played and where (`None` = pass). Handicap
+    /// placements are left out (they belong to the start: see [`Position::start`]).
+    pub fn moves(&self) -> Vec<(Color, Option<usize>)> {
+        self.history
+            .iter()
+            .filter(|s| s.point != HANDICAP)
+            .map(|s| (s.color, (s.point != PASS).then_some(s.point as usize)))
+            .collect()
+    }
+
+    /// The position before the first move (after any handicap placed first), with no history.
+    pub fn start(&self) -> Position {
+        let mut start = self.clone();
+        let keep = usize::from(self.history.first().is_some_and(|s| s.point == HANDICAP));
+        while start.history.len() > keep {
+            start.undo();
+        }
+        Position::new(start.board, start.to_move)
     }
 
     /// The legal points for the side to move, in scanning order (pass not included).
@@ -119,3 +189,50 @@ pub enum HandicapError {
 }
 
 error_text!(derived: HandicapError);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::go::notation::{format_position, parse_vertex};
+
+    fn play(game: &mut Position, moves: &str) {
+        for m in moves.split_whitespace() {
+            let mv = parse_vertex(m, game.board.size()).unwrap();
+            game.play(mv).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_step_is_twelve_bytes() {
+        assert_eq!(std::mem::size_of::<Step>(), 12);
+    }
+
+    #[test]
+    fn undo_puts_captured_stones_and_handicap_back() {
+        let mut game = Position::empty(5).unwrap();
+        game.place_handicap(&[game.board.point(1, 1)]).unwrap();
+        let mut texts = vec![format_position(&game.board, game.to_move)];
+        // Black's B5 captures white's A5, then both pass.
+        for m in ["A5", "A4", "C4", "B5", "pass", "pass"] {
+            play(&mut game, m);
+            texts.push(format_position(&game.board, game.to_move));
+        }
+        assert_eq!(game.passes(), 2);
+        assert_eq!(game.moves().len(), 6);
+        assert_eq!(
+            game.board.get(game.board.point(0, 0)),
+            EMPTY,
+            "A5 was captured"
+        );
+        assert_eq!(
+            format_position(&game.start().board, game.start().to_move),
+            texts[0]
+        );
+        for want in texts.iter().rev() {
+            assert_eq!(&format_position(&game.board, game.to_move), want);
+            game.undo();
+        }
+        assert!(game.board.is_empty(), "the handicap is taken back last");
+        assert!(!game.undo());
+    }
+}

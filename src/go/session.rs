@@ -1,24 +1,29 @@
 //! The go adapter: protocol notation and output lines over `go`. See protocol/go.md.
 
+use crate::games::record::Tags;
 use crate::games::rules::Rules;
 use crate::go::analysis::{classic, extended};
 use crate::go::gtp::analyze;
 use crate::go::notation::{format_move, parse_vertex, VertexError};
+use crate::go::record as go_record;
 use crate::go::rules::{Record, RulesError};
 use crate::go::search::mcts::{Mcts, Snapshot};
 use crate::go::search::{bench as go_bench, player as go_player, policy, usi};
-use crate::go::sgf::{FileError, SgfError};
-use crate::go::{perft, score, sgf, Board, Color, Position};
+use crate::go::{perft, score, Board, Color, Position};
 use crate::protocol::args::unknown_command;
 use crate::protocol::{Args, StartSpec};
 use crate::search::{Info, Job, Limits, Outcome, Report};
 use crate::session::options::{Kind, Options, Spec};
+use crate::session::record as session_record;
 use crate::session::variant::{self, Adapter, Out, PerftJob, SessionError, Variant};
 use parking_lot::Mutex;
 use std::sync::Arc;
 
 pub struct GoVariant {
     record: Record,
+    /// What the loaded record said besides the moves (players, komi, ...); cleared by
+    /// `position`.
+    tags: Tags,
     /// The search and its size in MiB (`USI_Hash`), kept between moves for tree reuse.
     engine: Mutex<Option<(u64, Arc<Mcts>)>>,
 }
@@ -27,6 +32,7 @@ impl GoVariant {
     pub fn new() -> Self {
         GoVariant {
             record: Record::start(),
+            tags: Tags::default(),
             engine: Mutex::new(None),
         }
     }
@@ -62,14 +68,6 @@ pub enum GoError {
     /// No memory for the bench's search tree.
     #[error("bench: no memory for the search tree")]
     BenchTree,
-    #[error(transparent)]
-    File(FileError),
-    /// An SGF record (from the file `path`, when it came from one).
-    #[error("{}{error}", in_file(.path))]
-    Sgf {
-        path: Option<String>,
-        error: SgfError,
-    },
     #[error("nothing to undo")]
     NothingToUndo,
     /// `score <komi>` with a komi that is not a finite number.
@@ -82,13 +80,6 @@ fn komi(options: &Options) -> f64 {
     f64::from(options.halves("Komi")) / 2.0
 }
 
-/// `'path': ` before an SGF error from a file.
-fn in_file(path: &Option<String>) -> String {
-    path.as_ref()
-        .map(|path| format!("'{path}': "))
-        .unwrap_or_default()
-}
-
 crate::games::error_text!(derived: GoError);
 
 impl From<GoError> for SessionError {
@@ -98,8 +89,16 @@ impl From<GoError> for SessionError {
 }
 
 impl Adapter for GoVariant {
-    const COMMANDS: &'static [&'static str] =
-        &["benson", "loadsgf", "loadsgftext", "undo", "score"];
+    const COMMANDS: &'static [&'static str] = &[
+        "benson",
+        "loadsgf",
+        "loadsgftext",
+        "undo",
+        "score",
+        "record",
+        "loadrecord",
+        "loadrecordtext",
+    ];
     const OPTIONS: &'static [Spec] = &[
         // Each report of `go` also carries the KataGo analysis line.
         Spec::game("GoAnalysis", Kind::Check(false)),
@@ -123,6 +122,7 @@ impl Adapter for GoVariant {
 
     fn set_record(&mut self, record: Record) {
         self.record = record;
+        self.tags = Tags::default();
     }
 
     type Error = GoError;
@@ -321,21 +321,48 @@ impl Variant for GoVariant {
                 }
                 Ok(())
             }
-            "loadsgf" => {
-                let path = args.rest("expected a file path")?.to_string();
-                let text = sgf::read_file(&path).map_err(GoError::File)?;
-                let game = sgf::read_game(&text, None).map_err(|error| GoError::Sgf {
-                    path: Some(path),
-                    error,
-                })?;
-                self.record = Record::new(game);
-                Ok(())
-            }
-            "loadsgftext" => {
-                let text = args.rest("expected SGF text")?;
-                let game = sgf::read_game(text, None)
-                    .map_err(|error| GoError::Sgf { path: None, error })?;
-                self.record = Record::new(game);
+            // `loadsgf`/`loadsgftext` are the record commands' old names, kept as aliases.
+            "record" | "loadrecord" | "loadrecordtext" | "loadsgf" | "loadsgftext" => {
+                let name = match name {
+                    "loadsgf" => "loadrecord",
+                    "loadsgftext" => "loadrecordtext",
+                    other => other,
+                };
+                let komi = komi(options);
+                let (record, tags) = (&self.record, &self.tags);
+                let write = || {
+                    let mut tags = tags.clone();
+                    if tags.get("KM").is_none() {
+                        tags.set("KM", komi.to_string());
+                    }
+                    // A game ended by two passes: the referee's area count (every stone
+                    // alive) with the record's komi.
+                    let komi = tags.get("KM").and_then(|k| k.parse().ok()).unwrap_or(komi);
+                    if tags.result.is_none() && record.outcome().is_some() {
+                        let board = &record.game.board;
+                        let all_alive = score::Judgement {
+                            life: vec![score::Life::None; board.len()],
+                        };
+                        let total = score::area_score(board, &all_alive, komi);
+                        tags.result = Some(score::format_score(total));
+                    }
+                    go_record::write(&go_record::from_position(&record.game, tags))
+                };
+                let mut loaded = None;
+                session_record::run::<Record>(
+                    name,
+                    args,
+                    write,
+                    |game| {
+                        loaded = Some((game.replay()?, game.tags));
+                        Ok(())
+                    },
+                    out,
+                )?;
+                if let Some((record, tags)) = loaded {
+                    self.set_record(record);
+                    self.tags = tags;
+                }
                 Ok(())
             }
             "undo" => {

@@ -9,6 +9,7 @@ pub mod nboard;
 pub mod obf;
 pub mod perft;
 pub mod position;
+pub mod record;
 pub(crate) mod rules;
 pub mod search;
 pub(crate) mod session;

@@ -5,10 +5,12 @@
 //! automatically; an explicit `pass` is accepted right after such an automatic pass (clients
 //! that send the passes they saw) and refused otherwise.
 
+use crate::games::record::{GameRecord, RecordError, Tags};
 use crate::games::rules::{Rules, Verdict};
 use crate::othello::board::{flips, squares};
 use crate::othello::count::{count, CountError, CountRow};
 use crate::othello::position::PositionError;
+use crate::othello::record as othello_record;
 use crate::othello::rules::RulesError;
 use crate::othello::search::reason::reason;
 use crate::othello::search::solve::Solver;
@@ -18,6 +20,7 @@ use crate::protocol::args::unknown_command;
 use crate::protocol::{Args, StartSpec};
 use crate::search::{Job, Limits};
 use crate::session::options::{Kind, Options, Spec};
+use crate::session::record as session_record;
 use crate::session::variant::{Adapter, Out, PerftJob, SessionError, Variant};
 use crate::stop::{Budget, Halt};
 use std::time::Instant;
@@ -169,17 +172,46 @@ fn move_list(board: &Board) -> Vec<String> {
 
 pub struct OthelloVariant {
     game: Record,
+    /// What the loaded record said besides the moves; cleared by `position`.
+    tags: Tags,
 }
 
 impl OthelloVariant {
     pub fn new() -> Self {
         OthelloVariant {
             game: Record::new(Position::START),
+            tags: Tags::default(),
         }
     }
 
     pub fn position(&self) -> Position {
         self.game.state.position
+    }
+}
+
+impl OthelloVariant {
+    /// The game so far from its start, with the loaded record's tags.
+    fn game_record(&self) -> GameRecord<Position> {
+        let mut states: Vec<Position> = self.game.history.iter().map(|s| s.position).collect();
+        states.push(self.game.state.position);
+        othello_record::from_positions(&states, self.tags.clone())
+    }
+}
+
+impl Record {
+    /// The session's record of a game read from a record: its start, then every placement.
+    fn load(game: &GameRecord<Position>) -> Result<(Record, Tags), RecordError> {
+        let mut record = Record::new(game.start);
+        for (i, &mv) in game.moves.iter().enumerate() {
+            record
+                .apply(&square_name(mv))
+                .map_err(|e| RecordError::Move {
+                    ply: i + 1,
+                    text: square_name(mv),
+                    why: e.to_string(),
+                })?;
+        }
+        Ok((record, game.tags.clone()))
     }
 }
 
@@ -331,7 +363,16 @@ impl OthelloVariant {
 }
 
 impl Adapter for OthelloVariant {
-    const COMMANDS: &'static [&'static str] = &["count", "flips", "hint", "solve", "undo"];
+    const COMMANDS: &'static [&'static str] = &[
+        "count",
+        "flips",
+        "hint",
+        "solve",
+        "undo",
+        "record",
+        "loadrecord",
+        "loadrecordtext",
+    ];
     const OPTIONS: &'static [Spec] = &[Spec::game(
         "Level",
         Kind::Spin {
@@ -351,6 +392,7 @@ impl Adapter for OthelloVariant {
 
     fn set_record(&mut self, game: Record) {
         self.game = game;
+        self.tags = Tags::default();
     }
 
     /// The position as given (not the rules' `from_text`, which passes at once for a side
@@ -508,6 +550,34 @@ impl Variant for OthelloVariant {
                     }
                     None => Err(OthelloError::NothingToUndo),
                 }
+            }
+            "record" if args.optional_word()? == Some("transcript") => {
+                out(&othello_record::write_transcript(&self.game_record()));
+                Ok(())
+            }
+            "record" | "loadrecord" | "loadrecordtext" => {
+                let args = if name == "record" && args.optional_word()? == Some("ggf") {
+                    Args::new(name, "")
+                } else {
+                    args
+                };
+                let game = self.game_record();
+                let mut loaded = None;
+                session_record::run::<Position>(
+                    name,
+                    args,
+                    || othello_record::write_ggf(&game),
+                    |game| {
+                        loaded = Some(Record::load(&game)?);
+                        Ok(())
+                    },
+                    out,
+                )?;
+                if let Some((record, tags)) = loaded {
+                    self.set_record(record);
+                    self.tags = tags;
+                }
+                Ok(())
             }
             _ => return Err(SessionError::Parse(unknown_command(name))),
         };

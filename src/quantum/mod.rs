@@ -38,6 +38,7 @@
 pub(crate) mod action;
 pub mod bench;
 pub mod hall;
+pub mod kifu;
 pub(crate) mod movegen;
 pub mod oracle;
 pub mod perft;

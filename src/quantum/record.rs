@@ -36,15 +36,48 @@ pub struct Record {
     /// Keys of every position so far, the current one last.
     keys: Vec<u64>,
     rules: Ruleset,
+    /// The position the game started from, and the actions played since (a game record's
+    /// history: `undo` replays all but the last).
+    start: Position,
+    actions: Vec<Action>,
 }
 
 impl Record {
     pub fn new(position: Position, rules: Ruleset) -> Record {
         Record {
             keys: vec![position.key()],
+            start: position.clone(),
             position,
             rules,
+            actions: Vec::new(),
         }
+    }
+
+    /// The position the game started from.
+    pub fn start_position(&self) -> &Position {
+        &self.start
+    }
+
+    /// The actions played since the start, oldest first.
+    pub fn actions(&self) -> &[Action] {
+        &self.actions
+    }
+
+    /// Takes back the last action (the position is replayed from the start); false when there
+    /// is none.
+    pub fn undo(&mut self) -> bool {
+        if self.actions.pop().is_none() {
+            return false;
+        }
+        let mut position = self.start.clone();
+        for &action in &self.actions {
+            // Each action was legal when it was played, from the same positions.
+            let applied = position.apply(action);
+            debug_assert!(applied);
+        }
+        self.position = position;
+        self.keys.pop();
+        true
     }
 
     pub fn position(&self) -> &Position {
@@ -110,6 +143,7 @@ impl Record {
         }
         self.position = next;
         self.keys.push(self.position.key());
+        self.actions.push(action);
         Ok(())
     }
 }

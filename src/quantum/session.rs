@@ -1,7 +1,12 @@
 //! The quantum shogi adapter: protocol notation and output lines over `quantum`.
 
+use crate::games::record::Tags;
+use crate::games::rules::Rules;
 use crate::memory;
+use crate::protocol::args::unknown_command;
+use crate::protocol::Args;
 use crate::protocol::StartSpec;
+use crate::quantum::kifu;
 use crate::quantum::search::job::{bench, job, Setup};
 use crate::quantum::search::mate::{self, MateSearch, MAX_MATE_PLIES};
 use crate::quantum::search::{self as player, Player, QGame};
@@ -10,7 +15,9 @@ use crate::quantum::{square_name, PlayError, RecordError};
 use crate::search::tt::Table;
 use crate::search::{Job, Limits, MateJob, Searcher};
 use crate::session::options::{Kind, Options, Spec};
+use crate::session::record as session_record;
 use crate::session::variant::{self, Adapter, Out, PerftJob, SessionError, Variant};
+use crate::stop::Budget;
 use parking_lot::Mutex;
 use std::sync::Arc;
 
@@ -28,6 +35,8 @@ pub enum QuantumError {
     },
     #[error("perft depth must be 1 to {max}, got {0}", max = perft::MAX_DEPTH)]
     PerftDepth(u32),
+    #[error("undo: no action to take back")]
+    NothingToUndo,
 }
 
 crate::games::error_text!(derived: QuantumError);
@@ -41,6 +50,8 @@ impl From<QuantumError> for SessionError {
 pub struct QuantumVariant {
     /// The current position and the keys of the game so far (for repetition).
     record: Record,
+    /// What the loaded kifu said besides the moves; cleared by `position`.
+    tags: Tags,
     /// The search with its hash table, kept from one `go` to the next (allocated on first use).
     searcher: Arc<Mutex<Option<Searcher<QGame>>>>,
 }
@@ -49,6 +60,7 @@ impl QuantumVariant {
     pub fn new() -> Self {
         QuantumVariant {
             record: Record::new(Position::start(), Ruleset::default()),
+            tags: Tags::default(),
             searcher: Arc::new(Mutex::new(None)),
         }
     }
@@ -75,6 +87,7 @@ fn rules(options: &Options) -> Ruleset {
 const STRATEGIES: &[&str] = &["search", "possibilityist", "random"];
 
 impl Adapter for QuantumVariant {
+    const COMMANDS: &'static [&'static str] = &["undo", "record", "loadrecord", "loadrecordtext"];
     const OPTIONS: &'static [Spec] = &[
         Spec::game("KakuteiNifu", Kind::Check(true)),
         Spec::game(
@@ -94,6 +107,7 @@ impl Adapter for QuantumVariant {
 
     fn set_record(&mut self, record: Record) {
         self.record = record;
+        self.tags = Tags::default();
     }
 
     type Error = QuantumError;
@@ -233,5 +247,53 @@ impl Variant for QuantumVariant {
             out(&line);
         }
         Ok(())
+    }
+
+    fn extension(
+        &mut self,
+        name: &str,
+        args: Args,
+        _options: &Options,
+        _budget: &Budget,
+        out: Out,
+    ) -> Result<(), SessionError> {
+        match name {
+            "undo" => {
+                args.none()?;
+                if self.record.undo() {
+                    Ok(())
+                } else {
+                    Err(QuantumError::NothingToUndo.into())
+                }
+            }
+            "record" | "loadrecord" | "loadrecordtext" => {
+                let write = || {
+                    let mut tags = self.tags.clone();
+                    let record = &self.record;
+                    if let Some(end) = record.outcome() {
+                        tags.result = Some(end.verdict.score().into());
+                        tags.reason = Some(end.reason.to_string());
+                    }
+                    kifu::write(&kifu::from_record(record, tags))
+                };
+                let mut loaded = None;
+                session_record::run::<Record>(
+                    name,
+                    args,
+                    write,
+                    |game| {
+                        loaded = Some((game.replay()?, game.tags));
+                        Ok(())
+                    },
+                    out,
+                )?;
+                if let Some((record, tags)) = loaded {
+                    self.set_record(record);
+                    self.tags = tags;
+                }
+                Ok(())
+            }
+            _ => Err(SessionError::Parse(unknown_command(name))),
+        }
     }
 }

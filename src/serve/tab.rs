@@ -37,6 +37,10 @@ pub fn refusal(command: &Command) -> Option<String> {
             "loadsgf reads a file, which a served session may not do; send the SGF itself with loadsgftext"
                 .into(),
         ),
+        Command::Extension { name, .. } if name == "loadrecord" => Some(
+            "loadrecord reads a file, which a served session may not do; send the record itself with loadrecordtext"
+                .into(),
+        ),
         Command::Bench => Some(
             "bench runs minutes of searches that cannot be stopped; run ryoshi bench instead"
                 .into(),

@@ -5,6 +5,7 @@
 mod commands;
 mod jobs;
 pub mod options;
+pub mod record;
 mod report;
 pub mod variant;
 

@@ -1,0 +1,184 @@
+//! Game records: a game from its start with its whole history, in its field's own format (Go's
+//! SGF, Othello's GGF and transcript, quantum shogi's kifu). Each game's record module (in its
+//! folder: `go/record.rs`, `othello/record.rs`, `quantum/kifu.rs`) implements [`Recordable`] for
+//! its rules type; the session, GTP, NBoard and the match runner all read and write through it.
+//!
+//! Readers are bounded: at most [`MAX_RECORD_BYTES`] of text, at most [`MAX_NESTING`] open
+//! variations (counted, never recursed), and memory in proportion to the moves of the main line.
+
+use super::rules::Rules;
+
+/// Longest record text read (a file of `loadrecord`; `loadrecordtext` is bounded by the
+/// protocol's line, 4 MiB). A Go game of 1000 moves with comments is under 100 KiB.
+pub const MAX_RECORD_BYTES: usize = 16 << 20;
+
+/// Deepest nesting of SGF variations accepted (a depth counter, not recursion).
+pub const MAX_NESTING: usize = 1000;
+
+/// What a record says besides the moves, in the format's words.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tags {
+    /// The date as written (`DT`, `Date`).
+    pub date: Option<String>,
+    /// The first and the second player's names (`PB`/`PW`, `Sente`/`Gote`).
+    pub players: [Option<String>; 2],
+    /// The result as the format writes it (`B+2.5`, `1-0`, `32-32`).
+    pub result: Option<String>,
+    /// Why the game ended, when the format says it apart from the result (the kifu's `Reason`).
+    pub reason: Option<String>,
+    /// The format's other properties that are kept, name and value (`KM`, `RU`, `HA`, `TI`).
+    pub extra: Vec<(String, String)>,
+}
+
+impl Tags {
+    /// The value of the extra property `name`.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.extra
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets the extra property `name` (replacing it when present).
+    pub fn set(&mut self, name: &str, value: impl Into<String>) {
+        let value = value.into();
+        match self.extra.iter_mut().find(|(k, _)| k == name) {
+            Some(slot) => slot.1 = value,
+            None => self.extra.push((name.to_string(), value)),
+        }
+    }
+}
+
+/// A game from its start: the start position, the moves in order, and the tags. `notes[i]`, when
+/// present and not empty, is what the format writes beside move `i` (Othello's `/eval/time`).
+#[derive(Clone, Debug)]
+pub struct GameRecord<R: Rules> {
+    pub tags: Tags,
+    pub start: R,
+    pub moves: Vec<R::Move>,
+    pub notes: Vec<String>,
+}
+
+impl<R: Rules> GameRecord<R> {
+    /// A game with no moves yet from `start`.
+    pub fn new(start: R) -> Self {
+        GameRecord {
+            tags: Tags::default(),
+            start,
+            moves: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// The note of move `i` (0-based), empty when none.
+    pub fn note(&self, i: usize) -> &str {
+        self.notes.get(i).map_or("", String::as_str)
+    }
+
+    /// The position after every move, replayed under the rules; the error names the ply.
+    pub fn replay(&self) -> Result<R, RecordError> {
+        let mut game = self.start.clone();
+        for (i, &mv) in self.moves.iter().enumerate() {
+            let text = game.move_text(mv);
+            game.play(mv).map_err(|e| RecordError::Move {
+                ply: i + 1,
+                text,
+                why: e.to_string(),
+            })?;
+        }
+        Ok(game)
+    }
+}
+
+/// A game's record format, implemented by its rules type.
+pub trait Recordable: Rules {
+    /// The format's name in messages (`SGF`, `GGF`, `kifu`).
+    const FORMAT: &'static str;
+
+    /// The record text of `record`; [`Recordable::read_record`] reads it back to the same start,
+    /// moves and tags.
+    fn write_record(record: &GameRecord<Self>) -> String;
+
+    /// Reads a record: its start, its main line's moves (each checked legal) and its tags.
+    fn read_record(text: &str) -> Result<GameRecord<Self>, RecordError>;
+}
+
+/// Why a record is refused: what failed and where (the byte, the property or the ply).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    #[error("{format} record too large: {bytes} bytes, at most {max}")]
+    TooLarge {
+        format: &'static str,
+        bytes: usize,
+        max: usize,
+    },
+    /// Bad syntax at byte `at` (0-based), with `line` and `column` (1-based) and what was
+    /// expected there.
+    #[error("{format} syntax error at line {line}, column {column} (byte {at}): {what}")]
+    Syntax {
+        format: &'static str,
+        at: usize,
+        line: usize,
+        column: usize,
+        what: String,
+    },
+    #[error("{format} variations nested deeper than {MAX_NESTING} at byte {at}")]
+    Nesting { format: &'static str, at: usize },
+    /// A property (or header tag) whose value cannot be taken.
+    #[error("{name}[{}]: {why}", crate::text::printable(.value))]
+    Property {
+        name: String,
+        value: String,
+        why: String,
+    },
+    /// Move `ply` (from 1) is illegal or does not read.
+    #[error("illegal move {} at ply {ply}: {why}", crate::text::printable(.text))]
+    Move {
+        ply: usize,
+        text: String,
+        why: String,
+    },
+    /// The record holds no game.
+    #[error("{format} record holds no game")]
+    Empty { format: &'static str },
+}
+
+error_text!(derived: RecordError);
+
+impl RecordError {
+    /// A syntax error at the byte `at` of `text`, its line and column counted.
+    pub fn syntax(format: &'static str, text: &str, at: usize, what: impl Into<String>) -> Self {
+        let at = at.min(text.len());
+        let before = text.get(..at).unwrap_or(text);
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        RecordError::Syntax {
+            format,
+            at,
+            line,
+            column,
+            what: what.into(),
+        }
+    }
+
+    /// A property error.
+    pub fn property(name: &str, value: &str, why: impl Into<String>) -> Self {
+        RecordError::Property {
+            name: name.into(),
+            value: value.into(),
+            why: why.into(),
+        }
+    }
+
+    /// Refuses a text longer than [`MAX_RECORD_BYTES`].
+    pub fn check_size(format: &'static str, text: &str) -> Result<(), RecordError> {
+        if text.len() > MAX_RECORD_BYTES {
+            return Err(RecordError::TooLarge {
+                format,
+                bytes: text.len(),
+                max: MAX_RECORD_BYTES,
+            });
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,363 @@
+//! Othello records: GGF as GGS and NBoard write it, and the transcript (`f5d6c3...`).
+//!
+//! - **GGF**: `(;GM[Othello]PC[..]DT[..]PB[..]PW[..]RE[..]TI[..]TY[8]BO[8 <64 squares> *]B[F5//1.2]W[..];)`,
+//!   read by [`super::ggf::parse`] (at most [`MAX_GGF_BYTES`]), which replays the moves; a pass
+//!   is `PA`, and one left out is implied. The moves' `/eval/time` are kept as notes. Written
+//!   with every pass as `PA`, as GGS writes them.
+//! - **Transcript**: the placements run together from the standard start, in either case, white
+//!   space allowed between them, passes implied (`f5d6c3d3c4`); written in lowercase.
+//!
+//! [`Recordable::read_record`] reads either (GGF when the text opens with `(`, or with GGS's
+//! game count `1 (`) and writes GGF.
+
+use super::ggf::{self, GgfError, MAX_GGF_BYTES};
+use super::position::Position;
+use super::{square_name, squares};
+use crate::games::record::{GameRecord, RecordError, Recordable, Tags};
+use crate::games::rules::Rules;
+use nom::bytes::complete::{escaped, take_while1};
+use nom::character::complete::{anychar, char, multispace0, none_of, one_of};
+use nom::combinator::{opt, recognize};
+use nom::sequence::{delimited, pair, preceded};
+use nom::IResult;
+
+/// The GGF properties kept in [`Tags::extra`], in the order they are written.
+const EXTRA: [&str; 4] = ["PC", "TI", "TB", "TW"];
+
+/// The start as the rules hold it: a side without a move has passed.
+fn settled(position: Position) -> Position {
+    position.forced_pass().unwrap_or(position)
+}
+
+/// Whether `text` is GGF (not a transcript).
+pub fn is_ggf(text: &str) -> bool {
+    let t = text.trim_start();
+    let t = t
+        .strip_prefix(['1', '2'])
+        .map_or(t, |rest| rest.trim_start());
+    t.starts_with('(')
+}
+
+/// `TAG[value]`, escapes still in.
+fn property(input: &str) -> IResult<&str, (&str, &str)> {
+    preceded(
+        multispace0,
+        pair(
+            take_while1(|c: char| c.is_ascii_uppercase()),
+            preceded(
+                multispace0,
+                delimited(
+                    char('['),
+                    |i| {
+                        opt(escaped(none_of("\\]"), '\\', anychar))(i)
+                            .map(|(r, v)| (r, v.unwrap_or("")))
+                    },
+                    char(']'),
+                ),
+            ),
+        ),
+    )(input)
+}
+
+fn unescape(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(next) = chars.next() {
+                out.push(next);
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The tags of a GGF text that [`ggf::parse`] accepted, and its `B`/`W` values as written.
+fn ggf_tags(text: &str) -> (Tags, Vec<String>) {
+    let mut tags = Tags::default();
+    let mut moves = Vec::new();
+    let Some(open) = text.find(';') else {
+        return (tags, moves);
+    };
+    let mut rest = &text[open + 1..];
+    while let Ok((r, (name, raw))) = property(rest) {
+        rest = r;
+        let value = unescape(raw);
+        match name {
+            "DT" => tags.date = Some(value),
+            "PB" => tags.players[0] = Some(value),
+            "PW" => tags.players[1] = Some(value),
+            "RE" => tags.result = Some(value),
+            "B" | "W" => moves.push(value),
+            n if EXTRA.contains(&n) => tags.set(n, value),
+            _ => {}
+        }
+    }
+    (tags, moves)
+}
+
+/// A [`GgfError`] as a record error: the byte, the property or the move it names.
+fn from_ggf(text: &str, e: GgfError) -> RecordError {
+    let syntax = |at: usize, what: String| RecordError::syntax("GGF", text, at, what);
+    let what = e.to_string();
+    match e {
+        GgfError::TooLong(bytes) => RecordError::TooLarge {
+            format: "GGF",
+            bytes,
+            max: MAX_GGF_BYTES,
+        },
+        GgfError::NoStart => syntax(0, what),
+        GgfError::Truncated => syntax(text.len(), what),
+        GgfError::Unclosed { at, .. } | GgfError::BadProperty { at, .. } | GgfError::NoEnd(at) => {
+            syntax(at, what)
+        }
+        GgfError::NotOthello(v) => RecordError::property("GM", &v, "not an Othello game"),
+        GgfError::Type(v) | GgfError::AntiOthello(v) => RecordError::property("TY", &v, what),
+        GgfError::Move { n, error } => RecordError::Move {
+            ply: n,
+            text: match *error {
+                GgfError::BadMoveItem(ref t) => t.clone(),
+                _ => String::new(),
+            },
+            why: error.to_string(),
+        },
+        GgfError::Replay {
+            n,
+            colour,
+            item,
+            error,
+        } => RecordError::Move {
+            ply: n,
+            text: format!("{colour}[{item}]"),
+            why: error.to_string(),
+        },
+        GgfError::OutOfTurn {
+            n,
+            colour,
+            item,
+            side,
+        } => RecordError::Move {
+            ply: n,
+            text: format!("{colour}[{item}]"),
+            why: format!("{side} is to move"),
+        },
+        GgfError::MustPass {
+            n,
+            colour,
+            item,
+            side,
+        } => RecordError::Move {
+            ply: n,
+            text: format!("{colour}[{item}]"),
+            why: format!("{side} has no legal move and must pass"),
+        },
+        GgfError::BoardSize(_)
+        | GgfError::BoardCharacter { .. }
+        | GgfError::BoardSquares(_)
+        | GgfError::BoardSide(_)
+        | GgfError::BoardNoSide
+        | GgfError::BoardTrailing
+        | GgfError::TwoBoards => RecordError::property("BO", "...", what),
+        other => syntax(0, other.to_string()),
+    }
+}
+
+/// Reads a GGF game.
+pub fn read_ggf(text: &str) -> Result<GameRecord<Position>, RecordError> {
+    let game = ggf::parse(text).map_err(|e| from_ggf(text, e))?;
+    let mut record = GameRecord::new(settled(game.start));
+    let (tags, raw) = ggf_tags(text);
+    record.tags = tags;
+    for (i, (_, item)) in game.moves.into_iter().enumerate() {
+        if let Some(sq) = item.square {
+            // The eval and time as written (NBoard's `-2.00`, not a reformatted `-2`).
+            let raw = raw.get(i).map_or("", |r| r.trim());
+            let note = raw.split_once('/').map_or("", |(_, n)| n);
+            record.moves.push(sq);
+            record.notes.push(note.to_string());
+        }
+    }
+    while record.notes.last().is_some_and(String::is_empty) {
+        record.notes.pop();
+    }
+    Ok(record)
+}
+
+/// Writes a game as GGF, every pass as `PA`.
+pub fn write_ggf(record: &GameRecord<Position>) -> String {
+    let tags = &record.tags;
+    let start = record.start;
+    let value = |v: &str| v.replace('\\', "\\\\").replace(']', "\\]");
+    let mut s = String::from("(;GM[Othello]");
+    s += &format!("PC[{}]", value(tags.get("PC").unwrap_or("ryoshi")));
+    for (key, v) in [
+        ("DT", &tags.date),
+        ("PB", &tags.players[0]),
+        ("PW", &tags.players[1]),
+        ("RE", &tags.result),
+    ] {
+        if let Some(v) = v {
+            s += &format!("{key}[{}]", value(v));
+        }
+    }
+    for key in ["TI", "TB", "TW"] {
+        if let Some(v) = tags.get(key) {
+            s += &format!("{key}[{}]", value(v));
+        }
+    }
+    s += &format!(
+        "TY[8]BO[8 {} {}]",
+        ggf::board_text(&start),
+        if start.black_to_move { '*' } else { 'O' }
+    );
+    let mut position = start;
+    for (i, &mv) in record.moves.iter().enumerate() {
+        let colour = if position.black_to_move { 'B' } else { 'W' };
+        let note = record.note(i);
+        let note = if note.is_empty() {
+            String::new()
+        } else {
+            format!("/{note}")
+        };
+        s += &format!("{colour}[{}{note}]", square_name(mv).to_ascii_uppercase());
+        let before = position.black_to_move;
+        if Rules::play(&mut position, mv).is_err() {
+            break;
+        }
+        // The rules passed for a side without a move: GGS writes that pass.
+        if position.black_to_move == before && !position.board.is_game_over() {
+            s += if before { "W[PA]" } else { "B[PA]" };
+        }
+    }
+    s += ";)";
+    s
+}
+
+/// One transcript placement.
+fn placement(input: &str) -> IResult<&str, &str> {
+    preceded(
+        multispace0,
+        recognize(pair(one_of("abcdefghABCDEFGH"), one_of("12345678"))),
+    )(input)
+}
+
+/// Reads a transcript from the standard start.
+pub fn read_transcript(text: &str) -> Result<GameRecord<Position>, RecordError> {
+    RecordError::check_size("transcript", text)?;
+    let mut record = GameRecord::new(<Position as Rules>::start());
+    let mut game = record.start;
+    let mut rest = text;
+    while let Ok((r, token)) = placement(rest) {
+        let ply = record.moves.len() + 1;
+        let mv = game.parse_move(token).map_err(|e| RecordError::Move {
+            ply,
+            text: token.into(),
+            why: e.to_string(),
+        })?;
+        Rules::play(&mut game, mv).map_err(|e| RecordError::Move {
+            ply,
+            text: token.into(),
+            why: e.to_string(),
+        })?;
+        record.moves.push(mv);
+        rest = r;
+    }
+    let tail = rest.trim_start();
+    if !tail.is_empty() {
+        return Err(RecordError::syntax(
+            "transcript",
+            text,
+            text.len() - tail.len(),
+            "expected a square a1..h8",
+        ));
+    }
+    Ok(record)
+}
+
+/// The transcript of a game from the standard start (the placements, lowercase).
+pub fn write_transcript(record: &GameRecord<Position>) -> String {
+    record.moves.iter().map(|&m| square_name(m)).collect()
+}
+
+/// The game a list of positions holds: `states[0]` the start, each next one a placement later.
+pub fn from_positions(states: &[Position], tags: Tags) -> GameRecord<Position> {
+    let mut record = GameRecord::new(states.first().copied().unwrap_or_else(Position::start));
+    record.tags = tags;
+    for pair in states.windows(2) {
+        if let Some(sq) = squares(pair[0].board.empties() & !pair[1].board.empties()).next() {
+            record.moves.push(sq);
+        }
+    }
+    record
+}
+
+impl Recordable for Position {
+    const FORMAT: &'static str = "GGF";
+
+    fn write_record(record: &GameRecord<Self>) -> String {
+        write_ggf(record)
+    }
+
+    fn read_record(text: &str) -> Result<GameRecord<Self>, RecordError> {
+        if is_ggf(text) {
+            read_ggf(text)
+        } else {
+            read_transcript(text)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NBOARD: &str = "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[./mEdax]PW[chris]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[D3//1.5]W[C5/-0.25/2.1]B[E6]W[F7]B[E7]W[F4];)";
+
+    #[test]
+    fn nboard_games_are_read_and_written_back() {
+        let r = read_ggf(NBOARD).unwrap();
+        assert_eq!(r.moves.len(), 8);
+        assert_eq!(r.tags.players[0].as_deref(), Some("./mEdax"));
+        assert_eq!(r.tags.get("TI"), Some("15:00"));
+        assert_eq!(r.note(2), "/1.5");
+        let text = write_ggf(&r);
+        assert_eq!(
+            text,
+            "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[./mEdax]PW[chris]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[D3//1.5]W[C5/-0.25/2.1]B[E6]W[F7]B[E7]W[F4];)"
+        );
+        let back = read_ggf(&text).unwrap();
+        assert_eq!(back.moves, r.moves);
+        assert_eq!(back.tags, r.tags);
+        assert_eq!(back.notes, r.notes);
+    }
+
+    #[test]
+    fn transcripts_read_in_either_case_and_write_lowercase() {
+        let r = read_transcript("F5d6 C3\nd3").unwrap();
+        assert_eq!(write_transcript(&r), "f5d6c3d3");
+        assert_eq!(Position::read_record("f5d6c3d3").unwrap().moves, r.moves);
+        let e = read_transcript("f5d6a1").unwrap_err().to_string();
+        assert!(e.contains("illegal move a1 at ply 3"), "{e}");
+        let e = read_transcript("f5 x9").unwrap_err().to_string();
+        assert!(
+            e.contains("transcript syntax error at line 1, column 4 (byte 3)"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn errors_name_the_byte_the_property_or_the_ply() {
+        for (text, want) in [
+            ("(;GM[Chess];)", "GM[Chess]: not an Othello game"),
+            ("(;GM[Othello]B[F5]B[F6];)", "at ply 2"),
+            ("(;GM[Othello]B[A1];)", "illegal move B[A1] at ply 1"),
+            ("(;GM[Othello]B[F5;)", "byte 13"),
+            ("(;GM[Othello]TY[8a];)", "TY[8a]"),
+        ] {
+            let e = Position::read_record(text).unwrap_err().to_string();
+            assert!(e.contains(want), "{text}: {e}");
+        }
+    }
+}

@@ -1,0 +1,362 @@
+//! The quantum shogi kifu (protocol/quantum-kifu.md): header tags, then one numbered USI move
+//! per ply with the candidate sets it narrowed as a comment, then the result.
+//!
+//! ```text
+//! [Game "quantum shogi"]
+//! [Date "2026-12-04"]
+//! [Sente "ryoshi"]
+//! [Gote "human"]
+//! [Result "1-0"]
+//! [Reason "king capture"]
+//! [Start "qqqqqqqqq/1q5q1/qqqqqqqqq/9/9/9/QQQQQQQQQ/1Q5Q1/QQQQQQQQQ b - 1"]
+//!
+//! 1. 7g7f {7f:KRGSLP}
+//! 2. 3c3d {3d:KRGSLP}
+//! 1-0
+//! ```
+//!
+//! Every element delimits itself (a tag by its brackets and quotes, a move number by its dot, a
+//! comment by its braces), so the kifu reads the same with its line breaks turned into spaces.
+
+use super::position::{Position, Ruleset, HAND};
+use super::record::Record;
+use super::types::{mask_letters, square_name};
+use super::Action;
+use crate::games::record::{GameRecord, RecordError, Recordable, Tags};
+use crate::games::rules::Rules;
+use nom::branch::alt;
+use nom::bytes::complete::{escaped_transform, is_not, tag, take_while1};
+use nom::character::complete::{char, digit1, multispace0};
+use nom::combinator::{map, opt, value};
+use nom::sequence::{delimited, preceded, separated_pair, terminated};
+use nom::IResult;
+
+const FORMAT: &str = "kifu";
+
+/// The `Game` tag's value.
+pub const GAME: &str = "quantum shogi";
+
+/// Most plies a kifu may hold: each ply is checked against the whole game for repetition, so the
+/// cap keeps a load to a fraction of a second (real games last a few hundred plies).
+pub const MAX_KIFU_PLIES: usize = 10_000;
+
+/// The results a kifu ends with.
+const TERMINATIONS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+/// `[Key "value"]`, the value with `\"` and `\\` escapes.
+fn header_tag(input: &str) -> IResult<&str, (&str, String)> {
+    delimited(
+        preceded(multispace0, char('[')),
+        separated_pair(
+            take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_'),
+            multispace0,
+            delimited(
+                char('"'),
+                map(
+                    opt(escaped_transform(
+                        is_not("\\\""),
+                        '\\',
+                        alt((value("\\", tag("\\")), value("\"", tag("\"")))),
+                    )),
+                    Option::unwrap_or_default,
+                ),
+                char('"'),
+            ),
+        ),
+        preceded(multispace0, char(']')),
+    )(input)
+}
+
+/// `12.`
+fn move_number(input: &str) -> IResult<&str, &str> {
+    preceded(multispace0, terminated(digit1, char('.')))(input)
+}
+
+/// A move or a result: the characters up to white space or a brace.
+fn word(input: &str) -> IResult<&str, &str> {
+    preceded(
+        multispace0,
+        take_while1(|c: char| !c.is_whitespace() && c != '{' && c != '}'),
+    )(input)
+}
+
+/// `{...}`, no brace inside.
+fn comment(input: &str) -> IResult<&str, &str> {
+    preceded(
+        multispace0,
+        delimited(
+            char('{'),
+            map(opt(is_not("{}")), Option::unwrap_or_default),
+            char('}'),
+        ),
+    )(input)
+}
+
+/// A tag value with `\` and `"` escaped.
+fn quote(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// The candidate sets an action narrowed: `square:letters` of every piece whose set changed
+/// (`hand` for a piece in hand), by piece.
+pub fn narrowed(before: &Position, after: &Position) -> String {
+    let mut parts = Vec::new();
+    for (b, a) in before.pieces().iter().zip(after.pieces()) {
+        if b.mask != a.mask {
+            let at = if a.square == HAND {
+                "hand".to_string()
+            } else {
+                square_name(a.square)
+            };
+            parts.push(format!("{at}:{}", mask_letters(a.mask)));
+        }
+    }
+    parts.join(" ")
+}
+
+/// Writes a kifu.
+pub fn write(record: &GameRecord<Record>) -> String {
+    let tags = &record.tags;
+    let mut s = format!("[Game \"{GAME}\"]\n");
+    for (key, v) in [
+        ("Date", &tags.date),
+        ("Sente", &tags.players[0]),
+        ("Gote", &tags.players[1]),
+        ("Result", &tags.result),
+        ("Reason", &tags.reason),
+    ] {
+        if let Some(v) = v {
+            s += &format!("[{key} \"{}\"]\n", quote(v));
+        }
+    }
+    if !record.start.rules().kakutei_nifu {
+        s += "[KakuteiNifu \"off\"]\n";
+    }
+    s += &format!("[Start \"{}\"]\n", record.start.to_text());
+    for (key, v) in &tags.extra {
+        s += &format!("[{key} \"{}\"]\n", quote(v));
+    }
+    s += "\n";
+    let mut game = record.start.clone();
+    for (i, &action) in record.moves.iter().enumerate() {
+        let before = game.position().clone();
+        s += &format!("{}. {}", i + 1, game.move_text(action));
+        if game.play(action).is_err() {
+            s += "\n";
+            break;
+        }
+        let note = narrowed(&before, game.position());
+        if !note.is_empty() {
+            s += &format!(" {{{note}}}");
+        }
+        s += "\n";
+    }
+    s += tags.result.as_deref().unwrap_or("*");
+    s += "\n";
+    s
+}
+
+/// Reads a kifu.
+pub fn read(text: &str) -> Result<GameRecord<Record>, RecordError> {
+    RecordError::check_size(FORMAT, text)?;
+    let at = |rest: &str| text.len() - rest.len();
+    let syntax = |rest: &str, what: &str| RecordError::syntax(FORMAT, text, at(rest), what);
+    let mut rest = text.trim_start_matches('\u{feff}');
+    let mut tags = Tags::default();
+    let mut start = None;
+    let mut rules = Ruleset::default();
+    let mut game_tag = false;
+    while let Ok((r, (key, value))) = header_tag(rest) {
+        match key {
+            "Game" if value != GAME => {
+                return Err(RecordError::property(
+                    "Game",
+                    &value,
+                    "not a quantum shogi kifu",
+                ))
+            }
+            "Game" => game_tag = true,
+            "Date" => tags.date = Some(value),
+            "Sente" => tags.players[0] = Some(value),
+            "Gote" => tags.players[1] = Some(value),
+            "Result" if !TERMINATIONS.contains(&value.as_str()) => {
+                return Err(RecordError::property(
+                    "Result",
+                    &value,
+                    "not 1-0, 0-1, 1/2-1/2 or *",
+                ))
+            }
+            "Result" => tags.result = Some(value),
+            "Reason" => tags.reason = Some(value),
+            "KakuteiNifu" => {
+                rules.kakutei_nifu = match value.as_str() {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(RecordError::property(key, &value, "not on or off")),
+                }
+            }
+            "Start" => {
+                let position = super::qsfen::read(&value)
+                    .map_err(|e| RecordError::property("Start", &value, e.to_string()))?;
+                start = Some(position);
+            }
+            _ => tags.extra.push((key.to_string(), value)),
+        }
+        rest = r;
+    }
+    if !game_tag {
+        return Err(syntax(rest, "a kifu starts with [Game \"quantum shogi\"]"));
+    }
+    let start = Record::new(start.unwrap_or_else(Position::start), rules);
+    let mut game = start.clone();
+    let mut moves = Vec::new();
+    loop {
+        if let Ok((r, number)) = move_number(rest) {
+            let ply = moves.len() + 1;
+            if ply > MAX_KIFU_PLIES {
+                return Err(syntax(
+                    rest.trim_start(),
+                    &format!("more than {MAX_KIFU_PLIES} plies"),
+                ));
+            }
+            if number.parse::<usize>().ok() != Some(ply) {
+                return Err(syntax(
+                    rest.trim_start(),
+                    &format!("expected move number {ply}."),
+                ));
+            }
+            let Ok((r, token)) = word(r) else {
+                return Err(syntax(r.trim_start(), &format!("expected move {ply}")));
+            };
+            let action: Action = game.parse_move(token).map_err(|e| RecordError::Move {
+                ply,
+                text: token.into(),
+                why: e.to_string(),
+            })?;
+            game.play(action).map_err(|e| RecordError::Move {
+                ply,
+                text: token.into(),
+                why: e.to_string(),
+            })?;
+            moves.push(action);
+            rest = r;
+            if let Ok((r, _)) = comment(rest) {
+                rest = r;
+            } else if rest.trim_start().starts_with('{') {
+                return Err(syntax(rest.trim_start(), "a comment has no closing '}'"));
+            }
+            continue;
+        }
+        break;
+    }
+    if let Ok((r, result)) = word(rest) {
+        if !TERMINATIONS.contains(&result) {
+            return Err(syntax(
+                rest.trim_start(),
+                &format!("expected move number {}. or a result", moves.len() + 1),
+            ));
+        }
+        if tags.result.is_none() && result != "*" {
+            tags.result = Some(result.to_string());
+        }
+        rest = r;
+    }
+    let tail = rest.trim_start();
+    if !tail.is_empty() {
+        return Err(syntax(tail, "text after the result"));
+    }
+    Ok(GameRecord {
+        tags,
+        start,
+        moves,
+        notes: Vec::new(),
+    })
+}
+
+impl Recordable for Record {
+    const FORMAT: &'static str = FORMAT;
+
+    fn write_record(record: &GameRecord<Self>) -> String {
+        write(record)
+    }
+
+    fn read_record(text: &str) -> Result<GameRecord<Self>, RecordError> {
+        read(text)
+    }
+}
+
+/// The game a record holds, from its start.
+pub fn from_record(record: &Record, tags: Tags) -> GameRecord<Record> {
+    GameRecord {
+        tags,
+        start: Record::new(record.start_position().clone(), record.rules()),
+        moves: record.actions().to_vec(),
+        notes: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_games_round_trip_on_one_line_too() {
+        let mut rng = crate::rng::SplitMix64::new(7);
+        for _ in 0..20 {
+            let mut game = Record::start();
+            for _ in 0..rng.index(120) {
+                let legal = game.legal_moves();
+                if legal.is_empty() || game.outcome().is_some() {
+                    break;
+                }
+                game.play(legal[rng.index(legal.len())]).unwrap();
+            }
+            let mut tags = Tags {
+                date: Some("2026-12-04".into()),
+                players: [Some("a \"b\" \\c".into()), None],
+                ..Tags::default()
+            };
+            if let Some(end) = game.outcome() {
+                tags.result = Some(end.verdict.score().into());
+                tags.reason = Some(end.reason.to_string());
+            }
+            let record = from_record(&game, tags);
+            let text = write(&record);
+            let back = read(&text).unwrap();
+            assert_eq!(back.moves, record.moves, "{text}");
+            assert_eq!(back.tags, record.tags, "{text}");
+            assert_eq!(write(&back), text);
+            let flat = read(&text.replace('\n', " ")).unwrap();
+            assert_eq!(write(&flat), text);
+            assert_eq!(back.replay().unwrap().to_text(), game.to_text());
+        }
+    }
+
+    #[test]
+    fn errors_name_the_tag_the_byte_or_the_ply() {
+        for (text, want) in [
+            ("", "starts with [Game"),
+            ("[Game \"chess\"]", "Game[chess]: not a quantum shogi kifu"),
+            (
+                "[Game \"quantum shogi\"] 1. 7g7f 3. 3c3d",
+                "expected move number 2.",
+            ),
+            (
+                "[Game \"quantum shogi\"] 1. 7g7f 2. 7g7f",
+                "illegal move 7g7f at ply 2",
+            ),
+            ("[Game \"quantum shogi\"] [Start \"x\"]", "Start[x]"),
+            (
+                "[Game \"quantum shogi\"] 1. 7g7f {a 1-0",
+                "byte 31): a comment has no closing",
+            ),
+            (
+                "[Game \"quantum shogi\"] 1. 7g7f 1-0 x",
+                "text after the result",
+            ),
+        ] {
+            let e = read(text).unwrap_err().to_string();
+            assert!(e.contains(want), "{text}: {e}");
+        }
+    }
+}
