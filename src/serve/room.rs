@@ -5,8 +5,9 @@
 use super::tab::Socket;
 use crate::games::rules::Verdict;
 use crate::protocol::StartSpec;
+use crate::registry::Game;
 use crate::session::new_variant;
-use crate::session::options::{Options, VariantName};
+use crate::session::options::Options;
 use crate::session::variant::{SessionError, Variant};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
@@ -85,7 +86,7 @@ pub enum Seat {
 }
 
 struct Room {
-    variant: VariantName,
+    variant: Game,
     options: Options,
     start: StartSpec,
     moves: Vec<String>,
@@ -101,7 +102,7 @@ struct Room {
 }
 
 impl Room {
-    fn new(variant: VariantName, start: Option<Vec<String>>) -> Result<Room, RoomError> {
+    fn new(variant: Game, start: Option<Vec<String>>) -> Result<Room, RoomError> {
         let mut options = Options::default();
         options.variant = variant;
         let mut game = new_variant(variant);
@@ -251,7 +252,7 @@ impl Room {
 /// Creates a room, from the variant's start or from `start` (the fields of `position sfen`);
 /// returns its id and the two seat tokens.
 pub fn create(
-    variant: VariantName,
+    variant: Game,
     start: Option<Vec<String>>,
 ) -> Result<(String, [String; 2]), RoomError> {
     let mut rooms = ROOMS.lock();
@@ -363,7 +364,7 @@ mod tests {
 
     #[test]
     fn referee_checks_turn_seat_and_legality() {
-        let mut room = Room::new(VariantName::Othello, None).unwrap();
+        let mut room = Room::new(Game::Othello, None).unwrap();
         assert!(room.play(Seat::Spectator, "f5").is_err());
         assert!(room.play(Seat::Second, "f5").is_err());
         assert!(room.play(Seat::First, "a1").is_err());
@@ -377,7 +378,7 @@ mod tests {
 
     #[test]
     fn only_idle_unattended_rooms_are_evictable() {
-        let mut room = Room::new(VariantName::Othello, None).unwrap();
+        let mut room = Room::new(Game::Othello, None).unwrap();
         assert!(room.evictable());
         room.play(Seat::First, "f5").unwrap();
         room.active = std::time::Instant::now();
@@ -390,7 +391,7 @@ mod tests {
 
     #[test]
     fn go_ends_after_two_passes() {
-        let mut room = Room::new(VariantName::Go, None).unwrap();
+        let mut room = Room::new(Game::Go, None).unwrap();
         room.play(Seat::First, "E5").unwrap();
         room.play(Seat::Second, "pass").unwrap();
         assert!(room.over().is_none());
@@ -401,7 +402,7 @@ mod tests {
 
     #[test]
     fn a_player_may_resign_and_then_nobody_moves() {
-        let mut room = Room::new(VariantName::QuantumShogi, None).unwrap();
+        let mut room = Room::new(Game::QuantumShogi, None).unwrap();
         assert!(room.resign(Seat::Spectator).is_err());
         room.resign(Seat::Second).unwrap();
         assert_eq!(room.over().as_deref(), Some("gote resigns"));

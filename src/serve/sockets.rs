@@ -172,7 +172,7 @@ fn give_back_memory() {
 fn room_socket(req: &Request, stream: &TcpStream, socket: &Socket, conn: u64) {
     let (id, token) = match req.param("new") {
         Some(game) => {
-            let Some(variant) = crate::session::options::VariantName::named(&game) else {
+            let Some(variant) = crate::registry::Game::named(&game) else {
                 socket.error("unknown game (othello, go or quantumshogi)");
                 socket.close(1008, "cannot join");
                 return;

@@ -86,7 +86,7 @@ impl<W: Write> Session<W> {
     /// A game's own command: the current game's, or refused as another game's or as unknown.
     pub(super) fn extension(&mut self, name: &str, args: &str) -> Result<(), SessionError> {
         if !Registered::commands(self.options.variant).contains(&name) {
-            let theirs = VariantName::ALL
+            let theirs = crate::registry::Game::ALL
                 .iter()
                 .flat_map(|&g| Registered::commands(g))
                 .find(|&&c| c == name);

@@ -12,10 +12,11 @@ pub mod variant;
 use crate::games::rules::Side;
 use crate::protocol::driver::{self, Flow, Input};
 use crate::protocol::{lines, parse_line, Args, Command, GoParams};
+use crate::registry::Game;
 use crate::search::{Control, Info, Limits, Outcome, Report};
 use crate::stop::{Budget, Flag};
 use crossbeam_channel::{bounded, Receiver, Sender};
-use options::{Options, VariantName};
+use options::Options;
 use report::same_report;
 pub use report::{info_line, score_text};
 use std::collections::VecDeque;
@@ -93,7 +94,7 @@ pub trait Registered {
 }
 
 /// A fresh game of the given variant at its start position.
-pub fn new_variant(name: VariantName) -> Box<dyn Variant> {
+pub fn new_variant(name: Game) -> Box<dyn Variant> {
     name.new_variant()
 }
 

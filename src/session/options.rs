@@ -4,14 +4,13 @@
 //! [`Options::spin`], [`Options::combo`], [`Options::halves`]).
 
 use super::Registered;
-/// The `USI_Variant` values: the games of the registry, the first the default.
-pub use crate::registry::Game as VariantName;
 use crate::registry::Game;
 
 /// Current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
-    pub variant: VariantName,
+    /// `USI_Variant`: a game of the registry, the first by default.
+    pub variant: Game,
     pub hash_mb: u64,
     pub ponder: bool,
     pub threads: u64,
@@ -61,7 +60,7 @@ impl Default for Options {
             }
         }
         Options {
-            variant: VariantName::ALL[0],
+            variant: Game::ALL[0],
             hash_mb: 64,
             ponder: false,
             threads: 1,
@@ -223,7 +222,7 @@ const SPECS: &[Spec] = &[
             default: VARIANTS[0],
             vars: VARIANTS,
         },
-        store: Some(|o, v| o.variant = VariantName::ALL[combo(v)]),
+        store: Some(|o, v| o.variant = Game::ALL[combo(v)]),
         reallocates: false,
         served_max: None,
     },
@@ -411,7 +410,7 @@ mod tests {
             from_specs.set(spec.name, Some(&value)).unwrap();
         }
         assert_eq!(from_specs, Options::default());
-        for (i, v) in VariantName::ALL.iter().enumerate() {
+        for (i, v) in Game::ALL.iter().enumerate() {
             assert_eq!(VARIANTS[i], v.as_str());
         }
     }
@@ -494,6 +493,6 @@ mod tests {
         assert!(o.set("KakuteiNifu", None).is_err());
         assert_eq!(o, Options::default());
         o.set("usi_variant", Some("Othello")).unwrap();
-        assert_eq!(o.variant, VariantName::Othello);
+        assert_eq!(o.variant, Game::Othello);
     }
 }
