@@ -414,11 +414,8 @@ fn project_seated(masks: &mut [Mask; PIECES_PER_SIDE]) -> bool {
     let Some((slot, links)) = seat(masks) else {
         return false;
     };
-    // Most often every link is answered by one the other way, or by a path of two: then
-    // nothing narrows, and the full closure is not needed.
-    if links == transpose(links) {
-        return true;
-    }
+    // Most often every link is answered by a path back of one or two links: then nothing
+    // narrows, and the full closure is not needed.
     let two = square(links);
     if links & !transpose(two) == 0 {
         return true;
