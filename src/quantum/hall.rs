@@ -7,7 +7,7 @@
 //! `P_i = D_i − ⋃{U tight : D_i ⊄ U}` evaluated per type.
 //!
 //! A whole side (20 pieces for 20 slots) is projected from one complete assignment instead of
-//! counting subsets ([`project_seated`]): the pieces are seated greedily (Kuhn's augmenting
+//! counting subsets (`project_seated`): the pieces are seated greedily (Kuhn's augmenting
 //! paths when the greedy choice gets stuck), and the tight sets are the type sets no seated piece
 //! can leave, read off an 8×8 bit matrix of links between types. That is some 2.4 times faster
 //! than counting all 256 subsets, which remains for any other number of pieces and as the
