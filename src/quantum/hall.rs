@@ -287,13 +287,14 @@ fn seat(masks: &[Mask; PIECES_PER_SIDE]) -> Option<([u8; PIECES_PER_SIDE], u64)>
             links |= (d as u64).wrapping_mul(LANE[s as usize & 31]);
         }
     } else {
-        let mut pawn_links = 0;
-        let mut p = pawns;
-        while p != 0 {
-            pawn_links |= masks[p.trailing_zeros() as usize];
-            p &= p - 1;
+        // The pawns' sets, selected lane by lane (bit j of a byte to 0xFF in lane j).
+        let mut pawn_sets = 0u64;
+        for (k, x) in words(masks).into_iter().enumerate() {
+            let bits = ((pawns >> (8 * k)) & 0xFF) as u64;
+            let picked = ((bits.wrapping_mul(LANES) & 0x8040_2010_0804_0201) + LOW7) & H;
+            pawn_sets |= x & (picked >> 7).wrapping_mul(0xFF);
         }
-        links |= (pawn_links as u64) << (8 * 7);
+        links |= (or_lanes(pawn_sets) as u64) << (8 * 7);
     }
     Some((slot, links))
 }
@@ -375,6 +376,15 @@ fn square(links: u64) -> u64 {
         out |= holds_k.wrapping_mul(0xFF) & row_k.wrapping_mul(LANES);
     }
     out
+}
+
+/// The OR of the eight byte lanes.
+#[inline]
+fn or_lanes(mut x: u64) -> Mask {
+    x |= x >> 32;
+    x |= x >> 16;
+    x |= x >> 8;
+    x as Mask
 }
 
 /// Some piece's set is empty (bit 7 of a byte lane set for each empty set).
