@@ -101,3 +101,123 @@ fn certain_pieces_use_up_capacity() {
     assert_eq!(hall::projected(&masks), None);
     assert!(!oracle::feasible(&masks));
 }
+
+/// Projects `masks` every way there is and checks they agree: the seated projection (what the
+/// engine runs) against the all-subsets one it replaced and against the matching oracle, both as
+/// the projected sets and as the least tight sets. Returns the projection.
+fn check_all_agree(masks: &[Mask; 20], what: &str) -> Option<[Mask; 20]> {
+    let mut fast = *masks;
+    let fast_ok = hall::project(&mut fast);
+    let mut old = *masks;
+    let old_ok = hall::project_by_subsets(&mut old);
+    assert_eq!((fast_ok, fast), (old_ok, old), "{what}: {masks:?}");
+    assert_eq!(
+        hall::analyze(masks),
+        hall::analyze_by_subsets(masks),
+        "{what}: {masks:?}"
+    );
+    let slow = oracle::project(masks);
+    assert_eq!(fast_ok.then_some(fast.to_vec()), slow, "{what}: {masks:?}");
+    fast_ok.then_some(fast)
+}
+
+#[test]
+fn seated_projection_is_the_subset_projection_on_random_states() {
+    let mut rng = SplitMix(0x5EED_0003);
+    for n in 0..30_000 {
+        let masks: [Mask; 20] = config(&mut rng).try_into().expect("20 pieces");
+        check_all_agree(&masks, &format!("configuration {n}"));
+    }
+}
+
+#[test]
+fn seated_projection_is_the_subset_projection_along_narrowings() {
+    // As in a game: an exact side, then one piece narrowed at a time (sometimes to nothing,
+    // sometimes only losing K as a captured piece does), projected after each.
+    let mut rng = SplitMix(0x5EED_0004);
+    let (mut steps, mut changed, mut infeasible) = (0, 0, 0);
+    for game in 0..2_000 {
+        let Some(mut side) = check_all_agree(&[0xFF; 20], "start") else {
+            unreachable!("the full side is feasible")
+        };
+        if game % 2 == 1 {
+            // Start from a random exact side instead.
+            let masks: [Mask; 20] = config(&mut rng).try_into().expect("20 pieces");
+            match check_all_agree(&masks, "random start") {
+                Some(exact) => side = exact,
+                None => continue,
+            }
+        }
+        loop {
+            let k = rng.index(20);
+            let mut next = side;
+            next[k] &= match rng.below(4) {
+                0 => !1,
+                1 => 1 << rng.below(8),
+                _ => rng.next() as u8 | rng.next() as u8,
+            };
+            steps += 1;
+            match check_all_agree(&next, &format!("game {game} step {steps}")) {
+                Some(exact) => {
+                    changed += (exact != next) as usize;
+                    side = exact;
+                }
+                None => {
+                    infeasible += 1;
+                    break;
+                }
+            }
+            if side.iter().all(|m| m.count_ones() == 1) {
+                break;
+            }
+        }
+    }
+    assert!(steps > 20_000, "{steps} steps");
+    assert!(changed > 1_000, "{changed} narrowed by the projection");
+    assert!(infeasible > 500, "{infeasible} infeasible");
+}
+
+#[test]
+fn seated_projection_edge_cases() {
+    let full = [0xFFu8; 20];
+    // Every piece determined: the side is one complete assignment (any order of it).
+    let mut rng = SplitMix(0x5EED_0005);
+    for _ in 0..200 {
+        let masks: Vec<Mask> = assignment(&mut rng).iter().map(|&t| 1 << t).collect();
+        let masks: [Mask; 20] = masks.try_into().expect("20 pieces");
+        assert_eq!(check_all_agree(&masks, "determined"), Some(masks));
+        // One piece loosened again is pinned back by the others.
+        let mut loose = masks;
+        loose[rng.index(20)] = 0xFF;
+        assert_eq!(check_all_agree(&loose, "one loose"), Some(masks));
+    }
+    let mut cases: Vec<[Mask; 20]> = vec![full];
+    // An empty set; nine, ten and eight pieces that may be P; three certain golds.
+    let mut empty = full;
+    empty[7] = 0;
+    cases.push(empty);
+    for pawns in [8, 9, 10] {
+        let mut m = [0x7Fu8; 20];
+        m[..pawns].fill(0xFF);
+        cases.push(m);
+        let mut m = [0x7Fu8; 20];
+        m[20 - pawns..].fill(0x80);
+        cases.push(m);
+    }
+    let mut golds = full;
+    golds[..3].fill(1 << 3);
+    cases.push(golds);
+    // Certain pieces placed after the flexible ones, which take their types first when
+    // seated in order; and a chain of two-type sets.
+    let mut late = full;
+    late[15..].copy_from_slice(&[1, 2, 4, 8, 8]);
+    cases.push(late);
+    let mut chain = full;
+    for (k, m) in chain.iter_mut().take(7).enumerate() {
+        *m = 3 << k;
+    }
+    cases.push(chain);
+    for (n, masks) in cases.iter().enumerate() {
+        check_all_agree(masks, &format!("edge case {n}"));
+    }
+}

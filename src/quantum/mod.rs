@@ -30,10 +30,11 @@
 //!   [`Record::ending`] reports king capture, no legal action or fourfold repetition.
 //!
 //! # Modules
-//! `types` (sides, masks, squares), `hall` (fast projection), `oracle` (matching projection),
-//! `position` (state, apply), `movegen` (narrowing table, generation), `action` (notation),
-//! `qsfen`, `zobrist`, `perft` (bulk-counting perft and `perft_by_apply`), `record`,
-//! `reference` (slow independent rules: per-type generation, matching-oracle projections).
+//! `types` (sides, masks, squares), `hall` (fast projection, from one seating of a side),
+//! `oracle` (matching projection), `position` (state, apply), `movegen` (narrowing table,
+//! generation), `action` (notation), `qsfen`, `zobrist`, `perft` (bulk-counting perft and
+//! `perft_by_apply`), `record`, `reference` (slow independent rules: per-type generation,
+//! matching-oracle projections).
 
 pub(crate) mod action;
 pub mod bench;

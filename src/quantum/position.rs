@@ -278,11 +278,10 @@ impl Position {
     #[inline]
     fn reproject(&mut self, origin: Color) -> bool {
         let masks = self.side_masks(origin);
-        let Some(tight) = hall::analyze(&masks) else {
-            return false;
-        };
         let mut exact = masks;
-        hall::exact_all(&tight, &mut exact);
+        if !hall::project(&mut exact) {
+            return false;
+        }
         if exact != masks {
             let base = origin.index() * PIECES_PER_SIDE;
             for k in 0..PIECES_PER_SIDE {
@@ -413,13 +412,7 @@ impl Position {
             || [Color::Black, Color::White].into_iter().all(|origin| {
                 let masks = self.side_masks(origin);
                 let mut exact = masks;
-                match hall::analyze(&masks) {
-                    Some(tight) => {
-                        hall::exact_all(&tight, &mut exact);
-                        exact == masks
-                    }
-                    None => false,
-                }
+                hall::project(&mut exact) && exact == masks
             });
         self.key == self.compute_key() && board_agrees && exact
     }
