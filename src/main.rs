@@ -161,7 +161,7 @@ fn main() -> ExitCode {
             elo1,
         }) => {
             if merge.is_empty() {
-                ryoshi::matches::run_cli(&config, shard.as_deref(), resume)
+                ryoshi::matches::run_cli(&config, shard.as_deref(), resume).map_err(String::from)
             } else {
                 merge_results(&merge, elo0, elo1)
             }
@@ -221,7 +221,9 @@ fn merge_results(paths: &[String], elo0: f64, elo1: f64) -> Result<(), String> {
         alpha: 0.05,
         beta: 0.05,
     };
-    ryoshi::matches::merge::run(paths, sprt, &mut io::stdout()).map(|_| ())
+    ryoshi::matches::merge::run(paths, sprt, &mut io::stdout())
+        .map(|_| ())
+        .map_err(String::from)
 }
 
 fn perft(depth: u32, sfen: Option<String>, variant: &str) -> Result<(), String> {

@@ -84,3 +84,89 @@ fn the_runner_says_where_it_writes_and_keeps_earlier_runs() {
     }
     assert_eq!(std::fs::read_dir(&records_dir).unwrap().count(), 4);
 }
+
+/// Runs `ryoshi match` on `text` written as `dir/engines.toml`: exit code, stdout, stderr.
+fn match_in(dir: &std::path::Path, text: &str) -> (Option<i32>, String, String) {
+    std::fs::write(dir.join("engines.toml"), text).unwrap();
+    let out = Command::new(common::BIN)
+        .arg("match")
+        .arg(dir.join("engines.toml"))
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A wrong `cmd`, for one engine or both, stops the match before its first game: one line on
+/// stderr naming the engine, its command and why, exit status 1, and no result written.
+#[test]
+fn a_missing_engine_stops_the_match_before_its_first_game() {
+    let dir = scratch("match-cli-missing");
+    let ghost =
+        |name: &str| format!("[[engine]]\nname = \"{name}\"\ncmd = \"./no-such-{name}\"\n\n");
+    let tail =
+        "[match]\nvariant = \"othello\"\nengines = [\"a\", \"b\"]\ngames = 4\nbyoyomi_ms = 100\n";
+    for (engines, missing) in [
+        (fake(&dir, "a", "good", 0) + &ghost("b"), "b"),
+        (ghost("a") + &ghost("b"), "a"),
+    ] {
+        let _ = std::fs::remove_file(dir.join("results.jsonl"));
+        let (code, stdout, stderr) = match_in(&dir, &(engines + tail));
+        assert_eq!(code, Some(1), "{stdout}{stderr}");
+        let lines: Vec<&str> = stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "{stderr}");
+        let want = format!(
+            "ryoshi: engine `{missing}` (cmd `./no-such-{missing}`) cannot play: crash: cannot start"
+        );
+        assert!(lines[0].starts_with(&want), "{stderr}");
+        assert!(!stdout.contains("Finished"), "{stdout}");
+        assert!(!stdout.contains("Elo"), "{stdout}");
+        assert!(read_results(&dir.join("results.jsonl")).is_empty());
+    }
+}
+
+/// An engine that cannot be restarted game after game stops the match at `crash_limit` with exit
+/// status 1 and one line on stderr; the games played stay in the results file. The engine is a
+/// shell script that passes the handshake at its first start, exits at the next command, and
+/// exits at once at every later start.
+#[test]
+fn an_engine_failing_game_after_game_stops_the_match() {
+    let dir = scratch("match-cli-crashes");
+    let once = dir.join("crasher.once");
+    let script = format!(
+        "if [ -e '{0}' ]; then exit 3; fi; : > '{0}'; while read l; do case \"$l\" in \
+         usi) echo usiok;; isready) echo readyok;; *) exit 3;; esac; done",
+        once.display()
+    );
+    let text = fake(&dir, "good", "good", 0)
+        + &format!("[[engine]]\nname = \"crasher\"\ncmd = \"sh\"\nargs = [\"-c\", {script:?}]\n\n")
+        + "[match]\nvariant = \"othello\"\nengines = [\"good\", \"crasher\"]\ngames = 20\n\
+           byoyomi_ms = 2000\ncrash_limit = 2\n";
+    let (code, stdout, stderr) = match_in(&dir, &text);
+    assert_eq!(code, Some(1), "{stdout}{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    assert!(
+        lines[0].starts_with("ryoshi: engine `crasher` (cmd `sh -c ")
+            && lines[0].contains("failed in 2 games in a row"),
+        "{stderr}"
+    );
+    // Game 1: the fakes' Nim move is illegal in Othello, so `good` loses before `crasher`
+    // moves; games 2 and 3: `crasher` cannot be restarted. The worker may have begun game 4
+    // before the runner saw game 3 (as after a decided SPRT); it is kept too.
+    let results = read_results(&dir.join("results.jsonl"));
+    let reasons: Vec<&str> = results
+        .iter()
+        .map(|r| r["reason"].as_str().unwrap())
+        .collect();
+    assert!(matches!(reasons.len(), 3 | 4), "{stdout}");
+    assert_eq!(reasons[..3], ["illegal move", "crash", "crash"], "{stdout}");
+    let head = format!(
+        "Stopped: summary of the {} finished games of 20",
+        reasons.len()
+    );
+    assert!(stdout.contains(&head), "{stdout}");
+}

@@ -85,6 +85,7 @@ fn cutechess_style_lines() {
         finished: 18,
         scheduled: 40,
         interrupted: true,
+        stopped: false,
         sprt: None,
     };
     assert_eq!(

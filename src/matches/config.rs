@@ -122,6 +122,10 @@ pub struct MatchConfig {
     pub seed: u64,
     #[serde(default = "default_max_plies")]
     pub max_plies: u32,
+    /// An engine whose process is lost (a crash, or no start) in this many games in a row stops
+    /// the match; 0 = never.
+    #[serde(default = "default_crash_limit")]
+    pub crash_limit: u32,
     #[serde(default = "default_results")]
     pub results: PathBuf,
     #[serde(default = "default_records")]
@@ -215,6 +219,9 @@ fn default_timeout() -> u64 {
 fn default_max_plies() -> u32 {
     512
 }
+fn default_crash_limit() -> u32 {
+    3
+}
 fn default_results() -> PathBuf {
     PathBuf::from("results.jsonl")
 }
@@ -263,6 +270,10 @@ impl fmt::Display for TimeControl {
         }
     }
 }
+
+/// The most games a match schedules (all pairs together): the schedule is built whole before
+/// the first game, about 100 bytes a game.
+pub const MAX_GAMES: u64 = 1_000_000;
 
 /// Why a configuration is refused.
 #[derive(Debug, thiserror::Error)]
@@ -316,6 +327,9 @@ pub enum ConfigError {
     EngineTwice(String),
     #[error("[match]: `games` must be at least 1")]
     NoGames,
+    /// More games than the runner schedules: `games` per pair times the pairs.
+    #[error("[match]: `games = {games}` makes {total} games with {pairs} pair(s); the runner schedules at most {MAX_GAMES}")]
+    TooManyGames { games: u32, pairs: u64, total: u64 },
     #[error("[match]: `concurrency` must be at least 1")]
     NoConcurrency,
     #[error("[match]: give either `openings` or `opening_plies`, not both")]
@@ -488,6 +502,16 @@ impl Config {
         }
         if m.games == 0 {
             return Err(ConfigError::NoGames);
+        }
+        let n = m.engines.len() as u64;
+        let pairs = n * (n - 1) / 2;
+        let total = u64::from(m.games).saturating_mul(pairs);
+        if total > MAX_GAMES {
+            return Err(ConfigError::TooManyGames {
+                games: m.games,
+                pairs,
+                total,
+            });
         }
         if m.concurrency == 0 {
             return Err(ConfigError::NoConcurrency);

@@ -50,6 +50,8 @@ pub struct Engine {
     pub(super) next_id: u64,
     /// The process has been waited for: its id may be reused, so no more group kills.
     reaped: bool,
+    /// USI: the handshake's `isready` has just been answered, so the next game needs none.
+    pub(super) synced: bool,
 }
 
 impl Engine {
@@ -84,6 +86,7 @@ impl Engine {
             engine.send(&format!("setoption name {name} value {value}"))?;
         }
         engine.sync(timeout, stop)?;
+        engine.synced = true;
         Ok(engine)
     }
 
@@ -166,6 +169,7 @@ impl Engine {
             declared: Vec::new(),
             next_id: 1,
             reaped: false,
+            synced: false,
         })
     }
 

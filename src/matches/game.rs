@@ -91,6 +91,9 @@ pub struct FinishedGame {
     pub score: Option<f64>,
     /// What each GTP engine's `final_score` said about that score.
     pub engine_scores: Vec<EngineScore>,
+    /// By side ([`Side::index`]): the engine's process was lost in this game (it could not
+    /// start or get ready, or it crashed); the runner counts these in a row.
+    pub lost: [bool; 2],
 }
 
 /// A GTP engine's `final_score` at the end of a scored game, checked against the referee's.
@@ -142,6 +145,7 @@ pub fn play(ctx: &Context, job: &Fixture, slots: &mut Slots) -> Option<FinishedG
         diagram: Vec::new(),
         score: None,
         engine_scores: Vec::new(),
+        lost: [false; 2],
     };
     if let Err(e) = referee.set_start(job.opening.sfen.as_deref()) {
         return Some(finish_early(game, referee.as_ref(), Reason::BadOpening, e));
@@ -159,7 +163,10 @@ pub fn play(ctx: &Context, job: &Fixture, slots: &mut Slots) -> Option<FinishedG
     let setup = gtp_setup(ctx, job);
     let result = match prepare(ctx, job, slots, &setup) {
         Ok(Ok(())) => run_moves(ctx, job, slots, referee.as_mut(), &mut game),
-        Ok(Err(lost)) => Ok(lost),
+        Ok(Err((ending, lost))) => {
+            game.lost = lost;
+            Ok(ending)
+        }
         Err(Stopped) => Err(Stopped),
     };
     let (end, detail) = match result {
@@ -180,6 +187,9 @@ pub fn play(ctx: &Context, job: &Fixture, slots: &mut Slots) -> Option<FinishedG
                 slots[job.engine(side)] = None;
             }
         }
+    }
+    if let (Reason::Crash, Verdict::Win(winner)) = (end.reason, end.verdict) {
+        game.lost[winner.other().index()] = true;
     }
     game.end = end;
     game.detail = detail;
@@ -243,7 +253,7 @@ fn loss(side: Side, reason: Reason, detail: String) -> Ending {
     )
 }
 
-fn failure_reason(failure: &Failure, on_clock: bool) -> (Reason, String) {
+pub fn failure_reason(failure: &Failure, on_clock: bool) -> (Reason, String) {
     match failure {
         Failure::Timeout(d) if on_clock => (Reason::TimeForfeit, d.clone()),
         Failure::Timeout(d) => (Reason::Timeout, d.clone()),
@@ -253,64 +263,87 @@ fn failure_reason(failure: &Failure, on_clock: bool) -> (Reason, String) {
     }
 }
 
+/// Starts engine `idx` of `[match] engines` and runs its handshake: USI's `usi`, the options and
+/// `isready`, GTP's `list_commands`.
+pub fn start_engine(ctx: &Context, idx: usize) -> Result<Engine, Failure> {
+    let config = &ctx.config;
+    let name = &config.play.engines[idx];
+    if protocol(ctx, idx) == Protocol::Gtp {
+        return Engine::start_gtp(config, name, &ctx.stop);
+    }
+    let Some(engine_config) = config.engine(name) else {
+        return Err(Failure::Crash(format!("no engine `{name}`")));
+    };
+    let timeout = Duration::from_millis(config.play.timeout_ms);
+    let mut first = vec![("USI_Variant", config.play.variant.as_str().to_string())];
+    if config.play.variant == super::config::VariantName::Go {
+        first.push(("Komi", config.komi().to_string()));
+    }
+    Engine::start(engine_config, &config.base_dir, &first, timeout, &ctx.stop)
+}
+
+/// Readies a running engine for a new game: GTP's board, clock and opening (`setup`); USI's
+/// `isready` (unless the handshake just did it) and `usinewgame`.
+fn ready_for_game(
+    ctx: &Context,
+    engine: &mut Engine,
+    idx: usize,
+    setup: &[(Side, String)],
+) -> Result<(), Failure> {
+    let config = &ctx.config;
+    if protocol(ctx, idx) == Protocol::Gtp {
+        return engine.gtp_new_game(config, &config.play.engines[idx], setup, &ctx.stop);
+    }
+    if !std::mem::take(&mut engine.synced) {
+        engine.sync(Duration::from_millis(config.play.timeout_ms), &ctx.stop)?;
+    }
+    engine.send("usinewgame")
+}
+
+/// Starts every engine of the match once, before its first game, so that an engine that cannot
+/// start or finish its handshake stops the match at once: `Err` names it, with what failed.
+/// The engines come back in slots, for the first worker's games.
+pub fn start_all(ctx: &Context) -> Result<Slots, (usize, Failure)> {
+    let mut slots: Slots = Vec::new();
+    for idx in 0..ctx.config.play.engines.len() {
+        match start_engine(ctx, idx) {
+            Ok(engine) => slots.push(Some(engine)),
+            Err(failure) => {
+                for engine in slots.into_iter().flatten() {
+                    engine.quit();
+                }
+                return Err((idx, failure));
+            }
+        }
+    }
+    Ok(slots)
+}
+
 /// Starts (or restarts) both engines and readies them for a new game. The inner `Err` is the
-/// game's result when an engine could not get ready.
+/// game's result when an engine could not get ready, with the sides whose process was lost.
 fn prepare(
     ctx: &Context,
     job: &Fixture,
     slots: &mut Slots,
     setup: &[(Side, String)],
-) -> Result<Result<(), Ending>, Stopped> {
-    let config = &ctx.config;
-    let timeout = Duration::from_millis(config.play.timeout_ms);
-    let variant = config.play.variant.as_str().to_string();
+) -> Result<Result<(), (Ending, [bool; 2])>, Stopped> {
     let mut failed: Vec<(Side, Failure)> = Vec::new();
     for side in [Side::First, Side::Second] {
         let idx = job.engine(side);
-        let gtp = protocol(ctx, idx) == Protocol::Gtp;
-        let name = &config.play.engines[idx];
         // A kept process that died or hung since its last game is replaced, not blamed: the
         // game has not started.
         if let Some(engine) = slots[idx].as_mut() {
-            let ready = if gtp {
-                engine.gtp_new_game(config, name, setup, &ctx.stop)
-            } else {
-                engine
-                    .sync(timeout, &ctx.stop)
-                    .and_then(|_| engine.send("usinewgame"))
-            };
-            match ready {
+            match ready_for_game(ctx, engine, idx, setup) {
                 Ok(()) => continue,
                 Err(Failure::Stopped) => return Err(Stopped),
                 Err(_) => slots[idx] = None,
             }
         }
-        let Some(engine_config) = config.engine(name) else {
-            return Ok(Err(loss(
-                side,
-                Reason::Crash,
-                format!("no engine `{name}`"),
-            )));
-        };
-        let ready = if gtp {
-            Engine::start_gtp(config, name, &ctx.stop).and_then(|mut engine| {
-                engine.gtp_new_game(config, name, setup, &ctx.stop)?;
-                slots[idx] = Some(engine);
-                Ok(())
-            })
-        } else {
-            let mut first = vec![("USI_Variant", variant.clone())];
-            if config.play.variant == super::config::VariantName::Go {
-                first.push(("Komi", config.komi().to_string()));
-            }
-            Engine::start(engine_config, &config.base_dir, &first, timeout, &ctx.stop).and_then(
-                |mut engine| {
-                    engine.send("usinewgame")?;
-                    slots[idx] = Some(engine);
-                    Ok(())
-                },
-            )
-        };
+        let ready = start_engine(ctx, idx).and_then(|mut engine| {
+            ready_for_game(ctx, &mut engine, idx, setup)?;
+            slots[idx] = Some(engine);
+            Ok(())
+        });
         if let Err(failure) = ready {
             if failure == Failure::Stopped {
                 return Err(Stopped);
@@ -319,34 +352,40 @@ fn prepare(
             failed.push((side, failure));
         }
     }
-    let names = &config.play.engines;
+    let mut lost = [false; 2];
+    for (side, _) in &failed {
+        lost[side.index()] = true;
+    }
     Ok(match failed.as_slice() {
         [] => Ok(()),
-        [(side, failure)] => {
-            let (reason, detail) = failure_reason(failure, false);
-            Err(loss(
-                *side,
-                reason,
-                format!("{} before the game: {detail}", names[job.engine(*side)]),
-            ))
-        }
-        _ => Err((
-            GameEnd {
-                verdict: Verdict::Draw,
-                reason: Reason::BothEnginesFailed,
-            },
-            Some(
-                failed
-                    .iter()
-                    .map(|(side, f)| {
-                        let (reason, detail) = failure_reason(f, false);
-                        format!("{}: {reason}: {detail}", names[job.engine(*side)])
-                    })
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            ),
-        )),
+        [(side, failure)] => Err((before_the_game(ctx, job, *side, failure), lost)),
+        _ => Err((both_failed(ctx, job, &failed), lost)),
     })
+}
+
+/// The loss of `side`, whose engine could not get ready for the game.
+fn before_the_game(ctx: &Context, job: &Fixture, side: Side, failure: &Failure) -> Ending {
+    let (reason, detail) = failure_reason(failure, false);
+    let name = &ctx.config.play.engines[job.engine(side)];
+    loss(side, reason, format!("{name} before the game: {detail}"))
+}
+
+/// The draw of a game neither engine could get ready for.
+fn both_failed(ctx: &Context, job: &Fixture, failed: &[(Side, Failure)]) -> Ending {
+    let names = &ctx.config.play.engines;
+    let detail = failed
+        .iter()
+        .map(|(side, f)| {
+            let (reason, detail) = failure_reason(f, false);
+            format!("{}: {reason}: {detail}", names[job.engine(*side)])
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    let end = GameEnd {
+        verdict: Verdict::Draw,
+        reason: Reason::BothEnginesFailed,
+    };
+    (end, Some(detail))
 }
 
 fn run_moves(

@@ -2,6 +2,7 @@
 //! files, such as the shards of one match played on several machines (`--shard K/N`).
 
 use super::config::SprtConfig;
+use super::error::MatchError;
 use super::stats::{Sprt, Tally};
 use super::{summary_text, PairScore, Summary, Verdict};
 use ahash::AHashMap;
@@ -164,10 +165,13 @@ pub fn pair_scores(games: &[Row]) -> Vec<PairScore> {
 }
 
 /// Reads, merges and summarises `paths`; writes the summary to `out`.
-pub fn run(paths: &[String], sprt: SprtConfig, out: &mut dyn Write) -> Result<Summary, String> {
+pub fn run(paths: &[String], sprt: SprtConfig, out: &mut dyn Write) -> Result<Summary, MatchError> {
     let mut files = Vec::new();
     for path in paths {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let text = std::fs::read_to_string(path).map_err(|error| MatchError::Unreadable {
+            path: path.into(),
+            error,
+        })?;
         files.push(read(&text, path)?);
     }
     let read_games: usize = files.iter().map(Vec::len).sum();
@@ -178,6 +182,7 @@ pub fn run(paths: &[String], sprt: SprtConfig, out: &mut dyn Write) -> Result<Su
         finished: games.len(),
         scheduled: games.len(),
         interrupted: false,
+        stopped: false,
         sprt: sprt
             .as_ref()
             .zip(pairs.first())

@@ -21,17 +21,17 @@ pub fn kept(path: &Path, jobs: &[Fixture], names: &[String]) -> Result<Vec<Kept>
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("--resume: cannot read {}: {e}", path.display())),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
     };
     let name = path.display().to_string();
     let rows = merge::read(&text, &name)
         .and_then(|rows| merge::union(vec![rows]))
-        .map_err(|e| format!("--resume: {e}"))?;
+        .map_err(|e| e.to_string())?;
     let mut kept = Vec::with_capacity(rows.len());
     for row in rows {
         let other = |why: String| {
             Err(format!(
-                "--resume: {name}: game {} {why}: the results of another match? \
+                "{name}: game {} {why}: the results of another match? \
                  (without --resume the run appends to them)",
                 row.game
             ))
