@@ -170,3 +170,47 @@ fn an_engine_failing_game_after_game_stops_the_match() {
     );
     assert!(stdout.contains(&head), "{stdout}");
 }
+
+/// A results file whose last line was cut off (a killed run) is never written onto: the next
+/// run ends that line first and says so, and `--merge` sets the cut line aside, reporting it,
+/// instead of refusing every game in the file.
+#[test]
+fn a_cut_last_line_is_ended_and_set_aside() {
+    let dir = scratch("match-cli-cut");
+    let cut = "{\"game\":1,\"variant\":\"othello\",\"fir";
+    std::fs::write(dir.join("results.jsonl"), cut).unwrap();
+    let text = fake(&dir, "a", "good", 0)
+        + &fake(&dir, "b", "good", 0)
+        + "[match]\nvariant = \"othello\"\nengines = [\"a\", \"b\"]\ngames = 2\n\
+           byoyomi_ms = 2000\n";
+    let (code, stdout, stderr) = match_in(&dir, &text);
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("(appended; 0 earlier results kept)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Its last line was cut off"), "{stdout}");
+    let path = dir.join("results.jsonl");
+    let written = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = written.lines().collect();
+    assert_eq!(lines.len(), 3, "{written}");
+    assert_eq!(lines[0], cut);
+    for line in &lines[1..] {
+        let game: serde_json::Value = serde_json::from_str(line).expect(line);
+        assert!(game["game"].is_u64(), "{line}");
+    }
+
+    let out = Command::new(common::BIN)
+        .args(["match", "--merge"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("Set aside (cut off by a killed run?): ")
+            && stdout.contains("results.jsonl: line 1: "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Merged 2 games from 1 files"), "{stdout}");
+}

@@ -110,6 +110,39 @@ fn a_resumed_match_plays_only_the_missing_games_and_sums_up_the_whole() {
     assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
 }
 
+/// A run killed while writing a result leaves a cut last line: `--resume` reports it, sets it
+/// aside, plays that game again and writes after the cut line, never onto it.
+#[test]
+fn a_resumed_match_sets_a_cut_last_line_aside() {
+    let (whole, whole_games) = whole_match();
+    let dir = scratch("resume-cut-line");
+    let nine = lines_of(whole_games, &[9]);
+    let cut = &nine[..nine.len() / 2];
+    let file = lines_of(whole_games, &[1, 2, 5]) + cut;
+    std::fs::write(dir.join("results.jsonl"), &file).unwrap();
+
+    let (summary, out) = run_config(&dir, None, true);
+    let summary = summary.expect("resumed");
+    assert!(out.contains("Its last line was cut off"), "{out}");
+    assert!(
+        out.contains("Set aside (cut off by a killed run?): ") && out.contains("line 4: "),
+        "{out}"
+    );
+    assert!(
+        out.contains("Resuming: 3 of the 22 games already played, 19 to play"),
+        "{out}"
+    );
+    assert_eq!(summary.pairs, whole.pairs, "{out}");
+    let text = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    assert!(
+        text.starts_with(&(file.clone() + "\n")),
+        "the cut line was written onto"
+    );
+    let read = merge::read_games(&text, "resumed").unwrap();
+    assert_eq!(read.set_aside.len(), 1);
+    assert_eq!(merge::union(vec![read.rows]).unwrap().len(), 22);
+}
+
 #[test]
 fn a_shard_resumes_from_its_own_file() {
     let (_, whole_games) = whole_match();

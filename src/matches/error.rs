@@ -31,7 +31,7 @@ pub enum MatchError {
     #[error("opening `{0}`: GTP engines start {1} games from the start position only")]
     GtpStart(String, &'static str),
     #[error("--resume: {0}")]
-    Resume(String),
+    Resume(#[from] super::resume::ResumeError),
     /// An engine could not start or finish its handshake before the first game.
     #[error("engine `{name}` (cmd `{cmd}`) cannot play: {why}")]
     EngineStart {

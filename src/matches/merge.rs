@@ -64,20 +64,54 @@ pub enum MergeError {
 
 crate::games::error_text!(derived: MergeError);
 
-/// Reads the games of one results file; `name` is used in errors.
+/// Reads the games of one results file; `name` is used in errors. Every line must be a game.
 pub fn read(text: &str, name: &str) -> Result<Vec<Row>, MergeError> {
+    let file = read_games(text, name)?;
+    match file.set_aside.into_iter().next() {
+        Some(error) => Err(error),
+        None => Ok(file.rows),
+    }
+}
+
+/// A results file as the runner reads it back: its games, and the lines set aside.
+pub struct ResultsText {
+    pub rows: Vec<Row>,
+    /// Lines that are not JSON ([`MergeError::Json`]): a line cut off by a killed run, set aside
+    /// instead of refusing every game of the file.
+    pub set_aside: Vec<MergeError>,
+}
+
+impl ResultsText {
+    /// One line per line set aside: `Set aside: results.jsonl: line 4: EOF while parsing ...`.
+    pub fn notes(&self) -> String {
+        self.set_aside
+            .iter()
+            .map(|e| format!("Set aside (cut off by a killed run?): {e}\n"))
+            .collect()
+    }
+}
+
+/// Reads the games of one results file, setting aside the lines that are not JSON (a line cut
+/// off by a killed run); a JSON line that is not a game is still an error.
+pub fn read_games(text: &str, name: &str) -> Result<ResultsText, MergeError> {
     let mut games = Vec::new();
+    let mut set_aside = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
         let number = i + 1;
-        let value: serde_json::Value =
-            serde_json::from_str(line).map_err(|error| MergeError::Json {
-                name: name.into(),
-                line: number,
-                error,
-            })?;
+        let value: serde_json::Value = match serde_json::from_str(line) {
+            Ok(value) => value,
+            Err(error) => {
+                set_aside.push(MergeError::Json {
+                    name: name.into(),
+                    line: number,
+                    error,
+                });
+                continue;
+            }
+        };
         let missing = |key: &'static str| MergeError::Missing {
             name: name.into(),
             line: number,
@@ -107,7 +141,10 @@ pub fn read(text: &str, name: &str) -> Result<Vec<Row>, MergeError> {
             line: value.clone(),
         });
     }
-    Ok(games)
+    Ok(ResultsText {
+        rows: games,
+        set_aside,
+    })
 }
 
 /// The union of the files' games in game order. A game number seen twice must be the same game
@@ -167,12 +204,15 @@ pub fn pair_scores(games: &[Row]) -> Vec<PairScore> {
 /// Reads, merges and summarises `paths`; writes the summary to `out`.
 pub fn run(paths: &[String], sprt: SprtConfig, out: &mut dyn Write) -> Result<Summary, MatchError> {
     let mut files = Vec::new();
+    let mut notes = String::new();
     for path in paths {
         let text = std::fs::read_to_string(path).map_err(|error| MatchError::Unreadable {
             path: path.into(),
             error,
         })?;
-        files.push(read(&text, path)?);
+        let file = read_games(&text, path)?;
+        notes.push_str(&file.notes());
+        files.push(file.rows);
     }
     let read_games: usize = files.iter().map(Vec::len).sum();
     let games = union(files)?;
@@ -189,6 +229,7 @@ pub fn run(paths: &[String], sprt: SprtConfig, out: &mut dyn Write) -> Result<Su
             .map(|(s, p)| s.state(&p.tally)),
         pairs,
     };
+    let _ = write!(out, "{notes}");
     let _ = writeln!(
         out,
         "Merged {} games from {} files ({} duplicates skipped)",

@@ -85,20 +85,20 @@ pub fn run_match(
     hooks: &Hooks,
     out: &mut dyn Write,
 ) -> Result<Summary, MatchError> {
-    let plan = schedule::Plan::make(config, factory.as_ref())?;
+    let mut plan = schedule::Plan::make(config, factory.as_ref())?;
     let ctx = Arc::new(game::Context {
         config: Arc::new(config.clone()),
         factory,
         stop: hooks.stop.clone(),
     });
     let mut runner = run::Runner::new(config, &plan, hooks, out);
-    let jobs = runner.left_to_play(plan.to_play);
+    let jobs = runner.left_to_play(std::mem::take(&mut plan.to_play));
     let slots = if jobs.is_empty() {
         Vec::new()
     } else {
         run::start_engines(&ctx)?
     };
-    runner.open(plan.kept.len(), jobs.len())?;
+    runner.open(&plan, jobs.len())?;
     runner.play(&ctx, jobs, slots);
     runner.finish()
 }

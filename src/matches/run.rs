@@ -129,7 +129,7 @@ impl<'a, 'o> Runner<'a, 'o> {
     /// Opens the results file and says where everything goes, before the first game: results
     /// accumulate over runs (as cutechess and fastchess append to their PGN), each run's records
     /// carry its own name.
-    pub fn open(&mut self, kept: usize, to_play: usize) -> Result<(), MatchError> {
+    pub fn open(&mut self, plan: &Plan, to_play: usize) -> Result<(), MatchError> {
         let config = self.config;
         let results_path = config.resolve(&config.play.results);
         let results = ResultsFile::open(&results_path)?;
@@ -145,10 +145,18 @@ impl<'a, 'o> Runner<'a, 'o> {
                 .join(format!("{run}-game-NNNNN.txt"))
                 .display(),
         );
+        if results.ended_cut_line {
+            let _ = writeln!(
+                self.out,
+                "Its last line was cut off (a killed run?): ended, and set aside when read"
+            );
+        }
+        let _ = write!(self.out, "{}", plan.notes);
         if config.play.resume {
             let _ = writeln!(
                 self.out,
-                "Resuming: {kept} of the {} games already played, {to_play} to play",
+                "Resuming: {} of the {} games already played, {to_play} to play",
+                plan.kept.len(),
                 self.summary.scheduled
             );
         }

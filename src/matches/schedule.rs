@@ -127,6 +127,8 @@ pub struct Plan {
     pub to_play: Vec<Fixture>,
     /// The games already in the results file (`--resume`).
     pub kept: Vec<resume::Kept>,
+    /// What was set aside reading the results file (`--resume`): one line each.
+    pub notes: String,
 }
 
 impl Plan {
@@ -140,11 +142,11 @@ impl Plan {
         if let Some(shard) = config.play.shard {
             jobs.retain(|job| shard.holds(job.game));
         }
-        let kept = if config.play.resume {
+        let (kept, notes) = if config.play.resume {
             let path = config.resolve(&config.play.results);
-            resume::kept(&path, &jobs, &config.play.engines).map_err(MatchError::Resume)?
+            resume::kept(&path, &jobs, &config.play.engines)?
         } else {
-            Vec::new()
+            (Vec::new(), String::new())
         };
         let mut played = vec![false; jobs.len()];
         for k in &kept {
@@ -160,6 +162,7 @@ impl Plan {
             scheduled: jobs,
             to_play,
             kept,
+            notes,
         })
     }
 }
