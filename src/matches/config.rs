@@ -140,8 +140,9 @@ pub struct MatchConfig {
     pub resume: bool,
 }
 
-/// The K-th (1-based) of N disjoint slices of a match: the games numbered K, K + N, K + 2N, ...
-/// of the full schedule, with their own openings and colours.
+/// The K-th (1-based) of N disjoint slices of a match: the game pairs (one opening, both
+/// colours) numbered K, K + N, K + 2N, ... of the full schedule, with their own game numbers,
+/// openings and colours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shard {
     pub index: usize,
@@ -187,9 +188,11 @@ impl Shard {
         results.with_file_name(name)
     }
 
-    /// Whether game number `game` (1-based, in schedule order) belongs to this shard.
-    pub fn holds(&self, game: usize) -> bool {
-        game >= 1 && (game - 1) % self.count == self.index - 1
+    /// Whether game pair number `pair` (0-based: the two games, colours swapped, of one opening
+    /// for one pair of engines, in schedule order) belongs to this shard. A shard plays both
+    /// games of each of its pairs, so both colours of its openings.
+    pub fn holds(&self, pair: usize) -> bool {
+        pair % self.count == self.index - 1
     }
 }
 

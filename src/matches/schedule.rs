@@ -140,7 +140,8 @@ impl Plan {
         let openings: Vec<Arc<Opening>> = openings.into_iter().map(Arc::new).collect();
         let mut jobs = schedule(config, &openings);
         if let Some(shard) = config.play.shard {
-            jobs.retain(|job| shard.holds(job.game));
+            let pairs = pairs(config.play.engines.len()).len();
+            jobs.retain(|job| shard.holds(job.opening_index * pairs + job.pair));
         }
         let (kept, notes) = if config.play.resume {
             let path = config.resolve(&config.play.results);
