@@ -3,7 +3,7 @@
 
 use super::config::SprtConfig;
 use super::error::MatchError;
-use super::stats::{Sprt, Tally};
+use super::stats::Sprt;
 use super::{summary_text, PairScore, Summary, Verdict};
 use ahash::AHashMap;
 use std::io::Write;
@@ -187,16 +187,16 @@ pub fn pair_scores(games: &[Row]) -> Vec<PairScore> {
             } else {
                 (&g.second, &g.first)
             };
-            pairs.push(PairScore {
-                a: a.clone(),
-                b: b.clone(),
-                tally: Tally::default(),
-            });
+            pairs.push(PairScore::new(a, b));
             pairs.len() - 1
         });
         let p = &mut pairs[index];
         let a_first = p.a == g.first;
-        p.tally.add(g.result, a_first);
+        // A line without its opening's index (an older file) counts by game only.
+        match g.line["opening_index"].as_u64() {
+            Some(opening) => p.add(g.result, a_first, opening as usize),
+            None => p.tally.add(g.result, a_first),
+        }
     }
     pairs
 }
@@ -226,7 +226,7 @@ pub fn run(paths: &[String], sprt: SprtConfig, out: &mut dyn Write) -> Result<Su
         sprt: sprt
             .as_ref()
             .zip(pairs.first())
-            .map(|(s, p)| s.state(&p.tally)),
+            .map(|(s, p)| s.state(&p.penta)),
         pairs,
     };
     let _ = write!(out, "{notes}");

@@ -52,6 +52,9 @@ fn name_and_cmd(config: &Config, idx: usize) -> (String, String) {
     (name, cmd)
 }
 
+/// The progress bar: games done, the time left at the pace so far, the first pair's score.
+const PROGRESS: &str = "{bar:30} {pos}/{len} games  ETA {eta}  {msg}";
+
 /// Where the finished games go: the results file and the records folder, with the run's name.
 struct Outputs {
     results: ResultsFile,
@@ -114,7 +117,7 @@ impl<'a, 'o> Runner<'a, 'o> {
     /// The games still to play: none when the kept games already decided the SPRT.
     pub fn left_to_play(&mut self, jobs: Vec<Fixture>) -> Vec<Fixture> {
         if let Some(sprt) = &self.sprt {
-            let state = sprt.state(&self.standing.pairs[0].tally);
+            let state = sprt.state(&self.standing.pairs[0].penta);
             self.summary.sprt = Some(state);
             if self.config.play.resume
                 && state != SprtState::Continue
@@ -167,7 +170,7 @@ impl<'a, 'o> Runner<'a, 'o> {
         });
         if self.hooks.progress {
             self.bar = ProgressBar::new(to_play as u64);
-            if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}") {
+            if let Ok(style) = ProgressStyle::with_template(PROGRESS) {
                 self.bar.set_style(style);
             }
         }
@@ -253,7 +256,7 @@ impl<'a, 'o> Runner<'a, 'o> {
         self.bar.set_message(progress_message(&self.standing.pairs));
         self.count_lost(&finished);
         if let Some(sprt) = &self.sprt {
-            let state = sprt.state(&self.standing.pairs[0].tally);
+            let state = sprt.state(&self.standing.pairs[0].penta);
             self.summary.sprt = Some(state);
             // A shard plays all its games: only the merged results may decide.
             if state != SprtState::Continue && config.play.shard.is_none() {
@@ -339,5 +342,16 @@ fn work(
     }
     for engine in slots.into_iter().flatten() {
         engine.quit();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_bar_shows_an_eta() {
+        assert!(PROGRESS.contains("ETA {eta}"));
+        assert!(ProgressStyle::with_template(PROGRESS).is_ok());
     }
 }

@@ -4,14 +4,46 @@
 use super::game::{FinishedGame, Fixture};
 use super::referee::{Side, Verdict};
 use super::schedule::pairs;
-use super::stats::{Sprt, SprtState, Tally};
+use super::stats::{Penta, Sprt, SprtState, Tally};
+use std::collections::BTreeMap;
 
-/// One pair of engines and its score, from `a`'s side.
-#[derive(Debug, Clone, PartialEq)]
+/// One pair of engines and its score, from `a`'s side: by game, and by game pair (the two
+/// games of one opening).
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct PairScore {
     pub a: String,
     pub b: String,
     pub tally: Tally,
+    pub penta: Penta,
+    /// `a`'s half points in the game of each opening whose other game is still to come.
+    pub pending: BTreeMap<usize, usize>,
+}
+
+impl PairScore {
+    pub fn new(a: &str, b: &str) -> PairScore {
+        PairScore {
+            a: a.into(),
+            b: b.into(),
+            ..PairScore::default()
+        }
+    }
+
+    /// Counts one game from opening `opening`; `a_first` = `a` moved first. The second game of
+    /// an opening completes its pair.
+    pub fn add(&mut self, verdict: Verdict, a_first: bool, opening: usize) {
+        self.tally.add(verdict, a_first);
+        let half_points = match verdict {
+            Verdict::Draw => 1,
+            Verdict::Win(side) if (side == Side::First) == a_first => 2,
+            Verdict::Win(_) => 0,
+        };
+        match self.pending.remove(&opening) {
+            Some(first) => self.penta.add(first + half_points),
+            None => {
+                self.pending.insert(opening, half_points);
+            }
+        }
+    }
 }
 
 /// A match's counts so far, kept and played games alike: each pair's score, and per GTP engine
@@ -23,11 +55,9 @@ pub(super) struct Standing {
 
 impl Standing {
     pub(super) fn new(names: &[String]) -> Standing {
-        let pairs = pairs(names.len()).into_iter().map(|(a, b)| PairScore {
-            a: names[a].clone(),
-            b: names[b].clone(),
-            tally: Tally::default(),
-        });
+        let pairs = pairs(names.len())
+            .into_iter()
+            .map(|(a, b)| PairScore::new(&names[a], &names[b]));
         Standing {
             pairs: pairs.collect(),
             checks: Default::default(),
@@ -43,7 +73,8 @@ impl Standing {
         checks: impl Iterator<Item = (&'a str, bool)>,
     ) {
         let score = &mut self.pairs[job.pair];
-        score.tally.add(verdict, names[job.first] == score.a);
+        let a_first = names[job.first] == score.a;
+        score.add(verdict, a_first, job.opening_index);
         for (engine, agrees) in checks {
             let tally = self.checks.entry(engine.to_string()).or_default();
             tally.0 += usize::from(agrees);
@@ -121,9 +152,13 @@ pub fn summary_text(summary: &Summary, sprt: Option<&Sprt>) -> String {
         s.push('\n');
         s.push_str(&p.tally.elo_line());
         s.push('\n');
+        if p.penta.pairs() > 0 {
+            s.push_str(&p.penta.line());
+            s.push('\n');
+        }
     }
     if let (Some(sprt), Some(p)) = (sprt, summary.pairs.first()) {
-        s.push_str(&sprt.line(&p.tally));
+        s.push_str(&sprt.line(&p.penta));
         s.push('\n');
     }
     if summary.pairs.len() > 1 {
@@ -201,6 +236,7 @@ mod tests {
                 losses,
                 draws,
             },
+            ..PairScore::default()
         };
         let table = standings(&[
             pair("a", "b", 1, 2, 1),
