@@ -56,6 +56,9 @@ enum Sub {
         /// file does not hold yet, and count those it does in the summary.
         #[arg(long, conflicts_with = "merge")]
         resume: bool,
+        /// Write every line to and from every engine to this file, with the time and the game.
+        #[arg(long, value_name = "FILE", conflicts_with = "merge")]
+        log: Option<std::path::PathBuf>,
         /// Print the summary, Elo and SPRT of the union of these results files instead.
         #[arg(long, num_args = 1.., value_name = "RESULTS", conflicts_with = "shard")]
         merge: Vec<String>,
@@ -156,12 +159,14 @@ fn main() -> ExitCode {
             config,
             shard,
             resume,
+            log,
             merge,
             elo0,
             elo1,
         }) => {
             if merge.is_empty() {
-                ryoshi::matches::run_cli(&config, shard.as_deref(), resume).map_err(String::from)
+                ryoshi::matches::run_cli(&config, shard.as_deref(), resume, log.as_deref())
+                    .map_err(String::from)
             } else {
                 merge_results(&merge, elo0, elo1)
             }

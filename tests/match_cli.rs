@@ -214,3 +214,52 @@ fn a_cut_last_line_is_ended_and_set_aside() {
     );
     assert!(stdout.contains("Merged 2 games from 1 files"), "{stdout}");
 }
+
+/// `--log FILE` keeps every line to (`>`) and from (`<`) every engine, each with the UTC time to
+/// the millisecond, the game's number (0 for the start before the first game) and the engine.
+#[test]
+fn the_log_holds_every_engine_line_with_time_and_game() {
+    let dir = scratch("match-cli-log");
+    let text = fake(&dir, "a", "good", 0)
+        + &fake(&dir, "b", "good", 0)
+        + "[match]\nvariant = \"othello\"\nengines = [\"a\", \"b\"]\ngames = 2\n\
+           byoyomi_ms = 2000\n";
+    std::fs::write(dir.join("engines.toml"), text).unwrap();
+    let log = dir.join("io.log");
+    let out = Command::new(common::BIN)
+        .arg("match")
+        .arg(dir.join("engines.toml"))
+        .arg("--log")
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut seen = Vec::new();
+    for line in text.lines() {
+        let (stamp, rest) = line.split_once(' ').unwrap();
+        // 20261204T184001.123Z
+        let digits: String = stamp.chars().filter(char::is_ascii_digit).collect();
+        assert!(
+            stamp.len() == 20 && digits.len() == 17 && stamp.ends_with('Z') && &stamp[8..9] == "T",
+            "{line}"
+        );
+        seen.push(rest.to_string());
+    }
+    // The fakes' Nim move `1` is illegal in Othello: each game ends at its first move.
+    for want in [
+        "game 0 a > usi",
+        "game 0 a < usiok",
+        "game 0 b > isready",
+        "game 0 b < readyok",
+        "game 1 a > usinewgame",
+        "game 1 a > position startpos",
+        "game 1 a < bestmove 1",
+        "game 1 b > gameover win",
+        "game 2 b > position startpos",
+        "game 2 b < bestmove 1",
+        "game 2 a > quit",
+    ] {
+        assert!(seen.iter().any(|l| l == want), "{want} not in\n{text}");
+    }
+}

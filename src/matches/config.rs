@@ -138,6 +138,9 @@ pub struct MatchConfig {
     /// TOML).
     #[serde(skip)]
     pub resume: bool,
+    /// `ryoshi match --log FILE`: every line to and from every engine (never read from TOML).
+    #[serde(skip)]
+    pub log: Option<PathBuf>,
 }
 
 /// The K-th (1-based) of N disjoint slices of a match: the game pairs (one opening, both

@@ -4,6 +4,7 @@ use super::clock::Clocks;
 use super::config::{Config, Protocol, TimeControl};
 use super::engine::{Engine, Failure};
 use super::gtp;
+use super::iolog::{IoLog, Tap};
 use super::opening::Opening;
 use super::referee::{GameEnd, Reason, Referee, RefereeFactory, Side, Verdict};
 use std::sync::atomic::AtomicBool;
@@ -117,6 +118,8 @@ pub struct Context {
     pub config: Arc<Config>,
     pub factory: Arc<RefereeFactory>,
     pub stop: Arc<AtomicBool>,
+    /// `--log`: every engine's lines.
+    pub log: Option<Arc<IoLog>>,
 }
 
 /// Engine processes a worker keeps between games, by engine index; `None` = (re)start on use.
@@ -265,11 +268,16 @@ pub fn failure_reason(failure: &Failure, on_clock: bool) -> (Reason, String) {
 
 /// Starts engine `idx` of `[match] engines` and runs its handshake: USI's `usi`, the options and
 /// `isready`, GTP's `list_commands`.
-pub fn start_engine(ctx: &Context, idx: usize) -> Result<Engine, Failure> {
+/// `game` is the number of the game it is started for (0 before the first).
+pub fn start_engine(ctx: &Context, idx: usize, game: usize) -> Result<Engine, Failure> {
     let config = &ctx.config;
     let name = &config.play.engines[idx];
+    let tap = ctx
+        .log
+        .as_ref()
+        .map(|log| Tap::new(log.clone(), name, game));
     if protocol(ctx, idx) == Protocol::Gtp {
-        return Engine::start_gtp(config, name, &ctx.stop);
+        return Engine::start_gtp(config, name, &ctx.stop, tap);
     }
     let Some(engine_config) = config.engine(name) else {
         return Err(Failure::Crash(format!("no engine `{name}`")));
@@ -279,7 +287,14 @@ pub fn start_engine(ctx: &Context, idx: usize) -> Result<Engine, Failure> {
     if config.play.variant == super::config::VariantName::Go {
         first.push(("Komi", config.komi().to_string()));
     }
-    Engine::start(engine_config, &config.base_dir, &first, timeout, &ctx.stop)
+    Engine::start(
+        engine_config,
+        &config.base_dir,
+        &first,
+        timeout,
+        &ctx.stop,
+        tap,
+    )
 }
 
 /// Readies a running engine for a new game: GTP's board, clock and opening (`setup`); USI's
@@ -306,7 +321,7 @@ fn ready_for_game(
 pub fn start_all(ctx: &Context) -> Result<Slots, (usize, Failure)> {
     let mut slots: Slots = Vec::new();
     for idx in 0..ctx.config.play.engines.len() {
-        match start_engine(ctx, idx) {
+        match start_engine(ctx, idx, 0) {
             Ok(engine) => slots.push(Some(engine)),
             Err(failure) => {
                 for engine in slots.into_iter().flatten() {
@@ -333,13 +348,14 @@ fn prepare(
         // A kept process that died or hung since its last game is replaced, not blamed: the
         // game has not started.
         if let Some(engine) = slots[idx].as_mut() {
+            engine.set_game(job.game);
             match ready_for_game(ctx, engine, idx, setup) {
                 Ok(()) => continue,
                 Err(Failure::Stopped) => return Err(Stopped),
                 Err(_) => slots[idx] = None,
             }
         }
-        let ready = start_engine(ctx, idx).and_then(|mut engine| {
+        let ready = start_engine(ctx, idx, job.game).and_then(|mut engine| {
             ready_for_game(ctx, &mut engine, idx, setup)?;
             slots[idx] = Some(engine);
             Ok(())

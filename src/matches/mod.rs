@@ -12,6 +12,7 @@ pub mod engine;
 pub mod error;
 pub mod game;
 pub mod gtp;
+pub mod iolog;
 pub mod merge;
 pub mod opening;
 pub mod referee;
@@ -34,9 +35,15 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-/// `ryoshi match CONFIG [--shard K/N] [--resume]`.
-pub fn run_cli(config: &str, shard: Option<&str>, resume: bool) -> Result<(), MatchError> {
+/// `ryoshi match CONFIG [--shard K/N] [--resume] [--log FILE]`.
+pub fn run_cli(
+    config: &str,
+    shard: Option<&str>,
+    resume: bool,
+    log: Option<&Path>,
+) -> Result<(), MatchError> {
     let mut config = Config::load(Path::new(config))?;
+    config.play.log = log.map(Path::to_path_buf);
     config.play.shard = shard.map(config::Shard::parse).transpose()?;
     config.play.resume = resume;
     if let Some(shard) = config.play.shard {
@@ -86,10 +93,18 @@ pub fn run_match(
     out: &mut dyn Write,
 ) -> Result<Summary, MatchError> {
     let mut plan = schedule::Plan::make(config, factory.as_ref())?;
+    let log = match &config.play.log {
+        Some(path) => Some(iolog::IoLog::open(path).map_err(|error| MatchError::Log {
+            path: path.clone(),
+            error,
+        })?),
+        None => None,
+    };
     let ctx = Arc::new(game::Context {
         config: Arc::new(config.clone()),
         factory,
         stop: hooks.stop.clone(),
+        log,
     });
     let mut runner = run::Runner::new(config, &plan, hooks, out);
     let jobs = runner.left_to_play(std::mem::take(&mut plan.to_play));
