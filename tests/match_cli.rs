@@ -233,7 +233,11 @@ fn the_log_holds_every_engine_line_with_time_and_game() {
         .arg(&log)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = std::fs::read_to_string(&log).unwrap();
     let mut seen = Vec::new();
     for line in text.lines() {

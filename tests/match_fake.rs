@@ -486,3 +486,51 @@ fn a_stray_bestmove_does_not_answer_the_next_go() {
     // Perfect Nim from 21 tokens: the first player wins each game.
     assert!(run.output.contains("Score of good vs double: 1 - 1 - 0"));
 }
+
+/// Resign adjudication: an engine whose own score is -500 cp or lower for 2 of its moves in a
+/// row loses by `adjudication`, at its second move.
+#[test]
+fn a_losing_score_is_adjudicated_a_loss() {
+    let dir = scratch("match-adjudicate-resign");
+    let text = fake_config(
+        &dir,
+        &[GOOD, ("gloomy", "score", 0)],
+        "games = 2\nbyoyomi_ms = 2000\n[match.resign]\nmovecount = 2\nscore = 500\n",
+    )
+    .replace("\"score\", \"0\"", "\"score\", \"-800\"");
+    let run = run(&dir, &text);
+    all_lost(&run, "gloomy", "adjudication", 2);
+    for r in &run.results {
+        let detail = r["detail"].as_str().unwrap();
+        assert!(detail.starts_with("resign adjudication"), "{detail}");
+        // gloomy's second move: ply 4 when it moves second, ply 3 when first.
+        let want = if r["first"] == "gloomy" { 3 } else { 4 };
+        assert_eq!(r["plies"], want, "{r}");
+    }
+}
+
+/// Draw adjudication: both scores within 10 cp for one move each, from move 1 on: a draw by
+/// `adjudication` after two plies. Without the setting the same engines play Nim out.
+#[test]
+fn level_scores_are_adjudicated_a_draw() {
+    let run = fake_match(
+        "match-adjudicate-draw",
+        &[("a", "good", 0), ("b", "good", 0)],
+        "games = 2\nbyoyomi_ms = 2000\n[match.draw]\nmovenumber = 1\nmovecount = 1\nscore = 10\n",
+    );
+    assert_eq!(run.results.len(), 2);
+    for r in &run.results {
+        assert_eq!(
+            (&r["result"], &r["reason"]),
+            (&"draw".into(), &"adjudication".into()),
+            "{r}"
+        );
+        assert_eq!(r["plies"], 2, "{r}");
+    }
+    let plain = fake_match(
+        "match-adjudicate-off",
+        &[("a", "good", 0), ("b", "good", 0)],
+        "games = 2\nbyoyomi_ms = 2000",
+    );
+    assert!(plain.results.iter().all(|r| r["reason"] == "last token"));
+}

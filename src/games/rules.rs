@@ -108,6 +108,8 @@ pub enum Reason {
     Crash,
     /// Neither engine could get ready.
     BothEnginesFailed,
+    /// The runner adjudicated the game by the engines' scores (resign or draw adjudication).
+    Adjudication,
     /// The runner stopped.
     Stopped,
 }
@@ -126,6 +128,7 @@ impl Reason {
             Reason::RefusedCommand => "refused command",
             Reason::Crash => "crash",
             Reason::BothEnginesFailed => "both engines failed",
+            Reason::Adjudication => "adjudication",
             Reason::Stopped => "stopped",
         }
     }

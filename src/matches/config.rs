@@ -131,6 +131,10 @@ pub struct MatchConfig {
     #[serde(default = "default_records")]
     pub records: PathBuf,
     pub sprt: Option<SprtConfig>,
+    /// `[match.resign]`: resign adjudication by score (off when absent).
+    pub resign: Option<ResignAdjudication>,
+    /// `[match.draw]`: draw adjudication by score (off when absent).
+    pub draw: Option<DrawAdjudication>,
     /// `ryoshi match --shard K/N`: play only this slice of the schedule (never read from TOML).
     #[serde(skip)]
     pub shard: Option<Shard>,
@@ -197,6 +201,27 @@ impl Shard {
     pub fn holds(&self, pair: usize) -> bool {
         pair % self.count == self.index - 1
     }
+}
+
+/// `[match.resign]`, as cutechess-cli's `-resign movecount=N score=S`: a side whose own score is
+/// `score` centipawns or more below zero for `movecount` of its moves in a row loses.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ResignAdjudication {
+    pub movecount: u32,
+    pub score: i64,
+}
+
+/// `[match.draw]`, as cutechess-cli's `-draw movenumber=M movecount=N score=S`: after at least
+/// `movenumber` moves, a game in which both sides' scores stayed within `score` centipawns of
+/// zero for `movecount` moves each in a row is drawn.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct DrawAdjudication {
+    #[serde(default)]
+    pub movenumber: u32,
+    pub movecount: u32,
+    pub score: i64,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq)]
@@ -346,6 +371,9 @@ pub enum ConfigError {
     PliesMaxBelow,
     #[error("[match]: `max_plies` must be at least 1")]
     NoMaxPlies,
+    /// `[match.resign]` or `[match.draw]` (the table) with `movecount` 0 or a negative `score`.
+    #[error("[match.{0}]: `movecount` must be at least 1 and `score` at least 0")]
+    Adjudication(&'static str),
     #[error("[match.sprt]: SPRT needs exactly two engines")]
     SprtEngines,
     #[error("[match.sprt]: `elo0` must be below `elo1`")]
@@ -447,6 +475,12 @@ impl Config {
     }
 
     fn check(&self) -> Result<(), ConfigError> {
+        self.check_engines()?;
+        self.check_match()
+    }
+
+    /// The `[[engine]]` entries.
+    fn check_engines(&self) -> Result<(), ConfigError> {
         let mut seen: Vec<&str> = Vec::new();
         for engine in &self.engines {
             if engine.name.trim().is_empty() {
@@ -474,6 +508,11 @@ impl Config {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// The `[match]` table.
+    fn check_match(&self) -> Result<(), ConfigError> {
         let m = &self.play;
         if m.engines.len() < 2 {
             return Err(ConfigError::TooFewEngines);
@@ -535,6 +574,12 @@ impl Config {
         }
         if m.max_plies == 0 {
             return Err(ConfigError::NoMaxPlies);
+        }
+        if m.resign.is_some_and(|r| r.movecount == 0 || r.score < 0) {
+            return Err(ConfigError::Adjudication("resign"));
+        }
+        if m.draw.is_some_and(|d| d.movecount == 0 || d.score < 0) {
+            return Err(ConfigError::Adjudication("draw"));
         }
         if let Some(s) = &m.sprt {
             if m.engines.len() != 2 {

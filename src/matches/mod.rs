@@ -6,6 +6,7 @@
 //! engine is restarted for the next one. Each finished game is appended to the results file and
 //! written as a game record at once; the summary follows cutechess-cli. See `protocol/match.md`.
 
+pub mod adjudicate;
 pub(crate) mod clock;
 pub mod config;
 pub mod engine;
