@@ -8,12 +8,15 @@ mod common;
 mod match_support;
 
 use match_support::*;
-use ryoshi::matches::referee::{GoReferee, OthelloReferee};
+use ryoshi::matches::referee::GameReferee;
 use ryoshi::matches::Referee;
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
+
+type GoReferee = GameReferee<ryoshi::go::rules::Record>;
+type OthelloReferee = GameReferee<ryoshi::othello::Position>;
 
 /// A match in a fresh scratch folder between engines given as `[[engine]]` text.
 fn gtp_match(tag: &str, engines: impl Fn(&Path) -> String, names: &[&str], extra: &str) -> Run {

@@ -195,6 +195,21 @@ pub trait Rules: Clone + Send + 'static {
     fn diagram(&self) -> Vec<String> {
         Vec::new()
     }
+
+    /// The standard start on a board of `size` (a match's `board_size`); `None` when the game
+    /// has no such board. Games of one size ignore it.
+    fn start_sized(size: usize) -> Option<Self> {
+        let _ = size;
+        Some(Self::start())
+    }
+
+    /// The referee's score of an ended game: the first player's lead, with `komi` for the second
+    /// player where the game has one (Go's area, Othello's discs); `None` for a game that is not
+    /// decided by a score. A match's referee takes the verdict of a scored end from it.
+    fn final_score(&self, komi: f64) -> Option<f64> {
+        let _ = komi;
+        None
+    }
 }
 
 #[cfg(test)]
