@@ -415,11 +415,6 @@ impl Config {
         })
     }
 
-    /// [`Config::read`] with the error as the runner writes it.
-    pub fn parse(text: &str, base_dir: &Path) -> Result<Config, String> {
-        Ok(Config::read(text, base_dir)?)
-    }
-
     /// Parses and checks configuration text; `base_dir` anchors relative paths.
     pub fn read(text: &str, base_dir: &Path) -> Result<Config, ConfigError> {
         let mut config: Config = toml::from_str(text).map_err(|e| {
@@ -654,7 +649,7 @@ byoyomi_ms = 100
 
     #[test]
     fn parses_defaults_and_options() {
-        let c = Config::parse(BASE, Path::new("/cfg")).unwrap();
+        let c = Config::read(BASE, Path::new("/cfg")).unwrap();
         assert_eq!(c.engines.len(), 2);
         assert_eq!(c.play.variant, VariantName::Othello);
         assert_eq!(c.play.games, 2);
@@ -682,22 +677,24 @@ byoyomi_ms = 100
     #[test]
     fn unknown_keys_are_named() {
         let text = BASE.replace("byoyomi_ms = 100", "byoyomi_ms = 100\nbyoyomi = 3");
-        let err = Config::parse(&text, Path::new("")).unwrap_err();
+        let err = Config::read(&text, Path::new("")).unwrap_err().to_string();
         assert!(err.contains("unknown field `byoyomi`"), "{err}");
         let text = BASE.replace("args = [\"--x\"]", "argz = [\"--x\"]");
-        let err = Config::parse(&text, Path::new("")).unwrap_err();
+        let err = Config::read(&text, Path::new("")).unwrap_err().to_string();
         assert!(err.contains("`argz`"), "{err}");
         let text = format!("{BASE}\n[match.sprt]\nelo0 = 0\nelo1 = 5\ngamma = 1\n");
-        let err = Config::parse(&text, Path::new("")).unwrap_err();
+        let err = Config::read(&text, Path::new("")).unwrap_err().to_string();
         assert!(err.contains("`gamma`"), "{err}");
-        let err = Config::parse(&format!("{BASE}\n[extra]\n"), Path::new("")).unwrap_err();
+        let err = Config::read(&format!("{BASE}\n[extra]\n"), Path::new(""))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("`extra`"), "{err}");
     }
 
     #[test]
     fn time_controls() {
         let with = |tc: &str| BASE.replace("byoyomi_ms = 100", tc);
-        let c = Config::parse(&with("main_ms = 1000\ninc_ms = 10"), Path::new("")).unwrap();
+        let c = Config::read(&with("main_ms = 1000\ninc_ms = 10"), Path::new("")).unwrap();
         assert_eq!(
             c.time_control(),
             TimeControl::Clock {
@@ -706,9 +703,9 @@ byoyomi_ms = 100
                 byoyomi_ms: 0
             }
         );
-        let c = Config::parse(&with("movetime_ms = 20"), Path::new("")).unwrap();
+        let c = Config::read(&with("movetime_ms = 20"), Path::new("")).unwrap();
         assert_eq!(c.time_control(), TimeControl::MoveTime(20));
-        let c = Config::parse(&with("nodes = 500"), Path::new("")).unwrap();
+        let c = Config::read(&with("nodes = 500"), Path::new("")).unwrap();
         assert_eq!(c.time_control(), TimeControl::Nodes(500));
         for bad in [
             "",
@@ -717,7 +714,7 @@ byoyomi_ms = 100
             "main_ms = 5\ninc_ms = 5\nbyoyomi_ms = 5",
             "movetime_ms = 0",
         ] {
-            assert!(Config::parse(&with(bad), Path::new("")).is_err(), "{bad}");
+            assert!(Config::read(&with(bad), Path::new("")).is_err(), "{bad}");
         }
     }
 
@@ -734,7 +731,7 @@ byoyomi_ms = 100
             format!("{BASE}\n[match.sprt]\nelo0 = 5\nelo1 = 0\n"),
         ];
         for text in bad {
-            assert!(Config::parse(&text, Path::new("")).is_err(), "{text}");
+            assert!(Config::read(&text, Path::new("")).is_err(), "{text}");
         }
     }
 
@@ -749,17 +746,17 @@ byoyomi_ms = 100
                 "variant = \"othello\"",
                 "variant = \"go\"\nboard_size = 9\nkomi = 7",
             );
-        let c = Config::parse(&text, Path::new("")).unwrap();
+        let c = Config::read(&text, Path::new("")).unwrap();
         assert_eq!(c.engines[0].protocol, Protocol::Usi, "the default");
         assert!(!c.engines[0].untimed);
         assert_eq!(c.engines[1].protocol, Protocol::Gtp);
         assert!(c.engines[1].untimed);
         assert_eq!((c.board_size(), c.komi()), (9, 7.0));
-        let plain = Config::parse(&BASE.replace("othello", "go"), Path::new("")).unwrap();
+        let plain = Config::read(&BASE.replace("othello", "go"), Path::new("")).unwrap();
         assert_eq!((plain.board_size(), plain.komi()), (19, 7.5));
 
         let refused = |text: &str, want: &str| {
-            let err = Config::parse(text, Path::new("")).unwrap_err();
+            let err = Config::read(text, Path::new("")).unwrap_err().to_string();
             assert!(err.contains(want), "{err}");
         };
         refused(

@@ -184,7 +184,7 @@ mod tests {
             "[match]\nvariant = \"othello\"\nengines = [{}]\ngames = {games}\nnodes = 1\n",
             names.join(", ")
         ));
-        Config::parse(&text, Path::new("")).unwrap()
+        Config::read(&text, Path::new("")).unwrap()
     }
 
     #[test]
