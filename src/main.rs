@@ -56,6 +56,9 @@ enum Sub {
         /// file does not hold yet, and count those it does in the summary.
         #[arg(long, conflicts_with = "merge")]
         resume: bool,
+        /// Write every line to and from every engine to this file, with the time and the game.
+        #[arg(long, value_name = "FILE", conflicts_with = "merge")]
+        log: Option<std::path::PathBuf>,
         /// Print the summary, Elo and SPRT of the union of these results files instead.
         #[arg(long, num_args = 1.., value_name = "RESULTS", conflicts_with = "shard")]
         merge: Vec<String>,
@@ -157,12 +160,14 @@ fn main() -> ExitCode {
             config,
             shard,
             resume,
+            log,
             merge,
             elo0,
             elo1,
         }) => {
             if merge.is_empty() {
-                ryoshi::matches::run_cli(&config, shard.as_deref(), resume)
+                ryoshi::matches::run_cli(&config, shard.as_deref(), resume, log.as_deref())
+                    .map_err(String::from)
             } else {
                 merge_results(&merge, elo0, elo1)
             }
@@ -238,7 +243,9 @@ fn merge_results(paths: &[String], elo0: f64, elo1: f64) -> Result<(), String> {
         alpha: 0.05,
         beta: 0.05,
     };
-    ryoshi::matches::merge::run(paths, sprt, &mut io::stdout()).map(|_| ())
+    ryoshi::matches::merge::run(paths, sprt, &mut io::stdout())
+        .map(|_| ())
+        .map_err(String::from)
 }
 
 fn perft(depth: u32, sfen: Option<String>, variant: &str) -> Result<(), String> {

@@ -112,3 +112,31 @@ fn semantic_errors_are_reported() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
 }
+
+/// A game count the runner cannot schedule is a configuration error: one line naming `games`,
+/// exit status 1, no allocation failure.
+#[test]
+fn a_game_count_beyond_the_schedule_is_a_config_error() {
+    for games in ["4294967295", "1000001"] {
+        let text = GOOD.replace("byoyomi_ms", &format!("games = {games}\nbyoyomi_ms"));
+        let dir = std::env::temp_dir().join(format!("ryoshi-match-games-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("engines.toml"), text).unwrap();
+        let out = Command::new(common::BIN)
+            .arg("match")
+            .arg(dir.join("engines.toml"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{games}: {stderr}");
+        let lines: Vec<&str> = stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "{stderr}");
+        assert!(
+            lines[0].contains(&format!("[match]: `games = {games}` makes {games} games"))
+                && lines[0].ends_with("the runner schedules at most 1000000"),
+            "{stderr}"
+        );
+        assert!(!dir.join("results.jsonl").exists());
+    }
+}

@@ -142,7 +142,7 @@ fn crash_mid_game_loses_and_restarts() {
     let run = fake_match(
         "match-crash",
         &[GOOD, ("crasher", "crash", 2)],
-        "games = 4\nbyoyomi_ms = 2000",
+        "games = 4\nbyoyomi_ms = 2000\ncrash_limit = 0",
     );
     all_lost(&run, "crasher", "crash", 4);
     assert!(first_detail(&run).contains("exit status: 3"));
@@ -219,29 +219,62 @@ fn garbage_is_an_illegal_move() {
     assert_eq!(run.results[1]["reason"], "last token");
 }
 
+/// An engine that never finishes its handshake stops the match before its first game: the error
+/// names it and its command, nothing is played, and it was started once.
 #[test]
-fn silent_engine_times_out_at_the_handshake() {
-    let run = fake_match(
-        "match-mute",
-        &[GOOD, ("mute", "mute", 0)],
-        "games = 2\nbyoyomi_ms = 100\ntimeout_ms = 4000",
+fn silent_engine_stops_the_match_before_its_first_game() {
+    let dir = scratch("match-mute");
+    let engines = fake(&dir, "good", "good", 0)
+        + "stderr = \"good.log\"\n\n"
+        + &fake(&dir, "mute", "mute", 0);
+    let text = config(
+        &engines,
+        &["good", "mute"],
+        "games = 2\nbyoyomi_ms = 100\ntimeout_ms = 1000",
     );
-    all_lost(&run, "mute", "timeout", 2);
-    assert!(first_detail(&run).contains("usiok"));
-    assert_eq!(starts(&run.dir, "mute"), 2);
+    let (result, output) = try_run(&dir, &text);
+    let err = result.expect_err("the match must not run").to_string();
+    assert!(err.starts_with("engine `mute` (cmd `python3 "), "{err}");
+    assert!(err.contains("fake_engine.py mute 0"), "{err}");
+    assert!(err.contains("timeout: no `usiok` in time"), "{err}");
+    assert!(!output.contains("Finished"), "{output}");
+    assert!(read_results(&dir.join("results.jsonl")).is_empty());
+    assert_eq!(starts(&dir, "mute"), 1);
+    assert_eq!(starts(&dir, "good"), 1);
+    // The engine that did start was sent `quit`.
+    assert_eq!(
+        received(&dir, "good").last().map(String::as_str),
+        Some("quit")
+    );
 }
 
+/// An engine whose process is lost in `crash_limit` games in a row stops the match; the games
+/// played are kept.
 #[test]
-fn missing_program_loses_every_game() {
-    let dir = scratch("match-missing");
-    let engines = fake(&dir, "good", "good", 0)
-        + "[[engine]]\nname = \"ghost\"\ncmd = \"./no-such-engine\"\n\n";
-    let run = run(
+fn an_engine_that_keeps_crashing_stops_the_match() {
+    let dir = scratch("match-crash-limit");
+    let text = fake_config(
         &dir,
-        &config(&engines, &["good", "ghost"], "games = 2\nbyoyomi_ms = 100"),
+        &[GOOD, ("crasher", "crash", 1)],
+        "games = 10\nbyoyomi_ms = 2000\ncrash_limit = 3",
     );
-    all_lost(&run, "ghost", "crash", 2);
-    assert!(first_detail(&run).contains("cannot start"));
+    let (result, output) = try_run(&dir, &text);
+    let err = result.expect_err("the match must stop").to_string();
+    assert!(
+        err.starts_with("engine `crasher` (cmd `python3 ") && err.contains("3 games in a row"),
+        "{err}"
+    );
+    assert!(err.contains("crash: "), "{err}");
+    // The worker may have begun one more game before the runner saw the third; it is kept.
+    let results = read_results(&dir.join("results.jsonl"));
+    assert!(matches!(results.len(), 3 | 4), "{output}");
+    assert!(results.iter().all(|r| r["reason"] == "crash"));
+    let head = format!(
+        "Stopped: summary of the {} finished games of 10",
+        results.len()
+    );
+    assert!(output.contains(&head), "{output}");
+    assert!(!output.contains("Finished match"), "{output}");
 }
 
 #[test]
@@ -330,16 +363,24 @@ fn round_robin_in_parallel() {
     }
 }
 
+/// The SPRT runs on game pairs (fastchess's pentanomial model) and decides only when a pair is
+/// complete: 8 pairs won decide H1 at elo1 = 50, 7 do not.
 #[test]
-fn sprt_stops_a_one_sided_match() {
+fn sprt_stops_a_one_sided_match_after_a_whole_pair() {
     let run = fake_match(
         "match-sprt",
         &[GOOD, ("quitter", "resign", 0)],
         "games = 200\nbyoyomi_ms = 500\n[match.sprt]\nelo0 = 0\nelo1 = 50\n",
     );
     assert_eq!(run.summary.sprt, Some(SprtState::H1));
-    assert!(run.summary.finished < 40, "{}", run.summary.finished);
+    // The worker may have finished one more game before the runner saw the decision.
+    assert!(matches!(run.summary.finished, 16 | 17), "{}", run.output);
     assert_eq!(run.results.len(), run.summary.finished);
+    assert!(
+        run.output.contains("Ptnml(0-2): [0, 0, 0, 0, 8]"),
+        "{}",
+        run.output
+    );
     assert!(run.output.contains("H1 was accepted"), "{}", run.output);
 }
 
@@ -444,4 +485,52 @@ fn a_stray_bestmove_does_not_answer_the_next_go() {
     }
     // Perfect Nim from 21 tokens: the first player wins each game.
     assert!(run.output.contains("Score of good vs double: 1 - 1 - 0"));
+}
+
+/// Resign adjudication: an engine whose own score is -500 cp or lower for 2 of its moves in a
+/// row loses by `adjudication`, at its second move.
+#[test]
+fn a_losing_score_is_adjudicated_a_loss() {
+    let dir = scratch("match-adjudicate-resign");
+    let text = fake_config(
+        &dir,
+        &[GOOD, ("gloomy", "score", 0)],
+        "games = 2\nbyoyomi_ms = 2000\n[match.resign]\nmovecount = 2\nscore = 500\n",
+    )
+    .replace("\"score\", \"0\"", "\"score\", \"-800\"");
+    let run = run(&dir, &text);
+    all_lost(&run, "gloomy", "adjudication", 2);
+    for r in &run.results {
+        let detail = r["detail"].as_str().unwrap();
+        assert!(detail.starts_with("resign adjudication"), "{detail}");
+        // gloomy's second move: ply 4 when it moves second, ply 3 when first.
+        let want = if r["first"] == "gloomy" { 3 } else { 4 };
+        assert_eq!(r["plies"], want, "{r}");
+    }
+}
+
+/// Draw adjudication: both scores within 10 cp for one move each, from move 1 on: a draw by
+/// `adjudication` after two plies. Without the setting the same engines play Nim out.
+#[test]
+fn level_scores_are_adjudicated_a_draw() {
+    let run = fake_match(
+        "match-adjudicate-draw",
+        &[("a", "good", 0), ("b", "good", 0)],
+        "games = 2\nbyoyomi_ms = 2000\n[match.draw]\nmovenumber = 1\nmovecount = 1\nscore = 10\n",
+    );
+    assert_eq!(run.results.len(), 2);
+    for r in &run.results {
+        assert_eq!(
+            (&r["result"], &r["reason"]),
+            (&"draw".into(), &"adjudication".into()),
+            "{r}"
+        );
+        assert_eq!(r["plies"], 2, "{r}");
+    }
+    let plain = fake_match(
+        "match-adjudicate-off",
+        &[("a", "good", 0), ("b", "good", 0)],
+        "games = 2\nbyoyomi_ms = 2000",
+    );
+    assert!(plain.results.iter().all(|r| r["reason"] == "last token"));
 }

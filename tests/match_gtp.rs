@@ -8,12 +8,15 @@ mod common;
 mod match_support;
 
 use match_support::*;
-use ryoshi::matches::referee::{GoReferee, OthelloReferee};
+use ryoshi::matches::referee::GameReferee;
 use ryoshi::matches::Referee;
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
+
+type GoReferee = GameReferee<ryoshi::go::rules::Record>;
+type OthelloReferee = GameReferee<ryoshi::othello::Position>;
 
 /// A match in a fresh scratch folder between engines given as `[[engine]]` text.
 fn gtp_match(tag: &str, engines: impl Fn(&Path) -> String, names: &[&str], extra: &str) -> Run {
@@ -241,20 +244,22 @@ fn refusing_a_legal_move_loses() {
     );
 }
 
+/// A GTP engine that never answers `list_commands` stops the match before its first game.
 #[test]
-fn a_silent_engine_times_out_at_the_start() {
-    let run = against_good(
-        "gtp-mute",
-        "mute",
-        0,
-        // Long enough for the good fake (a Python process) to start on a loaded machine.
-        "games = 2\nbyoyomi_ms = 500\ntimeout_ms = 4000",
+fn a_silent_engine_stops_the_match_at_the_start() {
+    let dir = scratch("gtp-mute");
+    let text = format!(
+        "{}{}[match]\nvariant = \"othello\"\nengines = [\"good\", \"gtp\"]\n\
+         games = 2\nbyoyomi_ms = 500\ntimeout_ms = 1000\n",
+        fake(&dir, "good", "good", 0),
+        fake_gtp(&dir, "gtp", "mute", 0)
     );
-    all_lost(&run, "gtp", "timeout", 2);
-    assert!(run.results[0]["detail"]
-        .as_str()
-        .unwrap()
-        .contains("no `list_commands` in time"));
+    let (result, output) = try_run(&dir, &text);
+    let err = result.expect_err("the match must not run").to_string();
+    assert!(err.starts_with("engine `gtp` (cmd `python3 "), "{err}");
+    assert!(err.contains("timeout: no `list_commands` in time"), "{err}");
+    assert!(!output.contains("Finished"), "{output}");
+    assert_eq!(starts(&dir, "gtp"), 1);
 }
 
 #[test]

@@ -4,13 +4,17 @@
 
 mod common;
 
-use ryoshi::matches::referee::{GoReferee, OthelloReferee, QuantumReferee};
+use ryoshi::matches::referee::GameReferee;
 use ryoshi::matches::results::parse_record;
 use ryoshi::matches::stats::Tally;
 use ryoshi::matches::{GameView, Referee, Side, Verdict};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;
+
+type GoReferee = GameReferee<ryoshi::go::rules::Record>;
+type OthelloReferee = GameReferee<ryoshi::othello::Position>;
+type QuantumReferee = GameReferee<ryoshi::quantum::Record>;
 
 /// Reasons a game between two correct engines may end with.
 const RULE_ENDINGS: &[&str] = &[

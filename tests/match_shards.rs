@@ -12,10 +12,13 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 
+/// The match of these tests. Run by the binary, it is refereed as Othello, whose moves the Nim
+/// fakes cannot read: they crash in every game there, so no crash limit stops it.
 fn text(dir: &Path) -> String {
     format!(
         "{}{}[match]\nvariant = \"othello\"\nengines = [\"a\", \"b\"]\ngames = 22\n\
-         concurrency = 2\nmovetime_ms = 1000\nopening_plies = 1\nopening_plies_max = 3\nseed = 4\n",
+         concurrency = 2\nmovetime_ms = 1000\nopening_plies = 1\nopening_plies_max = 3\nseed = 4\n\
+         crash_limit = 0\n",
         fake(dir, "a", "good", 0),
         fake(dir, "b", "good", 0)
     )
@@ -42,7 +45,10 @@ fn run_config(
     };
     let mut out = Vec::new();
     let summary = matches::run_match(&config, nim_factory(), &hooks, &mut out);
-    (summary, String::from_utf8(out).unwrap())
+    (
+        summary.map_err(String::from),
+        String::from_utf8(out).unwrap(),
+    )
 }
 
 /// The whole match of [`text`], played once for the resume tests: its summary and its games'
@@ -104,13 +110,47 @@ fn a_resumed_match_plays_only_the_missing_games_and_sums_up_the_whole() {
     assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
 }
 
+/// A run killed while writing a result leaves a cut last line: `--resume` reports it, sets it
+/// aside, plays that game again and writes after the cut line, never onto it.
+#[test]
+fn a_resumed_match_sets_a_cut_last_line_aside() {
+    let (whole, whole_games) = whole_match();
+    let dir = scratch("resume-cut-line");
+    let nine = lines_of(whole_games, &[9]);
+    let cut = &nine[..nine.len() / 2];
+    let file = lines_of(whole_games, &[1, 2, 5]) + cut;
+    std::fs::write(dir.join("results.jsonl"), &file).unwrap();
+
+    let (summary, out) = run_config(&dir, None, true);
+    let summary = summary.expect("resumed");
+    assert!(out.contains("Its last line was cut off"), "{out}");
+    assert!(
+        out.contains("Set aside (cut off by a killed run?): ") && out.contains("line 4: "),
+        "{out}"
+    );
+    assert!(
+        out.contains("Resuming: 3 of the 22 games already played, 19 to play"),
+        "{out}"
+    );
+    assert_eq!(summary.pairs, whole.pairs, "{out}");
+    let text = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    assert!(
+        text.starts_with(&(file.clone() + "\n")),
+        "the cut line was written onto"
+    );
+    let read = merge::read_games(&text, "resumed").unwrap();
+    assert_eq!(read.set_aside.len(), 1);
+    assert_eq!(merge::union(vec![read.rows]).unwrap().len(), 22);
+}
+
 #[test]
 fn a_shard_resumes_from_its_own_file() {
     let (_, whole_games) = whole_match();
     let dir = scratch("resume-shard");
-    // Shard 2 of 4 holds games 2, 6, 10, 14, 18, 22; two of them were played. (Its results file
-    // is the configured one here; the command line names it results-shard2of4.jsonl.)
-    std::fs::write(dir.join("results.jsonl"), lines_of(whole_games, &[6, 14])).unwrap();
+    // Shard 2 of 4 holds game pairs 2, 6 and 10: games 3, 4, 11, 12, 19, 20; two of them were
+    // played. (Its results file is the configured one here; the command line names it
+    // results-shard2of4.jsonl.)
+    std::fs::write(dir.join("results.jsonl"), lines_of(whole_games, &[4, 12])).unwrap();
     let (summary, out) = run_config(&dir, Some(Shard { index: 2, count: 4 }), true);
     assert_eq!(summary.expect("resumed").finished, 6);
     assert!(
@@ -122,7 +162,7 @@ fn a_shard_resumes_from_its_own_file() {
         .map(|g| g["game"].as_u64().unwrap())
         .collect();
     numbers.sort();
-    assert_eq!(numbers, [2, 6, 10, 14, 18, 22]);
+    assert_eq!(numbers, [3, 4, 11, 12, 19, 20]);
 }
 
 #[test]
@@ -168,6 +208,31 @@ fn game_facts(v: &Value) -> Value {
     v
 }
 
+/// With an even number of shards each shard still plays both colours of each of its openings:
+/// shards split the schedule by game pair, not by game number.
+#[test]
+fn each_shard_plays_both_colours_of_its_openings() {
+    for k in 1..=2 {
+        let dir = scratch(&format!("shards-colours-{k}"));
+        run_shard(&dir, Some(Shard { index: k, count: 2 }));
+        let games = read_results(&dir.join("results.jsonl"));
+        let mut by_opening: std::collections::BTreeMap<u64, Vec<String>> = Default::default();
+        for g in &games {
+            let index = g["opening_index"].as_u64().unwrap();
+            by_opening
+                .entry(index)
+                .or_default()
+                .push(g["first"].as_str().unwrap().to_string());
+        }
+        let want: Vec<u64> = (0..11).filter(|i| i % 2 == k as u64 - 1).collect();
+        assert_eq!(by_opening.keys().copied().collect::<Vec<_>>(), want);
+        for (index, mut firsts) in by_opening {
+            firsts.sort();
+            assert_eq!(firsts, ["a", "b"], "shard {k}, opening {index}");
+        }
+    }
+}
+
 #[test]
 fn four_shards_merged_are_the_whole_match_game_by_game() {
     let whole_dir = scratch("shards-whole");
@@ -185,9 +250,9 @@ fn four_shards_merged_are_the_whole_match_game_by_game() {
         let path = dir.join("results.jsonl");
         let text = std::fs::read_to_string(&path).unwrap();
         let games = merge::read(&text, "shard").unwrap();
-        // Disjoint slices: game numbers k, k + 4, ...
+        // Disjoint slices: game pairs k, k + 4, ... (one pair of engines: games 2p - 1 and 2p).
         assert_eq!(summary.finished, games.len());
-        assert!(games.iter().all(|g| (g.game as usize - 1) % 4 == k - 1));
+        assert!(games.iter().all(|g| (g.game as usize - 1) / 2 % 4 == k - 1));
         files.push(games);
         paths.push(path.display().to_string());
     }
@@ -243,7 +308,7 @@ fn merging_a_file_twice_skips_the_duplicates_and_the_binary_prints_the_summary()
     ]);
     let first = text.lines().next().unwrap();
     assert!(
-        first.starts_with("Merged 7 games from 2 files (7 duplicates skipped)"),
+        first.starts_with("Merged 8 games from 2 files (8 duplicates skipped)"),
         "{text}"
     );
     assert!(text.contains("Score of a vs b:"), "{text}");
@@ -260,7 +325,8 @@ fn the_binary_writes_each_shard_to_its_own_results_file() {
     }
     let one = read_results(&dir.join("results-shard1of2.jsonl"));
     let two = read_results(&dir.join("results-shard2of2.jsonl"));
-    assert_eq!((one.len(), two.len()), (11, 11));
+    // 11 openings: shard 1 plays 6 of them, shard 2 five, each with both colours.
+    assert_eq!((one.len(), two.len()), (12, 10));
     assert!(!dir.join("results.jsonl").exists());
     // Resumed, a shard reads its own file: all its games are there.
     let again = ryoshi(&[
@@ -271,10 +337,10 @@ fn the_binary_writes_each_shard_to_its_own_results_file() {
         "--resume",
     ]);
     assert!(
-        again.contains("Resuming: 11 of the 11 games already played, 0 to play"),
+        again.contains("Resuming: 10 of the 10 games already played, 0 to play"),
         "{again}"
     );
-    assert_eq!(read_results(&dir.join("results-shard2of2.jsonl")).len(), 11);
+    assert_eq!(read_results(&dir.join("results-shard2of2.jsonl")).len(), 10);
 }
 
 #[test]

@@ -81,10 +81,12 @@ fn cutechess_style_lines() {
             a: "new".into(),
             b: "old".into(),
             tally: t,
+            ..PairScore::default()
         }],
         finished: 18,
         scheduled: 40,
         interrupted: true,
+        stopped: false,
         sprt: None,
     };
     assert_eq!(
@@ -161,4 +163,73 @@ fn properties_over_seeded_random_tallies() {
             assert_eq!(llr > 0.0, s > mid, "{t:?} {elo0} {elo1}");
         }
     }
+}
+
+/// Pentanomial statistics against values worked out with Python from fastchess's formulas: pair
+/// scores 0, ¼, ½, ¾, 1 per game; mean 0.520833 and pair variance 0.067274 for [1, 2, 5, 3, 1].
+#[test]
+fn pentanomial_elo_los_and_llr_from_known_counts() {
+    use ryoshi::matches::stats::{Llr, Penta};
+    let p = Penta {
+        counts: [1, 2, 5, 3, 1],
+    };
+    assert_eq!(p.pairs(), 12);
+    let elo = p.elo().unwrap();
+    close(elo.diff, 14.484869, 1e-5);
+    close(elo.lower, -89.420258, 1e-5);
+    close(elo.upper, 121.130128, 1e-5);
+    close(elo.error(), 105.275193, 1e-5);
+    close(p.los().unwrap(), 0.609587, 1e-6);
+    close(p.llr(0.0, 10.0).unwrap(), 0.035004, 1e-6);
+    assert_eq!(
+        p.line(),
+        "Ptnml(0-2): [1, 2, 5, 3, 1], Elo: 14.5 +/- 105.3, LOS: 61.0 %, PairsRatio: 1.33"
+    );
+    assert_eq!(Penta::default().llr(0.0, 10.0), None);
+    // Every pair won: the unseen results count half a pair each, so the test can decide.
+    let won = Penta {
+        counts: [0, 0, 0, 0, 8],
+    };
+    let sprt = Sprt::new(SprtConfig {
+        elo0: 0.0,
+        elo1: 50.0,
+        alpha: 0.05,
+        beta: 0.05,
+    });
+    assert_eq!(sprt.state(&won), SprtState::H1);
+    let seven = Penta {
+        counts: [0, 0, 0, 0, 7],
+    };
+    assert_eq!(sprt.state(&seven), SprtState::Continue);
+    assert!(sprt.line(&Penta::default()).contains("no game pairs"));
+}
+
+/// An interval that reaches a 100% score has no upper Elo bound: the lines say `n/a`, never
+/// `inf` (3 - 1 - 0: the score 0.75 + 1.96 × 0.2165 is past 1).
+#[test]
+fn no_infinite_bounds_are_printed() {
+    let t = tally(3, 1, 0);
+    let line = t.elo_line();
+    assert!(!line.contains("inf"), "{line}");
+    assert_eq!(
+        line,
+        "Elo difference: 190.8 +/- n/a (95% interval -126.4 .. n/a), LOS: 84.1 %, DrawRatio: 0.0 %"
+    );
+    let summary = Summary {
+        pairs: vec![PairScore {
+            a: "a".into(),
+            b: "b".into(),
+            tally: t,
+            ..PairScore::default()
+        }],
+        finished: 4,
+        scheduled: 4,
+        interrupted: false,
+        stopped: false,
+        sprt: None,
+    };
+    let text = summary_text(&summary, None);
+    assert!(!text.contains("inf"), "{text}");
+    let table = ryoshi::matches::standings(&summary.pairs);
+    assert!(!table.contains("inf") && table.contains("n/a"), "{table}");
 }

@@ -5,9 +5,11 @@
 
 mod common;
 
-use ryoshi::matches::referee::OthelloReferee;
+use ryoshi::matches::referee::GameReferee;
 use ryoshi::matches::{GameView, Side, Verdict};
 use ryoshi::rng::SplitMix64;
+
+type OthelloReferee = GameReferee<ryoshi::othello::Position>;
 
 /// The engine's error for `position startpos moves <moves>`, without `info string error: move N: `.
 fn engine_error(moves: &[&str]) -> String {

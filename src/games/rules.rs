@@ -108,6 +108,8 @@ pub enum Reason {
     Crash,
     /// Neither engine could get ready.
     BothEnginesFailed,
+    /// The runner adjudicated the game by the engines' scores (resign or draw adjudication).
+    Adjudication,
     /// The runner stopped.
     Stopped,
 }
@@ -126,6 +128,7 @@ impl Reason {
             Reason::RefusedCommand => "refused command",
             Reason::Crash => "crash",
             Reason::BothEnginesFailed => "both engines failed",
+            Reason::Adjudication => "adjudication",
             Reason::Stopped => "stopped",
         }
     }
@@ -191,6 +194,21 @@ pub trait Rules: Clone + Send + 'static {
     /// A board diagram for a game record; empty when the game has none.
     fn diagram(&self) -> Vec<String> {
         Vec::new()
+    }
+
+    /// The standard start on a board of `size` (a match's `board_size`); `None` when the game
+    /// has no such board. Games of one size ignore it.
+    fn start_sized(size: usize) -> Option<Self> {
+        let _ = size;
+        Some(Self::start())
+    }
+
+    /// The referee's score of an ended game: the first player's lead, with `komi` for the second
+    /// player where the game has one (Go's area, Othello's discs); `None` for a game that is not
+    /// decided by a score. A match's referee takes the verdict of a scored end from it.
+    fn final_score(&self, komi: f64) -> Option<f64> {
+        let _ = komi;
+        None
     }
 }
 

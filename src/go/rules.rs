@@ -119,6 +119,15 @@ impl Rules for Record {
     fn diagram(&self) -> Vec<String> {
         diagram(&self.game.board)
     }
+
+    fn start_sized(size: usize) -> Option<Self> {
+        Position::empty(size).ok().map(Record::new)
+    }
+
+    /// The area score (every stone alive) with `komi` instead of [`KOMI`].
+    fn final_score(&self, komi: f64) -> Option<f64> {
+        Some(self.area_score() + KOMI - komi)
+    }
 }
 
 #[cfg(test)]

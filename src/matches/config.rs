@@ -122,11 +122,19 @@ pub struct MatchConfig {
     pub seed: u64,
     #[serde(default = "default_max_plies")]
     pub max_plies: u32,
+    /// An engine whose process is lost (a crash, or no start) in this many games in a row stops
+    /// the match; 0 = never.
+    #[serde(default = "default_crash_limit")]
+    pub crash_limit: u32,
     #[serde(default = "default_results")]
     pub results: PathBuf,
     #[serde(default = "default_records")]
     pub records: PathBuf,
     pub sprt: Option<SprtConfig>,
+    /// `[match.resign]`: resign adjudication by score (off when absent).
+    pub resign: Option<ResignAdjudication>,
+    /// `[match.draw]`: draw adjudication by score (off when absent).
+    pub draw: Option<DrawAdjudication>,
     /// `ryoshi match --shard K/N`: play only this slice of the schedule (never read from TOML).
     #[serde(skip)]
     pub shard: Option<Shard>,
@@ -134,10 +142,14 @@ pub struct MatchConfig {
     /// TOML).
     #[serde(skip)]
     pub resume: bool,
+    /// `ryoshi match --log FILE`: every line to and from every engine (never read from TOML).
+    #[serde(skip)]
+    pub log: Option<PathBuf>,
 }
 
-/// The K-th (1-based) of N disjoint slices of a match: the games numbered K, K + N, K + 2N, ...
-/// of the full schedule, with their own openings and colours.
+/// The K-th (1-based) of N disjoint slices of a match: the game pairs (one opening, both
+/// colours) numbered K, K + N, K + 2N, ... of the full schedule, with their own game numbers,
+/// openings and colours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shard {
     pub index: usize,
@@ -183,10 +195,33 @@ impl Shard {
         results.with_file_name(name)
     }
 
-    /// Whether game number `game` (1-based, in schedule order) belongs to this shard.
-    pub fn holds(&self, game: usize) -> bool {
-        game >= 1 && (game - 1) % self.count == self.index - 1
+    /// Whether game pair number `pair` (0-based: the two games, colours swapped, of one opening
+    /// for one pair of engines, in schedule order) belongs to this shard. A shard plays both
+    /// games of each of its pairs, so both colours of its openings.
+    pub fn holds(&self, pair: usize) -> bool {
+        pair % self.count == self.index - 1
     }
+}
+
+/// `[match.resign]`, as cutechess-cli's `-resign movecount=N score=S`: a side whose own score is
+/// `score` centipawns or more below zero for `movecount` of its moves in a row loses.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ResignAdjudication {
+    pub movecount: u32,
+    pub score: i64,
+}
+
+/// `[match.draw]`, as cutechess-cli's `-draw movenumber=M movecount=N score=S`: after at least
+/// `movenumber` moves, a game in which both sides' scores stayed within `score` centipawns of
+/// zero for `movecount` moves each in a row is drawn.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct DrawAdjudication {
+    #[serde(default)]
+    pub movenumber: u32,
+    pub movecount: u32,
+    pub score: i64,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq)]
@@ -214,6 +249,9 @@ fn default_timeout() -> u64 {
 }
 fn default_max_plies() -> u32 {
     512
+}
+fn default_crash_limit() -> u32 {
+    3
 }
 fn default_results() -> PathBuf {
     PathBuf::from("results.jsonl")
@@ -263,6 +301,10 @@ impl fmt::Display for TimeControl {
         }
     }
 }
+
+/// The most games a match schedules (all pairs together): the schedule is built whole before
+/// the first game, about 100 bytes a game.
+pub const MAX_GAMES: u64 = 1_000_000;
 
 /// Why a configuration is refused.
 #[derive(Debug, thiserror::Error)]
@@ -316,6 +358,9 @@ pub enum ConfigError {
     EngineTwice(String),
     #[error("[match]: `games` must be at least 1")]
     NoGames,
+    /// More games than the runner schedules: `games` per pair times the pairs.
+    #[error("[match]: `games = {games}` makes {total} games with {pairs} pair(s); the runner schedules at most {MAX_GAMES}")]
+    TooManyGames { games: u32, pairs: u64, total: u64 },
     #[error("[match]: `concurrency` must be at least 1")]
     NoConcurrency,
     #[error("[match]: give either `openings` or `opening_plies`, not both")]
@@ -326,6 +371,9 @@ pub enum ConfigError {
     PliesMaxBelow,
     #[error("[match]: `max_plies` must be at least 1")]
     NoMaxPlies,
+    /// `[match.resign]` or `[match.draw]` (the table) with `movecount` 0 or a negative `score`.
+    #[error("[match.{0}]: `movecount` must be at least 1 and `score` at least 0")]
+    Adjudication(&'static str),
     #[error("[match.sprt]: SPRT needs exactly two engines")]
     SprtEngines,
     #[error("[match.sprt]: `elo0` must be below `elo1`")]
@@ -365,11 +413,6 @@ impl Config {
             path: path.to_path_buf(),
             error: Box::new(error),
         })
-    }
-
-    /// [`Config::read`] with the error as the runner writes it.
-    pub fn parse(text: &str, base_dir: &Path) -> Result<Config, String> {
-        Ok(Config::read(text, base_dir)?)
     }
 
     /// Parses and checks configuration text; `base_dir` anchors relative paths.
@@ -427,6 +470,12 @@ impl Config {
     }
 
     fn check(&self) -> Result<(), ConfigError> {
+        self.check_engines()?;
+        self.check_match()
+    }
+
+    /// The `[[engine]]` entries.
+    fn check_engines(&self) -> Result<(), ConfigError> {
         let mut seen: Vec<&str> = Vec::new();
         for engine in &self.engines {
             if engine.name.trim().is_empty() {
@@ -454,6 +503,11 @@ impl Config {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// The `[match]` table.
+    fn check_match(&self) -> Result<(), ConfigError> {
         let m = &self.play;
         if m.engines.len() < 2 {
             return Err(ConfigError::TooFewEngines);
@@ -489,6 +543,16 @@ impl Config {
         if m.games == 0 {
             return Err(ConfigError::NoGames);
         }
+        let n = m.engines.len() as u64;
+        let pairs = n * (n - 1) / 2;
+        let total = u64::from(m.games).saturating_mul(pairs);
+        if total > MAX_GAMES {
+            return Err(ConfigError::TooManyGames {
+                games: m.games,
+                pairs,
+                total,
+            });
+        }
         if m.concurrency == 0 {
             return Err(ConfigError::NoConcurrency);
         }
@@ -505,6 +569,12 @@ impl Config {
         }
         if m.max_plies == 0 {
             return Err(ConfigError::NoMaxPlies);
+        }
+        if m.resign.is_some_and(|r| r.movecount == 0 || r.score < 0) {
+            return Err(ConfigError::Adjudication("resign"));
+        }
+        if m.draw.is_some_and(|d| d.movecount == 0 || d.score < 0) {
+            return Err(ConfigError::Adjudication("draw"));
         }
         if let Some(s) = &m.sprt {
             if m.engines.len() != 2 {
@@ -579,7 +649,7 @@ byoyomi_ms = 100
 
     #[test]
     fn parses_defaults_and_options() {
-        let c = Config::parse(BASE, Path::new("/cfg")).unwrap();
+        let c = Config::read(BASE, Path::new("/cfg")).unwrap();
         assert_eq!(c.engines.len(), 2);
         assert_eq!(c.play.variant, VariantName::Othello);
         assert_eq!(c.play.games, 2);
@@ -607,22 +677,24 @@ byoyomi_ms = 100
     #[test]
     fn unknown_keys_are_named() {
         let text = BASE.replace("byoyomi_ms = 100", "byoyomi_ms = 100\nbyoyomi = 3");
-        let err = Config::parse(&text, Path::new("")).unwrap_err();
+        let err = Config::read(&text, Path::new("")).unwrap_err().to_string();
         assert!(err.contains("unknown field `byoyomi`"), "{err}");
         let text = BASE.replace("args = [\"--x\"]", "argz = [\"--x\"]");
-        let err = Config::parse(&text, Path::new("")).unwrap_err();
+        let err = Config::read(&text, Path::new("")).unwrap_err().to_string();
         assert!(err.contains("`argz`"), "{err}");
         let text = format!("{BASE}\n[match.sprt]\nelo0 = 0\nelo1 = 5\ngamma = 1\n");
-        let err = Config::parse(&text, Path::new("")).unwrap_err();
+        let err = Config::read(&text, Path::new("")).unwrap_err().to_string();
         assert!(err.contains("`gamma`"), "{err}");
-        let err = Config::parse(&format!("{BASE}\n[extra]\n"), Path::new("")).unwrap_err();
+        let err = Config::read(&format!("{BASE}\n[extra]\n"), Path::new(""))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("`extra`"), "{err}");
     }
 
     #[test]
     fn time_controls() {
         let with = |tc: &str| BASE.replace("byoyomi_ms = 100", tc);
-        let c = Config::parse(&with("main_ms = 1000\ninc_ms = 10"), Path::new("")).unwrap();
+        let c = Config::read(&with("main_ms = 1000\ninc_ms = 10"), Path::new("")).unwrap();
         assert_eq!(
             c.time_control(),
             TimeControl::Clock {
@@ -631,9 +703,9 @@ byoyomi_ms = 100
                 byoyomi_ms: 0
             }
         );
-        let c = Config::parse(&with("movetime_ms = 20"), Path::new("")).unwrap();
+        let c = Config::read(&with("movetime_ms = 20"), Path::new("")).unwrap();
         assert_eq!(c.time_control(), TimeControl::MoveTime(20));
-        let c = Config::parse(&with("nodes = 500"), Path::new("")).unwrap();
+        let c = Config::read(&with("nodes = 500"), Path::new("")).unwrap();
         assert_eq!(c.time_control(), TimeControl::Nodes(500));
         for bad in [
             "",
@@ -642,7 +714,7 @@ byoyomi_ms = 100
             "main_ms = 5\ninc_ms = 5\nbyoyomi_ms = 5",
             "movetime_ms = 0",
         ] {
-            assert!(Config::parse(&with(bad), Path::new("")).is_err(), "{bad}");
+            assert!(Config::read(&with(bad), Path::new("")).is_err(), "{bad}");
         }
     }
 
@@ -659,7 +731,7 @@ byoyomi_ms = 100
             format!("{BASE}\n[match.sprt]\nelo0 = 5\nelo1 = 0\n"),
         ];
         for text in bad {
-            assert!(Config::parse(&text, Path::new("")).is_err(), "{text}");
+            assert!(Config::read(&text, Path::new("")).is_err(), "{text}");
         }
     }
 
@@ -674,17 +746,17 @@ byoyomi_ms = 100
                 "variant = \"othello\"",
                 "variant = \"go\"\nboard_size = 9\nkomi = 7",
             );
-        let c = Config::parse(&text, Path::new("")).unwrap();
+        let c = Config::read(&text, Path::new("")).unwrap();
         assert_eq!(c.engines[0].protocol, Protocol::Usi, "the default");
         assert!(!c.engines[0].untimed);
         assert_eq!(c.engines[1].protocol, Protocol::Gtp);
         assert!(c.engines[1].untimed);
         assert_eq!((c.board_size(), c.komi()), (9, 7.0));
-        let plain = Config::parse(&BASE.replace("othello", "go"), Path::new("")).unwrap();
+        let plain = Config::read(&BASE.replace("othello", "go"), Path::new("")).unwrap();
         assert_eq!((plain.board_size(), plain.komi()), (19, 7.5));
 
         let refused = |text: &str, want: &str| {
-            let err = Config::parse(text, Path::new("")).unwrap_err();
+            let err = Config::read(text, Path::new("")).unwrap_err().to_string();
             assert!(err.contains(want), "{err}");
         };
         refused(

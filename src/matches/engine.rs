@@ -6,6 +6,7 @@
 //! an engine also kills anything it started (a wrapper script's children).
 
 use super::config::EngineConfig;
+use super::iolog::Tap;
 use crate::protocol::lines;
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError};
 use std::fs::OpenOptions;
@@ -50,6 +51,10 @@ pub struct Engine {
     pub(super) next_id: u64,
     /// The process has been waited for: its id may be reused, so no more group kills.
     reaped: bool,
+    /// USI: the handshake's `isready` has just been answered, so the next game needs none.
+    pub(super) synced: bool,
+    /// `--log`: where every line to and from the engine is written.
+    tap: Option<Tap>,
 }
 
 impl Engine {
@@ -62,8 +67,9 @@ impl Engine {
         first_options: &[(&str, String)],
         timeout: Duration,
         stop: &AtomicBool,
+        tap: Option<Tap>,
     ) -> Result<Engine, Failure> {
-        let mut engine = Engine::spawn(config, base_dir)?;
+        let mut engine = Engine::spawn(config, base_dir, tap)?;
         engine.send("usi")?;
         let deadline = Instant::now() + timeout;
         loop {
@@ -84,10 +90,15 @@ impl Engine {
             engine.send(&format!("setoption name {name} value {value}"))?;
         }
         engine.sync(timeout, stop)?;
+        engine.synced = true;
         Ok(engine)
     }
 
-    pub(super) fn spawn(config: &EngineConfig, base_dir: &Path) -> Result<Engine, Failure> {
+    pub(super) fn spawn(
+        config: &EngineConfig,
+        base_dir: &Path,
+        tap: Option<Tap>,
+    ) -> Result<Engine, Failure> {
         let resolve = |p: &Path| {
             if p.is_absolute() || base_dir.as_os_str().is_empty() {
                 p.to_path_buf()
@@ -134,6 +145,7 @@ impl Engine {
         let stdout = child.stdout.take();
         let stdin = child.stdin.take();
         let (tx, lines) = bounded(QUEUE_LINES);
+        let reader_tap = tap.clone();
         if let Some(stdout) = stdout {
             thread::spawn(move || {
                 let mut reader = BufReader::new(stdout);
@@ -152,6 +164,9 @@ impl Engine {
                             text.trim_end_matches(['\n', '\r']).to_string()
                         }
                     };
+                    if let Some(tap) = &reader_tap {
+                        tap.read(&line);
+                    }
                     if tx.send(Some(line)).is_err() {
                         return;
                     }
@@ -166,10 +181,15 @@ impl Engine {
             declared: Vec::new(),
             next_id: 1,
             reaped: false,
+            synced: false,
+            tap,
         })
     }
 
     pub fn send(&mut self, line: &str) -> Result<(), Failure> {
+        if let Some(tap) = &self.tap {
+            tap.sent(line);
+        }
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(Failure::Crash("its input is closed".into()));
         };
@@ -222,6 +242,13 @@ impl Engine {
             }
         }
         Ok(())
+    }
+
+    /// From now on the engine plays game `game` (for `--log`).
+    pub fn set_game(&self, game: usize) {
+        if let Some(tap) = &self.tap {
+            tap.set_game(game);
+        }
     }
 
     /// `isready` → `readyok`, skipping anything left over (a late `bestmove`, `info` lines).

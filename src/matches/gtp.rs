@@ -22,11 +22,16 @@ pub type Answer = Result<String, String>;
 impl Engine {
     /// Starts a GTP engine and reads its `list_commands` (which decides whether the optional
     /// commands, `time_settings`, `time_left` and `final_score`, are sent).
-    pub fn start_gtp(config: &Config, name: &str, stop: &AtomicBool) -> Result<Engine, Failure> {
+    pub fn start_gtp(
+        config: &Config,
+        name: &str,
+        stop: &AtomicBool,
+        tap: Option<super::iolog::Tap>,
+    ) -> Result<Engine, Failure> {
         let Some(engine_config) = config.engine(name) else {
             return Err(Failure::Crash(format!("no engine `{name}`")));
         };
-        let mut engine = Engine::spawn(engine_config, &config.base_dir)?;
+        let mut engine = Engine::spawn(engine_config, &config.base_dir, tap)?;
         let deadline = Instant::now() + Duration::from_millis(config.play.timeout_ms);
         match engine.gtp("list_commands", deadline, stop)? {
             Ok(list) => {

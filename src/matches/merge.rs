@@ -2,7 +2,8 @@
 //! files, such as the shards of one match played on several machines (`--shard K/N`).
 
 use super::config::SprtConfig;
-use super::stats::{Sprt, Tally};
+use super::error::MatchError;
+use super::stats::Sprt;
 use super::{summary_text, PairScore, Summary, Verdict};
 use ahash::AHashMap;
 use std::io::Write;
@@ -63,20 +64,54 @@ pub enum MergeError {
 
 crate::games::error_text!(derived: MergeError);
 
-/// Reads the games of one results file; `name` is used in errors.
+/// Reads the games of one results file; `name` is used in errors. Every line must be a game.
 pub fn read(text: &str, name: &str) -> Result<Vec<Row>, MergeError> {
+    let file = read_games(text, name)?;
+    match file.set_aside.into_iter().next() {
+        Some(error) => Err(error),
+        None => Ok(file.rows),
+    }
+}
+
+/// A results file as the runner reads it back: its games, and the lines set aside.
+pub struct ResultsText {
+    pub rows: Vec<Row>,
+    /// Lines that are not JSON ([`MergeError::Json`]): a line cut off by a killed run, set aside
+    /// instead of refusing every game of the file.
+    pub set_aside: Vec<MergeError>,
+}
+
+impl ResultsText {
+    /// One line per line set aside: `Set aside: results.jsonl: line 4: EOF while parsing ...`.
+    pub fn notes(&self) -> String {
+        self.set_aside
+            .iter()
+            .map(|e| format!("Set aside (cut off by a killed run?): {e}\n"))
+            .collect()
+    }
+}
+
+/// Reads the games of one results file, setting aside the lines that are not JSON (a line cut
+/// off by a killed run); a JSON line that is not a game is still an error.
+pub fn read_games(text: &str, name: &str) -> Result<ResultsText, MergeError> {
     let mut games = Vec::new();
+    let mut set_aside = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
         let number = i + 1;
-        let value: serde_json::Value =
-            serde_json::from_str(line).map_err(|error| MergeError::Json {
-                name: name.into(),
-                line: number,
-                error,
-            })?;
+        let value: serde_json::Value = match serde_json::from_str(line) {
+            Ok(value) => value,
+            Err(error) => {
+                set_aside.push(MergeError::Json {
+                    name: name.into(),
+                    line: number,
+                    error,
+                });
+                continue;
+            }
+        };
         let missing = |key: &'static str| MergeError::Missing {
             name: name.into(),
             line: number,
@@ -106,7 +141,10 @@ pub fn read(text: &str, name: &str) -> Result<Vec<Row>, MergeError> {
             line: value.clone(),
         });
     }
-    Ok(games)
+    Ok(ResultsText {
+        rows: games,
+        set_aside,
+    })
 }
 
 /// The union of the files' games in game order. A game number seen twice must be the same game
@@ -149,26 +187,32 @@ pub fn pair_scores(games: &[Row]) -> Vec<PairScore> {
             } else {
                 (&g.second, &g.first)
             };
-            pairs.push(PairScore {
-                a: a.clone(),
-                b: b.clone(),
-                tally: Tally::default(),
-            });
+            pairs.push(PairScore::new(a, b));
             pairs.len() - 1
         });
         let p = &mut pairs[index];
         let a_first = p.a == g.first;
-        p.tally.add(g.result, a_first);
+        // A line without its opening's index (an older file) counts by game only.
+        match g.line["opening_index"].as_u64() {
+            Some(opening) => p.add(g.result, a_first, opening as usize),
+            None => p.tally.add(g.result, a_first),
+        }
     }
     pairs
 }
 
 /// Reads, merges and summarises `paths`; writes the summary to `out`.
-pub fn run(paths: &[String], sprt: SprtConfig, out: &mut dyn Write) -> Result<Summary, String> {
+pub fn run(paths: &[String], sprt: SprtConfig, out: &mut dyn Write) -> Result<Summary, MatchError> {
     let mut files = Vec::new();
+    let mut notes = String::new();
     for path in paths {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        files.push(read(&text, path)?);
+        let text = std::fs::read_to_string(path).map_err(|error| MatchError::Unreadable {
+            path: path.into(),
+            error,
+        })?;
+        let file = read_games(&text, path)?;
+        notes.push_str(&file.notes());
+        files.push(file.rows);
     }
     let read_games: usize = files.iter().map(Vec::len).sum();
     let games = union(files)?;
@@ -178,12 +222,14 @@ pub fn run(paths: &[String], sprt: SprtConfig, out: &mut dyn Write) -> Result<Su
         finished: games.len(),
         scheduled: games.len(),
         interrupted: false,
+        stopped: false,
         sprt: sprt
             .as_ref()
             .zip(pairs.first())
-            .map(|(s, p)| s.state(&p.tally)),
+            .map(|(s, p)| s.state(&p.penta)),
         pairs,
     };
+    let _ = write!(out, "{notes}");
     let _ = writeln!(
         out,
         "Merged {} games from {} files ({} duplicates skipped)",

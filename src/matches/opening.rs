@@ -153,11 +153,6 @@ impl fmt::Display for Opening {
 
 /// Reads an openings file; every opening is replayed through the referee and comes back with
 /// canonical moves. Errors name the line.
-pub fn parse_file(text: &str, factory: &RefereeFactory) -> Result<Vec<Opening>, String> {
-    Ok(read_file(text, factory)?)
-}
-
-/// [`parse_file`] with a typed error.
 pub fn read_file(text: &str, factory: &RefereeFactory) -> Result<Vec<Opening>, OpeningError> {
     let mut openings = Vec::new();
     for (i, line) in text.lines().enumerate() {

@@ -4,9 +4,6 @@
 use crate::games::rules::Rules;
 pub use crate::games::rules::{GameEnd, Reason, Side, Verdict};
 pub use crate::games::view::{GameView, Played};
-use crate::go;
-use crate::othello;
-use crate::quantum;
 use crate::registry::{Game, Visit};
 use std::sync::Arc;
 
@@ -32,10 +29,6 @@ pub type RefereeFactory = dyn Fn() -> Box<dyn Referee> + Send + Sync;
 /// moves and decide results with the same code.
 pub type GameReferee<R> = Played<R>;
 
-pub type QuantumReferee = GameReferee<quantum::Record>;
-pub type OthelloReferee = GameReferee<othello::Position>;
-pub type GoReferee = GameReferee<go::rules::Record>;
-
 impl<R: Rules> Referee for Played<R> {
     fn set_start(&mut self, sfen: Option<&str>) -> Result<(), String> {
         let game = match sfen {
@@ -47,13 +40,21 @@ impl<R: Rules> Referee for Played<R> {
     }
 }
 
-/// A referee as a match configures it: its own start position (Go's board size) and a score
-/// (Go's komi), which also decides the verdict of a scored end.
+/// A referee as a match configures it: its own start position (the rules' [`Rules::start_sized`],
+/// Go's board size) and the rules' [`Rules::final_score`] (with the match's komi), which also
+/// decides the verdict of a scored end.
 pub struct MatchReferee<R: Rules> {
     inner: GameReferee<R>,
     start: R,
-    score: fn(&R, f64) -> f64,
     komi: f64,
+}
+
+impl<R: Rules> MatchReferee<R> {
+    /// The score of the game when it has ended and the rules score it.
+    fn final_score(&self) -> Option<f64> {
+        self.inner.game_end()?;
+        self.inner.rules().final_score(self.komi)
+    }
 }
 
 impl<R: Rules> GameView for MatchReferee<R> {
@@ -79,11 +80,13 @@ impl<R: Rules> GameView for MatchReferee<R> {
 
     fn game_end(&self) -> Option<GameEnd> {
         let end = self.inner.game_end()?;
-        let score = (self.score)(self.inner.rules(), self.komi);
-        Some(GameEnd {
-            verdict: Verdict::from_ordering(score.total_cmp(&0.0)),
-            reason: end.reason,
-        })
+        match self.final_score() {
+            Some(score) => Some(GameEnd {
+                verdict: Verdict::from_ordering(score.total_cmp(&0.0)),
+                reason: end.reason,
+            }),
+            None => Some(end),
+        }
     }
 
     fn diagram(&self) -> Vec<String> {
@@ -103,63 +106,42 @@ impl<R: Rules> Referee for MatchReferee<R> {
     }
 
     fn score(&self) -> Option<f64> {
-        self.inner
-            .game_end()
-            .map(|_| (self.score)(self.inner.rules(), self.komi))
+        self.final_score()
     }
 }
 
-/// Go's area score (every stone alive) with `komi` instead of the rules' default.
-fn go_score(game: &go::rules::Record, komi: f64) -> f64 {
-    game.area_score() + go::rules::KOMI - komi
-}
-
-/// Othello's disc difference, black's discs minus white's, with the empty squares counted for
-/// the winner (the World Othello Federation's rule, as Edax, GGS and GRhino's `final_score` count).
-fn othello_score(game: &othello::Position, _komi: f64) -> f64 {
-    let text = game.to_text();
-    let board = text.split_whitespace().next().unwrap_or("");
-    let count = |c: char| board.chars().filter(|&x| x == c).count() as f64;
-    let (diff, empty) = (count('X') - count('O'), count('-'));
-    match diff.total_cmp(&0.0) {
-        std::cmp::Ordering::Greater => diff + empty,
-        std::cmp::Ordering::Less => diff - empty,
-        std::cmp::Ordering::Equal => 0.0,
-    }
-}
-
-/// The referee factory of a match: Go's board size and komi, and the scores of Go and Othello.
+/// The referee factory of a match of `game`: its start on a board of `board_size` and its
+/// score with `komi`, from the game's rules. `Err` when the game has no board of that size.
 pub fn factory_for(
     game: Game,
     board_size: usize,
     komi: f64,
 ) -> Result<Arc<RefereeFactory>, String> {
-    match game {
-        Game::Go => {
-            let empty = go::Position::empty(board_size).map_err(|e| e.to_string())?;
-            let start = go::rules::Record::new(empty);
+    struct Factory {
+        board_size: usize,
+        komi: f64,
+    }
+    impl Visit for Factory {
+        type Output = Result<Arc<RefereeFactory>, String>;
+        fn visit<R: Rules>(self) -> Self::Output {
+            let size = self.board_size;
+            let start = R::start_sized(size).ok_or_else(|| format!("no board of size {size}"))?;
+            let komi = self.komi;
+            // Rules are `Send`, not `Sync`: each referee clones the start under a lock.
+            let start = parking_lot::Mutex::new(start);
             Ok(Arc::new(move || {
                 Box::new(MatchReferee {
-                    inner: GoReferee::new(),
-                    start: start.clone(),
-                    score: go_score,
+                    inner: GameReferee::<R>::new(),
+                    start: start.lock().clone(),
                     komi,
                 }) as Box<dyn Referee>
             }))
         }
-        Game::Othello => Ok(Arc::new(|| {
-            Box::new(MatchReferee {
-                inner: OthelloReferee::new(),
-                start: othello::Position::start(),
-                score: othello_score,
-                komi: 0.0,
-            }) as Box<dyn Referee>
-        })),
-        _ => Ok(factory(game)),
     }
+    game.visit(Factory { board_size, komi })
 }
 
-/// A referee factory for `game`: every game of the registry has one.
+/// A referee factory for `game` with its standard start (and no match settings).
 pub fn factory(game: Game) -> Arc<RefereeFactory> {
     struct Factory;
     impl Visit for Factory {
@@ -176,7 +158,28 @@ mod tests {
     use super::*;
     use crate::rng::SplitMix64;
 
+    type QuantumReferee = GameReferee<crate::quantum::Record>;
+    type OthelloReferee = GameReferee<crate::othello::Position>;
+
     const START: &str = "qqqqqqqqq/1q5q1/qqqqqqqqq/9/9/9/QQQQQQQQQ/1Q5Q1/QQQQQQQQQ b - 1";
+
+    /// The match factory takes the start and the score from the rules' hooks: Go's 9×9 board,
+    /// and its area score with the match's komi deciding the verdict.
+    #[test]
+    fn match_referees_use_the_rules_start_and_score() {
+        let go = factory_for(Game::Go, 9, 7.0).unwrap();
+        let mut r = go();
+        r.set_start(None).unwrap();
+        assert_eq!(r.legal_moves().len(), 81, "a 9×9 board, not 19×19");
+        r.play("pass").unwrap();
+        r.play("pass").unwrap();
+        // An empty board: white's 7 points of komi.
+        assert_eq!(r.score(), Some(-7.0));
+        assert_eq!(r.game_end().unwrap().verdict, Verdict::Win(Side::Second));
+        assert!(factory_for(Game::Go, 1, 7.0).is_err());
+        let quantum = factory_for(Game::QuantumShogi, 19, 7.5).unwrap();
+        assert_eq!(quantum().score(), None);
+    }
 
     #[test]
     fn quantum_start_moves_and_illegal_moves() {

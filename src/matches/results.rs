@@ -40,9 +40,14 @@ fn create_dir(dir: &Path) -> Result<(), OutputError> {
 pub struct ResultsFile {
     file: File,
     path: PathBuf,
+    /// Its last line had no newline (a run killed while writing it) and was ended with one, so
+    /// that no result is written onto it; readers set it aside.
+    pub ended_cut_line: bool,
 }
 
 impl ResultsFile {
+    /// Opens (or creates) the file for appending. A last line without its newline is ended
+    /// first: the next result then starts a line of its own.
     pub fn open(path: &Path) -> Result<ResultsFile, OutputError> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             create_dir(dir)?;
@@ -55,31 +60,57 @@ impl ResultsFile {
                 path: path.to_path_buf(),
                 error,
             })?;
-        Ok(ResultsFile {
+        let mut results = ResultsFile {
             file,
             path: path.to_path_buf(),
-        })
+            ended_cut_line: false,
+        };
+        if last_byte(path).is_some_and(|b| b != b'\n') {
+            results.write_synced(b"\n")?;
+            results.ended_cut_line = true;
+        }
+        Ok(results)
     }
 
-    /// How many results the file already holds (one per non-empty line).
+    /// How many results the file already holds (one per non-empty line, a line set aside
+    /// excepted).
     pub fn earlier_results(&self) -> usize {
-        fs::read(&self.path)
-            .map(|b| b.split(|&c| c == b'\n').filter(|l| !l.is_empty()).count())
-            .unwrap_or(0)
+        let text = fs::read(&self.path).unwrap_or_default();
+        let text = String::from_utf8_lossy(&text);
+        let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+        let name = self.path.display().to_string();
+        match super::merge::read_games(&text, &name) {
+            Ok(file) => lines - file.set_aside.len(),
+            Err(_) => lines,
+        }
     }
 
-    /// Appends one line with a single write, then flushes it to the file.
-    pub fn append(&mut self, line: &str) -> Result<(), OutputError> {
-        let mut bytes = line.as_bytes().to_vec();
-        bytes.push(b'\n');
+    fn write_synced(&mut self, bytes: &[u8]) -> Result<(), OutputError> {
         self.file
-            .write_all(&bytes)
+            .write_all(bytes)
             .and_then(|_| self.file.sync_data())
             .map_err(|error| OutputError::Write {
                 path: self.path.clone(),
                 error,
             })
     }
+
+    /// Appends one line with a single write, then flushes it to the file.
+    pub fn append(&mut self, line: &str) -> Result<(), OutputError> {
+        let mut bytes = line.as_bytes().to_vec();
+        bytes.push(b'\n');
+        self.write_synced(&bytes)
+    }
+}
+
+/// The file's last byte; `None` for an empty or unreadable file.
+fn last_byte(path: &Path) -> Option<u8> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = File::open(path).ok()?;
+    file.seek(SeekFrom::End(-1)).ok()?;
+    let mut byte = [0u8];
+    file.read_exact(&mut byte).ok()?;
+    Some(byte[0])
 }
 
 /// The JSON line for a finished game.

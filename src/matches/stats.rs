@@ -216,12 +216,11 @@ pub fn score_from_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
-/// One decimal; `inf`, `-inf` and `nan` spelled out (no `-0.0`).
+/// One decimal (no `-0.0`); `n/a` for an infinite or undefined value (an interval that reaches
+/// a 0% or 100% score has no Elo bound there, as cutechess and fastchess print it).
 pub fn fmt_elo(x: f64) -> String {
-    if x.is_nan() {
-        "nan".into()
-    } else if x.is_infinite() {
-        if x > 0.0 { "inf" } else { "-inf" }.into()
+    if !x.is_finite() {
+        "n/a".into()
     } else if x.abs() < 0.05 {
         // No "-0.0".
         "0.0".into()
@@ -248,6 +247,138 @@ pub fn erf(x: f64) -> f64 {
         1.0 - erfc
     } else {
         erfc - 1.0
+    }
+}
+
+/// Counts an SPRT can be run on: games (the trinomial model) or game pairs (the pentanomial).
+pub trait Llr {
+    /// The GSPRT log-likelihood ratio of H1 (elo1) against H0 (elo0); `None` before the first
+    /// unit.
+    fn llr(&self, elo0: f64, elo1: f64) -> Option<f64>;
+    /// What is counted, for `no games`.
+    fn unit(&self) -> &'static str;
+}
+
+impl Llr for Tally {
+    fn llr(&self, elo0: f64, elo1: f64) -> Option<f64> {
+        Tally::llr(self, elo0, elo1)
+    }
+
+    fn unit(&self) -> &'static str {
+        "games"
+    }
+}
+
+/// Game pairs (one opening, colours swapped) by the first engine's points in them, as
+/// fastchess's `Ptnml(0-2)`: 0 (two losses), ½, 1 (a win and a loss, or two draws), 1½, 2.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Penta {
+    pub counts: [u32; 5],
+}
+
+impl Penta {
+    /// Counts a pair in which the first engine scored `half_points` (0 to 4) half points.
+    pub fn add(&mut self, half_points: usize) {
+        self.counts[half_points.min(4)] += 1;
+    }
+
+    pub fn pairs(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// The score per game and the variance of a pair's score per game (0, ¼, ½, ¾ or 1), over
+    /// `counts` (pseudo-counts allowed).
+    fn moments(counts: [f64; 5]) -> Option<(f64, f64, f64)> {
+        let n: f64 = counts.iter().sum();
+        if n == 0.0 {
+            return None;
+        }
+        let value = |k: usize| k as f64 / 4.0;
+        let mean = (0..5).map(|k| counts[k] * value(k)).sum::<f64>() / n;
+        let var = (0..5)
+            .map(|k| counts[k] * (value(k) - mean).powi(2))
+            .sum::<f64>()
+            / n;
+        Some((n, mean, var))
+    }
+
+    fn as_f64(&self) -> [f64; 5] {
+        self.counts.map(f64::from)
+    }
+
+    /// The Elo difference with its 95% interval, from the pairs' scores as fastchess computes
+    /// it: the mean ± 1.96 standard errors of the pair score, through the logistic curve. `None`
+    /// before the first pair; the interval's ends are infinite where it reaches a 0% or 100%
+    /// score.
+    pub fn elo(&self) -> Option<Elo> {
+        let (n, mean, var) = Self::moments(self.as_f64())?;
+        let sd = (var / n).sqrt();
+        Some(Elo {
+            diff: elo_from_score(mean),
+            lower: elo_from_score(mean - Z95 * sd),
+            upper: elo_from_score(mean + Z95 * sd),
+        })
+    }
+
+    /// Likelihood of superiority from the pairs: `Φ((s − ½) / σ)`, σ the pair score's standard
+    /// error (fastchess's pentanomial LOS).
+    pub fn los(&self) -> Option<f64> {
+        let (n, mean, var) = Self::moments(self.as_f64())?;
+        if var == 0.0 {
+            return Some(match mean.total_cmp(&0.5) {
+                std::cmp::Ordering::Greater => 1.0,
+                std::cmp::Ordering::Less => 0.0,
+                std::cmp::Ordering::Equal => 0.5,
+            });
+        }
+        Some(0.5 * (1.0 + erf((mean - 0.5) / (2.0 * var / n).sqrt())))
+    }
+
+    /// `Ptnml(0-2): [0, 3, 5, 2, 1], Elo: 12.3 +/- 45.6, LOS: 61.0 %, PairsRatio: 1.00`; the
+    /// pairs ratio is the pairs won (1½ or 2 points) over those lost (0 or ½).
+    pub fn line(&self) -> String {
+        let c = self.counts;
+        let elo = match self.elo() {
+            Some(e) if e.diff.is_finite() => {
+                format!("{} +/- {}", fmt_elo(e.diff), fmt_elo(e.error()))
+            }
+            _ => "n/a".into(),
+        };
+        let los = self
+            .los()
+            .map_or_else(|| "n/a".into(), |l| format!("{:.1} %", 100.0 * l));
+        let (won, lost) = (c[3] + c[4], c[0] + c[1]);
+        let ratio = if lost == 0 {
+            "n/a".into()
+        } else {
+            format!("{:.2}", won as f64 / lost as f64)
+        };
+        format!(
+            "Ptnml(0-2): [{}, {}, {}, {}, {}], Elo: {elo}, LOS: {los}, PairsRatio: {ratio}",
+            c[0], c[1], c[2], c[3], c[4]
+        )
+    }
+}
+
+impl Llr for Penta {
+    /// fastchess's pentanomial GSPRT with logistic Elo:
+    /// `LLR = (s1 − s0)(2s − s0 − s1) / (2σ²/N)`, N pairs of mean score s per game and σ² the
+    /// variance of a pair's score. While every pair had the same result (σ² = 0) the four
+    /// results not seen count half a pair each, so a one-sided match can still decide.
+    fn llr(&self, elo0: f64, elo1: f64) -> Option<f64> {
+        let mut counts = self.as_f64();
+        if self.counts.iter().filter(|&&c| c > 0).count() == 1 {
+            for c in counts.iter_mut().filter(|c| **c == 0.0) {
+                *c = 0.5;
+            }
+        }
+        let (n, mean, var) = Self::moments(counts)?;
+        let (s0, s1) = (score_from_elo(elo0), score_from_elo(elo1));
+        Some((s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var / n))
+    }
+
+    fn unit(&self) -> &'static str {
+        "game pairs"
     }
 }
 
@@ -281,8 +412,8 @@ impl Sprt {
         ((1.0 - self.config.beta) / self.config.alpha).ln()
     }
 
-    pub fn state(&self, tally: &Tally) -> SprtState {
-        match tally.llr(self.config.elo0, self.config.elo1) {
+    pub fn state(&self, counts: &impl Llr) -> SprtState {
+        match counts.llr(self.config.elo0, self.config.elo1) {
             Some(llr) if llr >= self.upper_bound() => SprtState::H1,
             Some(llr) if llr <= self.lower_bound() => SprtState::H0,
             _ => SprtState::Continue,
@@ -290,18 +421,21 @@ impl Sprt {
     }
 
     /// `SPRT: llr 0.43 (14.5%), lbound -2.94, ubound 2.94 - H1 was accepted`.
-    pub fn line(&self, tally: &Tally) -> String {
+    pub fn line(&self, counts: &impl Llr) -> String {
         let c = &self.config;
         let head = format!(
             "SPRT (elo0 {}, elo1 {}, alpha {}, beta {}):",
             c.elo0, c.elo1, c.alpha, c.beta
         );
         let (lo, hi) = (self.lower_bound(), self.upper_bound());
-        let Some(llr) = tally.llr(c.elo0, c.elo1) else {
-            return format!("{head} no games, lbound {lo:.2}, ubound {hi:.2}");
+        let Some(llr) = counts.llr(c.elo0, c.elo1) else {
+            return format!(
+                "{head} no {}, lbound {lo:.2}, ubound {hi:.2}",
+                counts.unit()
+            );
         };
         let share = if llr >= 0.0 { llr / hi } else { -llr / lo };
-        let verdict = match self.state(tally) {
+        let verdict = match self.state(counts) {
             SprtState::Continue => "",
             SprtState::H0 => " - H0 was accepted",
             SprtState::H1 => " - H1 was accepted",

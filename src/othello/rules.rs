@@ -154,4 +154,18 @@ impl Rules for Position {
         }
         lines
     }
+
+    /// Black's discs minus white's, the empty squares counted for the winner (the World Othello
+    /// Federation's rule, as Edax, GGS and GRhino's `final_score` count); Othello has no komi.
+    fn final_score(&self, _komi: f64) -> Option<f64> {
+        let text = self.to_text();
+        let board = text.split_whitespace().next().unwrap_or("");
+        let count = |c: char| board.chars().filter(|&x| x == c).count() as f64;
+        let (diff, empty) = (count('X') - count('O'), count('-'));
+        Some(match diff.total_cmp(&0.0) {
+            std::cmp::Ordering::Greater => diff + empty,
+            std::cmp::Ordering::Less => diff - empty,
+            std::cmp::Ordering::Equal => 0.0,
+        })
+    }
 }

@@ -17,6 +17,7 @@ usage: fake_engine.py MODE [N] [STARTS_LOG]
   mute            never answers `usi`
   flood N         perfect play; from its first `go` on a thread writes `info` lines without end,
                   and before each `bestmove` one `info` line of N MiB
+  score N         perfect play, every move with `info ... score cp N` (others say cp 0)
   child           perfect play; starts `sleep 600` first and writes its pid to STARTS_LOG.child
 STARTS_LOG: a file that gets one line per process start (to count restarts).
 Every line received is echoed to stderr as `<< line`, after a first line `cwd <folder>`.
@@ -119,7 +120,8 @@ for raw in sys.stdin:
             take = 0
         else:
             take = pile % 4 or 1
-        say("info depth 1 score cp 0 nodes 1 pv %d" % take)
+        score = n if mode == "score" else 0
+        say("info depth 1 score cp %d nodes 1 pv %d" % (score, take))
         say("bestmove %d" % take)
         if mode == "double":
             say("bestmove 9")

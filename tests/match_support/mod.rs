@@ -182,6 +182,20 @@ pub fn run_with(
     }
 }
 
+/// Runs a match over the Nim referee that may fail: its result and its output.
+pub fn try_run(dir: &Path, text: &str) -> (Result<Summary, matches::MatchError>, String) {
+    std::fs::write(dir.join("engines.toml"), text).expect("write config");
+    let config = Config::load(&dir.join("engines.toml")).expect("config");
+    let hooks = Hooks {
+        stop: Arc::new(AtomicBool::new(false)),
+        interrupted: &|| false,
+        progress: false,
+    };
+    let mut out = Vec::new();
+    let result = matches::run_match(&config, nim_factory(), &hooks, &mut out);
+    (result, String::from_utf8(out).expect("utf-8 output"))
+}
+
 pub fn run(dir: &Path, text: &str) -> Run {
     run_in(dir, text, &|| false)
 }

@@ -1,0 +1,357 @@
+//! The games of a run: the workers that play them, and the runner's side that writes each
+//! finished game, counts it, shows it and decides when the match stops.
+
+use super::config::Config;
+use super::engine::Failure;
+use super::error::MatchError;
+use super::game::{self, Context, FinishedGame, Fixture, Slots};
+use super::referee::Side;
+use super::results::{self, ResultsFile};
+use super::schedule::Plan;
+use super::stats::{Sprt, SprtState};
+use super::summary::{finished_line, progress_message, summary_text, Standing, Summary};
+use super::{signal, Hooks};
+use crossbeam_channel::{bounded, unbounded, RecvTimeoutError};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
+
+/// Starts every engine once before the first game (see [`game::start_all`]); an engine that
+/// cannot start or finish its handshake is the error. A stop (Ctrl-C) meanwhile is no error:
+/// the run then plays nothing.
+pub fn start_engines(ctx: &Context) -> Result<Slots, MatchError> {
+    match game::start_all(ctx) {
+        Ok(slots) => Ok(slots),
+        Err((_, Failure::Stopped)) => Ok(Vec::new()),
+        Err((idx, failure)) => {
+            let (reason, why) = game::failure_reason(&failure, false);
+            let (name, cmd) = name_and_cmd(&ctx.config, idx);
+            Err(MatchError::EngineStart {
+                name,
+                cmd,
+                why: format!("{reason}: {why}"),
+            })
+        }
+    }
+}
+
+/// Engine `idx`'s name and its command line, as the errors quote them.
+fn name_and_cmd(config: &Config, idx: usize) -> (String, String) {
+    let name = config.play.engines[idx].clone();
+    let cmd = config.engine(&name).map_or_else(String::new, |e| {
+        std::iter::once(&e.cmd)
+            .chain(&e.args)
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(" ")
+    });
+    (name, cmd)
+}
+
+/// The progress bar: games done, the time left at the pace so far, the first pair's score.
+const PROGRESS: &str = "{bar:30} {pos}/{len} games  ETA {eta}  {msg}";
+
+/// Where the finished games go: the results file and the records folder, with the run's name.
+struct Outputs {
+    results: ResultsFile,
+    records_dir: PathBuf,
+    run: String,
+}
+
+/// The runner's side of a run: what it has counted, printed and written so far.
+pub struct Runner<'a, 'o> {
+    config: &'a Config,
+    hooks: &'a Hooks<'a>,
+    out: &'o mut dyn Write,
+    standing: Standing,
+    summary: Summary,
+    sprt: Option<Sprt>,
+    outputs: Option<Outputs>,
+    bar: ProgressBar,
+    /// Per engine, the games in a row in which its process was lost.
+    lost_in_a_row: Vec<u32>,
+    error: Option<MatchError>,
+}
+
+impl<'a, 'o> Runner<'a, 'o> {
+    /// The standing after the games `plan` keeps (`--resume`).
+    pub fn new(
+        config: &'a Config,
+        plan: &Plan,
+        hooks: &'a Hooks<'a>,
+        out: &'o mut dyn Write,
+    ) -> Self {
+        let names = &config.play.engines;
+        let mut standing = Standing::new(names);
+        for k in &plan.kept {
+            let job = &plan.scheduled[k.job];
+            standing.count(job, names, k.row.result, k.row.final_scores());
+        }
+        let sprt = config.play.sprt.map(Sprt::new);
+        let summary = Summary {
+            pairs: Vec::new(),
+            finished: plan.kept.len(),
+            scheduled: plan.scheduled.len(),
+            interrupted: false,
+            stopped: false,
+            sprt: sprt.map(|_| SprtState::Continue),
+        };
+        Runner {
+            config,
+            hooks,
+            out,
+            standing,
+            summary,
+            sprt,
+            outputs: None,
+            bar: ProgressBar::hidden(),
+            lost_in_a_row: vec![0; names.len()],
+            error: None,
+        }
+    }
+
+    /// The games still to play: none when the kept games already decided the SPRT.
+    pub fn left_to_play(&mut self, jobs: Vec<Fixture>) -> Vec<Fixture> {
+        if let Some(sprt) = &self.sprt {
+            let state = sprt.state(&self.standing.pairs[0].penta);
+            self.summary.sprt = Some(state);
+            if self.config.play.resume
+                && state != SprtState::Continue
+                && self.config.play.shard.is_none()
+            {
+                return Vec::new();
+            }
+        }
+        jobs
+    }
+
+    /// Opens the results file and says where everything goes, before the first game: results
+    /// accumulate over runs (as cutechess and fastchess append to their PGN), each run's records
+    /// carry its own name.
+    pub fn open(&mut self, plan: &Plan, to_play: usize) -> Result<(), MatchError> {
+        let config = self.config;
+        let results_path = config.resolve(&config.play.results);
+        let results = ResultsFile::open(&results_path)?;
+        let records_dir = config.resolve(&config.play.records);
+        let run = results::run_name(&records_dir);
+        let full = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        let _ = writeln!(
+            self.out,
+            "Results: {} (appended; {} earlier results kept)\nRecords: {}",
+            full(&results_path).display(),
+            results.earlier_results(),
+            full(&records_dir)
+                .join(format!("{run}-game-NNNNN.txt"))
+                .display(),
+        );
+        if results.ended_cut_line {
+            let _ = writeln!(
+                self.out,
+                "Its last line was cut off (a killed run?): ended, and set aside when read"
+            );
+        }
+        let _ = write!(self.out, "{}", plan.notes);
+        if config.play.resume {
+            let _ = writeln!(
+                self.out,
+                "Resuming: {} of the {} games already played, {to_play} to play",
+                plan.kept.len(),
+                self.summary.scheduled
+            );
+        }
+        self.outputs = Some(Outputs {
+            results,
+            records_dir,
+            run,
+        });
+        if self.hooks.progress {
+            self.bar = ProgressBar::new(to_play as u64);
+            if let Ok(style) = ProgressStyle::with_template(PROGRESS) {
+                self.bar.set_style(style);
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays `jobs` on `concurrency` workers, the first of which starts with `slots`, and takes
+    /// in each finished game as it comes.
+    pub fn play(&mut self, ctx: &Arc<Context>, jobs: Vec<Fixture>, slots: Slots) {
+        let (job_tx, job_rx) = unbounded::<Fixture>();
+        // A rendezvous: a worker hands over a finished game before it starts another, so a stop
+        // (a decided SPRT) is seen after at most one more game per worker.
+        let (done_tx, done_rx) = bounded::<FinishedGame>(0);
+        let workers = self.config.play.concurrency.min(jobs.len()).max(1);
+        for job in jobs {
+            let _ = job_tx.send(job);
+        }
+        drop(job_tx);
+        let mut first = Some(slots);
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                let (ctx, job_rx, done_tx) = (ctx.clone(), job_rx.clone(), done_tx.clone());
+                let slots = first.take().unwrap_or_default();
+                thread::spawn(move || work(&ctx, &job_rx, &done_tx, slots))
+            })
+            .collect();
+        drop(done_tx);
+        loop {
+            if !self.summary.interrupted && (self.hooks.interrupted)() {
+                self.summary.interrupted = true;
+                self.hooks.stop.store(true, Ordering::SeqCst);
+                signal::restore_default();
+            }
+            match done_rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(finished) => self.take(finished),
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        for handle in handles {
+            let _ = handle.join();
+        }
+        self.bar.finish_and_clear();
+    }
+
+    /// One finished game: its record and its results line, counted, shown, and checked against
+    /// the SPRT and the engines' failures in a row.
+    fn take(&mut self, finished: FinishedGame) {
+        let config = self.config;
+        if let Some(outputs) = self.outputs.as_mut() {
+            let record = match results::write_record(
+                &outputs.records_dir,
+                &outputs.run,
+                config,
+                &finished,
+            ) {
+                Ok(path) => Some(path),
+                Err(e) => {
+                    self.error.get_or_insert(e.into());
+                    None
+                }
+            };
+            let line = results::json_line(config, &finished, record.as_deref());
+            if let Err(e) = outputs.results.append(&line) {
+                // The results file is the match's output: without it, stop.
+                self.error.get_or_insert(e.into());
+                self.hooks.stop.store(true, Ordering::SeqCst);
+            }
+        }
+        self.summary.finished += 1;
+        let checks = finished.engine_scores.iter();
+        let checks = checks.map(|c| (c.engine.as_str(), c.agrees));
+        let names = &config.play.engines;
+        self.standing
+            .count(&finished.job, names, finished.end.verdict, checks);
+        let line = finished_line(&finished);
+        let out = &mut *self.out;
+        self.bar.suspend(|| {
+            let _ = writeln!(out, "{line}");
+            let _ = out.flush();
+        });
+        self.bar.inc(1);
+        self.bar.set_message(progress_message(&self.standing.pairs));
+        self.count_lost(&finished);
+        if let Some(sprt) = &self.sprt {
+            let state = sprt.state(&self.standing.pairs[0].penta);
+            self.summary.sprt = Some(state);
+            // A shard plays all its games: only the merged results may decide.
+            if state != SprtState::Continue && config.play.shard.is_none() {
+                self.hooks.stop.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+
+    /// Counts the games in a row each engine's process was lost in; at `crash_limit` the match
+    /// stops with [`MatchError::EngineDied`].
+    fn count_lost(&mut self, game: &FinishedGame) {
+        let limit = self.config.play.crash_limit;
+        for side in [Side::First, Side::Second] {
+            let idx = match side {
+                Side::First => game.job.first,
+                Side::Second => game.job.second,
+            };
+            if !game.lost[side.index()] {
+                self.lost_in_a_row[idx] = 0;
+                continue;
+            }
+            self.lost_in_a_row[idx] += 1;
+            if limit > 0 && self.lost_in_a_row[idx] >= limit && self.error.is_none() {
+                let (name, cmd) = name_and_cmd(self.config, idx);
+                let why = format!(
+                    "{}: {}",
+                    game.end.reason,
+                    game.detail.as_deref().unwrap_or("")
+                );
+                self.error = Some(MatchError::EngineDied {
+                    name,
+                    cmd,
+                    count: self.lost_in_a_row[idx],
+                    why,
+                });
+                self.summary.stopped = true;
+                self.hooks.stop.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+
+    /// Prints the summary; the match's error, if it had one, after it.
+    pub fn finish(mut self) -> Result<Summary, MatchError> {
+        for (engine, (agreed, scored)) in &self.standing.checks {
+            let _ = writeln!(
+                self.out,
+                "final_score of {engine}: agrees with the referee in {agreed} of {scored} scored games"
+            );
+        }
+        self.summary.pairs = self.standing.pairs;
+        let _ = write!(
+            self.out,
+            "{}",
+            summary_text(&self.summary, self.sprt.as_ref())
+        );
+        let _ = self.out.flush();
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(self.summary),
+        }
+    }
+}
+
+/// A worker: plays games from `jobs` until there are none or the runner stops, then quits its
+/// engines.
+fn work(
+    ctx: &Context,
+    jobs: &crossbeam_channel::Receiver<Fixture>,
+    done: &crossbeam_channel::Sender<FinishedGame>,
+    mut slots: Slots,
+) {
+    slots.resize_with(ctx.config.play.engines.len(), || None);
+    for job in jobs.iter() {
+        if ctx.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let Some(finished) = game::play(ctx, &job, &mut slots) else {
+            break;
+        };
+        if done.send(finished).is_err() {
+            break;
+        }
+    }
+    for engine in slots.into_iter().flatten() {
+        engine.quit();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_bar_shows_an_eta() {
+        assert!(PROGRESS.contains("ETA {eta}"));
+        assert!(ProgressStyle::with_template(PROGRESS).is_ok());
+    }
+}

@@ -1,0 +1,274 @@
+//! The schedule: which games a match plays, in which order, from which openings and with which
+//! colours; a shard's slice of it; and the games a resumed run already holds.
+
+use super::config::{self, Config};
+use super::error::MatchError;
+use super::game::Fixture;
+use super::opening::{self, Opening};
+use super::referee::RefereeFactory;
+use super::resume;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The engine pairs of a round robin, in the order the engines are listed.
+pub fn pairs(n: usize) -> Vec<(usize, usize)> {
+    let mut v = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            v.push((i, j));
+        }
+    }
+    v
+}
+
+/// The openings the match needs, one per two games (colours swapped).
+pub fn openings(
+    config: &Config,
+    factory: &RefereeFactory,
+    count: usize,
+) -> Result<Vec<Opening>, MatchError> {
+    let m = &config.play;
+    if let Some(path) = &m.openings {
+        let path = config.resolve(path);
+        let text = std::fs::read_to_string(&path).map_err(|error| MatchError::Unreadable {
+            path: path.clone(),
+            error,
+        })?;
+        let list = opening::read_file(&text, factory)
+            .map_err(|error| MatchError::Opening { path, error })?;
+        return Ok((0..count).map(|k| list[k % list.len()].clone()).collect());
+    }
+    if let Some(min) = m.opening_plies {
+        let max = m.opening_plies_max.unwrap_or(min);
+        let random: Result<Vec<Opening>, _> = (0..count)
+            .map(|k| {
+                let plies = opening::random_length(min, max, m.seed, k);
+                opening::random_opening(factory, plies, m.seed, k)
+            })
+            .collect();
+        return random.map_err(|error| MatchError::Opening {
+            path: PathBuf::new(),
+            error,
+        });
+    }
+    Ok(vec![Opening::startpos(); count])
+}
+
+/// Writes out the start position where `startpos` would not say it: a Go board other than
+/// 19×19 (USI engines read `startpos` as the empty 19×19 board). GTP engines cannot be given an
+/// Othello position other than the start (GTP has no set-up command for it): an error.
+pub fn start_explicitly(
+    config: &Config,
+    factory: &RefereeFactory,
+    openings: &mut [Opening],
+) -> Result<(), MatchError> {
+    let mut referee = factory();
+    referee.set_start(None).map_err(MatchError::Start)?;
+    let start = referee.position();
+    if config.play.variant == config::VariantName::Go && config.board_size() != 19 {
+        for opening in openings.iter_mut().filter(|o| o.sfen.is_none()) {
+            opening.sfen = Some(start.clone());
+        }
+    }
+    let gtp = config.play.engines.iter().any(|name| {
+        config
+            .engine(name)
+            .is_some_and(|e| e.protocol == config::Protocol::Gtp)
+    });
+    if gtp && config.play.variant == config::VariantName::Othello {
+        for opening in openings.iter() {
+            if let Some(sfen) = &opening.sfen {
+                referee.set_start(Some(sfen)).map_err(MatchError::Start)?;
+                if referee.position() != start {
+                    return Err(MatchError::GtpStart(
+                        opening.to_string(),
+                        config.play.variant.as_str(),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The games in the order they are handed out: round by round, each pair plays an opening
+/// twice with colours swapped.
+pub fn schedule(config: &Config, openings: &[Arc<Opening>]) -> Vec<Fixture> {
+    let games = config.play.games as usize;
+    let pairs = pairs(config.play.engines.len());
+    let mut jobs = Vec::new();
+    for (k, opening) in openings.iter().enumerate().take(games.div_ceil(2)) {
+        for (p, &(a, b)) in pairs.iter().enumerate() {
+            for g in [2 * k, 2 * k + 1] {
+                if g >= games {
+                    continue;
+                }
+                let (first, second) = if g % 2 == 0 { (a, b) } else { (b, a) };
+                jobs.push(Fixture {
+                    game: jobs.len() + 1,
+                    pair: p,
+                    first,
+                    second,
+                    opening_index: k,
+                    opening: opening.clone(),
+                });
+            }
+        }
+    }
+    jobs
+}
+
+/// What a run plays: the whole schedule's size, and of it the games of this run (its shard's,
+/// less those a resumed run already holds), with the kept ones.
+pub struct Plan {
+    /// The games of the schedule (the shard's slice of it).
+    pub scheduled: Vec<Fixture>,
+    /// The games this run plays, in order.
+    pub to_play: Vec<Fixture>,
+    /// The games already in the results file (`--resume`).
+    pub kept: Vec<resume::Kept>,
+    /// What was set aside reading the results file (`--resume`): one line each.
+    pub notes: String,
+}
+
+impl Plan {
+    /// The openings, the schedule, the shard's slice and (with `--resume`) the kept games.
+    pub fn make(config: &Config, factory: &RefereeFactory) -> Result<Plan, MatchError> {
+        let rounds = (config.play.games as usize).div_ceil(2);
+        let mut openings = openings(config, factory, rounds)?;
+        start_explicitly(config, factory, &mut openings)?;
+        let openings: Vec<Arc<Opening>> = openings.into_iter().map(Arc::new).collect();
+        let mut jobs = schedule(config, &openings);
+        if let Some(shard) = config.play.shard {
+            let pairs = pairs(config.play.engines.len()).len();
+            jobs.retain(|job| shard.holds(job.opening_index * pairs + job.pair));
+        }
+        let (kept, notes) = if config.play.resume {
+            let path = config.resolve(&config.play.results);
+            resume::kept(&path, &jobs, &config.play.engines)?
+        } else {
+            (Vec::new(), String::new())
+        };
+        let mut played = vec![false; jobs.len()];
+        for k in &kept {
+            played[k.job] = true;
+        }
+        let to_play = jobs
+            .iter()
+            .zip(played)
+            .filter(|(_, played)| !played)
+            .map(|(job, _)| job.clone())
+            .collect();
+        Ok(Plan {
+            scheduled: jobs,
+            to_play,
+            kept,
+            notes,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matches::referee_for;
+    use std::path::Path;
+
+    fn config(engines: &[&str], games: u32) -> Config {
+        let mut text = String::new();
+        for name in engines {
+            text.push_str(&format!("[[engine]]\nname = \"{name}\"\ncmd = \"x\"\n\n"));
+        }
+        let names: Vec<String> = engines.iter().map(|n| format!("{n:?}")).collect();
+        text.push_str(&format!(
+            "[match]\nvariant = \"othello\"\nengines = [{}]\ngames = {games}\nnodes = 1\n",
+            names.join(", ")
+        ));
+        Config::read(&text, Path::new("")).unwrap()
+    }
+
+    #[test]
+    fn schedule_swaps_colours_per_opening_and_interleaves_pairs() {
+        let c = config(&["a", "b", "c"], 3);
+        let openings: Vec<Arc<Opening>> = (0..2)
+            .map(|k| Arc::new(Opening::parse(&format!("startpos moves m{k}")).unwrap()))
+            .collect();
+        let jobs = schedule(&c, &openings);
+        let shape: Vec<(usize, usize, usize, usize)> = jobs
+            .iter()
+            .map(|j| (j.pair, j.first, j.second, j.opening_index))
+            .collect();
+        assert_eq!(
+            shape,
+            [
+                (0, 0, 1, 0),
+                (0, 1, 0, 0),
+                (1, 0, 2, 0),
+                (1, 2, 0, 0),
+                (2, 1, 2, 0),
+                (2, 2, 1, 0),
+                (0, 0, 1, 1),
+                (1, 0, 2, 1),
+                (2, 1, 2, 1),
+            ]
+        );
+        let numbers: Vec<usize> = jobs.iter().map(|j| j.game).collect();
+        assert_eq!(numbers, (1..=9).collect::<Vec<_>>());
+        assert_eq!(jobs[6].opening.moves, ["m1"]);
+    }
+
+    #[test]
+    fn openings_files_as_documented() {
+        let quantum = referee_for(config::VariantName::QuantumShogi);
+        let text = "# quantum shogi\nstartpos moves 7g7f 3c3d\n\nposition startpos moves 2g2f\n\
+            sfen qqqqqqqqq/1q5q1/qqqqqqqqq/9/9/9/QQQQQQQQQ/1Q5Q1/QQQQQQQQQ b - 1 moves 5g5f\n";
+        let list = opening::read_file(text, quantum.as_ref()).unwrap();
+        assert_eq!(list.len(), 3);
+        assert_eq!(list[1].to_string(), "startpos moves 2g2f");
+        assert!(list[2].sfen.is_some());
+        let err = opening::read_file(
+            "startpos moves 7g7f\nstartpos moves 7g7a\n",
+            quantum.as_ref(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.starts_with("line 2: move 1 `7g7a`"), "{err}");
+
+        let othello = referee_for(config::VariantName::Othello);
+        let text = "startpos moves f5 d6 c3\n\
+            sfen ---------------------------OX------XO--------------------------- b\n";
+        let list = opening::read_file(text, othello.as_ref()).unwrap();
+        assert_eq!(list[0].moves, ["f5", "d6", "c3"]);
+        assert!(opening::read_file("startpos moves f5 f5\n", othello.as_ref()).is_err());
+        assert!(opening::read_file("# nothing\n", othello.as_ref()).is_err());
+    }
+
+    #[test]
+    fn random_openings_depend_on_seed_and_index_only() {
+        let quantum = referee_for(config::VariantName::QuantumShogi);
+        let a = opening::random_opening(quantum.as_ref(), 4, 9, 3).unwrap();
+        let b = opening::random_opening(quantum.as_ref(), 4, 9, 3).unwrap();
+        let c = opening::random_opening(quantum.as_ref(), 4, 9, 4).unwrap();
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        assert_eq!(a.moves.len(), 4);
+        let mut referee = quantum();
+        a.replay(referee.as_mut()).unwrap();
+    }
+
+    #[test]
+    fn random_opening_lengths_cover_the_range_and_depend_on_seed_and_index() {
+        let lengths: Vec<u32> = (0..200)
+            .map(|k| opening::random_length(2, 4, 7, k))
+            .collect();
+        for plies in 2..=4 {
+            assert!(lengths.contains(&plies), "{plies} never drawn");
+        }
+        assert!(lengths.iter().all(|&n| (2..=4).contains(&n)));
+        let again: Vec<u32> = (0..200)
+            .map(|k| opening::random_length(2, 4, 7, k))
+            .collect();
+        assert_eq!(lengths, again);
+        assert_eq!(opening::random_length(3, 3, 7, 5), 3);
+    }
+}
