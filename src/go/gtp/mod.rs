@@ -164,7 +164,8 @@ pub enum Failure {
     ChosenIllegal(Illegal),
     #[error(
         "expected [color] [interval] [interval <cs>] [ownership true|false] \
-         [minmoves <n>] [maxmoves <n>]"
+         [rootInfo true|false] [minmoves <n>] [maxmoves <n>] \
+         [avoid|allow <color> <vertex,...> <plies>]"
     )]
     AnalyzeArguments,
     /// The search tree could not be allocated.
@@ -226,7 +227,13 @@ impl Gtp {
         let args: Vec<&str> = tokens.collect();
         let mut quit = false;
         if let Some((format, genmove)) = analyze::command(command) {
-            let reply = match analyze::parse(format, genmove, &args, self.game.to_move) {
+            let reply = match analyze::parse(
+                format,
+                genmove,
+                &args,
+                self.game.to_move,
+                self.game.board.size(),
+            ) {
                 Ok(request) => Reply {
                     ok: true,
                     text: String::new(),
