@@ -387,3 +387,122 @@ pub fn line(request: &Request, board: &Board, snap: &Snapshot) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::go::notation::parse_vertex;
+
+    fn request(format: Format, args: &[&str]) -> Result<Request, Failure> {
+        parse(format, false, args, Color::Black, 9)
+    }
+
+    fn info(board: &Board, vertex: &str, visits: u32, winrate: f64, lead: f64) -> MoveInfo {
+        let mv = parse_vertex(vertex, board.size())
+            .ok()
+            .flatten()
+            .map_or(PASS, |p| p as u16);
+        MoveInfo {
+            mv,
+            visits,
+            winrate,
+            prior: 0.01,
+            score_lead: lead,
+            pv: vec![mv],
+        }
+    }
+
+    /// The issue's case: the best move has 9151 visits at 49.15%, a move of 7 visits 71.43%.
+    fn snapshot(board: &Board) -> Snapshot {
+        Snapshot {
+            playouts: 9200,
+            root_visits: 9200,
+            winrate: 0.4915,
+            score_lead: -0.4,
+            moves: vec![
+                info(board, "J7", 7, 5.0 / 7.0, 6.0),
+                info(board, "E5", 9151, 0.4915, -0.4),
+                info(board, "D4", 42, 0.40, -2.0),
+            ],
+            ownership: vec![0.0; board.len()],
+            time_ms: 1000,
+            nodes: 9200,
+        }
+    }
+
+    #[test]
+    fn arguments_as_leela_zero_and_katago_take_them() {
+        let r = request(Format::Kata, &["B", "25.5"]).unwrap();
+        assert_eq!((r.color, r.interval_ms), (Color::Black, 255));
+        let r = request(Format::Kata, &["w", "interval", "10", "rootInfo", "true"]).unwrap();
+        assert!(r.root_info && r.color == Color::White && r.interval_ms == 100);
+        let r = request(Format::Lz, &["10", "avoid", "b", "D4,E5", "1"]).unwrap();
+        assert_eq!(r.restrictions.len(), 1);
+        assert_eq!(r.restrictions[0].moves.len(), 2);
+        assert!(!r.restrictions[0].allow && r.restrictions[0].until == 1);
+        let r = request(Format::Lz, &["b", "10", "allow", "w", "pass", "3"]).unwrap();
+        assert_eq!(r.restrictions[0].moves, vec![None]);
+        let r = request(
+            Format::Kata,
+            &[
+                "20",
+                "ownership",
+                "true",
+                "minmoves",
+                "3",
+                "pvVisits",
+                "true",
+            ],
+        )
+        .unwrap();
+        assert!(r.ownership);
+        assert_eq!(request(Format::Kata, &[]).unwrap().interval_ms, 1000);
+        for bad in [
+            &["B", "-1"][..],
+            &["B", "nan"],
+            &["B", "inf"],
+            &["interval"],
+            &["rootInfo", "yes"],
+            &["avoid", "b", "Z99", "1"],
+            &["avoid", "b", "D4"],
+            &["frobnicate", "1"],
+            &["B", "10", "x"],
+        ] {
+            assert_eq!(
+                request(Format::Kata, bad),
+                Err(Failure::AnalyzeArguments),
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn low_visit_moves_never_outshine_the_best() {
+        let board = Board::new(9).unwrap();
+        let snap = snapshot(&board);
+        let lz = request(Format::Lz, &[]).unwrap();
+        // Leela Zero's line, byte for byte (as Lizzie's MoveData reads it).
+        assert_eq!(
+            line(&lz, &board, &snap),
+            "info move E5 visits 9151 winrate 4915 prior 100 lcb 4813 order 0 pv E5 \
+             info move D4 visits 42 winrate 2518 prior 100 lcb 2518 order 1 pv D4 \
+             info move J7 visits 7 winrate 3796 prior 100 lcb 3796 order 2 pv J7"
+        );
+        let kata = request(Format::Kata, &["rootInfo", "true"]).unwrap();
+        let text = line(&kata, &board, &snap);
+        assert!(text.starts_with(
+            "info move E5 visits 9151 winrate 0.491500 scoreMean -0.400 scoreLead -0.400 "
+        ));
+        assert!(text.contains("info move J7 visits 7 winrate 0.3796"));
+        assert!(text.ends_with(
+            " rootInfo visits 9200 winrate 0.491500 scoreMean -0.400 scoreLead -0.400 \
+             currentPlayer B"
+        ));
+        // avoid: the avoided moves are not listed.
+        let avoid = request(Format::Lz, &["avoid", "b", "E5,J7", "1"]).unwrap();
+        assert_eq!(
+            line(&avoid, &board, &snap),
+            "info move D4 visits 42 winrate 4000 prior 100 lcb 2518 order 0 pv D4"
+        );
+    }
+}

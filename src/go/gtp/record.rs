@@ -21,6 +21,7 @@ impl Gtp {
             path: path.into(),
             why,
         };
+        let text = read_file(path).map_err(|e| cannot(e.to_string()))?;
         let limit = match args.get(1) {
             None => None,
             Some(n) => Some(
@@ -28,7 +29,6 @@ impl Gtp {
                     .map_err(|_| Failure::NotInteger("move number"))?,
             ),
         };
-        let text = read_file(path).map_err(|e| cannot(e.to_string()))?;
         let game = record::read(&text).map_err(|e| cannot(e.to_string()))?;
         let played = limit.map_or(game.moves.len(), |n| n.saturating_sub(1));
         let mut position: Position = game.start.game.clone();
