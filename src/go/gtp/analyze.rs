@@ -219,7 +219,10 @@ mod grammar {
     }
 
     /// The whole argument text: `[color] [interval] clause...`.
-    pub fn arguments(input: &str) -> IResult<&str, (Option<Color>, Option<f64>, Vec<Clause>)> {
+    /// The colour, the interval and the clauses.
+    pub type Parsed = (Option<Color>, Option<f64>, Vec<Clause>);
+
+    pub fn arguments(input: &str) -> IResult<&str, Parsed> {
         all_consuming(preceded(
             multispace0,
             tuple((opt(color), opt(number), many0(clause))),
@@ -333,7 +336,7 @@ pub fn line(request: &Request, board: &Board, snap: &Snapshot) -> String {
         .iter()
         .filter(|m| listed(request, m.mv))
         .collect();
-    moves.sort_by(|a, b| b.visits.cmp(&a.visits));
+    moves.sort_by_key(|m| std::cmp::Reverse(m.visits));
     let best = moves.first().copied();
     for (order, m) in moves.iter().enumerate() {
         if !out.is_empty() {
