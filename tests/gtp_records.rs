@@ -249,3 +249,48 @@ fn gnugo_loads_ryoshis_printsgf_to_the_same_board() {
     assert_eq!(g[3].trim_start_matches('=').trim(), "5.5");
     let _ = std::fs::remove_file(path);
 }
+
+#[test]
+#[ignore = "needs node and npm: npm ci --prefix tests/sabaki"]
+fn sabakis_parser_reads_printsgf_with_its_win_rates() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sabaki");
+    assert!(
+        dir.join("node_modules/@sabaki/sgf").exists(),
+        "run: npm ci --prefix tests/sabaki"
+    );
+    let r = replies(&gtp_transcript_with(
+        &["--playouts", "64", "--seed", "5", "--no-resign"],
+        "boardsize 9\nkomi 7\nfixed_handicap 2\ngenmove W\nplay B E5\ngenmove W\n\
+         genmove B\nplay W pass\nprintsgf\nquit\n",
+    ));
+    let text = r[8].strip_prefix("= ").expect("printsgf's SGF");
+    let mut child = Command::new("node")
+        .arg(dir.join("sgf.js"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run node (install Node.js)");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(text.as_bytes())
+        .expect("write the SGF");
+    let out = child.wait_with_output().expect("node's output");
+    assert!(out.status.success(), "sgf.js failed on {text}");
+    let got: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(got["komi"], "7", "{got}");
+    assert_eq!(got["ab"].as_array().map(Vec::len), Some(2), "{got}");
+    let moves = got["moves"].as_array().expect("moves");
+    let colours: Vec<&str> = moves.iter().filter_map(|m| m[0].as_str()).collect();
+    assert_eq!(colours, ["W", "B", "W", "B", "W"], "{got}");
+    // Sabaki reads a win rate in percent on each of the engine's three moves, none on play's.
+    let sbkv = got["sbkv"].as_array().expect("sbkv");
+    for (i, v) in sbkv.iter().enumerate() {
+        let engine = [0, 2, 3].contains(&i);
+        match v.as_f64() {
+            Some(w) => assert!(engine && (0.0..=100.0).contains(&w), "move {i}: {got}"),
+            None => assert!(!engine, "move {i} has no SBKV: {got}"),
+        }
+    }
+}
