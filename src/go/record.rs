@@ -509,6 +509,11 @@ pub fn write(record: &GameRecord<Record>) -> String {
             s += &point(*p);
         }
         s += "]";
+        // A Go move's note is Sabaki's win rate of the move (black's, in percent).
+        let note = record.note(i);
+        if !note.is_empty() {
+            s += &format!("SBKV[{}]", escape(note));
+        }
         color = color.other();
     }
     s += ")\n";

@@ -209,6 +209,8 @@ fn analysis_line(game: &Position, snap: &Snapshot) -> String {
         color: game.to_move,
         interval_ms: 0,
         ownership: true,
+        root_info: false,
+        restrictions: Vec::new(),
         genmove: false,
     };
     format!("analysis {}", analyze::line(&request, &game.board, snap))

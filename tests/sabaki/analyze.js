@@ -7,7 +7,9 @@
 //
 // The `info` lines are read by the rules of Sabaki's analysis reader: segments split at `info`,
 // `key value` pairs, then `pv` and the vertices to the end of the segment (cut at a pass);
-// a win rate with a decimal point is a fraction (KataGo), without one in 1/10000 (Leela Zero).
+// a command whose name starts with `kata` is read in KataGo's form (win rate a fraction), any
+// other in Leela Zero's (win rate in 1/10000). Sabaki's win rate graph takes the highest win
+// rate of the listed moves: it must be the best (first, most visited) move's.
 //
 // Usage: node analyze.js <path to ryoshi>. Prints a summary and ends with `sabaki analyze ok`;
 // exits with status 1 on the first failure.
@@ -99,7 +101,7 @@ async function main() {
     history: [{name: 'play', args: ['B', 'E5']}, {name: 'play', args: ['W', 'C3']}]
   })
 
-  for (let [name, kata] of [['analyze', true], ['kata-analyze', true], ['lz-analyze', false]]) {
+  for (let [name, kata] of [['analyze', false], ['kata-analyze', true], ['lz-analyze', false]]) {
     let {response, after, lines} = await stream(
       controller,
       {name, args: ['B', '10']},
@@ -112,6 +114,12 @@ async function main() {
     let last = variations(lines[lines.length - 1])
     if (last.length === 0) fail(`${name}: no variation`)
     last.forEach(v => check(v, kata))
+    // Sabaki's reading: the form by the command's name, then the highest win rate.
+    let shown = last.map(v => (kata ? +v.winrate * 100 : +v.winrate / 100))
+    let sabaki = Math.max(...shown)
+    if (!(sabaki >= 0 && sabaki <= 100)) fail(`${name}: Sabaki would show ${sabaki}%`)
+    if (sabaki !== shown[0])
+      fail(`${name}: Sabaki would show ${sabaki}% where the best move has ${shown[0]}%`)
     let visits = last.map(v => +v.visits)
     if (visits.some((v, i) => i > 0 && v > visits[i - 1])) fail(`${name}: not by visits`)
     console.log(`${name}: ${lines.length} lines, best ${last[0].move} ` +

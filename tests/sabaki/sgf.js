@@ -1,7 +1,8 @@
 // Reads an SGF from stdin with Sabaki's own parser (@sabaki/sgf, pinned by package-lock.json)
 // and prints what Sabaki takes from it, as JSON: the root's size, komi, players, setup stones
 // and side to move, and the main line's moves (the first child at every node), each as
-// [colour, x, y] with -1 -1 for a pass, by sgf.parseVertex.
+// [colour, x, y] with -1 -1 for a pass, by sgf.parseVertex, and beside them (`sbkv`) each
+// move node's SBKV win rate as Sabaki reads it (a number, or null).
 const sgf = require('@sabaki/sgf')
 let text = ''
 process.stdin.on('data', d => (text += d))
@@ -13,6 +14,7 @@ process.stdin.on('end', () => {
   const stones = key =>
     (data[key] || []).flatMap(v => sgf.parseCompressedVertices(v)).map(([x, y]) => [x, y])
   const moves = []
+  const sbkv = []
   let node = root
   for (;;) {
     for (const colour of ['B', 'W']) {
@@ -20,6 +22,7 @@ process.stdin.on('end', () => {
         const v = node.data[colour][0]
         const [x, y] = v === '' ? [-1, -1] : sgf.parseVertex(v)
         moves.push([colour, x, y])
+        sbkv.push(node.data.SBKV ? parseFloat(node.data.SBKV[0]) : null)
       }
     }
     if (node.children.length === 0) break
@@ -35,6 +38,7 @@ process.stdin.on('end', () => {
       ab: stones('AB'),
       aw: stones('AW'),
       moves,
+      sbkv,
     })
   )
 })

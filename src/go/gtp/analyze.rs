@@ -4,7 +4,7 @@
 use super::Failure;
 use crate::go::notation::format_move;
 use crate::go::search::fast::PASS;
-use crate::go::search::mcts::Snapshot;
+use crate::go::search::mcts::{MoveInfo, Snapshot};
 use crate::go::{Board, Color};
 
 /// `ryoshi gtp [--threads N] [--playouts N] [--seed N] [--tree-mb N] [--movetime-ms N]`.
@@ -53,6 +53,17 @@ pub enum Format {
     Kata,
 }
 
+/// Leela Zero's `avoid`/`allow`: root moves of `color` kept out of (or alone in) the report,
+/// while the search is within `until` plies of the root.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Restriction {
+    pub allow: bool,
+    pub color: Color,
+    /// The points (`None` = pass).
+    pub moves: Vec<Option<usize>>,
+    pub until: u64,
+}
+
 /// A parsed analysis command.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Request {
@@ -61,81 +72,222 @@ pub struct Request {
     /// Milliseconds between reports.
     pub interval_ms: u64,
     pub ownership: bool,
+    /// KataGo's `rootInfo true`: a `rootInfo` section after the moves.
+    pub root_info: bool,
+    /// `avoid`/`allow` clauses (Leela Zero's), applied to the listed root moves.
+    pub restrictions: Vec<Restriction>,
     /// `genmove_analyze`: search under the clock, then play.
     pub genmove: bool,
 }
 
-/// The command names and what they ask.
+/// The command names and what they ask. Sabaki reads every analysis command whose name does
+/// not start with `kata` in Leela Zero's form, so `analyze` and `genmove_analyze` answer in it.
 pub fn command(name: &str) -> Option<(Format, bool)> {
     Some(match name {
-        "lz-analyze" => (Format::Lz, false),
-        // Sabaki's own `analyze`: fractions and `scoreLead`, as KataGo prints them.
-        "kata-analyze" | "analyze" => (Format::Kata, false),
-        "lz-genmove_analyze" => (Format::Lz, true),
-        "kata-genmove_analyze" | "genmove_analyze" => (Format::Kata, true),
+        "lz-analyze" | "analyze" => (Format::Lz, false),
+        "kata-analyze" => (Format::Kata, false),
+        "lz-genmove_analyze" | "genmove_analyze" => (Format::Lz, true),
+        "kata-genmove_analyze" => (Format::Kata, true),
         _ => return None,
     })
 }
 
-/// `[color] [interval] [interval N] [ownership true|false] [minmoves N] [maxmoves N]`, as Leela
-/// Zero and KataGo read them (interval in centiseconds; 0 or none: every second).
+/// One argument clause after the colour and the interval.
+#[derive(Clone)]
+enum Clause {
+    Interval(f64),
+    Ownership(bool),
+    RootInfo(bool),
+    /// `minmoves`/`maxmoves` and KataGo's other flags: read, no effect.
+    Ignored,
+    Restrict {
+        allow: bool,
+        color: Color,
+        moves: Vec<String>,
+        until: u64,
+    },
+}
+
+mod grammar {
+    use super::Clause;
+    use crate::go::Color;
+    use nom::branch::alt;
+    use nom::bytes::complete::{tag, tag_no_case, take_till1};
+    use nom::character::complete::{digit1, multispace0, multispace1};
+    use nom::combinator::{all_consuming, map, map_res, opt, recognize, value};
+    use nom::multi::{many0, separated_list1};
+    use nom::number::complete::double;
+    use nom::sequence::{preceded, terminated, tuple};
+    use nom::IResult;
+
+    /// A token ends at white space.
+    fn end(input: &str) -> IResult<&str, ()> {
+        if input.is_empty() {
+            Ok((input, ()))
+        } else {
+            value((), multispace1)(input)
+        }
+    }
+
+    pub fn color(input: &str) -> IResult<&str, Color> {
+        terminated(
+            alt((
+                value(Color::Black, alt((tag_no_case("black"), tag_no_case("b")))),
+                value(Color::White, alt((tag_no_case("white"), tag_no_case("w")))),
+            )),
+            end,
+        )(input)
+    }
+
+    /// A non-negative decimal number of centiseconds (`25.5`, as KataGo takes).
+    fn number(input: &str) -> IResult<&str, f64> {
+        terminated(
+            map_res(double, |x: f64| {
+                if x.is_finite() && x >= 0.0 {
+                    Ok(x)
+                } else {
+                    Err(())
+                }
+            }),
+            end,
+        )(input)
+    }
+
+    fn integer(input: &str) -> IResult<&str, u64> {
+        terminated(map_res(digit1, str::parse::<u64>), end)(input)
+    }
+
+    fn boolean(input: &str) -> IResult<&str, bool> {
+        terminated(
+            alt((value(true, tag("true")), value(false, tag("false")))),
+            end,
+        )(input)
+    }
+
+    fn key<'a>(name: &'static str) -> impl FnMut(&'a str) -> IResult<&'a str, &'a str> {
+        terminated(tag(name), multispace1)
+    }
+
+    /// `avoid|allow <color> <vertex>[,<vertex>...] <plies>`.
+    fn restrict(input: &str) -> IResult<&str, Clause> {
+        map(
+            tuple((
+                alt((value(false, key("avoid")), value(true, key("allow")))),
+                color,
+                terminated(
+                    separated_list1(
+                        tag(","),
+                        recognize(take_till1(|c: char| c == ',' || c.is_whitespace())),
+                    ),
+                    multispace1,
+                ),
+                integer,
+            )),
+            |(allow, color, moves, until)| Clause::Restrict {
+                allow,
+                color,
+                moves: moves.into_iter().map(String::from).collect(),
+                until,
+            },
+        )(input)
+    }
+
+    fn clause(input: &str) -> IResult<&str, Clause> {
+        alt((
+            map(preceded(key("interval"), number), Clause::Interval),
+            map(preceded(key("ownership"), boolean), Clause::Ownership),
+            map(preceded(key("rootInfo"), boolean), Clause::RootInfo),
+            value(
+                Clause::Ignored,
+                preceded(alt((key("minmoves"), key("maxmoves"))), integer),
+            ),
+            value(
+                Clause::Ignored,
+                preceded(
+                    alt((
+                        key("ownershipStdev"),
+                        key("pvVisits"),
+                        key("pvEdgeVisits"),
+                        key("movesOwnership"),
+                        key("movesOwnershipStdev"),
+                    )),
+                    boolean,
+                ),
+            ),
+            restrict,
+        ))(input)
+    }
+
+    /// The whole argument text: `[color] [interval] clause...`.
+    /// The colour, the interval and the clauses.
+    pub type Parsed = (Option<Color>, Option<f64>, Vec<Clause>);
+
+    pub fn arguments(input: &str) -> IResult<&str, Parsed> {
+        all_consuming(preceded(
+            multispace0,
+            tuple((opt(color), opt(number), many0(clause))),
+        ))(input)
+    }
+}
+
+/// `[color] [interval] [interval N] [ownership true|false] [rootInfo true|false] [minmoves N]
+/// [maxmoves N] [avoid|allow <color> <vertices> <plies>]...`, as Leela Zero and KataGo read
+/// them (interval in centiseconds, a decimal allowed; 0 or none: every second).
 pub fn parse(
     format: Format,
     genmove: bool,
     args: &[&str],
     to_move: Color,
+    size: usize,
 ) -> Result<Request, Failure> {
-    let mut rest = args;
-    let mut color = to_move;
-    if let Some(first) = rest.first() {
-        if let Ok(c) = super::parse_color(first) {
-            color = c;
-            rest = &rest[1..];
-        }
-    }
-    let mut interval_cs = 0u64;
-    if let Some(first) = rest.first() {
-        if let Ok(n) = first.parse::<u64>() {
-            interval_cs = n;
-            rest = &rest[1..];
-        }
-    }
+    let text = args.join(" ");
+    let (_, (color, interval, clauses)) =
+        grammar::arguments(&text).map_err(|_| Failure::AnalyzeArguments)?;
+    let mut interval_cs = interval.unwrap_or(0.0);
     let mut ownership = false;
-    while let Some((&key, tail)) = rest.split_first() {
-        let Some((&value, tail)) = tail.split_first() else {
-            return Err(Failure::AnalyzeArguments);
-        };
-        match key {
-            "interval" => {
-                interval_cs = value.parse().map_err(|_| Failure::AnalyzeArguments)?;
+    let mut root_info = false;
+    let mut restrictions = Vec::new();
+    for clause in clauses {
+        match clause {
+            Clause::Interval(cs) => interval_cs = cs,
+            Clause::Ownership(b) => ownership = b,
+            Clause::RootInfo(b) => root_info = b,
+            Clause::Ignored => {}
+            Clause::Restrict {
+                allow,
+                color,
+                moves,
+                until,
+            } => {
+                let mut points = Vec::with_capacity(moves.len());
+                for m in &moves {
+                    points.push(
+                        crate::go::notation::parse_vertex(m, size)
+                            .map_err(|_| Failure::AnalyzeArguments)?,
+                    );
+                }
+                restrictions.push(Restriction {
+                    allow,
+                    color,
+                    moves: points,
+                    until,
+                });
             }
-            "ownership" => {
-                ownership = match value {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(Failure::AnalyzeArguments),
-                };
-            }
-            // Accepted for compatibility; the report always lists every searched move.
-            "minmoves" | "maxmoves" => {
-                value
-                    .parse::<u64>()
-                    .map_err(|_| Failure::AnalyzeArguments)?;
-            }
-            _ => return Err(Failure::AnalyzeArguments),
         }
-        rest = tail;
     }
-    let interval_ms = if interval_cs == 0 {
+    let interval_ms = if interval_cs <= 0.0 {
         1000
     } else {
-        interval_cs.saturating_mul(10).max(10)
+        // At most a day; at least 10 ms.
+        ((interval_cs * 10.0).round().min(86_400_000.0) as u64).max(10)
     };
     Ok(Request {
         format,
-        color,
+        color: color.unwrap_or(to_move),
         interval_ms,
         ownership: ownership && format == Format::Kata,
+        root_info: root_info && format == Format::Kata,
+        restrictions,
         genmove,
     })
 }
@@ -150,22 +302,57 @@ fn lcb(winrate: f64, n: u32) -> f64 {
     (winrate - 1.96 * (winrate * (1.0 - winrate) / n).sqrt()).max(0.0)
 }
 
-/// One report line (`info move ... info move ... [ownership ...]`), side to move's view.
+/// Whether the root move `mv` of `color` may be listed under the request's `avoid`/`allow`.
+fn listed(request: &Request, mv: u16) -> bool {
+    let point = (mv != PASS).then_some(mv as usize);
+    request
+        .restrictions
+        .iter()
+        .filter(|r| r.color == request.color && r.until >= 1)
+        .all(|r| r.moves.contains(&point) == r.allow)
+}
+
+/// What a listed move reports: its win rate and score lead as a client may take them at face
+/// value. The first move (the most visited) reports its means; every other move reports a
+/// lower bound: its lower confidence bound, and never more than the first move's (KataGo's
+/// practice of trusting visits, so that a move of 7 visits cannot outshine the move of 9151 a
+/// client such as Sabaki takes the highest win rate from).
+fn shown(first: Option<&MoveInfo>, m: &MoveInfo) -> (f64, f64) {
+    match first {
+        None => (m.winrate, m.score_lead),
+        Some(f) => (
+            m.winrate.min(lcb(m.winrate, m.visits)).min(f.winrate),
+            m.score_lead.min(f.score_lead),
+        ),
+    }
+}
+
+/// One report line (`info move ... info move ... [rootInfo ...] [ownership ...]`), side to
+/// move's view, most visited move first.
 pub fn line(request: &Request, board: &Board, snap: &Snapshot) -> String {
     let mut out = String::new();
-    for (order, m) in snap.moves.iter().enumerate() {
+    let mut moves: Vec<&MoveInfo> = snap
+        .moves
+        .iter()
+        .filter(|m| listed(request, m.mv))
+        .collect();
+    moves.sort_by_key(|m| std::cmp::Reverse(m.visits));
+    let best = moves.first().copied();
+    for (order, m) in moves.iter().enumerate() {
         if !out.is_empty() {
             out.push(' ');
         }
+        let (winrate, score_lead) = shown((order > 0).then_some(best).flatten(), m);
+        let lower = lcb(m.winrate, m.visits).min(winrate);
         let pv: Vec<String> = m.pv.iter().map(|&mv| vertex(board, mv)).collect();
         match request.format {
             Format::Lz => out.push_str(&format!(
                 "info move {} visits {} winrate {} prior {} lcb {} order {order} pv {}",
                 vertex(board, m.mv),
                 m.visits,
-                (m.winrate * 10000.0).round() as i64,
+                (winrate * 10000.0).round() as i64,
                 (m.prior * 10000.0).round() as i64,
-                (lcb(m.winrate, m.visits) * 10000.0).round() as i64,
+                (lower * 10000.0).round() as i64,
                 pv.join(" ")
             )),
             Format::Kata => out.push_str(&format!(
@@ -173,14 +360,27 @@ pub fn line(request: &Request, board: &Board, snap: &Snapshot) -> String {
                  lcb {:.6} order {order} pv {}",
                 vertex(board, m.mv),
                 m.visits,
-                m.winrate,
-                m.score_lead,
-                m.score_lead,
+                winrate,
+                score_lead,
+                score_lead,
                 m.prior,
-                lcb(m.winrate, m.visits),
+                lower,
                 pv.join(" ")
             )),
         }
+    }
+    if request.root_info {
+        out.push_str(&format!(
+            " rootInfo visits {} winrate {:.6} scoreMean {:.3} scoreLead {:.3} currentPlayer {}",
+            snap.root_visits,
+            snap.winrate,
+            snap.score_lead,
+            snap.score_lead,
+            match request.color {
+                Color::Black => "B",
+                Color::White => "W",
+            }
+        ));
     }
     if request.ownership {
         out.push_str(" ownership");
@@ -189,4 +389,123 @@ pub fn line(request: &Request, board: &Board, snap: &Snapshot) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::go::notation::parse_vertex;
+
+    fn request(format: Format, args: &[&str]) -> Result<Request, Failure> {
+        parse(format, false, args, Color::Black, 9)
+    }
+
+    fn info(board: &Board, vertex: &str, visits: u32, winrate: f64, lead: f64) -> MoveInfo {
+        let mv = parse_vertex(vertex, board.size())
+            .ok()
+            .flatten()
+            .map_or(PASS, |p| p as u16);
+        MoveInfo {
+            mv,
+            visits,
+            winrate,
+            prior: 0.01,
+            score_lead: lead,
+            pv: vec![mv],
+        }
+    }
+
+    /// The issue's case: the best move has 9151 visits at 49.15%, a move of 7 visits 71.43%.
+    fn snapshot(board: &Board) -> Snapshot {
+        Snapshot {
+            playouts: 9200,
+            root_visits: 9200,
+            winrate: 0.4915,
+            score_lead: -0.4,
+            moves: vec![
+                info(board, "J7", 7, 5.0 / 7.0, 6.0),
+                info(board, "E5", 9151, 0.4915, -0.4),
+                info(board, "D4", 42, 0.40, -2.0),
+            ],
+            ownership: vec![0.0; board.len()],
+            time_ms: 1000,
+            nodes: 9200,
+        }
+    }
+
+    #[test]
+    fn arguments_as_leela_zero_and_katago_take_them() {
+        let r = request(Format::Kata, &["B", "25.5"]).unwrap();
+        assert_eq!((r.color, r.interval_ms), (Color::Black, 255));
+        let r = request(Format::Kata, &["w", "interval", "10", "rootInfo", "true"]).unwrap();
+        assert!(r.root_info && r.color == Color::White && r.interval_ms == 100);
+        let r = request(Format::Lz, &["10", "avoid", "b", "D4,E5", "1"]).unwrap();
+        assert_eq!(r.restrictions.len(), 1);
+        assert_eq!(r.restrictions[0].moves.len(), 2);
+        assert!(!r.restrictions[0].allow && r.restrictions[0].until == 1);
+        let r = request(Format::Lz, &["b", "10", "allow", "w", "pass", "3"]).unwrap();
+        assert_eq!(r.restrictions[0].moves, vec![None]);
+        let r = request(
+            Format::Kata,
+            &[
+                "20",
+                "ownership",
+                "true",
+                "minmoves",
+                "3",
+                "pvVisits",
+                "true",
+            ],
+        )
+        .unwrap();
+        assert!(r.ownership);
+        assert_eq!(request(Format::Kata, &[]).unwrap().interval_ms, 1000);
+        for bad in [
+            &["B", "-1"][..],
+            &["B", "nan"],
+            &["B", "inf"],
+            &["interval"],
+            &["rootInfo", "yes"],
+            &["avoid", "b", "Z99", "1"],
+            &["avoid", "b", "D4"],
+            &["frobnicate", "1"],
+            &["B", "10", "x"],
+        ] {
+            assert_eq!(
+                request(Format::Kata, bad),
+                Err(Failure::AnalyzeArguments),
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn low_visit_moves_never_outshine_the_best() {
+        let board = Board::new(9).unwrap();
+        let snap = snapshot(&board);
+        let lz = request(Format::Lz, &[]).unwrap();
+        // Leela Zero's line, byte for byte (as Lizzie's MoveData reads it).
+        assert_eq!(
+            line(&lz, &board, &snap),
+            "info move E5 visits 9151 winrate 4915 prior 100 lcb 4813 order 0 pv E5 \
+             info move D4 visits 42 winrate 2518 prior 100 lcb 2518 order 1 pv D4 \
+             info move J7 visits 7 winrate 3796 prior 100 lcb 3796 order 2 pv J7"
+        );
+        let kata = request(Format::Kata, &["rootInfo", "true"]).unwrap();
+        let text = line(&kata, &board, &snap);
+        assert!(text.starts_with(
+            "info move E5 visits 9151 winrate 0.491500 scoreMean -0.400 scoreLead -0.400 "
+        ));
+        assert!(text.contains("info move J7 visits 7 winrate 0.3796"));
+        assert!(text.ends_with(
+            " rootInfo visits 9200 winrate 0.491500 scoreMean -0.400 scoreLead -0.400 \
+             currentPlayer B"
+        ));
+        // avoid: the avoided moves are not listed.
+        let avoid = request(Format::Lz, &["avoid", "b", "E5,J7", "1"]).unwrap();
+        assert_eq!(
+            line(&avoid, &board, &snap),
+            "info move D4 visits 42 winrate 4000 prior 100 lcb 2518 order 0 pv D4"
+        );
+    }
 }

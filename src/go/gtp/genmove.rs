@@ -25,6 +25,7 @@ impl Gtp {
         self.game
             .play_as(color, mv)
             .map_err(|_| Failure::IllegalMove)?;
+        self.note_move(None);
         Ok(String::new())
     }
 
@@ -140,6 +141,7 @@ impl Gtp {
         } else {
             None
         };
+        let mut winrate = None;
         let choice = match capture {
             Some(p) => Choice::Play(p),
             None => {
@@ -152,6 +154,10 @@ impl Gtp {
                 let passes = self.settings(&game, None).passes;
                 // The cleanup phase plays on to the end: no resigning.
                 let may_resign = !self.args.no_resign && !cleanup;
+                winrate = Some(match color {
+                    Color::Black => snap.winrate,
+                    Color::White => 1.0 - snap.winrate,
+                });
                 player::decide(&game, komi, passes, &snap, may_resign)
             }
         };
@@ -166,6 +172,7 @@ impl Gtp {
         self.game
             .play_as(color, mv)
             .map_err(Failure::ChosenIllegal)?;
+        self.note_move(winrate);
         self.clock.charge(color, start.elapsed().as_secs_f64());
         Ok(format_move(&self.game.board, mv))
     }

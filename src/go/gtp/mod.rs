@@ -10,6 +10,7 @@
 pub mod analyze;
 mod clock;
 mod genmove;
+mod record;
 mod run;
 mod setup;
 mod status;
@@ -41,6 +42,7 @@ pub const COMMANDS: &[&str] = &[
     "undo",
     "showboard",
     "loadsgf",
+    "printsgf",
     "final_status_list",
     "final_score",
     "unconditional_status",
@@ -75,6 +77,9 @@ pub struct Gtp {
     engine: Option<Mcts>,
     /// The last search's position (with the side that moved first) and its result.
     last: Option<(Position, Snapshot)>,
+    /// Black's win rate (a fraction) after each move of `game.moves()` the engine searched,
+    /// for the record's `SBKV`.
+    winrates: Vec<Option<f64>>,
 }
 
 impl Default for Gtp {
@@ -150,6 +155,9 @@ pub enum Failure {
     KomiNotFloat,
     #[error("loadsgf expects a file name and an optional move number")]
     LoadsgfArguments,
+    /// `printsgf <file>`: the file cannot be written.
+    #[error("cannot write '{path}': {why}")]
+    CannotWrite { path: String, why: String },
     /// `loadsgf`: the file cannot be read or is not a game.
     #[error("cannot open or parse '{path}': {why}")]
     CannotLoad { path: String, why: String },
@@ -164,7 +172,8 @@ pub enum Failure {
     ChosenIllegal(Illegal),
     #[error(
         "expected [color] [interval] [interval <cs>] [ownership true|false] \
-         [minmoves <n>] [maxmoves <n>]"
+         [rootInfo true|false] [minmoves <n>] [maxmoves <n>] \
+         [avoid|allow <color> <vertex,...> <plies>]"
     )]
     AnalyzeArguments,
     /// The search tree could not be allocated.
@@ -191,6 +200,7 @@ impl Gtp {
             args,
             engine: None,
             last: None,
+            winrates: Vec::new(),
             game: Position::empty(19).unwrap_or_else(|_| unreachable!("19 is a valid size")),
             komi: DEFAULT_KOMI,
             clock: Clock::default(),
@@ -226,7 +236,13 @@ impl Gtp {
         let args: Vec<&str> = tokens.collect();
         let mut quit = false;
         if let Some((format, genmove)) = analyze::command(command) {
-            let reply = match analyze::parse(format, genmove, &args, self.game.to_move) {
+            let reply = match analyze::parse(
+                format,
+                genmove,
+                &args,
+                self.game.to_move,
+                self.game.board.size(),
+            ) {
                 Ok(request) => Reply {
                     ok: true,
                     text: String::new(),
@@ -274,6 +290,7 @@ impl Gtp {
             "undo" => want(0).and_then(|_| self.undo()),
             "showboard" => want(0).map(|_| self.showboard()),
             "loadsgf" => self.loadsgf(args),
+            "printsgf" => self.printsgf(args),
             "fixed_handicap" => want(1).and_then(|_| self.fixed_handicap(args[0])),
             "place_free_handicap" => want(1).and_then(|_| self.place_free_handicap(args[0])),
             "set_free_handicap" => self.set_free_handicap(args),

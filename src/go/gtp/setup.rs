@@ -1,23 +1,25 @@
-//! Board setup: the size, the komi, taking back, loading an SGF, handicap stones and the board
+//! Board setup: the size, the komi, taking back, handicap stones and the board
 //! diagram. Each command that replaces the game forgets the handicap, so that komi compensation
 //! follows only the stones of the game on the board.
 
 use super::{Failure, Gtp};
 use crate::go::notation::{format_vertex, parse_vertex};
 use crate::go::search::policy;
-use crate::go::{handicap, sgf, Color, Position};
+use crate::go::{handicap, Color, Position};
 
 impl Gtp {
     pub(super) fn boardsize(&mut self, size: &str) -> Result<String, Failure> {
         let size: usize = size.parse().map_err(|_| Failure::NotInteger("boardsize"))?;
         self.game = Position::empty(size).map_err(|_| Failure::UnacceptableSize)?;
         self.handicap = None;
+        self.winrates.clear();
         Ok(String::new())
     }
 
     pub(super) fn clear_board(&mut self) -> Result<String, Failure> {
         self.game = Position::empty(self.game.board.size())?;
         self.handicap = None;
+        self.winrates.clear();
         Ok(String::new())
     }
 
@@ -39,32 +41,6 @@ impl Gtp {
         } else {
             Err(Failure::CannotUndo)
         }
-    }
-
-    /// `loadsgf <file> [move number]`: replies with the color to move.
-    pub(super) fn loadsgf(&mut self, args: &[&str]) -> Result<String, Failure> {
-        if args.is_empty() || args.len() > 2 {
-            return Err(Failure::LoadsgfArguments);
-        }
-        let cannot = |why: String| Failure::CannotLoad {
-            path: args[0].into(),
-            why,
-        };
-        let text = sgf::read_file(args[0]).map_err(|e| cannot(e.to_string()))?;
-        let limit = match args.get(1) {
-            None => None,
-            Some(n) => Some(
-                n.parse::<usize>()
-                    .map_err(|_| Failure::NotInteger("move number"))?,
-            ),
-        };
-        let game = sgf::read_game(&text, limit).map_err(|e| cannot(e.to_string()))?;
-        self.game = game;
-        self.handicap = None;
-        Ok(match self.game.to_move {
-            Color::Black => "black".into(),
-            Color::White => "white".into(),
-        })
     }
 
     pub(super) fn fixed_handicap(&mut self, count: &str) -> Result<String, Failure> {

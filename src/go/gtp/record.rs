@@ -1,0 +1,121 @@
+//! Game records in GTP: `loadsgf <file> [move number]` and `printsgf [file]`, as GNU Go has
+//! them, through the one SGF reader and writer (`go::record`). The win rates of the engine's
+//! own moves go into the record as Sabaki writes them (`SBKV`, black's win rate in percent).
+
+use super::{Failure, Gtp};
+use crate::games::record::Tags;
+use crate::go::{record, Color, Position};
+use crate::session::record::read_file;
+
+impl Gtp {
+    /// `loadsgf <file> [move number]`: the file's main line with its whole history (so `undo`
+    /// steps back through it), up to but not including move `n` (counting from 1, passes
+    /// included; `n` past the end or none: the whole game), and the file's komi. Replies with
+    /// the colour to move.
+    pub(super) fn loadsgf(&mut self, args: &[&str]) -> Result<String, Failure> {
+        if args.is_empty() || args.len() > 2 {
+            return Err(Failure::LoadsgfArguments);
+        }
+        let path = args[0];
+        let cannot = |why: String| Failure::CannotLoad {
+            path: path.into(),
+            why,
+        };
+        let text = read_file(path).map_err(|e| cannot(e.to_string()))?;
+        let limit = match args.get(1) {
+            None => None,
+            Some(n) => Some(
+                n.parse::<usize>()
+                    .map_err(|_| Failure::NotInteger("move number"))?,
+            ),
+        };
+        let game = record::read(&text).map_err(|e| cannot(e.to_string()))?;
+        let played = limit.map_or(game.moves.len(), |n| n.saturating_sub(1));
+        let mut position: Position = game.start.game.clone();
+        for &mv in game.moves.iter().take(played) {
+            position
+                .play(mv)
+                .map_err(|e| cannot(format!("replaying the main line: {e}")))?;
+        }
+        if let Some(komi) = game
+            .tags
+            .get("KM")
+            .and_then(|k| k.trim().parse::<f64>().ok())
+            .filter(|k| k.is_finite())
+        {
+            self.komi = komi;
+        }
+        let stones = game
+            .tags
+            .get("HA")
+            .and_then(|h| h.trim().parse::<usize>().ok())
+            .filter(|&n| n >= 2);
+        self.game = position;
+        self.handicap = stones.map(|n| (0, n));
+        self.winrates.clear();
+        Ok(match self.game.to_move {
+            Color::Black => "black".into(),
+            Color::White => "white".into(),
+        })
+    }
+
+    /// `printsgf [file]`: the game from its start in SGF (the response), or written to `file`
+    /// (an empty response), with the komi, the handicap and the engine's win rates.
+    pub(super) fn printsgf(&self, args: &[&str]) -> Result<String, Failure> {
+        if args.len() > 1 {
+            return Err(Failure::Arguments {
+                command: "printsgf".into(),
+                count: 1,
+            });
+        }
+        let text = self.sgf();
+        match args.first() {
+            None => Ok(text.trim_end().to_string()),
+            Some(path) => std::fs::write(path, text)
+                .map(|_| String::new())
+                .map_err(|e| Failure::CannotWrite {
+                    path: (*path).into(),
+                    why: e.to_string(),
+                }),
+        }
+    }
+
+    /// The SGF of the game so far.
+    pub fn sgf(&self) -> String {
+        let mut tags = Tags::default();
+        tags.set("KM", self.komi.to_string());
+        if let Some((_, n)) = self.handicap {
+            tags.set("HA", n.to_string());
+        }
+        let mut rec = record::from_position(&self.game, tags);
+        // The notes follow the record's moves, where a move out of turn is the other side's
+        // pass first (as `from_position` writes it).
+        let start = self.game.start();
+        let mut to_move = start.to_move;
+        let mut notes = Vec::with_capacity(rec.moves.len());
+        for (i, (color, _)) in self.game.moves().into_iter().enumerate() {
+            if color != to_move {
+                notes.push(String::new());
+            }
+            notes.push(
+                self.winrates
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .map_or(String::new(), |w| format!("{:.2}", w * 100.0)),
+            );
+            to_move = color.other();
+        }
+        rec.notes = notes;
+        record::write(&rec)
+    }
+
+    /// Keeps the win rates beside the moves: `winrate` (black's, a fraction) for the move just
+    /// played, `None` for a move the engine did not search.
+    pub(super) fn note_move(&mut self, winrate: Option<f64>) {
+        let n = self.game.moves().len();
+        self.winrates.truncate(n.saturating_sub(1));
+        self.winrates.resize(n.saturating_sub(1), None);
+        self.winrates.push(winrate);
+    }
+}
