@@ -56,6 +56,11 @@ pub fn refusal(command: &Command) -> Option<String> {
                 "count deeper than {MAX_SERVED_COUNT} is not available in a served session"
             ))
         }
+        Command::SetOption { name, .. }
+            if name.eq_ignore_ascii_case(crate::session::options::DEBUG_LOG) =>
+        {
+            Some("DebugLog writes a file, which a served session may not do".into())
+        }
         Command::SetOption { name, value } => {
             let spec = crate::session::options::find(name)?;
             let max = spec.served_max()?;

@@ -68,7 +68,12 @@ impl<W: Write> driver::Front for Front<W> {
     fn on_input(&mut self, input: Input) -> Flow {
         match input {
             Input::Eof => Flow::Continue,
-            input => self.on_line(input),
+            input => {
+                if let Input::Line(l) = &input {
+                    crate::logging::input(l);
+                }
+                self.on_line(input)
+            }
         }
     }
 
@@ -132,6 +137,7 @@ impl<W: Write> Front<W> {
     }
 
     fn line(&mut self, text: &str) {
+        crate::logging::output(text);
         // A closed stdout means the GUI is gone: nobody reads what a search would find.
         if writeln!(self.out, "{text}")
             .and_then(|_| self.out.flush())
