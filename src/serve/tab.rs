@@ -400,3 +400,17 @@ impl Tab {
         }
     }
 }
+
+#[cfg(test)]
+mod debug_log_tests {
+    use super::*;
+    use crate::protocol::parse_line;
+
+    #[test]
+    fn a_served_session_may_not_open_a_debug_log() {
+        let command = parse_line("setoption name debuglog value /tmp/x.log")
+            .unwrap()
+            .unwrap();
+        assert!(refusal(&command).is_some_and(|why| why.contains("DebugLog")));
+    }
+}
