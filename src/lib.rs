@@ -5,6 +5,7 @@
 
 pub mod bench;
 pub mod games;
+pub mod logging;
 pub mod matches;
 pub(crate) mod memory;
 pub mod progress;

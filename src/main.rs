@@ -22,6 +22,10 @@ use std::time::Instant;
 struct Cli {
     #[command(subcommand)]
     command: Option<Sub>,
+    /// Append every protocol line in and out, with a UTC timestamp, to FILE (the USI and
+    /// NBoard loops; USI's `setoption name DebugLog value FILE` does the same).
+    #[arg(long, global = true, value_name = "FILE")]
+    debug_log: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -100,6 +104,10 @@ enum Sub {
         /// Seconds a WebSocket may send nothing (not even a pong to the server's pings).
         #[arg(long, default_value_t = ryoshi::serve::DEFAULT_IDLE_TIMEOUT.as_secs())]
         idle_timeout: u64,
+        /// Log one line per HTTP request (time, client address, method, path, status) to
+        /// stderr, or appended to FILE when one is given.
+        #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
+        access_log: Option<String>,
     },
 }
 
@@ -136,6 +144,12 @@ fn main() -> ExitCode {
         Some(Sub::Perft { .. }) | Some(Sub::Bench { .. })
     ) {
         quiet_broken_pipe();
+    }
+    if let Some(path) = &cli.debug_log {
+        if let Err(e) = ryoshi::logging::debug_to(path) {
+            eprintln!("ryoshi: --debug-log: cannot open '{path}': {e}");
+            return ExitCode::from(2);
+        }
     }
     let result = match cli.command {
         None => {
@@ -184,14 +198,18 @@ fn main() -> ExitCode {
             max_sessions,
             allow_hosts,
             idle_timeout,
-        }) => ryoshi::serve::run(&ryoshi::serve::Config {
-            host,
-            port,
-            max_sessions,
-            allow_hosts,
-            idle_timeout: std::time::Duration::from_secs(idle_timeout.max(1)),
-        })
-        .map_err(String::from),
+            access_log,
+        }) => match access_log.map(|p| ryoshi::logging::access_to((p != "-").then_some(&p))) {
+            Some(Err(e)) => Err(format!("--access-log: {e}")),
+            _ => ryoshi::serve::run(&ryoshi::serve::Config {
+                host,
+                port,
+                max_sessions,
+                allow_hosts,
+                idle_timeout: std::time::Duration::from_secs(idle_timeout.max(1)),
+            })
+            .map_err(String::from),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

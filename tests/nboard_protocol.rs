@@ -441,23 +441,29 @@ fn analyze_scores_every_position_of_the_game() {
     let want: Vec<usize> = (0..=game.moves.len()).rev().collect();
     assert_eq!(made, want, "{lines:#?}");
     let mut position = game.start;
-    let mut boards = vec![position.board];
+    let mut positions = vec![position];
     for (_, item) in &game.moves {
         position = match item.square {
             Some(sq) => position.play(sq).unwrap(),
             None => position.pass(),
         };
-        boards.push(position.board);
+        positions.push(position);
     }
     let mut solver = Solver::new(18);
     let mut exact = 0;
     for (n, eval) in &analysis {
-        let board = boards[*n];
+        let board = positions[*n].board;
         if board.empties().count_ones() <= 16 {
             let truth = if board.moves() == 0 {
                 -solver.score(&board.pass())
             } else {
                 solver.score(&board)
+            };
+            // Black's point of view, as NBoard plots it.
+            let truth = if positions[*n].black_to_move {
+                truth
+            } else {
+                -truth
             };
             assert_eq!(*eval, truth as f64, "position {n}");
             exact += 1;
@@ -473,6 +479,107 @@ fn analyze_scores_every_position_of_the_game() {
             .any(|l| l.starts_with("status error: analyze: no game")),
         "{lines:#?}"
     );
+}
+
+/// NBoard's game after F5 D6 C3 D3 C4, as it sends it: the white move carries the eval its
+/// engine gave, for white (`W[D6/-4.00/0.01]`), as the record had it.
+const ANALYZED_GAME: &str = "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[./mEdax]PW[chris]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6/-4.00/0.01]B[C3]W[D3]B[C4];)";
+
+/// `analysis <n> <eval>` lines, in the order sent.
+fn analysis_lines(lines: &[String]) -> Vec<(usize, f64)> {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("analysis "))
+        .map(|r| {
+            let (n, e) = r.split_once(' ').expect("two fields");
+            (n.parse().expect("moves made"), e.parse().expect("eval"))
+        })
+        .collect()
+}
+
+/// The eval `go` gives (for the side to move) at the position after the first `made` moves of
+/// [`ANALYZED_GAME`].
+fn go_eval_after(made: usize) -> f64 {
+    let items = ["B[F5]", "W[D6/-4.00/0.01]", "B[C3]", "W[D3]", "B[C4]"];
+    let prefix = ANALYZED_GAME.split("B[F5]").next().unwrap();
+    let game = format!("{prefix}{};)", items[..made].concat());
+    let lines = session(&format!("set game {game}\nset depth 6\nping 1\ngo\n"));
+    let (_, eval) = lines
+        .iter()
+        .find_map(|l| move_line(l))
+        .unwrap_or_else(|| panic!("{lines:#?}"));
+    eval.expect("an eval")
+}
+
+#[test]
+fn analysis_is_black_s_view_while_go_is_the_movers() {
+    // NBoard's bytes for "Analyze game": set game, set depth, ping, analyze. NBoard plots the
+    // analysis points as they come, and its reference engine sends black's view; `go` and
+    // `hint` stay for the side to move (NBoard negates white's move evals itself).
+    let lines = session(&format!(
+        "set game {ANALYZED_GAME}\nset depth 6\nping 1\nanalyze\n"
+    ));
+    assert!(errors(&lines).is_empty(), "{lines:#?}");
+    let analysis = analysis_lines(&lines);
+    assert_eq!(
+        analysis.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
+        [5, 4, 3, 2, 1, 0],
+        "{lines:#?}"
+    );
+    for (made, eval) in analysis {
+        let mover = go_eval_after(made);
+        // Black moves at even counts here (no passes).
+        let black_view = if made % 2 == 0 { mover } else { -mover };
+        assert_eq!(eval, black_view, "position {made}: {lines:#?}");
+    }
+}
+
+#[test]
+fn analyze_evals_go_into_the_record() {
+    let path =
+        std::env::temp_dir().join(format!("ryoshi-nboard-record-{}.ggf", std::process::id()));
+    let lines = session(&format!(
+        "set game {ANALYZED_GAME}\nset depth 6\nping 1\nanalyze\nrecord\nrecord {}\nrecord /nonexistent-dir/x.ggf\n",
+        path.display()
+    ));
+    let analysis = analysis_lines(&lines);
+    let printed = lines
+        .iter()
+        .find(|l| l.starts_with("(;GM[Othello]"))
+        .unwrap_or_else(|| panic!("{lines:#?}"));
+    assert!(
+        lines.contains(&format!("status record written to {}", path.display())),
+        "{lines:#?}"
+    );
+    let written = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(written.trim_end(), printed);
+    // One error for the file that cannot be written, and the session goes on.
+    let errs = errors(&lines);
+    assert_eq!(errs.len(), 1, "{lines:#?}");
+    assert!(errs[0].starts_with("status error: record: cannot write '/nonexistent-dir/x.ggf'"));
+    // Read back: the tags NBoard sent are kept, each move carries the eval analyze found at
+    // the position it was played from, for its mover (GGF's, so white's is negated from the
+    // black's-view analysis line), and NBoard's time stays.
+    let record = ryoshi::othello::record::read_ggf(printed).unwrap();
+    assert_eq!(record.tags.players[0].as_deref(), Some("./mEdax"));
+    assert_eq!(record.tags.get("TI"), Some("15:00"));
+    assert_eq!(record.moves.len(), 5);
+    for (made, black_view) in analysis.iter().filter(|(n, _)| *n < 5) {
+        let mover = if made % 2 == 0 {
+            *black_view
+        } else {
+            -black_view
+        };
+        let note = record.note(*made);
+        let eval: f64 = note.split('/').next().unwrap().parse().unwrap();
+        assert_eq!(eval, mover, "move {made}: {note} in {printed}");
+        assert_eq!(
+            note.split('/').nth(1),
+            (*made == 1).then_some("0.01"),
+            "{note}"
+        );
+    }
 }
 
 #[test]

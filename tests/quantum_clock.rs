@@ -33,3 +33,16 @@ fn sudden_death_spends_a_share_of_the_clock() {
     );
     assert!(t < Duration::from_millis(2400), "{t:?}");
 }
+
+#[test]
+fn main_time_and_byoyomi_spend_the_documented_share() {
+    // cshogi's clock at ply 3 took 3.77 s where usi.md's share is 10000 / 40 + 1000 = 1.25 s
+    // (issue 44 item 6). The plan now stops at the share, so 2 s is a generous bound.
+    for position in [
+        "position startpos moves 7g7f 3c3d 2g2f",
+        "position startpos",
+    ] {
+        let t = think_time(position, "go btime 10000 wtime 10000 byoyomi 1000");
+        assert!(t < Duration::from_millis(2000), "{position}: {t:?}");
+    }
+}

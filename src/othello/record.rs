@@ -185,6 +185,28 @@ pub fn read_ggf(text: &str) -> Result<GameRecord<Position>, RecordError> {
     Ok(record)
 }
 
+/// The record of a game NBoard's session holds (`set game` and the moves since, read by
+/// [`ggf::parse`]), with `tags`: each placement's eval (two decimals) and time become its note,
+/// so [`write_ggf`] writes them as `B[F5/-4.00/0.01]`.
+pub fn from_ggf_game(game: &ggf::Record, tags: Tags) -> GameRecord<Position> {
+    let mut record = GameRecord::new(settled(game.start));
+    record.tags = tags;
+    for (_, item) in &game.moves {
+        let Some(sq) = item.square else { continue };
+        let eval = item.eval.map(|e| format!("{e:.2}")).unwrap_or_default();
+        let note = match item.time {
+            Some(t) => format!("{eval}/{t}"),
+            None => eval,
+        };
+        record.moves.push(sq);
+        record.notes.push(note);
+    }
+    while record.notes.last().is_some_and(String::is_empty) {
+        record.notes.pop();
+    }
+    record
+}
+
 /// Writes a game as GGF, every pass as `PA`.
 pub fn write_ggf(record: &GameRecord<Position>) -> String {
     let tags = &record.tags;

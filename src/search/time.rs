@@ -54,14 +54,20 @@ pub fn plan(limits: &Limits, overhead_ms: u64) -> Deadlines {
         .saturating_add(inc / 4 * 3 + inc % 4 * 3 / 4)
         .saturating_add(byoyomi);
     if byoyomi > 0 {
-        let soft = target.min(available).max(1);
-        let hard = if time / moves == 0 {
-            available
-        } else {
-            target.saturating_mul(3).min(available).max(soft)
-        };
+        if time / moves == 0 {
+            // Byoyomi only: all of it, less the overhead.
+            return Deadlines {
+                soft_ms: target.min(available).max(1),
+                hard_ms: available,
+            };
+        }
+        // Main time and byoyomi: the target is the move's whole share (the byoyomi is in it),
+        // so no iteration starts in its second half and none runs past it. (Starting one up
+        // to the target and stopping at 3x took 3.77 s of a 1.25 s share: cshogi's `go btime
+        // 10000 wtime 10000 byoyomi 1000`.)
+        let hard = target.min(available).max(1);
         return Deadlines {
-            soft_ms: soft,
+            soft_ms: (target / 2).min(hard).max(1),
             hard_ms: hard,
         };
     }
@@ -116,6 +122,26 @@ mod tests {
         );
         assert_eq!(b.hard_ms, 950);
         assert!(b.soft_ms <= b.hard_ms);
+    }
+
+    #[test]
+    fn main_time_and_byoyomi_keep_to_the_share() {
+        // cshogi's clock: 10 s each and 1 s byoyomi. The share is 10000 / 40 + 1000 ms.
+        let b = plan(
+            &Limits {
+                time: Some(10_000),
+                byoyomi: Some(1000),
+                ..Default::default()
+            },
+            50,
+        );
+        assert_eq!(
+            b,
+            Deadlines {
+                soft_ms: 625,
+                hard_ms: 1250
+            }
+        );
     }
 
     #[test]

@@ -35,40 +35,64 @@ const ASSETS: &[(&str, &str, &str)] = &[
 /// the status or the socket it asks for.
 pub(super) fn connection(server: &Server, mut stream: TcpStream) {
     let _ = stream.set_write_timeout(Some(Duration::from_secs(10)));
+    let client = stream
+        .peer_addr()
+        .map_or_else(|_| "-".to_string(), |a| a.to_string());
+    // The access log (`--access-log`): one line per request, once its status is known.
+    let log = |method: &str, path: &str, status: &str| {
+        crate::logging::access(&client, method, path, status)
+    };
     let req = match read_head(server, &stream) {
         Ok(req) => req,
         Err(why) => {
+            log("-", "-", "400");
             let _ = http::text(&mut stream, "400 Bad Request", &format!("{why}\n"));
             return;
         }
     };
-    if let Err(why) = server.gate.host(&req) {
-        let _ = http::text(&mut stream, "403 Forbidden", &format!("{why}\n"));
-        return;
+    let status = route(server, &req, &mut stream);
+    log(&req.method, &req.path, status);
+    if status == "101" {
+        sockets::upgrade(server, &req, stream);
+    }
+}
+
+/// Answers a request read whole, and says with what status; `101` is left to the caller, which
+/// hands the socket to the WebSocket layer.
+fn route(server: &Server, req: &http::Request, stream: &mut TcpStream) -> &'static str {
+    if let Err(why) = server.gate.host(req) {
+        let _ = http::text(stream, "403 Forbidden", &format!("{why}\n"));
+        return "403";
     }
     if req.method != "GET" {
-        let _ = http::text(&mut stream, "405 Method Not Allowed", "only GET\n");
-        return;
+        let _ = http::text(stream, "405 Method Not Allowed", "only GET\n");
+        return "405";
     }
     if req.is_websocket() {
-        sockets::upgrade(server, &req, stream);
-        return;
+        return "101";
     }
-    let _ = match req.path.as_str() {
+    match req.path.as_str() {
         "/status" => {
             let body = status(server);
-            http::respond(&mut stream, "200 OK", "application/json", body.as_bytes())
+            let _ = http::respond(stream, "200 OK", "application/json", body.as_bytes());
+            "200"
         }
         path => match ASSETS.iter().find(|(p, _, _)| *p == path) {
-            Some((_, kind, body)) => http::respond(
-                &mut stream,
-                "200 OK",
-                &format!("{kind}; charset=utf-8"),
-                body.as_bytes(),
-            ),
-            None => http::text(&mut stream, "404 Not Found", "not found\n"),
+            Some((_, kind, body)) => {
+                let _ = http::respond(
+                    stream,
+                    "200 OK",
+                    &format!("{kind}; charset=utf-8"),
+                    body.as_bytes(),
+                );
+                "200"
+            }
+            None => {
+                let _ = http::text(stream, "404 Not Found", "not found\n");
+                "404"
+            }
         },
-    };
+    }
 }
 
 /// Counters for tests and curious people: sessions, rooms, connections, and the process's

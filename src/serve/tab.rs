@@ -56,6 +56,11 @@ pub fn refusal(command: &Command) -> Option<String> {
                 "count deeper than {MAX_SERVED_COUNT} is not available in a served session"
             ))
         }
+        Command::SetOption { name, .. }
+            if name.eq_ignore_ascii_case(crate::session::options::DEBUG_LOG) =>
+        {
+            Some("DebugLog writes a file, which a served session may not do".into())
+        }
         Command::SetOption { name, value } => {
             let spec = crate::session::options::find(name)?;
             let max = spec.served_max()?;
@@ -393,5 +398,19 @@ impl Tab {
         if let Some(handle) = self.thread.take() {
             let _ = handle.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod debug_log_tests {
+    use super::*;
+    use crate::protocol::parse_line;
+
+    #[test]
+    fn a_served_session_may_not_open_a_debug_log() {
+        let command = parse_line("setoption name debuglog value /tmp/x.log")
+            .unwrap()
+            .unwrap();
+        assert!(refusal(&command).is_some_and(|why| why.contains("DebugLog")));
     }
 }

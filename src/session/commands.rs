@@ -110,6 +110,7 @@ impl<W: Write> Session<W> {
             options,
             budget,
             &mut |l: &str| {
+                crate::logging::output(l);
                 let _ = writeln!(out, "{l}");
                 let _ = out.flush();
             },
@@ -121,6 +122,19 @@ impl<W: Write> Session<W> {
         name: &str,
         value: Option<&str>,
     ) -> Result<(), SessionError> {
+        if name.eq_ignore_ascii_case(options::DEBUG_LOG) {
+            // An action, not a stored value: a file that cannot be opened is one error line
+            // (the log is left as it was) and the session goes on.
+            let path = value.unwrap_or("");
+            if let Err(e) = crate::logging::debug_to(path) {
+                self.error(&format!(
+                    "{}: cannot open '{}': {e}",
+                    options::DEBUG_LOG,
+                    crate::text::printable(path)
+                ));
+            }
+            return Ok(());
+        }
         let before = self.options.variant;
         self.options
             .set(name, value)

@@ -141,7 +141,10 @@ impl<W: Write> driver::Front for Looped<'_, W> {
             return Flow::Continue;
         }
         match input {
-            Input::Line(line) => self.session.on_line(&line),
+            Input::Line(line) => {
+                crate::logging::input(&line);
+                self.session.on_line(&line)
+            }
             Input::TooLong => {
                 self.session.error(&lines::too_long_message());
                 Flow::Continue
@@ -225,6 +228,7 @@ impl<W: Write> Session<W> {
 
     fn line(&mut self, text: &str) {
         // A closed stdout leaves nothing to tell; the session keeps going until input ends.
+        crate::logging::output(text);
         let _ = writeln!(self.out, "{text}");
         let _ = self.out.flush();
         if let Some(running) = &mut self.search {

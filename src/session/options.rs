@@ -296,36 +296,53 @@ const SPECS: &[Spec] = &[
 #[error("{0}")]
 pub struct OptionError(pub String);
 
+/// The debug log's option (`setoption name DebugLog value <file>`): a USI string, the file
+/// that every line in and out is appended to, with a timestamp (`<empty>` closes it). It is an
+/// action on the process rather than a value the search reads, so it is not in [`Options`]: the
+/// session opens the file ([`crate::logging::debug_to`]); `usi` declares it after [`SPECS`].
+pub const DEBUG_LOG: &str = "DebugLog";
+
 impl Options {
     /// The `option name ...` lines of the `usi` reply.
     pub fn declarations() -> Vec<String> {
-        all_specs()
-            .map(|spec| match &spec.kind {
-                Kind::Check(d) => format!("option name {} type check default {}", spec.name, d),
-                Kind::Spin { default, min, max } => {
-                    format!(
-                        "option name {} type spin default {} min {} max {}",
-                        spec.name, default, min, max
-                    )
-                }
-                Kind::Combo { default, vars } => {
-                    let vars: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
-                    format!(
-                        "option name {} type combo default {} {}",
-                        spec.name,
-                        default,
-                        vars.join(" ")
-                    )
-                }
-                Kind::Halves { default, .. } => format!(
-                    "option name {} type string default {}",
-                    spec.name,
-                    f64::from(*default) / 2.0
-                ),
-            })
+        let debug_log = format!("option name {DEBUG_LOG} type string default <empty>");
+        SPECS
+            .iter()
+            .map(declaration)
+            .chain(std::iter::once(debug_log))
+            .chain(all_specs().skip(SPECS.len()).map(declaration))
             .collect()
     }
+}
 
+/// The `option name ...` line of `spec`.
+fn declaration(spec: &Spec) -> String {
+    match &spec.kind {
+        Kind::Check(d) => format!("option name {} type check default {}", spec.name, d),
+        Kind::Spin { default, min, max } => {
+            format!(
+                "option name {} type spin default {} min {} max {}",
+                spec.name, default, min, max
+            )
+        }
+        Kind::Combo { default, vars } => {
+            let vars: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
+            format!(
+                "option name {} type combo default {} {}",
+                spec.name,
+                default,
+                vars.join(" ")
+            )
+        }
+        Kind::Halves { default, .. } => format!(
+            "option name {} type string default {}",
+            spec.name,
+            f64::from(*default) / 2.0
+        ),
+    }
+}
+
+impl Options {
     /// Applies `setoption`. Names are matched without regard to case, as most engines do.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), OptionError> {
         let spec = find(name).ok_or_else(|| {

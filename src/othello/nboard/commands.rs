@@ -3,8 +3,10 @@
 //! queues and dispatches them, so what a command answers is read here.
 
 use super::task::{self, Depth};
-use super::{Front, MAX_DEPTH, NAME};
+use super::{Event, Front, MAX_DEPTH, NAME};
+use crate::games::record::Tags;
 use crate::othello::ggf::{self, GgfError, MoveItem, Played, Record};
+use crate::othello::record;
 use crate::text::printable;
 use std::io::Write;
 
@@ -28,10 +30,12 @@ impl<W: Write> Front<W> {
             "game" => match ggf::parse(value) {
                 Ok(game) => {
                     self.game = Some(game);
+                    self.tags = record::read_ggf(value).map(|r| r.tags).unwrap_or_default();
                     Ok(())
                 }
                 Err(e) => {
                     self.game = None;
+                    self.tags = Tags::default();
                     Err(Failure::Game(e))
                 }
             },
@@ -115,8 +119,8 @@ impl<W: Write> Front<W> {
             .remaining_ms(game.position.black_to_move)
             .map(|left| task::move_budget_ms(left, board.empties().count_ones()));
         let depth = self.depth;
-        self.start(movetime, move |control, out| {
-            task::go(&board, depth, control, out)
+        self.start(movetime, move |control, send| {
+            task::go(&board, depth, control, &mut |l| send(Event::Out(l)))
         });
         Ok(())
     }
@@ -132,8 +136,8 @@ impl<W: Write> Front<W> {
         };
         self.searchable("hint")?;
         let (board, depth) = (self.game("hint")?.position.board, self.depth);
-        self.start(None, move |control, out| {
-            task::hint(&board, n, depth, control, out)
+        self.start(None, move |control, send| {
+            task::hint(&board, n, depth, control, &mut |l| send(Event::Out(l)))
         });
         Ok(())
     }
@@ -143,12 +147,44 @@ impl<W: Write> Front<W> {
         if !rest.is_empty() {
             return Err(Failure::Arguments("analyze"));
         }
-        let positions = task::game_positions(self.game("analyze")?);
+        let spots = task::game_positions(self.game("analyze")?);
         let depth = self.depth;
-        self.start(None, move |control, out| {
-            task::analyze(&positions, depth, control, out)
+        self.start(None, move |control, send| {
+            task::analyze(&spots, depth, control, &mut |spot, score| {
+                send(Event::Analysis(spot, score))
+            })
         });
         Ok(())
+    }
+
+    /// `record [path]` (ryoshi's, not NBoard's): the game as GGF (protocol/nboard.md), with the
+    /// evals of `analyze` on its moves. Without a path, the GGF on one line; with one, the file
+    /// is written and `status record written to <path>` answers.
+    pub(super) fn record(&mut self, path: &str) -> Result<(), Failure> {
+        let game = self.game("record")?;
+        let text = record::write_ggf(&record::from_ggf_game(game, self.tags.clone()));
+        if path.is_empty() {
+            self.line(&text);
+            return Ok(());
+        }
+        std::fs::write(path, format!("{text}\n"))
+            .map_err(|e| Failure::Write(path.into(), e.to_string()))?;
+        self.line(&format!("status record written to {}", printable(path)));
+        Ok(())
+    }
+
+    /// Keeps the value `analyze` found at `spot` as the eval of the move played from there,
+    /// in discs for its mover (GGF's and NBoard's `B[F5/<eval>]`), replacing the eval the move
+    /// came with. The game cannot change during the analysis: commands wait for it.
+    pub(super) fn keep_analysis(&mut self, spot: &task::Spot, score: i32) {
+        let (Some(game), Some(i)) = (self.game.as_mut(), spot.item) else {
+            return;
+        };
+        if let Some((_, item)) = game.moves.get_mut(i) {
+            if item.square.is_some() {
+                item.eval = Some(f64::from(score) / 100.0);
+            }
+        }
     }
 }
 
@@ -191,6 +227,9 @@ pub enum Failure {
     /// A command that takes no arguments got some.
     #[error("{0} takes no arguments")]
     Arguments(&'static str),
+    /// `record <path>`: the file cannot be written.
+    #[error("record: cannot write '{}': {}", printable(.0), .1)]
+    Write(String, String),
     #[error("hint expects a number of moves of 1 or more, not '{}'", printable(.0))]
     Hint(String),
 }

@@ -12,6 +12,7 @@
 mod commands;
 pub(crate) mod task;
 
+use crate::games::record::Tags;
 use crate::othello::ggf::{self, Record};
 use crate::othello::Position;
 use crate::protocol::driver::{self, Flow, Input};
@@ -39,6 +40,9 @@ const WORKER_LINES: usize = 1024;
 
 enum Event {
     Out(String),
+    /// A position of `analyze` and its value for the side to move there, in centi-discs: kept
+    /// as the eval of the move played from it (for `record`), then sent.
+    Analysis(task::Spot, i32),
     Finished,
 }
 
@@ -64,7 +68,12 @@ impl<W: Write> driver::Front for Front<W> {
     fn on_input(&mut self, input: Input) -> Flow {
         match input {
             Input::Eof => Flow::Continue,
-            input => self.on_line(input),
+            input => {
+                if let Input::Line(l) = &input {
+                    crate::logging::input(l);
+                }
+                self.on_line(input)
+            }
         }
     }
 
@@ -72,6 +81,11 @@ impl<W: Write> driver::Front for Front<W> {
         match event {
             Event::Out(line) => {
                 self.line(&line);
+                Flow::Continue
+            }
+            Event::Analysis(spot, score) => {
+                self.keep_analysis(&spot, score);
+                self.line(&task::analysis_line(&spot, score));
                 Flow::Continue
             }
             Event::Finished => {
@@ -92,6 +106,8 @@ struct Front<W: Write> {
     /// refused `set game`, so that no request is answered for a position NBoard no longer
     /// shows (it matches replies by `pong` only: a stale `===` would be an illegal move).
     game: Option<Record>,
+    /// The players, date, place and clocks of the last accepted `set game`, for `record`.
+    tags: Tags,
     depth: Depth,
     /// The control of the running search.
     busy: Option<Arc<Control>>,
@@ -111,6 +127,7 @@ impl<W: Write> Front<W> {
         Front {
             out,
             game: Some(Record::from_start(Position::START)),
+            tags: Tags::default(),
             depth: Depth(DEFAULT_DEPTH),
             busy: None,
             queue: VecDeque::new(),
@@ -120,6 +137,7 @@ impl<W: Write> Front<W> {
     }
 
     fn line(&mut self, text: &str) {
+        crate::logging::output(text);
         // A closed stdout means the GUI is gone: nobody reads what a search would find.
         if writeln!(self.out, "{text}")
             .and_then(|_| self.out.flush())
@@ -188,6 +206,7 @@ impl<W: Write> Front<W> {
             "go" => self.go(rest),
             "hint" => self.hint(rest),
             "analyze" => self.analyze(rest),
+            "record" => self.record(rest),
             // NBoard 1.1 sends a bare move (`F5`) instead of `move F5`.
             _ if rest.is_empty() && ggf::parse_move_item(command).is_ok() => self.play(command),
             _ => Err(Failure::UnknownCommand(command.into())),
@@ -200,9 +219,9 @@ impl<W: Write> Front<W> {
 
     /// Runs a search on the worker thread between `status ryoshi is thinking` and
     /// `status ryoshi is waiting`.
-    pub(super) fn start<F>(&mut self, movetime: Option<u64>, job: F)
+    fn start<F>(&mut self, movetime: Option<u64>, job: F)
     where
-        F: FnOnce(&Control, &mut dyn FnMut(String)) + Send + 'static,
+        F: FnOnce(&Control, &mut dyn FnMut(Event)) + Send + 'static,
     {
         let limits = Limits {
             depth: Some(self.depth.0),
@@ -218,12 +237,12 @@ impl<W: Write> Front<W> {
         self.busy = Some(control.clone());
         let tx = self.tx.clone();
         thread::spawn(move || {
-            let mut out = |line: String| {
-                let _ = tx.send(Event::Out(line));
+            let mut send = |event: Event| {
+                let _ = tx.send(event);
             };
-            job(&control, &mut out);
-            out(format!("status {NAME} is waiting"));
-            let _ = tx.send(Event::Finished);
+            job(&control, &mut send);
+            send(Event::Out(format!("status {NAME} is waiting")));
+            send(Event::Finished);
         });
     }
 }

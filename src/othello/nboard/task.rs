@@ -7,7 +7,7 @@ use crate::othello::ggf::Record;
 use crate::othello::search::reason::reason;
 use crate::othello::search::solve::{final_score, Solver};
 use crate::othello::search::{think, Level, Ranker};
-use crate::othello::{square_name, Board};
+use crate::othello::{square_name, Board, Position};
 use crate::search::{Control, Report};
 
 /// Exact solves start at twice the depth in empties, and never above this (the solver's
@@ -97,20 +97,35 @@ pub fn move_budget_ms(left_ms: u64, empties: u32) -> u64 {
     (left_ms.saturating_sub(100) / moves_left).max(10)
 }
 
-/// Every position of `game`, each with its count of moves made (passes count, a pass the
-/// record left out included), as NBoard's `analysis` lines number them.
-pub fn game_positions(game: &Record) -> Vec<(usize, Board)> {
+/// One position of a game, as `analyze` scores it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spot {
+    /// Moves made before it (passes count, a pass the record left out included), as NBoard's
+    /// `analysis` lines number positions.
+    pub made: usize,
+    pub position: Position,
+    /// The index in the record's move list of the move played from here (None at the end of
+    /// the list and before a pass the record left out).
+    pub item: Option<usize>,
+}
+
+/// Every position of `game`, from its start to its last move.
+pub fn game_positions(game: &Record) -> Vec<Spot> {
     let mut position = game.start;
-    let mut list = vec![(0, position.board)];
-    for (_, item) in &game.moves {
-        position = match item.square {
+    let mut list = Vec::new();
+    for (i, (_, item)) in game.moves.iter().enumerate() {
+        let next = match item.square {
             None => position.pass(),
             Some(sq) => match position.play(sq) {
                 Some(next) => next,
                 // A pass the record left out (the game was replayed, so this is legal).
                 None => {
+                    list.push(Spot {
+                        made: list.len(),
+                        position,
+                        item: None,
+                    });
                     position = position.pass();
-                    list.push((list.len(), position.board));
                     match position.play(sq) {
                         Some(next) => next,
                         None => break,
@@ -118,8 +133,18 @@ pub fn game_positions(game: &Record) -> Vec<(usize, Board)> {
                 }
             },
         };
-        list.push((list.len(), position.board));
+        list.push(Spot {
+            made: list.len(),
+            position,
+            item: Some(i),
+        });
+        position = next;
     }
+    list.push(Spot {
+        made: list.len(),
+        position,
+        item: None,
+    });
     list
 }
 
@@ -137,22 +162,30 @@ fn value(board: &Board, depth: Depth, control: &Control) -> i32 {
         .score
 }
 
-/// `analyze`: `analysis <moves made> <eval>` for every position of the game, from the last to
-/// the first (the endgame first, where exact solves are quick and most telling), the eval in
-/// discs for the side to move there, as `go` would score it.
-pub fn analyze(
-    positions: &[(usize, Board)],
-    depth: Depth,
-    control: &Control,
-    out: &mut dyn FnMut(String),
-) {
-    for (made, board) in positions.iter().rev() {
-        let score = value(board, depth, control);
+/// `analyze`: the value of every position of the game, from the last to the first (the
+/// endgame first, where exact solves are quick and most telling), as `go` would score it.
+/// `found` gets each spot with its value in centi-discs for the side to move there; the
+/// caller sends it as [`analysis_line`].
+pub fn analyze(spots: &[Spot], depth: Depth, control: &Control, found: &mut dyn FnMut(Spot, i32)) {
+    for spot in spots.iter().rev() {
+        let score = value(&spot.position.board, depth, control);
         if control.is_stopped() {
             return;
         }
-        out(format!("analysis {made} {}", discs(score)));
+        found(*spot, score);
     }
+}
+
+/// `analysis <moves made> <eval>`, the eval in discs from black's point of view, as NBoard
+/// plots it (its own engines send black's view, and its graph draws the games' move evals
+/// that way too), though `go` and `hint` are for the side to move.
+pub fn analysis_line(spot: &Spot, score: i32) -> String {
+    let black = if spot.position.black_to_move {
+        score
+    } else {
+        -score
+    };
+    format!("analysis {} {}", spot.made, discs(black))
 }
 
 /// One scored move of a hint.
