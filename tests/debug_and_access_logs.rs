@@ -34,12 +34,9 @@ fn run(args: &[&str], input: &str) -> (String, String, Option<i32>) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    // An engine that refuses its arguments ends before reading: its closed pipe is no
+    // failure here, its exit code and output are what the tests check.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
     let out = child.wait_with_output().unwrap();
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
