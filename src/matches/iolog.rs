@@ -2,14 +2,17 @@
 //! from one, with the time, the game's number (0 before the first game) and the engine's name,
 //! as cutechess-cli's `-debug` and fastchess's `-log` keep them:
 //!
-//!     20261204T184001.123Z game 3 alice > position startpos moves f5
-//!     20261204T184001.327Z game 3 alice < bestmove d6
+//! ```text
+//! 20261204T184001.123Z game 3 alice > position startpos moves f5
+//! 20261204T184001.327Z game 3 alice < bestmove d6
+//! ```
 
+use parking_lot::Mutex;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// The log file, shared by every engine of the match; each line is one write.
 pub struct IoLog {
@@ -28,9 +31,7 @@ impl IoLog {
     /// Writes one line; a failed write is ignored (the log must not stop the match).
     fn line(&self, game: usize, engine: &str, arrow: char, text: &str) {
         let line = format!("{} game {game} {engine} {arrow} {text}\n", now());
-        if let Ok(mut file) = self.file.lock() {
-            let _ = file.write_all(line.as_bytes());
-        }
+        let _ = self.file.lock().write_all(line.as_bytes());
     }
 }
 
