@@ -116,12 +116,9 @@ pub fn access(client: &str, method: &str, path: &str, status: &str) {
     );
 }
 
-/// `2026-12-04T19:05:01.123Z`.
-pub fn timestamp(t: SystemTime) -> String {
-    let d = t.duration_since(UNIX_EPOCH).unwrap_or_default();
-    let secs = d.as_secs();
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    // Days to a civil date (Howard Hinnant's algorithm).
+/// The UTC date `(year, month, day)` of a day counted from 1970-01-01 (Howard Hinnant's
+/// civil-from-days algorithm).
+pub fn civil_date(days: u64) -> (i64, i64, i64) {
     let z = days as i64 + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -130,7 +127,15 @@ pub fn timestamp(t: SystemTime) -> String {
     let mp = (5 * doy + 2) / 153;
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    (yoe + era * 400 + i64::from(month <= 2), month, day)
+}
+
+/// `2026-12-04T19:05:01.123Z`.
+pub fn timestamp(t: SystemTime) -> String {
+    let d = t.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let secs = d.as_secs();
+    let rem = secs % 86_400;
+    let (year, month, day) = civil_date(secs / 86_400);
     format!(
         "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
         rem / 3600,

@@ -77,9 +77,6 @@ fn node(input: &str) -> Res<'_, Node> {
 /// stack, so this bounds memory and the drop of the tree, not the call stack).
 pub const MAX_NESTING: usize = 1000;
 
-/// Largest SGF file `loadsgf` reads.
-pub const MAX_FILE_BYTES: u64 = 16 << 20;
-
 /// Why parsing stopped: where, and a message when it is not a plain syntax error.
 struct Stop<'a> {
     input: &'a str,
@@ -193,22 +190,6 @@ impl From<SizeError> for SgfError {
     }
 }
 
-/// Why `loadsgf` cannot read a file (the path as given).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum FileError {
-    /// A directory, a FIFO, a device...: `kind` says which.
-    #[error("'{path}' is {kind}")]
-    NotAFile { path: String, kind: &'static str },
-    #[error("'{0}' is larger than {mib} MiB", mib = MAX_FILE_BYTES >> 20)]
-    TooLarge(String),
-    #[error("cannot read '{path}': {why}")]
-    Unreadable { path: String, why: String },
-    #[error("'{0}' is not UTF-8 text")]
-    NotUtf8(String),
-}
-
-error_text!(derived: FileError);
-
 /// [`read_trees`] with the error as text.
 pub fn parse(text: &str) -> Result<Vec<Tree>, String> {
     Ok(read_trees(text)?)
@@ -228,53 +209,6 @@ pub fn read_trees(text: &str) -> Result<Vec<Tree>, SgfError> {
             column,
         }
     })
-}
-
-/// Reads an SGF file for `loadsgf`: a regular file of at most [`MAX_FILE_BYTES`], checked
-/// before it is opened (a FIFO, a device or a directory is refused without blocking), opened
-/// non-blocking in case it was swapped since, and checked again once open.
-pub fn read_file(path: &str) -> Result<String, FileError> {
-    use std::io::Read;
-    let unreadable = |e: std::io::Error| FileError::Unreadable {
-        path: path.into(),
-        why: e.to_string(),
-    };
-    let check = |meta: &std::fs::Metadata| -> Result<(), FileError> {
-        if !meta.is_file() {
-            let kind = if meta.is_dir() {
-                "a directory"
-            } else {
-                "not a regular file"
-            };
-            return Err(FileError::NotAFile {
-                path: path.into(),
-                kind,
-            });
-        }
-        if meta.len() > MAX_FILE_BYTES {
-            return Err(FileError::TooLarge(path.into()));
-        }
-        Ok(())
-    };
-    let meta = std::fs::metadata(path).map_err(unreadable)?;
-    check(&meta)?;
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let file = options.open(path).map_err(unreadable)?;
-    check(&file.metadata().map_err(unreadable)?)?;
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(unreadable)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(FileError::TooLarge(path.into()));
-    }
-    String::from_utf8(bytes).map_err(|_| FileError::NotUtf8(path.into()))
 }
 
 fn sgf_point(text: &str, size: usize) -> Result<Option<usize>, SgfError> {

@@ -186,19 +186,10 @@ pub fn run_name(records: &Path) -> String {
     name
 }
 
-/// `YYYYMMDDThhmmssZ` for seconds since 1970 (the civil-from-days conversion for the date).
+/// `YYYYMMDDThhmmssZ` for seconds since 1970.
 pub fn utc_stamp(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
     let rem = secs % 86_400;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let (year, month, day) = crate::logging::civil_date(secs / 86_400);
     format!(
         "{year:04}{month:02}{day:02}T{:02}{:02}{:02}Z",
         rem / 3600,
