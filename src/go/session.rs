@@ -1,6 +1,6 @@
 //! The go adapter: protocol notation and output lines over `go`. See protocol/go.md.
 
-use crate::games::record::Tags;
+use crate::games::record::GameRecord;
 use crate::games::rules::Rules;
 use crate::go::analysis::{classic, extended};
 use crate::go::gtp::analyze;
@@ -14,16 +14,12 @@ use crate::protocol::args::unknown_command;
 use crate::protocol::{Args, StartSpec};
 use crate::search::{Info, Job, Limits, Outcome, Report};
 use crate::session::options::{Kind, Options, Spec};
-use crate::session::record as session_record;
-use crate::session::variant::{self, Adapter, Out, PerftJob, SessionError, Variant};
+use crate::session::variant::{Adapter, Kept, Out, PerftJob, SessionError, Shared, Variant};
 use parking_lot::Mutex;
 use std::sync::Arc;
 
 pub struct GoVariant {
-    record: Record,
-    /// What the loaded record said besides the moves (players, komi, ...); cleared by
-    /// `position`.
-    tags: Tags,
+    kept: Kept<Record>,
     /// The search and its size in MiB (`USI_Hash`), kept between moves for tree reuse.
     engine: Mutex<Option<(u64, Arc<Mcts>)>>,
 }
@@ -31,8 +27,7 @@ pub struct GoVariant {
 impl GoVariant {
     pub fn new() -> Self {
         GoVariant {
-            record: Record::start(),
-            tags: Tags::default(),
+            kept: Kept::new(Record::start()),
             engine: Mutex::new(None),
         }
     }
@@ -48,7 +43,7 @@ impl Default for GoVariant {
 #[derive(Debug, thiserror::Error)]
 pub enum GoError {
     #[error(transparent)]
-    Rules(RulesError),
+    Rules(#[from] RulesError),
     /// Move `number` (from 1) of a `position` command's list is no vertex.
     #[error("move {number} '{text}': {error}")]
     ListedVertex {
@@ -89,16 +84,8 @@ impl From<GoError> for SessionError {
 }
 
 impl Adapter for GoVariant {
-    const COMMANDS: &'static [&'static str] = &[
-        "benson",
-        "loadsgf",
-        "loadsgftext",
-        "undo",
-        "score",
-        "record",
-        "loadrecord",
-        "loadrecordtext",
-    ];
+    const COMMANDS: &'static [&'static str] =
+        &["benson", "loadsgf", "loadsgftext", "undo", "score"];
     const OPTIONS: &'static [Spec] = &[
         // Each report of `go` also carries the KataGo analysis line.
         Spec::game("GoAnalysis", Kind::Check(false)),
@@ -116,19 +103,14 @@ impl Adapter for GoVariant {
     type Rules = Record;
     type Record = Record;
 
-    fn rules(&self) -> &Record {
-        &self.record
-    }
-
-    fn set_record(&mut self, record: Record) {
-        self.record = record;
-        self.tags = Tags::default();
-    }
-
     type Error = GoError;
 
-    fn start(start: &StartSpec, _options: &Options) -> Result<Record, GoError> {
-        variant::start(start).map_err(GoError::Rules)
+    fn kept(&self) -> &Kept<Record> {
+        &self.kept
+    }
+
+    fn kept_mut(&mut self) -> &mut Kept<Record> {
+        &mut self.kept
     }
 
     /// A GTP vertex or `pass`; a bad one is named with its number.
@@ -148,7 +130,7 @@ impl Adapter for GoVariant {
     }
 
     fn status(&self) -> Vec<String> {
-        let game = &self.record.game;
+        let game = &self.kept.record.game;
         let ko = match game.ko {
             Some(p) => format!(", ko at {}", format_move(&game.board, Some(p))),
             None => String::new(),
@@ -160,6 +142,30 @@ impl Adapter for GoVariant {
                 Color::White => "white",
             }
         )]
+    }
+
+    /// The kept tags, with the `Komi` option's komi unless the record gave one, and the result
+    /// of a game ended by two passes: the referee's area count (every stone alive) with the
+    /// record's komi.
+    fn game_record(&self, options: &Options) -> GameRecord<Record> {
+        let Kept { record, tags } = &self.kept;
+        let mut tags = tags.clone();
+        if tags.get("KM").is_none() {
+            tags.set("KM", komi(options).to_string());
+        }
+        let komi = tags
+            .get("KM")
+            .and_then(|k| k.parse().ok())
+            .unwrap_or(komi(options));
+        if tags.result.is_none() && record.outcome().is_some() {
+            let board = &record.game.board;
+            let all_alive = score::Judgement {
+                life: vec![score::Life::None; board.len()],
+            };
+            let total = score::area_score(board, &all_alive, komi);
+            tags.result = Some(score::format_score(total));
+        }
+        go_record::from_position(&record.game, tags)
     }
 }
 
@@ -176,7 +182,7 @@ impl GoVariant {
                 .filter(|k| k.is_finite())
                 .ok_or_else(|| GoError::Komi(text.into()))?,
         };
-        let game = &self.record.game;
+        let game = &self.kept.record.game;
         // The judgement GTP's final_score and final_status_list give: the search's ownership,
         // with Benson's unconditional status over it.
         let ownership = go_player::fresh_ownership(game, komi);
@@ -230,7 +236,7 @@ impl Variant for GoVariant {
         if depth == 0 || depth > perft::MAX_DEPTH {
             return Err(GoError::PerftDepth(depth).into());
         }
-        let mut game = self.record.game.clone();
+        let mut game = self.kept.record.game.clone();
         Ok(Box::new(move |stop| {
             let divide = perft::divide_until(&mut game, depth, &stop)?;
             Some(
@@ -247,7 +253,7 @@ impl Variant for GoVariant {
     }
 
     fn search(&self, _limits: &Limits, options: &Options) -> Job {
-        let game = self.record.game.clone();
+        let game = self.kept.record.game.clone();
         if let Some((_, engine)) = self.engine.lock().as_ref() {
             let analysis = options
                 .check("GoAnalysis")
@@ -299,7 +305,7 @@ impl Variant for GoVariant {
     }
 
     fn moves_to_go(&self) -> Option<u64> {
-        Some(crate::go::search::moves_to_go(&self.record.game.board))
+        Some(crate::go::search::moves_to_go(&self.kept.record.game.board))
     }
 
     fn extension(
@@ -312,64 +318,23 @@ impl Variant for GoVariant {
     ) -> Result<(), SessionError> {
         match name {
             "benson" => {
-                let board: &Board = &self.record.game.board;
+                let board: &Board = &self.kept.record.game.board;
                 let report = if args.flag("classic")? {
                     classic(board).report(board)
                 } else {
-                    extended(board, self.record.game.ko).report(board)
+                    extended(board, self.kept.record.game.ko).report(board)
                 };
                 for line in report {
                     out(&line);
                 }
                 Ok(())
             }
-            // `loadsgf`/`loadsgftext` are the record commands' old names, kept as aliases.
-            "record" | "loadrecord" | "loadrecordtext" | "loadsgf" | "loadsgftext" => {
-                let name = match name {
-                    "loadsgf" => "loadrecord",
-                    "loadsgftext" => "loadrecordtext",
-                    other => other,
-                };
-                let komi = komi(options);
-                let (record, tags) = (&self.record, &self.tags);
-                let write = || {
-                    let mut tags = tags.clone();
-                    if tags.get("KM").is_none() {
-                        tags.set("KM", komi.to_string());
-                    }
-                    // A game ended by two passes: the referee's area count (every stone
-                    // alive) with the record's komi.
-                    let komi = tags.get("KM").and_then(|k| k.parse().ok()).unwrap_or(komi);
-                    if tags.result.is_none() && record.outcome().is_some() {
-                        let board = &record.game.board;
-                        let all_alive = score::Judgement {
-                            life: vec![score::Life::None; board.len()],
-                        };
-                        let total = score::area_score(board, &all_alive, komi);
-                        tags.result = Some(score::format_score(total));
-                    }
-                    go_record::write(&go_record::from_position(&record.game, tags))
-                };
-                let mut loaded = None;
-                session_record::run::<Record>(
-                    name,
-                    args,
-                    write,
-                    |game| {
-                        loaded = Some((game.replay()?, game.tags));
-                        Ok(())
-                    },
-                    out,
-                )?;
-                if let Some((record, tags)) = loaded {
-                    self.set_record(record);
-                    self.tags = tags;
-                }
-                Ok(())
-            }
+            // The record commands' old names, kept as aliases.
+            "loadsgf" => self.record_command("loadrecord", args, options, out),
+            "loadsgftext" => self.record_command("loadrecordtext", args, options, out),
             "undo" => {
                 args.none()?;
-                if self.record.game.undo() {
+                if self.kept.record.game.undo() {
                     Ok(())
                 } else {
                     Err(GoError::NothingToUndo.into())

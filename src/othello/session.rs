@@ -5,7 +5,7 @@
 //! automatically; an explicit `pass` is accepted right after such an automatic pass (clients
 //! that send the passes they saw) and refused otherwise.
 
-use crate::games::record::{GameRecord, RecordError, Tags};
+use crate::games::record::{GameRecord, RecordError};
 use crate::games::rules::{Rules, Verdict};
 use crate::othello::board::{flips, squares};
 use crate::othello::count::{count, CountError, CountRow};
@@ -20,9 +20,9 @@ use crate::protocol::args::unknown_command;
 use crate::protocol::{Args, StartSpec};
 use crate::search::{Job, Limits};
 use crate::session::options::{Kind, Options, Spec};
-use crate::session::record as session_record;
-use crate::session::variant::{Adapter, Out, PerftJob, SessionError, Variant};
+use crate::session::variant::{Adapter, Kept, Out, PerftJob, SessionError, Variant};
 use crate::stop::{Budget, Halt};
+use std::borrow::Borrow;
 use std::time::Instant;
 
 /// `count` goes no deeper: depth 12 already holds a few hundred million positions.
@@ -170,48 +170,31 @@ fn move_list(board: &Board) -> Vec<String> {
     squares(board.moves()).map(square_name).collect()
 }
 
+impl From<Position> for Record {
+    fn from(position: Position) -> Record {
+        Record::new(position)
+    }
+}
+
+impl Borrow<Position> for Record {
+    fn borrow(&self) -> &Position {
+        &self.state.position
+    }
+}
+
 pub struct OthelloVariant {
-    game: Record,
-    /// What the loaded record said besides the moves; cleared by `position`.
-    tags: Tags,
+    kept: Kept<Record>,
 }
 
 impl OthelloVariant {
     pub fn new() -> Self {
         OthelloVariant {
-            game: Record::new(Position::START),
-            tags: Tags::default(),
+            kept: Kept::new(Record::new(Position::START)),
         }
     }
 
     pub fn position(&self) -> Position {
-        self.game.state.position
-    }
-}
-
-impl OthelloVariant {
-    /// The game so far from its start, with the loaded record's tags.
-    fn game_record(&self) -> GameRecord<Position> {
-        let mut states: Vec<Position> = self.game.history.iter().map(|s| s.position).collect();
-        states.push(self.game.state.position);
-        othello_record::from_positions(&states, self.tags.clone())
-    }
-}
-
-impl Record {
-    /// The session's record of a game read from a record: its start, then every placement.
-    fn load(game: &GameRecord<Position>) -> Result<(Record, Tags), RecordError> {
-        let mut record = Record::new(game.start);
-        for (i, &mv) in game.moves.iter().enumerate() {
-            record
-                .apply(&square_name(mv))
-                .map_err(|e| RecordError::Move {
-                    ply: i + 1,
-                    text: square_name(mv),
-                    why: e.to_string(),
-                })?;
-        }
-        Ok((record, game.tags.clone()))
+        self.kept.record.state.position
     }
 }
 
@@ -363,16 +346,7 @@ impl OthelloVariant {
 }
 
 impl Adapter for OthelloVariant {
-    const COMMANDS: &'static [&'static str] = &[
-        "count",
-        "flips",
-        "hint",
-        "solve",
-        "undo",
-        "record",
-        "loadrecord",
-        "loadrecordtext",
-    ];
+    const COMMANDS: &'static [&'static str] = &["count", "flips", "hint", "solve", "undo"];
     const OPTIONS: &'static [Spec] = &[Spec::game(
         "Level",
         Kind::Spin {
@@ -386,13 +360,12 @@ impl Adapter for OthelloVariant {
     type Record = Record;
     type Error = OthelloError;
 
-    fn rules(&self) -> &Position {
-        &self.game.state.position
+    fn kept(&self) -> &Kept<Record> {
+        &self.kept
     }
 
-    fn set_record(&mut self, game: Record) {
-        self.game = game;
-        self.tags = Tags::default();
+    fn kept_mut(&mut self) -> &mut Kept<Record> {
+        &mut self.kept
     }
 
     /// The position as given (not the rules' `from_text`, which passes at once for a side
@@ -469,6 +442,41 @@ impl Adapter for OthelloVariant {
             format!("moves: {}", move_list(&pos.board).join(" ")),
         ]
     }
+
+    /// Every position of the game so far, with the kept tags.
+    fn game_record(&self, _options: &Options) -> GameRecord<Position> {
+        let Kept { record, tags } = &self.kept;
+        let mut states: Vec<Position> = record.history.iter().map(|s| s.position).collect();
+        states.push(record.state.position);
+        othello_record::from_positions(&states, tags.clone())
+    }
+
+    /// GGF, or the transcript with `record transcript` (`record ggf`: GGF too).
+    fn write_record(&self, args: Args, options: &Options) -> Result<Vec<String>, SessionError> {
+        let game = self.game_record(options);
+        match args.optional_word()? {
+            Some("transcript") => return Ok(vec![othello_record::write_transcript(&game)]),
+            Some("ggf") => {}
+            _ => args.none()?,
+        }
+        let ggf = othello_record::write_ggf(&game);
+        Ok(ggf.lines().map(String::from).collect())
+    }
+
+    /// Its start, then every placement, so that `undo` steps back through them.
+    fn load_record(game: &GameRecord<Position>) -> Result<Record, RecordError> {
+        let mut record = Record::new(game.start);
+        for (i, &mv) in game.moves.iter().enumerate() {
+            record
+                .apply(&square_name(mv))
+                .map_err(|e| RecordError::Move {
+                    ply: i + 1,
+                    text: square_name(mv),
+                    why: e.to_string(),
+                })?;
+        }
+        Ok(record)
+    }
 }
 
 impl Variant for OthelloVariant {
@@ -543,41 +551,14 @@ impl Variant for OthelloVariant {
             }
             "undo" => {
                 args.none()?;
-                match self.game.history.pop() {
+                let game = &mut self.kept.record;
+                match game.history.pop() {
                     Some(before) => {
-                        self.game.state = before;
+                        game.state = before;
                         Ok(())
                     }
                     None => Err(OthelloError::NothingToUndo),
                 }
-            }
-            "record" if args.optional_word()? == Some("transcript") => {
-                out(&othello_record::write_transcript(&self.game_record()));
-                Ok(())
-            }
-            "record" | "loadrecord" | "loadrecordtext" => {
-                let args = if name == "record" && args.optional_word()? == Some("ggf") {
-                    Args::new(name, "")
-                } else {
-                    args
-                };
-                let game = self.game_record();
-                let mut loaded = None;
-                session_record::run::<Position>(
-                    name,
-                    args,
-                    || othello_record::write_ggf(&game),
-                    |game| {
-                        loaded = Some(Record::load(&game)?);
-                        Ok(())
-                    },
-                    out,
-                )?;
-                if let Some((record, tags)) = loaded {
-                    self.set_record(record);
-                    self.tags = tags;
-                }
-                Ok(())
             }
             _ => return Err(SessionError::Parse(unknown_command(name))),
         };

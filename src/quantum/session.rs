@@ -1,6 +1,6 @@
 //! The quantum shogi adapter: protocol notation and output lines over `quantum`.
 
-use crate::games::record::Tags;
+use crate::games::record::GameRecord;
 use crate::games::rules::Rules;
 use crate::memory;
 use crate::protocol::args::unknown_command;
@@ -15,8 +15,7 @@ use crate::quantum::{square_name, PlayError, RecordError};
 use crate::search::tt::Table;
 use crate::search::{Job, Limits, MateJob, Searcher};
 use crate::session::options::{Kind, Options, Spec};
-use crate::session::record as session_record;
-use crate::session::variant::{self, Adapter, Out, PerftJob, SessionError, Variant};
+use crate::session::variant::{self, Adapter, Kept, Out, PerftJob, SessionError, Variant};
 use crate::stop::Budget;
 use parking_lot::Mutex;
 use std::sync::Arc;
@@ -25,7 +24,7 @@ use std::sync::Arc;
 #[derive(Debug, thiserror::Error)]
 pub enum QuantumError {
     #[error(transparent)]
-    Rules(RecordError),
+    Rules(#[from] RecordError),
     /// Move `number` (from 1) of a `position` command's list.
     #[error("illegal move {text} (move {number} of the list): {error}")]
     Listed {
@@ -48,10 +47,9 @@ impl From<QuantumError> for SessionError {
 }
 
 pub struct QuantumVariant {
-    /// The current position and the keys of the game so far (for repetition).
-    record: Record,
-    /// What the loaded kifu said besides the moves; cleared by `position`.
-    tags: Tags,
+    /// The current position and the keys of the game so far (for repetition), with the loaded
+    /// kifu's tags.
+    kept: Kept<Record>,
     /// The search with its hash table, kept from one `go` to the next (allocated on first use).
     searcher: Arc<Mutex<Option<Searcher<QGame>>>>,
 }
@@ -59,8 +57,7 @@ pub struct QuantumVariant {
 impl QuantumVariant {
     pub fn new() -> Self {
         QuantumVariant {
-            record: Record::new(Position::start(), Ruleset::default()),
-            tags: Tags::default(),
+            kept: Kept::new(Record::new(Position::start(), Ruleset::default())),
             searcher: Arc::new(Mutex::new(None)),
         }
     }
@@ -87,7 +84,7 @@ fn rules(options: &Options) -> Ruleset {
 const STRATEGIES: &[&str] = &["search", "possibilityist", "random"];
 
 impl Adapter for QuantumVariant {
-    const COMMANDS: &'static [&'static str] = &["undo", "record", "loadrecord", "loadrecordtext"];
+    const COMMANDS: &'static [&'static str] = &["undo"];
     const OPTIONS: &'static [Spec] = &[
         Spec::game("KakuteiNifu", Kind::Check(true)),
         Spec::game(
@@ -101,19 +98,18 @@ impl Adapter for QuantumVariant {
     type Rules = Record;
     type Record = Record;
 
-    fn rules(&self) -> &Record {
-        &self.record
-    }
-
-    fn set_record(&mut self, record: Record) {
-        self.record = record;
-        self.tags = Tags::default();
-    }
-
     type Error = QuantumError;
 
+    fn kept(&self) -> &Kept<Record> {
+        &self.kept
+    }
+
+    fn kept_mut(&mut self) -> &mut Kept<Record> {
+        &mut self.kept
+    }
+
     fn start(start: &StartSpec, options: &Options) -> Result<Record, QuantumError> {
-        let record: Record = variant::start(start).map_err(QuantumError::Rules)?;
+        let record: Record = variant::start(start)?;
         Ok(Record::new(record.position().clone(), rules(options)))
     }
 
@@ -129,18 +125,29 @@ impl Adapter for QuantumVariant {
     }
 
     fn with_options(&self, options: &Options) -> Option<Record> {
-        let position = self.record.position().clone();
+        let position = self.kept.record.position().clone();
         Some(Record::new(position, rules(options)))
     }
 
     fn status(&self) -> Vec<String> {
-        let repeats = self.record.repetitions();
-        let attacked = threatened(&self.record);
+        let repeats = self.kept.record.repetitions();
+        let attacked = threatened(&self.kept.record);
         (repeats > 1)
             .then(|| format!("repetition: this position occurred {repeats} times"))
             .into_iter()
             .chain((!attacked.is_empty()).then(|| format!("king attacked: {}", attacked.join(" "))))
             .collect()
+    }
+
+    /// The kept tags, with the result and its reason once the game has ended.
+    fn game_record(&self, _options: &Options) -> GameRecord<Record> {
+        let Kept { record, tags } = &self.kept;
+        let mut tags = tags.clone();
+        if let Some(end) = record.outcome() {
+            tags.result = Some(end.verdict.score().into());
+            tags.reason = Some(end.reason.to_string());
+        }
+        kifu::from_record(record, tags)
     }
 }
 
@@ -156,21 +163,24 @@ fn threatened(record: &Record) -> Vec<String> {
 
 impl Variant for QuantumVariant {
     fn warnings(&self) -> Vec<String> {
-        threatened(&self.record)
+        threatened(&self.kept.record)
     }
 
     fn new_game(&mut self) {
         if let Some(searcher) = self.searcher.lock().as_mut() {
             searcher.clear();
         }
-        self.record = Record::new(self.record.position().clone(), self.record.rules());
+        self.kept.record = Record::new(
+            self.kept.record.position().clone(),
+            self.kept.record.rules(),
+        );
     }
 
     fn perft(&self, depth: u32, options: &Options, _out: Out) -> Result<PerftJob, SessionError> {
         if depth == 0 || depth > perft::MAX_DEPTH {
             return Err(QuantumError::PerftDepth(depth).into());
         }
-        let pos = self.record.position().clone();
+        let pos = self.kept.record.position().clone();
         let rules = rules(options);
         Ok(Box::new(move |stop| {
             let counts = perft::divide_until(&pos, depth, &rules, &stop)?;
@@ -212,9 +222,9 @@ impl Variant for QuantumVariant {
     }
 
     fn search(&self, _limits: &Limits, options: &Options) -> Job {
-        let game = QGame::new(self.record.position().clone(), rules(options));
+        let game = QGame::new(self.kept.record.position().clone(), rules(options));
         // The current position is the last key; the search adds it itself.
-        let keys = self.record.keys();
+        let keys = self.kept.record.keys();
         let keys = keys[..keys.len().saturating_sub(1)].to_vec();
         let player = match STRATEGIES.get(options.combo("Strategy")) {
             Some(&"possibilityist") => Player::Possibilityist,
@@ -231,7 +241,7 @@ impl Variant for QuantumVariant {
     }
 
     fn mate(&self, options: &Options) -> Option<MateJob> {
-        let pos = self.record.position().clone();
+        let pos = self.kept.record.position().clone();
         let rules = rules(options);
         let hash_mb = options.hash_mb;
         Some(Box::new(move |control| {
@@ -255,43 +265,16 @@ impl Variant for QuantumVariant {
         args: Args,
         _options: &Options,
         _budget: &Budget,
-        out: Out,
+        _out: Out,
     ) -> Result<(), SessionError> {
         match name {
             "undo" => {
                 args.none()?;
-                if self.record.undo() {
+                if self.kept.record.undo() {
                     Ok(())
                 } else {
                     Err(QuantumError::NothingToUndo.into())
                 }
-            }
-            "record" | "loadrecord" | "loadrecordtext" => {
-                let write = || {
-                    let mut tags = self.tags.clone();
-                    let record = &self.record;
-                    if let Some(end) = record.outcome() {
-                        tags.result = Some(end.verdict.score().into());
-                        tags.reason = Some(end.reason.to_string());
-                    }
-                    kifu::write(&kifu::from_record(record, tags))
-                };
-                let mut loaded = None;
-                session_record::run::<Record>(
-                    name,
-                    args,
-                    write,
-                    |game| {
-                        loaded = Some((game.replay()?, game.tags));
-                        Ok(())
-                    },
-                    out,
-                )?;
-                if let Some((record, tags)) = loaded {
-                    self.set_record(record);
-                    self.tags = tags;
-                }
-                Ok(())
             }
             _ => Err(SessionError::Parse(unknown_command(name))),
         }

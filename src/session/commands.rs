@@ -83,9 +83,11 @@ impl<W: Write> Session<W> {
         Flow::Continue
     }
 
-    /// A game's own command: the current game's, or refused as another game's or as unknown.
+    /// A word the protocol does not know: a record command (every game's), the current
+    /// game's own command, or refused as another game's or as unknown.
     pub(super) fn extension(&mut self, name: &str, args: &str) -> Result<(), SessionError> {
-        if !Registered::commands(self.options.variant).contains(&name) {
+        let is_record = record::COMMANDS.contains(&name);
+        if !is_record && !Registered::commands(self.options.variant).contains(&name) {
             let theirs = crate::registry::Game::ALL
                 .iter()
                 .flat_map(|&g| Registered::commands(g))
@@ -104,17 +106,17 @@ impl<W: Write> Session<W> {
             budget,
             ..
         } = self;
-        game.extension(
-            name,
-            Args::new(name, args),
-            options,
-            budget,
-            &mut |l: &str| {
-                crate::logging::output(l);
-                let _ = writeln!(out, "{l}");
-                let _ = out.flush();
-            },
-        )
+        let out = &mut |l: &str| {
+            crate::logging::output(l);
+            let _ = writeln!(out, "{l}");
+            let _ = out.flush();
+        };
+        let args = Args::new(name, args);
+        if is_record {
+            game.record_command(name, args, options, out)
+        } else {
+            game.extension(name, args, options, budget, out)
+        }
     }
 
     pub(super) fn set_option(

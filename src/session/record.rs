@@ -1,14 +1,14 @@
 //! The record commands every game answers (protocol/usi.md, "Game records"): `record` prints
 //! the game so far from its start in the game's format; `loadrecord <path>` and
-//! `loadrecordtext <text>` load a record with its whole history, all or nothing. Each game's
-//! adapter calls [`run`] with how it writes and loads its games; the formats are the games'
-//! (`games::record::Recordable`).
+//! `loadrecordtext <text>` load a record with its whole history, all or nothing. The session
+//! answers them for every game (`variant::Shared::record_command`) with the adapter's hooks;
+//! the formats are the games' (`games::record::Recordable`).
 
-use super::variant::{Out, SessionError};
+use super::variant::SessionError;
 use crate::games::record::{GameRecord, RecordError, Recordable, MAX_RECORD_BYTES};
 use crate::protocol::Args;
 
-/// The record commands, as the session's games list them in their `COMMANDS`.
+/// The record commands, every game's.
 pub const COMMANDS: [&str; 3] = ["record", "loadrecord", "loadrecordtext"];
 
 /// Why `loadrecord` cannot read a file (the path as given).
@@ -99,38 +99,21 @@ pub fn read_file(path: &str) -> Result<String, FileError> {
     String::from_utf8(bytes).map_err(|_| FileError::NotUtf8(path.into()))
 }
 
-/// Runs `record` (`name` is one of [`COMMANDS`]): `write` gives the record text, printed line by
-/// line; `loadrecord`/`loadrecordtext` read a record with `R`'s reader and hand it to `load`
-/// (which replaces the game only when it succeeds).
-pub fn run<R: Recordable>(
-    name: &str,
-    args: Args,
-    write: impl FnOnce() -> String,
-    load: impl FnOnce(GameRecord<R>) -> Result<(), SessionError>,
-    out: Out,
-) -> Result<(), SessionError> {
-    match name {
-        "record" => {
-            args.none()?;
-            for line in write().lines() {
-                out(line);
-            }
-            Ok(())
-        }
-        "loadrecord" => {
-            let path = args.rest("expected a file path")?.to_string();
-            let text = read_file(&path).map_err(RecordCommandError::File)?;
-            let game = R::read_record(&text).map_err(|error| RecordCommandError::Record {
+/// Reads the record of `loadrecord <path>` or `loadrecordtext <text>` (`name`) with `R`'s
+/// reader; the session replaces its game only when this and the replay succeed.
+pub fn read<R: Recordable>(name: &str, args: Args) -> Result<GameRecord<R>, SessionError> {
+    if name == "loadrecord" {
+        let path = args.rest("expected a file path")?.to_string();
+        let text = read_file(&path).map_err(RecordCommandError::File)?;
+        Ok(
+            R::read_record(&text).map_err(|error| RecordCommandError::Record {
                 path: Some(path),
                 error,
-            })?;
-            load(game)
-        }
-        _ => {
-            let text = args.rest("expected a record")?;
-            let game = R::read_record(text)
-                .map_err(|error| RecordCommandError::Record { path: None, error })?;
-            load(game)
-        }
+            })?,
+        )
+    } else {
+        let text = args.rest("expected a record")?;
+        Ok(R::read_record(text)
+            .map_err(|error| RecordCommandError::Record { path: None, error })?)
     }
 }

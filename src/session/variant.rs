@@ -2,15 +2,19 @@
 //! moves, side to move, the board) is written once here over the game's
 //! [`crate::games::rules::Rules`], the code the match referee runs too, so the engine and the
 //! referee read moves and positions the same way. [`Variant`] is the rest, per game: the search
-//! job, perft, bench and the game-only commands. A game's adapter implements [`Adapter`] (how its
-//! record holds the rules) and [`Variant`]; it is [`Shared`] through the impl below.
+//! job, perft, bench and the game-only commands. A game's adapter implements [`Adapter`] (where
+//! it keeps the game, and what it words its own way) and [`Variant`]; it is [`Shared`] through
+//! the impl below, which also answers the record commands every game has.
 
 use super::options::{Options, Spec};
+use super::record;
+use crate::games::record::{GameRecord, RecordError, Recordable, Tags};
 use crate::games::rules::Rules;
 use crate::games::view::{GameView, Played};
 use crate::protocol::{Args, StartSpec};
 use crate::search::{Job, Limits, MateJob};
 use crate::stop::{Budget, Flag};
+use std::borrow::Borrow;
 
 /// Where an extension command writes its lines (flushed one by one, so long jobs stream).
 pub type Out<'a> = &'a mut dyn FnMut(&str);
@@ -75,12 +79,44 @@ pub trait Shared: Send {
     /// moves and the ending, the same answers the match referee and the rooms get, never read
     /// off `display`'s text.
     fn view(&self, options: &Options) -> Box<dyn GameView>;
+
+    /// `record`, `loadrecord` or `loadrecordtext` (`name`, one of [`record::COMMANDS`]):
+    /// prints the game so far in its format, or loads a record with its whole history, all or
+    /// nothing (protocol/usi.md, "Game records").
+    fn record_command(
+        &mut self,
+        name: &str,
+        args: Args,
+        options: &Options,
+        out: Out,
+    ) -> Result<(), SessionError>;
+}
+
+/// The game as a session keeps it: the adapter's record of it, and what the record it was
+/// loaded from said besides the moves (players, komi, ...), written back by `record`; a
+/// `position` command clears them.
+#[derive(Clone, Debug)]
+pub struct Kept<R> {
+    pub record: R,
+    pub tags: Tags,
+}
+
+impl<R> Kept<R> {
+    /// A game set by a `position` command: no tags.
+    pub fn new(record: R) -> Self {
+        Kept {
+            record,
+            tags: Tags::default(),
+        }
+    }
 }
 
 /// How a game's session adapter holds its [`Rules`]: the record a `position` command builds,
-/// and the few things the games word differently (the error naming a bad move, `d`'s lines).
+/// and the few things the games word differently (the error naming a bad move, `d`'s lines,
+/// the game written by `record`).
 pub trait Adapter: Send {
-    type Rules: Rules;
+    /// The game's rules, with its record format.
+    type Rules: Recordable;
     /// The game's own commands (`count`, `flips`, `benson`, ...), by name: the session sends
     /// these, and only these, to [`Variant::extension`].
     const COMMANDS: &'static [&'static str] = &[];
@@ -89,20 +125,36 @@ pub trait Adapter: Send {
     const OPTIONS: &'static [Spec] = &[];
     /// The shared options that change nothing in this game (`setoption` says so).
     const IGNORED_OPTIONS: &'static [&'static str] = &[];
-    /// The game so far as the session keeps it: the rules' state, with anything only the
-    /// session needs beside it (Othello's placements for `undo`).
-    type Record: Send;
-    /// Why a position or a listed move is refused, as the game words it.
-    type Error: std::error::Error + Send + Sync + 'static;
+    /// The game so far as the session keeps it: the rules' state (the rules type itself for
+    /// most games), with anything only the session needs beside it (Othello's placements for
+    /// `undo`), made from a position by `from`.
+    type Record: Send + Borrow<Self::Rules> + From<Self::Rules>;
+    /// Why a position or a listed move is refused, as the game words it; the rules' errors
+    /// convert into it.
+    type Error: std::error::Error + Send + Sync + 'static + From<<Self::Rules as Rules>::Error>;
+
+    /// Where the adapter keeps the current game.
+    fn kept(&self) -> &Kept<Self::Record>;
+
+    /// The same, to change it.
+    fn kept_mut(&mut self) -> &mut Kept<Self::Record>;
 
     /// The current game's rules.
-    fn rules(&self) -> &Self::Rules;
+    fn rules(&self) -> &Self::Rules {
+        self.kept().record.borrow()
+    }
 
-    /// Makes `record` the current game.
-    fn set_record(&mut self, record: Self::Record);
+    /// Makes `record` the current game (the loaded record's tags go).
+    fn set_record(&mut self, record: Self::Record) {
+        *self.kept_mut() = Kept::new(record);
+    }
 
-    /// The record a `position` command starts from ([`start`] for most games).
-    fn start(start: &StartSpec, options: &Options) -> Result<Self::Record, Self::Error>;
+    /// The record a `position` command starts from: the rules' start or position text
+    /// ([`start`]) unless the game reads it otherwise.
+    fn start(start: &StartSpec, options: &Options) -> Result<Self::Record, Self::Error> {
+        let _ = options;
+        Ok(self::start::<Self::Rules>(start)?.into())
+    }
 
     /// Plays the `number`-th move (from 1) of a `position` command; the error is the message.
     fn play_listed(record: &mut Self::Record, number: usize, text: &str)
@@ -122,6 +174,24 @@ pub trait Adapter: Send {
 
     /// `d`'s lines between the board and `sfen <position>` (side to move, repetitions, ...).
     fn status(&self) -> Vec<String>;
+
+    /// The game so far from its start, with the kept tags, as `record` writes it (`options`
+    /// give what the tags leave out, as Go's komi).
+    fn game_record(&self, options: &Options) -> GameRecord<Self::Rules>;
+
+    /// `record`'s lines: [`Adapter::game_record`] in the game's format; no arguments unless
+    /// the game takes some.
+    fn write_record(&self, args: Args, options: &Options) -> Result<Vec<String>, SessionError> {
+        args.none()?;
+        let text = Self::Rules::write_record(&self.game_record(options));
+        Ok(text.lines().map(String::from).collect())
+    }
+
+    /// The record a loaded game becomes: its moves replayed from its start, unless the
+    /// session keeps more than the rules do.
+    fn load_record(game: &GameRecord<Self::Rules>) -> Result<Self::Record, RecordError> {
+        Ok(game.replay()?.into())
+    }
 }
 
 /// The rules' start (`startpos`) or position text (`sfen ...`).
@@ -159,6 +229,28 @@ impl<A: Adapter> Shared for A {
             .with_options(options)
             .unwrap_or_else(|| self.rules().clone());
         Box::new(Played::from_rules(rules))
+    }
+
+    fn record_command(
+        &mut self,
+        name: &str,
+        args: Args,
+        options: &Options,
+        out: Out,
+    ) -> Result<(), SessionError> {
+        if name == "record" {
+            for line in self.write_record(args, options)? {
+                out(&line);
+            }
+            return Ok(());
+        }
+        let game = record::read::<A::Rules>(name, args)?;
+        let record = A::load_record(&game)?;
+        *self.kept_mut() = Kept {
+            record,
+            tags: game.tags,
+        };
+        Ok(())
     }
 }
 
