@@ -3,17 +3,19 @@
 //!
 //! Only what decides the position and the clock is read: `GM` (must be Othello), `TY` (board
 //! size 8, not anti-Othello), `BO` (the start position), the clocks `TI`/`TB`/`TW` and the
-//! `B[...]`/`W[...]` move list; every other property (players, dates, result, comments) is
-//! skipped. Moves are replayed under the
-//! rules, so a game that parses is a legal game. The parser is a loop over properties (no
+//! `B[...]`/`W[...]` move list; [`parse_annotated`] also keeps the players, date, result and
+//! place and each move's note as written, for `othello::record`; every other property
+//! (comments, ...) is skipped. Moves are replayed under the rules, so a game that parses is a
+//! legal game. The parser is a loop over properties (no
 //! recursion) on input of at most [`MAX_GGF_BYTES`].
 
 use super::board::square_name;
 use super::position::{parse_square, Position};
 use crate::games::error_text;
+use crate::games::record::Tags;
 use crate::text::printable;
 use nom::branch::alt;
-use nom::bytes::complete::{escaped, tag, tag_no_case, take_while, take_while1};
+use nom::bytes::complete::{escaped, tag, tag_no_case, take_while1};
 use nom::character::complete::{anychar, char, digit0, digit1, multispace0, none_of, one_of};
 use nom::combinator::{all_consuming, map, opt, recognize, rest, value};
 use nom::sequence::{delimited, pair, preceded, tuple};
@@ -37,22 +39,36 @@ pub struct MoveItem {
 impl MoveItem {
     /// GGF notation: `F5`, `PA`, `F5/1.5`, `F5//2.5`, `F5/1.5/2.5`.
     pub fn to_text(&self) -> String {
-        let mut text = match self.square {
-            Some(sq) => square_name(sq).to_ascii_uppercase(),
-            None => "PA".to_string(),
-        };
-        if self.eval.is_some() || self.time.is_some() {
-            text.push('/');
-            if let Some(e) = self.eval {
-                text.push_str(&e.to_string());
-            }
-            if let Some(t) = self.time {
-                text.push('/');
-                text.push_str(&t.to_string());
-            }
-        }
-        text
+        move_field(
+            self.square,
+            &note_text(self.eval.map(|e| e.to_string()), self.time),
+        )
     }
+}
+
+/// A move field, `B[...]`'s value: the square in capitals or `PA`, then `/<note>` unless the
+/// note is empty.
+pub fn move_field(square: Option<u32>, note: &str) -> String {
+    let mut text = match square {
+        Some(sq) => square_name(sq).to_ascii_uppercase(),
+        None => "PA".to_string(),
+    };
+    if !note.is_empty() {
+        text.push('/');
+        text.push_str(note);
+    }
+    text
+}
+
+/// A move's note as a move field holds it: `<eval>`, `<eval>/<time>` or `/<time>` (the eval
+/// already written, in the caller's precision).
+pub fn note_text(eval: Option<String>, time: Option<f64>) -> String {
+    let mut note = eval.unwrap_or_default();
+    if let Some(t) = time {
+        note.push('/');
+        note.push_str(&t.to_string());
+    }
+    note
 }
 
 /// A parsed and replayed game.
@@ -107,9 +123,8 @@ impl Record {
     /// GGF text of this game; [`parse`] reads it back to the same game.
     pub fn to_text(&self) -> String {
         let mut text = format!(
-            "(;GM[Othello]PC[ryoshi]TY[8]BO[8 {} {}]",
-            board_text(&self.start),
-            if self.start.black_to_move { '*' } else { 'O' }
+            "(;GM[Othello]PC[ryoshi]TY[8]BO[{}]",
+            board_value(&self.start)
         );
         for (tag, clock) in ["TB", "TW"].iter().zip(self.clocks) {
             if let Some(c) = clock {
@@ -124,6 +139,12 @@ impl Record {
         text.push_str(";)");
         text
     }
+}
+
+/// `BO`'s value: the size, the squares ([`board_text`]) and the side to move.
+pub fn board_value(position: &Position) -> String {
+    let side = if position.black_to_move { '*' } else { 'O' };
+    format!("8 {} {side}", board_text(position))
 }
 
 /// The 64 squares in GGF's characters: `*` black, `O` white, `-` empty.
@@ -342,30 +363,36 @@ fn lenient_number(text: &str) -> Option<f64> {
     parsed.ok().map(|(_, v)| v)
 }
 
-fn move_item(input: &str) -> IResult<&str, MoveItem> {
+/// A move field and its note as written (the text after the square's `/`: `<eval>/<time>`).
+fn move_item(input: &str) -> IResult<&str, (MoveItem, &str)> {
     let (input, square) = square_or_pass(input)?;
-    let (input, eval) = opt(preceded(char('/'), take_while(|c| c != '/')))(input)?;
-    let (input, time) = match eval {
-        Some(_) => opt(preceded(char('/'), rest))(input)?,
-        None => (input, None),
+    let (input, note) = opt(preceded(char('/'), rest))(input)?;
+    let note = note.unwrap_or("");
+    let (eval, time) = match note.split_once('/') {
+        Some((eval, time)) => (eval, Some(time)),
+        None => (note, None),
     };
-    Ok((
-        input,
-        MoveItem {
-            square,
-            eval: eval.and_then(lenient_number),
-            time: time.and_then(lenient_number),
-        },
-    ))
+    let item = MoveItem {
+        square,
+        eval: lenient_number(eval),
+        time: time.and_then(lenient_number),
+    };
+    Ok((input, (item, note)))
+}
+
+/// A move field with its note as written (`F5/-2.00/0.01`: `-2.00/0.01`), so that a record
+/// writes the eval back as it came.
+pub fn parse_move_field(text: &str) -> Result<(MoveItem, &str), GgfError> {
+    let text = text.trim();
+    all_consuming(move_item)(text)
+        .map(|(_, m)| m)
+        .map_err(|_| GgfError::BadMoveItem(text.into()))
 }
 
 /// One move as NBoard's `move` command and GGF's `B[...]` write it: `F5`, `f5`, `PA`,
 /// `F5/-1.25/3.2`, `F5//3.2`, `D3/-0,22` (an eval or time that does not parse is ignored).
 pub fn parse_move_item(text: &str) -> Result<MoveItem, GgfError> {
-    let text = text.trim();
-    all_consuming(move_item)(text)
-        .map(|(_, m)| m)
-        .map_err(|_| GgfError::BadMoveItem(text.into()))
+    parse_move_field(text).map(|(item, _)| item)
 }
 
 /// `TAG[value]`: the tag and the raw value (escapes still in).
@@ -498,6 +525,23 @@ fn check_type(text: &str) -> Result<(), GgfError> {
 
 /// Parses one GGF game (optionally preceded by GGS's game count `1`) and replays its moves.
 pub fn parse(text: &str) -> Result<Record, GgfError> {
+    parse_annotated(text).map(|annotated| annotated.game)
+}
+
+/// The GGF properties a record keeps in [`Tags::extra`], in the order it writes them.
+pub const EXTRA_TAGS: [&str; 4] = ["PC", "TI", "TB", "TW"];
+
+/// A game with what a record keeps besides: the players, date, result, place and clocks as
+/// written, and each move's note as written (`-2.00/0.01` of `B[F5/-2.00/0.01]`).
+pub struct Annotated {
+    pub game: Record,
+    pub tags: Tags,
+    /// One per move of `game.moves`.
+    pub notes: Vec<String>,
+}
+
+/// [`parse`], keeping the [`Annotated`] extras.
+pub fn parse_annotated(text: &str) -> Result<Annotated, GgfError> {
     if text.len() > MAX_GGF_BYTES {
         return Err(GgfError::TooLong(text.len()));
     }
@@ -514,6 +558,8 @@ pub fn parse(text: &str) -> Result<Record, GgfError> {
     let mut start: Option<Position> = None;
     let mut clocks = [None; 2];
     let mut items: Vec<(usize, bool, MoveItem)> = Vec::new();
+    let mut tags = Tags::default();
+    let mut notes = Vec::new();
     loop {
         rest = rest.trim_start();
         if rest.starts_with(';') {
@@ -556,12 +602,21 @@ pub fn parse(text: &str) -> Result<Record, GgfError> {
                 start = Some(parse_board(&value)?);
             }
             "B" | "W" => {
-                let item = parse_move_item(&value).map_err(|e| GgfError::Move {
+                let (item, note) = parse_move_field(&value).map_err(|e| GgfError::Move {
                     n: items.len() + 1,
                     error: Box::new(e),
                 })?;
+                notes.push(note.to_string());
                 items.push((at, name == "B", item));
             }
+            _ => {}
+        }
+        match name {
+            "DT" => tags.date = Some(value),
+            "PB" => tags.players[0] = Some(value),
+            "PW" => tags.players[1] = Some(value),
+            "RE" => tags.result = Some(value),
+            n if EXTRA_TAGS.contains(&n) => tags.set(n, value),
             _ => {}
         }
     }
@@ -609,11 +664,15 @@ pub fn parse(text: &str) -> Result<Record, GgfError> {
         }
         moves.push((black, item));
     }
-    Ok(Record {
-        start,
-        moves,
-        position,
-        clocks,
+    Ok(Annotated {
+        game: Record {
+            start,
+            moves,
+            position,
+            clocks,
+        },
+        tags,
+        notes,
     })
 }
 

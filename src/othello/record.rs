@@ -15,14 +15,10 @@ use super::position::Position;
 use super::{square_name, squares};
 use crate::games::record::{GameRecord, RecordError, Recordable, Tags};
 use crate::games::rules::Rules;
-use nom::bytes::complete::{escaped, take_while1};
-use nom::character::complete::{anychar, char, multispace0, none_of, one_of};
-use nom::combinator::{opt, recognize};
-use nom::sequence::{delimited, pair, preceded};
+use nom::character::complete::{multispace0, one_of};
+use nom::combinator::recognize;
+use nom::sequence::{pair, preceded};
 use nom::IResult;
-
-/// The GGF properties kept in [`Tags::extra`], in the order they are written.
-const EXTRA: [&str; 4] = ["PC", "TI", "TB", "TW"];
 
 /// The start as the rules hold it: a side without a move has passed.
 fn settled(position: Position) -> Position {
@@ -36,66 +32,6 @@ pub fn is_ggf(text: &str) -> bool {
         .strip_prefix(['1', '2'])
         .map_or(t, |rest| rest.trim_start());
     t.starts_with('(')
-}
-
-/// `TAG[value]`, escapes still in.
-fn property(input: &str) -> IResult<&str, (&str, &str)> {
-    preceded(
-        multispace0,
-        pair(
-            take_while1(|c: char| c.is_ascii_uppercase()),
-            preceded(
-                multispace0,
-                delimited(
-                    char('['),
-                    |i| {
-                        opt(escaped(none_of("\\]"), '\\', anychar))(i)
-                            .map(|(r, v)| (r, v.unwrap_or("")))
-                    },
-                    char(']'),
-                ),
-            ),
-        ),
-    )(input)
-}
-
-fn unescape(raw: &str) -> String {
-    let mut out = String::with_capacity(raw.len());
-    let mut chars = raw.chars();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            if let Some(next) = chars.next() {
-                out.push(next);
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// The tags of a GGF text that [`ggf::parse`] accepted, and its `B`/`W` values as written.
-fn ggf_tags(text: &str) -> (Tags, Vec<String>) {
-    let mut tags = Tags::default();
-    let mut moves = Vec::new();
-    let Some(open) = text.find(';') else {
-        return (tags, moves);
-    };
-    let mut rest = &text[open + 1..];
-    while let Ok((r, (name, raw))) = property(rest) {
-        rest = r;
-        let value = unescape(raw);
-        match name {
-            "DT" => tags.date = Some(value),
-            "PB" => tags.players[0] = Some(value),
-            "PW" => tags.players[1] = Some(value),
-            "RE" => tags.result = Some(value),
-            "B" | "W" => moves.push(value),
-            n if EXTRA.contains(&n) => tags.set(n, value),
-            _ => {}
-        }
-    }
-    (tags, moves)
 }
 
 /// A [`GgfError`] as a record error: the byte, the property or the move it names.
@@ -166,17 +102,14 @@ fn from_ggf(text: &str, e: GgfError) -> RecordError {
 
 /// Reads a GGF game.
 pub fn read_ggf(text: &str) -> Result<GameRecord<Position>, RecordError> {
-    let game = ggf::parse(text).map_err(|e| from_ggf(text, e))?;
-    let mut record = GameRecord::new(settled(game.start));
-    let (tags, raw) = ggf_tags(text);
-    record.tags = tags;
-    for (i, (_, item)) in game.moves.into_iter().enumerate() {
+    let read = ggf::parse_annotated(text).map_err(|e| from_ggf(text, e))?;
+    let mut record = GameRecord::new(settled(read.game.start));
+    record.tags = read.tags;
+    for ((_, item), note) in read.game.moves.into_iter().zip(read.notes) {
         if let Some(sq) = item.square {
             // The eval and time as written (NBoard's `-2.00`, not a reformatted `-2`).
-            let raw = raw.get(i).map_or("", |r| r.trim());
-            let note = raw.split_once('/').map_or("", |(_, n)| n);
             record.moves.push(sq);
-            record.notes.push(note.to_string());
+            record.notes.push(note);
         }
     }
     while record.notes.last().is_some_and(String::is_empty) {
@@ -193,13 +126,11 @@ pub fn from_ggf_game(game: &ggf::Record, tags: Tags) -> GameRecord<Position> {
     record.tags = tags;
     for (_, item) in &game.moves {
         let Some(sq) = item.square else { continue };
-        let eval = item.eval.map(|e| format!("{e:.2}")).unwrap_or_default();
-        let note = match item.time {
-            Some(t) => format!("{eval}/{t}"),
-            None => eval,
-        };
         record.moves.push(sq);
-        record.notes.push(note);
+        record.notes.push(ggf::note_text(
+            item.eval.map(|e| format!("{e:.2}")),
+            item.time,
+        ));
     }
     while record.notes.last().is_some_and(String::is_empty) {
         record.notes.pop();
@@ -224,33 +155,24 @@ pub fn write_ggf(record: &GameRecord<Position>) -> String {
             s += &format!("{key}[{}]", value(v));
         }
     }
-    for key in ["TI", "TB", "TW"] {
+    for key in &ggf::EXTRA_TAGS[1..] {
         if let Some(v) = tags.get(key) {
             s += &format!("{key}[{}]", value(v));
         }
     }
-    s += &format!(
-        "TY[8]BO[8 {} {}]",
-        ggf::board_text(&start),
-        if start.black_to_move { '*' } else { 'O' }
-    );
+    s += &format!("TY[8]BO[{}]", ggf::board_value(&start));
     let mut position = start;
     for (i, &mv) in record.moves.iter().enumerate() {
         let colour = if position.black_to_move { 'B' } else { 'W' };
-        let note = record.note(i);
-        let note = if note.is_empty() {
-            String::new()
-        } else {
-            format!("/{note}")
-        };
-        s += &format!("{colour}[{}{note}]", square_name(mv).to_ascii_uppercase());
+        s += &format!("{colour}[{}]", ggf::move_field(Some(mv), record.note(i)));
         let before = position.black_to_move;
         if Rules::play(&mut position, mv).is_err() {
             break;
         }
         // The rules passed for a side without a move: GGS writes that pass.
         if position.black_to_move == before && !position.board.is_game_over() {
-            s += if before { "W[PA]" } else { "B[PA]" };
+            let colour = if before { 'W' } else { 'B' };
+            s += &format!("{colour}[{}]", ggf::move_field(None, ""));
         }
     }
     s += ";)";
