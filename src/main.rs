@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use ryoshi::protocol::StartSpec;
 use ryoshi::registry::NAMES;
 use ryoshi::session::options::Options;
+use ryoshi::session::variant::SessionError;
 use ryoshi::session::{new_variant, run};
 use std::io::{self, BufRead, BufReader, IsTerminal, Read};
 use std::process::ExitCode;
@@ -127,6 +128,45 @@ enum TuneGame {
     Othello(ryoshi::othello::tune::Command),
 }
 
+/// Why a command of the command line fails: `main` prints it after `ryoshi: `, and only there
+/// does it become text.
+#[derive(Debug, thiserror::Error)]
+enum CliError {
+    /// `--debug-log` (exit code 2, as for clap's own argument errors).
+    #[error("--debug-log: cannot open '{path}': {error}")]
+    DebugLog { path: String, error: io::Error },
+    #[error("--access-log: {0}")]
+    AccessLog(io::Error),
+    #[error(transparent)]
+    Gtp(#[from] ryoshi::go::gtp::OutputError),
+    #[error(transparent)]
+    Match(#[from] ryoshi::matches::MatchError),
+    #[error("--elo0 must be below --elo1")]
+    EloOrder,
+    #[error(transparent)]
+    OthelloTune(#[from] ryoshi::othello::tune::TuneError),
+    #[error(transparent)]
+    QuantumTune(#[from] ryoshi::quantum::tune::TuneError),
+    #[error(transparent)]
+    Serve(#[from] ryoshi::serve::ServeError),
+    /// `--variant` refused.
+    #[error(transparent)]
+    Variant(#[from] ryoshi::session::options::OptionError),
+    /// The game refused the position or the perft depth.
+    #[error(transparent)]
+    Session(#[from] SessionError),
+    #[error("perft stopped")]
+    PerftStopped,
+    #[error(transparent)]
+    QuantumBench(#[from] ryoshi::quantum::bench::BenchError),
+    #[error(transparent)]
+    OthelloBench(#[from] ryoshi::othello::bench::BenchError),
+    #[error(transparent)]
+    GoBench(#[from] ryoshi::go::bench::BenchError),
+    #[error(transparent)]
+    Bench(#[from] ryoshi::bench::BenchError),
+}
+
 /// `quantumshogi (default), othello or go`: the registry's games, the default first.
 fn variant_help() -> String {
     let (first, others) = NAMES.split_first().unwrap_or((&"", &[]));
@@ -145,13 +185,29 @@ fn main() -> ExitCode {
     ) {
         quiet_broken_pipe();
     }
-    if let Some(path) = &cli.debug_log {
-        if let Err(e) = ryoshi::logging::debug_to(path) {
-            eprintln!("ryoshi: --debug-log: cannot open '{path}': {e}");
-            return ExitCode::from(2);
+    let result = match &cli.debug_log {
+        Some(path) => ryoshi::logging::debug_to(path).map_err(|error| CliError::DebugLog {
+            path: path.clone(),
+            error,
+        }),
+        None => Ok(()),
+    }
+    .and_then(|()| run_command(cli.command));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("ryoshi: {error}");
+            ExitCode::from(match error {
+                CliError::DebugLog { .. } => 2,
+                _ => 1,
+            })
         }
     }
-    let result = match cli.command {
+}
+
+/// The subcommand (none: the protocol loop).
+fn run_command(command: Option<Sub>) -> Result<(), CliError> {
+    match command {
         None => {
             protocol_loop();
             Ok(())
@@ -162,10 +218,11 @@ fn main() -> ExitCode {
             variant,
         }) => perft(depth, sfen, &variant),
         Some(Sub::Bench { what }) => bench(what),
-        Some(Sub::Gtp(args)) => {
-            ryoshi::go::gtp::run_with(args, BufReader::new(io::stdin()), io::stdout())
-                .map_err(String::from)
-        }
+        Some(Sub::Gtp(args)) => Ok(ryoshi::go::gtp::run_with(
+            args,
+            BufReader::new(io::stdin()),
+            io::stdout(),
+        )?),
         Some(Sub::Nboard) => {
             ryoshi::othello::nboard::run(BufReader::new(io::stdin()), io::stdout());
             Ok(())
@@ -180,17 +237,19 @@ fn main() -> ExitCode {
             elo1,
         }) => {
             if merge.is_empty() {
-                ryoshi::matches::run_cli(&config, shard.as_deref(), resume, log.as_deref())
-                    .map_err(String::from)
+                Ok(ryoshi::matches::run_cli(
+                    &config,
+                    shard.as_deref(),
+                    resume,
+                    log.as_deref(),
+                )?)
             } else {
                 merge_results(&merge, elo0, elo1)
             }
         }
         Some(Sub::Tune(args)) => match &args.game {
-            Some(TuneGame::Othello(command)) => {
-                ryoshi::othello::tune::run_cli(command).map_err(String::from)
-            }
-            None => ryoshi::quantum::tune::run_cli(&args.quantum).map_err(String::from),
+            Some(TuneGame::Othello(command)) => Ok(ryoshi::othello::tune::run_cli(command)?),
+            None => Ok(ryoshi::quantum::tune::run_cli(&args.quantum)?),
         },
         Some(Sub::Serve {
             host,
@@ -200,23 +259,15 @@ fn main() -> ExitCode {
             idle_timeout,
             access_log,
         }) => match access_log.map(|p| ryoshi::logging::access_to((p != "-").then_some(&p))) {
-            Some(Err(e)) => Err(format!("--access-log: {e}")),
-            _ => ryoshi::serve::run(&ryoshi::serve::Config {
+            Some(Err(e)) => Err(CliError::AccessLog(e)),
+            _ => Ok(ryoshi::serve::run(&ryoshi::serve::Config {
                 host,
                 port,
                 max_sessions,
                 allow_hosts,
                 idle_timeout: std::time::Duration::from_secs(idle_timeout.max(1)),
-            })
-            .map_err(String::from),
+            })?),
         },
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("ryoshi: {message}");
-            ExitCode::FAILURE
-        }
     }
 }
 
@@ -251,9 +302,9 @@ fn protocol_loop() {
     }
 }
 
-fn merge_results(paths: &[String], elo0: f64, elo1: f64) -> Result<(), String> {
+fn merge_results(paths: &[String], elo0: f64, elo1: f64) -> Result<(), CliError> {
     if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
-        return Err("--elo0 must be below --elo1".into());
+        return Err(CliError::EloOrder);
     }
     let sprt = ryoshi::matches::config::SprtConfig {
         elo0,
@@ -261,16 +312,13 @@ fn merge_results(paths: &[String], elo0: f64, elo1: f64) -> Result<(), String> {
         alpha: 0.05,
         beta: 0.05,
     };
-    ryoshi::matches::merge::run(paths, sprt, &mut io::stdout())
-        .map(|_| ())
-        .map_err(String::from)
+    ryoshi::matches::merge::run(paths, sprt, &mut io::stdout())?;
+    Ok(())
 }
 
-fn perft(depth: u32, sfen: Option<String>, variant: &str) -> Result<(), String> {
+fn perft(depth: u32, sfen: Option<String>, variant: &str) -> Result<(), CliError> {
     let mut options = Options::default();
-    options
-        .set("USI_Variant", Some(variant))
-        .map_err(|e| e.to_string())?;
+    options.set("USI_Variant", Some(variant))?;
     let mut game = new_variant(options.variant);
     let start = match sfen {
         Some(text) => StartSpec::Sfen(text.split_whitespace().map(str::to_string).collect()),
@@ -280,7 +328,7 @@ fn perft(depth: u32, sfen: Option<String>, variant: &str) -> Result<(), String> 
     let t0 = Instant::now();
     let job = game.perft(depth, &options, &mut |line: &str| eprintln!("{line}"))?;
     let spinner = ryoshi::progress::spinner(format!("perft {depth}"));
-    let divide = job(Default::default()).ok_or("perft stopped")?;
+    let divide = job(Default::default()).ok_or(CliError::PerftStopped)?;
     if let Some(spinner) = spinner {
         spinner.finish_and_clear();
     }
@@ -311,16 +359,16 @@ enum BenchWhich {
     List,
 }
 
-fn bench(what: Option<BenchWhich>) -> Result<(), String> {
+fn bench(what: Option<BenchWhich>) -> Result<(), CliError> {
     match what {
         None => {
             let options = Options::default();
             let mut game = new_variant(options.variant);
             Ok(game.bench(&options, &mut |line: &str| println!("{line}"))?)
         }
-        Some(BenchWhich::Quantum(which)) => which.run().map_err(|e| e.to_string()),
-        Some(BenchWhich::Othello(which)) => which.run().map_err(|e| e.to_string()),
-        Some(BenchWhich::Go(which)) => which.run().map_err(|e| e.to_string()),
+        Some(BenchWhich::Quantum(which)) => Ok(which.run()?),
+        Some(BenchWhich::Othello(which)) => Ok(which.run()?),
+        Some(BenchWhich::Go(which)) => Ok(which.run()?),
         Some(BenchWhich::Generic(which)) => Ok(which.run()?),
         Some(BenchWhich::List) => {
             println!("{}", ryoshi::bench::listing::<BenchWhich>());
