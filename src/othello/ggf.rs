@@ -567,23 +567,7 @@ pub fn parse_annotated(text: &str) -> Result<Annotated, GgfError> {
         }
         let at = offset(text, rest);
         let Ok((r, (name, raw))) = property(rest) else {
-            let name_len = rest
-                .find(|c: char| !c.is_ascii_uppercase())
-                .unwrap_or(rest.len());
-            let opened = name_len > 0 && rest[name_len..].trim_start().starts_with('[');
-            return Err(if rest.is_empty() {
-                GgfError::Truncated
-            } else if opened {
-                GgfError::Unclosed {
-                    name: rest[..name_len].into(),
-                    at,
-                }
-            } else {
-                GgfError::BadProperty {
-                    at,
-                    text: rest.into(),
-                }
-            });
+            return Err(property_error(rest, at));
         };
         rest = r;
         let value = unescape(raw);
@@ -626,6 +610,25 @@ pub fn parse_annotated(text: &str) -> Result<Annotated, GgfError> {
         return Err(GgfError::NoEnd(offset(text, rest)));
     }
     let start = start.unwrap_or(Position::START);
+    let (moves, position) = replay(start, items)?;
+    Ok(Annotated {
+        game: Record {
+            start,
+            moves,
+            position,
+            clocks,
+        },
+        tags,
+        notes,
+    })
+}
+
+/// Replays the listed moves (each with its colour) from `start`: the moves as listed and the
+/// position after them.
+fn replay(
+    start: Position,
+    items: Vec<(usize, bool, MoveItem)>,
+) -> Result<(Vec<(bool, MoveItem)>, Position), GgfError> {
     let mut position = start;
     let mut moves = Vec::with_capacity(items.len());
     for (i, (_, black, item)) in items.into_iter().enumerate() {
@@ -664,16 +667,28 @@ pub fn parse_annotated(text: &str) -> Result<Annotated, GgfError> {
         }
         moves.push((black, item));
     }
-    Ok(Annotated {
-        game: Record {
-            start,
-            moves,
-            position,
-            clocks,
-        },
-        tags,
-        notes,
-    })
+    Ok((moves, position))
+}
+
+/// Why the text at byte `at`, `rest`, is no `TAG[value]`.
+fn property_error(rest: &str, at: usize) -> GgfError {
+    let name_len = rest
+        .find(|c: char| !c.is_ascii_uppercase())
+        .unwrap_or(rest.len());
+    let opened = name_len > 0 && rest[name_len..].trim_start().starts_with('[');
+    if rest.is_empty() {
+        GgfError::Truncated
+    } else if opened {
+        GgfError::Unclosed {
+            name: rest[..name_len].into(),
+            at,
+        }
+    } else {
+        GgfError::BadProperty {
+            at,
+            text: rest.into(),
+        }
+    }
 }
 
 #[cfg(test)]
