@@ -108,6 +108,10 @@ enum Sub {
         /// stderr, or appended to FILE when one is given.
         #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
         access_log: Option<String>,
+        /// The game database: every room and engine game, kept across restarts (default:
+        /// $XDG_DATA_HOME/ryoshi/games.db, else ~/.local/share/ryoshi/games.db).
+        #[arg(long, value_name = "PATH")]
+        db: Option<std::path::PathBuf>,
     },
 }
 
@@ -199,6 +203,7 @@ fn main() -> ExitCode {
             allow_hosts,
             idle_timeout,
             access_log,
+            db,
         }) => match access_log.map(|p| ryoshi::logging::access_to((p != "-").then_some(&p))) {
             Some(Err(e)) => Err(format!("--access-log: {e}")),
             _ => ryoshi::serve::run(&ryoshi::serve::Config {
@@ -207,6 +212,7 @@ fn main() -> ExitCode {
                 max_sessions,
                 allow_hosts,
                 idle_timeout: std::time::Duration::from_secs(idle_timeout.max(1)),
+                db,
             })
             .map_err(String::from),
         },

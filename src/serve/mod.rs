@@ -12,10 +12,13 @@
 
 pub(crate) mod http;
 mod limits;
+mod played;
 pub(crate) mod room;
 mod routes;
 mod sockets;
+pub mod store;
 pub(crate) mod tab;
+mod tab_game;
 pub mod ws;
 
 use http::Gate;
@@ -31,6 +34,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
+use store::{Store, StoreError};
 use tab::Socket;
 
 pub struct Config {
@@ -40,9 +44,12 @@ pub struct Config {
     /// More host names the server answers to (`--allow-host`), for non-loopback bindings.
     pub allow_hosts: Vec<String>,
     pub idle_timeout: Duration,
+    /// The game database (`--db`); None: [`store::default_path`].
+    pub db: Option<std::path::PathBuf>,
 }
 
 struct Server {
+    store: Store,
     gate: Gate,
     max_sessions: usize,
     idle_timeout: Duration,
@@ -92,12 +99,21 @@ pub enum ServeError {
          localhost; other names the server should answer to go in --allow-host"
     )]
     Host(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("no --db PATH was given and neither XDG_DATA_HOME nor HOME is set")]
+    NoDataDir,
 }
 
 crate::games::error_text!(derived: ServeError);
 
 /// Binds, prints the URL, and serves until the process is stopped.
 pub fn run(config: &Config) -> Result<(), ServeError> {
+    let path = match &config.db {
+        Some(path) => path.clone(),
+        None => store::default_path().ok_or(ServeError::NoDataDir)?,
+    };
+    let store = Store::open(&path)?;
     let listener = bind(config)?;
     let port = listener.local_addr().map_err(ServeError::Address)?.port();
     if !is_loopback(&config.host) {
@@ -116,7 +132,7 @@ pub fn run(config: &Config) -> Result<(), ServeError> {
     };
     println!("ryoshi serve: http://{shown}:{port}/");
     let _ = io::stdout().flush();
-    serve(listener, config, port);
+    serve(listener, config, port, store);
     Ok(())
 }
 
@@ -130,10 +146,11 @@ pub fn bind(config: &Config) -> Result<TcpListener, ServeError> {
 }
 
 /// Answers connections until the process is stopped.
-pub fn serve(listener: TcpListener, config: &Config, port: u16) {
+pub fn serve(listener: TcpListener, config: &Config, port: u16, store: Store) {
     let mut gate = Gate::new(&config.host, port);
     gate.allow(&config.allow_hosts, port);
     let server = Arc::new(Server {
+        store,
         gate,
         max_sessions: config.max_sessions,
         idle_timeout: config.idle_timeout,

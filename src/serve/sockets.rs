@@ -4,6 +4,7 @@
 
 use super::limits::{limit_send_buffer, Slot, MAX_MESSAGE, MAX_ROOM_SOCKETS};
 use super::tab::{Socket, Tab};
+use super::tab_game::TabGame;
 use super::{http, room, ws, Server};
 use http::Request;
 use std::io;
@@ -76,9 +77,9 @@ pub(super) fn upgrade(server: &Server, req: &Request, mut stream: TcpStream) {
     let id = server.next_id.fetch_add(1, Ordering::SeqCst);
     server.sockets.lock().push((id, socket.clone()));
     if req.path == "/ws" {
-        engine_socket(server, &stream, &socket);
+        engine_socket(server, req, &stream, &socket);
     } else {
-        room_socket(req, &stream, &socket, id);
+        room_socket(server, req, &stream, &socket, id);
     }
     server.sockets.lock().retain(|(i, _)| *i != id);
     drop(room_slot);
@@ -137,7 +138,7 @@ fn read_frames(stream: &TcpStream, socket: &Socket, mut on_text: impl FnMut(&str
     }
 }
 
-fn engine_socket(server: &Server, stream: &TcpStream, socket: &Socket) {
+fn engine_socket(server: &Server, req: &Request, stream: &TcpStream, socket: &Socket) {
     let open = server.sessions.fetch_add(1, Ordering::SeqCst);
     if open >= server.max_sessions {
         server.sessions.fetch_sub(1, Ordering::SeqCst);
@@ -150,7 +151,11 @@ fn engine_socket(server: &Server, stream: &TcpStream, socket: &Socket) {
     }
     match Tab::start(socket.clone()) {
         Ok(tab) => {
-            read_frames(stream, socket, |text| tab.message(text));
+            let (game, review) = (req.param("game"), req.param("review"));
+            let mut kept = TabGame::open(&server.store, socket, game.as_deref(), review.as_deref());
+            read_frames(stream, socket, |text| {
+                tab.message(text, |lines| kept.observe(lines))
+            });
             tab.close();
             give_back_memory();
         }
@@ -169,7 +174,7 @@ fn give_back_memory() {
     }
 }
 
-fn room_socket(req: &Request, stream: &TcpStream, socket: &Socket, conn: u64) {
+fn room_socket(server: &Server, req: &Request, stream: &TcpStream, socket: &Socket, conn: u64) {
     let (id, token) = match req.param("new") {
         Some(game) => {
             let Some(variant) = crate::registry::Game::named(&game) else {
@@ -181,7 +186,7 @@ fn room_socket(req: &Request, stream: &TcpStream, socket: &Socket, conn: u64) {
             let start = req
                 .param("start")
                 .map(|s| s.split('_').map(str::to_string).collect());
-            match room::create(variant, start) {
+            match room::create(&server.store, variant, start) {
                 Ok((id, seats)) => {
                     socket.send_line(&format!("room {id} seat {} invite {}", seats[0], seats[1]));
                     (id, Some(seats[0].clone()))
@@ -195,8 +200,8 @@ fn room_socket(req: &Request, stream: &TcpStream, socket: &Socket, conn: u64) {
         }
         None => (req.param("room").unwrap_or_default(), req.param("seat")),
     };
-    let seat = match room::join(&id, token.as_deref(), conn, socket) {
-        Ok(seat) => seat,
+    let (held, seat) = match room::join(&server.store, &id, token.as_deref(), conn, socket) {
+        Ok(joined) => joined,
         Err(why) => {
             socket.error(&why.to_string());
             socket.close(1008, "cannot join");
@@ -204,7 +209,7 @@ fn room_socket(req: &Request, stream: &TcpStream, socket: &Socket, conn: u64) {
         }
     };
     read_frames(stream, socket, |text| {
-        room::message(&id, seat, text, socket)
+        room::message(&server.store, &held, seat, text, socket)
     });
-    room::leave(&id, conn);
+    room::leave(held, conn);
 }

@@ -3,6 +3,7 @@
 import { Engine, parseInfo, errorsIn, say, sayOver, showMoves, attempt, askPromotion, cancelPromotion, promotionOpen } from "/assets/engine.js";
 import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed, kingWarning } from "/assets/qboard.js";
 
+const GAME = "quantumshogi";
 const $ = (id) => document.getElementById(id);
 const NAME = { b: "sente", w: "gote" };
 const S = {
@@ -247,6 +248,10 @@ async function takeBack() {
 async function main() {
   await engine.connect();
   await engine.request(["usinewgame"]);
+  if (engine.resumed?.game === GAME) {
+    S.start = engine.resumed.start;
+    S.moves = engine.resumed.moves;
+  }
   await refresh();
   render();
   $("new").onclick = () => restart("startpos");
