@@ -10,6 +10,7 @@
 //! `sockets.rs` serves the WebSockets it upgrades to, and `limits.rs` holds what one client may
 //! take. This file starts the server and owns the state they share.
 
+mod archive;
 pub(crate) mod http;
 mod limits;
 mod played;

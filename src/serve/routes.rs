@@ -3,7 +3,7 @@
 //! (`sockets.rs`).
 
 use super::limits::read_head;
-use super::{http, room, sockets, Server};
+use super::{archive, http, room, sockets, Server};
 use std::net::TcpStream;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -70,6 +70,22 @@ fn route(server: &Server, req: &http::Request, stream: &mut TcpStream) -> &'stat
     }
     if req.is_websocket() {
         return "101";
+    }
+    let archive = match req.path.as_str() {
+        "/games" => Some(archive::list(&server.store, req.param("page"))),
+        path => path
+            .strip_prefix("/record/")
+            .map(|id| archive::record(&server.store, id)),
+    };
+    if let Some(answer) = archive {
+        let _ = http::respond_with(
+            stream,
+            answer.status,
+            &answer.content_type,
+            &answer.headers,
+            answer.body.as_bytes(),
+        );
+        return answer.status.split(' ').next().unwrap_or("500");
     }
     match req.path.as_str() {
         "/status" => {

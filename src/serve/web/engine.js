@@ -20,6 +20,7 @@ export class Engine {
       // restart, `?review=<id>` opens a copy of it (protocol/serve.md, "Kept games").
       const asked = new URLSearchParams(location.search);
       const which = ["game", "review"].find((k) => /^[0-9a-f]{1,32}$/.test(asked.get(k) || ""));
+      this.mode = which;
       const ws = new WebSocket(`ws://${location.host}/ws${which ? `?${which}=${asked.get(which)}` : ""}`);
       this.ws = ws;
       ws.onopen = () => resolve(this);
@@ -52,7 +53,10 @@ export class Engine {
         const start = (at < 0 ? words.slice(3) : words.slice(3, at)).join(" ");
         this.resumed = { game: words[1], start, moves: at < 0 ? [] : words.slice(at + 1) };
       }
-      history.replaceState(null, "", `${location.pathname}?game=${this.gameId}`);
+      // A game opened for review keeps its address until the page plays on from it (a copy).
+      if (!(this.mode === "review" && this.resumed && words[2] === "position")) {
+        history.replaceState(null, "", `${location.pathname}?game=${this.gameId}`);
+      }
       return;
     }
     if (line.startsWith("info string error:")) {
