@@ -25,8 +25,9 @@ pub mod ws;
 use http::Gate;
 use limits::ConnectionSlot;
 pub use limits::{
-    DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, HEAD_DEADLINE, MAX_CONNECTIONS, MAX_MESSAGE,
-    MAX_ROOM_SOCKETS, SOCKET_SEND_BUFFER,
+    engine_sessions_per_address, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, HEAD_DEADLINE,
+    MAX_CONNECTIONS, MAX_MESSAGE, MAX_PLAYER_SOCKETS_PER_ADDRESS, MAX_ROOM_SOCKETS,
+    MAX_ROOM_SOCKETS_PER_ADDRESS, SOCKET_SEND_BUFFER,
 };
 use parking_lot::Mutex;
 use std::io::{self, Write};
@@ -37,6 +38,11 @@ use std::thread;
 use std::time::{Duration, Instant};
 use store::{Store, StoreError};
 use tab::Socket;
+
+/// Rooms kept in memory while others wait in the store ([`room::MAX_ROOMS`]).
+pub fn room_table_size() -> usize {
+    room::MAX_ROOMS
+}
 
 pub struct Config {
     pub host: String,
@@ -64,6 +70,8 @@ struct Server {
     heads: Mutex<Vec<(u64, Instant, TcpStream)>>,
     /// Upgraded sockets, for the pinger.
     sockets: Mutex<Vec<(u64, Socket)>>,
+    /// Places each client address holds ([`limits::AddressSlot`]).
+    per_address: Mutex<ahash::AHashMap<(IpAddr, limits::Use), usize>>,
 }
 
 fn is_loopback(host: &str) -> bool {
@@ -161,6 +169,7 @@ pub fn serve(listener: TcpListener, config: &Config, port: u16, store: Store) {
         next_id: AtomicU64::new(1),
         heads: Mutex::new(Vec::new()),
         sockets: Mutex::new(Vec::new()),
+        per_address: Mutex::new(ahash::AHashMap::new()),
     });
     {
         let server = Arc::clone(&server);

@@ -20,10 +20,10 @@ use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::Arc;
 
-/// Rooms kept in memory at once. More than the room sockets ([`super::MAX_ROOM_SOCKETS`]), so
-/// that one at least is held by nobody and can go back to the store for a new one: a full table
-/// never refuses a room.
-pub const MAX_ROOMS: usize = 2 * super::MAX_ROOM_SOCKETS;
+/// Rooms kept in memory when some are held by nobody: past it, the least recently used of those
+/// goes back to the store (it is read back when someone joins). Rooms with connections stay,
+/// so the table may grow past it, as far as the connections go; a new room is never refused.
+pub const MAX_ROOMS: usize = 64;
 /// Connections (players and spectators) per room.
 pub const MAX_WATCHERS: usize = 16;
 
@@ -67,8 +67,6 @@ pub enum RoomError {
     /// It is the player `name`'s turn.
     #[error("it is {0}'s turn")]
     NotYourTurn(&'static str),
-    #[error("too many games are open (at most {MAX_ROOMS})")]
-    TooManyRooms,
     #[error("no such game")]
     NoSuchGame,
     #[error("this seat token does not belong to the game")]
@@ -284,7 +282,7 @@ impl Room {
 
 /// Puts `room` in the table, dropping from memory (not from the store) a room nobody holds when
 /// the table is full: the least recently used first.
-fn insert(rooms: &mut HashMap<String, Shared>, id: &str, room: Shared) -> Result<(), RoomError> {
+fn insert(rooms: &mut HashMap<String, Shared>, id: &str, room: Shared) {
     if rooms.len() >= MAX_ROOMS {
         // Held by the table alone: no connection is in it and nobody is joining it.
         let idle: Vec<String> = rooms
@@ -295,17 +293,13 @@ fn insert(rooms: &mut HashMap<String, Shared>, id: &str, room: Shared) -> Result
         let victim = idle
             .into_iter()
             .min_by_key(|id| USED.lock().get(id).copied().unwrap_or(0));
-        match victim {
-            Some(victim) => {
-                rooms.remove(&victim);
-                USED.lock().remove(&victim);
-            }
-            None => return Err(RoomError::TooManyRooms),
+        if let Some(victim) = victim {
+            rooms.remove(&victim);
+            USED.lock().remove(&victim);
         }
     }
     rooms.insert(id.to_string(), room);
     touch(id);
-    Ok(())
 }
 
 /// When each room in memory was last held, as a counter (the least recent goes first).
@@ -327,7 +321,7 @@ pub fn create(
     let (room, tokens) = Room::new(variant, start)?;
     store.create(&room.stored()).map_err(RoomError::Store)?;
     let id = room.id.clone();
-    insert(&mut ROOMS.lock(), &id, Arc::new(Mutex::new(room)))?;
+    insert(&mut ROOMS.lock(), &id, Arc::new(Mutex::new(room)));
     Ok((id, tokens))
 }
 
@@ -350,8 +344,26 @@ fn hold(store: &Store, id: &str) -> Result<Held, RoomError> {
         return Ok(Held(Arc::clone(room)));
     }
     let room = Arc::new(Mutex::new(room));
-    insert(&mut rooms, id, Arc::clone(&room))?;
+    insert(&mut rooms, id, Arc::clone(&room));
     Ok(Held(room))
+}
+
+/// Whether `token` is a seat of the room `id` (in memory or in the store).
+pub fn is_player(store: &Store, id: &str, token: &str) -> bool {
+    if token.is_empty() || id.is_empty() {
+        return false;
+    }
+    let hash = token_hash(token);
+    let held = ROOMS.lock().get(id).cloned();
+    match held {
+        Some(room) => room.lock().seats.contains(&hash),
+        None => store
+            .load(id)
+            .ok()
+            .flatten()
+            .and_then(|g| g.seats)
+            .is_some_and(|seats| seats.contains(&hash)),
+    }
 }
 
 /// Joins a room with a seat token (or none: a spectator). Sends the state at once.

@@ -2,7 +2,10 @@
 //! at `/room`), reading its frames until it closes, and the pinger that keeps live tabs open
 //! and finds the dead ones. The sessions behind them live in `tab.rs` and `room.rs`.
 
-use super::limits::{limit_send_buffer, Slot, MAX_MESSAGE, MAX_ROOM_SOCKETS};
+use super::limits::{
+    engine_sessions_per_address, limit_send_buffer, AddressSlot, Slot, Use, MAX_MESSAGE,
+    MAX_PLAYER_SOCKETS_PER_ADDRESS, MAX_ROOM_SOCKETS, MAX_ROOM_SOCKETS_PER_ADDRESS,
+};
 use super::tab::{Socket, Tab};
 use super::tab_game::TabGame;
 use super::{http, room, ws, Server};
@@ -47,20 +50,44 @@ pub(super) fn upgrade(server: &Server, req: &Request, mut stream: TcpStream) {
             return;
         }
     };
-    // Room sockets have their own cap, so that rooms cannot take every connection.
-    let room_slot = if req.path == "/room" {
-        let Some(slot) = Slot::take(&server.room_sockets, MAX_ROOM_SOCKETS) else {
-            let _ = http::text(
-                &mut stream,
-                "503 Service Unavailable",
-                &format!("too many room connections (at most {MAX_ROOM_SOCKETS})\n"),
+    // Room sockets have their own caps, so that rooms cannot take every connection, and every
+    // cap is per client address too; a player joining their own seat is counted apart.
+    let ip = stream
+        .peer_addr()
+        .map_or(std::net::IpAddr::from([0, 0, 0, 0]), |a| a.ip());
+    let mut places = (None, None);
+    if req.path == "/room" {
+        let player = req.param("new").is_none()
+            && room::is_player(
+                &server.store,
+                &req.param("room").unwrap_or_default(),
+                &req.param("seat").unwrap_or_default(),
             );
-            return;
+        let refused = if player {
+            places.1 = AddressSlot::take(server, ip, Use::Player, MAX_PLAYER_SOCKETS_PER_ADDRESS);
+            places
+                .1
+                .is_none()
+                .then(|| format!("too many of your seats are open from your address (at most {MAX_PLAYER_SOCKETS_PER_ADDRESS})"))
+        } else {
+            match AddressSlot::take(server, ip, Use::Room, MAX_ROOM_SOCKETS_PER_ADDRESS) {
+                None => Some(format!(
+                    "too many room connections from your address (at most {MAX_ROOM_SOCKETS_PER_ADDRESS})"
+                )),
+                Some(place) => {
+                    places.1 = Some(place);
+                    places.0 = Slot::take(&server.room_sockets, MAX_ROOM_SOCKETS);
+                    places.0.is_none().then(|| {
+                        format!("too many room connections (at most {MAX_ROOM_SOCKETS})")
+                    })
+                }
+            }
         };
-        Some(slot)
-    } else {
-        None
-    };
+        if let Some(why) = refused {
+            let _ = http::text(&mut stream, "503 Service Unavailable", &format!("{why}\n"));
+            return;
+        }
+    }
     if http::upgrade(&mut stream, &key).is_err() {
         return;
     }
@@ -77,12 +104,12 @@ pub(super) fn upgrade(server: &Server, req: &Request, mut stream: TcpStream) {
     let id = server.next_id.fetch_add(1, Ordering::SeqCst);
     server.sockets.lock().push((id, socket.clone()));
     if req.path == "/ws" {
-        engine_socket(server, req, &stream, &socket);
+        engine_socket(server, req, &stream, &socket, ip);
     } else {
         room_socket(server, req, &stream, &socket, id);
     }
     server.sockets.lock().retain(|(i, _)| *i != id);
-    drop(room_slot);
+    drop(places);
 }
 
 /// Pings every upgraded socket now and then: a live tab's browser answers with a pong (which
@@ -138,7 +165,22 @@ fn read_frames(stream: &TcpStream, socket: &Socket, mut on_text: impl FnMut(&str
     }
 }
 
-fn engine_socket(server: &Server, req: &Request, stream: &TcpStream, socket: &Socket) {
+fn engine_socket(
+    server: &Server,
+    req: &Request,
+    stream: &TcpStream,
+    socket: &Socket,
+    ip: std::net::IpAddr,
+) {
+    let per_address = engine_sessions_per_address(server.max_sessions);
+    let Some(_place) = AddressSlot::take(server, ip, Use::Engine, per_address) else {
+        socket.error(&format!(
+            "too many engine sessions are open from your address ({per_address} at most); \
+             close another tab and reload"
+        ));
+        socket.close(1013, "too many sessions");
+        return;
+    };
     let open = server.sessions.fetch_add(1, Ordering::SeqCst);
     if open >= server.max_sessions {
         server.sessions.fetch_sub(1, Ordering::SeqCst);

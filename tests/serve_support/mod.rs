@@ -98,6 +98,24 @@ impl Server {
         String::from_utf8_lossy(&out).into_owned()
     }
 
+    /// `get` from the local address `source`, as an upgrade to a WebSocket: the whole response.
+    pub fn get_from(&self, source: [u8; 4], path: &str) -> String {
+        let mut s = self.connect_from(source);
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\
+             Origin: {}\r\n\r\n",
+            self.host,
+            self.origin()
+        )
+        .unwrap();
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
     pub fn status(&self) -> serde_json::Value {
         let response = self.get("/status", "");
         let body = response.split("\r\n\r\n").nth(1).expect("a body");
@@ -146,6 +164,37 @@ impl Server {
             let stream = TcpStream::from_raw_fd(fd);
             let _ = stream.as_raw_fd();
             self.socket_over(stream, path, origin)
+        }
+    }
+
+    /// A socket from the local address `source` (any of 127.0.0.0/8 reaches the loopback), as a
+    /// client on another machine would be; None when the upgrade is refused.
+    pub fn socket_from(&self, source: [u8; 4], path: &str) -> Option<Client> {
+        self.socket_over(self.connect_from(source), path, &self.origin())
+    }
+
+    /// A plain connection from the local address `source`.
+    pub fn connect_from(&self, source: [u8; 4]) -> TcpStream {
+        use std::os::fd::FromRawFd;
+        let addr: std::net::SocketAddrV4 = self.host.parse().expect("an IPv4 host");
+        let sockaddr = |ip: u32, port: u16| libc::sockaddr_in {
+            sin_family: libc::AF_INET as libc::sa_family_t,
+            sin_port: port.to_be(),
+            sin_addr: libc::in_addr { s_addr: ip.to_be() },
+            sin_zero: [0; 8],
+        };
+        let len = std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t;
+        // SAFETY: plain socket calls on a descriptor owned here, then handed to TcpStream.
+        unsafe {
+            let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM, 0);
+            assert!(fd >= 0);
+            let local = sockaddr(u32::from(std::net::Ipv4Addr::from(source)), 0);
+            let r = libc::bind(fd, &local as *const _ as *const libc::sockaddr, len);
+            assert_eq!(r, 0, "bind to {source:?}");
+            let remote = sockaddr(u32::from(*addr.ip()), addr.port());
+            let r = libc::connect(fd, &remote as *const _ as *const libc::sockaddr, len);
+            assert_eq!(r, 0, "connect");
+            TcpStream::from_raw_fd(fd)
         }
     }
 
