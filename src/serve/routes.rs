@@ -125,6 +125,7 @@ fn status(server: &Server) -> String {
     serde_json::json!({
         "sessions": server.sessions.load(Ordering::SeqCst),
         "max_sessions": server.max_sessions,
+        "max_sessions_per_address": super::engine_sessions_per_address(server.max_sessions),
         "rooms": room::count(),
         "connections": server.connections.load(Ordering::SeqCst),
         "threads": field("Threads:"),

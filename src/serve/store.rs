@@ -54,6 +54,11 @@ pub enum StoreError {
          another file with --db PATH"
     )]
     InUse(String),
+    #[error(
+        "the game database {0} is locked by another program (a sqlite3 shell, a backup); \
+         close it and start again"
+    )]
+    Locked(String),
     #[error("the game database {0} is read-only; give a writable file with --db PATH")]
     ReadOnly(String),
     #[error(
@@ -215,14 +220,10 @@ impl Store {
         if conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false) {
             return Err(StoreError::ReadOnly(shown));
         }
-        let corrupt = |e: rusqlite::Error| StoreError::Corrupt {
-            path: shown.clone(),
-            why: e.to_string(),
-        };
         let _ = conn.busy_timeout(BUSY_WAIT);
         let check: String = conn
             .query_row("PRAGMA quick_check", [], |r| r.get(0))
-            .map_err(corrupt)?;
+            .map_err(|e| classify(&shown, e))?;
         if check != "ok" {
             return Err(StoreError::Corrupt {
                 path: shown,
@@ -411,7 +412,9 @@ fn classify(path: &str, e: rusqlite::Error) -> StoreError {
             why: e.to_string(),
         },
         Some(ErrorCode::ReadOnly) => StoreError::ReadOnly(path.into()),
-        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::InUse(path.into()),
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => {
+            StoreError::Locked(path.into())
+        }
         _ => StoreError::Open {
             path: path.into(),
             why: e.to_string(),
@@ -466,6 +469,43 @@ mod tests {
         assert!(store.load("nope").unwrap().is_none());
         let (list, total) = store.list(0, 10).unwrap();
         assert_eq!((list.len(), total, list[0].plies), (1, 1, 2));
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn a_full_database_fails_the_action_and_keeps_what_it_had() {
+        let path = temp("full");
+        let store = Store::open(&path).unwrap();
+        store.create(&game("g1", &["f5", "d6"])).unwrap();
+        // No page more than the file has now: the next growth fails as a full disk would.
+        {
+            let conn = store.conn.lock();
+            let pages: i64 = conn
+                .query_row("PRAGMA page_count", [], |r| r.get(0))
+                .unwrap();
+            conn.pragma_update(None, "max_page_count", pages).unwrap();
+        }
+        let long: Vec<String> = (0..5000).map(|i| format!("move-{i:0>200}")).collect();
+        let e = store.set_moves("g1", 2, &long, None, None).unwrap_err();
+        assert!(matches!(e, StoreError::Action(_)), "{e}");
+        assert!(e.to_string().contains("full"), "{e}");
+        assert_eq!(store.load("g1").unwrap().unwrap().moves, ["f5", "d6"]);
+        drop(store);
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn a_file_locked_by_another_program_is_refused_clearly() {
+        let path = temp("locked");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let other = Connection::open(&path).unwrap();
+        other
+            .execute_batch("CREATE TABLE t (x); BEGIN EXCLUSIVE; INSERT INTO t VALUES (1);")
+            .unwrap();
+        let e = Store::open(&path).err().unwrap();
+        assert!(matches!(e, StoreError::Locked(_)), "{e}");
+        drop(other);
+        assert!(Store::open(&path).is_ok(), "free again");
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 

@@ -211,6 +211,9 @@ async function main() {
   }
   await refresh();
   render();
+  // Reloaded in the middle of its game while the engine was to move: it moves now (a game
+  // opened for review waits for the player).
+  if (engine.resumed?.game === GAME && engine.mode === "game") maybeEngine();
   $("new").onclick = () => restart("startpos");
   $("undo").onclick = undo;
   $("hint").onclick = hint;
