@@ -46,20 +46,12 @@ fn date(ms: i64) -> String {
     )
 }
 
-/// The page that plays a game against the engine.
-fn engine_page(game: Game) -> &'static str {
-    match game {
-        Game::QuantumShogi => "/quantum",
-        Game::Othello => "/othello",
-        Game::Go => "/go",
-    }
-}
-
 /// Where a game is looked at: its room, or its engine page opened on a copy of it.
 fn board_link(g: &Summary) -> String {
     match (g.kind.as_str(), Game::named(&g.game)) {
         ("room", _) => format!("/play?room={}", g.id),
-        (_, Some(game)) => format!("{}?review={}", engine_page(game), g.id),
+        // Each game's engine page is also served under the game's name.
+        (_, Some(game)) => format!("/{}?review={}", game.as_str(), g.id),
         _ => "/".into(),
     }
 }

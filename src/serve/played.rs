@@ -131,12 +131,12 @@ impl Played {
     }
 }
 
-/// The content type and file extension of a game's records.
-pub fn record_kind(variant: Game) -> (&'static str, &'static str) {
-    match variant {
-        Game::Go => ("application/x-go-sgf; charset=utf-8", "sgf"),
-        Game::Othello => ("text/plain; charset=utf-8", "ggf"),
-        Game::QuantumShogi => ("text/plain; charset=utf-8", "kifu"),
+/// The content type and file extension of a game's records, from its format's name (SGF has
+/// its own type; the others are plain text).
+pub fn record_kind(variant: Game) -> (&'static str, String) {
+    match variant.record_format() {
+        "SGF" => ("application/x-go-sgf; charset=utf-8", "sgf".into()),
+        other => ("text/plain; charset=utf-8", other.to_ascii_lowercase()),
     }
 }
 

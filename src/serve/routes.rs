@@ -18,6 +18,8 @@ macro_rules! asset {
 const ASSETS: &[(&str, &str, &str)] = &[
     asset!("/", "text/html", "index.html"),
     asset!("/quantum", "text/html", "quantum.html"),
+    // Under the game's registry name too: the archive links each game's page by its name.
+    asset!("/quantumshogi", "text/html", "quantum.html"),
     asset!("/othello", "text/html", "othello.html"),
     asset!("/go", "text/html", "go.html"),
     asset!("/play", "text/html", "play.html"),
