@@ -79,8 +79,11 @@ pub enum RoomError {
         crate::text::printable(.0)
     )]
     UnknownCommand(String),
-    /// The store refused the action: nothing of it was shown or kept.
+    /// The store refused the move or the resignation: nothing of it was shown or kept.
     #[error("not saved, so not played: {0}")]
+    Unsaved(StoreError),
+    /// The store could not make or read the room.
+    #[error(transparent)]
     Store(StoreError),
 }
 
@@ -447,7 +450,7 @@ pub fn message(store: &Store, held: &Held, seat: Seat, text: &str, socket: &Sock
                     next.resigned,
                     next.ending().as_ref(),
                 )
-                .map_err(RoomError::Store)?;
+                .map_err(RoomError::Unsaved)?;
             let mover = seat.index().zip(mv);
             room.take(next, mover);
             Ok(room.broadcast())

@@ -57,11 +57,15 @@ impl<'a> TabGame<'a> {
             frozen: false,
         };
         let wanted = game.or(review).unwrap_or_default();
-        let found = match store.load(wanted) {
-            Ok(found) => found.filter(|g| g.kind == "engine"),
-            Err(e) => {
-                socket.error(&format!("the game {wanted} cannot be read: {e}"));
-                None
+        let found = if wanted.is_empty() {
+            None
+        } else {
+            match store.load(wanted) {
+                Ok(found) => found.filter(|g| g.kind == "engine"),
+                Err(e) => {
+                    socket.error(&format!("the game {wanted} cannot be read: {e}"));
+                    None
+                }
             }
         };
         let resumed = found.and_then(|g| {
