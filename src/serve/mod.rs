@@ -118,6 +118,8 @@ crate::games::error_text!(derived: ServeError);
 
 /// Binds, prints the URL, and serves until the process is stopped.
 pub fn run(config: &Config) -> Result<(), ServeError> {
+    // A refused --host is said before the database is opened (or made).
+    bind_address(&config.host)?;
     let path = match &config.db {
         Some(path) => path.clone(),
         None => store::default_path().ok_or(ServeError::NoDataDir)?,
