@@ -109,6 +109,10 @@ enum Sub {
         /// stderr, or appended to FILE when one is given.
         #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
         access_log: Option<String>,
+        /// The game database: every room and engine game, kept across restarts (default:
+        /// $XDG_DATA_HOME/ryoshi/games.db, else ~/.local/share/ryoshi/games.db).
+        #[arg(long, value_name = "PATH")]
+        db: Option<std::path::PathBuf>,
     },
 }
 
@@ -258,6 +262,7 @@ fn run_command(command: Option<Sub>) -> Result<(), CliError> {
             allow_hosts,
             idle_timeout,
             access_log,
+            db,
         }) => match access_log.map(|p| ryoshi::logging::access_to((p != "-").then_some(&p))) {
             Some(Err(e)) => Err(CliError::AccessLog(e)),
             _ => Ok(ryoshi::serve::run(&ryoshi::serve::Config {
@@ -266,6 +271,7 @@ fn run_command(command: Option<Sub>) -> Result<(), CliError> {
                 max_sessions,
                 allow_hosts,
                 idle_timeout: std::time::Duration::from_secs(idle_timeout.max(1)),
+                db,
             })?),
         },
     }

@@ -305,9 +305,12 @@ fn the_serve_example_prints_its_url_and_serves_the_page() {
         ),
         "README shows the serve command and its URL"
     );
-    // The same command on a free port (8080 may be taken where the tests run).
+    // The same command on a free port (8080 may be taken where the tests run), its game
+    // database in a folder of its own (never the user's).
+    let data = std::env::temp_dir().join(format!("ryoshi-readme-serve-{}", std::process::id()));
     let mut child = Command::new(common::BIN)
         .args(["serve", "--port", "0"])
+        .env("XDG_DATA_HOME", &data)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -331,6 +334,7 @@ fn the_serve_example_prints_its_url_and_serves_the_page() {
     stream.read_to_string(&mut page).unwrap();
     let _ = child.kill();
     let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&data);
     assert!(page.starts_with("HTTP/1.1 200"), "{page}");
     assert!(
         page.contains("<html") || page.contains("<!DOCTYPE") || page.contains("<!doctype"),

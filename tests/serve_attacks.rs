@@ -482,6 +482,11 @@ fn wildcard_bindings_answer_listed_names_only() {
 fn a_host_no_browser_would_name_is_refused_at_startup() {
     let out = std::process::Command::new(serve_support::BIN)
         .args(["serve", "--host", "127.1", "--port", "0"])
+        // Refused before any database is opened; were it not, never the user's.
+        .env(
+            "XDG_DATA_HOME",
+            std::env::temp_dir().join("ryoshi-no-such-data"),
+        )
         .output()
         .unwrap();
     assert!(!out.status.success());

@@ -45,6 +45,14 @@ macro_rules! declare {
                 }
             }
 
+            /// The name of the game's record format (its `Recordable::FORMAT`: `SGF`, `GGF`,
+            /// `kifu`), for the server's downloads.
+            pub const fn record_format(self) -> &'static str {
+                match self {
+                    $(Game::$game => <$rules as $crate::games::record::Recordable>::FORMAT),+
+                }
+            }
+
             /// Runs `visitor` with this game's rules.
             pub fn visit<V: Visit>(self, visitor: V) -> V::Output {
                 match self {

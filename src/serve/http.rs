@@ -145,8 +145,19 @@ pub fn respond<W: Write>(
     content_type: &str,
     body: &[u8],
 ) -> io::Result<()> {
+    respond_with(w, status, content_type, "", body)
+}
+
+/// [`respond`] with more header lines (each ending in CRLF).
+pub fn respond_with<W: Write>(
+    w: &mut W,
+    status: &str,
+    content_type: &str,
+    headers: &str,
+    body: &[u8],
+) -> io::Result<()> {
     let head = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n{headers}\
          Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n\
          X-Frame-Options: DENY\r\nReferrer-Policy: no-referrer\r\n\
          Content-Security-Policy: default-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'\r\n\

@@ -5,7 +5,7 @@
 use super::{http, Server};
 use http::Request;
 use std::io::{self, Read};
-use std::net::TcpStream;
+use std::net::{IpAddr, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -16,9 +16,69 @@ pub const MAX_MESSAGE: usize = 256 << 10;
 pub const MAX_CONNECTIONS: usize = 128;
 /// Engine sessions at once, unless `--max-sessions` says otherwise.
 pub const DEFAULT_MAX_SESSIONS: usize = 8;
-/// Room sockets (players and spectators of all rooms) at once: the rest of the connections stay
-/// free for pages and engine tabs.
+/// Room sockets at once (spectators, and players opening a new room): the rest of the
+/// connections stay free for pages and engine tabs. A player joining their own seat does not
+/// count against it (see [`MAX_PLAYER_SOCKETS_PER_ADDRESS`]): strangers' sockets never keep a
+/// player out of their game.
 pub const MAX_ROOM_SOCKETS: usize = 64;
+/// Room sockets of [`MAX_ROOM_SOCKETS`] one client address may hold.
+pub const MAX_ROOM_SOCKETS_PER_ADDRESS: usize = 16;
+/// Sockets joining their own seat (with its token) one client address may hold; each room takes
+/// at most [`super::room::MAX_WATCHERS`].
+pub const MAX_PLAYER_SOCKETS_PER_ADDRESS: usize = 32;
+
+/// Engine sessions one client address may hold: three quarters of `--max-sessions` (rounded
+/// up), so that one client never takes every session.
+pub fn engine_sessions_per_address(max_sessions: usize) -> usize {
+    (max_sessions - max_sessions / 4).max(1)
+}
+
+/// What a client address holds places of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Use {
+    Room,
+    Player,
+    Engine,
+}
+
+/// One place of a client address, given back when dropped.
+pub(super) struct AddressSlot<'a> {
+    server: &'a Server,
+    key: (IpAddr, Use),
+}
+
+impl<'a> AddressSlot<'a> {
+    /// A place under `max` for `ip`, or None.
+    pub(super) fn take(
+        server: &'a Server,
+        ip: IpAddr,
+        what: Use,
+        max: usize,
+    ) -> Option<AddressSlot<'a>> {
+        let mut held = server.per_address.lock();
+        let n = held.entry((ip, what)).or_insert(0);
+        if *n >= max {
+            return None;
+        }
+        *n += 1;
+        Some(AddressSlot {
+            server,
+            key: (ip, what),
+        })
+    }
+}
+
+impl Drop for AddressSlot<'_> {
+    fn drop(&mut self) {
+        let mut held = self.server.per_address.lock();
+        if let Some(n) = held.get_mut(&self.key) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                held.remove(&self.key);
+            }
+        }
+    }
+}
 /// The whole request head must arrive within this time (not per read: a byte every few seconds
 /// does not keep a connection).
 pub const HEAD_DEADLINE: Duration = Duration::from_secs(10);

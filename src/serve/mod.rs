@@ -10,19 +10,24 @@
 //! `sockets.rs` serves the WebSockets it upgrades to, and `limits.rs` holds what one client may
 //! take. This file starts the server and owns the state they share.
 
+mod archive;
 pub(crate) mod http;
 mod limits;
+mod played;
 pub(crate) mod room;
 mod routes;
 mod sockets;
+pub mod store;
 pub(crate) mod tab;
+mod tab_game;
 pub mod ws;
 
 use http::Gate;
 use limits::ConnectionSlot;
 pub use limits::{
-    DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, HEAD_DEADLINE, MAX_CONNECTIONS, MAX_MESSAGE,
-    MAX_ROOM_SOCKETS, SOCKET_SEND_BUFFER,
+    engine_sessions_per_address, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, HEAD_DEADLINE,
+    MAX_CONNECTIONS, MAX_MESSAGE, MAX_PLAYER_SOCKETS_PER_ADDRESS, MAX_ROOM_SOCKETS,
+    MAX_ROOM_SOCKETS_PER_ADDRESS, SOCKET_SEND_BUFFER,
 };
 use parking_lot::Mutex;
 use std::io::{self, Write};
@@ -31,7 +36,13 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
+use store::{Store, StoreError};
 use tab::Socket;
+
+/// Rooms kept in memory while others wait in the store ([`room::MAX_ROOMS`]).
+pub fn room_table_size() -> usize {
+    room::MAX_ROOMS
+}
 
 pub struct Config {
     pub host: String,
@@ -40,9 +51,12 @@ pub struct Config {
     /// More host names the server answers to (`--allow-host`), for non-loopback bindings.
     pub allow_hosts: Vec<String>,
     pub idle_timeout: Duration,
+    /// The game database (`--db`); None: [`store::default_path`].
+    pub db: Option<std::path::PathBuf>,
 }
 
 struct Server {
+    store: Store,
     gate: Gate,
     max_sessions: usize,
     idle_timeout: Duration,
@@ -56,6 +70,8 @@ struct Server {
     heads: Mutex<Vec<(u64, Instant, TcpStream)>>,
     /// Upgraded sockets, for the pinger.
     sockets: Mutex<Vec<(u64, Socket)>>,
+    /// Places each client address holds ([`limits::AddressSlot`]).
+    per_address: Mutex<ahash::AHashMap<(IpAddr, limits::Use), usize>>,
 }
 
 fn is_loopback(host: &str) -> bool {
@@ -92,12 +108,23 @@ pub enum ServeError {
          localhost; other names the server should answer to go in --allow-host"
     )]
     Host(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("no --db PATH was given and neither XDG_DATA_HOME nor HOME is set")]
+    NoDataDir,
 }
 
 crate::games::error_text!(derived: ServeError);
 
 /// Binds, prints the URL, and serves until the process is stopped.
 pub fn run(config: &Config) -> Result<(), ServeError> {
+    // A refused --host is said before the database is opened (or made).
+    bind_address(&config.host)?;
+    let path = match &config.db {
+        Some(path) => path.clone(),
+        None => store::default_path().ok_or(ServeError::NoDataDir)?,
+    };
+    let store = Store::open(&path)?;
     let listener = bind(config)?;
     let port = listener.local_addr().map_err(ServeError::Address)?.port();
     if !is_loopback(&config.host) {
@@ -116,7 +143,7 @@ pub fn run(config: &Config) -> Result<(), ServeError> {
     };
     println!("ryoshi serve: http://{shown}:{port}/");
     let _ = io::stdout().flush();
-    serve(listener, config, port);
+    serve(listener, config, port, store);
     Ok(())
 }
 
@@ -130,10 +157,11 @@ pub fn bind(config: &Config) -> Result<TcpListener, ServeError> {
 }
 
 /// Answers connections until the process is stopped.
-pub fn serve(listener: TcpListener, config: &Config, port: u16) {
+pub fn serve(listener: TcpListener, config: &Config, port: u16, store: Store) {
     let mut gate = Gate::new(&config.host, port);
     gate.allow(&config.allow_hosts, port);
     let server = Arc::new(Server {
+        store,
         gate,
         max_sessions: config.max_sessions,
         idle_timeout: config.idle_timeout,
@@ -143,6 +171,7 @@ pub fn serve(listener: TcpListener, config: &Config, port: u16) {
         next_id: AtomicU64::new(1),
         heads: Mutex::new(Vec::new()),
         sockets: Mutex::new(Vec::new()),
+        per_address: Mutex::new(ahash::AHashMap::new()),
     });
     {
         let server = Arc::clone(&server);

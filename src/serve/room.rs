@@ -1,36 +1,43 @@
-//! Two people, one game: a room holds one game record, refereed here with the same rules code the
-//! sessions use (`session::Variant`). Players hold seat tokens; anyone with the room id watches.
-//! See protocol/serve.md for the lines exchanged.
+//! Two people, one game: a room holds one game, refereed here with the same rules code the
+//! sessions use ([`Played`]). Players hold seat tokens; anyone with the room id watches. See
+//! protocol/serve.md for the lines exchanged.
+//!
+//! Every room is in the store from its creation, and every move is written there before it is
+//! shown, so the rooms in memory are only the ones in use: a room nobody holds is dropped when
+//! the table is full and read back from the store when someone comes back. Each room has its own
+//! lock; the table's lock is held only to find, add or drop a room, never while a game is
+//! replayed or its state rendered.
 
+use super::played::{parse_start, start_text, Played};
+use super::store::{token_hash, Store, StoreError, StoredGame};
 use super::tab::Socket;
-use crate::games::rules::Verdict;
 use crate::protocol::StartSpec;
 use crate::registry::Game;
-use crate::session::new_variant;
-use crate::session::options::Options;
-use crate::session::variant::{SessionError, Variant};
+use crate::session::variant::SessionError;
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
+use std::sync::Arc;
 
-/// Rooms kept at once. When full, a room nobody is connected to is dropped to make room: first
-/// one where no move was ever played, else one untouched for [`ROOM_IDLE`]; a game with a
-/// player connected, or played recently, is never dropped for a new one.
+/// Rooms kept in memory when some are held by nobody: past it, the least recently used of those
+/// goes back to the store (it is read back when someone joins). Rooms with connections stay,
+/// so the table may grow past it, as far as the connections go; a new room is never refused.
 pub const MAX_ROOMS: usize = 64;
-/// How long a game nobody is connected to is kept for its players' return, at least.
-pub const ROOM_IDLE: std::time::Duration = std::time::Duration::from_secs(30 * 60);
 /// Connections (players and spectators) per room.
 pub const MAX_WATCHERS: usize = 16;
 
-static ROOMS: Lazy<Mutex<HashMap<String, Room>>> = Lazy::new(|| Mutex::new(HashMap::new()));
+type Shared = Arc<Mutex<Room>>;
 
+static ROOMS: Lazy<Mutex<HashMap<String, Shared>>> = Lazy::new(|| Mutex::new(HashMap::new()));
+
+/// Rooms in memory now.
 pub fn count() -> usize {
     ROOMS.lock().len()
 }
 
 /// An unguessable token: 128 bits from the standard library's randomly keyed hasher.
-fn token() -> String {
+pub(super) fn token() -> String {
     let mut out = String::new();
     for i in 0..2u64 {
         let mut h = std::collections::hash_map::RandomState::new().build_hasher();
@@ -60,8 +67,6 @@ pub enum RoomError {
     /// It is the player `name`'s turn.
     #[error("it is {0}'s turn")]
     NotYourTurn(&'static str),
-    #[error("too many games are open (at most {MAX_ROOMS})")]
-    TooManyRooms,
     #[error("no such game")]
     NoSuchGame,
     #[error("this seat token does not belong to the game")]
@@ -74,6 +79,12 @@ pub enum RoomError {
         crate::text::printable(.0)
     )]
     UnknownCommand(String),
+    /// The store refused the move or the resignation: nothing of it was shown or kept.
+    #[error("not saved, so not played: {0}")]
+    Unsaved(StoreError),
+    /// The store could not make or read the room.
+    #[error(transparent)]
+    Store(StoreError),
 }
 
 crate::games::error_text!(derived: RoomError);
@@ -85,61 +96,69 @@ pub enum Seat {
     Spectator,
 }
 
+impl Seat {
+    fn index(self) -> Option<usize> {
+        match self {
+            Seat::First => Some(0),
+            Seat::Second => Some(1),
+            Seat::Spectator => None,
+        }
+    }
+}
+
 struct Room {
-    variant: Game,
-    options: Options,
-    start: StartSpec,
-    moves: Vec<String>,
-    game: Box<dyn Variant>,
+    id: String,
+    played: Played,
+    /// The seat tokens' hashes (the tokens themselves are known only to their players).
     seats: [String; 2],
     watchers: Vec<(u64, Seat, Socket)>,
     /// What happened at the last move that a person should be told (a pass).
     note: Option<String>,
-    /// The last join, leave or move.
-    active: std::time::Instant,
-    /// The seat (0 or 1) that resigned.
-    resigned: Option<usize>,
 }
 
+/// A connection's hold on its room: the room stays in memory while someone holds it.
+pub struct Held(Shared);
+
 impl Room {
-    fn new(variant: Game, start: Option<Vec<String>>) -> Result<Room, RoomError> {
-        let mut options = Options::default();
-        options.variant = variant;
-        let mut game = new_variant(variant);
-        let start = start
-            .map(StartSpec::Sfen)
-            .unwrap_or_else(|| game.casual_start());
-        game.set_position(&start, &[], &options)
+    fn new(variant: Game, start: Option<Vec<String>>) -> Result<(Room, [String; 2]), RoomError> {
+        let played = Played::new(variant, start.map(StartSpec::Sfen), Vec::new())
             .map_err(RoomError::Game)?;
-        Ok(Room {
-            variant,
-            options,
-            start,
-            moves: Vec::new(),
-            game,
-            seats: [token(), token()],
+        let tokens = [token(), token()];
+        let room = Room {
+            id: token()[..16].to_string(),
+            played,
+            seats: [token_hash(&tokens[0]), token_hash(&tokens[1])],
             watchers: Vec::new(),
             note: None,
-            active: std::time::Instant::now(),
-            resigned: None,
+        };
+        Ok((room, tokens))
+    }
+
+    /// The room as stored, its moves replayed.
+    fn from_stored(stored: StoredGame) -> Option<Room> {
+        let variant = Game::named(&stored.game)?;
+        let start = parse_start(&stored.start)?;
+        let mut played = Played::new(variant, Some(start), stored.moves).ok()?;
+        played.resigned = stored.resigned;
+        Some(Room {
+            id: stored.id,
+            played,
+            seats: stored.seats?,
+            watchers: Vec::new(),
+            note: None,
         })
     }
 
-    fn turn(&self) -> usize {
-        self.game.view(&self.options).side_to_move().index()
-    }
-
-    /// Why the game is over, or None: the rules' own verdict and reason (the referee's too).
-    fn over(&self) -> Option<String> {
-        let names = self.variant.players();
-        if let Some(seat) = self.resigned {
-            return Some(format!("{} resigns", names[seat]));
+    fn stored(&self) -> StoredGame {
+        StoredGame {
+            id: self.id.clone(),
+            kind: "room".into(),
+            game: self.played.variant.as_str().into(),
+            start: start_text(&self.played.start),
+            seats: Some(self.seats.clone()),
+            resigned: self.played.resigned,
+            moves: self.played.moves.clone(),
         }
-        let end = self.game.view(&self.options).game_end()?;
-        Some(match end.verdict {
-            Verdict::Win(side) => format!("{} wins by {}", names[side.index()], end.reason),
-            Verdict::Draw => format!("draw by {}", end.reason),
-        })
     }
 
     /// Whether the player of `seat` has a connection in the room, and how many.
@@ -147,12 +166,11 @@ impl Room {
         self.watchers.iter().filter(|(_, s, _)| *s == seat).count()
     }
 
-    fn state_line(&self, seat: Seat) -> String {
-        let view = self.game.view(&self.options);
-        let sfen = view.position();
-        // `d`'s lines: the pages draw the quantum candidate sets from them.
-        let display = self.game.display();
-        let over = self.over();
+    /// The state as every connection sees it; [`Room::state_line`] adds who each one is.
+    fn state(&self) -> serde_json::Value {
+        let played = &self.played;
+        let view = played.game.view(&played.options);
+        let over = played.over();
         let legal = if over.is_some() {
             Vec::new()
         } else {
@@ -161,192 +179,282 @@ impl Room {
         let warnings = if over.is_some() {
             Vec::new()
         } else {
-            self.game.warnings()
+            played.game.warnings()
         };
-        let names = self.variant.players();
-        let you = match seat {
-            Seat::First => names[0],
-            Seat::Second => names[1],
-            Seat::Spectator => "spectator",
-        };
-        let state = serde_json::json!({
-            "game": self.variant.as_str(),
-            "you": you,
-            "turn": names[self.turn()],
-            "sfen": sfen,
-            "moves": self.moves,
+        let names = played.variant.players();
+        serde_json::json!({
+            "game": played.variant.as_str(),
+            "turn": names[played.turn()],
+            "sfen": view.position(),
+            "moves": played.moves,
             "legal": legal,
             "over": over,
             "note": self.note,
-            "display": display,
+            // `d`'s lines: the pages draw the quantum candidate sets from them.
+            "display": played.game.display(),
             "warnings": warnings,
             "connected": [self.connections(Seat::First) > 0, self.connections(Seat::Second) > 0],
-            "same_seat": match seat {
-                Seat::Spectator => 0,
-                seat => self.connections(seat).saturating_sub(1),
-            },
-        });
+        })
+    }
+
+    fn state_line(&self, state: &serde_json::Value, seat: Seat) -> String {
+        let names = self.played.variant.players();
+        let mut state = state.clone();
+        state["you"] = match seat.index() {
+            Some(i) => names[i].into(),
+            None => "spectator".into(),
+        };
+        state["same_seat"] = match seat {
+            Seat::Spectator => 0,
+            seat => self.connections(seat).saturating_sub(1),
+        }
+        .into();
         format!("state {state}")
     }
 
-    /// The state line for each connection, to be sent once the rooms are unlocked.
+    /// The state line for each connection, to be sent once the room is unlocked (the game is
+    /// rendered once, not once per connection).
     fn broadcast(&self) -> Vec<(Socket, String)> {
+        let state = self.state();
         self.watchers
             .iter()
-            .map(|(_, seat, socket)| (socket.clone(), self.state_line(*seat)))
+            .map(|(_, seat, socket)| (socket.clone(), self.state_line(&state, *seat)))
             .collect()
     }
 
-    /// Whether the room may be dropped for a new one.
-    fn evictable(&self) -> bool {
-        self.watchers.is_empty() && (self.moves.is_empty() || self.active.elapsed() >= ROOM_IDLE)
-    }
-
-    fn resign(&mut self, seat: Seat) -> Result<(), RoomError> {
-        let who = match seat {
-            Seat::Spectator => return Err(RoomError::Spectator),
-            Seat::First => 0,
-            Seat::Second => 1,
-        };
-        if let Some(why) = self.over() {
+    /// The game after `seat` resigns, or why not.
+    fn resigned(&self, seat: Seat) -> Result<Played, RoomError> {
+        let who = seat.index().ok_or(RoomError::Spectator)?;
+        if let Some(why) = self.played.over() {
             return Err(RoomError::Over(why));
         }
-        self.resigned = Some(who);
-        self.note = None;
+        let mut played = Played::new(
+            self.played.variant,
+            Some(self.played.start.clone()),
+            self.played.moves.clone(),
+        )
+        .map_err(RoomError::Game)?;
+        played.resigned = Some(who);
+        Ok(played)
+    }
+
+    /// The game after `seat` plays `mv`, or why not.
+    fn played(&self, seat: Seat, mv: &str) -> Result<Played, RoomError> {
+        let mover = seat.index().ok_or(RoomError::Spectator)?;
+        if let Some(why) = self.played.over() {
+            return Err(RoomError::Over(why));
+        }
+        let turn = self.played.turn();
+        if turn != mover {
+            return Err(RoomError::NotYourTurn(self.played.variant.players()[turn]));
+        }
+        self.played.with_move(mv).map_err(RoomError::Game)
+    }
+
+    /// Takes `next` as the game (once stored): `mover`'s move `mv`, or a resignation.
+    fn take(&mut self, next: Played, mover: Option<(usize, &str)>) {
+        self.played = next;
+        // Said the same way for every game: a pass that was played, or one the rules made
+        // (the mover is to move again).
+        let names = self.played.variant.players();
+        self.note = match mover {
+            Some((mover, mv)) if mv.eq_ignore_ascii_case("pass") => {
+                Some(format!("{} passes", names[mover]))
+            }
+            Some((mover, _)) if self.played.over().is_none() && self.played.turn() == mover => {
+                Some(format!("{} has no move and passes", names[1 - mover]))
+            }
+            _ => None,
+        };
+    }
+
+    #[cfg(test)]
+    fn play(&mut self, seat: Seat, mv: &str) -> Result<(), RoomError> {
+        let next = self.played(seat, mv)?;
+        self.take(next, seat.index().map(|i| (i, mv)));
         Ok(())
     }
 
-    fn play(&mut self, seat: Seat, mv: &str) -> Result<(), RoomError> {
-        let mover = match seat {
-            Seat::Spectator => return Err(RoomError::Spectator),
-            Seat::First => 0,
-            Seat::Second => 1,
-        };
-        if let Some(why) = self.over() {
-            return Err(RoomError::Over(why));
-        }
-        if self.turn() != mover {
-            return Err(RoomError::NotYourTurn(self.variant.players()[self.turn()]));
-        }
-        let mut moves = self.moves.clone();
-        moves.push(mv.to_string());
-        let mut game = new_variant(self.variant);
-        game.set_position(&self.start, &moves, &self.options)
-            .map_err(RoomError::Game)?;
-        self.game = game;
-        self.moves = moves;
-        // Said the same way for every game: a pass that was played, or one the rules made
-        // (the mover is to move again).
-        let names = self.variant.players();
-        self.note = if mv.eq_ignore_ascii_case("pass") {
-            Some(format!("{} passes", names[mover]))
-        } else if self.over().is_none() && self.turn() == mover {
-            Some(format!("{} has no move and passes", names[1 - mover]))
-        } else {
-            None
-        };
+    #[cfg(test)]
+    fn resign(&mut self, seat: Seat) -> Result<(), RoomError> {
+        let next = self.resigned(seat)?;
+        self.take(next, None);
         Ok(())
     }
 }
 
-/// Creates a room, from the variant's start or from `start` (the fields of `position sfen`);
-/// returns its id and the two seat tokens.
+/// Puts `room` in the table, dropping from memory (not from the store) a room nobody holds when
+/// the table is full: the least recently used first.
+fn insert(rooms: &mut HashMap<String, Shared>, id: &str, room: Shared) {
+    if rooms.len() >= MAX_ROOMS {
+        // Held by the table alone: no connection is in it and nobody is joining it.
+        let idle: Vec<String> = rooms
+            .iter()
+            .filter(|(_, r)| Arc::strong_count(r) == 1)
+            .map(|(id, _)| id.clone())
+            .collect();
+        let victim = idle
+            .into_iter()
+            .min_by_key(|id| USED.lock().get(id).copied().unwrap_or(0));
+        if let Some(victim) = victim {
+            rooms.remove(&victim);
+            USED.lock().remove(&victim);
+        }
+    }
+    rooms.insert(id.to_string(), room);
+    touch(id);
+}
+
+/// When each room in memory was last held, as a counter (the least recent goes first).
+static USED: Lazy<Mutex<HashMap<String, u64>>> = Lazy::new(|| Mutex::new(HashMap::new()));
+static TICK: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+fn touch(id: &str) {
+    let tick = TICK.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    USED.lock().insert(id.to_string(), tick);
+}
+
+/// Creates a room, from the variant's start or from `start` (the fields of `position sfen`),
+/// and stores it; returns its id and the two seat tokens.
 pub fn create(
+    store: &Store,
     variant: Game,
     start: Option<Vec<String>>,
 ) -> Result<(String, [String; 2]), RoomError> {
-    let mut rooms = ROOMS.lock();
-    if rooms.len() >= MAX_ROOMS {
-        // The least recently active of the droppable rooms, unplayed ones first.
-        let victim = rooms
-            .iter()
-            .filter(|(_, r)| r.evictable())
-            .min_by_key(|(id, r)| (!r.moves.is_empty(), r.active, id.to_string()))
-            .map(|(id, _)| id.clone());
-        match victim {
-            Some(id) => {
-                rooms.remove(&id);
-            }
-            None => return Err(RoomError::TooManyRooms),
-        }
+    let (room, tokens) = Room::new(variant, start)?;
+    store.create(&room.stored()).map_err(RoomError::Store)?;
+    let id = room.id.clone();
+    insert(&mut ROOMS.lock(), &id, Arc::new(Mutex::new(room)));
+    Ok((id, tokens))
+}
+
+/// The room `id` held for a connection: from memory, else read back from the store.
+fn hold(store: &Store, id: &str) -> Result<Held, RoomError> {
+    if let Some(room) = ROOMS.lock().get(id) {
+        touch(id);
+        return Ok(Held(Arc::clone(room)));
     }
-    let room = Room::new(variant, start)?;
-    let id = token()[..16].to_string();
-    let seats = room.seats.clone();
-    rooms.insert(id.clone(), room);
-    Ok((id, seats))
+    let stored = store
+        .load(id)
+        .map_err(RoomError::Store)?
+        .filter(|g| g.kind == "room")
+        .ok_or(RoomError::NoSuchGame)?;
+    let room = Room::from_stored(stored).ok_or(RoomError::NoSuchGame)?;
+    let mut rooms = ROOMS.lock();
+    // Another connection may have read it back meanwhile: theirs is the room.
+    if let Some(room) = rooms.get(id) {
+        touch(id);
+        return Ok(Held(Arc::clone(room)));
+    }
+    let room = Arc::new(Mutex::new(room));
+    insert(&mut rooms, id, Arc::clone(&room));
+    Ok(Held(room))
+}
+
+/// Whether `token` is a seat of the room `id` (in memory or in the store).
+pub fn is_player(store: &Store, id: &str, token: &str) -> bool {
+    if token.is_empty() || id.is_empty() {
+        return false;
+    }
+    let hash = token_hash(token);
+    let held = ROOMS.lock().get(id).cloned();
+    match held {
+        Some(room) => room.lock().seats.contains(&hash),
+        None => store
+            .load(id)
+            .ok()
+            .flatten()
+            .and_then(|g| g.seats)
+            .is_some_and(|seats| seats.contains(&hash)),
+    }
 }
 
 /// Joins a room with a seat token (or none: a spectator). Sends the state at once.
-pub fn join(id: &str, token: Option<&str>, conn: u64, socket: &Socket) -> Result<Seat, RoomError> {
-    let mut rooms = ROOMS.lock();
-    let room = rooms.get_mut(id).ok_or(RoomError::NoSuchGame)?;
-    room.active = std::time::Instant::now();
+pub fn join(
+    store: &Store,
+    id: &str,
+    token: Option<&str>,
+    conn: u64,
+    socket: &Socket,
+) -> Result<(Held, Seat), RoomError> {
+    let held = hold(store, id)?;
+    let mut room = held.0.lock();
     let seat = match token {
         None | Some("") => Seat::Spectator,
-        Some(t) if t == room.seats[0] => Seat::First,
-        Some(t) if t == room.seats[1] => Seat::Second,
-        Some(_) => return Err(RoomError::WrongToken),
+        Some(t) => {
+            let hash = token_hash(t);
+            if hash == room.seats[0] {
+                Seat::First
+            } else if hash == room.seats[1] {
+                Seat::Second
+            } else {
+                return Err(RoomError::WrongToken);
+            }
+        }
     };
     if room.watchers.len() >= MAX_WATCHERS {
         return Err(RoomError::TooManyWatchers);
     }
     room.watchers.push((conn, seat, socket.clone()));
     // Everyone sees who is connected now; the newcomer gets its state first.
-    let state = room.state_line(seat);
+    let state = room.state();
+    let own = room.state_line(&state, seat);
     let others: Vec<(Socket, String)> = room
-        .broadcast()
-        .into_iter()
-        .filter(|(s, _)| !s.same(socket))
+        .watchers
+        .iter()
+        .filter(|(_, _, s)| !s.same(socket))
+        .map(|(_, seat, s)| (s.clone(), room.state_line(&state, *seat)))
         .collect();
-    drop(rooms);
-    socket.send_line(&state);
+    drop(room);
+    socket.send_line(&own);
     for (to, line) in others {
         to.offer_line(&line);
     }
-    Ok(seat)
+    Ok((held, seat))
 }
 
-pub fn leave(id: &str, conn: u64) {
-    let sends = match ROOMS.lock().get_mut(id) {
-        Some(room) => {
-            room.watchers.retain(|(c, _, _)| *c != conn);
-            room.active = std::time::Instant::now();
-            room.broadcast()
-        }
-        None => Vec::new(),
+pub fn leave(held: Held, conn: u64) {
+    let sends = {
+        let mut room = held.0.lock();
+        room.watchers.retain(|(c, _, _)| *c != conn);
+        touch(&room.id);
+        room.broadcast()
     };
     for (to, line) in sends {
         to.offer_line(&line);
     }
 }
 
-/// One message from a connection in a room: `move <m>`. The new state goes to everyone in the
-/// room after the rooms are unlocked, without waiting: a connection that does not read its
-/// messages is dropped ([`Socket::offer_line`]), and nobody else waits for it.
-pub fn message(id: &str, seat: Seat, text: &str, socket: &Socket) {
+/// One message from a connection in a room: `move <m>` or `resign`. The move is stored, then
+/// the new state goes to everyone in the room after the room is unlocked, without waiting: a
+/// connection that does not read its messages is dropped ([`Socket::offer_line`]), and nobody
+/// else waits for it.
+pub fn message(store: &Store, held: &Held, seat: Seat, text: &str, socket: &Socket) {
     let outcome = {
-        let mut rooms = ROOMS.lock();
-        match rooms.get_mut(id) {
-            None => Err("the game is gone".to_string()),
-            Some(room) => {
-                let words: Vec<&str> = text.split_whitespace().collect();
-                let result = match words.as_slice() {
-                    ["move", mv] => room.play(seat, mv),
-                    ["resign"] => room.resign(seat),
-                    [] => Ok(()),
-                    _ => Err(RoomError::UnknownCommand(text.trim().into())),
-                };
-                match result {
-                    Ok(()) if !words.is_empty() => {
-                        room.active = std::time::Instant::now();
-                        Ok(room.broadcast())
-                    }
-                    Ok(()) => Ok(Vec::new()),
-                    Err(why) => Err(why.to_string()),
-                }
-            }
-        }
+        let mut room = held.0.lock();
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let next = match words.as_slice() {
+            ["move", mv] => room.played(seat, mv).map(|p| (p, Some(*mv))),
+            ["resign"] => room.resigned(seat).map(|p| (p, None)),
+            [] => return,
+            _ => Err(RoomError::UnknownCommand(text.trim().into())),
+        };
+        next.and_then(|(next, mv)| {
+            // On disk before anyone is shown it.
+            let from = room.played.moves.len();
+            store
+                .set_moves(
+                    &room.id,
+                    from,
+                    &next.moves[from..],
+                    next.resigned,
+                    next.ending().as_ref(),
+                )
+                .map_err(RoomError::Unsaved)?;
+            let mover = seat.index().zip(mv);
+            room.take(next, mover);
+            Ok(room.broadcast())
+        })
     };
     match outcome {
         Ok(sends) => {
@@ -354,7 +462,7 @@ pub fn message(id: &str, seat: Seat, text: &str, socket: &Socket) {
                 to.offer_line(&line);
             }
         }
-        Err(why) => socket.error(&why),
+        Err(why) => socket.error(&why.to_string()),
     }
 }
 
@@ -364,48 +472,35 @@ mod tests {
 
     #[test]
     fn referee_checks_turn_seat_and_legality() {
-        let mut room = Room::new(Game::Othello, None).unwrap();
+        let (mut room, _) = Room::new(Game::Othello, None).unwrap();
         assert!(room.play(Seat::Spectator, "f5").is_err());
         assert!(room.play(Seat::Second, "f5").is_err());
         assert!(room.play(Seat::First, "a1").is_err());
         room.play(Seat::First, "f5").unwrap();
         assert!(room.play(Seat::First, "d6").is_err());
         room.play(Seat::Second, "d6").unwrap();
-        assert_eq!(room.moves, ["f5", "d6"]);
-        assert!(room.over().is_none());
+        assert_eq!(room.played.moves, ["f5", "d6"]);
+        assert!(room.played.over().is_none());
         assert_ne!(token(), token());
     }
 
     #[test]
-    fn only_idle_unattended_rooms_are_evictable() {
-        let mut room = Room::new(Game::Othello, None).unwrap();
-        assert!(room.evictable());
-        room.play(Seat::First, "f5").unwrap();
-        room.active = std::time::Instant::now();
-        assert!(!room.evictable(), "a game just played is kept");
-        if let Some(long_ago) = std::time::Instant::now().checked_sub(ROOM_IDLE) {
-            room.active = long_ago;
-            assert!(room.evictable());
-        }
-    }
-
-    #[test]
     fn go_ends_after_two_passes() {
-        let mut room = Room::new(Game::Go, None).unwrap();
+        let (mut room, _) = Room::new(Game::Go, None).unwrap();
         room.play(Seat::First, "E5").unwrap();
         room.play(Seat::Second, "pass").unwrap();
-        assert!(room.over().is_none());
+        assert!(room.played.over().is_none());
         room.play(Seat::First, "pass").unwrap();
-        assert!(room.over().is_some());
+        assert!(room.played.over().is_some());
         assert!(room.play(Seat::Second, "D4").is_err());
     }
 
     #[test]
     fn a_player_may_resign_and_then_nobody_moves() {
-        let mut room = Room::new(Game::QuantumShogi, None).unwrap();
+        let (mut room, _) = Room::new(Game::QuantumShogi, None).unwrap();
         assert!(room.resign(Seat::Spectator).is_err());
         room.resign(Seat::Second).unwrap();
-        assert_eq!(room.over().as_deref(), Some("gote resigns"));
+        assert_eq!(room.played.over().as_deref(), Some("gote resigns"));
         assert!(room.play(Seat::First, "7g7f").is_err());
         assert!(room.resign(Seat::First).is_err());
     }

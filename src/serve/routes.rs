@@ -3,7 +3,7 @@
 //! (`sockets.rs`).
 
 use super::limits::read_head;
-use super::{http, room, sockets, Server};
+use super::{archive, http, room, sockets, Server};
 use std::net::TcpStream;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -18,6 +18,8 @@ macro_rules! asset {
 const ASSETS: &[(&str, &str, &str)] = &[
     asset!("/", "text/html", "index.html"),
     asset!("/quantum", "text/html", "quantum.html"),
+    // Under the game's registry name too: the archive links each game's page by its name.
+    asset!("/quantumshogi", "text/html", "quantum.html"),
     asset!("/othello", "text/html", "othello.html"),
     asset!("/go", "text/html", "go.html"),
     asset!("/play", "text/html", "play.html"),
@@ -71,6 +73,22 @@ fn route(server: &Server, req: &http::Request, stream: &mut TcpStream) -> &'stat
     if req.is_websocket() {
         return "101";
     }
+    let archive = match req.path.as_str() {
+        "/games" => Some(archive::list(&server.store, req.param("page"))),
+        path => path
+            .strip_prefix("/record/")
+            .map(|id| archive::record(&server.store, id)),
+    };
+    if let Some(answer) = archive {
+        let _ = http::respond_with(
+            stream,
+            answer.status,
+            &answer.content_type,
+            &answer.headers,
+            answer.body.as_bytes(),
+        );
+        return answer.status.split(' ').next().unwrap_or("500");
+    }
     match req.path.as_str() {
         "/status" => {
             let body = status(server);
@@ -109,6 +127,7 @@ fn status(server: &Server) -> String {
     serde_json::json!({
         "sessions": server.sessions.load(Ordering::SeqCst),
         "max_sessions": server.max_sessions,
+        "max_sessions_per_address": super::engine_sessions_per_address(server.max_sessions),
         "rooms": room::count(),
         "connections": server.connections.load(Ordering::SeqCst),
         "threads": field("Threads:"),

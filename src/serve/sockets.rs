@@ -2,8 +2,12 @@
 //! at `/room`), reading its frames until it closes, and the pinger that keeps live tabs open
 //! and finds the dead ones. The sessions behind them live in `tab.rs` and `room.rs`.
 
-use super::limits::{limit_send_buffer, Slot, MAX_MESSAGE, MAX_ROOM_SOCKETS};
+use super::limits::{
+    engine_sessions_per_address, limit_send_buffer, AddressSlot, Slot, Use, MAX_MESSAGE,
+    MAX_PLAYER_SOCKETS_PER_ADDRESS, MAX_ROOM_SOCKETS, MAX_ROOM_SOCKETS_PER_ADDRESS,
+};
 use super::tab::{Socket, Tab};
+use super::tab_game::TabGame;
 use super::{http, room, ws, Server};
 use http::Request;
 use std::io;
@@ -46,20 +50,44 @@ pub(super) fn upgrade(server: &Server, req: &Request, mut stream: TcpStream) {
             return;
         }
     };
-    // Room sockets have their own cap, so that rooms cannot take every connection.
-    let room_slot = if req.path == "/room" {
-        let Some(slot) = Slot::take(&server.room_sockets, MAX_ROOM_SOCKETS) else {
-            let _ = http::text(
-                &mut stream,
-                "503 Service Unavailable",
-                &format!("too many room connections (at most {MAX_ROOM_SOCKETS})\n"),
+    // Room sockets have their own caps, so that rooms cannot take every connection, and every
+    // cap is per client address too; a player joining their own seat is counted apart.
+    let ip = stream
+        .peer_addr()
+        .map_or(std::net::IpAddr::from([0, 0, 0, 0]), |a| a.ip());
+    let mut places = (None, None);
+    if req.path == "/room" {
+        let player = req.param("new").is_none()
+            && room::is_player(
+                &server.store,
+                &req.param("room").unwrap_or_default(),
+                &req.param("seat").unwrap_or_default(),
             );
-            return;
+        let refused = if player {
+            places.1 = AddressSlot::take(server, ip, Use::Player, MAX_PLAYER_SOCKETS_PER_ADDRESS);
+            places
+                .1
+                .is_none()
+                .then(|| format!("too many of your seats are open from your address (at most {MAX_PLAYER_SOCKETS_PER_ADDRESS})"))
+        } else {
+            match AddressSlot::take(server, ip, Use::Room, MAX_ROOM_SOCKETS_PER_ADDRESS) {
+                None => Some(format!(
+                    "too many room connections from your address (at most {MAX_ROOM_SOCKETS_PER_ADDRESS})"
+                )),
+                Some(place) => {
+                    places.1 = Some(place);
+                    places.0 = Slot::take(&server.room_sockets, MAX_ROOM_SOCKETS);
+                    places.0.is_none().then(|| {
+                        format!("too many room connections (at most {MAX_ROOM_SOCKETS})")
+                    })
+                }
+            }
         };
-        Some(slot)
-    } else {
-        None
-    };
+        if let Some(why) = refused {
+            let _ = http::text(&mut stream, "503 Service Unavailable", &format!("{why}\n"));
+            return;
+        }
+    }
     if http::upgrade(&mut stream, &key).is_err() {
         return;
     }
@@ -76,12 +104,12 @@ pub(super) fn upgrade(server: &Server, req: &Request, mut stream: TcpStream) {
     let id = server.next_id.fetch_add(1, Ordering::SeqCst);
     server.sockets.lock().push((id, socket.clone()));
     if req.path == "/ws" {
-        engine_socket(server, &stream, &socket);
+        engine_socket(server, req, &stream, &socket, ip);
     } else {
-        room_socket(req, &stream, &socket, id);
+        room_socket(server, req, &stream, &socket, id);
     }
     server.sockets.lock().retain(|(i, _)| *i != id);
-    drop(room_slot);
+    drop(places);
 }
 
 /// Pings every upgraded socket now and then: a live tab's browser answers with a pong (which
@@ -137,7 +165,22 @@ fn read_frames(stream: &TcpStream, socket: &Socket, mut on_text: impl FnMut(&str
     }
 }
 
-fn engine_socket(server: &Server, stream: &TcpStream, socket: &Socket) {
+fn engine_socket(
+    server: &Server,
+    req: &Request,
+    stream: &TcpStream,
+    socket: &Socket,
+    ip: std::net::IpAddr,
+) {
+    let per_address = engine_sessions_per_address(server.max_sessions);
+    let Some(_place) = AddressSlot::take(server, ip, Use::Engine, per_address) else {
+        socket.error(&format!(
+            "too many engine sessions are open from your address ({per_address} at most); \
+             close another tab and reload"
+        ));
+        socket.close(1013, "too many sessions");
+        return;
+    };
     let open = server.sessions.fetch_add(1, Ordering::SeqCst);
     if open >= server.max_sessions {
         server.sessions.fetch_sub(1, Ordering::SeqCst);
@@ -150,7 +193,11 @@ fn engine_socket(server: &Server, stream: &TcpStream, socket: &Socket) {
     }
     match Tab::start(socket.clone()) {
         Ok(tab) => {
-            read_frames(stream, socket, |text| tab.message(text));
+            let (game, review) = (req.param("game"), req.param("review"));
+            let mut kept = TabGame::open(&server.store, socket, game.as_deref(), review.as_deref());
+            read_frames(stream, socket, |text| {
+                tab.message(text, |lines| kept.observe(lines))
+            });
             tab.close();
             give_back_memory();
         }
@@ -169,7 +216,7 @@ fn give_back_memory() {
     }
 }
 
-fn room_socket(req: &Request, stream: &TcpStream, socket: &Socket, conn: u64) {
+fn room_socket(server: &Server, req: &Request, stream: &TcpStream, socket: &Socket, conn: u64) {
     let (id, token) = match req.param("new") {
         Some(game) => {
             let Some(variant) = crate::registry::Game::named(&game) else {
@@ -181,7 +228,7 @@ fn room_socket(req: &Request, stream: &TcpStream, socket: &Socket, conn: u64) {
             let start = req
                 .param("start")
                 .map(|s| s.split('_').map(str::to_string).collect());
-            match room::create(variant, start) {
+            match room::create(&server.store, variant, start) {
                 Ok((id, seats)) => {
                     socket.send_line(&format!("room {id} seat {} invite {}", seats[0], seats[1]));
                     (id, Some(seats[0].clone()))
@@ -195,8 +242,8 @@ fn room_socket(req: &Request, stream: &TcpStream, socket: &Socket, conn: u64) {
         }
         None => (req.param("room").unwrap_or_default(), req.param("seat")),
     };
-    let seat = match room::join(&id, token.as_deref(), conn, socket) {
-        Ok(seat) => seat,
+    let (held, seat) = match room::join(&server.store, &id, token.as_deref(), conn, socket) {
+        Ok(joined) => joined,
         Err(why) => {
             socket.error(&why.to_string());
             socket.close(1008, "cannot join");
@@ -204,7 +251,7 @@ fn room_socket(req: &Request, stream: &TcpStream, socket: &Socket, conn: u64) {
         }
     };
     read_frames(stream, socket, |text| {
-        room::message(&id, seat, text, socket)
+        room::message(&server.store, &held, seat, text, socket)
     });
-    room::leave(&id, conn);
+    room::leave(held, conn);
 }

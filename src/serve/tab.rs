@@ -6,7 +6,7 @@ use super::ws;
 use crate::protocol::{parse_line, Command};
 use crate::session::{Overflow, Settings};
 use crate::stop::{Budget, Flag};
-use crossbeam_channel::{bounded, Receiver, Sender, TrySendError};
+use crossbeam_channel::{bounded, Receiver, Sender};
 use parking_lot::Mutex;
 use std::io::{self, BufRead, Read, Write};
 use std::net::TcpStream;
@@ -350,23 +350,29 @@ impl Tab {
     }
 
     fn forward(&self, line: &str) {
-        self.forward_bytes(format!("{line}\n").into_bytes(), 1);
+        self.forward_bytes(format!("{line}\n").into_bytes(), 1, |_| {});
     }
 
     /// Queues `bytes` (`lines` lines) for the session, or refuses them whole with one error
-    /// line when [`MESSAGE_QUEUE`] messages are waiting already.
-    fn forward_bytes(&self, bytes: Vec<u8>, lines: usize) {
+    /// line when [`MESSAGE_QUEUE`] messages are waiting already; `before` sees them first
+    /// when they are queued (only this thread queues, so a queue with room keeps it).
+    fn forward_bytes(&self, bytes: Vec<u8>, lines: usize, before: impl FnOnce(&[u8])) {
         let Some(tx) = &self.input else { return };
-        if let Err(TrySendError::Full(_)) = tx.try_send(bytes) {
+        if tx.is_full() {
             self.socket.error(&format!(
                 "the engine is busy and {MESSAGE_QUEUE} messages wait already; \
                  message of {lines} line(s) refused"
             ));
+            return;
         }
+        before(&bytes);
+        let _ = tx.try_send(bytes);
     }
 
     /// One WebSocket text message: its lines go to the session together, except those refused.
-    pub fn message(&self, text: &str) {
+    /// `before` sees the lines the session will run before it runs them (so that what the
+    /// server says of them comes before the session's answers).
+    pub fn message(&self, text: &str, before: impl FnOnce(&str)) {
         let mut accepted = Vec::with_capacity(text.len() + 1);
         let mut lines = 0;
         for line in text.split('\n') {
@@ -386,7 +392,7 @@ impl Tab {
             lines += 1;
         }
         if lines > 0 {
-            self.forward_bytes(accepted, lines);
+            self.forward_bytes(accepted, lines, |b| before(&String::from_utf8_lossy(b)));
         }
     }
 

@@ -579,7 +579,8 @@ def session_cap_is_shown(browser):
     """A tab over the session cap says so, and its board and Solve stay disabled."""
     ctx = browser.new_context()
     before = status()
-    free = before["max_sessions"] - before["sessions"]
+    # Every tab here comes from one address, which may hold only so many sessions.
+    free = before["max_sessions_per_address"] - before["sessions"]
     tabs = []
     for _ in range(free):
         t = ctx.new_page()
@@ -662,12 +663,35 @@ def hostile(browser):
     figures["threads before"] = before["threads"]
 
 
+def reload_keeps_the_game(ctx):
+    """An engine page's game is kept by the server: a reload goes on with it, the archive lists
+    it, and its record downloads as a GGF file."""
+    page = watch(ctx.new_page())
+    page.goto(URL + "/othello")
+    page.wait_for_selector('#board[data-ply="0"] .osq.legal')
+    page.click('[data-square="f5"]')
+    page.wait_for_selector('#board[data-ply="2"] .osq.legal')
+    page.wait_for_function("() => location.search.startsWith('?game=')")
+    game = page.evaluate("() => new URLSearchParams(location.search).get('game')")
+    moves = page.eval_on_selector_all("#movelist .mv", "els => els.map(e => e.textContent)")
+    page.reload()
+    page.wait_for_selector('#board[data-ply="2"] .osq.legal')
+    assert page.eval_on_selector_all("#movelist .mv", "els => els.map(e => e.textContent)") == moves
+    page.goto(URL + "/games")
+    assert page.locator(f'table.archive a[href="/othello?review={game}"]').count() == 1, game
+    assert page.locator(f'table.archive a[href="/record/{game}"]').count() == 1, game
+    record = page.request.get(URL + "/record/" + game)
+    assert record.ok and record.headers["content-type"].startswith("text/plain"), record.headers
+    assert record.headers["content-disposition"].endswith('.ggf"'), record.headers
+    page.close()
+
+
 def main():
     os.makedirs(SHOTS, exist_ok=True)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
         ctx = browser.new_context(viewport={"width": 1200, "height": 900})
-        for name, test in (("quantum", quantum), ("othello", othello), ("go", go), ("go keyboard and analysis", go_keyboard_and_analysis)):
+        for name, test in (("quantum", quantum), ("othello", othello), ("go", go), ("go keyboard and analysis", go_keyboard_and_analysis), ("reload", reload_keeps_the_game)):
             test(ctx)
             print("ok", name, flush=True)
         ctx.close()

@@ -10,6 +10,8 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_ryoshi");
 
 pub struct Server {
     child: Child,
+    /// The folder of the server's own temporary game database, removed with the server.
+    own_db: Option<std::path::PathBuf>,
     pub url: String,
     /// `127.0.0.1:port`
     pub host: String,
@@ -21,10 +23,29 @@ impl Server {
     }
 
     fn spawn(max_sessions: usize, args: &[&str]) -> Server {
+        // Never the user's database: a fresh one in a folder of its own, unless the test
+        // gives its own `--db`.
+        let own_db = (!args.contains(&"--db")).then(temp_dir);
+        let mut all: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        if let Some(dir) = &own_db {
+            all.push("--db".into());
+            all.push(dir.join("games.db").display().to_string());
+        }
+        let mut server = Server::try_spawn(max_sessions, &all).unwrap_or_else(|e| panic!("{e}"));
+        server.own_db = own_db;
+        server
+    }
+
+    /// Starts a server, or says why it did not start (its stderr).
+    pub fn try_spawn(max_sessions: usize, args: &[String]) -> Result<Server, String> {
+        let sandbox = temp_dir();
         let mut child = Command::new(BIN)
             .args(["serve", "--port", "0", "--max-sessions"])
             .arg(max_sessions.to_string())
             .args(args)
+            // Belt and braces: a server started without --db still stays out of the user's.
+            .env("XDG_DATA_HOME", &sandbox)
+            .env("HOME", &sandbox)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -33,6 +54,12 @@ impl Server {
         BufReader::new(child.stdout.take().expect("stdout"))
             .read_line(&mut line)
             .expect("the URL line");
+        if line.is_empty() {
+            let out = child.wait_with_output().expect("the server's exit");
+            let _ = std::fs::remove_dir_all(&sandbox);
+            return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+        }
+        let _ = std::fs::remove_dir_all(&sandbox);
         let url = line
             .trim()
             .strip_prefix("ryoshi serve: ")
@@ -42,7 +69,18 @@ impl Server {
             .trim_start_matches("http://")
             .trim_end_matches('/')
             .to_string();
-        Server { child, url, host }
+        Ok(Server {
+            child,
+            url,
+            host,
+            own_db: None,
+        })
+    }
+
+    /// Stops the server as `kill -9` does, and waits for it.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 
     /// `GET path` with the given extra header lines; the whole response.
@@ -53,6 +91,24 @@ impl Server {
             s,
             "GET {path} HTTP/1.1\r\nHost: {}\r\n{headers}\r\n",
             self.host
+        )
+        .unwrap();
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    /// `get` from the local address `source`, as an upgrade to a WebSocket: the whole response.
+    pub fn get_from(&self, source: [u8; 4], path: &str) -> String {
+        let mut s = self.connect_from(source);
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\
+             Origin: {}\r\n\r\n",
+            self.host,
+            self.origin()
         )
         .unwrap();
         let mut out = Vec::new();
@@ -108,6 +164,37 @@ impl Server {
             let stream = TcpStream::from_raw_fd(fd);
             let _ = stream.as_raw_fd();
             self.socket_over(stream, path, origin)
+        }
+    }
+
+    /// A socket from the local address `source` (any of 127.0.0.0/8 reaches the loopback), as a
+    /// client on another machine would be; None when the upgrade is refused.
+    pub fn socket_from(&self, source: [u8; 4], path: &str) -> Option<Client> {
+        self.socket_over(self.connect_from(source), path, &self.origin())
+    }
+
+    /// A plain connection from the local address `source`.
+    pub fn connect_from(&self, source: [u8; 4]) -> TcpStream {
+        use std::os::fd::FromRawFd;
+        let addr: std::net::SocketAddrV4 = self.host.parse().expect("an IPv4 host");
+        let sockaddr = |ip: u32, port: u16| libc::sockaddr_in {
+            sin_family: libc::AF_INET as libc::sa_family_t,
+            sin_port: port.to_be(),
+            sin_addr: libc::in_addr { s_addr: ip.to_be() },
+            sin_zero: [0; 8],
+        };
+        let len = std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t;
+        // SAFETY: plain socket calls on a descriptor owned here, then handed to TcpStream.
+        unsafe {
+            let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM, 0);
+            assert!(fd >= 0);
+            let local = sockaddr(u32::from(std::net::Ipv4Addr::from(source)), 0);
+            let r = libc::bind(fd, &local as *const _ as *const libc::sockaddr, len);
+            assert_eq!(r, 0, "bind to {source:?}");
+            let remote = sockaddr(u32::from(*addr.ip()), addr.port());
+            let r = libc::connect(fd, &remote as *const _ as *const libc::sockaddr, len);
+            assert_eq!(r, 0, "connect");
+            TcpStream::from_raw_fd(fd)
         }
     }
 
@@ -168,7 +255,24 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if let Some(dir) = &self.own_db {
+            let _ = std::fs::remove_dir_all(dir);
+        }
     }
+}
+
+/// A new empty folder under the system's temporary folder.
+pub fn temp_dir() -> std::path::PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "ryoshi-serve-test-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::SeqCst)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    dir
 }
 
 pub struct Client {

@@ -16,7 +16,12 @@ export class Engine {
 
   connect() {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(`ws://${location.host}/ws`);
+      // The page's game is kept by the server: `?game=<id>` goes on with it after a reload or a
+      // restart, `?review=<id>` opens a copy of it (protocol/serve.md, "Kept games").
+      const asked = new URLSearchParams(location.search);
+      const which = ["game", "review"].find((k) => /^[0-9a-f]{1,32}$/.test(asked.get(k) || ""));
+      this.mode = which;
+      const ws = new WebSocket(`ws://${location.host}/ws${which ? `?${which}=${asked.get(which)}` : ""}`);
       this.ws = ws;
       ws.onopen = () => resolve(this);
       ws.onerror = () => reject(new Error("cannot reach the engine"));
@@ -38,6 +43,22 @@ export class Engine {
 
   receive(line) {
     this.onLog("< " + line);
+    // `info string game <id> [<game> position <start> [moves ...]]`: the server's id of the game
+    // the page plays, and the game itself when the socket goes on with a kept one.
+    if (line.startsWith("info string game ")) {
+      const words = line.split(/\s+/).slice(3);
+      this.gameId = words[0];
+      if (words[2] === "position") {
+        const at = words.indexOf("moves");
+        const start = (at < 0 ? words.slice(3) : words.slice(3, at)).join(" ");
+        this.resumed = { game: words[1], start, moves: at < 0 ? [] : words.slice(at + 1) };
+      }
+      // A game opened for review keeps its address until the page plays on from it (a copy).
+      if (!(this.mode === "review" && this.resumed && words[2] === "position")) {
+        history.replaceState(null, "", `${location.pathname}?game=${this.gameId}`);
+      }
+      return;
+    }
     if (line.startsWith("info string error:")) {
       this.lastError = line.slice(18).trim();
       this.onError(this.lastError);

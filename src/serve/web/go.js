@@ -6,6 +6,7 @@
 import { Engine, errorsIn, say, el, attempt } from "/assets/engine.js";
 import { drawGo } from "/assets/goboard.js";
 
+const GAME = "go";
 const $ = (id) => document.getElementById(id);
 const S = { start: "", moves: [], size: 9, rows: [], side: "b", marks: [], thinking: false, gen: 0, result: null, analysis: null, analysing: null };
 const KOMI = 7.5;
@@ -251,6 +252,10 @@ async function main() {
   await engine.connect();
   await engine.request(["setoption name USI_Variant value go", "setoption name GoAnalysis value true", "usinewgame"]);
   S.start = empty(9);
+  if (engine.resumed?.game === GAME) {
+    S.start = engine.resumed.start;
+    S.moves = engine.resumed.moves;
+  }
   await refresh();
   render();
   $("size").onchange = () => restart(empty(Number($("size").value)));

@@ -2,6 +2,7 @@
 // turned discs from `flips`, hints from `hint`, the exact endgame from `solve`.
 import { Engine, errorsIn, say, sayOver, showMoves, el, attempt, focusedSquare, gridNav, labelFrame } from "/assets/engine.js";
 
+const GAME = "othello";
 const $ = (id) => document.getElementById(id);
 const FILES = "abcdefgh";
 const NAME = { b: "Black", w: "White" };
@@ -204,8 +205,15 @@ async function solve() {
 async function main() {
   await engine.connect();
   await engine.request(["setoption name USI_Variant value othello", "usinewgame"]);
+  if (engine.resumed?.game === GAME) {
+    S.start = engine.resumed.start;
+    S.moves = engine.resumed.moves;
+  }
   await refresh();
   render();
+  // Reloaded in the middle of its game while the engine was to move: it moves now (a game
+  // opened for review waits for the player).
+  if (engine.resumed?.game === GAME && engine.mode === "game") maybeEngine();
   $("new").onclick = () => restart("startpos");
   $("undo").onclick = undo;
   $("hint").onclick = hint;

@@ -3,6 +3,7 @@
 import { Engine, parseInfo, errorsIn, say, sayOver, showMoves, attempt, askPromotion, cancelPromotion, promotionOpen } from "/assets/engine.js";
 import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed, kingWarning } from "/assets/qboard.js";
 
+const GAME = "quantumshogi";
 const $ = (id) => document.getElementById(id);
 const NAME = { b: "sente", w: "gote" };
 const S = {
@@ -247,8 +248,15 @@ async function takeBack() {
 async function main() {
   await engine.connect();
   await engine.request(["usinewgame"]);
+  if (engine.resumed?.game === GAME) {
+    S.start = engine.resumed.start;
+    S.moves = engine.resumed.moves;
+  }
   await refresh();
   render();
+  // Reloaded in the middle of its game while the engine was to move: it moves now (a game
+  // opened for review waits for the player).
+  if (engine.resumed?.game === GAME && engine.mode === "game") maybeEngine();
   $("new").onclick = () => restart("startpos");
   $("takeback").onclick = takeBack;
   $("flip").onclick = () => {

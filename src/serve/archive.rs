@@ -1,0 +1,176 @@
+//! The kept games as pages: `/games`, the list, newest first and paged, each linking to its
+//! board and its record; `/record/<id>`, a game's record in its format (the session's `record`,
+//! written by the game's `Recordable`), served as a download.
+
+use super::played::{parse_start, record_kind, Played};
+use super::store::{Store, Summary};
+use crate::registry::Game;
+use std::fmt::Write;
+
+/// Games on one page of the list.
+pub const PAGE_SIZE: usize = 20;
+
+/// A response: status, content type, extra header lines, body.
+pub struct Answer {
+    pub status: &'static str,
+    pub content_type: String,
+    pub headers: String,
+    pub body: String,
+}
+
+fn plain(status: &'static str, body: String) -> Answer {
+    Answer {
+        status,
+        content_type: "text/plain; charset=utf-8".into(),
+        headers: String::new(),
+        body,
+    }
+}
+
+/// Text for HTML, escaped.
+fn esc(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// `2026-12-04 19:05 UTC`
+fn date(ms: i64) -> String {
+    let secs = ms.max(0) as u64 / 1000;
+    let (y, m, d) = crate::logging::civil_date(secs / 86_400);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        secs / 3600 % 24,
+        secs / 60 % 60
+    )
+}
+
+/// Where a game is looked at: its room, or its engine page opened on a copy of it.
+fn board_link(g: &Summary) -> String {
+    match (g.kind.as_str(), Game::named(&g.game)) {
+        ("room", _) => format!("/play?room={}", g.id),
+        // Each game's engine page is also served under the game's name.
+        (_, Some(game)) => format!("/{}?review={}", game.as_str(), g.id),
+        _ => "/".into(),
+    }
+}
+
+fn row(out: &mut String, g: &Summary) {
+    let names = Game::named(&g.game).map(|v| v.players());
+    let sides = match (g.kind.as_str(), names) {
+        ("room", Some([a, b])) => format!("{a} and {b}: two players"),
+        (_, Some([a, b])) => format!("{a} and {b}: a player and the engine"),
+        _ => String::new(),
+    };
+    let result = match (&g.result, &g.reason) {
+        (Some(r), Some(why)) => format!("{r} by {why}"),
+        (Some(r), None) => r.clone(),
+        _ => "in progress".into(),
+    };
+    let _ = writeln!(
+        out,
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
+         <td><a href=\"{}\">board</a> · <a href=\"/record/{}\">record</a></td></tr>",
+        esc(&g.game),
+        esc(&sides),
+        esc(&result),
+        date(g.created),
+        g.plies,
+        esc(&board_link(g)),
+        esc(&g.id),
+    );
+}
+
+/// `/games?page=<n>` (from 1).
+pub fn list(store: &Store, page: Option<String>) -> Answer {
+    let page = page
+        .and_then(|p| p.parse::<usize>().ok())
+        .unwrap_or(1)
+        .clamp(1, 1_000_000);
+    let (games, total) = match store.list((page - 1) * PAGE_SIZE, PAGE_SIZE) {
+        Ok(found) => found,
+        Err(e) => return plain("500 Internal Server Error", format!("{e}\n")),
+    };
+    let mut out = String::from(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>Games · ryoshi</title>\n<link rel=\"icon\" href=\"data:,\">\n\
+         <link rel=\"stylesheet\" href=\"/assets/style.css\">\n</head>\n<body>\n\
+         <header><h1><a href=\"/\">ryoshi</a> · games</h1></header>\n<main class=\"games-page\">\n",
+    );
+    let _ = writeln!(
+        out,
+        "<p>{total} game(s), newest first: running and finished, in rooms and against the engine.</p>"
+    );
+    out.push_str(
+        "<table class=\"archive\">\n<thead><tr><th>game</th><th>sides</th><th>result</th>\
+         <th>date</th><th>moves</th><th></th></tr></thead>\n<tbody>\n",
+    );
+    for g in &games {
+        row(&mut out, g);
+    }
+    out.push_str("</tbody>\n</table>\n<nav class=\"pages\">");
+    if page > 1 {
+        let _ = write!(out, "<a href=\"/games?page={}\">newer</a> ", page - 1);
+    }
+    if page * PAGE_SIZE < total {
+        let _ = write!(out, "<a href=\"/games?page={}\">older</a>", page + 1);
+    }
+    out.push_str("</nav>\n</main>\n</body>\n</html>\n");
+    Answer {
+        status: "200 OK",
+        content_type: "text/html; charset=utf-8".into(),
+        headers: String::new(),
+        body: out,
+    }
+}
+
+/// `/record/<id>`: the game's record, as a file to save.
+pub fn record(store: &Store, id: &str) -> Answer {
+    let stored = match store.load(id) {
+        Ok(Some(g)) => g,
+        Ok(None) => return plain("404 Not Found", "no such game\n".into()),
+        Err(e) => return plain("500 Internal Server Error", format!("{e}\n")),
+    };
+    let Some(variant) = Game::named(&stored.game) else {
+        return plain(
+            "500 Internal Server Error",
+            "a game of unknown kind\n".into(),
+        );
+    };
+    let played =
+        Played::new(variant, parse_start(&stored.start), stored.moves).and_then(|mut p| {
+            p.resigned = stored.resigned;
+            p.record()
+        });
+    match played {
+        Ok(text) => {
+            let (content_type, ext) = record_kind(variant);
+            // Ids are the server's own hex, so the name needs no quoting.
+            let name: String = id.chars().filter(char::is_ascii_alphanumeric).collect();
+            Answer {
+                status: "200 OK",
+                content_type: content_type.into(),
+                headers: format!(
+                    "Content-Disposition: attachment; filename=\"ryoshi-{}-{name}.{ext}\"\r\n",
+                    variant.as_str()
+                ),
+                body: text,
+            }
+        }
+        Err(e) => plain("500 Internal Server Error", format!("{e}\n")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_and_escapes() {
+        assert_eq!(date(0), "1970-01-01 00:00 UTC");
+        assert_eq!(date(1_796_411_101_000), "2026-12-04 19:05 UTC");
+        assert_eq!(esc("<a href=\"x\">&"), "&lt;a href=&quot;x&quot;&gt;&amp;");
+    }
+}

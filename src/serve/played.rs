@@ -1,0 +1,166 @@
+//! A game as the server keeps it, for rooms and engine pages alike: its start, its moves replayed
+//! under the game's rules (the sessions' code, so the server and the engine agree), and how it
+//! ended; with the conversions to and from what the store holds, and its record.
+
+use super::store::Ending;
+use crate::games::rules::Verdict;
+use crate::protocol::{Args, StartSpec};
+use crate::registry::Game;
+use crate::session::new_variant;
+use crate::session::options::Options;
+use crate::session::variant::{SessionError, Variant};
+use crate::stop::{Budget, Flag};
+
+pub struct Played {
+    pub variant: Game,
+    pub options: Options,
+    pub start: StartSpec,
+    pub moves: Vec<String>,
+    pub game: Box<dyn Variant>,
+    /// The seat (0 or 1) that resigned.
+    pub resigned: Option<usize>,
+}
+
+/// `startpos` or `sfen <fields>`, as a `position` command writes it.
+pub fn start_text(start: &StartSpec) -> String {
+    match start {
+        StartSpec::Startpos => "startpos".into(),
+        StartSpec::Sfen(fields) => format!("sfen {}", fields.join(" ")),
+    }
+}
+
+/// The start [`start_text`] wrote.
+pub fn parse_start(text: &str) -> Option<StartSpec> {
+    let mut words = text.split_whitespace();
+    match words.next()? {
+        "startpos" => Some(StartSpec::Startpos),
+        "sfen" => Some(StartSpec::Sfen(words.map(str::to_string).collect())),
+        _ => None,
+    }
+}
+
+impl Played {
+    /// The game from `start` (the variant's own start when None) after `moves`, each checked.
+    pub fn new(
+        variant: Game,
+        start: Option<StartSpec>,
+        moves: Vec<String>,
+    ) -> Result<Played, SessionError> {
+        let mut options = Options::default();
+        options.variant = variant;
+        let mut game = new_variant(variant);
+        let start = start.unwrap_or_else(|| game.casual_start());
+        game.set_position(&start, &moves, &options)?;
+        Ok(Played {
+            variant,
+            options,
+            start,
+            moves,
+            game,
+            resigned: None,
+        })
+    }
+
+    /// This game with one more move (replayed from the start: the rules keep no undo here).
+    pub fn with_move(&self, mv: &str) -> Result<Played, SessionError> {
+        let mut moves = self.moves.clone();
+        moves.push(mv.to_string());
+        let mut played = Played::new(self.variant, Some(self.start.clone()), moves)?;
+        played.resigned = self.resigned;
+        Ok(played)
+    }
+
+    /// Whose turn it is (0 or 1).
+    pub fn turn(&self) -> usize {
+        self.game.view(&self.options).side_to_move().index()
+    }
+
+    /// How the game ended (the rules' own verdict and reason, the referee's too), or None.
+    pub fn ending(&self) -> Option<Ending> {
+        let names = self.variant.players();
+        if let Some(seat) = self.resigned {
+            return Some(Ending {
+                result: format!("{} wins", names[1 - seat.min(1)]),
+                reason: "resignation".into(),
+            });
+        }
+        let end = self.game.view(&self.options).game_end()?;
+        Some(match end.verdict {
+            Verdict::Win(side) => Ending {
+                result: format!("{} wins", names[side.index()]),
+                reason: end.reason.to_string(),
+            },
+            Verdict::Draw => Ending {
+                result: "draw".into(),
+                reason: end.reason.to_string(),
+            },
+        })
+    }
+
+    /// Why the game is over as the rooms say it (`black resigns`, `white wins by disc count`),
+    /// or None.
+    pub fn over(&self) -> Option<String> {
+        if let Some(seat) = self.resigned {
+            return Some(format!("{} resigns", self.variant.players()[seat.min(1)]));
+        }
+        self.ending()
+            .map(|e| format!("{} by {}", e.result, e.reason))
+    }
+
+    /// The game's record in its format (the session's `record`, written by the game's
+    /// `Recordable`).
+    pub fn record(&self) -> Result<String, SessionError> {
+        let mut game = new_variant(self.variant);
+        game.set_position(&self.start, &self.moves, &self.options)?;
+        let budget = Budget {
+            interrupt: Flag::new(),
+            nodes: None,
+        };
+        let mut text = String::new();
+        game.extension(
+            "record",
+            Args::new("record", ""),
+            &self.options,
+            &budget,
+            &mut |line: &str| {
+                text.push_str(line);
+                text.push('\n');
+            },
+        )?;
+        Ok(text)
+    }
+}
+
+/// The content type and file extension of a game's records, from its format's name (SGF has
+/// its own type; the others are plain text).
+pub fn record_kind(variant: Game) -> (&'static str, String) {
+    match variant.record_format() {
+        "SGF" => ("application/x-go-sgf; charset=utf-8", "sgf".into()),
+        other => ("text/plain; charset=utf-8", other.to_ascii_lowercase()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn starts_read_back_and_records_are_written() {
+        for start in [
+            StartSpec::Startpos,
+            StartSpec::Sfen(vec![
+                "5".into(),
+                "...../...../...../...../.....".into(),
+                "b".into(),
+            ]),
+        ] {
+            assert_eq!(parse_start(&start_text(&start)), Some(start));
+        }
+        let played = Played::new(Game::Go, None, vec!["E5".into(), "pass".into()]).unwrap();
+        let sgf = played.record().unwrap();
+        assert!(sgf.starts_with("(;") && sgf.contains("B[ee]"), "{sgf}");
+        let done = played.with_move("pass").unwrap();
+        assert!(done.over().is_some_and(|o| o.contains(" wins by ")));
+        assert!(played.with_move("Z99").is_err());
+    }
+}

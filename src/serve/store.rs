@@ -1,0 +1,532 @@
+//! The server's games on disk: one SQLite file (rusqlite with its bundled SQLite, so no system
+//! library is needed) holding every room and every engine page's game, running or finished.
+//!
+//! A move is written (and the write synced) before anyone is shown it, so `kill -9` at any moment
+//! loses no move a player saw. The file is locked (`flock`) for as long as the server runs: a
+//! second server on the same file is refused at start instead of interleaving its writes. Seat
+//! tokens are stored as their SHA-1 (they are 128 random bits: the hash cannot be turned back).
+//! The schema's version is `PRAGMA user_version`; [`MIGRATIONS`] bring an older file up to date
+//! and a newer one is refused.
+
+use parking_lot::Mutex;
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Each step brings the schema from version `i` to `i + 1`, in one transaction.
+const MIGRATIONS: &[&str] = &[
+    // 1: games and their moves. `kind` is `room` or `engine`; `seats` holds the two seat
+    // tokens' hashes of a room; `result` and `reason` are set when the game is over.
+    "CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        game TEXT NOT NULL,
+        start TEXT NOT NULL,
+        seat0 TEXT,
+        seat1 TEXT,
+        resigned INTEGER,
+        result TEXT,
+        reason TEXT,
+        created INTEGER NOT NULL,
+        updated INTEGER NOT NULL,
+        plies INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX games_by_date ON games (created DESC, id);
+    CREATE TABLE moves (
+        game TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL,
+        move TEXT NOT NULL,
+        PRIMARY KEY (game, ply)
+    ) WITHOUT ROWID;",
+];
+
+/// How long a write waits for another program holding the file (a `sqlite3` shell, a backup).
+const BUSY_WAIT: Duration = Duration::from_secs(2);
+
+/// Why the store cannot open, or an action on it failed (one `info string error:` line).
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("the game database {path}: {why}")]
+    Open { path: String, why: String },
+    #[error(
+        "the game database {0} is in use by another ryoshi serve; stop it, or give this one \
+         another file with --db PATH"
+    )]
+    InUse(String),
+    #[error(
+        "the game database {0} is locked by another program (a sqlite3 shell, a backup); \
+         close it and start again"
+    )]
+    Locked(String),
+    #[error("the game database {0} is read-only; give a writable file with --db PATH")]
+    ReadOnly(String),
+    #[error(
+        "the game database {path} is not a ryoshi game database or is damaged ({why}); move it \
+         away or give another file with --db PATH"
+    )]
+    Corrupt { path: String, why: String },
+    #[error(
+        "the game database {path} has schema version {found}, newer than this ryoshi knows \
+         ({known}); use a newer ryoshi or another file"
+    )]
+    Newer {
+        path: String,
+        found: i64,
+        known: usize,
+    },
+    /// An action failed: SQLite's words (disk full, file locked by another program ...).
+    #[error("the game database: {0}")]
+    Action(String),
+}
+
+crate::games::error_text!(derived: StoreError);
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        StoreError::Action(e.to_string())
+    }
+}
+
+/// A game as stored: enough to play it on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredGame {
+    pub id: String,
+    /// `room` or `engine`.
+    pub kind: String,
+    /// The registry's name (`othello`, `go`, `quantumshogi`).
+    pub game: String,
+    /// `startpos` or `sfen <fields>`, as a `position` command writes it.
+    pub start: String,
+    /// The hashes of a room's seat tokens.
+    pub seats: Option<[String; 2]>,
+    pub resigned: Option<usize>,
+    pub moves: Vec<String>,
+}
+
+/// One line of the archive.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Summary {
+    pub id: String,
+    pub kind: String,
+    pub game: String,
+    pub result: Option<String>,
+    pub reason: Option<String>,
+    /// Milliseconds since 1970, UTC.
+    pub created: i64,
+    pub updated: i64,
+    pub plies: i64,
+}
+
+/// How a game ended, for the archive: `white wins` / `draw`, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ending {
+    pub result: String,
+    pub reason: String,
+}
+
+pub struct Store {
+    conn: Mutex<Connection>,
+    path: String,
+    /// Holds the `flock` for as long as the server runs (closing it would drop the lock).
+    _lock: File,
+}
+
+/// `$XDG_DATA_HOME/ryoshi/games.db`, else `~/.local/share/ryoshi/games.db`.
+pub fn default_path() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|h| !h.is_empty())
+                .map(|h| PathBuf::from(h).join(".local/share"))
+        })?;
+    Some(base.join("ryoshi").join("games.db"))
+}
+
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Hex SHA-1 of a seat token, as stored.
+pub fn token_hash(token: &str) -> String {
+    super::ws::sha1(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Takes the file's `flock` without waiting; false when another process holds it. (SQLite's own
+/// locks are `fcntl` locks, which `flock` does not touch on Linux.)
+fn lock_exclusive(file: &File) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: flock on a descriptor this File owns.
+        unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        true
+    }
+}
+
+impl Store {
+    /// Opens (creating it and its folder when absent) the database at `path`, checks it and
+    /// brings its schema up to date.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let shown = path.display().to_string();
+        let open_error = |why: String| StoreError::Open {
+            path: shown.clone(),
+            why,
+        };
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| open_error(format!("cannot create {}: {e}", dir.display())))?;
+        }
+        let lock = match std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+        {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => match File::open(path) {
+                Ok(_) => return Err(StoreError::ReadOnly(shown)),
+                Err(e) => return Err(open_error(e.to_string())),
+            },
+            Err(e) => return Err(open_error(e.to_string())),
+        };
+        if !lock
+            .metadata()
+            .map_err(|e| open_error(e.to_string()))?
+            .is_file()
+        {
+            return Err(open_error("not a regular file".into()));
+        }
+        if !lock_exclusive(&lock) {
+            return Err(StoreError::InUse(shown));
+        }
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| open_error(e.to_string()))?;
+        if conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false) {
+            return Err(StoreError::ReadOnly(shown));
+        }
+        let _ = conn.busy_timeout(BUSY_WAIT);
+        let check: String = conn
+            .query_row("PRAGMA quick_check", [], |r| r.get(0))
+            .map_err(|e| classify(&shown, e))?;
+        if check != "ok" {
+            return Err(StoreError::Corrupt {
+                path: shown,
+                why: check,
+            });
+        }
+        // WAL: a write is one append and one fsync (`synchronous = FULL`), readers never wait.
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(|e| classify(&shown, e))?;
+        conn.pragma_update(None, "synchronous", "FULL")
+            .map_err(|e| classify(&shown, e))?;
+        conn.pragma_update(None, "foreign_keys", "ON")
+            .map_err(|e| classify(&shown, e))?;
+        let store = Store {
+            conn: Mutex::new(conn),
+            path: shown,
+            _lock: lock,
+        };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    fn migrate(&self) -> Result<(), StoreError> {
+        let mut conn = self.conn.lock();
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(|e| classify(&self.path, e))?;
+        if version < 0 || version as usize > MIGRATIONS.len() {
+            return Err(StoreError::Newer {
+                path: self.path.clone(),
+                found: version,
+                known: MIGRATIONS.len(),
+            });
+        }
+        for (i, step) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+            let tx = conn.transaction().map_err(|e| classify(&self.path, e))?;
+            tx.execute_batch(step)
+                .and_then(|_| tx.pragma_update(None, "user_version", (i + 1) as i64))
+                .and_then(|_| tx.commit())
+                .map_err(|e| classify(&self.path, e))?;
+        }
+        Ok(())
+    }
+
+    /// Records a new game (a room at its creation, an engine page's at its first move).
+    pub fn create(&self, game: &StoredGame) -> Result<(), StoreError> {
+        let now = now_ms();
+        let mut conn = self.conn.lock();
+        let tx = conn.transaction()?;
+        let seats = game.seats.as_ref();
+        tx.execute(
+            "INSERT INTO games (id, kind, game, start, seat0, seat1, resigned, created, updated, plies)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9)",
+            params![
+                game.id,
+                game.kind,
+                game.game,
+                game.start,
+                seats.map(|s| &s[0]),
+                seats.map(|s| &s[1]),
+                game.resigned.map(|r| r as i64),
+                now,
+                game.moves.len() as i64
+            ],
+        )?;
+        insert_moves(&tx, &game.id, 0, &game.moves)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Replaces the moves from ply `from` (0-based) on with `moves` (a move played: one move;
+    /// a takeback: none), and sets how the game stands.
+    pub fn set_moves(
+        &self,
+        id: &str,
+        from: usize,
+        moves: &[String],
+        resigned: Option<usize>,
+        ending: Option<&Ending>,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.conn.lock();
+        let tx = conn.transaction()?;
+        tx.execute(
+            "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
+            params![id, from as i64],
+        )?;
+        insert_moves(&tx, id, from, moves)?;
+        let changed = tx.execute(
+            "UPDATE games SET plies = ?2, resigned = ?3, result = ?4, reason = ?5, updated = ?6
+             WHERE id = ?1",
+            params![
+                id,
+                (from + moves.len()) as i64,
+                resigned.map(|r| r as i64),
+                ending.map(|e| &e.result),
+                ending.map(|e| &e.reason),
+                now_ms()
+            ],
+        )?;
+        if changed == 0 {
+            return Err(StoreError::Action(format!("no game {id} is stored")));
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The game `id`, or None.
+    pub fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        let conn = self.conn.lock();
+        let row = conn
+            .query_row(
+                "SELECT kind, game, start, seat0, seat1, resigned FROM games WHERE id = ?1",
+                params![id],
+                |r| {
+                    let seat0: Option<String> = r.get(3)?;
+                    let seat1: Option<String> = r.get(4)?;
+                    let resigned: Option<i64> = r.get(5)?;
+                    Ok(StoredGame {
+                        id: id.to_string(),
+                        kind: r.get(0)?,
+                        game: r.get(1)?,
+                        start: r.get(2)?,
+                        seats: seat0.zip(seat1).map(|(a, b)| [a, b]),
+                        resigned: resigned.and_then(|r| usize::try_from(r).ok()),
+                        moves: Vec::new(),
+                    })
+                },
+            )
+            .optional()?;
+        let Some(mut game) = row else {
+            return Ok(None);
+        };
+        let mut query = conn.prepare("SELECT move FROM moves WHERE game = ?1 ORDER BY ply")?;
+        game.moves = query
+            .query_map(params![id], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        Ok(Some(game))
+    }
+
+    /// Games, newest first: `limit` of them after the first `offset`; and how many there are.
+    pub fn list(&self, offset: usize, limit: usize) -> Result<(Vec<Summary>, usize), StoreError> {
+        let conn = self.conn.lock();
+        let total: i64 = conn.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
+        let mut query = conn.prepare(
+            "SELECT id, kind, game, result, reason, created, updated, plies FROM games
+             ORDER BY created DESC, id LIMIT ?1 OFFSET ?2",
+        )?;
+        let rows = query
+            .query_map(params![limit as i64, offset as i64], |r| {
+                Ok(Summary {
+                    id: r.get(0)?,
+                    kind: r.get(1)?,
+                    game: r.get(2)?,
+                    result: r.get(3)?,
+                    reason: r.get(4)?,
+                    created: r.get(5)?,
+                    updated: r.get(6)?,
+                    plies: r.get(7)?,
+                })
+            })?
+            .collect::<Result<_, _>>()?;
+        Ok((rows, total.max(0) as usize))
+    }
+}
+
+fn insert_moves(
+    tx: &rusqlite::Transaction,
+    id: &str,
+    from: usize,
+    moves: &[String],
+) -> rusqlite::Result<()> {
+    let mut insert =
+        tx.prepare_cached("INSERT INTO moves (game, ply, move) VALUES (?1, ?2, ?3)")?;
+    for (i, mv) in moves.iter().enumerate() {
+        insert.execute(params![id, (from + i) as i64, mv])?;
+    }
+    Ok(())
+}
+
+/// An error at start, said for what it is.
+fn classify(path: &str, e: rusqlite::Error) -> StoreError {
+    use rusqlite::ErrorCode;
+    match e.sqlite_error_code() {
+        Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt) => StoreError::Corrupt {
+            path: path.into(),
+            why: e.to_string(),
+        },
+        Some(ErrorCode::ReadOnly) => StoreError::ReadOnly(path.into()),
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => {
+            StoreError::Locked(path.into())
+        }
+        _ => StoreError::Open {
+            path: path.into(),
+            why: e.to_string(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("ryoshi-store-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir.join("games.db")
+    }
+
+    fn game(id: &str, moves: &[&str]) -> StoredGame {
+        StoredGame {
+            id: id.into(),
+            kind: "room".into(),
+            game: "othello".into(),
+            start: "startpos".into(),
+            seats: Some([token_hash("a"), token_hash("b")]),
+            resigned: None,
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn games_survive_reopening_and_takebacks_rewrite_the_tail() {
+        let path = temp("reopen");
+        {
+            let store = Store::open(&path).unwrap();
+            store.create(&game("g1", &["f5"])).unwrap();
+            store
+                .set_moves("g1", 1, &["d6".into()], None, None)
+                .unwrap();
+            store
+                .set_moves("g1", 2, &["c3".into()], None, None)
+                .unwrap();
+            store
+                .set_moves("g1", 1, &["f6".into()], Some(1), None)
+                .unwrap();
+            assert!(Store::open(&path).is_err_and(|e| matches!(e, StoreError::InUse(_))));
+        }
+        let store = Store::open(&path).unwrap();
+        let back = store.load("g1").unwrap().unwrap();
+        assert_eq!(back.moves, ["f5", "f6"]);
+        assert_eq!(back.resigned, Some(1));
+        assert_eq!(back.seats, game("g1", &[]).seats);
+        assert!(store.load("nope").unwrap().is_none());
+        let (list, total) = store.list(0, 10).unwrap();
+        assert_eq!((list.len(), total, list[0].plies), (1, 1, 2));
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn a_full_database_fails_the_action_and_keeps_what_it_had() {
+        let path = temp("full");
+        let store = Store::open(&path).unwrap();
+        store.create(&game("g1", &["f5", "d6"])).unwrap();
+        // No page more than the file has now: the next growth fails as a full disk would.
+        {
+            let conn = store.conn.lock();
+            let pages: i64 = conn
+                .query_row("PRAGMA page_count", [], |r| r.get(0))
+                .unwrap();
+            conn.pragma_update(None, "max_page_count", pages).unwrap();
+        }
+        let long: Vec<String> = (0..5000).map(|i| format!("move-{i:0>200}")).collect();
+        let e = store.set_moves("g1", 2, &long, None, None).unwrap_err();
+        assert!(matches!(e, StoreError::Action(_)), "{e}");
+        assert!(e.to_string().contains("full"), "{e}");
+        assert_eq!(store.load("g1").unwrap().unwrap().moves, ["f5", "d6"]);
+        drop(store);
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn a_file_locked_by_another_program_is_refused_clearly() {
+        let path = temp("locked");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let other = Connection::open(&path).unwrap();
+        other
+            .execute_batch("CREATE TABLE t (x); BEGIN EXCLUSIVE; INSERT INTO t VALUES (1);")
+            .unwrap();
+        let e = Store::open(&path).err().unwrap();
+        assert!(matches!(e, StoreError::Locked(_)), "{e}");
+        drop(other);
+        assert!(Store::open(&path).is_ok(), "free again");
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn a_damaged_or_newer_file_is_refused() {
+        let path = temp("damaged");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, vec![0x5a; 8192]).unwrap();
+        let e = Store::open(&path).err().unwrap();
+        assert!(matches!(e, StoreError::Corrupt { .. }), "{e}");
+        std::fs::remove_file(&path).unwrap();
+        {
+            let store = Store::open(&path).unwrap();
+            store
+                .conn
+                .lock()
+                .pragma_update(None, "user_version", 99)
+                .unwrap();
+        }
+        let e = Store::open(&path).err().unwrap();
+        assert!(matches!(e, StoreError::Newer { found: 99, .. }), "{e}");
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+}

@@ -1,0 +1,186 @@
+//! The game an engine page plays, kept in the store: the server reads the `position` lines the
+//! page sends its session (every page sends its whole game with each one), and stores the game
+//! they describe, so that a reloaded page, or one opened after a restart, goes on with it.
+//!
+//! The page learns its game's id from the line `info string game <id>`, sent when a game is
+//! first stored (at its first move); opened as `/ws?game=<id>`, the socket goes on with that
+//! game and says so with `info string game <id> <game> position <start> [moves ...]`. A new game
+//! begins with another variant or start, with `usinewgame` followed by another position, and with
+//! any change to a finished game, or to one opened for review (`/ws?review=<id>`): a game that
+//! is over is never rewritten.
+
+use super::played::{parse_start, Played};
+use super::store::{Store, StoredGame};
+use super::tab::Socket;
+use crate::protocol::{parse_line, Command};
+use crate::registry::Game;
+use crate::session::options::Options;
+
+/// The option that chooses the game.
+const VARIANT: &str = "USI_Variant";
+
+pub struct TabGame<'a> {
+    store: &'a Store,
+    socket: Socket,
+    variant: Game,
+    id: String,
+    /// The current game's start (`startpos`, `sfen ...`), once a position was sent.
+    start: Option<String>,
+    /// Its moves as stored.
+    moves: Vec<String>,
+    /// Whether the game is in the store (a game is stored at its first move).
+    stored: bool,
+    /// `usinewgame` was sent: a position other than the current one begins a new game.
+    fresh: bool,
+    /// The stored game may not be changed: it is over, or opened for review.
+    frozen: bool,
+}
+
+impl<'a> TabGame<'a> {
+    /// The game of a new socket: the stored engine game `game` (or a copy of `review`) when
+    /// there is one, else a new one.
+    pub fn open(
+        store: &'a Store,
+        socket: &Socket,
+        game: Option<&str>,
+        review: Option<&str>,
+    ) -> TabGame<'a> {
+        let mut tab = TabGame {
+            store,
+            socket: socket.clone(),
+            variant: Options::default().variant,
+            id: super::room::token()[..16].to_string(),
+            start: None,
+            moves: Vec::new(),
+            stored: false,
+            fresh: false,
+            frozen: false,
+        };
+        let wanted = game.or(review).unwrap_or_default();
+        let found = if wanted.is_empty() {
+            None
+        } else {
+            match store.load(wanted) {
+                Ok(found) => found.filter(|g| g.kind == "engine"),
+                Err(e) => {
+                    socket.error(&format!("the game {wanted} cannot be read: {e}"));
+                    None
+                }
+            }
+        };
+        let resumed = found.and_then(|g| {
+            let variant = Game::named(&g.game)?;
+            let played = Played::new(variant, parse_start(&g.start), g.moves.clone()).ok()?;
+            Some((g, variant, played.ending().is_some()))
+        });
+        if let Some((g, variant, over)) = resumed {
+            {
+                let moves = if g.moves.is_empty() {
+                    String::new()
+                } else {
+                    format!(" moves {}", g.moves.join(" "))
+                };
+                tab.socket.send_line(&format!(
+                    "info string game {} {} position {}{moves}",
+                    g.id,
+                    variant.as_str(),
+                    g.start
+                ));
+                tab.variant = variant;
+                tab.id = g.id;
+                tab.start = Some(g.start);
+                tab.moves = g.moves;
+                tab.stored = true;
+                tab.frozen = over || review.is_some();
+            }
+        }
+        tab
+    }
+
+    fn announce(&self) {
+        self.socket
+            .send_line(&format!("info string game {}", self.id));
+    }
+
+    /// Reads the lines of one message the session accepted.
+    pub fn observe(&mut self, text: &str) {
+        for line in text.split('\n') {
+            match parse_line(line.trim_end_matches('\r')) {
+                Ok(Some(Command::SetOption {
+                    name,
+                    value: Some(value),
+                })) if name.eq_ignore_ascii_case(VARIANT) => {
+                    if let Some(variant) = Game::named(value.trim()) {
+                        if variant != self.variant {
+                            self.variant = variant;
+                            self.start = None;
+                        }
+                    }
+                }
+                Ok(Some(Command::UsiNewGame)) => self.fresh = true,
+                Ok(Some(Command::Position { start, moves })) => {
+                    self.position(super::played::start_text(&start), moves)
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn position(&mut self, start: String, moves: Vec<String>) {
+        let fresh = std::mem::take(&mut self.fresh);
+        let changed = self.start.as_deref() != Some(start.as_str()) || moves != self.moves;
+        let other_start = self.start.as_deref() != Some(start.as_str());
+        if self.stored && (other_start || (changed && (fresh || self.frozen))) {
+            self.id = super::room::token()[..16].to_string();
+            self.moves.clear();
+            self.stored = false;
+            self.frozen = false;
+        }
+        self.start = Some(start.clone());
+        if !changed && self.stored || moves.is_empty() && !self.stored {
+            return;
+        }
+        // Only legal games are kept; the session answers an illegal one with its error.
+        let Ok(played) = Played::new(self.variant, parse_start(&start), moves.clone()) else {
+            return;
+        };
+        let ending = played.ending();
+        let saved = if self.stored {
+            let same = self
+                .moves
+                .iter()
+                .zip(&moves)
+                .take_while(|(a, b)| a == b)
+                .count();
+            self.store
+                .set_moves(&self.id, same, &moves[same..], None, ending.as_ref())
+        } else {
+            let game = StoredGame {
+                id: self.id.clone(),
+                kind: "engine".into(),
+                game: self.variant.as_str().into(),
+                start,
+                seats: None,
+                resigned: None,
+                moves: moves.clone(),
+            };
+            self.store.create(&game).and_then(|()| match &ending {
+                Some(end) => self
+                    .store
+                    .set_moves(&self.id, moves.len(), &[], None, Some(end)),
+                None => Ok(()),
+            })
+        };
+        match saved {
+            Ok(()) => {
+                if !self.stored {
+                    self.announce();
+                }
+                self.stored = true;
+                self.moves = moves;
+                self.frozen = ending.is_some();
+            }
+            Err(e) => self.socket.error(&format!("the game is not saved: {e}")),
+        }
+    }
+}

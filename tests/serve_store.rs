@@ -1,0 +1,163 @@
+//! The server's game database over real sockets: a room and an engine page go on after
+//! `kill -9` and a restart on the same file, a second server on the file is refused, and a
+//! damaged file is refused at start. Every server here has a temporary database of its own.
+
+mod serve_support;
+
+use serve_support::{temp_dir, Client, Server};
+
+fn start_on(db: &std::path::Path) -> Server {
+    Server::start_with(2, &["--db", &db.display().to_string()])
+}
+
+fn state_with(ws: &mut Client, moves: &str) -> String {
+    ws.until(|l| l.starts_with("state ") && l.contains(moves))
+        .pop()
+        .expect("a state")
+}
+
+#[test]
+fn a_room_goes_on_after_kill_9_with_the_same_seats() {
+    let dir = temp_dir();
+    let db = dir.join("games.db");
+    let mut server = start_on(&db);
+    let origin = server.origin();
+    let mut a = server.socket("/room?new=othello", &origin).unwrap();
+    let first = a.until(|_| true).remove(0);
+    let words: Vec<&str> = first.split_whitespace().collect();
+    let (id, seat, invite) = (
+        words[1].to_string(),
+        words[3].to_string(),
+        words[5].to_string(),
+    );
+    let mut b = server
+        .socket(&format!("/room?room={id}&seat={invite}"), &origin)
+        .unwrap();
+    a.send("move f5");
+    state_with(&mut b, "\"moves\":[\"f5\"]");
+    b.send("move d6");
+    // The last move a player was shown is on disk when it is shown.
+    state_with(&mut a, "\"moves\":[\"f5\",\"d6\"]");
+    server.kill();
+
+    let server = start_on(&db);
+    let origin = server.origin();
+    let mut a = server
+        .socket(&format!("/room?room={id}&seat={seat}"), &origin)
+        .unwrap();
+    let s = state_with(&mut a, "\"moves\":[\"f5\",\"d6\"]");
+    assert!(
+        s.contains("\"you\":\"black\"") && s.contains("\"turn\":\"black\""),
+        "{s}"
+    );
+    let mut b = server
+        .socket(&format!("/room?room={id}&seat={invite}"), &origin)
+        .unwrap();
+    assert!(state_with(&mut b, "\"moves\"").contains("\"you\":\"white\""));
+    a.send("move c3");
+    state_with(&mut b, "\"moves\":[\"f5\",\"d6\",\"c3\"]");
+    // The tokens are checked as before: a forged one is refused, a spectator only watches.
+    let forged = server
+        .socket(&format!("/room?room={id}&seat={}", "0".repeat(32)), &origin)
+        .unwrap()
+        .until(|_| true)
+        .remove(0);
+    assert!(forged.contains("does not belong"), "{forged}");
+    let mut watcher = server.socket(&format!("/room?room={id}"), &origin).unwrap();
+    assert!(state_with(&mut watcher, "c3").contains("\"you\":\"spectator\""));
+    // The seat tokens are not in the file, only their hashes.
+    drop(server);
+    let bytes = std::fs::read(&db).unwrap_or_default();
+    let wal = std::fs::read(dir.join("games.db-wal")).unwrap_or_default();
+    for token in [&seat, &invite] {
+        let found = |b: &[u8]| b.windows(token.len()).any(|w| w == token.as_bytes());
+        assert!(
+            !found(&bytes) && !found(&wal),
+            "a seat token is stored in clear"
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn an_engine_page_reloads_into_its_game_after_kill_9() {
+    let dir = temp_dir();
+    let db = dir.join("games.db");
+    let mut server = start_on(&db);
+    let mut ws = server.socket("/ws", &server.origin()).unwrap();
+    ws.send("setoption name USI_Variant value othello\nusinewgame\nposition startpos moves f5 d6\nisready");
+    let lines = ws.until(|l| l == "readyok");
+    let id = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("info string game "))
+        .unwrap_or_else(|| panic!("no game id in {lines:?}"))
+        .to_string();
+    server.kill();
+
+    let server = start_on(&db);
+    let mut ws = server
+        .socket(&format!("/ws?game={id}"), &server.origin())
+        .unwrap();
+    assert_eq!(
+        ws.until(|_| true).remove(0),
+        format!("info string game {id} othello position startpos moves f5 d6")
+    );
+    // The page sends its game again and plays on: the same game grows.
+    ws.send("setoption name USI_Variant value othello\nusinewgame\nposition startpos moves f5 d6");
+    ws.send("position startpos moves f5 d6 c3\nisready");
+    let lines = ws.until(|l| l == "readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string game")),
+        "{lines:?}"
+    );
+    drop(ws);
+    let mut again = server
+        .socket(&format!("/ws?game={id}"), &server.origin())
+        .unwrap();
+    assert!(again.until(|_| true)[0].ends_with("moves f5 d6 c3"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_second_server_on_the_same_file_refuses() {
+    let dir = temp_dir();
+    let db = dir.join("games.db");
+    let server = start_on(&db);
+    let args = ["--db".to_string(), db.display().to_string()];
+    let refused = Server::try_spawn(2, &args)
+        .err()
+        .expect("a second server refuses");
+    assert!(
+        refused.contains("in use by another ryoshi serve"),
+        "{refused}"
+    );
+    // The first one is unharmed.
+    assert!(server.get("/status", "").starts_with("HTTP/1.1 200"));
+    drop(server);
+    assert!(
+        Server::try_spawn(2, &args).is_ok(),
+        "the file is free again"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_damaged_file_is_refused_at_start() {
+    let dir = temp_dir();
+    let db = dir.join("games.db");
+    std::fs::write(
+        &db,
+        b"this is no database, only some text that is long enough".repeat(100),
+    )
+    .unwrap();
+    let args = ["--db".to_string(), db.display().to_string()];
+    let refused = Server::try_spawn(2, &args)
+        .err()
+        .expect("a damaged file refuses");
+    assert!(
+        refused.contains("is not a ryoshi game database or is damaged"),
+        "{refused}"
+    );
+    assert_eq!(refused.lines().count(), 1, "{refused}");
+    let _ = std::fs::remove_dir_all(dir);
+}
