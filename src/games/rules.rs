@@ -210,6 +210,13 @@ pub trait Rules: Clone + Send + 'static {
         let _ = komi;
         None
     }
+
+    /// The game's record format (its [`Recordable`](super::record::Recordable) impl, as
+    /// `Some(RecordFormat::of())`), which the match runner writes its games and reads openings
+    /// in; `None` for a game without one.
+    fn record_format() -> Option<super::record::RecordFormat<Self>> {
+        None
+    }
 }
 
 #[cfg(test)]

@@ -128,6 +128,10 @@ impl Rules for Record {
     fn final_score(&self, komi: f64) -> Option<f64> {
         Some(self.area_score() + KOMI - komi)
     }
+
+    fn record_format() -> Option<crate::games::record::RecordFormat<Self>> {
+        Some(crate::games::record::RecordFormat::of())
+    }
 }
 
 #[cfg(test)]

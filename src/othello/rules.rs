@@ -157,6 +157,10 @@ impl Rules for Position {
 
     /// Black's discs minus white's, the empty squares counted for the winner (the World Othello
     /// Federation's rule, as Edax, GGS and GRhino's `final_score` count); Othello has no komi.
+    fn record_format() -> Option<crate::games::record::RecordFormat<Self>> {
+        Some(crate::games::record::RecordFormat::of())
+    }
+
     fn final_score(&self, _komi: f64) -> Option<f64> {
         let text = self.to_text();
         let board = text.split_whitespace().next().unwrap_or("");
