@@ -53,6 +53,16 @@ pub enum Protocol {
     Gtp,
 }
 
+/// What an openings file holds: `position` lines, or game records in the game's own format (one
+/// a line, or one a file in a folder).
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum OpeningsFormat {
+    #[default]
+    Positions,
+    Records,
+}
+
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(untagged)]
 pub enum OptionValue {
@@ -115,6 +125,13 @@ pub struct MatchConfig {
     #[serde(default = "default_timeout")]
     pub timeout_ms: u64,
     pub openings: Option<PathBuf>,
+    /// How `openings` is read: position lines (the default) or game records (a folder of
+    /// them is always records).
+    #[serde(default)]
+    pub openings_format: OpeningsFormat,
+    /// Records: each opening is the first this many plies of a record's main line (all of it
+    /// when absent, or when the record is shorter).
+    pub openings_cut: Option<u32>,
     pub opening_plies: Option<u32>,
     /// With `opening_plies`: each opening draws its length in `opening_plies..=opening_plies_max`.
     pub opening_plies_max: Option<u32>,
@@ -365,6 +382,11 @@ pub enum ConfigError {
     NoConcurrency,
     #[error("[match]: give either `openings` or `opening_plies`, not both")]
     OpeningsAndPlies,
+    /// `openings_format` or `openings_cut` (the key) without `openings`.
+    #[error("[match]: `{0}` needs `openings`")]
+    OpeningsKeyAlone(&'static str),
+    #[error("[match]: `openings_cut` is for openings from records (`openings_format = \"records\"` or a folder)")]
+    CutWithoutRecords,
     #[error("[match]: `opening_plies_max` needs `opening_plies`")]
     PliesMaxAlone,
     #[error("[match]: `opening_plies_max` is below `opening_plies`")]
@@ -447,6 +469,16 @@ impl Config {
     /// Go: the komi of the games (`komi`, or the referee's default 7.5).
     pub fn komi(&self) -> f64 {
         self.play.komi.unwrap_or(crate::go::rules::KOMI)
+    }
+
+    /// Whether `openings` holds game records: `openings_format = "records"`, or a folder.
+    pub fn openings_are_records(&self) -> bool {
+        self.play.openings_format == OpeningsFormat::Records
+            || self
+                .play
+                .openings
+                .as_ref()
+                .is_some_and(|p| self.resolve(p).is_dir())
     }
 
     pub fn engine(&self, name: &str) -> Option<&EngineConfig> {
@@ -559,6 +591,16 @@ impl Config {
         self.check_time_control()?;
         if m.openings.is_some() && m.opening_plies.is_some() {
             return Err(ConfigError::OpeningsAndPlies);
+        }
+        if m.openings.is_none() {
+            if m.openings_format != OpeningsFormat::Positions {
+                return Err(ConfigError::OpeningsKeyAlone("openings_format"));
+            }
+            if m.openings_cut.is_some() {
+                return Err(ConfigError::OpeningsKeyAlone("openings_cut"));
+            }
+        } else if m.openings_cut.is_some() && !self.openings_are_records() {
+            return Err(ConfigError::CutWithoutRecords);
         }
         if let Some(max) = m.opening_plies_max {
             match m.opening_plies {

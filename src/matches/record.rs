@@ -4,9 +4,10 @@
 
 use super::config::Config;
 use super::game::FinishedGame;
+use super::opening::{Opening, OpeningError};
 use crate::games::record::{GameRecord, Tags};
 use crate::games::rules::Rules;
-use crate::registry::Visit;
+use crate::registry::{Game, Visit};
 
 /// A record written: its file extension (`sgf`, `ggf`, `kifu`) and its text.
 pub struct Written {
@@ -66,4 +67,38 @@ pub fn today() -> String {
         .unwrap_or(0);
     let (year, month, day) = crate::logging::civil_date(secs / 86_400);
     format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// The opening a game record holds, read by the game's record module: its start (as `sfen`) and
+/// its main line's first `cut` moves (all of them when `None`), in protocol notation.
+pub fn opening(game: Game, text: &str, cut: Option<usize>) -> Result<Opening, OpeningError> {
+    struct Read<'a> {
+        text: &'a str,
+        cut: Option<usize>,
+    }
+    impl Visit for Read<'_> {
+        type Output = Result<Opening, OpeningError>;
+        fn visit<R: Rules>(self) -> Self::Output {
+            let format = R::record_format().ok_or(OpeningError::NoRecordFormat(R::NAME))?;
+            let record = (format.read)(self.text)?;
+            let mut position = record.start.clone();
+            let sfen = Some(position.to_text());
+            let cut = self.cut.unwrap_or(usize::MAX);
+            let mut moves = Vec::new();
+            for (i, &mv) in record.moves.iter().take(cut).enumerate() {
+                let text = position.move_text(mv);
+                // The reader checked every move; a refusal here is still a bad record.
+                position.play(mv).map_err(|e| {
+                    OpeningError::Record(crate::games::record::RecordError::Move {
+                        ply: i + 1,
+                        text: text.clone(),
+                        why: e.to_string(),
+                    })
+                })?;
+                moves.push(text);
+            }
+            Ok(Opening { sfen, moves })
+        }
+    }
+    game.visit(Read { text, cut })
 }

@@ -4,10 +4,11 @@
 use super::config::{self, Config};
 use super::error::MatchError;
 use super::game::Fixture;
-use super::opening::{self, Opening};
+use super::opening::{self, Opening, OpeningError};
 use super::referee::RefereeFactory;
 use super::resume;
-use std::path::PathBuf;
+use crate::games::record::{RecordError, MAX_RECORD_BYTES};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The engine pairs of a round robin, in the order the engines are listed.
@@ -30,6 +31,10 @@ pub fn openings(
     let m = &config.play;
     if let Some(path) = &m.openings {
         let path = config.resolve(path);
+        if config.openings_are_records() {
+            let list = record_openings(config, factory, &path)?;
+            return Ok((0..count).map(|k| list[k % list.len()].clone()).collect());
+        }
         let text = std::fs::read_to_string(&path).map_err(|error| MatchError::Unreadable {
             path: path.clone(),
             error,
@@ -52,6 +57,62 @@ pub fn openings(
         });
     }
     Ok(vec![Opening::startpos(); count])
+}
+
+/// The openings of `openings` as records: every file of a folder (in name order, hidden ones
+/// left out), one record each, or a file of one record or transcript a line. An error names
+/// the file (and the line).
+fn record_openings(
+    config: &Config,
+    factory: &RefereeFactory,
+    path: &Path,
+) -> Result<Vec<Opening>, MatchError> {
+    let game = config.play.variant;
+    let cut = config.play.openings_cut.map(|n| n as usize);
+    let unreadable = |path: &Path, error| MatchError::Unreadable {
+        path: path.to_path_buf(),
+        error,
+    };
+    let bad = |path: &Path, error| MatchError::Opening {
+        path: path.to_path_buf(),
+        error,
+    };
+    if !path.is_dir() {
+        let text = std::fs::read_to_string(path).map_err(|e| unreadable(path, e))?;
+        return opening::read_records(&text, game, cut, factory).map_err(|e| bad(path, e));
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+        .map_err(|e| unreadable(path, e))?
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|p| p.is_file())
+        .filter(|p| {
+            !p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
+        .collect();
+    files.sort();
+    let mut openings = Vec::with_capacity(files.len());
+    for file in &files {
+        // A record is read whole: a file past the readers' cap is refused before it is read.
+        let size = std::fs::metadata(file)
+            .map_err(|e| unreadable(file, e))?
+            .len();
+        if size > MAX_RECORD_BYTES as u64 {
+            let error = RecordError::TooLarge {
+                format: "record",
+                bytes: usize::try_from(size).unwrap_or(usize::MAX),
+                max: MAX_RECORD_BYTES,
+            };
+            return Err(bad(file, error.into()));
+        }
+        let text = std::fs::read_to_string(file).map_err(|e| unreadable(file, e))?;
+        openings.push(opening::from_record(&text, game, cut, factory).map_err(|e| bad(file, e))?);
+    }
+    if openings.is_empty() {
+        return Err(bad(path, OpeningError::NoOpening));
+    }
+    Ok(openings)
 }
 
 /// Writes out the start position where `startpos` would not say it: a Go board other than
