@@ -278,7 +278,7 @@ fn configuration_errors_name_the_problem() {
     let cases = [
         (
             "variant = \"quantumshogi\"\nbyoyomi_ms = 100",
-            "engine `b` speaks GTP",
+            "engine `b` speaks GTP, which carries only `go` and `othello`",
         ),
         (
             "variant = \"othello\"\nbyoyomi_ms = 100\nkomi = 6.5",

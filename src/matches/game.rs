@@ -214,16 +214,16 @@ fn protocol(ctx: &Context, idx: usize) -> Protocol {
         .map_or(Protocol::Usi, |e| e.protocol)
 }
 
-/// What a GTP engine is told before the game: the start position's stones (Go) and the
-/// opening's moves, each with the colour that plays it.
+/// What a GTP engine is told before the game: the moves that set up the start position (Go's
+/// stones; [`Referee::gtp_setup`]) and the opening's moves, each with the colour that plays it.
 fn gtp_setup(ctx: &Context, job: &Fixture) -> Vec<(Side, String)> {
     let mut referee = (ctx.factory)();
     let mut setup = Vec::new();
     if referee.set_start(job.opening.sfen.as_deref()).is_err() {
         return setup;
     }
-    if job.opening.sfen.is_some() && ctx.config.play.variant == super::config::VariantName::Go {
-        setup = gtp::go_setup_stones(&referee.position());
+    if job.opening.sfen.is_some() {
+        setup = referee.gtp_setup().unwrap_or_default();
     }
     for mv in &job.opening.moves {
         let side = referee.side_to_move();
@@ -290,8 +290,8 @@ pub fn start_engine(ctx: &Context, idx: usize, game: usize) -> Result<Engine, Fa
     };
     let timeout = Duration::from_millis(config.play.timeout_ms);
     let mut first = vec![("USI_Variant", config.play.variant.as_str().to_string())];
-    if config.play.variant == super::config::VariantName::Go {
-        first.push(("Komi", config.komi().to_string()));
+    if let Some(komi) = config.komi() {
+        first.push(("Komi", komi.to_string()));
     }
     Engine::start(
         engine_config,

@@ -49,7 +49,7 @@ pub fn write(config: &Config, game: &FinishedGame, date: &str) -> Option<Written
                 reason: Some(game.end.reason.to_string()),
                 extra: Vec::new(),
             };
-            (format.match_tags)(&mut record.tags, Some(self.config.komi()));
+            (format.match_tags)(&mut record.tags, self.config.komi());
             Some(Written {
                 extension: format.extension(),
                 text: (format.write)(&record),

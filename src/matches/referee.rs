@@ -20,6 +20,12 @@ pub trait Referee: GameView {
     fn score(&self) -> Option<f64> {
         None
     }
+
+    /// The GTP moves that set up the current position (the rules' [`Rules::gtp_setup`]);
+    /// `None` when GTP cannot.
+    fn gtp_setup(&self) -> Option<Vec<(Side, String)>> {
+        None
+    }
 }
 
 /// Makes a fresh referee for each game (games run on several threads).
@@ -37,6 +43,10 @@ impl<R: Rules> Referee for Played<R> {
         };
         self.reset(game);
         Ok(())
+    }
+
+    fn gtp_setup(&self) -> Option<Vec<(Side, String)>> {
+        self.rules().gtp_setup()
     }
 }
 
@@ -108,25 +118,34 @@ impl<R: Rules> Referee for MatchReferee<R> {
     fn score(&self) -> Option<f64> {
         self.final_score()
     }
+
+    fn gtp_setup(&self) -> Option<Vec<(Side, String)>> {
+        self.inner.gtp_setup()
+    }
 }
 
-/// The referee factory of a match of `game`: its start on a board of `board_size` and its
-/// score with `komi`, from the game's rules. `Err` when the game has no board of that size.
+/// The referee factory of a match of `game`: its start on a board of `board_size` (the standard
+/// start when `None`) and its score with `komi` (none: 0), from the game's rules. `Err` when
+/// the game has no board of that size.
 pub fn factory_for(
     game: Game,
-    board_size: usize,
-    komi: f64,
+    board_size: Option<usize>,
+    komi: Option<f64>,
 ) -> Result<Arc<RefereeFactory>, String> {
     struct Factory {
-        board_size: usize,
-        komi: f64,
+        board_size: Option<usize>,
+        komi: Option<f64>,
     }
     impl Visit for Factory {
         type Output = Result<Arc<RefereeFactory>, String>;
         fn visit<R: Rules>(self) -> Self::Output {
-            let size = self.board_size;
-            let start = R::start_sized(size).ok_or_else(|| format!("no board of size {size}"))?;
-            let komi = self.komi;
+            let start = match self.board_size {
+                None => R::start(),
+                Some(size) => {
+                    R::start_sized(size).ok_or_else(|| format!("no board of size {size}"))?
+                }
+            };
+            let komi = self.komi.unwrap_or(0.0);
             // Rules are `Send`, not `Sync`: each referee clones the start under a lock.
             let start = parking_lot::Mutex::new(start);
             Ok(Arc::new(move || {
@@ -167,7 +186,7 @@ mod tests {
     /// and its area score with the match's komi deciding the verdict.
     #[test]
     fn match_referees_use_the_rules_start_and_score() {
-        let go = factory_for(Game::Go, 9, 7.0).unwrap();
+        let go = factory_for(Game::Go, Some(9), Some(7.0)).unwrap();
         let mut r = go();
         r.set_start(None).unwrap();
         assert_eq!(r.legal_moves().len(), 81, "a 9×9 board, not 19×19");
@@ -176,8 +195,8 @@ mod tests {
         // An empty board: white's 7 points of komi.
         assert_eq!(r.score(), Some(-7.0));
         assert_eq!(r.game_end().unwrap().verdict, Verdict::Win(Side::Second));
-        assert!(factory_for(Game::Go, 1, 7.0).is_err());
-        let quantum = factory_for(Game::QuantumShogi, 19, 7.5).unwrap();
+        assert!(factory_for(Game::Go, Some(1), Some(7.0)).is_err());
+        let quantum = factory_for(Game::QuantumShogi, None, None).unwrap();
         assert_eq!(quantum().score(), None);
     }
 

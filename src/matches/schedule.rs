@@ -115,9 +115,10 @@ fn record_openings(
     Ok(openings)
 }
 
-/// Writes out the start position where `startpos` would not say it: a Go board other than
-/// 19×19 (USI engines read `startpos` as the empty 19×19 board). GTP engines cannot be given an
-/// Othello position other than the start (GTP has no set-up command for it): an error.
+/// Writes out the start position where `startpos` would not say it: a board size other than
+/// the game's standard one (USI engines read `startpos` as the standard board). GTP engines
+/// cannot be given a position other than the start of a game whose rules cannot set it up in
+/// GTP ([`Referee::gtp_setup`](super::referee::Referee::gtp_setup)): an error.
 pub fn start_explicitly(
     config: &Config,
     factory: &RefereeFactory,
@@ -126,7 +127,13 @@ pub fn start_explicitly(
     let mut referee = factory();
     referee.set_start(None).map_err(MatchError::Start)?;
     let start = referee.position();
-    if config.play.variant == config::VariantName::Go && config.board_size() != 19 {
+    let standard = config
+        .play
+        .variant
+        .settings()
+        .board_sizes
+        .map(|s| s.standard);
+    if config.board_size() != standard {
         for opening in openings.iter_mut().filter(|o| o.sfen.is_none()) {
             opening.sfen = Some(start.clone());
         }
@@ -136,11 +143,11 @@ pub fn start_explicitly(
             .engine(name)
             .is_some_and(|e| e.protocol == config::Protocol::Gtp)
     });
-    if gtp && config.play.variant == config::VariantName::Othello {
+    if gtp {
         for opening in openings.iter() {
             if let Some(sfen) = &opening.sfen {
                 referee.set_start(Some(sfen)).map_err(MatchError::Start)?;
-                if referee.position() != start {
+                if referee.position() != start && referee.gtp_setup().is_none() {
                     return Err(MatchError::GtpStart(
                         opening.to_string(),
                         config.play.variant.as_str(),
