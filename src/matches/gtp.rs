@@ -16,7 +16,20 @@ use std::time::{Duration, Instant};
 const MAX_ANSWER_LINES: usize = 4096;
 
 /// An answer: `Ok` for `=`, `Err` for `?`, with the text after the id.
-pub type Answer = Result<String, String>;
+pub type Answer = Result<String, Refused>;
+
+/// A `?` answer: the engine's text after the id.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Refused(pub String);
+
+/// A command an engine refused (`?`), and its answer: what a game's record quotes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{command}`: ? {answer}")]
+pub struct Refusal {
+    pub command: String,
+    pub answer: Refused,
+}
 
 impl Engine {
     /// Starts a GTP engine and reads its `list_commands` (which decides whether the optional
@@ -63,7 +76,7 @@ impl Engine {
         for _ in 0..MAX_ANSWER_LINES {
             let line = self.recv(deadline, stop, word)?;
             if line.trim().is_empty() {
-                return Ok(if ok { Ok(text) } else { Err(text) });
+                return Ok(if ok { Ok(text) } else { Err(Refused(text)) });
             }
             text.push('\n');
             text.push_str(line.trim_end());

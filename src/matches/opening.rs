@@ -131,7 +131,7 @@ impl Opening {
     pub fn replay(&self, referee: &mut dyn Referee) -> Result<Vec<String>, OpeningError> {
         referee
             .set_start(self.sfen.as_deref())
-            .map_err(OpeningError::Position)?;
+            .map_err(|e| OpeningError::Position(e.to_string()))?;
         let mut canonical = Vec::with_capacity(self.moves.len());
         for (i, mv) in self.moves.iter().enumerate() {
             if let Some(end) = referee.game_end() {
@@ -140,7 +140,7 @@ impl Opening {
             let played = referee.play(mv).map_err(|why| OpeningError::Move {
                 number: i + 1,
                 text: mv.clone(),
-                why,
+                why: why.to_string(),
             })?;
             canonical.push(played);
         }
@@ -220,7 +220,9 @@ pub fn from_record(
 ) -> Result<Opening, OpeningError> {
     let mut opening = super::record::opening(game, text, cut)?;
     let mut referee = factory();
-    referee.set_start(None).map_err(OpeningError::Position)?;
+    referee
+        .set_start(None)
+        .map_err(|e| OpeningError::Position(e.to_string()))?;
     if opening.sfen.as_deref() == Some(referee.position().as_str()) {
         opening.sfen = None;
     }
@@ -249,7 +251,9 @@ pub fn random_opening(
     let mut rng = SplitMix64::new(seed ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
     let mut referee = factory();
     'attempt: for _ in 0..1000 {
-        referee.set_start(None).map_err(OpeningError::Position)?;
+        referee
+            .set_start(None)
+            .map_err(|e| OpeningError::Position(e.to_string()))?;
         let mut moves = Vec::with_capacity(plies as usize);
         for _ in 0..plies {
             if referee.game_end().is_some() {
@@ -263,7 +267,7 @@ pub fn random_opening(
             let played = referee.play(pick).map_err(|why| OpeningError::Move {
                 number: moves.len() + 1,
                 text: pick.clone(),
-                why,
+                why: why.to_string(),
             })?;
             moves.push(played);
         }

@@ -3,16 +3,29 @@
 
 use crate::games::rules::Rules;
 pub use crate::games::rules::{GameEnd, Reason, Side, Verdict};
-pub use crate::games::view::{GameView, Played};
+pub use crate::games::view::{GameView, MoveError, Played};
 use crate::registry::{Game, Visit};
 use std::sync::Arc;
+
+/// Why a referee cannot be made or refuses a start position.
+#[derive(Debug, thiserror::Error)]
+pub enum RefereeError {
+    /// The rules refuse the position text, with their own error (its text is the protocol's).
+    #[error(transparent)]
+    Position(Box<dyn std::error::Error + Send + Sync>),
+    /// The game has no board of a match's `board_size`.
+    #[error("no board of size {0}")]
+    BoardSize(usize),
+}
+
+crate::games::error_text!(derived: RefereeError);
 
 /// The rules of one game in progress as the runner drives it: the [`GameView`] every front end
 /// shares, plus a start position and a score.
 pub trait Referee: GameView {
     /// Starts a new game: `None` is the variant's standard start (`startpos`), `Some(text)` the
     /// position text that follows `sfen` in a `position` command.
-    fn set_start(&mut self, sfen: Option<&str>) -> Result<(), String>;
+    fn set_start(&mut self, sfen: Option<&str>) -> Result<(), RefereeError>;
 
     /// Black's (the first player's) lead when the game ended by its rules and has a score (Go's
     /// area minus komi, Othello's disc difference); GTP engines' `final_score` is checked
@@ -36,10 +49,10 @@ pub type RefereeFactory = dyn Fn() -> Box<dyn Referee> + Send + Sync;
 pub type GameReferee<R> = Played<R>;
 
 impl<R: Rules> Referee for Played<R> {
-    fn set_start(&mut self, sfen: Option<&str>) -> Result<(), String> {
+    fn set_start(&mut self, sfen: Option<&str>) -> Result<(), RefereeError> {
         let game = match sfen {
             None => R::start(),
-            Some(text) => R::from_text(text).map_err(|e| e.to_string())?,
+            Some(text) => R::from_text(text).map_err(|e| RefereeError::Position(Box::new(e)))?,
         };
         self.reset(game);
         Ok(())
@@ -80,7 +93,7 @@ impl<R: Rules> GameView for MatchReferee<R> {
         self.inner.legal_moves()
     }
 
-    fn play(&mut self, mv: &str) -> Result<String, String> {
+    fn play(&mut self, mv: &str) -> Result<String, MoveError> {
         self.inner.play(mv)
     }
 
@@ -105,7 +118,7 @@ impl<R: Rules> GameView for MatchReferee<R> {
 }
 
 impl<R: Rules> Referee for MatchReferee<R> {
-    fn set_start(&mut self, sfen: Option<&str>) -> Result<(), String> {
+    fn set_start(&mut self, sfen: Option<&str>) -> Result<(), RefereeError> {
         match sfen {
             None => {
                 self.inner.reset(self.start.clone());
@@ -131,19 +144,17 @@ pub fn factory_for(
     game: Game,
     board_size: Option<usize>,
     komi: Option<f64>,
-) -> Result<Arc<RefereeFactory>, String> {
+) -> Result<Arc<RefereeFactory>, RefereeError> {
     struct Factory {
         board_size: Option<usize>,
         komi: Option<f64>,
     }
     impl Visit for Factory {
-        type Output = Result<Arc<RefereeFactory>, String>;
+        type Output = Result<Arc<RefereeFactory>, RefereeError>;
         fn visit<R: Rules>(self) -> Self::Output {
             let start = match self.board_size {
                 None => R::start(),
-                Some(size) => {
-                    R::start_sized(size).ok_or_else(|| format!("no board of size {size}"))?
-                }
+                Some(size) => R::start_sized(size).ok_or(RefereeError::BoardSize(size))?,
             };
             let komi = self.komi.unwrap_or(0.0);
             // Rules are `Send`, not `Sync`: each referee clones the start under a lock.
