@@ -278,7 +278,7 @@ fn configuration_errors_name_the_problem() {
     let cases = [
         (
             "variant = \"quantumshogi\"\nbyoyomi_ms = 100",
-            "engine `b` speaks GTP",
+            "engine `b` speaks GTP, which carries only `go` and `othello`",
         ),
         (
             "variant = \"othello\"\nbyoyomi_ms = 100\nkomi = 6.5",
@@ -507,16 +507,19 @@ fn ryoshi_gtp_plays_go_against_ryoshi_usi_on_9x9() {
 /// The SGF record next to a Go game's text record: it replays (ryoshi's SGF reader) to the
 /// results' final position, and names the players, the komi, the rules and the result.
 fn check_sgf_record(r: &Value, black: &str, white: &str, komi: f64) -> std::path::PathBuf {
-    use ryoshi::go::{notation::format_position, sgf};
+    use ryoshi::games::record::Recordable;
+    use ryoshi::games::rules::Rules;
+    use ryoshi::go::rules::Record;
     let path = std::path::PathBuf::from(r["record"].as_str().unwrap().replace(".txt", ".sgf"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    let game = sgf::load(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let game = Record::read_record(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let end = game.replay().unwrap_or_else(|e| panic!("{e}: {text}"));
     assert_eq!(
-        format_position(&game.board, game.to_move),
+        end.to_text(),
         r["final_position"].as_str().unwrap(),
         "{text}"
     );
-    assert_eq!(game.moves_played(), r["plies"].as_u64().unwrap() as usize);
+    assert_eq!(game.moves.len(), r["plies"].as_u64().unwrap() as usize);
     let (first, second) = (r["first"].as_str().unwrap(), r["second"].as_str().unwrap());
     let (pb, pw) = if first == black {
         (black, white)

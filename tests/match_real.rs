@@ -4,6 +4,8 @@
 
 mod common;
 
+use ryoshi::games::record::{GameRecord, Recordable};
+use ryoshi::games::rules::Rules;
 use ryoshi::matches::referee::GameReferee;
 use ryoshi::matches::results::parse_record;
 use ryoshi::matches::stats::Tally;
@@ -83,6 +85,7 @@ fn check(
     b: &str,
     max_plies: u64,
     referee: &dyn Fn() -> Box<dyn Referee>,
+    own_record: &dyn Fn(&Value),
 ) {
     assert_eq!(real.results.len(), games, "{}", real.stdout);
     let mut tally = Tally::default();
@@ -123,7 +126,7 @@ fn check(
                 "move after the end in game {}",
                 i + 1
             );
-            assert_eq!(rf.play(mv).as_deref(), Ok(*mv), "game {}", i + 1);
+            assert_eq!(rf.play(mv).ok().as_deref(), Some(*mv), "game {}", i + 1);
         }
         assert_eq!(r["plies"], opening.len() + moves.len());
         assert_eq!(r["final_position"], rf.position());
@@ -147,6 +150,7 @@ fn check(
         let all: Vec<&str> = opening.iter().chain(&moves).copied().collect();
         assert_eq!(record_moves, all);
         assert!(record.contains(&format!("({reason})")), "{record}");
+        own_record(r);
 
         let a_first = first == a;
         match verdict {
@@ -164,10 +168,42 @@ fn check(
     );
     assert!(real.stdout.contains(&tally.elo_line()), "{}", real.stdout);
     assert!(real.stdout.ends_with("Finished match\n"));
+    // Each game's text record and its record in its game's format.
     assert_eq!(
         std::fs::read_dir(real.dir.join("records")).unwrap().count(),
-        games
+        2 * games
     );
+}
+
+/// The game's record in its own format (`extension`), beside the text record: read back through
+/// the game's record module, it replays every ply to the results' final position and names the
+/// players, the date and why the game ended.
+fn check_own_record<R: Recordable>(r: &Value, extension: &str) -> GameRecord<R> {
+    let text_path = r["record"].as_str().unwrap();
+    let path = text_path.replace(".txt", &format!(".{extension}"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let game = R::read_record(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let end = game.replay().unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert_eq!(
+        end.to_text(),
+        r["final_position"].as_str().unwrap(),
+        "{text}"
+    );
+    assert_eq!(
+        game.moves.len() as u64,
+        r["plies"].as_u64().unwrap(),
+        "{text}"
+    );
+    let players = [r["first"].as_str(), r["second"].as_str()];
+    let tags = &game.tags;
+    assert_eq!(
+        [tags.players[0].as_deref(), tags.players[1].as_deref()],
+        players
+    );
+    let date = tags.date.as_deref().expect("a date");
+    assert!(date.len() == 10 && date.starts_with("20"), "{date}");
+    assert!(tags.result.is_some(), "{text}");
+    game
 }
 
 #[test]
@@ -182,9 +218,27 @@ fn quantum_search_against_possibilityist() {
             "games = 2\nconcurrency = 2\nbyoyomi_ms = 30\nmargin_ms = 1000\nopening_plies = 2\nseed = 7\nmax_plies = {max_plies}"
         ),
     );
-    check(&real, 2, "search", "possibilityist", max_plies, &|| {
-        Box::new(QuantumReferee::new())
-    });
+    let kifu = |r: &Value| {
+        let game = check_own_record::<ryoshi::quantum::Record>(r, "kifu");
+        // The kifu says the result as a score line and why the game ended.
+        let (result, reason) = (r["result"].as_str().unwrap(), r["reason"].as_str());
+        let score = match result {
+            "first" => "1-0",
+            "second" => "0-1",
+            _ => "1/2-1/2",
+        };
+        assert_eq!(game.tags.result.as_deref(), Some(score));
+        assert_eq!(game.tags.reason.as_deref(), reason);
+    };
+    check(
+        &real,
+        2,
+        "search",
+        "possibilityist",
+        max_plies,
+        &|| Box::new(QuantumReferee::new()),
+        &kifu,
+    );
 }
 
 #[test]
@@ -196,9 +250,31 @@ fn othello_levels_against_each_other() {
         ("level1", "Level = 1"),
         "games = 4\nconcurrency = 2\nbyoyomi_ms = 30\nmargin_ms = 1000\nopening_plies = 4\nseed = 3",
     );
-    check(&real, 4, "level3", "level1", 512, &|| {
-        Box::new(OthelloReferee::new())
-    });
+    let ggf = |r: &Value| {
+        let game = check_own_record::<ryoshi::othello::Position>(r, "ggf");
+        // GGF's result is black's disc lead, which decides the game.
+        let lead: f64 = game.tags.result.as_deref().unwrap().parse().unwrap();
+        let want = match r["result"].as_str().unwrap() {
+            "first" => std::cmp::Ordering::Greater,
+            "second" => std::cmp::Ordering::Less,
+            _ => std::cmp::Ordering::Equal,
+        };
+        assert_eq!(lead.total_cmp(&0.0), want, "{r}");
+        let end = game.replay().unwrap();
+        let discs = |c: char| end.to_text().chars().filter(|&x| x == c).count() as f64;
+        // The empty squares go to the winner, as the WOF counts them.
+        let diff = discs('X') - discs('O');
+        assert_eq!(lead, diff + diff.signum() * discs('-'), "{r}");
+    };
+    check(
+        &real,
+        4,
+        "level3",
+        "level1",
+        512,
+        &|| Box::new(OthelloReferee::new()),
+        &ggf,
+    );
 }
 
 /// Go from an empty 7x7 board (the openings file), two ryoshi move choosers with different seeds.
@@ -298,7 +374,7 @@ fn go_games_are_refereed_to_two_passes_and_scored_by_area() {
         referee.set_start(Some(EMPTY_7X7)).unwrap();
         for mv in &moves {
             assert!(referee.game_end().is_none(), "a move after the end: {r}");
-            assert_eq!(referee.play(mv).as_deref(), Ok(*mv));
+            assert_eq!(referee.play(mv).ok().as_deref(), Some(*mv));
         }
         let final_position = r["final_position"].as_str().unwrap();
         assert_eq!(referee.position(), final_position);
@@ -320,6 +396,12 @@ fn go_games_are_refereed_to_two_passes_and_scored_by_area() {
             "{record}"
         );
         assert!(record.contains("(area score)"), "{record}");
+
+        // The SGF beside it replays to the same board, with the score as its result.
+        let sgf = check_own_record::<ryoshi::go::rules::Record>(r, "sgf");
+        assert_eq!(sgf.start.to_text(), EMPTY_7X7);
+        assert_eq!(sgf.tags.result.as_deref(), r["score"].as_str(), "{r}");
+        assert_eq!(sgf.tags.get("KM"), Some("7.5"));
     }
 }
 

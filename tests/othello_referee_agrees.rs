@@ -44,7 +44,7 @@ fn illegal_moves_are_refused_alike_in_either_case() {
             referee.play(mv).unwrap();
         }
         let start = referee.position();
-        let refused = referee.play(last).expect_err(last);
+        let refused = referee.play(last).expect_err(last).to_string();
         assert_eq!(referee.position(), start);
         assert_eq!(refused, engine_error(&moves), "{moves:?}");
     }

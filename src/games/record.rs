@@ -6,7 +6,7 @@
 //! Readers are bounded: at most [`MAX_RECORD_BYTES`] of text, at most [`MAX_NESTING`] open
 //! variations (counted, never recursed), and memory in proportion to the moves of the main line.
 
-use super::rules::Rules;
+use super::rules::{GameEnd, Rules};
 
 /// Longest record text read (a file of `loadrecord`; `loadrecordtext` is bounded by the
 /// protocol's line, 4 MiB). A Go game of 1000 moves with comments is under 100 KiB.
@@ -101,6 +101,49 @@ pub trait Recordable: Rules {
 
     /// Reads a record: its start, its main line's moves (each checked legal) and its tags.
     fn read_record(text: &str) -> Result<GameRecord<Self>, RecordError>;
+
+    /// The result tag of a game that ended so, with the referee's `score` (the first player's
+    /// lead) when the rules scored it. By default the score line (`1-0`, `0-1`, `1/2-1/2`).
+    fn result_tag(end: GameEnd, score: Option<f64>) -> String {
+        let _ = score;
+        end.verdict.score().into()
+    }
+
+    /// What a match's settings add to the tags (Go's komi and rules); nothing by default.
+    fn match_tags(tags: &mut Tags, komi: Option<f64>) {
+        let _ = (tags, komi);
+    }
+}
+
+/// A game's [`Recordable`] as the generic floors reach it through [`Rules::record_format`]
+/// (the rules cannot name `Recordable`, which is built on them).
+pub struct RecordFormat<R: Rules> {
+    /// [`Recordable::FORMAT`].
+    pub name: &'static str,
+    pub write: fn(&GameRecord<R>) -> String,
+    pub read: fn(&str) -> Result<GameRecord<R>, RecordError>,
+    pub result_tag: fn(GameEnd, Option<f64>) -> String,
+    pub match_tags: fn(&mut Tags, Option<f64>),
+}
+
+impl<R: Recordable> RecordFormat<R> {
+    /// The format of `R`'s [`Recordable`] impl.
+    pub fn of() -> Self {
+        RecordFormat {
+            name: R::FORMAT,
+            write: R::write_record,
+            read: R::read_record,
+            result_tag: R::result_tag,
+            match_tags: R::match_tags,
+        }
+    }
+}
+
+impl<R: Rules> RecordFormat<R> {
+    /// The file extension of its records: the format's name in lowercase (`sgf`, `ggf`, `kifu`).
+    pub fn extension(&self) -> String {
+        self.name.to_ascii_lowercase()
+    }
 }
 
 /// Why a record is refused: what failed and where (the byte, the property or the ply).

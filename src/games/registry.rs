@@ -53,6 +53,14 @@ macro_rules! declare {
                 }
             }
 
+            /// What a match may set of this game, and whether GTP carries it (the rules'
+            /// [`Rules::MATCH`]).
+            pub const fn settings(self) -> $crate::games::rules::MatchSettings {
+                match self {
+                    $(Game::$game => <$rules as Rules>::MATCH),+
+                }
+            }
+
             /// Runs `visitor` with this game's rules.
             pub fn visit<V: Visit>(self, visitor: V) -> V::Output {
                 match self {

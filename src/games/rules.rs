@@ -163,6 +163,38 @@ impl fmt::Display for GameEnd {
     }
 }
 
+/// The board sizes a match may choose (`board_size`), both ends included, and the standard one
+/// (the board of `startpos`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoardSizes {
+    pub min: usize,
+    pub max: usize,
+    pub standard: usize,
+}
+
+/// What a match's configuration may set of a game, and whether GTP carries it: the match
+/// runner's questions to a game, answered by its rules ([`Rules::MATCH`]), so the runner names
+/// none.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MatchSettings {
+    /// The sizes `board_size` may choose; `None`: one board, and a match refuses `board_size`.
+    pub board_sizes: Option<BoardSizes>,
+    /// The komi of a match that sets none; `None`: the game has no komi, and a match refuses
+    /// `komi`.
+    pub komi: Option<f64>,
+    /// Whether GTP engines play it (GTP has commands for the games it carries only).
+    pub gtp: bool,
+}
+
+impl MatchSettings {
+    /// A game of one board, without komi, that GTP does not carry.
+    pub const NONE: MatchSettings = MatchSettings {
+        board_sizes: None,
+        komi: None,
+        gtp: false,
+    };
+}
+
 /// One game in progress (position plus whatever history the rules need), in protocol notation.
 pub trait Rules: Clone + Send + 'static {
     /// The `USI_Variant` name.
@@ -170,6 +202,8 @@ pub trait Rules: Clone + Send + 'static {
     /// What the first and the second player are called (`sente`, `black`, ...).
     const PLAYERS: [&'static str; 2];
     type Move: Copy;
+    /// What a match may set of the game (board size, komi) and whether GTP carries it.
+    const MATCH: MatchSettings = MatchSettings::NONE;
     /// Why a position text, a move text or a move is refused (the message is the protocol's).
     type Error: std::error::Error + Send + Sync + 'static;
 
@@ -208,6 +242,20 @@ pub trait Rules: Clone + Send + 'static {
     /// decided by a score. A match's referee takes the verdict of a scored end from it.
     fn final_score(&self, komi: f64) -> Option<f64> {
         let _ = komi;
+        None
+    }
+
+    /// The game's record format (its [`Recordable`](super::record::Recordable) impl, as
+    /// `Some(RecordFormat::of())`), which the match runner writes its games and reads openings
+    /// in; `None` for a game without one.
+    fn record_format() -> Option<super::record::RecordFormat<Self>> {
+        None
+    }
+
+    /// The GTP moves (`play <colour> <move>`, in order, from an empty board after
+    /// `clear_board`) that set up this position for a GTP engine; `None` when GTP cannot set it
+    /// up (a GTP engine then starts from the standard start only).
+    fn gtp_setup(&self) -> Option<Vec<(Side, String)>> {
         None
     }
 }

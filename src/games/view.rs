@@ -16,8 +16,8 @@ pub trait GameView: Send {
     fn legal_moves(&self) -> Vec<String>;
 
     /// Reads one move, checks it and plays it; returns it as engines should be sent it
-    /// (canonical notation). On error the position is unchanged and the text says why.
-    fn play(&mut self, mv: &str) -> Result<String, String>;
+    /// (canonical notation). On error the position is unchanged and the error says why.
+    fn play(&mut self, mv: &str) -> Result<String, MoveError>;
 
     /// Takes back the last move played through this view; false when there is none.
     fn undo(&mut self) -> bool;
@@ -46,6 +46,28 @@ pub enum PlayError<E: std::error::Error + 'static> {
     #[error(transparent)]
     Rules(E),
 }
+
+/// Why [`GameView::play`] refuses a move, whatever the game.
+#[derive(Debug, thiserror::Error)]
+pub enum MoveError {
+    /// No move is played after the end.
+    #[error("the game is over ({0})")]
+    GameOver(GameEnd),
+    /// The game's rules refuse it, with their own error (its text is the protocol's).
+    #[error(transparent)]
+    Rules(Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl<E: std::error::Error + Send + Sync + 'static> From<PlayError<E>> for MoveError {
+    fn from(e: PlayError<E>) -> MoveError {
+        match e {
+            PlayError::GameOver(end) => MoveError::GameOver(end),
+            PlayError::Rules(e) => MoveError::Rules(Box::new(e)),
+        }
+    }
+}
+
+error_text!(derived: MoveError);
 
 impl<R: Rules> Default for Played<R> {
     fn default() -> Self {
@@ -109,8 +131,8 @@ impl<R: Rules> GameView for Played<R> {
             .collect()
     }
 
-    fn play(&mut self, mv: &str) -> Result<String, String> {
-        self.play_move(mv).map_err(|e| e.to_string())
+    fn play(&mut self, mv: &str) -> Result<String, MoveError> {
+        Ok(self.play_move(mv)?)
     }
 
     fn undo(&mut self) -> bool {
@@ -142,7 +164,7 @@ mod tests {
         let mut view = Played::<Position>::new();
         let start = view.position();
         let first = view.legal_moves()[0].clone();
-        assert_eq!(view.play(&first.to_uppercase()), Ok(first.clone()));
+        assert_eq!(view.play(&first.to_uppercase()).unwrap(), first);
         let after_one = view.position();
         let second = view.legal_moves()[0].clone();
         view.play(&second).unwrap();
@@ -159,7 +181,7 @@ mod tests {
     fn a_refused_move_leaves_the_position() {
         let mut view = Played::<Position>::new();
         let start = view.position();
-        assert!(view.play("a1").is_err());
+        assert!(matches!(view.play("a1"), Err(MoveError::Rules(_))));
         assert!(view.play("nonsense").is_err());
         assert_eq!(view.position(), start);
         assert!(!view.undo());

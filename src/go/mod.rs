@@ -19,7 +19,6 @@ pub mod rules;
 pub mod score;
 pub mod search;
 pub(crate) mod session;
-pub mod sgf;
 pub mod unconditional;
 pub mod unconditional_reference;
 

@@ -19,6 +19,7 @@ use super::notation::format_vertex;
 use super::position::Position;
 use super::rules::Record;
 use crate::games::record::{GameRecord, RecordError, Recordable, Tags, MAX_NESTING};
+use crate::games::rules::{GameEnd, Reason, Side, Verdict};
 use nom::bytes::complete::{escaped, is_not, take_while1};
 use nom::character::complete::{anychar, char, multispace0};
 use nom::combinator::opt;
@@ -555,6 +556,33 @@ impl Recordable for Record {
 
     fn read_record(text: &str) -> Result<GameRecord<Self>, RecordError> {
         read(text)
+    }
+
+    /// As gogui-twogtp writes it: the referee's count (`B+2.5`), else the winner with how:
+    /// `R` resign, `T` time or timeout, `F` any other fault; `Void` for a draw not scored
+    /// (`max_plies`).
+    fn result_tag(end: GameEnd, score: Option<f64>) -> String {
+        match (score, end.verdict) {
+            (Some(lead), _) => super::score::format_score(lead),
+            (None, Verdict::Draw) => "Void".into(),
+            (None, Verdict::Win(side)) => {
+                let winner = if side == Side::First { "B" } else { "W" };
+                let how = match end.reason {
+                    Reason::Resign => "R",
+                    Reason::TimeForfeit | Reason::Timeout => "T",
+                    _ => "F",
+                };
+                format!("{winner}+{how}")
+            }
+        }
+    }
+
+    /// The match's komi, and its area count of every stone on the board (`RU[Chinese]`).
+    fn match_tags(tags: &mut Tags, komi: Option<f64>) {
+        if let Some(komi) = komi {
+            tags.set("KM", komi.to_string());
+        }
+        tags.set("RU", "Chinese");
     }
 }
 

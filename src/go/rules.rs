@@ -7,7 +7,7 @@ use super::notation::{PositionError, VertexError};
 use super::score::{area_score, Judgement, Life};
 use super::Position;
 use crate::games::error_text;
-use crate::games::rules::{GameEnd, Rules, Side, Verdict};
+use crate::games::rules::{BoardSizes, GameEnd, MatchSettings, Rules, Side, Verdict};
 
 /// White's compensation when a refereed game is scored.
 pub const KOMI: f64 = 7.5;
@@ -55,6 +55,15 @@ impl Rules for Record {
     const NAME: &'static str = "go";
     const PLAYERS: [&'static str; 2] = ["black", "white"];
     type Move = Option<usize>;
+    const MATCH: MatchSettings = MatchSettings {
+        board_sizes: Some(BoardSizes {
+            min: 2,
+            max: 25,
+            standard: 19,
+        }),
+        komi: Some(KOMI),
+        gtp: true,
+    };
     type Error = RulesError;
 
     fn start() -> Self {
@@ -128,11 +137,62 @@ impl Rules for Record {
     fn final_score(&self, komi: f64) -> Option<f64> {
         Some(self.area_score() + KOMI - komi)
     }
+
+    fn record_format() -> Option<crate::games::record::RecordFormat<Self>> {
+        Some(crate::games::record::RecordFormat::of())
+    }
+
+    /// Any position: its stones, one `play` each.
+    fn gtp_setup(&self) -> Option<Vec<(Side, String)>> {
+        Some(setup_stones(&self.to_text()))
+    }
+}
+
+/// The stones of a Go start position (`<size> <rows> <b|w>`, rows from the top) as GTP moves:
+/// placing them one by one captures nothing, since no block of the whole position lacks a
+/// liberty.
+fn setup_stones(position: &str) -> Vec<(Side, String)> {
+    const LETTERS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+    let mut fields = position.split_whitespace();
+    let size: usize = fields.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let rows = fields.next().unwrap_or("");
+    let mut stones = Vec::new();
+    for (r, row) in rows.split('/').enumerate() {
+        for (c, ch) in row.chars().enumerate() {
+            let side = match ch {
+                'X' | 'x' => Side::First,
+                'O' | 'o' => Side::Second,
+                _ => continue,
+            };
+            if let (Some(&letter), Some(number)) = (LETTERS.get(c), size.checked_sub(r)) {
+                stones.push((side, format!("{}{number}", letter as char)));
+            }
+        }
+    }
+    stones
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn setup_stones_are_gtp_vertices() {
+        let stones = setup_stones("5 X..../...../..O../...../....X w");
+        assert_eq!(
+            stones,
+            [
+                (Side::First, "A5".to_string()),
+                (Side::Second, "C3".to_string()),
+                (Side::First, "E1".to_string())
+            ]
+        );
+        let nine = setup_stones(
+            "9 ......../......../......../......../......../......../......../......../.......XO b",
+        );
+        assert_eq!(nine[0].1, "H1");
+        assert_eq!(nine[1].1, "J1", "no letter I");
+    }
 
     #[test]
     fn two_passes_end_the_game_and_area_decides() {

@@ -3,6 +3,7 @@
 //! Every table denies unknown keys, so a typo is an error that names the key instead of a
 //! setting silently ignored. Relative paths are taken from the configuration file's folder.
 
+use crate::games::rules::MatchSettings;
 use crate::registry;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -51,6 +52,16 @@ pub enum Protocol {
     #[default]
     Usi,
     Gtp,
+}
+
+/// What an openings file holds: `position` lines, or game records in the game's own format (one
+/// a line, or one a file in a folder).
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum OpeningsFormat {
+    #[default]
+    Positions,
+    Records,
 }
 
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -115,6 +126,13 @@ pub struct MatchConfig {
     #[serde(default = "default_timeout")]
     pub timeout_ms: u64,
     pub openings: Option<PathBuf>,
+    /// How `openings` is read: position lines (the default) or game records (a folder of
+    /// them is always records).
+    #[serde(default)]
+    pub openings_format: OpeningsFormat,
+    /// Records: each opening is the first this many plies of a record's main line (all of it
+    /// when absent, or when the record is shorter).
+    pub openings_cut: Option<u32>,
     pub opening_plies: Option<u32>,
     /// With `opening_plies`: each opening draws its length in `opening_plies..=opening_plies_max`.
     pub opening_plies_max: Option<u32>,
@@ -337,17 +355,17 @@ pub enum ConfigError {
     /// `options` given to a GTP engine, which has none.
     #[error("engine `{0}`: a GTP engine takes no `options`; give its settings in `args`")]
     GtpOptions(String),
-    /// A GTP engine in a match of a game GTP does not carry (quantum shogi).
-    #[error("[match]: engine `{0}` speaks GTP, which carries only `go` and `othello`")]
-    GtpVariant(String),
+    /// A GTP engine in a match of a game GTP does not carry (the games it does carry, named).
+    #[error("[match]: engine `{engine}` speaks GTP, which carries only {games}")]
+    GtpVariant { engine: String, games: String },
     /// `untimed` for a USI engine.
     #[error("engine `{0}`: `untimed` is for GTP engines (a USI engine needs a limit)")]
     UntimedUsi(String),
-    /// `board_size` or `komi` (the key) for a variant other than Go.
-    #[error("[match]: `{0}` is for variant `go` only")]
-    GoOnly(&'static str),
-    #[error("[match]: `board_size` must be from 2 to 25, not {0}")]
-    BoardSize(u32),
+    /// `board_size` or `komi` (the key) for a game without it (the games with it, named).
+    #[error("[match]: `{key}` is for variant {games} only")]
+    NotForVariant { key: &'static str, games: String },
+    #[error("[match]: `board_size` must be from {min} to {max}, not {size}")]
+    BoardSize { size: u32, min: usize, max: usize },
     #[error("[match]: `komi` must be a finite number")]
     Komi,
     #[error("[match]: `engines` needs at least two engine names")]
@@ -365,6 +383,11 @@ pub enum ConfigError {
     NoConcurrency,
     #[error("[match]: give either `openings` or `opening_plies`, not both")]
     OpeningsAndPlies,
+    /// `openings_format` or `openings_cut` (the key) without `openings`.
+    #[error("[match]: `{0}` needs `openings`")]
+    OpeningsKeyAlone(&'static str),
+    #[error("[match]: `openings_cut` is for openings from records (`openings_format = \"records\"` or a folder)")]
+    CutWithoutRecords,
     #[error("[match]: `opening_plies_max` needs `opening_plies`")]
     PliesMaxAlone,
     #[error("[match]: `opening_plies_max` is below `opening_plies`")]
@@ -394,6 +417,22 @@ pub enum ConfigError {
 }
 
 crate::games::error_text!(derived: ConfigError);
+
+/// The games whose match settings pass `test`, by name in alphabetical order, for a message:
+/// `` `go` ``, `` `go` and `othello` ``, `` `a`, `b` and `c` ``.
+fn games_with(test: impl Fn(&MatchSettings) -> bool) -> String {
+    let mut names: Vec<String> = registry::Game::ALL
+        .iter()
+        .filter(|g| test(&g.settings()))
+        .map(|g| format!("`{}`", g.as_str()))
+        .collect();
+    names.sort();
+    match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => "no game".into(),
+    }
+}
 
 /// `line N: ` before a TOML message that knows its line.
 fn line_prefix(line: Option<usize>) -> String {
@@ -439,14 +478,28 @@ impl Config {
         }
     }
 
-    /// Go: the board size of the games (19 unless `board_size` says otherwise).
-    pub fn board_size(&self) -> usize {
-        self.play.board_size.unwrap_or(19) as usize
+    /// The board size of the games of a game that has several (`board_size`, or the game's
+    /// standard one); `None` for a game of one board.
+    pub fn board_size(&self) -> Option<usize> {
+        let sizes = self.play.variant.settings().board_sizes?;
+        Some(self.play.board_size.map_or(sizes.standard, |n| n as usize))
     }
 
-    /// Go: the komi of the games (`komi`, or the referee's default 7.5).
-    pub fn komi(&self) -> f64 {
-        self.play.komi.unwrap_or(crate::go::rules::KOMI)
+    /// The komi of the games of a game that has one (`komi`, or the game's default); `None` for
+    /// a game without komi.
+    pub fn komi(&self) -> Option<f64> {
+        let default = self.play.variant.settings().komi?;
+        Some(self.play.komi.unwrap_or(default))
+    }
+
+    /// Whether `openings` holds game records: `openings_format = "records"`, or a folder.
+    pub fn openings_are_records(&self) -> bool {
+        self.play.openings_format == OpeningsFormat::Records
+            || self
+                .play
+                .openings
+                .as_ref()
+                .is_some_and(|p| self.resolve(p).is_dir())
     }
 
     pub fn engine(&self, name: &str) -> Option<&EngineConfig> {
@@ -515,10 +568,11 @@ impl Config {
         for (i, name) in m.engines.iter().enumerate() {
             match self.engine(name) {
                 None => return Err(ConfigError::UnknownEngine(name.clone())),
-                Some(e)
-                    if e.protocol == Protocol::Gtp && m.variant == VariantName::QuantumShogi =>
-                {
-                    return Err(ConfigError::GtpVariant(name.clone()))
+                Some(e) if e.protocol == Protocol::Gtp && !m.variant.settings().gtp => {
+                    return Err(ConfigError::GtpVariant {
+                        engine: name.clone(),
+                        games: games_with(|s| s.gtp),
+                    })
                 }
                 Some(_) => {}
             }
@@ -526,16 +580,27 @@ impl Config {
                 return Err(ConfigError::EngineTwice(name.clone()));
             }
         }
-        if m.variant != VariantName::Go {
-            if m.board_size.is_some() {
-                return Err(ConfigError::GoOnly("board_size"));
-            }
-            if m.komi.is_some() {
-                return Err(ConfigError::GoOnly("komi"));
-            }
+        let settings = m.variant.settings();
+        if m.board_size.is_some() && settings.board_sizes.is_none() {
+            return Err(ConfigError::NotForVariant {
+                key: "board_size",
+                games: games_with(|s| s.board_sizes.is_some()),
+            });
         }
-        if let Some(n) = m.board_size.filter(|n| !(2..=25).contains(n)) {
-            return Err(ConfigError::BoardSize(n));
+        if m.komi.is_some() && settings.komi.is_none() {
+            return Err(ConfigError::NotForVariant {
+                key: "komi",
+                games: games_with(|s| s.komi.is_some()),
+            });
+        }
+        if let (Some(size), Some(sizes)) = (m.board_size, settings.board_sizes) {
+            if !(sizes.min..=sizes.max).contains(&(size as usize)) {
+                return Err(ConfigError::BoardSize {
+                    size,
+                    min: sizes.min,
+                    max: sizes.max,
+                });
+            }
         }
         if m.komi.is_some_and(|k| !k.is_finite()) {
             return Err(ConfigError::Komi);
@@ -559,6 +624,16 @@ impl Config {
         self.check_time_control()?;
         if m.openings.is_some() && m.opening_plies.is_some() {
             return Err(ConfigError::OpeningsAndPlies);
+        }
+        if m.openings.is_none() {
+            if m.openings_format != OpeningsFormat::Positions {
+                return Err(ConfigError::OpeningsKeyAlone("openings_format"));
+            }
+            if m.openings_cut.is_some() {
+                return Err(ConfigError::OpeningsKeyAlone("openings_cut"));
+            }
+        } else if m.openings_cut.is_some() && !self.openings_are_records() {
+            return Err(ConfigError::CutWithoutRecords);
         }
         if let Some(max) = m.opening_plies_max {
             match m.opening_plies {
@@ -751,9 +826,9 @@ byoyomi_ms = 100
         assert!(!c.engines[0].untimed);
         assert_eq!(c.engines[1].protocol, Protocol::Gtp);
         assert!(c.engines[1].untimed);
-        assert_eq!((c.board_size(), c.komi()), (9, 7.0));
+        assert_eq!((c.board_size(), c.komi()), (Some(9), Some(7.0)));
         let plain = Config::read(&BASE.replace("othello", "go"), Path::new("")).unwrap();
-        assert_eq!((plain.board_size(), plain.komi()), (19, 7.5));
+        assert_eq!((plain.board_size(), plain.komi()), (Some(19), Some(7.5)));
 
         let refused = |text: &str, want: &str| {
             let err = Config::read(text, Path::new("")).unwrap_err().to_string();
@@ -799,7 +874,7 @@ byoyomi_ms = 100
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let gnugo = Config::load(&root.join("engines-gnugo.toml")).unwrap();
         assert_eq!(gnugo.play.variant, VariantName::Go);
-        assert_eq!((gnugo.board_size(), gnugo.komi()), (9, 7.0));
+        assert_eq!((gnugo.board_size(), gnugo.komi()), (Some(9), Some(7.0)));
         assert_eq!(gnugo.time_control(), TimeControl::MoveTime(1000));
         let engine = gnugo.engine("gnugo").unwrap();
         assert_eq!(engine.protocol, Protocol::Gtp);

@@ -26,7 +26,7 @@ pub enum MatchError {
     Opening { path: PathBuf, error: OpeningError },
     /// The referee refuses the match's start position (its words).
     #[error("the start position: {0}")]
-    Start(String),
+    Start(#[from] super::referee::RefereeError),
     /// An opening GTP engines cannot be given (GTP has no Othello set-up command).
     #[error("opening `{0}`: GTP engines start {1} games from the start position only")]
     GtpStart(String, &'static str),

@@ -7,7 +7,7 @@ use super::engine::{Engine, Failure};
 use super::gtp;
 use super::iolog::{IoLog, Tap};
 use super::opening::Opening;
-use super::referee::{GameEnd, Reason, Referee, RefereeFactory, Side, Verdict};
+use super::referee::{GameEnd, MoveError, Reason, Referee, RefereeFactory, Side, Verdict};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -157,7 +157,13 @@ pub fn play(ctx: &Context, job: &Fixture, slots: &mut Slots) -> Option<FinishedG
         lost: [false; 2],
     };
     if let Err(e) = referee.set_start(job.opening.sfen.as_deref()) {
-        return Some(finish_early(game, referee.as_ref(), Reason::BadOpening, e));
+        let detail = e.to_string();
+        return Some(finish_early(
+            game,
+            referee.as_ref(),
+            Reason::BadOpening,
+            detail,
+        ));
     }
     game.start_position = referee.position();
     if let Err(e) = job.opening.replay(referee.as_mut()) {
@@ -214,16 +220,16 @@ fn protocol(ctx: &Context, idx: usize) -> Protocol {
         .map_or(Protocol::Usi, |e| e.protocol)
 }
 
-/// What a GTP engine is told before the game: the start position's stones (Go) and the
-/// opening's moves, each with the colour that plays it.
+/// What a GTP engine is told before the game: the moves that set up the start position (Go's
+/// stones; [`Referee::gtp_setup`]) and the opening's moves, each with the colour that plays it.
 fn gtp_setup(ctx: &Context, job: &Fixture) -> Vec<(Side, String)> {
     let mut referee = (ctx.factory)();
     let mut setup = Vec::new();
     if referee.set_start(job.opening.sfen.as_deref()).is_err() {
         return setup;
     }
-    if job.opening.sfen.is_some() && ctx.config.play.variant == super::config::VariantName::Go {
-        setup = gtp::go_setup_stones(&referee.position());
+    if job.opening.sfen.is_some() {
+        setup = referee.gtp_setup().unwrap_or_default();
     }
     for mv in &job.opening.moves {
         let side = referee.side_to_move();
@@ -290,8 +296,8 @@ pub fn start_engine(ctx: &Context, idx: usize, game: usize) -> Result<Engine, Fa
     };
     let timeout = Duration::from_millis(config.play.timeout_ms);
     let mut first = vec![("USI_Variant", config.play.variant.as_str().to_string())];
-    if config.play.variant == super::config::VariantName::Go {
-        first.push(("Komi", config.komi().to_string()));
+    if let Some(komi) = config.komi() {
+        first.push(("Komi", komi.to_string()));
     }
     Engine::start(
         engine_config,
@@ -425,7 +431,7 @@ struct Moves {
 /// An engine's answer to a move request: its move word (`None`: no move), or the refusal to
 /// quote; with the time it took and what it said while thinking.
 type Asked = (
-    Result<Result<Option<String>, String>, Failure>,
+    Result<Result<Option<String>, gtp::Refusal>, Failure>,
     Duration,
     Seen,
 );
@@ -505,7 +511,7 @@ fn one_move(
     };
     let token = match reply {
         Ok(Ok(token)) => token,
-        Ok(Err(refused)) => return Ok(Some(loss(side, Reason::IllegalMove, refused))),
+        Ok(Err(refused)) => return Ok(Some(loss(side, Reason::IllegalMove, refused.to_string()))),
         Err(Failure::Stopped) => return Err(Stopped),
         Err(failure) => {
             // A hung or crashed engine is replaced before its next game.
@@ -539,7 +545,7 @@ fn ask_gtp(
     let timeout = Duration::from_millis(config.play.timeout_ms);
     let told = &mut moves.told[side.index()];
     if let Err(refused) = tell(engine, &moves.history, told, timeout, &ctx.stop)? {
-        return Err(Failure::Refused(refused));
+        return Err(Failure::Refused(refused.to_string()));
     }
     let control = config.time_control();
     let allowance = if untimed {
@@ -563,7 +569,10 @@ fn ask_gtp(
                 .split_whitespace()
                 .next()
                 .map(|w| w.to_ascii_lowercase())),
-            Err(why) => Err(format!("`{command}`: ? {why}")),
+            Err(answer) => Err(gtp::Refusal {
+                command: command.clone(),
+                answer,
+            }),
         });
     Ok((reply, t0.elapsed(), Seen::default()))
 }
@@ -635,7 +644,7 @@ fn judge(
     }
     // A panic in the rules on an engine's odd move must not take the runner down.
     let judged = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| referee.play(&token)))
-        .unwrap_or_else(|_| Err("the referee failed on this move".into()));
+        .unwrap_or_else(|_| Err(MoveError::Rules("the referee failed on this move".into())));
     let canonical = match judged {
         Ok(canonical) => canonical,
         Err(e) => {
@@ -678,11 +687,14 @@ fn tell(
     told: &mut usize,
     timeout: Duration,
     stop: &std::sync::atomic::AtomicBool,
-) -> Result<Result<(), String>, Failure> {
+) -> Result<Result<(), gtp::Refusal>, Failure> {
     for (side, mv) in history.iter().skip(*told) {
         let command = format!("play {} {mv}", gtp::colour(*side));
         if let Err(why) = engine.gtp(&command, Instant::now() + timeout, stop)? {
-            return Ok(Err(format!("`{command}`: ? {why}")));
+            return Ok(Err(gtp::Refusal {
+                command,
+                answer: why,
+            }));
         }
         *told += 1;
     }
@@ -716,7 +728,8 @@ fn final_scores(
             tell(engine, history, &mut told[side.index()], timeout, &ctx.stop).and_then(|told| {
                 match told {
                     Ok(()) => engine.gtp("final_score", Instant::now() + timeout, &ctx.stop),
-                    Err(refused) => Ok(Err(refused)),
+                    // Quoted whole, after the `?` of the answer that never came.
+                    Err(refused) => Ok(Err(gtp::Refused(refused.to_string()))),
                 }
             });
         let (said, agrees) = match asked {

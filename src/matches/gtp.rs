@@ -9,7 +9,6 @@
 use super::config::{Config, TimeControl};
 use super::engine::{Engine, Failure};
 use super::referee::Side;
-use crate::registry::Game;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -17,7 +16,20 @@ use std::time::{Duration, Instant};
 const MAX_ANSWER_LINES: usize = 4096;
 
 /// An answer: `Ok` for `=`, `Err` for `?`, with the text after the id.
-pub type Answer = Result<String, String>;
+pub type Answer = Result<String, Refused>;
+
+/// A `?` answer: the engine's text after the id.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Refused(pub String);
+
+/// A command an engine refused (`?`), and its answer: what a game's record quotes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{command}`: ? {answer}")]
+pub struct Refusal {
+    pub command: String,
+    pub answer: Refused,
+}
 
 impl Engine {
     /// Starts a GTP engine and reads its `list_commands` (which decides whether the optional
@@ -64,7 +76,7 @@ impl Engine {
         for _ in 0..MAX_ANSWER_LINES {
             let line = self.recv(deadline, stop, word)?;
             if line.trim().is_empty() {
-                return Ok(if ok { Ok(text) } else { Err(text) });
+                return Ok(if ok { Ok(text) } else { Err(Refused(text)) });
             }
             text.push('\n');
             text.push_str(line.trim_end());
@@ -87,7 +99,8 @@ impl Engine {
         }
     }
 
-    /// Readies engine `name` for a new game: the board and the komi (Go), an empty board, the
+    /// Readies engine `name` for a new game: the board size and the komi (of a game that has
+    /// them), an empty board, the
     /// clock (unless it is `untimed`), then the start position's stones and the opening's moves, `setup`.
     pub fn gtp_new_game(
         &mut self,
@@ -97,16 +110,12 @@ impl Engine {
         stop: &AtomicBool,
     ) -> Result<(), Failure> {
         let deadline = Instant::now() + Duration::from_millis(config.play.timeout_ms);
-        if config.play.variant == Game::Go {
-            self.must(
-                &format!("boardsize {}", config.board_size()),
-                deadline,
-                stop,
-            )?;
+        if let Some(size) = config.board_size() {
+            self.must(&format!("boardsize {size}"), deadline, stop)?;
         }
         self.must("clear_board", deadline, stop)?;
-        if config.play.variant == Game::Go {
-            self.must(&format!("komi {}", config.komi()), deadline, stop)?;
+        if let Some(komi) = config.komi() {
+            self.must(&format!("komi {komi}"), deadline, stop)?;
         }
         let untimed = config.engine(name).is_some_and(|e| e.untimed);
         if let Some(settings) = time_settings(config.time_control()).filter(|_| !untimed) {
@@ -187,30 +196,6 @@ pub fn time_left(control: TimeControl, side: Side, left_ms: u64) -> Option<Strin
         TimeControl::Nodes(_) => return None,
     };
     Some(format!("time_left {} {secs} {stones}", colour(side)))
-}
-
-/// The stones of a Go start position (`<size> <rows> <b|w>`, rows from the top) as GTP moves:
-/// placing them one by one captures nothing, since no block of the whole position lacks a
-/// liberty.
-pub fn go_setup_stones(position: &str) -> Vec<(Side, String)> {
-    const LETTERS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
-    let mut fields = position.split_whitespace();
-    let size: usize = fields.next().and_then(|s| s.parse().ok()).unwrap_or(0);
-    let rows = fields.next().unwrap_or("");
-    let mut stones = Vec::new();
-    for (r, row) in rows.split('/').enumerate() {
-        for (c, ch) in row.chars().enumerate() {
-            let side = match ch {
-                'X' | 'x' => Side::First,
-                'O' | 'o' => Side::Second,
-                _ => continue,
-            };
-            if let (Some(&letter), Some(number)) = (LETTERS.get(c), size.checked_sub(r)) {
-                stones.push((side, format!("{}{number}", letter as char)));
-            }
-        }
-    }
-    stones
 }
 
 /// A score as GTP's `final_score` writes it (`B+2.5`, `W+7`, `0`), as black's lead; `None` when
@@ -302,24 +287,6 @@ mod tests {
         );
         assert_eq!(time_settings(TimeControl::Nodes(100)), None);
         assert_eq!(time_left(TimeControl::Nodes(100), Side::First, 0), None);
-    }
-
-    #[test]
-    fn setup_stones_are_gtp_vertices() {
-        let stones = go_setup_stones("5 X..../...../..O../...../....X w");
-        assert_eq!(
-            stones,
-            [
-                (Side::First, "A5".to_string()),
-                (Side::Second, "C3".to_string()),
-                (Side::First, "E1".to_string())
-            ]
-        );
-        let nine = go_setup_stones(
-            "9 ......../......../......../......../......../......../......../......../.......XO b",
-        );
-        assert_eq!(nine[0].1, "H1");
-        assert_eq!(nine[1].1, "J1", "no letter I");
     }
 
     #[test]

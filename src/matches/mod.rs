@@ -16,6 +16,7 @@ pub mod gtp;
 pub mod iolog;
 pub mod merge;
 pub mod opening;
+pub mod record;
 pub mod referee;
 pub mod results;
 pub mod resume;

@@ -7,6 +7,7 @@
 //! the same openings whatever the concurrency.
 
 use super::referee::{GameEnd, Referee, RefereeFactory};
+use crate::registry::Game;
 use crate::rng::SplitMix64;
 use std::fmt;
 
@@ -46,6 +47,12 @@ pub enum OpeningError {
     },
     #[error("the openings file holds no opening")]
     NoOpening,
+    /// A game record that does not read (the record module's words: what and where).
+    #[error(transparent)]
+    Record(#[from] crate::games::record::RecordError),
+    /// Openings from records for a game without a record format (its name).
+    #[error("{0} has no record format to take openings from")]
+    NoRecordFormat(&'static str),
     /// No random line of `plies` plies leaves the game open.
     #[error("no random opening of {0} plies that leaves the game open")]
     NoRandom(u32),
@@ -124,7 +131,7 @@ impl Opening {
     pub fn replay(&self, referee: &mut dyn Referee) -> Result<Vec<String>, OpeningError> {
         referee
             .set_start(self.sfen.as_deref())
-            .map_err(OpeningError::Position)?;
+            .map_err(|e| OpeningError::Position(e.to_string()))?;
         let mut canonical = Vec::with_capacity(self.moves.len());
         for (i, mv) in self.moves.iter().enumerate() {
             if let Some(end) = referee.game_end() {
@@ -133,7 +140,7 @@ impl Opening {
             let played = referee.play(mv).map_err(|why| OpeningError::Move {
                 number: i + 1,
                 text: mv.clone(),
-                why,
+                why: why.to_string(),
             })?;
             canonical.push(played);
         }
@@ -175,6 +182,54 @@ pub fn read_file(text: &str, factory: &RefereeFactory) -> Result<Vec<Opening>, O
     Ok(openings)
 }
 
+/// Reads a file of game records, one record or transcript a line (blank lines and lines starting
+/// with `#` skipped); each opening is a record's start and its first `cut` plies (all of them
+/// when `None`), replayed through the referee. Errors name the line.
+pub fn read_records(
+    text: &str,
+    game: Game,
+    cut: Option<usize>,
+    factory: &RefereeFactory,
+) -> Result<Vec<Opening>, OpeningError> {
+    let mut openings = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let opening =
+            from_record(line, game, cut, factory).map_err(|error| OpeningError::Line {
+                number: i + 1,
+                error: Box::new(error),
+            })?;
+        openings.push(opening);
+    }
+    if openings.is_empty() {
+        return Err(OpeningError::NoOpening);
+    }
+    Ok(openings)
+}
+
+/// The opening one game record holds: its start (`startpos` when it is the match's start) and
+/// its first `cut` plies, replayed through the referee.
+pub fn from_record(
+    text: &str,
+    game: Game,
+    cut: Option<usize>,
+    factory: &RefereeFactory,
+) -> Result<Opening, OpeningError> {
+    let mut opening = super::record::opening(game, text, cut)?;
+    let mut referee = factory();
+    referee
+        .set_start(None)
+        .map_err(|e| OpeningError::Position(e.to_string()))?;
+    if opening.sfen.as_deref() == Some(referee.position().as_str()) {
+        opening.sfen = None;
+    }
+    opening.moves = opening.replay(referee.as_mut())?;
+    Ok(opening)
+}
+
 /// The length of random opening number `index` in `min..=max` (only `seed` and `index` decide it;
 /// `min == max` gives `min` without drawing, so fixed-length openings are unchanged).
 pub fn random_length(min: u32, max: u32, seed: u64, index: usize) -> u32 {
@@ -196,7 +251,9 @@ pub fn random_opening(
     let mut rng = SplitMix64::new(seed ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
     let mut referee = factory();
     'attempt: for _ in 0..1000 {
-        referee.set_start(None).map_err(OpeningError::Position)?;
+        referee
+            .set_start(None)
+            .map_err(|e| OpeningError::Position(e.to_string()))?;
         let mut moves = Vec::with_capacity(plies as usize);
         for _ in 0..plies {
             if referee.game_end().is_some() {
@@ -210,7 +267,7 @@ pub fn random_opening(
             let played = referee.play(pick).map_err(|why| OpeningError::Move {
                 number: moves.len() + 1,
                 text: pick.clone(),
-                why,
+                why: why.to_string(),
             })?;
             moves.push(played);
         }

@@ -3,21 +3,40 @@
 
 use crate::games::rules::Rules;
 pub use crate::games::rules::{GameEnd, Reason, Side, Verdict};
-pub use crate::games::view::{GameView, Played};
+pub use crate::games::view::{GameView, MoveError, Played};
 use crate::registry::{Game, Visit};
 use std::sync::Arc;
+
+/// Why a referee cannot be made or refuses a start position.
+#[derive(Debug, thiserror::Error)]
+pub enum RefereeError {
+    /// The rules refuse the position text, with their own error (its text is the protocol's).
+    #[error(transparent)]
+    Position(Box<dyn std::error::Error + Send + Sync>),
+    /// The game has no board of a match's `board_size`.
+    #[error("no board of size {0}")]
+    BoardSize(usize),
+}
+
+crate::games::error_text!(derived: RefereeError);
 
 /// The rules of one game in progress as the runner drives it: the [`GameView`] every front end
 /// shares, plus a start position and a score.
 pub trait Referee: GameView {
     /// Starts a new game: `None` is the variant's standard start (`startpos`), `Some(text)` the
     /// position text that follows `sfen` in a `position` command.
-    fn set_start(&mut self, sfen: Option<&str>) -> Result<(), String>;
+    fn set_start(&mut self, sfen: Option<&str>) -> Result<(), RefereeError>;
 
     /// Black's (the first player's) lead when the game ended by its rules and has a score (Go's
     /// area minus komi, Othello's disc difference); GTP engines' `final_score` is checked
     /// against it.
     fn score(&self) -> Option<f64> {
+        None
+    }
+
+    /// The GTP moves that set up the current position (the rules' [`Rules::gtp_setup`]);
+    /// `None` when GTP cannot.
+    fn gtp_setup(&self) -> Option<Vec<(Side, String)>> {
         None
     }
 }
@@ -30,13 +49,17 @@ pub type RefereeFactory = dyn Fn() -> Box<dyn Referee> + Send + Sync;
 pub type GameReferee<R> = Played<R>;
 
 impl<R: Rules> Referee for Played<R> {
-    fn set_start(&mut self, sfen: Option<&str>) -> Result<(), String> {
+    fn set_start(&mut self, sfen: Option<&str>) -> Result<(), RefereeError> {
         let game = match sfen {
             None => R::start(),
-            Some(text) => R::from_text(text).map_err(|e| e.to_string())?,
+            Some(text) => R::from_text(text).map_err(|e| RefereeError::Position(Box::new(e)))?,
         };
         self.reset(game);
         Ok(())
+    }
+
+    fn gtp_setup(&self) -> Option<Vec<(Side, String)>> {
+        self.rules().gtp_setup()
     }
 }
 
@@ -70,7 +93,7 @@ impl<R: Rules> GameView for MatchReferee<R> {
         self.inner.legal_moves()
     }
 
-    fn play(&mut self, mv: &str) -> Result<String, String> {
+    fn play(&mut self, mv: &str) -> Result<String, MoveError> {
         self.inner.play(mv)
     }
 
@@ -95,7 +118,7 @@ impl<R: Rules> GameView for MatchReferee<R> {
 }
 
 impl<R: Rules> Referee for MatchReferee<R> {
-    fn set_start(&mut self, sfen: Option<&str>) -> Result<(), String> {
+    fn set_start(&mut self, sfen: Option<&str>) -> Result<(), RefereeError> {
         match sfen {
             None => {
                 self.inner.reset(self.start.clone());
@@ -108,25 +131,32 @@ impl<R: Rules> Referee for MatchReferee<R> {
     fn score(&self) -> Option<f64> {
         self.final_score()
     }
+
+    fn gtp_setup(&self) -> Option<Vec<(Side, String)>> {
+        self.inner.gtp_setup()
+    }
 }
 
-/// The referee factory of a match of `game`: its start on a board of `board_size` and its
-/// score with `komi`, from the game's rules. `Err` when the game has no board of that size.
+/// The referee factory of a match of `game`: its start on a board of `board_size` (the standard
+/// start when `None`) and its score with `komi` (none: 0), from the game's rules. `Err` when
+/// the game has no board of that size.
 pub fn factory_for(
     game: Game,
-    board_size: usize,
-    komi: f64,
-) -> Result<Arc<RefereeFactory>, String> {
+    board_size: Option<usize>,
+    komi: Option<f64>,
+) -> Result<Arc<RefereeFactory>, RefereeError> {
     struct Factory {
-        board_size: usize,
-        komi: f64,
+        board_size: Option<usize>,
+        komi: Option<f64>,
     }
     impl Visit for Factory {
-        type Output = Result<Arc<RefereeFactory>, String>;
+        type Output = Result<Arc<RefereeFactory>, RefereeError>;
         fn visit<R: Rules>(self) -> Self::Output {
-            let size = self.board_size;
-            let start = R::start_sized(size).ok_or_else(|| format!("no board of size {size}"))?;
-            let komi = self.komi;
+            let start = match self.board_size {
+                None => R::start(),
+                Some(size) => R::start_sized(size).ok_or(RefereeError::BoardSize(size))?,
+            };
+            let komi = self.komi.unwrap_or(0.0);
             // Rules are `Send`, not `Sync`: each referee clones the start under a lock.
             let start = parking_lot::Mutex::new(start);
             Ok(Arc::new(move || {
@@ -167,7 +197,7 @@ mod tests {
     /// and its area score with the match's komi deciding the verdict.
     #[test]
     fn match_referees_use_the_rules_start_and_score() {
-        let go = factory_for(Game::Go, 9, 7.0).unwrap();
+        let go = factory_for(Game::Go, Some(9), Some(7.0)).unwrap();
         let mut r = go();
         r.set_start(None).unwrap();
         assert_eq!(r.legal_moves().len(), 81, "a 9×9 board, not 19×19");
@@ -176,8 +206,8 @@ mod tests {
         // An empty board: white's 7 points of komi.
         assert_eq!(r.score(), Some(-7.0));
         assert_eq!(r.game_end().unwrap().verdict, Verdict::Win(Side::Second));
-        assert!(factory_for(Game::Go, 1, 7.0).is_err());
-        let quantum = factory_for(Game::QuantumShogi, 19, 7.5).unwrap();
+        assert!(factory_for(Game::Go, Some(1), Some(7.0)).is_err());
+        let quantum = factory_for(Game::QuantumShogi, None, None).unwrap();
         assert_eq!(quantum().score(), None);
     }
 

@@ -286,7 +286,8 @@ pub fn record_text(config: &Config, game: &FinishedGame) -> String {
     s
 }
 
-/// Writes the record of `game` into `dir`; returns its path.
+/// Writes the records of `game` into `dir`: the text record, and beside it the record in its
+/// game's format (`.sgf`, `.ggf`, `.kifu`: [`super::record`]); returns the text record's path.
 pub fn write_record(
     dir: &Path,
     run: &str,
@@ -295,8 +296,9 @@ pub fn write_record(
 ) -> Result<PathBuf, OutputError> {
     create_dir(dir)?;
     let name = record_name(run, game.job.game);
-    if let Some(sgf) = sgf_record(config, game) {
-        write_whole(dir, &name.replace(".txt", ".sgf"), &sgf)?;
+    if let Some(record) = super::record::write(config, game, &super::record::today()) {
+        let own = format!("{}.{}", name.trim_end_matches(".txt"), record.extension);
+        write_whole(dir, &own, &record.text)?;
     }
     write_whole(dir, &name, &record_text(config, game))
 }
@@ -313,49 +315,6 @@ fn write_whole(dir: &Path, name: &str, text: &str) -> Result<PathBuf, OutputErro
             error,
         })?;
     Ok(path)
-}
-
-/// A Go game's record as SGF, as gogui-twogtp writes it, for GUIs and for other engines' scoring
-/// (`gnugo --score aftermath -l`): the players, komi, area rules, the result (`B+2.5` by the
-/// referee's count; `W+R` resign, `W+T` time or timeout, `W+F` any other fault; `Void` for a
-/// draw by `max_plies`) and every move, the opening's included. `None` for other variants.
-pub fn sgf_record(config: &Config, game: &FinishedGame) -> Option<String> {
-    use crate::games::rules::{Reason, Rules, Side};
-    use crate::go::{notation::parse_vertex, rules::Record, sgf};
-    if config.play.variant != super::config::VariantName::Go {
-        return None;
-    }
-    let start = Record::from_text(&game.start_position).ok()?.game;
-    let size = start.board.size();
-    let moves: Vec<Option<usize>> = game
-        .job
-        .opening
-        .moves
-        .iter()
-        .chain(game.moves.iter().map(|m| &m.mv))
-        .map(|text| parse_vertex(text, size).ok())
-        .collect::<Option<_>>()?;
-    let result = match (game.score, game.end.verdict) {
-        (Some(lead), _) => super::gtp::format_score(lead),
-        (None, Verdict::Draw) => "Void".into(),
-        (None, Verdict::Win(side)) => {
-            let winner = if side == Side::First { "B" } else { "W" };
-            let how = match game.end.reason {
-                Reason::Resign => "R",
-                Reason::TimeForfeit | Reason::Timeout => "T",
-                _ => "F",
-            };
-            format!("{winner}+{how}")
-        }
-    };
-    let header = sgf::Header {
-        black: &game.first,
-        white: &game.second,
-        komi: config.komi(),
-        result: Some(&result),
-        rules: Some("Chinese"),
-    };
-    Some(sgf::write(&start, &moves, &header))
 }
 
 /// Parses a record's moves back: `(start text, moves in order)`; for checking records.

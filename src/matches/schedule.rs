@@ -4,10 +4,11 @@
 use super::config::{self, Config};
 use super::error::MatchError;
 use super::game::Fixture;
-use super::opening::{self, Opening};
+use super::opening::{self, Opening, OpeningError};
 use super::referee::RefereeFactory;
 use super::resume;
-use std::path::PathBuf;
+use crate::games::record::{RecordError, MAX_RECORD_BYTES};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The engine pairs of a round robin, in the order the engines are listed.
@@ -30,6 +31,10 @@ pub fn openings(
     let m = &config.play;
     if let Some(path) = &m.openings {
         let path = config.resolve(path);
+        if config.openings_are_records() {
+            let list = record_openings(config, factory, &path)?;
+            return Ok((0..count).map(|k| list[k % list.len()].clone()).collect());
+        }
         let text = std::fs::read_to_string(&path).map_err(|error| MatchError::Unreadable {
             path: path.clone(),
             error,
@@ -54,9 +59,66 @@ pub fn openings(
     Ok(vec![Opening::startpos(); count])
 }
 
-/// Writes out the start position where `startpos` would not say it: a Go board other than
-/// 19×19 (USI engines read `startpos` as the empty 19×19 board). GTP engines cannot be given an
-/// Othello position other than the start (GTP has no set-up command for it): an error.
+/// The openings of `openings` as records: every file of a folder (in name order, hidden ones
+/// left out), one record each, or a file of one record or transcript a line. An error names
+/// the file (and the line).
+fn record_openings(
+    config: &Config,
+    factory: &RefereeFactory,
+    path: &Path,
+) -> Result<Vec<Opening>, MatchError> {
+    let game = config.play.variant;
+    let cut = config.play.openings_cut.map(|n| n as usize);
+    let unreadable = |path: &Path, error| MatchError::Unreadable {
+        path: path.to_path_buf(),
+        error,
+    };
+    let bad = |path: &Path, error| MatchError::Opening {
+        path: path.to_path_buf(),
+        error,
+    };
+    if !path.is_dir() {
+        let text = std::fs::read_to_string(path).map_err(|e| unreadable(path, e))?;
+        return opening::read_records(&text, game, cut, factory).map_err(|e| bad(path, e));
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+        .map_err(|e| unreadable(path, e))?
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|p| p.is_file())
+        .filter(|p| {
+            !p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
+        .collect();
+    files.sort();
+    let mut openings = Vec::with_capacity(files.len());
+    for file in &files {
+        // A record is read whole: a file past the readers' cap is refused before it is read.
+        let size = std::fs::metadata(file)
+            .map_err(|e| unreadable(file, e))?
+            .len();
+        if size > MAX_RECORD_BYTES as u64 {
+            let error = RecordError::TooLarge {
+                format: "record",
+                bytes: usize::try_from(size).unwrap_or(usize::MAX),
+                max: MAX_RECORD_BYTES,
+            };
+            return Err(bad(file, error.into()));
+        }
+        let text = std::fs::read_to_string(file).map_err(|e| unreadable(file, e))?;
+        openings.push(opening::from_record(&text, game, cut, factory).map_err(|e| bad(file, e))?);
+    }
+    if openings.is_empty() {
+        return Err(bad(path, OpeningError::NoOpening));
+    }
+    Ok(openings)
+}
+
+/// Writes out the start position where `startpos` would not say it: a board size other than
+/// the game's standard one (USI engines read `startpos` as the standard board). GTP engines
+/// cannot be given a position other than the start of a game whose rules cannot set it up in
+/// GTP ([`Referee::gtp_setup`](super::referee::Referee::gtp_setup)): an error.
 pub fn start_explicitly(
     config: &Config,
     factory: &RefereeFactory,
@@ -65,7 +127,13 @@ pub fn start_explicitly(
     let mut referee = factory();
     referee.set_start(None).map_err(MatchError::Start)?;
     let start = referee.position();
-    if config.play.variant == config::VariantName::Go && config.board_size() != 19 {
+    let standard = config
+        .play
+        .variant
+        .settings()
+        .board_sizes
+        .map(|s| s.standard);
+    if config.board_size() != standard {
         for opening in openings.iter_mut().filter(|o| o.sfen.is_none()) {
             opening.sfen = Some(start.clone());
         }
@@ -75,11 +143,11 @@ pub fn start_explicitly(
             .engine(name)
             .is_some_and(|e| e.protocol == config::Protocol::Gtp)
     });
-    if gtp && config.play.variant == config::VariantName::Othello {
+    if gtp {
         for opening in openings.iter() {
             if let Some(sfen) = &opening.sfen {
                 referee.set_start(Some(sfen)).map_err(MatchError::Start)?;
-                if referee.position() != start {
+                if referee.position() != start && referee.gtp_setup().is_none() {
                     return Err(MatchError::GtpStart(
                         opening.to_string(),
                         config.play.variant.as_str(),

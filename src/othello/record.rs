@@ -14,7 +14,7 @@ use super::ggf::{self, GgfError, MAX_GGF_BYTES};
 use super::position::Position;
 use super::{square_name, squares};
 use crate::games::record::{GameRecord, RecordError, Recordable, Tags};
-use crate::games::rules::Rules;
+use crate::games::rules::{GameEnd, Reason, Rules, Side, Verdict};
 use nom::character::complete::{multispace0, one_of};
 use nom::combinator::recognize;
 use nom::sequence::{pair, preceded};
@@ -250,6 +250,23 @@ impl Recordable for Position {
         } else {
             read_transcript(text)
         }
+    }
+
+    /// As GGS writes `RE`: black's disc lead (`+12.00`), flagged `:r` for a resignation and `:t`
+    /// for a fallen flag; a win the discs did not decide counts all 64 discs.
+    fn result_tag(end: GameEnd, score: Option<f64>) -> String {
+        let lead = match (score, end.verdict) {
+            (Some(lead), _) => return format!("{lead:+.2}"),
+            (None, Verdict::Draw) => return "0.00".into(),
+            (None, Verdict::Win(Side::First)) => 64.0,
+            (None, Verdict::Win(Side::Second)) => -64.0,
+        };
+        let flag = match end.reason {
+            Reason::Resign => ":r",
+            Reason::TimeForfeit | Reason::Timeout => ":t",
+            _ => "",
+        };
+        format!("{lead:+.2}{flag}")
     }
 }
 

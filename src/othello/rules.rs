@@ -3,7 +3,7 @@
 
 use super::{square_name, squares, Position};
 use crate::games::error_text;
-use crate::games::rules::{GameEnd, Rules, Side, Verdict};
+use crate::games::rules::{GameEnd, MatchSettings, Rules, Side, Verdict};
 
 /// Why a move text is refused. The token is the caller's, as given.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -91,6 +91,11 @@ pub fn disc_verdict(position: &Position) -> Verdict {
 impl Rules for Position {
     const NAME: &'static str = "othello";
     const PLAYERS: [&'static str; 2] = ["black", "white"];
+    /// GTP carries Othello (GRhino, Edax), from the standard start only.
+    const MATCH: MatchSettings = MatchSettings {
+        gtp: true,
+        ..MatchSettings::NONE
+    };
     type Move = u32;
     type Error = RulesError;
 
@@ -157,6 +162,10 @@ impl Rules for Position {
 
     /// Black's discs minus white's, the empty squares counted for the winner (the World Othello
     /// Federation's rule, as Edax, GGS and GRhino's `final_score` count); Othello has no komi.
+    fn record_format() -> Option<crate::games::record::RecordFormat<Self>> {
+        Some(crate::games::record::RecordFormat::of())
+    }
+
     fn final_score(&self, _komi: f64) -> Option<f64> {
         let text = self.to_text();
         let board = text.split_whitespace().next().unwrap_or("");

@@ -198,6 +198,10 @@ impl crate::games::rules::Rules for Record {
     type Move = Action;
     type Error = RecordError;
 
+    fn record_format() -> Option<crate::games::record::RecordFormat<Self>> {
+        Some(crate::games::record::RecordFormat::of())
+    }
+
     fn start() -> Self {
         Record::new(Position::start(), Ruleset::default())
     }

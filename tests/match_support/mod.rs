@@ -2,6 +2,7 @@
 //! passes), the fake engine script, and a helper that runs a match in a scratch folder.
 #![allow(dead_code)]
 
+use ryoshi::matches::referee::{MoveError, RefereeError};
 use ryoshi::matches::{
     self, Config, GameEnd, GameView, Hooks, Reason, Referee, RefereeFactory, Side, Summary, Verdict,
 };
@@ -24,20 +25,38 @@ impl Nim {
     }
 }
 
+/// Why Nim refuses a position or a move.
+#[derive(Debug, thiserror::Error)]
+pub enum NimError {
+    #[error("bad position `{0}`")]
+    Position(String),
+    #[error("bad pile `{0}`")]
+    Pile(String),
+    #[error("bad side `{0}`")]
+    Side(String),
+    #[error("not a number: `{0}`")]
+    NotANumber(String),
+    #[error("cannot take {take} from {pile}")]
+    TooMany { take: u32, pile: u32 },
+}
+
 impl Referee for Nim {
-    fn set_start(&mut self, sfen: Option<&str>) -> Result<(), String> {
+    fn set_start(&mut self, sfen: Option<&str>) -> Result<(), RefereeError> {
+        let bad = |e: NimError| RefereeError::Position(Box::new(e));
         let (pile, to_move) = match sfen {
             None => (21, Side::First),
             Some(text) => {
                 let words: Vec<&str> = text.split_whitespace().collect();
                 let [pile, side] = words.as_slice() else {
-                    return Err(format!("bad position `{text}`"));
+                    return Err(bad(NimError::Position(text.into())));
                 };
-                let pile = pile.parse().map_err(|_| format!("bad pile `{pile}`"))?;
+                let pile = pile
+                    .parse()
+                    .map_err(|_| bad(NimError::Pile(pile.to_string())))?;
                 let side = match *side {
                     "b" => Side::First,
                     "w" => Side::Second,
-                    _ => return Err(format!("bad side `{side}`")),
+                    _ => return Err(bad(NimError::Side(side.to_string()))),
                 };
                 (pile, side)
             }
@@ -57,10 +76,16 @@ impl GameView for Nim {
         Vec::new()
     }
 
-    fn play(&mut self, mv: &str) -> Result<String, String> {
-        let take: u32 = mv.parse().map_err(|_| format!("not a number: `{mv}`"))?;
+    fn play(&mut self, mv: &str) -> Result<String, MoveError> {
+        let bad = |e: NimError| MoveError::Rules(Box::new(e));
+        let take: u32 = mv
+            .parse()
+            .map_err(|_| bad(NimError::NotANumber(mv.into())))?;
         if take > 3 || take > self.pile {
-            return Err(format!("cannot take {take} from {}", self.pile));
+            return Err(bad(NimError::TooMany {
+                take,
+                pile: self.pile,
+            }));
         }
         self.pile -= take;
         self.to_move = self.to_move.other();
