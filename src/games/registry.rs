@@ -45,11 +45,12 @@ macro_rules! declare {
                 }
             }
 
-            /// The name of the game's record format (its `Recordable::FORMAT`: `SGF`, `GGF`,
-            /// `kifu`), for the server's downloads.
-            pub const fn record_format(self) -> &'static str {
+            /// The name of the game's record format (`SGF`, `GGF`, `kifu`: the rules'
+            /// [`Rules::record_format`]), for the server's downloads; `None` for a game without
+            /// one.
+            pub fn record_format(self) -> Option<&'static str> {
                 match self {
-                    $(Game::$game => <$rules as $crate::games::record::Recordable>::FORMAT),+
+                    $(Game::$game => <$rules as Rules>::record_format().map(|f| f.name)),+
                 }
             }
 

@@ -135,8 +135,9 @@ impl Played {
 /// its own type; the others are plain text).
 pub fn record_kind(variant: Game) -> (&'static str, String) {
     match variant.record_format() {
-        "SGF" => ("application/x-go-sgf; charset=utf-8", "sgf".into()),
-        other => ("text/plain; charset=utf-8", other.to_ascii_lowercase()),
+        Some("SGF") => ("application/x-go-sgf; charset=utf-8", "sgf".into()),
+        Some(other) => ("text/plain; charset=utf-8", other.to_ascii_lowercase()),
+        None => ("text/plain; charset=utf-8", "txt".into()),
     }
 }
 
