@@ -686,7 +686,11 @@ mod tests {
     /// search, though df-pn, trying checks only, needs 5.
     #[test]
     fn the_pruned_search_reports_each_forced_capture_at_the_depth_of_df_pns_length() {
-        for_each_mate(true, |_, _, _, _, _| {});
+        for_each_mate(true, |text, _, _, depth, plies| {
+            if text.starts_with("9/k8/") {
+                assert_eq!((depth, plies), (2, 3), "{text}");
+            }
+        });
     }
 
     #[test]
