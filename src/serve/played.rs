@@ -9,7 +9,6 @@ use crate::registry::Game;
 use crate::session::new_variant;
 use crate::session::options::Options;
 use crate::session::variant::{SessionError, Variant};
-use crate::stop::{Budget, Flag};
 
 pub struct Played {
     pub variant: Game,
@@ -112,16 +111,11 @@ impl Played {
     pub fn record(&self) -> Result<String, SessionError> {
         let mut game = new_variant(self.variant);
         game.set_position(&self.start, &self.moves, &self.options)?;
-        let budget = Budget {
-            interrupt: Flag::new(),
-            nodes: None,
-        };
         let mut text = String::new();
-        game.extension(
+        game.record_command(
             "record",
             Args::new("record", ""),
             &self.options,
-            &budget,
             &mut |line: &str| {
                 text.push_str(line);
                 text.push('\n');

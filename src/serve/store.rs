@@ -369,7 +369,7 @@ impl Store {
         let total: i64 = conn.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
         let mut query = conn.prepare(
             "SELECT id, kind, game, result, reason, created, updated, plies FROM games
-             ORDER BY created DESC, id LIMIT ?1 OFFSET ?2",
+             ORDER BY created DESC, rowid DESC LIMIT ?1 OFFSET ?2",
         )?;
         let rows = query
             .query_map(params![limit as i64, offset as i64], |r| {
