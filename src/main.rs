@@ -86,6 +86,9 @@ enum Sub {
     /// Fit the quantum shogi evaluation to match results (Texel's method) and write the weights;
     /// `tune othello ...` generates Othello self-play and fits its pattern evaluation.
     Tune(TuneArgs),
+    /// Generate quantum shogi forced-capture puzzles from seeded self-play, each checked with
+    /// df-pn (`puzzles check FILE` re-checks a file).
+    Puzzles(ryoshi::quantum::puzzles::generate::Args),
     /// Serve the browser front end (quantum shogi, Othello, Go) on a local web server.
     Serve {
         /// Address to listen on; anything but 127.0.0.1 / localhost is reachable by others.
@@ -192,6 +195,7 @@ fn main() -> ExitCode {
             }
             None => ryoshi::quantum::tune::run_cli(&args.quantum).map_err(String::from),
         },
+        Some(Sub::Puzzles(args)) => ryoshi::quantum::puzzles::generate::run_cli(&args),
         Some(Sub::Serve {
             host,
             port,

@@ -21,6 +21,13 @@ const ASSETS: &[(&str, &str, &str)] = &[
     asset!("/othello", "text/html", "othello.html"),
     asset!("/go", "text/html", "go.html"),
     asset!("/play", "text/html", "play.html"),
+    asset!("/puzzle", "text/html", "puzzle.html"),
+    asset!("/assets/puzzle.js", "text/javascript", "puzzle.js"),
+    (
+        "/puzzles.txt",
+        "text/plain",
+        crate::quantum::puzzles::COLLECTION,
+    ),
     asset!("/assets/style.css", "text/css", "style.css"),
     asset!("/assets/engine.js", "text/javascript", "engine.js"),
     asset!("/assets/qboard.js", "text/javascript", "qboard.js"),
