@@ -87,6 +87,9 @@ enum Sub {
     /// Fit the quantum shogi evaluation to match results (Texel's method) and write the weights;
     /// `tune othello ...` generates Othello self-play and fits its pattern evaluation.
     Tune(TuneArgs),
+    /// Generate quantum shogi forced-capture puzzles from seeded self-play, each checked with
+    /// df-pn (`puzzles check FILE` re-checks a file).
+    Puzzles(ryoshi::quantum::puzzles::generate::Args),
     /// Serve the browser front end (quantum shogi, Othello, Go) on a local web server.
     Serve {
         /// Address to listen on; anything but 127.0.0.1 / localhost is reachable by others.
@@ -153,6 +156,8 @@ enum CliError {
     QuantumTune(#[from] ryoshi::quantum::tune::TuneError),
     #[error(transparent)]
     Serve(#[from] ryoshi::serve::ServeError),
+    #[error(transparent)]
+    Puzzles(#[from] ryoshi::quantum::puzzles::generate::PuzzlesError),
     /// `--variant` refused.
     #[error(transparent)]
     Variant(#[from] ryoshi::session::options::OptionError),
@@ -255,6 +260,7 @@ fn run_command(command: Option<Sub>) -> Result<(), CliError> {
             Some(TuneGame::Othello(command)) => Ok(ryoshi::othello::tune::run_cli(command)?),
             None => Ok(ryoshi::quantum::tune::run_cli(&args.quantum)?),
         },
+        Some(Sub::Puzzles(args)) => Ok(ryoshi::quantum::puzzles::generate::run_cli(&args)?),
         Some(Sub::Serve {
             host,
             port,

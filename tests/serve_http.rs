@@ -28,6 +28,8 @@ fn pages_and_host_check() {
         "/othello",
         "/go",
         "/play",
+        "/puzzle",
+        "/puzzles.txt",
         "/assets/engine.js",
     ] {
         let r = server.get(path, "");

@@ -44,6 +44,7 @@ pub(crate) mod movegen;
 pub mod oracle;
 pub mod perft;
 pub(crate) mod position;
+pub mod puzzles;
 pub mod qsfen;
 pub(crate) mod record;
 pub mod reference;

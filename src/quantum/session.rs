@@ -7,13 +7,14 @@ use crate::protocol::args::unknown_command;
 use crate::protocol::Args;
 use crate::protocol::StartSpec;
 use crate::quantum::kifu;
+use crate::quantum::puzzles::solve::{defend, Defence};
 use crate::quantum::search::job::{bench, job, Setup};
 use crate::quantum::search::mate::{self, MateSearch, MAX_MATE_PLIES};
 use crate::quantum::search::{self as player, Player, QGame};
 use crate::quantum::{perft, Position, Record, Ruleset};
 use crate::quantum::{square_name, PlayError, RecordError};
 use crate::search::tt::Table;
-use crate::search::{Job, Limits, MateJob, Searcher};
+use crate::search::{Control, Job, Limits, MateJob, Searcher};
 use crate::session::options::{Kind, Options, Spec};
 use crate::session::variant::{self, Adapter, Kept, Out, PerftJob, SessionError, Variant};
 use crate::stop::Budget;
@@ -36,6 +37,33 @@ pub enum QuantumError {
     PerftDepth(u32),
     #[error("undo: no action to take back")]
     NothingToUndo,
+    #[error("defend: plies must be 0 to {MAX_DEFEND_PLIES}, got {0}")]
+    DefendPlies(u32),
+}
+
+/// The longest threat `defend` judges: a 7-ply puzzle's defender has 6 plies to hold out.
+const MAX_DEFEND_PLIES: u32 = 8;
+/// The most one `defend` may take: it runs in the session's thread, where neither `stop` nor a
+/// closing tab reaches it.
+const DEFEND_MS: u64 = 10_000;
+
+/// `defend <plies>`'s answer line: `defence <action> mate <n>`, `defence <action> escape`,
+/// `defence none` or `defence timeout`.
+fn defence_line(pos: &Position, rules: &Ruleset, plies: u32) -> String {
+    let control = Control::new(
+        Limits {
+            movetime: Some(DEFEND_MS),
+            ..Default::default()
+        },
+        0,
+    );
+    let mut search = MateSearch::new(*rules, &control, 16);
+    match defend(pos, rules, plies, &mut search) {
+        Defence::Lost => "defence none".into(),
+        Defence::Escape(a) => format!("defence {} escape", pos.action_name(a)),
+        Defence::Mated(a, n) => format!("defence {} mate {n}", pos.action_name(a)),
+        Defence::Timeout => "defence timeout".into(),
+    }
 }
 
 crate::games::error_text!(derived: QuantumError);
@@ -84,7 +112,7 @@ fn rules(options: &Options) -> Ruleset {
 const STRATEGIES: &[&str] = &["search", "possibilityist", "random"];
 
 impl Adapter for QuantumVariant {
-    const COMMANDS: &'static [&'static str] = &["undo"];
+    const COMMANDS: &'static [&'static str] = &["undo", "defend"];
     const OPTIONS: &'static [Spec] = &[
         Spec::game("KakuteiNifu", Kind::Check(true)),
         Spec::game(
@@ -263,11 +291,20 @@ impl Variant for QuantumVariant {
         &mut self,
         name: &str,
         args: Args,
-        _options: &Options,
+        options: &Options,
         _budget: &Budget,
-        _out: Out,
+        out: Out,
     ) -> Result<(), SessionError> {
         match name {
+            "defend" => {
+                let plies: u32 = args.number("expected a number of plies")?;
+                if plies > MAX_DEFEND_PLIES {
+                    return Err(QuantumError::DefendPlies(plies).into());
+                }
+                let line = defence_line(self.kept.record.position(), &rules(options), plies);
+                out(&line);
+                Ok(())
+            }
             "undo" => {
                 args.none()?;
                 if self.kept.record.undo() {

@@ -23,6 +23,14 @@ const ASSETS: &[(&str, &str, &str)] = &[
     asset!("/othello", "text/html", "othello.html"),
     asset!("/go", "text/html", "go.html"),
     asset!("/play", "text/html", "play.html"),
+    asset!("/puzzle", "text/html", "puzzle.html"),
+    asset!("/assets/puzzle.js", "text/javascript", "puzzle.js"),
+    // The puzzle collection the puzzle page plays (the file `ryoshi puzzles` made and checks).
+    (
+        "/puzzles.txt",
+        "text/plain",
+        include_str!("../../data/puzzles/quantum.txt"),
+    ),
     asset!("/assets/style.css", "text/css", "style.css"),
     asset!("/assets/engine.js", "text/javascript", "engine.js"),
     asset!("/assets/qboard.js", "text/javascript", "qboard.js"),

@@ -686,12 +686,74 @@ def reload_keeps_the_game(ctx):
     page.close()
 
 
+def click_move(page, move):
+    """Plays `move` on a quantum board by clicks: a drop from the mover's hand, or a board move
+    (answering "Promote?" as the move says)."""
+    if "*" in move:
+        token, to = move.split("*")
+        page.click(f'.hand-piece[data-token="{token}"]')
+        page.click(f'[data-square="{to}"]')
+        return
+    page.click(f'[data-square="{move[0:2]}"]')
+    page.click(f'[data-square="{move[2:4]}"]')
+    if page.is_visible("#promote"):
+        page.click("#promote-yes" if move.endswith("+") else "#promote-no")
+
+
+def puzzles(ctx):
+    """The puzzle page: a wrong first move is refuted by `defend`'s reply, the main line solves
+    the puzzle (the defender answering as `defend` does), and the progress survives a reload."""
+    with urllib.request.urlopen(URL + "/puzzles.txt", timeout=5) as r:
+        listed = [l.split("|") for l in r.read().decode().splitlines() if l.strip() and not l.startswith("#")]
+    # The first puzzle of three plies whose first move and one wrong move are board moves.
+    for index, fields in enumerate(listed):
+        qsfen, length, first, line = (f.strip() for f in fields[:4])
+        if length != "3":
+            continue
+        legal = protocol(["position sfen " + qsfen, "moves"])[-1].split()
+        wrong = [m for m in legal if "*" not in m and m != first and m.rstrip("+") + "+" not in legal]
+        if wrong:
+            break
+    else:
+        raise AssertionError("no puzzle of three plies with a board move to try")
+    line = line.split()
+    page = watch(ctx.new_page())
+    page.goto(f"{URL}/puzzle#{index + 1}")
+    page.wait_for_selector(f'#board[data-puzzle="{index}"][data-state="play"] .qpiece')
+    assert "capture the king in 3" in page.inner_text("#task"), page.inner_text("#task")
+    # A wrong move: the engine's refutation is the reply `defend 2` gives.
+    click_move(page, wrong[0])
+    page.wait_for_selector('#board[data-state="failed"]', timeout=20000)
+    answer = protocol([f"position sfen {qsfen} moves {wrong[0]}", "defend 2"])[-1].split()
+    assert answer[2] == "escape", answer
+    shown = page.eval_on_selector_all("#movelist .mv", "els => els.map(e => e.textContent.slice(1))")
+    assert shown == [wrong[0], answer[1]], (shown, answer)
+    assert "refutes" in page.inner_text("#status"), page.inner_text("#status")
+    shoot(page, "puzzle-refuted")
+    # Again, with the answer: the defence is the line's, then the capture.
+    page.click("#retry")
+    page.wait_for_selector('#board[data-state="play"][data-ply="0"]')
+    click_move(page, line[0])
+    page.wait_for_selector('#board[data-state="play"][data-ply="2"]', timeout=20000)
+    shown = page.eval_on_selector_all("#movelist .mv", "els => els.map(e => e.textContent.slice(1))")
+    assert shown == line[:2], (shown, line)
+    click_move(page, line[2])
+    page.wait_for_selector('#board[data-state="solved"]', timeout=20000)
+    assert page.inner_text("#status").startswith("Solved"), page.inner_text("#status")
+    shoot(page, "puzzle-solved")
+    page.reload()
+    page.wait_for_selector(f'#board[data-puzzle="{index}"] .qpiece')
+    assert page.inner_text("#progress").startswith("Solved 1 of"), page.inner_text("#progress")
+    assert page.eval_on_selector("#pick", f"e => e.options[{index}].textContent").endswith("✓")
+    page.close()
+
+
 def main():
     os.makedirs(SHOTS, exist_ok=True)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
         ctx = browser.new_context(viewport={"width": 1200, "height": 900})
-        for name, test in (("quantum", quantum), ("othello", othello), ("go", go), ("go keyboard and analysis", go_keyboard_and_analysis), ("reload", reload_keeps_the_game)):
+        for name, test in (("quantum", quantum), ("othello", othello), ("go", go), ("go keyboard and analysis", go_keyboard_and_analysis), ("reload", reload_keeps_the_game), ("puzzles", puzzles)):
             test(ctx)
             print("ok", name, flush=True)
         ctx.close()
