@@ -187,6 +187,15 @@ impl Clock {
     /// in Canadian overtime the time left is shared over the stones left; in Japanese overtime
     /// the move has what is left of its period. A clock too large for milliseconds is none.
     pub fn limits(&self, color: Color, moves_to_go: u64) -> Option<Limits> {
+        self.limits_in_phase(color, moves_to_go, 1.0)
+    }
+
+    /// [`Clock::limits`] for a move of the game's phase `weight` (0 to 1, 1 in the middle game):
+    /// in main time, the overtime's part of the move is weighted too. A move in main time does
+    /// not lose its byoyomi by leaving it unused (only moves in overtime do), so the opening and
+    /// the endgame leave more of the main time to the middle game; in overtime every move
+    /// still has its whole period.
+    pub fn limits_in_phase(&self, color: Color, moves_to_go: u64, weight: f64) -> Option<Limits> {
         let left = self.left[color.index()];
         let per_overtime_move = match self.system {
             System::Unlimited => return None,
@@ -208,7 +217,7 @@ impl Clock {
             _ => Limits {
                 time: Some(ms(left.time)?),
                 byoyomi: if per_overtime_move > 0.0 {
-                    Some(ms(per_overtime_move)?)
+                    Some(ms(per_overtime_move * weight.clamp(0.0, 1.0))?)
                 } else {
                     None
                 },
@@ -327,6 +336,13 @@ mod tests {
             (l.time, l.byoyomi, l.moves_to_go),
             (Some(60_000), Some(6000), Some(12))
         );
+        // In main time the period's share follows the phase; in overtime it is whole.
+        let l = c.limits_in_phase(Color::Black, 12, 0.5).unwrap();
+        assert_eq!(l.byoyomi, Some(3000));
+        let mut over = c.clone();
+        over.charge(Color::Black, 61.0);
+        let l = over.limits_in_phase(Color::Black, 12, 0.25).unwrap();
+        assert_eq!((l.time, l.moves_to_go), (Some(30_000), Some(5)));
         // Japanese byoyomi: one period per move once main time is gone.
         let mut c = Clock::kgs_time_settings(&["byoyomi", "10", "5", "3"]).unwrap();
         c.charge(Color::White, 11.0);

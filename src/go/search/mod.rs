@@ -32,13 +32,24 @@ fn phase_weight(fill: f64) -> f64 {
 /// with about a fifth of the board still empty, and each side plays half of the rest (at
 /// least 10 moves: the main time never runs out before the game does).
 pub fn moves_to_go(board: &Board) -> u64 {
+    moves_to_go_at(board).0
+}
+
+/// The phase weight of the next move on `board` (see [`phase_weight`]).
+pub fn phase_weight_of(board: &Board) -> f64 {
+    moves_to_go_at(board).1
+}
+
+/// [`moves_to_go`] and this move's phase weight.
+fn moves_to_go_at(board: &Board) -> (u64, f64) {
     let points = (board.size() * board.size()) as f64;
     let empty = board.points().filter(|&p| board.get(p) == EMPTY).count() as f64;
     let left = ((empty - 0.2 * points) / 2.0).max(10.0) as usize;
     // Each of this side's moves and the reply fill two points.
     let fill = |moves: usize| ((points - empty + 2.0 * moves as f64) / points).min(1.0);
     let ahead: f64 = (0..left).map(|j| phase_weight(fill(j))).sum();
-    (ahead / phase_weight(fill(0))).round().max(1.0) as u64
+    let now = phase_weight(fill(0));
+    ((ahead / now).round().max(1.0) as u64, now)
 }
 
 #[cfg(test)]
