@@ -190,11 +190,11 @@ impl Clock {
         self.limits_in_phase(color, moves_to_go, 1.0)
     }
 
-    /// [`Clock::limits`] for a move of the game's phase `weight` (0 to 1, 1 in the middle game):
-    /// in main time, the overtime's part of the move is weighted too. A move in main time does
-    /// not lose its byoyomi by leaving it unused (only moves in overtime do), so the opening and
-    /// the endgame leave more of the main time to the middle game; in overtime every move
-    /// still has its whole period.
+    /// [`Clock::limits`] with the overtime's part of a move in main time weighted by `weight`
+    /// (0 to 1; the opening's phase weight, `go::search::phase_weight_of`). A move in main time
+    /// does not lose its byoyomi by leaving it unused (only moves in overtime do), so the
+    /// opening leaves more of the main time to the middle game; in overtime every move still
+    /// has its whole period.
     pub fn limits_in_phase(&self, color: Color, moves_to_go: u64, weight: f64) -> Option<Limits> {
         let left = self.left[color.index()];
         let per_overtime_move = match self.system {
