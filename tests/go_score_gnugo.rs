@@ -21,7 +21,11 @@ struct Case {
 }
 
 fn cases() -> Vec<Case> {
-    let text = common::read_data_text(&format!("{DIR}/aftermath.tsv"));
+    cases_in(DIR)
+}
+
+fn cases_in(dir: &str) -> Vec<Case> {
+    let text = common::read_data_text(&format!("{dir}/aftermath.tsv"));
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|line| {
@@ -44,12 +48,16 @@ fn cases() -> Vec<Case> {
 /// The answers of `ryoshi gtp` to `komi`, `loadsgf`, `final_score` and `final_status_list
 /// dead` for each case: (score, dead stones).
 fn ryoshi_judges(cases: &[Case]) -> Vec<(String, BTreeSet<String>)> {
+    ryoshi_judges_in(DIR, cases)
+}
+
+fn ryoshi_judges_in(dir: &str, cases: &[Case]) -> Vec<(String, BTreeSet<String>)> {
     let mut out = Vec::new();
     // A few games per process, each within the transcript's time limit on a loaded machine.
     for chunk in cases.chunks(6) {
         let mut script = String::new();
         for c in chunk {
-            let path = common::data_path(&format!("{DIR}/{}", c.file));
+            let path = common::data_path(&format!("{dir}/{}", c.file));
             script += &format!(
                 "komi {}\nloadsgf {}\nfinal_score\nfinal_status_list dead\n",
                 c.komi,
@@ -90,6 +98,35 @@ fn final_score_and_dead_stones_agree_with_gnu_go_aftermath() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The 19×19 games of tests/data/go/judge-19 (one against GNU Go, five self-play games, all
+/// ended by two passes with dead stones on the board), against GNU Go's aftermath: the play-on's
+/// budget (10 plies on 19×19) keeps the judgement of finished games. `selfplay-15` was misjudged
+/// before the budget too (a white group on the lower right that GNU Go's aftermath kills).
+#[test]
+fn final_score_agrees_with_gnu_go_aftermath_on_19x19() {
+    const MISJUDGED: [&str; 1] = ["selfplay-15.sgf"];
+    let dir = "go/judge-19";
+    let cases = cases_in(dir);
+    assert_eq!(cases.len(), 6);
+    let judged = ryoshi_judges_in(dir, &cases);
+    for (c, (score, dead)) in cases.iter().zip(&judged) {
+        let agrees = *score == c.score && *dead == c.dead;
+        let known = MISJUDGED.contains(&c.file.as_str());
+        assert!(
+            agrees != known,
+            "{}: ryoshi {score} dead {dead:?}; GNU Go {} dead {:?}{}",
+            c.file,
+            c.score,
+            c.dead,
+            if known {
+                " (now agrees: take it off MISJUDGED)"
+            } else {
+                ""
+            }
+        );
+    }
 }
 
 /// Where GNU Go is installed (Debian: /usr/games).

@@ -1,5 +1,5 @@
-//! Benchmarks for go: `ryoshi bench benson [--oracle ORACLE.json] [ROUNDS] [PART]` and
-//! `ryoshi bench go-playouts [SECONDS] [THREADS]`.
+//! Benchmarks for go: `ryoshi bench benson [--oracle ORACLE.json] [ROUNDS] [PART]`,
+//! `ryoshi bench go-playouts [SECONDS] [THREADS]` and `ryoshi bench go-judge`.
 
 use crate::go::analysis::extended;
 use crate::go::benson::Benson;
@@ -26,6 +26,8 @@ pub enum BenchError {
     MissingSize,
     #[error(transparent)]
     GoPosition(crate::go::notation::PositionError),
+    #[error("the built-in game: {0}")]
+    Record(crate::games::record::RecordError),
 }
 
 /// Go's benchmarks. The doc comment of each is its line in `bench list`.
@@ -35,6 +37,8 @@ pub enum Which {
     Benson(BensonArgs),
     /// Go playouts/s on empty 9x9 and 19x19 (1 and THREADS threads), search signature
     GoPlayouts(PlayoutsArgs),
+    /// ms per end-of-game judgement (final_score) of a 19x19 game cut at 5 plies
+    GoJudge,
 }
 
 impl Which {
@@ -43,6 +47,7 @@ impl Which {
         match self {
             Which::Benson(args) => benson(args),
             Which::GoPlayouts(args) => go_playouts(args),
+            Which::GoJudge => go_judge(),
         }
     }
 }
@@ -151,6 +156,53 @@ fn per_position(
 pub fn go_playouts(args: PlayoutsArgs) -> Result<(), BenchError> {
     let threads = args.threads.min(256) as usize;
     crate::go::search::bench::run(args.seconds, threads, &mut |line| println!("{line}"));
+    Ok(())
+}
+
+/// A 19×19 game of ryoshi against GNU Go (tests/data/README.md), judged where a game may stop:
+/// resigned in the opening, the middle game and the endgame, and passed out.
+const JUDGE_GAME: &str = include_str!("../../tests/data/go/judge-19/ryoshi-gnugo.sgf");
+const JUDGE_PLIES: [usize; 5] = [60, 120, 180, 250, usize::MAX];
+
+/// The process's CPU time (user and system), in milliseconds.
+fn cpu_ms() -> f64 {
+    // SAFETY: getrusage only writes the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return f64::NAN;
+    }
+    let ms = |t: libc::timeval| t.tv_sec as f64 * 1e3 + t.tv_usec as f64 / 1e3;
+    ms(usage.ru_utime) + ms(usage.ru_stime)
+}
+
+/// `bench go-judge`: the judgement GTP's `final_score` gives (a fresh ownership search, then
+/// playing on the unsure blocks), timed on each cut of [`JUDGE_GAME`].
+pub fn go_judge() -> Result<(), BenchError> {
+    let record = crate::go::record::read(JUDGE_GAME).map_err(BenchError::Record)?;
+    let komi = 7.0;
+    let mut total = (0.0, 0.0);
+    for cut in JUDGE_PLIES {
+        let mut cut_record = record.clone();
+        cut_record.moves.truncate(cut);
+        let game = cut_record.replay().map_err(BenchError::Record)?.game;
+        let (c0, t0) = (cpu_ms(), Instant::now());
+        let ownership = crate::go::search::player::fresh_ownership(&game, komi);
+        let judgement = crate::go::search::player::judge_game(&game, komi, &ownership);
+        let (cpu, wall) = (cpu_ms() - c0, t0.elapsed().as_secs_f64() * 1e3);
+        let score = crate::go::score::area_score(&game.board, &judgement, komi);
+        println!(
+            "ply {:>3}: {wall:>6.0} ms ({cpu:.0} ms cpu), {}",
+            cut_record.moves.len(),
+            crate::go::score::format_score(score)
+        );
+        total = (total.0 + wall, total.1 + cpu);
+    }
+    println!(
+        "go-judge: {:.0} ms ({:.0} ms cpu) for {} judgements, 19x19",
+        total.0,
+        total.1,
+        JUDGE_PLIES.len()
+    );
     Ok(())
 }
 

@@ -186,7 +186,13 @@ impl Clock {
     /// move comes on top (Canadian: period / stones; Japanese: one period, lost if unused);
     /// in Canadian overtime the time left is shared over the stones left; in Japanese overtime
     /// the move has what is left of its period. A clock too large for milliseconds is none.
-    pub fn limits(&self, color: Color, moves_to_go: u64) -> Option<Limits> {
+    ///
+    /// The overtime's part of a move in main time is weighted by `weight` (0 to 1; the
+    /// opening's phase weight, `go::search::phase_weight_of`). A move in main time
+    /// does not lose its byoyomi by leaving it unused (only moves in overtime do), so the
+    /// opening leaves more of the main time to the middle game; in overtime every move still
+    /// has its whole period.
+    pub fn limits(&self, color: Color, moves_to_go: u64, weight: f64) -> Option<Limits> {
         let left = self.left[color.index()];
         let per_overtime_move = match self.system {
             System::Unlimited => return None,
@@ -208,7 +214,7 @@ impl Clock {
             _ => Limits {
                 time: Some(ms(left.time)?),
                 byoyomi: if per_overtime_move > 0.0 {
-                    Some(ms(per_overtime_move)?)
+                    Some(ms(per_overtime_move * weight.clamp(0.0, 1.0))?)
                 } else {
                     None
                 },
@@ -285,7 +291,7 @@ mod tests {
         assert_eq!(c.system, System::Absolute);
         let c = Clock::time_settings(&["0", "1", "0"]).unwrap();
         assert_eq!(c.system, System::Unlimited);
-        assert_eq!(c.limits(Color::Black, 27), None);
+        assert_eq!(c.limits(Color::Black, 27, 1.0), None);
         let c = Clock::time_settings(&["60", "30", "5"]).unwrap();
         assert_eq!(
             c.system,
@@ -300,7 +306,7 @@ mod tests {
 
     #[test]
     fn limits_follow_the_clock() {
-        let limits = |c: &Clock, color, moves| c.limits(color, moves).unwrap();
+        let limits = |c: &Clock, color, moves| c.limits(color, moves, 1.0).unwrap();
         // Main time: shared over the moves to go.
         let c = Clock::kgs_time_settings(&["absolute", "120"]).unwrap();
         let l = limits(&c, Color::White, 27);
@@ -327,6 +333,13 @@ mod tests {
             (l.time, l.byoyomi, l.moves_to_go),
             (Some(60_000), Some(6000), Some(12))
         );
+        // In main time the period's share follows the phase; in overtime it is whole.
+        let l = c.limits(Color::Black, 12, 0.5).unwrap();
+        assert_eq!(l.byoyomi, Some(3000));
+        let mut over = c.clone();
+        over.charge(Color::Black, 61.0);
+        let l = over.limits(Color::Black, 12, 0.25).unwrap();
+        assert_eq!((l.time, l.moves_to_go), (Some(30_000), Some(5)));
         // Japanese byoyomi: one period per move once main time is gone.
         let mut c = Clock::kgs_time_settings(&["byoyomi", "10", "5", "3"]).unwrap();
         c.charge(Color::White, 11.0);
@@ -344,13 +357,13 @@ mod tests {
         c.time_left(Color::Black, "0", "0").unwrap();
         assert_eq!(limits(&c, Color::Black, 12).time, Some(0));
         c.time_left(Color::Black, "1e300", "0").unwrap();
-        assert_eq!(c.limits(Color::Black, 12), None);
+        assert_eq!(c.limits(Color::Black, 12, 1.0), None);
         assert!(Clock::kgs_time_settings(&["canadian", "1", "2"]).is_err());
         assert!(Clock::kgs_time_settings(&["fischer", "1", "2", "3"]).is_err());
         assert_eq!(
             Clock::kgs_time_settings(&["none"])
                 .unwrap()
-                .limits(Color::Black, 12),
+                .limits(Color::Black, 12, 1.0),
             None
         );
     }

@@ -76,10 +76,11 @@ impl Gtp {
     /// without one the playout limit or the default move time.
     fn limits(&self, color: Color) -> (Limits, u64) {
         let playouts = self.args.playouts;
-        match self
-            .clock
-            .limits(color, go_search::moves_to_go(&self.game.board))
-        {
+        match self.clock.limits(
+            color,
+            go_search::moves_to_go(&self.game.board),
+            go_search::phase_weight_of(&self.game.board),
+        ) {
             Some(clock) => (
                 Limits {
                     nodes: playouts,

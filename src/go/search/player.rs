@@ -172,7 +172,7 @@ const SURE: f64 = 0.6;
 /// playouts leave to chance, as when they fill a second eye that the eye heuristic takes for a
 /// false one) are judged by playing on, as GNU Go's aftermath does: the search's best move for
 /// each side in turn (a fresh seeded search a ply), until two passes, every such block is sure,
-/// or twice the board's size in plies; a block it made sure is dead when its points then belong
+/// or [`play_on_plies`] plies (twice the board's size, within a budget); a block it made sure is dead when its points then belong
 /// to the opponent (one still unsure keeps the first ownership's verdict; a seki is not played
 /// on). The
 /// play-on never fills an own eye nor puts a block of two or more stones in atari, and is
@@ -204,7 +204,7 @@ pub fn judge_game(game: &Position, komi: f64, ownership: &[f64]) -> Judgement {
     if !unsure.is_empty() {
         let mut g = game.clone();
         let mut passes = 0;
-        let limit = 2 * board.size();
+        let limit = play_on_plies(board);
         for ply in 0..=limit {
             let Some(snap) = fresh_search(&g, komi) else {
                 break;
@@ -252,6 +252,20 @@ pub fn judge_game(game: &Position, komi: f64, ownership: &[f64]) -> Judgement {
             Life::Alive
         }
     })
+}
+
+/// What the play-on may spend, in playouts times board points (a playout's cost grows with its
+/// board): the whole play-on of a 9×9 game (19 searches), so 9×9 judgements are as before,
+/// and about a second of searches on any larger board. Without it a resigned 19×19 game's
+/// judgement played on 38 plies (10–20 s) and a 25×25 one 50.
+const PLAY_ON_BUDGET: usize = 19 * 2048 * 81;
+
+/// The plies the play-on may play: twice the board's size (a long capturing race), within
+/// [`PLAY_ON_BUDGET`] (one search a ply, and one after the last).
+pub fn play_on_plies(board: &Board) -> usize {
+    let search = crate::go::score::playouts_for(board.size()) * 8 * board.size() * board.size();
+    let searches = (PLAY_ON_BUDGET / search.max(1)).max(2);
+    (2 * board.size()).min(searches - 1)
 }
 
 /// Whether the side to move's stone at `p` would leave its block of two or more stones with
@@ -394,5 +408,19 @@ mod tests {
         // They leave the white block alive (or say nothing): the count stands, pass.
         assert_eq!(decide(&game, 7.0, 1, &snap(-1.0), true), Choice::Pass);
         assert_eq!(decide(&game, 7.0, 1, &snap(0.0), true), Choice::Pass);
+    }
+
+    #[test]
+    fn the_play_on_fits_its_budget_on_every_board() {
+        let plies = |size| play_on_plies(&Board::new(size).unwrap());
+        // 9×9 plays on as far as before the budget (twice its size): its judgements stand.
+        assert_eq!(plies(9), 18);
+        assert_eq!(plies(5), 10);
+        // Larger boards play on less: each search costs more.
+        assert_eq!((plies(13), plies(19), plies(25)), (13, 10, 5));
+        for size in 2..=25 {
+            let search = crate::go::score::playouts_for(size) * 8 * size * size;
+            assert!((plies(size) + 1) * search <= PLAY_ON_BUDGET || plies(size) == 1);
+        }
     }
 }
