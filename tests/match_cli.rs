@@ -4,7 +4,7 @@
 mod common;
 mod match_support;
 
-use match_support::{fake, read_results, scratch, starts};
+use match_support::{fake, read_results, scratch, starts, text_records};
 use std::process::Command;
 
 #[test]
@@ -266,15 +266,4 @@ fn the_log_holds_every_engine_line_with_time_and_game() {
     ] {
         assert!(seen.iter().any(|l| l == want), "{want} not in\n{text}");
     }
-}
-
-/// The text records in a records folder (each game also has one in its game's format).
-fn text_records(dir: impl AsRef<std::path::Path>) -> usize {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .filter(|e| {
-            e.as_ref()
-                .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "txt"))
-        })
-        .count()
 }

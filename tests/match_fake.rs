@@ -531,14 +531,3 @@ fn level_scores_are_adjudicated_a_draw() {
     );
     assert!(plain.results.iter().all(|r| r["reason"] == "last token"));
 }
-
-/// The text records in a records folder (each game also has one in its game's format).
-fn text_records(dir: impl AsRef<std::path::Path>) -> usize {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .filter(|e| {
-            e.as_ref()
-                .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "txt"))
-        })
-        .count()
-}

@@ -5,7 +5,7 @@
 mod common;
 mod match_support;
 
-use match_support::{fake, read_results, scratch};
+use match_support::{fake, read_results, scratch, text_records};
 use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -90,15 +90,4 @@ fn sigint_prints_the_summary_of_finished_games() {
         .map(String::from)
         .collect();
     assert!(left.is_empty(), "engines left running: {left:?}");
-}
-
-/// The text records in a records folder (each game also has one in its game's format).
-fn text_records(dir: impl AsRef<std::path::Path>) -> usize {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .filter(|e| {
-            e.as_ref()
-                .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "txt"))
-        })
-        .count()
 }

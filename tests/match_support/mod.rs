@@ -236,3 +236,14 @@ pub fn read_results(path: &Path) -> Vec<serde_json::Value> {
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad line {l}: {e}")))
         .collect()
 }
+
+/// The text records in a records folder (each game also has one in its game's format).
+pub fn text_records(dir: impl AsRef<std::path::Path>) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "txt"))
+        })
+        .count()
+}
