@@ -5,42 +5,15 @@
 
 mod common;
 
-use flate2::read::GzDecoder;
 use ryoshi::quantum::types::{mask_letters, square_name, Color};
-use ryoshi::quantum::{origin_of, Action, Position, Ruleset, HAND};
+use ryoshi::quantum::{origin_of, Position, Ruleset, HAND};
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::io::Read;
-
-fn games() -> Vec<Value> {
-    let bytes = common::read_data("quantum/shogitter-games-151-160.jsonl.gz");
-    let mut text = String::new();
-    GzDecoder::new(&bytes[..])
-        .read_to_string(&mut text)
-        .expect("gunzip to utf-8");
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).expect("json"))
-        .collect()
-}
-
-/// An action in the fixture's notation (`D:<origin>:<candidates>*<square>` for drops).
-fn shogitter_name(pos: &Position, action: Action) -> String {
-    match action {
-        Action::Drop { piece, to } => format!(
-            "D:{}:{}*{}",
-            origin_of(piece as usize).letter(),
-            mask_letters(pos.piece(piece as usize).mask),
-            square_name(to)
-        ),
-        other => pos.action_name(other),
-    }
-}
 
 fn names(pos: &Position, rules: &Ruleset) -> BTreeSet<String> {
     pos.legal_actions(rules)
         .into_iter()
-        .map(|a| shogitter_name(pos, a))
+        .map(|a| common::shogitter::action_name(pos, a))
         .collect()
 }
 
@@ -111,7 +84,7 @@ fn replay_shogitter_games() {
         kakutei_nifu: false,
     };
     let new = Ruleset { kakutei_nifu: true };
-    let games = games();
+    let games = common::shogitter::games();
     assert_eq!(games.len(), 10);
     let (mut plies, mut nifu_seen) = (0, 0);
     for game in &games {
@@ -122,7 +95,7 @@ fn replay_shogitter_games() {
                 let action = pos
                     .legal_actions(&old)
                     .into_iter()
-                    .find(|&a| shogitter_name(&pos, a) == text)
+                    .find(|&a| common::shogitter::action_name(&pos, a) == text)
                     .unwrap_or_else(|| panic!("game {seed} ply {k}: {text} is not legal for us"));
                 assert!(pos.apply(action));
                 assert_eq!(pos.key(), pos.compute_key());

@@ -4,16 +4,12 @@
 
 mod common;
 
-use flate2::read::GzDecoder;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use ryoshi::games::record::{GameRecord, Recordable, Tags, MAX_RECORD_BYTES};
 use ryoshi::games::rules::Rules;
-use ryoshi::quantum::types::mask_letters;
-use ryoshi::quantum::{origin_of, Action, Position as QPosition, Ruleset};
+use ryoshi::quantum::{Position as QPosition, Ruleset};
 use ryoshi::rng::SplitMix64;
-use serde_json::Value;
-use std::io::Read;
 
 fn runner(seed: u8, cases: u32) -> TestRunner {
     let config = Config {
@@ -186,39 +182,13 @@ fn quantum_records_round_trip_as_kifu() {
         .unwrap();
 }
 
-/// The Shogitter-refereed games of tests/data (see tests/quantum_shogitter.rs).
-fn shogitter_games() -> Vec<Value> {
-    let bytes = common::read_data("quantum/shogitter-games-151-160.jsonl.gz");
-    let mut text = String::new();
-    GzDecoder::new(&bytes[..])
-        .read_to_string(&mut text)
-        .expect("gunzip to utf-8");
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).expect("json"))
-        .collect()
-}
-
-/// An action in the fixture's notation (`D:<origin>:<candidates>*<square>` for drops).
-fn shogitter_name(pos: &QPosition, action: Action) -> String {
-    match action {
-        Action::Drop { piece, to } => format!(
-            "D:{}:{}*{}",
-            origin_of(piece as usize).letter(),
-            mask_letters(pos.piece(piece as usize).mask),
-            ryoshi::quantum::square_name(to)
-        ),
-        other => pos.action_name(other),
-    }
-}
-
 #[test]
 fn shogitter_games_round_trip_as_kifu() {
     use ryoshi::quantum::Record;
     let old = Ruleset {
         kakutei_nifu: false,
     };
-    let games = shogitter_games();
+    let games = common::shogitter::games();
     assert_eq!(games.len(), 10);
     for game in &games {
         let seed = &game["seed"];
@@ -232,7 +202,7 @@ fn shogitter_games_round_trip_as_kifu() {
             let action = pos
                 .legal_actions(&old)
                 .into_iter()
-                .find(|&a| shogitter_name(&pos, a) == text)
+                .find(|&a| common::shogitter::action_name(&pos, a) == text)
                 .unwrap_or_else(|| panic!("game {seed}: {text} is not legal for us"));
             record.play(action).unwrap();
             texts.push(record.to_text());

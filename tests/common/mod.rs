@@ -1,6 +1,8 @@
 //! Drives the real `ryoshi` binary over stdin/stdout.
 #![allow(dead_code)]
 
+pub mod shogitter;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
