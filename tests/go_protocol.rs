@@ -167,6 +167,32 @@ fn go_answers_a_legal_move_and_passes_when_done() {
     assert!(legal[0].split(' ').any(|m| m == best));
 }
 
+/// As the alpha-beta games: `Threads 256` under a memory limit starts the workers that fit,
+/// says so once, and still plays a legal move (it aborted the process when a spawn failed).
+#[cfg(target_os = "linux")]
+#[test]
+fn workers_the_system_refuses_are_reported_and_the_search_goes_on() {
+    let out = common::transcript_within(
+        1_000_000,
+        b"setoption name USI_Variant value go\nsetoption name Threads value 256\n\
+          position startpos\ngo nodes 2000\nmoves\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    let notes: Vec<&&str> = lines.iter().filter(|l| l.contains("threads")).collect();
+    assert_eq!(notes.len(), 1, "{out}");
+    assert!(
+        notes[0].starts_with("info string Threads: only ")
+            && notes[0].ends_with(" of 256 threads could be started"),
+        "{out}"
+    );
+    let best = lines
+        .iter()
+        .rfind(|l| l.starts_with("bestmove "))
+        .and_then(|l| l.split(' ').nth(1))
+        .unwrap_or_else(|| panic!("no bestmove: {out}"));
+    assert!(lines.last().unwrap().split(' ').any(|m| m == best), "{out}");
+}
+
 #[test]
 fn gtp_basics_and_errors() {
     let bad_sgf = temp_file("gtp-bad.sgf", "(;SZ[5]AB[aa]");

@@ -231,24 +231,10 @@ fn forced_king_captures_give_the_same_move_as_one_thread() {
 #[cfg(target_os = "linux")]
 #[test]
 fn threads_the_system_refuses_are_reported_and_the_search_goes_on() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(format!("ulimit -v 1000000 && exec '{}'", common::BIN))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("sh");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"setoption name Threads value 256\nposition startpos\ngo depth 1\nmoves\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{:?}", out.status);
-    let out = String::from_utf8(out.stdout).unwrap();
+    let out = common::transcript_within(
+        1_000_000,
+        b"setoption name Threads value 256\nposition startpos\ngo depth 1\nmoves\n",
+    );
     let notes: Vec<&str> = out.lines().filter(|l| l.contains("threads")).collect();
     assert_eq!(notes.len(), 1, "{out}");
     assert!(

@@ -4,6 +4,7 @@
 pub(crate) mod alphabeta;
 pub(crate) mod control;
 pub(crate) mod game;
+pub mod helpers;
 pub(crate) mod limits;
 pub(crate) mod time;
 pub mod tt;

@@ -50,10 +50,23 @@ pub fn gtp_transcript_with(args: &[&str], script: &str) -> String {
     out
 }
 
+/// `transcript` with the address space held to `kib` KiB (`ulimit -v`), so that the system
+/// refuses memory and threads long before the machine would.
+pub fn transcript_within(kib: u64, input: &[u8]) -> String {
+    let mut sh = Command::new("sh");
+    sh.arg("-c").arg(format!("ulimit -v {kib} && exec '{BIN}'"));
+    run_command(sh, input).0
+}
+
 /// Runs the binary with `args` on `input`; stdout, and whether all of `input` was written.
 fn run(args: &[&str], input: &[u8]) -> (String, std::io::Result<()>) {
-    let mut child = Command::new(BIN)
-        .args(args)
+    let mut command = Command::new(BIN);
+    command.args(args);
+    run_command(command, input)
+}
+
+fn run_command(mut command: Command, input: &[u8]) -> (String, std::io::Result<()>) {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -430,6 +430,7 @@ mod tests {
             ownership: vec![0.0; board.len()],
             time_ms: 1000,
             nodes: 9200,
+            threads: 1,
         }
     }
 

@@ -12,9 +12,9 @@ use super::tree::{Node, PoolError, Tree};
 use crate::go::board::{Color, BLACK, EMPTY, WHITE};
 use crate::go::Position;
 use crate::rng::{mix, SplitMix64};
-use crate::search::Control;
+use crate::search::{helpers, Control};
 use parking_lot::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// A leaf is expanded at its this-many-th visit: on big boards later, so that the tree (a
 /// child per empty point) does not outgrow its pool.
@@ -29,6 +29,9 @@ fn expand_at(size: usize) -> u32 {
 const RAVE_EQUIV: f32 = 3000.0;
 /// Prior: every move starts as this many playouts at one half.
 const EVEN: f32 = 10.0;
+
+/// A worker's stack: the descent and the playouts are loops, so the std's default is ample.
+const WORKER_STACK: usize = 2 << 20;
 
 /// What one search is asked.
 #[derive(Clone, Debug)]
@@ -86,6 +89,8 @@ pub struct Snapshot {
     pub time_ms: u64,
     /// The nodes in the tree.
     pub nodes: usize,
+    /// The threads searching: fewer than asked when the system refused some.
+    pub threads: usize,
 }
 
 struct Shared {
@@ -152,6 +157,7 @@ impl Mcts {
         let claimed = AtomicU64::new(0);
         let done = AtomicBool::new(false);
         let threads = settings.threads.max(1);
+        let running = AtomicUsize::new(1);
         let position = game
             .board
             .cells()
@@ -176,27 +182,31 @@ impl Mcts {
                 }
                 w.iterate(&self.shared, &root, settings, &mut rng);
                 if main && control.elapsed_ms() >= next_report {
-                    report(&self.snapshot(
+                    let mut snap = self.snapshot(
                         game,
                         settings.komi,
                         control,
                         claimed.load(Ordering::Relaxed),
-                    ));
+                    );
+                    snap.threads = running.load(Ordering::Relaxed);
+                    report(&snap);
                     next_report = control.elapsed_ms() + settings.report_ms.unwrap_or(u64::MAX);
                 }
             }
         };
         std::thread::scope(|scope| {
-            for id in 1..threads {
-                let worker = &worker;
-                scope.spawn(move || worker(id, false, &mut |_| {}));
-            }
+            let worker = &worker;
+            let jobs = (1..threads).map(|id| move || worker(id, false, &mut |_| {}));
+            let helpers = helpers::start(scope, WORKER_STACK, jobs);
+            running.store(helpers.len() + 1, Ordering::Relaxed);
             worker(0, true, report);
         });
         let playouts = claimed
             .load(Ordering::Relaxed)
             .min(limit.unwrap_or(u64::MAX));
-        self.snapshot(game, settings.komi, control, playouts)
+        let mut snap = self.snapshot(game, settings.komi, control, playouts);
+        snap.threads = running.into_inner();
+        snap
     }
 
     /// The analysis of the tree as it stands.
@@ -277,6 +287,7 @@ impl Mcts {
             ownership,
             time_ms: control.elapsed_ms(),
             nodes: tree.nodes.len(),
+            threads: 1,
         }
     }
 }

@@ -373,6 +373,7 @@ mod tests {
             ownership: Vec::new(),
             time_ms: 0,
             nodes: 1,
+            threads: 1,
         };
         assert_eq!(tromp_taylor(&game), 4);
         assert_eq!(decide(&game, 7.0, 1, &snap, true), Choice::Play(c4));
@@ -402,6 +403,7 @@ mod tests {
             ownership: vec![ownership; 25],
             time_ms: 0,
             nodes: 1,
+            threads: 1,
         };
         // The playouts end with black owning every point: the white block is dead, capture it.
         assert_eq!(decide(&game, 7.0, 1, &snap(1.0), true), Choice::Play(c4));

@@ -6,7 +6,7 @@ use super::mcts::{Mcts, Settings, Snapshot};
 use super::player::{decide, Choice};
 use crate::go::notation::format_move;
 use crate::go::Position;
-use crate::search::{Info, Job, Outcome, Report};
+use crate::search::{helpers, Info, Job, Outcome, Report};
 use parking_lot::Mutex;
 use std::sync::Arc;
 
@@ -94,6 +94,9 @@ pub fn job(
             }
         };
         let snap = engine.search(&game, &settings, control, &mut on_snapshot);
+        if let Some(note) = helpers::shortfall_note(snap.threads, settings.threads) {
+            report(Report::Text(note));
+        }
         if let Some(text) = analysis {
             report(Report::Text(text(&game, &snap)));
         }

@@ -12,21 +12,15 @@
 //! reproducible with one thread only.
 
 use super::{Outcome, Report, Searcher, CLOCK_EVERY, MAX_PLY, MAX_QUIESCE};
-use crate::memory::{address_space_left, try_filled};
+use crate::memory::try_filled;
 use crate::rng::SplitMix64;
-use crate::search::{Control, SearchGame};
+use crate::search::{helpers, Control, SearchGame};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 
 /// A helper's stack: the search recurses at most `MAX_PLY` plus the quiescence plies, each frame
 /// a position and a few words, so 16 MiB is ample (and only reserved, not committed).
 const HELPER_STACK: usize = 16 << 20;
-
-/// Address space a helper is started only if it leaves free: what the running threads still
-/// allocate (glibc gives a thread that contends for the allocator an arena of its own, 64 MiB of
-/// address space, reserved 128 MiB at a time). Started until the space ran out, the threads
-/// left none, and the next small allocation aborted the process.
-const SPAWN_HEADROOM: usize = 256 << 20;
 
 /// What the threads of one search share besides the table.
 pub(super) struct Shared {
@@ -178,33 +172,19 @@ impl<G: SearchGame> Searcher<G> {
         let wanted = helpers.len();
         let (main, others) = std::thread::scope(|scope| {
             let _done = RaiseOnDrop(&shared.done);
-            let mut handles = Vec::with_capacity(wanted);
-            for (i, helper) in helpers.iter_mut().enumerate() {
-                if !address_space_left(HELPER_STACK + SPAWN_HEADROOM) {
-                    break;
-                }
+            let jobs = helpers.iter_mut().map(|helper| {
                 let root = root.clone();
-                let spawned = std::thread::Builder::new()
-                    .name(format!("helper {}", i + 1))
-                    .stack_size(HELPER_STACK)
-                    .spawn_scoped(scope, move || {
-                        // As Stockfish's helpers, these ignore a depth limit and search until
-                        // the main thread is done: a helper that finished first would otherwise
-                        // leave its core idle for the rest of the main thread's iteration.
-                        let deepest = MAX_PLY as u32 - 1;
-                        helper.iterate(&root, game_keys, control, deepest, &mut |_| {})
-                    });
-                match spawned {
-                    Ok(handle) => handles.push(handle),
-                    Err(_) => break,
+                move || {
+                    // As Stockfish's helpers, these ignore a depth limit and search until the
+                    // main thread is done: a helper that finished first would otherwise leave
+                    // its core idle for the rest of the main thread's iteration.
+                    let deepest = MAX_PLY as u32 - 1;
+                    helper.iterate(&root, game_keys, control, deepest, &mut |_| {})
                 }
-            }
-            if handles.len() < wanted {
-                let got = handles.len() + 1;
-                report(Report::Text(format!(
-                    "Threads: only {got} of {} threads could be started",
-                    wanted + 1
-                )));
+            });
+            let handles = helpers::start(scope, HELPER_STACK, jobs);
+            if let Some(note) = helpers::shortfall_note(handles.len() + 1, wanted + 1) {
+                report(Report::Text(note));
             }
             let main = self.iterate(root, game_keys, control, max_depth, report);
             shared.done.store(true, Relaxed);
