@@ -166,6 +166,9 @@ async function restart(start) {
   await maybeEngine();
 }
 
+// Takes back your last move, with what the engine played after it (and the passes between):
+// back to your turn. With no move of yours to take back (you play second and the engine has
+// just opened) nothing is taken back, and the engine keeps its move (or makes it again).
 async function undo() {
   S.gen++;
   if (S.thinking) engine.stop();
@@ -173,14 +176,20 @@ async function undo() {
   $("hints").replaceChildren();
   $("solved").textContent = "";
   $("announce").textContent = "";
-  if (!S.moves.length) return;
-  S.moves.pop();
-  await refresh();
-  while (S.moves.length && S.side !== S.human) {
-    S.moves.pop();
+  const saved = S.moves.slice();
+  let mine = false;
+  while (S.moves.length && !mine) {
+    const taken = S.moves.pop();
     await refresh();
+    mine = taken !== "pass" && S.side === S.human;
+  }
+  if (!mine) {
+    S.moves = saved;
+    await refresh();
+    $("announce").textContent = "Nothing of yours to take back yet.";
   }
   render();
+  await maybeEngine();
 }
 
 async function hint() {

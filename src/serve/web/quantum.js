@@ -227,6 +227,9 @@ async function restart(start) {
   await maybeEngine();
 }
 
+// Takes back your last move and the engine's reply: back to your turn. With no move of yours
+// to take back (you play gote and the engine has just opened) nothing is taken back, and the
+// engine keeps its move (or makes it again).
 async function takeBack() {
   S.gen++;
   if (S.thinking) engine.stop();
@@ -235,14 +238,20 @@ async function takeBack() {
   cancelPromotion();
   clearSelection();
   clearAnalysis();
-  if (!S.moves.length) return;
-  S.moves.pop();
-  await refresh();
-  while (S.moves.length && S.pos.side !== S.human) {
+  const saved = S.moves.slice();
+  let mine = false;
+  while (S.moves.length && !mine) {
     S.moves.pop();
+    await refresh();
+    mine = S.pos.side === S.human;
+  }
+  if (!mine) {
+    S.moves = saved;
     await refresh();
   }
   render();
+  if (!mine) say("Nothing of yours to take back yet.");
+  await maybeEngine();
 }
 
 async function main() {
