@@ -69,6 +69,20 @@ impl Played {
         Ok(played)
     }
 
+    /// This game with the rules' automatic pass at its end written as a `pass` move, which
+    /// Othello accepts right after one (protocol/othello.md): a move list that shows every pass
+    /// pairs each side's moves. Itself when the side to move did not just pass (Go's `pass`
+    /// hands over the turn, so it is never written here; quantum shogi has none).
+    pub fn with_automatic_pass(self) -> Played {
+        if self.over().is_some() {
+            return self;
+        }
+        match self.with_move("pass") {
+            Ok(passed) if passed.turn() == self.turn() => passed,
+            _ => self,
+        }
+    }
+
     /// Whose turn it is (0 or 1).
     pub fn turn(&self) -> usize {
         self.game.view(&self.options).side_to_move().index()

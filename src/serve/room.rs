@@ -121,8 +121,10 @@ pub struct Held(Shared);
 
 impl Room {
     fn new(variant: Game, start: Option<Vec<String>>) -> Result<(Room, [String; 2]), RoomError> {
+        // A start whose side to move is stuck opens with its pass, as the list shows it.
         let played = Played::new(variant, start.map(StartSpec::Sfen), Vec::new())
-            .map_err(RoomError::Game)?;
+            .map_err(RoomError::Game)?
+            .with_automatic_pass();
         let tokens = [token(), token()];
         let room = Room {
             id: token()[..16].to_string(),
@@ -248,7 +250,13 @@ impl Room {
         if turn != mover {
             return Err(RoomError::NotYourTurn(self.played.variant.players()[turn]));
         }
-        self.played.with_move(mv).map_err(RoomError::Game)
+        let next = self.played.with_move(mv).map_err(RoomError::Game)?;
+        // The opponent had no move and passed: the pass is a move of the list.
+        Ok(if next.over().is_none() && next.turn() == mover {
+            next.with_automatic_pass()
+        } else {
+            next
+        })
     }
 
     /// Takes `next` as the game (once stored): `mover`'s move `mv`, or a resignation.
@@ -482,6 +490,26 @@ mod tests {
         assert_eq!(room.played.moves, ["f5", "d6"]);
         assert!(room.played.over().is_none());
         assert_ne!(token(), token());
+    }
+
+    #[test]
+    fn othello_passes_are_moves_of_the_list() {
+        // Rows 1 and 8 are `-OXXXXXX`: black's a1 turns b1, and then white has no move.
+        let board = format!("-OXXXXXX{}---XX------XX---{}-OXXXXXX", "-".repeat(16), "-".repeat(16));
+        let start = |side: &str| Some(vec![board.clone(), side.to_string()]);
+        let (mut room, _) = Room::new(Game::Othello, start("b")).unwrap();
+        assert!(room.played.moves.is_empty());
+        room.play(Seat::First, "a1").unwrap();
+        assert_eq!(room.played.moves, ["a1", "pass"]);
+        assert_eq!(room.note.as_deref(), Some("white has no move and passes"));
+        // White to move but stuck at the start: the list opens with white's pass.
+        let (room, _) = Room::new(Game::Othello, start("w")).unwrap();
+        assert_eq!(room.played.moves, ["pass"]);
+        assert_eq!(room.played.turn(), 0);
+        // Go's pass is a move of its own, never written for the player.
+        let (mut room, _) = Room::new(Game::Go, None).unwrap();
+        room.play(Seat::First, "E5").unwrap();
+        assert_eq!(room.played.moves, ["E5"]);
     }
 
     #[test]

@@ -11,7 +11,42 @@ import sys
 from playwright.sync_api import sync_playwright
 
 import test_pages as T
-from test_pages import URL, watch
+from test_pages import URL, protocol, watch
+
+# White to move; after white's a8 black has no move and passes (issue 43's repro).
+BLACK_PASSES = "OOOOOXOOOOOOXXOOOXOOXXOOOXXOOXOOOXOOXOOOOOOOOXOOOXXXXXX--XXXXXX- w"
+OTHELLO = "setoption name USI_Variant value othello"
+
+
+def cells(page):
+    """The move list as rows of cells (move, reply)."""
+    return page.eval_on_selector_all("#movelist li", "els => els.map(li => [...li.querySelectorAll('.mv')].map(e => e.textContent))")
+
+
+def movers(start, moves):
+    """Who plays each move of `moves` from the Othello position `start` (the side `d` gives
+    before it; None for a `pass`, which only confirms the automatic pass before it)."""
+    lines = [OTHELLO]
+    for i in range(len(moves)):
+        lines += [f"position sfen {start}" + (f" moves {' '.join(moves[:i])}" if i else ""), "d"]
+    sides = [l.split()[2] for l in protocol(lines) if l.startswith("sfen ")]
+    return [None if m == "pass" else sides[i] for i, m in enumerate(moves)]
+
+
+def pairs_alternate(start, moves):
+    """Whether the list alternates the sides from `start`'s side on, passes included."""
+    first = start.split()[1]
+    who = movers(start, moves)
+    other = {"b": "w", "w": "b"}
+    for i, side in enumerate(who):
+        want = first if i % 2 == 0 else other[first]
+        if side is not None and side != want:
+            return False
+        # A pass is the side that was to move and could not (the next move is the other's).
+        if side is None and (i + 1 < len(moves) and who[i + 1] not in (None, other[want])):
+            return False
+    return True
+
 
 def undo_when_second(ctx):
     """Undo before your first move, playing second: nothing of yours to take back, so the engine
@@ -51,8 +86,60 @@ def undo_when_second(ctx):
     page.close()
 
 
+def othello_passes_listed(browser):
+    """Issue 43's position: the engine (white) plays, black passes, white plays again. The pass
+    stays announced after white's next move, and the list shows it, so that each row is one
+    move of each side; in a room too."""
+    ctx = browser.new_context()
+    page = watch(ctx.new_page())
+    page.goto(URL + "/othello")
+    page.wait_for_selector('#board[data-ply="0"]')
+    page.click("text=Position")
+    page.fill("#sfen", BLACK_PASSES)
+    page.click("#paste")
+    # The engine plays on until black can move or the game ends.
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('#movelist .mv')].some(e => e.textContent === 'pass')
+            && (document.getElementById('board').dataset.over !== '' || document.querySelectorAll('#board .osq.legal').length > 0)""",
+        timeout=20000,
+    )
+    moves = page.eval_on_selector_all("#movelist .mv", "els => els.map(e => e.textContent)")
+    assert "pass" in moves and moves.index("pass") >= 1, moves
+    assert pairs_alternate(BLACK_PASSES, moves), (moves, cells(page))
+    assert moves.index("pass") < len(moves) - 1, f"white moved again after the pass: {moves}"
+    assert "Black has no legal move and passes" in page.inner_text("#announce"), page.inner_text("#announce")
+    # The engine's game accepts the list as it stands (passes included).
+    lines = protocol([OTHELLO, f"position sfen {BLACK_PASSES} moves {' '.join(moves)}", "d"])
+    assert not any(l.startswith("info string error") for l in lines), lines
+    # Black has not moved yet: Undo has nothing of black's to take back, and changes nothing.
+    if page.get_attribute("#board", "data-over") == "":
+        page.click("#undo")
+        page.wait_for_function("() => document.getElementById('announce').textContent.includes('Nothing of yours')")
+        assert page.eval_on_selector_all("#movelist .mv", "els => els.map(e => e.textContent)") == moves
+    ctx.close()
+    # A room: white plays a8, black passes, and both lists show it.
+    ctxs = [browser.new_context() for _ in range(2)]
+    a, b = (watch(c.new_page()) for c in ctxs)
+    a.goto(URL + "/play?new=othello&start=" + BLACK_PASSES.replace(" ", "_"))
+    a.wait_for_function("() => document.getElementById('invite').value.includes('seat=')")
+    b.goto(a.input_value("#invite"))
+    b.wait_for_selector('#board[data-ply="0"]')
+    b.click('[data-square="a8"]')
+    for p in (a, b):
+        p.wait_for_selector('#board[data-ply="2"]')
+        assert cells(p) == [["a8", "pass"]], cells(p)
+        assert "black has no move and passes" in p.inner_text("#announce"), p.inner_text("#announce")
+    b.click('[data-square="h8"]')
+    for p in (a, b):
+        p.wait_for_selector('#board[data-ply="3"]')
+        assert cells(p) == [["a8", "pass"], ["h8"]], cells(p)
+    for c in ctxs:
+        c.close()
+
+
 TESTS = {
     "undo when second": lambda browser: with_context(browser, undo_when_second),
+    "othello passes listed": othello_passes_listed,
 }
 
 

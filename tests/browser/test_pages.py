@@ -250,7 +250,7 @@ def othello(ctx):
     page.click("#paste")
     page.wait_for_selector('[data-square="a1"].legal')
     page.click('[data-square="a1"]')
-    page.wait_for_selector('#board[data-ply="1"]')
+    page.wait_for_selector('#board[data-ply="2"]')  # a1 and white's pass
     assert "White has no legal move and passes" in page.inner_text("#announce")
     assert page.get_attribute("#board", "data-side") == "b"
     # Few empties: the exact solve, as the protocol's `solve` gives it.
@@ -480,15 +480,15 @@ def two_players(browser):
     assert forged.startswith("info string error: this seat token"), forged
     a.click('[data-square="a1"]')
     for p in (a, b, spectator):
-        p.wait_for_selector('#board[data-ply="1"]')
+        p.wait_for_selector('#board[data-ply="2"]')  # a1 and white's pass
         assert "white has no move and passes" in p.inner_text("#announce"), p.inner_text("#announce")
     b.click('[data-square="a8"]')  # not white's turn: the page does not even send it
     a.click('[data-square="a8"]')
     for p in (a, b, spectator):
-        p.wait_for_selector('#board[data-ply="2"]')
+        p.wait_for_selector('#board[data-ply="3"]')
         assert p.get_attribute("#board", "data-over") == "black wins by disc count"
     b.reload()  # a reconnecting player gets the game back
-    b.wait_for_selector('#board[data-ply="2"][data-over="black wins by disc count"]')
+    b.wait_for_selector('#board[data-ply="3"][data-over="black wins by disc count"]')
     shoot(a, "play")
     for c in ctxs:
         c.close()

@@ -63,7 +63,7 @@ function render() {
       cell.append(el("span", { class: "hint-score", title: `hint: ends ${score > 0 ? score + " discs ahead" : score < 0 ? -score + " discs behind" : "in a draw"} with this move` }, signed(score)));
       cell.setAttribute("aria-label", `${cell.getAttribute("aria-label")}, hint ${signed(score)}`);
     }
-    if (S.moves[S.moves.length - 1] === name) cell.classList.add("last");
+    if (S.moves.findLast((m) => m !== "pass") === name) cell.classList.add("last");
     if (c === "X" || c === "O") cell.append(el("span", { class: "disc " + (c === "X" ? "black" : "white") }));
     if (legal) {
       const show = () => preview(name);
@@ -108,11 +108,16 @@ function clearPreview() {
   for (const cell of $("board").children) cell.classList.remove("flip");
 }
 
-function announcePass(mover) {
-  if (!S.over && S.side === mover) {
-    const passer = mover === "b" ? "w" : "b";
-    $("announce").textContent = `${NAME[passer]} has no legal move and passes; ${NAME[mover].toLowerCase()} plays again.`;
-  }
+// A side without a move passes automatically (protocol/othello.md); the page writes the pass
+// into the game as `pass` (which the engine accepts right after one), so that the move list
+// shows it and its rows pair black's move with white's. The announcement stays until the
+// player's next action: the engine's next move does not wipe it.
+async function confirmPass(mover) {
+  if (S.over || S.side !== mover) return;
+  const passer = mover === "b" ? "w" : "b";
+  S.moves.push("pass");
+  await refresh();
+  $("announce").textContent = `${NAME[passer]} has no legal move and passes; ${NAME[mover].toLowerCase()} plays again.`;
 }
 
 async function play(name) {
@@ -121,7 +126,7 @@ async function play(name) {
   S.hover = null;
   const mover = S.side;
   if (!(await attempt(S, () => S.moves.push(name), refresh, render))) return;
-  announcePass(mover);
+  await confirmPass(mover);
   $("hints").replaceChildren();
   $("solved").textContent = "";
   render();
@@ -142,8 +147,7 @@ async function maybeEngine() {
     const mover = S.side;
     S.moves.push(best);
     await refresh();
-    $("announce").textContent = "";
-    announcePass(mover);
+    await confirmPass(mover);
     render();
   }
 }
@@ -161,7 +165,11 @@ async function restart(start) {
   };
   if (!(await attempt(S, change, refresh, render))) return;
   const given = /\s([bw])\s*$/.exec(start);
-  if (given && given[1] !== S.side && !S.over) $("announce").textContent = `${NAME[given[1]]} has no legal move and passes.`;
+  if (given && given[1] !== S.side && !S.over) {
+    S.moves.push("pass");
+    await refresh();
+    $("announce").textContent = `${NAME[given[1]]} has no legal move and passes.`;
+  }
   render();
   await maybeEngine();
 }

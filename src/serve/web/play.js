@@ -28,7 +28,7 @@ function drawOthello(root) {
     const legal = myTurn() && state.legal.includes(name);
     const what = c === "X" ? "black" : c === "O" ? "white" : legal ? "legal move" : "empty";
     const cell = el("button", { type: "button", class: "osq" + (legal ? " legal" : ""), "data-square": name, "aria-label": `${name} ${what}` });
-    if (state.moves[state.moves.length - 1] === name) cell.classList.add("last");
+    if (state.moves.findLast((m) => m !== "pass") === name) cell.classList.add("last");
     if (c === "X" || c === "O") cell.append(el("span", { class: "disc " + (c === "X" ? "black" : "white") }));
     cell.addEventListener("click", () => send(`move ${name}`));
     grid.append(cell);
