@@ -120,6 +120,27 @@ impl Played {
             .map(|e| format!("{} by {}", e.result, e.reason))
     }
 
+    /// Go's `score` lines at the end of a game by two passes (protocol/go.md: the score with
+    /// the dead stones taken off, the komi, then `dead b ...` and `dead w ...`), for the rooms to
+    /// show as the Go page does; None for the other games, a game on or a resignation. The
+    /// judgement searches (a few seconds): the rooms keep what it says.
+    pub fn score_report(&mut self) -> Option<Vec<String>> {
+        if self.variant != Game::Go || self.resigned.is_some() || self.over().is_none() {
+            return None;
+        }
+        let mut lines = Vec::new();
+        self.game
+            .extension(
+                "score",
+                Args::new("score", ""),
+                &self.options,
+                &crate::stop::Budget::default(),
+                &mut |line: &str| lines.push(line.to_string()),
+            )
+            .ok()?;
+        Some(lines)
+    }
+
     /// The game's record in its format (the session's `record`, written by the game's
     /// `Recordable`).
     pub fn record(&self) -> Result<String, SessionError> {

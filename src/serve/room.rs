@@ -114,6 +114,8 @@ struct Room {
     watchers: Vec<(u64, Seat, Socket)>,
     /// What happened at the last move that a person should be told (a pass).
     note: Option<String>,
+    /// The game's `score` lines once it ended by two passes (Go), judged once.
+    score: Option<Vec<String>>,
 }
 
 /// A connection's hold on its room: the room stays in memory while someone holds it.
@@ -132,6 +134,7 @@ impl Room {
             seats: [token_hash(&tokens[0]), token_hash(&tokens[1])],
             watchers: Vec::new(),
             note: None,
+            score: None,
         };
         Ok((room, tokens))
     }
@@ -142,12 +145,14 @@ impl Room {
         let start = parse_start(&stored.start)?;
         let mut played = Played::new(variant, Some(start), stored.moves).ok()?;
         played.resigned = stored.resigned;
+        let score = played.score_report();
         Some(Room {
             id: stored.id,
             played,
             seats: stored.seats?,
             watchers: Vec::new(),
             note: None,
+            score,
         })
     }
 
@@ -196,6 +201,7 @@ impl Room {
             "display": played.game.display(),
             "warnings": warnings,
             "connected": [self.connections(Seat::First) > 0, self.connections(Seat::Second) > 0],
+            "score": self.score,
         })
     }
 
@@ -262,6 +268,7 @@ impl Room {
     /// Takes `next` as the game (once stored): `mover`'s move `mv`, or a resignation.
     fn take(&mut self, next: Played, mover: Option<(usize, &str)>) {
         self.played = next;
+        self.score = self.played.score_report();
         // Said the same way for every game: a pass that was played, or one the rules made
         // (the mover is to move again).
         let names = self.played.variant.players();
@@ -518,9 +525,15 @@ mod tests {
         room.play(Seat::First, "E5").unwrap();
         room.play(Seat::Second, "pass").unwrap();
         assert!(room.played.over().is_none());
+        assert!(room.score.is_none());
         room.play(Seat::First, "pass").unwrap();
         assert!(room.played.over().is_some());
         assert!(room.play(Seat::Second, "D4").is_err());
+        // How it ended, as the Go page shows it: the score with its komi, the dead stones.
+        let score = room.score.clone().unwrap_or_default();
+        assert!(score[0].starts_with("score B+") && score[0].ends_with(" komi 7.5"), "{score:?}");
+        assert_eq!(score[1..], ["dead b", "dead w"]);
+        assert_eq!(room.state()["score"], serde_json::json!(score));
     }
 
     #[test]

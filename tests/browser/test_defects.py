@@ -137,9 +137,60 @@ def othello_passes_listed(browser):
         c.close()
 
 
+# White walls off columns A-E, black F-J; white's stone on H3 is dead (Go's `score` says so).
+GO_DEAD_ROWS = "/".join("....OX.O." if r == 6 else "....OX..." for r in range(9))
+GO_DEAD_SGF = "(;GM[1]FF[4]SZ[9]AB" + "".join(f"[f{r}]" for r in "abcdefghi") + "AW" + "".join(f"[e{r}]" for r in "abcdefghi") + "[hg]PL[B])"
+
+
+def go_score_shown(browser):
+    """A Go game ended by two passes shows the score the Go page shows, with its komi and the
+    dead stones marked, in a room as on the engine page, and the overlay's text counts the same
+    dead stones as the status line."""
+    want = next(l for l in protocol(["setoption name USI_Variant value go", f"position sfen 9 {GO_DEAD_ROWS} b moves pass pass", "score"]) if l.startswith("score "))
+    score, komi = want.split()[1], want.split()[3]
+    dead = [l.split()[2:] for l in protocol(["setoption name USI_Variant value go", f"position sfen 9 {GO_DEAD_ROWS} b moves pass pass", "score"]) if l.startswith("dead w")][0]
+    assert dead, "the test position has a dead white stone"
+    ctxs = [browser.new_context() for _ in range(2)]
+    a, b = (watch(c.new_page()) for c in ctxs)
+    a.goto(URL + f"/play?new=go&start=9_{GO_DEAD_ROWS}_b")
+    a.wait_for_function("() => document.getElementById('invite').value.includes('seat=')")
+    b.goto(a.input_value("#invite"))
+    b.wait_for_selector('#board[data-ply="0"]')
+    a.click("#pass")
+    b.wait_for_selector('#board[data-ply="1"]')
+    b.click("#pass")
+    for p in (a, b):
+        p.wait_for_selector('#board[data-ply="2"]:not([data-over=""])', timeout=20000)
+        p.wait_for_function("s => document.getElementById('status').textContent.includes(s)", arg=f"({score}, area scoring, komi {komi})")
+        text = p.inner_text("#status")
+        assert all(v in text for v in dead), text
+        marks = p.eval_on_selector_all("#board .mark", "els => els.map(e => e.dataset.mark + ' ' + e.parentNode.dataset.vertex).sort()")
+        assert marks == sorted(f"dead w {v}" for v in dead), marks
+    for c in ctxs:
+        c.close()
+    # The engine page, two players on one board: the overlay text agrees with the status.
+    ctx = browser.new_context()
+    page = watch(ctx.new_page())
+    page.goto(URL + "/go")
+    page.wait_for_selector('#board[data-ply="0"] svg')
+    page.uncheck("#auto")
+    page.fill("#sgf", GO_DEAD_SGF)
+    page.click("#load")
+    page.wait_for_selector('#board .stone[data-color="b"]')
+    page.click("#pass")
+    page.wait_for_selector('#board[data-ply="1"]')
+    page.click("#pass")
+    page.wait_for_selector(f'#board[data-score="{score}"]', timeout=20000)
+    assert all(v in page.inner_text("#status") for v in dead), page.inner_text("#status")
+    overlay = page.inner_text("#overlay-text")
+    assert f"white {len(dead)} dead" in overlay and "black 0 dead" in overlay, overlay
+    ctx.close()
+
+
 TESTS = {
     "undo when second": lambda browser: with_context(browser, undo_when_second),
     "othello passes listed": othello_passes_listed,
+    "go score shown": go_score_shown,
 }
 
 

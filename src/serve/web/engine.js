@@ -321,3 +321,21 @@ export function labelFrame(frame, files, ranks) {
   f.replaceChildren(...files.map((t) => el("span", { class: "coord" }, String(t))));
   r.replaceChildren(...ranks.map((t) => el("span", { class: "coord" }, String(t))));
 }
+
+// Go's `score` lines (`score W+8.5 komi 7.5`, `dead b ...`, `dead w ...`; protocol/go.md) as
+// the pages show them: the score, the dead stones as board marks, and the sentence that says
+// both. Null without a `score` line.
+export function goScore(lines) {
+  const line = (lines || []).find((l) => l.startsWith("score "));
+  if (!line) return null;
+  const [, score, , komi] = line.split(/\s+/);
+  const dead = (lines || []).flatMap((l) => {
+    const m = /^dead ([bw])((?: \S+)*)$/.exec(l);
+    return m ? m[2].split(" ").filter(Boolean).map((v) => ({ vertex: v, kind: "dead", color: m[1] })) : [];
+  });
+  const [who, by] = score === "0" ? ["", ""] : [score[0] === "B" ? "Black" : "White", score.slice(2)];
+  const text =
+    `${who ? `${who} wins by ${by}` : "A draw"} (${score}, area scoring, komi ${komi}). ` +
+    (dead.length ? `Dead stones (marked ✕, counted for the other side): ${dead.map((d) => d.vertex).join(" ")}.` : "No dead stones.");
+  return { score, komi, dead, text };
+}

@@ -1,6 +1,6 @@
 // Two people, one game: the page shows the room's state and sends `move <m>`; the server decides
 // whose turn it is, what is legal and when the game ends (protocol/serve.md).
-import { say, sayOver, showMoves, fatal, el, askPromotion, cancelPromotion, promotionOpen, focusedSquare, gridNav, frameBoard, labelFrame } from "/assets/engine.js";
+import { say, sayOver, showMoves, fatal, el, askPromotion, cancelPromotion, promotionOpen, focusedSquare, gridNav, frameBoard, labelFrame, goScore } from "/assets/engine.js";
 import { parseQsfen, drawBoard, indexMoves, kingWarning } from "/assets/qboard.js";
 import { drawGo } from "/assets/goboard.js";
 
@@ -97,8 +97,9 @@ function drawGoRoom(root) {
   const [size, rows] = state.sfen.split(/\s+/);
   const box = el("div", { class: "gboard" });
   root.replaceChildren(box);
-  drawGo(box, { size: Number(size), rows: rows.split("/"), marks: [], last: state.moves[state.moves.length - 1], onPoint: (v) => myTurn() && send(`move ${v}`) });
-  return "";
+  const score = goScore(state.score);
+  drawGo(box, { size: Number(size), rows: rows.split("/"), marks: score ? score.dead : [], last: state.moves[state.moves.length - 1], onPoint: (v) => myTurn() && send(`move ${v}`) });
+  return score ? score.text : "";
 }
 
 function render() {
