@@ -173,7 +173,7 @@ def go_score_shown(browser):
     page = watch(ctx.new_page())
     page.goto(URL + "/go")
     page.wait_for_selector('#board[data-ply="0"] svg')
-    page.uncheck("#auto")
+    page.select_option("#opponent", "none")
     page.fill("#sgf", GO_DEAD_SGF)
     page.click("#load")
     page.wait_for_selector('#board .stone[data-color="b"]')
@@ -187,10 +187,32 @@ def go_score_shown(browser):
     ctx.close()
 
 
+def go_engine_by_default(ctx):
+    """The Go page opens against the engine, chosen with a labelled control: a click is answered;
+    "two players on this board" plays both colours by clicks."""
+    page = watch(ctx.new_page())
+    page.goto(URL + "/go")
+    page.wait_for_selector('#board[data-ply="0"] svg')
+    opponent = page.get_by_label("Opponent")
+    assert opponent.input_value() == "engine", opponent.input_value()
+    assert "engine" in opponent.evaluate("e => e.selectedOptions[0].textContent")
+    page.click('[data-vertex="E5"]')
+    page.wait_for_selector('#board[data-ply="2"][data-side="b"]', timeout=10000)
+    opponent.select_option(label="none: two players on this board")
+    page.click("#new")
+    page.wait_for_selector('#board[data-ply="0"]')
+    page.click('[data-vertex="E5"]')
+    page.wait_for_selector('#board[data-ply="1"][data-side="w"]')
+    page.wait_for_timeout(1000)
+    assert page.get_attribute("#board", "data-ply") == "1", "nobody answers in two-player mode"
+    page.close()
+
+
 TESTS = {
     "undo when second": lambda browser: with_context(browser, undo_when_second),
     "othello passes listed": othello_passes_listed,
     "go score shown": go_score_shown,
+    "go engine by default": lambda browser: with_context(browser, go_engine_by_default),
 }
 
 

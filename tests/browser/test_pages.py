@@ -270,6 +270,7 @@ def go(ctx):
     page = watch(ctx.new_page())
     page.goto(URL + "/go")
     page.wait_for_selector('#board[data-ply="0"] svg')
+    page.select_option("#opponent", "none")  # two players on one board: genmove by hand
     page.fill("#sgf", SGF)
     for overlay in ("benson classic", "benson"):
         lines = protocol(["setoption name USI_Variant value go", "loadsgftext " + SGF.replace("\n", " "), overlay])
@@ -303,6 +304,7 @@ def go_keyboard_and_analysis(ctx):
     page = watch(ctx.new_page())
     page.goto(URL + "/go")
     page.wait_for_selector('#board[data-ply="0"] svg')
+    page.select_option("#opponent", "none")
     assert texts(page, "#board .files .coord") == list("ABCDEFGHJ")
     assert texts(page, "#board .ranks .coord") == [str(n) for n in range(9, 0, -1)]
     page.focus('[data-vertex="E5"]')
@@ -406,7 +408,7 @@ def go_to_the_score(page):
     """A 5x5 game against the engine, played as white, to its score: the engine opens, answers
     moves and passes, Undo returns to white's turn, and at the end the page shows the score, the
     dead stones and the captures the binary computes for the same moves."""
-    page.check("#auto")
+    page.select_option("#opponent", "engine")
     page.select_option("#size", "5")
     page.wait_for_selector('#board[data-ply="0"]')
     page.select_option("#colour", "w")

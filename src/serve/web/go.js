@@ -146,7 +146,8 @@ function analysisText() {
 }
 
 const human = () => $("colour").value;
-const engineTurn = () => $("auto").checked && !over() && S.side !== human();
+const againstEngine = () => $("opponent").value === "engine";
+const engineTurn = () => againstEngine() && !over() && S.side !== human();
 
 function render() {
   const marks = S.result ? S.result.dead : S.marks;
@@ -208,7 +209,7 @@ async function undo() {
   if (S.thinking || !S.moves.length) return;
   await stopAnalysis();
   S.moves.pop();
-  if ($("auto").checked && S.moves.length && sideAfter(S.moves.length) !== human()) S.moves.pop();
+  if (againstEngine() && S.moves.length && sideAfter(S.moves.length) !== human()) S.moves.pop();
   await refresh();
   render();
   startAnalysis();
@@ -250,7 +251,7 @@ async function main() {
   $("new").onclick = () => restart(empty(Number($("size").value)));
   $("undo").onclick = undo;
   $("colour").onchange = () => restart(empty(Number($("size").value)));
-  $("auto").onchange = async () => {
+  $("opponent").onchange = async () => {
     if (engineTurn()) await genmove();
   };
   $("analyze").onchange = async () => {
