@@ -208,11 +208,45 @@ def go_engine_by_default(ctx):
     page.close()
 
 
+def room_presence(browser):
+    """A room says whether the opponent has the game open as it is now (joined, gone, back), and
+    a forged room link says the room does not exist, without "You are ..."."""
+    ctxs = [browser.new_context() for _ in range(2)]
+    a = watch(ctxs[0].new_page())
+    a.goto(URL + "/play?new=othello")
+    a.wait_for_function("() => document.getElementById('invite').value.includes('seat=')")
+    invite = a.input_value("#invite")
+    presence = lambda: a.inner_text("#presence")
+    assert presence() == "Your opponent (white) is not connected now.", presence()
+    for _ in range(2):
+        b = watch(ctxs[1].new_page())
+        b.goto(invite)
+        b.wait_for_selector('#board[data-ply="0"]')
+        a.wait_for_function("() => document.getElementById('presence').textContent === 'Your opponent (white) has this game open now.'")
+        assert b.inner_text("#presence") == "Your opponent (black) has this game open now.", b.inner_text("#presence")
+        b.goto(URL + "/")  # the opponent leaves the page
+        a.wait_for_function("() => document.getElementById('presence').textContent === 'Your opponent (white) is not connected now.'")
+        b.close()
+    room = a.url.split("room=")[1].split("&")[0]
+    for c in ctxs:
+        c.close()
+    ctx = browser.new_context()
+    forged = watch(ctx.new_page())
+    forged.on("console", lambda m: None)
+    forged.goto(URL + f"/play?room={room[::-1]}&seat={'0' * 32}")
+    forged.wait_for_function("() => document.body.classList.contains('offline')")
+    text = forged.inner_text("main")
+    assert "this room does not exist" in forged.inner_text("#status"), forged.inner_text("#status")
+    assert "You are" not in text and "connected" not in text, text
+    ctx.close()
+
+
 TESTS = {
     "undo when second": lambda browser: with_context(browser, undo_when_second),
     "othello passes listed": othello_passes_listed,
     "go score shown": go_score_shown,
     "go engine by default": lambda browser: with_context(browser, go_engine_by_default),
+    "room presence": room_presence,
 }
 
 

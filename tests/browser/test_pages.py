@@ -507,7 +507,7 @@ def quantum_room(browser):
     b.goto(invite)
     b.wait_for_selector('#board[data-ply="0"] .qpiece')
     assert b.inner_text("#you") == "gote"
-    a.wait_for_function("() => document.getElementById('presence').textContent.includes('is connected')")
+    a.wait_for_function("() => document.getElementById('presence').textContent.includes('has this game open')")
     # Sente 7g7f, gote 3c3d, by clicks on the pages (the server referees).
     for page, src, dst, ply in ((a, "7g", "7f", 1), (b, "3c", "3d", 2)):
         page.click(f'[data-square="{src}"]')

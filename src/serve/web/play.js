@@ -6,6 +6,7 @@ import { drawGo } from "/assets/goboard.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
+const PLAYERS = { othello: ["black", "white"], go: ["black", "white"], quantumshogi: ["sente", "gote"] };
 let ws;
 let state = null;
 let sel = { from: null, owner: null, targets: new Set() };
@@ -111,14 +112,8 @@ function render() {
   root.dataset.over = state.over || "";
   $("pass").hidden = state.game !== "go" || !myTurn();
   $("resign").hidden = !!state.over || state.you === "spectator";
-  const names = { othello: ["black", "white"], go: ["black", "white"], quantumshogi: ["sente", "gote"] }[state.game];
-  const [first, second] = state.connected || [false, false];
-  if (state.you === "spectator") {
-    $("presence").textContent = `${names[0]}: ${first ? "connected" : "away"} · ${names[1]}: ${second ? "connected" : "away"}`;
-  } else {
-    const theirs = state.you === names[0] ? second : first;
-    $("presence").textContent = theirs ? "Your opponent is connected." : "Your opponent is not connected.";
-  }
+  showPresence(PLAYERS[state.game]);
+  $("you-line").hidden = false;
   if (state.same_seat > 0 && !state.over) {
     $("announce").textContent = `Your seat is open in ${state.same_seat} other tab${state.same_seat > 1 ? "s" : ""} too: anyone with this seat's link plays for you.`;
   }
@@ -132,11 +127,27 @@ function render() {
   else say(`${myTurn() ? "Your move" : `Waiting for ${state.turn}`} (you are ${state.you}). ${extra}`);
 }
 
+// Who has the game open, as the server's last state says; while this page's own connection is
+// down that state is old, and the page says it does not know.
+function showPresence(names) {
+  const [first, second] = state.connected || [false, false];
+  const p = $("presence");
+  p.dataset.online = String(online);
+  if (!online) p.textContent = "You are not connected to the server: reconnecting… (who else is here is unknown until then)";
+  else if (state.you === "spectator") p.textContent = `${names[0]}: ${first ? "connected" : "away"} · ${names[1]}: ${second ? "connected" : "away"}`;
+  else {
+    const theirs = state.you === names[0] ? second : first;
+    const who = state.you === names[0] ? names[1] : names[0];
+    p.textContent = theirs ? `Your opponent (${who}) has this game open now.` : `Your opponent (${who}) is not connected now.`;
+  }
+}
+
 // Reconnection: after a lost connection the page tries again, waiting longer each time; a room
 // that refuses the link (a wrong seat token, no such game, an unknown game) is not retried: the
 // server's reason stays on screen.
 let lastError = null;
 let retryIn = 1;
+let online = false;
 
 function connect() {
   lastError = null;
@@ -144,6 +155,9 @@ function connect() {
     ? `new=${encodeURIComponent(params.get("new"))}${params.get("start") ? "&start=" + encodeURIComponent(params.get("start")) : ""}`
     : `room=${encodeURIComponent(params.get("room") || "")}&seat=${encodeURIComponent(params.get("seat") || "")}`;
   ws = new WebSocket(`ws://${location.host}/room?${q}`);
+  ws.onopen = () => {
+    online = true;
+  };
   ws.onmessage = (ev) => {
     const line = String(ev.data);
     if (line.startsWith("room ")) {
@@ -179,16 +193,21 @@ function connect() {
     }
   };
   ws.onclose = (ev) => {
+    online = false;
     // 1008: the room refused this link. An error before any state: the same (an unknown game).
     if (ev.code === 1008 || (lastError && !state)) {
       const gone = lastError === "no such game" && state;
+      $("presence").textContent = "";
       fatal(
         gone
-          ? "This game no longer exists on the server (was it restarted?). Start a new game from the home page."
-          : `Cannot open this game: ${lastError || ev.reason || "refused"}.`,
+          ? "This game no longer exists on the server. Start a new game from the home page."
+          : lastError === "no such game"
+            ? "There is no such game: this room does not exist. Check the link, or start a new game from the home page."
+            : `Cannot open this game: ${lastError || ev.reason || "refused"}.`,
       );
       return;
     }
+    if (state) showPresence(PLAYERS[state.game]);
     say(`Disconnected; reconnecting in ${retryIn} s…`, "error");
     setTimeout(connect, retryIn * 1000);
     retryIn = Math.min(retryIn * 2, 30);
