@@ -241,12 +241,43 @@ def room_presence(browser):
     ctx.close()
 
 
+def quantum_plan_hidden(ctx):
+    """Playing gote against the engine, which has a gold drop that takes the king in three plies:
+    while the game is on, the Analysis panel hides the engine's score and plan (its PV holds
+    your reply); once the engine has taken the king it names the side and the plies of the
+    binary's last `info` for that position ("in 1 ply", singular)."""
+    page = watch(ctx.new_page())
+    page.goto(URL + "/quantum")
+    page.wait_for_selector('#board[data-ply="0"] .qpiece')
+    page.select_option("#side", "w")
+    page.click("text=Position (QSFEN)")
+    page.fill("#qsfen", T.MATE_IN_3)
+    page.click("#paste")
+    page.wait_for_selector('#board[data-ply="1"][data-side="w"]', timeout=10000)
+    page.wait_for_function("() => document.getElementById('a-depth').textContent !== '–'")
+    for field in ("#a-score", "#a-pv"):
+        assert page.inner_text(field) == "hidden while you play", (field, page.inner_text(field))
+    first = page.eval_on_selector("#movelist .mv", "e => e.textContent.slice(1)")
+    legal = protocol([f"position sfen {T.MATE_IN_3} moves {first}", "moves"])[-1].split()
+    reply = next(m for m in legal if "*" not in m and m.rstrip("+") + "+" not in legal and not m.endswith("+"))
+    T.click_move(page, reply)
+    page.wait_for_selector('#board:not([data-over=""])', timeout=10000)
+    moves = page.eval_on_selector_all("#movelist .mv", "els => els.map(e => e.textContent.slice(1))")
+    assert page.inner_text("#status").startswith("You lost: Sente wins by king capture"), page.inner_text("#status")
+    info = [l for l in protocol([f"position sfen {T.MATE_IN_3} moves {' '.join(moves[:2])}", "go depth 3"]) if l.startswith("info depth")][-1].split()
+    plies = int(info[info.index("mate") + 1])
+    assert page.inner_text("#a-score") == f"Sente takes the king in {plies} {'ply' if plies == 1 else 'plies'}", (page.inner_text("#a-score"), info)
+    assert page.inner_text("#a-pv").split()[0] == moves[2], (page.inner_text("#a-pv"), moves)
+    page.close()
+
+
 TESTS = {
     "undo when second": lambda browser: with_context(browser, undo_when_second),
     "othello passes listed": othello_passes_listed,
     "go score shown": go_score_shown,
     "go engine by default": lambda browser: with_context(browser, go_engine_by_default),
     "room presence": room_presence,
+    "quantum plan hidden": lambda browser: with_context(browser, quantum_plan_hidden),
 }
 
 

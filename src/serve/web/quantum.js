@@ -24,6 +24,7 @@ const S = {
   over: null,
   thinking: false,
   gen: 0,
+  info: null,
 };
 
 const engine = new Engine({
@@ -86,6 +87,7 @@ function render() {
     onSquare: clickSquare,
     onHand: clickHand,
   });
+  if (S.info) showAnalysis();
   const board = $("board");
   board.dataset.ply = String(S.moves.length);
   board.dataset.side = S.pos.side;
@@ -148,7 +150,7 @@ function scoreText(info, side) {
     const plies = Math.abs(info.score);
     const moverWins = !(info.score < 0 || Object.is(info.score, -0));
     const winner = moverWins === toMove ? "Sente" : "Gote";
-    return `${winner} takes the king in ${plies} plies`;
+    return `${winner} takes the king in ${plies} ${plies === 1 ? "ply" : "plies"}`;
   }
   return "–";
 }
@@ -156,10 +158,26 @@ function scoreText(info, side) {
 function showInfo(line) {
   const info = parseInfo(line);
   if (info.depth === undefined) return;
+  S.info = { info, side: S.pos.side };
+  showAnalysis();
+}
+
+// The engine's score and plan (its PV holds your best reply too) would play the game for you:
+// hidden while you play against it, shown once the game is over and in Engine vs engine. The
+// depth and the nodes show that it thinks.
+function planHidden() {
+  return !S.demo && !S.over;
+}
+
+function showAnalysis() {
+  if (!S.info) return clearAnalysis();
+  const { info, side } = S.info;
+  const hidden = planHidden();
   $("a-depth").textContent = `${info.depth}${info.seldepth ? "/" + info.seldepth : ""}`;
-  $("a-score").textContent = scoreText(info, S.pos.side);
+  $("a-score").textContent = hidden ? "hidden while you play" : scoreText(info, side);
   $("a-nodes").textContent = `${info.nodes ?? "–"}${info.nps ? ` (${info.nps} nps)` : ""}`;
-  $("a-pv").textContent = (info.pv || []).join(" ") || "–";
+  $("a-pv").textContent = hidden ? "hidden while you play" : (info.pv || []).join(" ") || "–";
+  $("analysis").dataset.hidden = String(hidden);
 }
 
 async function clickSquare(name) {
@@ -209,6 +227,7 @@ function clickHand(token, owner) {
 
 // The analysis panel belongs to one position: emptied when the game changes under it.
 function clearAnalysis() {
+  S.info = null;
   for (const id of ["a-depth", "a-score", "a-nodes", "a-pv"]) $(id).textContent = "–";
 }
 
