@@ -271,6 +271,47 @@ def quantum_plan_hidden(ctx):
     page.close()
 
 
+# Black's a1 ends the game with two squares empty that nobody can fill.
+ENDS_WITH_EMPTIES = "-OXXXXXX" + "X" * 32 + "X-XXXX-X" + "X" * 16 + " b"
+
+
+def othello_end_wording(browser):
+    """Solve and the end of the game say the same margin, the `solve` score, with the empty
+    squares counted for the winner; on the Othello page and in a room."""
+    line = next(l for l in protocol([OTHELLO, "position sfen " + ENDS_WITH_EMPTIES, "solve"]) if l.startswith("solve "))
+    move, score = line.split()[1], int(line.split()[3])
+    board = ENDS_WITH_EMPTIES.split()[0]
+    black, empty = board.count("X") + 2, board.count("-") - 1  # a1 is played and turns b1
+    end = f"black wins by {score} discs ({black}–0, and the {empty} empty squares go to the winner)"
+    ctx = browser.new_context()
+    page = watch(ctx.new_page())
+    page.goto(URL + "/othello")
+    page.wait_for_selector('#board[data-ply="0"]')
+    page.click("text=Position")
+    page.fill("#sfen", ENDS_WITH_EMPTIES)
+    page.click("#paste")
+    page.wait_for_selector("#solve:not([disabled])")
+    page.click("#solve")
+    page.wait_for_function("() => document.getElementById('solved').textContent.startsWith('Exact')")
+    assert f"{move} is best; with perfect play black wins by {score} discs" in page.inner_text("#solved"), page.inner_text("#solved")
+    page.click(f'[data-square="{move}"]')
+    page.wait_for_selector('#board:not([data-over=""])')
+    assert page.inner_text("#status") == f"You won: {end}.", page.inner_text("#status")
+    ctx.close()
+    ctxs = [browser.new_context() for _ in range(2)]
+    a, b = (watch(c.new_page()) for c in ctxs)
+    a.goto(URL + "/play?new=othello&start=" + ENDS_WITH_EMPTIES.replace(" ", "_"))
+    a.wait_for_function("() => document.getElementById('invite').value.includes('seat=')")
+    b.goto(a.input_value("#invite"))
+    b.wait_for_selector('#board[data-ply="0"]')
+    a.click(f'[data-square="{move}"]')
+    for p, said in ((a, "You won"), (b, "You lost")):
+        p.wait_for_selector('#board[data-ply="1"][data-over="black wins by disc count"]')
+        assert p.inner_text("#status") == f"{said}: {end}.", p.inner_text("#status")
+    for c in ctxs:
+        c.close()
+
+
 TESTS = {
     "undo when second": lambda browser: with_context(browser, undo_when_second),
     "othello passes listed": othello_passes_listed,
@@ -278,6 +319,7 @@ TESTS = {
     "go engine by default": lambda browser: with_context(browser, go_engine_by_default),
     "room presence": room_presence,
     "quantum plan hidden": lambda browser: with_context(browser, quantum_plan_hidden),
+    "othello end wording": othello_end_wording,
 }
 
 

@@ -339,3 +339,21 @@ export function goScore(lines) {
     (dead.length ? `Dead stones (marked ✕, counted for the other side): ${dead.map((d) => d.vertex).join(" ")}.` : "No dead stones.");
   return { score, komi, dead, text };
 }
+
+// A finished Othello game as every page words it (the Othello page, its Solve, the rooms): the
+// winner's margin with the empty squares counted for the winner, the rule of the WOF that
+// `solve` scores by, then the discs on the board. `board` is the 64 squares (X, O, -).
+export function othelloResult(board) {
+  const count = (ch) => [...board].filter((c) => c === ch).length;
+  const [black, white, empty] = [count("X"), count("O"), count("-")];
+  const discs = `${black}–${white}`;
+  const empties = empty ? `, and the ${empty} empty square${empty > 1 ? "s go" : " goes"} to the winner` : "";
+  if (black === white) return `draw (${discs})`;
+  const winner = black > white ? "black" : "white";
+  return `${winner} wins by ${discsBy(Math.abs(black - white) + empty)} (${discs}${empties})`;
+}
+
+// "64 discs", "1 disc": a margin as the Othello texts write it.
+export function discsBy(n) {
+  return `${n} disc${n === 1 ? "" : "s"}`;
+}

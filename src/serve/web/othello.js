@@ -1,6 +1,6 @@
 // The Othello page: a protocol client (protocol/othello.md). The board comes from `d`, the
 // turned discs from `flips`, hints from `hint`, the exact endgame from `solve`.
-import { Engine, errorsIn, say, sayOver, showMoves, el, attempt, focusedSquare, gridNav, labelFrame } from "/assets/engine.js";
+import { Engine, errorsIn, say, sayOver, showMoves, el, attempt, focusedSquare, gridNav, labelFrame, othelloResult, discsBy } from "/assets/engine.js";
 
 const GAME = "othello";
 const $ = (id) => document.getElementById(id);
@@ -87,7 +87,7 @@ function render() {
   );
   showMoves($("movelist"), S.moves);
   $("solve").disabled = engine.closed || !!S.over || empties() > SOLVE_EMPTIES || S.thinking;
-  if (S.over) sayOver(S.over, NAME[S.human].toLowerCase(), `(${S.counts[0]}–${S.counts[1]})`);
+  if (S.over) sayOver(othelloResult(S.board), NAME[S.human].toLowerCase());
   else if (S.thinking) say(`Engine (${NAME[S.side].toLowerCase()}) is thinking…`);
   else if (S.side === S.human) say(`Your move (${NAME[S.human].toLowerCase()}).`);
   else say(`${NAME[S.side]} to move.`);
@@ -216,7 +216,7 @@ async function solve() {
   if (!line) return;
   const [, move, , score, , nodes, , time] = line.split(/\s+/);
   const s = Number(score);
-  $("solved").textContent = `Exact: ${move} is best; with perfect play ${NAME[S.side].toLowerCase()} ${s > 0 ? "wins by " + s : s < 0 ? "loses by " + -s : "draws"} (${nodes} nodes, ${time} ms).`;
+  $("solved").textContent = `Exact: ${move} is best; with perfect play ${NAME[S.side].toLowerCase()} ${s > 0 ? "wins by " + discsBy(s) : s < 0 ? "loses by " + discsBy(-s) : "draws"} (${nodes} nodes, ${time} ms).`;
 }
 
 async function main() {

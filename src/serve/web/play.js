@@ -1,6 +1,6 @@
 // Two people, one game: the page shows the room's state and sends `move <m>`; the server decides
 // whose turn it is, what is legal and when the game ends (protocol/serve.md).
-import { say, sayOver, showMoves, fatal, el, askPromotion, cancelPromotion, promotionOpen, focusedSquare, gridNav, frameBoard, labelFrame, goScore } from "/assets/engine.js";
+import { say, sayOver, showMoves, fatal, el, askPromotion, cancelPromotion, promotionOpen, focusedSquare, gridNav, frameBoard, labelFrame, goScore, othelloResult } from "/assets/engine.js";
 import { parseQsfen, drawBoard, indexMoves, kingWarning } from "/assets/qboard.js";
 import { drawGo } from "/assets/goboard.js";
 
@@ -121,7 +121,9 @@ function render() {
   $("title").textContent = { othello: "Othello", go: "Go", quantumshogi: "Quantum shogi" }[state.game] + " for two";
   showMoves($("movelist"), state.moves);
   if (!(state.same_seat > 0 && !state.over)) $("announce").textContent = state.note || "";
-  if (state.over) sayOver(state.over, state.you, extra);
+  // Othello's end is worded as on the Othello page: the margin, empties to the winner.
+  if (state.over && state.game === "othello" && !/ resigns$/.test(state.over)) sayOver(othelloResult(state.sfen.split(/\s+/)[0]), state.you);
+  else if (state.over) sayOver(state.over, state.you, extra);
   else if (state.you === "spectator") say(`Watching. ${state.turn} to move. ${extra}`);
   else if (myTurn() && state.game === "quantumshogi" && extra) say(extra, "warn");
   else say(`${myTurn() ? "Your move" : `Waiting for ${state.turn}`} (you are ${state.you}). ${extra}`);
