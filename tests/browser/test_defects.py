@@ -312,6 +312,39 @@ def othello_end_wording(browser):
         c.close()
 
 
+def tab_stops(page, limit=40):
+    """The board squares Tab reaches from the page's first link (`limit` presses go round the
+    page more than once)."""
+    page.focus("header a.home")
+    seen = []
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        square = page.evaluate("() => document.getElementById('board').contains(document.activeElement) ? document.activeElement.dataset.square || '?' : null")
+        if square and square not in seen:
+            seen.append(square)
+    return seen
+
+
+def one_tab_stop_per_board(browser):
+    """Othello's 64 and quantum shogi's 81 squares are one stop in the Tab order (on the engine
+    pages and in a room); the arrow keys move the stop."""
+    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = watch(ctx.new_page())
+    for path, ready in (("/othello", '#board[data-ply="0"] .osq.legal'), ("/quantum", '#board[data-ply="0"] .qpiece'), ("/play?new=othello", '#board[data-ply="0"] .osq')):
+        page.goto(URL + path)
+        page.wait_for_selector(ready)
+        stops = tab_stops(page)
+        assert len(stops) == 1, (path, stops)
+        page.focus(f'#board [data-square="{stops[0]}"]')
+        page.keyboard.press("ArrowRight")
+        moved = page.evaluate("() => document.activeElement.dataset.square")
+        assert moved and moved != stops[0], (path, stops, moved)
+        assert tab_stops(page) == [moved], (path, moved)
+        count = page.eval_on_selector_all("#board button", "els => els.filter(e => e.tabIndex >= 0).length")
+        assert count == 1, (path, count)
+    ctx.close()
+
+
 TESTS = {
     "undo when second": lambda browser: with_context(browser, undo_when_second),
     "othello passes listed": othello_passes_listed,
@@ -320,6 +353,7 @@ TESTS = {
     "room presence": room_presence,
     "quantum plan hidden": lambda browser: with_context(browser, quantum_plan_hidden),
     "othello end wording": othello_end_wording,
+    "one tab stop per board": one_tab_stop_per_board,
 }
 
 

@@ -219,29 +219,49 @@ export function promotionOpen() {
   return promotion !== null;
 }
 
-// Keyboard play on a board of buttons laid out in rows of `cols` (in visual order): the arrow
-// keys move the focus, Enter or Space presses the square. `focused` is the square that had the
-// focus before the board was redrawn (`focusedSquare`): it gets it back, so that Enter does not
-// drop the focus to the page.
+// Keyboard play on a board of buttons laid out in rows of `cols` (in visual order): the board is
+// one stop in the Tab order (a roving tabindex, as the Go board and the ARIA grid pattern do);
+// the arrow keys move the focus, Enter or Space presses the square. `focused` is the square that
+// had the focus before the board was redrawn (`focusedSquare`): it gets it back, so that Enter
+// does not drop the focus to the page.
 export function focusedSquare(root) {
   const a = document.activeElement;
   return a && root.contains(a) ? a.dataset.square || a.dataset.vertex || null : null;
 }
 
+// The square of each board (by its number of columns) that holds the Tab stop, kept across
+// redraws: the one last focused.
+const rovers = new Map();
+
 export function gridNav(root, cols, focused) {
+  const cells = [...root.children];
+  const named = (name) => name && cells.find((c) => c.dataset.square === name);
+  const stop =
+    named(focused) || named(rovers.get(cols)) || root.querySelector(".last") || root.querySelector(".legal") || cells[Math.floor(cells.length / 2)];
+  const rove = (cell) => {
+    for (const c of cells) c.tabIndex = c === cell ? 0 : -1;
+    rovers.set(cols, cell.dataset.square);
+  };
+  if (stop) rove(stop);
+  // A click or a script may focus any square: it takes the Tab stop.
+  if (root.roving) root.removeEventListener("focusin", root.roving);
+  root.roving = (e) => {
+    if (cells.includes(e.target)) rove(e.target);
+  };
+  root.addEventListener("focusin", root.roving);
   root.onkeydown = (e) => {
     const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -cols, ArrowDown: cols }[e.key];
     if (step === undefined) return;
-    const cells = [...root.children];
     const at = cells.indexOf(e.target);
     if (at < 0) return;
     const to = at + step;
-    if (to < 0 || to >= cells.length || (Math.abs(step) === 1 && Math.floor(to / cols) !== Math.floor(at / cols))) return;
     e.preventDefault();
+    if (to < 0 || to >= cells.length || (Math.abs(step) === 1 && Math.floor(to / cols) !== Math.floor(at / cols))) return;
+    rove(cells[to]);
     cells[to].focus();
   };
   if (focused) {
-    const cell = root.querySelector(`[data-square="${focused}"]`);
+    const cell = named(focused);
     if (cell) cell.focus();
   }
 }
