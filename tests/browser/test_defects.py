@@ -345,6 +345,33 @@ def one_tab_stop_per_board(browser):
     ctx.close()
 
 
+def promotion_beside_the_square(browser):
+    """At 1280x800 "Promote?" opens beside the square the piece goes to, inside the window, on
+    the quantum page and in a room; Keep still plays the move."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = watch(ctx.new_page())
+    for path in ("/quantum", "/play?new=quantumshogi&start=" + T.KING_CAPTURE.replace(" ", "_")):
+        page.goto(URL + path)
+        page.wait_for_selector('#board[data-ply="0"] .qpiece')
+        if path == "/quantum":
+            page.click("text=Position (QSFEN)")
+            page.fill("#qsfen", T.KING_CAPTURE)
+            page.click("#paste")
+        page.wait_for_selector('[data-square="5b"] .qpiece[data-cands="R"]')
+        page.click('[data-square="5b"]')
+        page.click('[data-square="5a"]')
+        page.wait_for_selector("#promote:not([hidden])")
+        box = page.locator("#promote").bounding_box()
+        cell = page.locator('#board [data-square="5a"]').bounding_box()
+        assert 0 <= box["y"] and box["y"] + box["height"] <= 800 and 0 <= box["x"] and box["x"] + box["width"] <= 1280, (path, box)
+        gap = min(abs(box["y"] - (cell["y"] + cell["height"])), abs(cell["y"] - (box["y"] + box["height"])))
+        assert gap <= 8, (path, box, cell)
+        assert box["x"] <= cell["x"] + cell["width"] and cell["x"] <= box["x"] + box["width"], (path, box, cell)
+        page.click("#promote-no")
+        page.wait_for_selector('#board[data-ply="1"]')
+    ctx.close()
+
+
 TESTS = {
     "undo when second": lambda browser: with_context(browser, undo_when_second),
     "othello passes listed": othello_passes_listed,
@@ -354,6 +381,7 @@ TESTS = {
     "quantum plan hidden": lambda browser: with_context(browser, quantum_plan_hidden),
     "othello end wording": othello_end_wording,
     "one tab stop per board": one_tab_stop_per_board,
+    "promotion beside the square": promotion_beside_the_square,
 }
 
 

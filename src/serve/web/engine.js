@@ -190,14 +190,17 @@ export function el(tag, attrs = {}, ...children) {
 // The one promotion question of every page (#promote with #promote-yes / #promote-no): resolves
 // true (promote), false (keep) or null when cancelled (`cancelPromotion`: a click elsewhere, a
 // take back, a new game). While it is open, `promotionOpen()` is true and no other move starts.
+// It opens beside the square the piece goes to (`square`, on #board), where the eyes are, not
+// under the board, which may be below the window's edge.
 let promotion = null;
-export function askPromotion() {
+export function askPromotion(square) {
   cancelPromotion();
   return new Promise((resolve) => {
     const box = document.getElementById("promote");
     const yes = document.getElementById("promote-yes");
     const no = document.getElementById("promote-no");
     box.hidden = false;
+    placeBeside(box, document.querySelector(`#board [data-square="${square}"]`));
     const done = (v) => {
       box.hidden = true;
       yes.onclick = no.onclick = null;
@@ -209,6 +212,21 @@ export function askPromotion() {
     no.onclick = () => done(false);
     yes.focus();
   });
+}
+
+// Puts `box` (absolutely positioned in its offset parent) just below `cell`, or above it when
+// the window has no room below, kept inside the window sideways.
+function placeBeside(box, cell) {
+  box.classList.toggle("floating", !!cell);
+  if (!cell || !box.offsetParent) return;
+  const parent = box.offsetParent.getBoundingClientRect();
+  const at = cell.getBoundingClientRect();
+  const { width, height } = box.getBoundingClientRect();
+  const below = at.bottom + 4 + height <= window.innerHeight;
+  const top = below ? at.bottom + 4 : Math.max(4, at.top - 4 - height);
+  const left = Math.min(Math.max(4, at.left + at.width / 2 - width / 2), window.innerWidth - width - 4);
+  box.style.top = `${top - parent.top}px`;
+  box.style.left = `${left - parent.left}px`;
 }
 
 export function cancelPromotion() {

@@ -62,7 +62,7 @@ function drawQuantum(root) {
       const list = (sel.owner ? idx.drops.get(sel.from) : idx.byFrom.get(sel.from)).filter((m) => m.to === name);
       let choice = list[0];
       if (list.length > 1) {
-        const promote = await askPromotion();
+        const promote = await askPromotion(name);
         choice = promote === null ? null : list.find((m) => m.promote === promote);
       }
       sel = { from: null, owner: null, targets: new Set() };
