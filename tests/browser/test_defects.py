@@ -11,7 +11,7 @@ import sys
 from playwright.sync_api import sync_playwright
 
 import test_pages as T
-from test_pages import URL, protocol, watch
+from test_pages import URL, protocol, texts, watch
 
 # White to move; after white's a8 black has no move and passes (issue 43's repro).
 BLACK_PASSES = "OOOOOXOOOOOOXXOOOXOOXXOOOXXOOXOOOXOOXOOOOOOOOXOOOXXXXXX--XXXXXX- w"
@@ -372,6 +372,38 @@ def promotion_beside_the_square(browser):
     ctx.close()
 
 
+def quantum_newcomer_help(browser):
+    """The quantum page ties K R B G S N L P to the pieces' names in its legend, open from the
+    start, has a short rules text, and the end of a game names the piece that took the king (as
+    the board shows it), on the page and in a room."""
+    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = watch(ctx.new_page())
+    page.goto(URL + "/quantum")
+    page.wait_for_selector('#board[data-ply="0"] .qpiece')
+    assert page.locator("details.legend").get_attribute("open") is not None, "the legend starts open"
+    key = texts(page, "#letter-key li")
+    names = ["king", "rook", "bishop", "gold", "silver", "knight", "lance", "pawn"]
+    assert [k.split()[:2] for k in key] == [[t, n] for t, n in zip("KRBGSNLP", names)], key
+    page.click("text=Rules in brief")
+    rules = page.inner_text("#rules")
+    assert all(n in rules for n in names) and "capturing a piece that can only be the king" in rules, rules
+    for path in ("/quantum", "/play?new=quantumshogi&start=" + T.KING_CAPTURE.replace(" ", "_")):
+        page.goto(URL + path)
+        page.wait_for_selector('#board[data-ply="0"] .qpiece')
+        if path == "/quantum":
+            page.click("text=Position (QSFEN)")
+            page.fill("#qsfen", T.KING_CAPTURE)
+            page.click("#paste")
+        page.wait_for_selector('[data-square="5b"] .qpiece[data-cands="R"]')
+        T.click_move(page, "5b5a")
+        page.wait_for_selector('#board:not([data-over=""])')
+        cands = page.get_attribute('#board [data-square="5a"] .qpiece', "data-cands")
+        assert cands == "R", cands
+        status = page.inner_text("#status")
+        assert status.startswith("You won: ") and status.endswith("The rook (R) on 5a took the king."), status
+    ctx.close()
+
+
 TESTS = {
     "undo when second": lambda browser: with_context(browser, undo_when_second),
     "othello passes listed": othello_passes_listed,
@@ -382,6 +414,7 @@ TESTS = {
     "othello end wording": othello_end_wording,
     "one tab stop per board": one_tab_stop_per_board,
     "promotion beside the square": promotion_beside_the_square,
+    "quantum newcomer help": quantum_newcomer_help,
 }
 
 

@@ -1,7 +1,7 @@
 // Two people, one game: the page shows the room's state and sends `move <m>`; the server decides
 // whose turn it is, what is legal and when the game ends (protocol/serve.md).
 import { say, sayOver, showMoves, fatal, el, askPromotion, cancelPromotion, promotionOpen, focusedSquare, gridNav, frameBoard, labelFrame, goScore, othelloResult } from "/assets/engine.js";
-import { parseQsfen, drawBoard, indexMoves, kingWarning } from "/assets/qboard.js";
+import { parseQsfen, drawBoard, indexMoves, kingWarning, captureText } from "/assets/qboard.js";
 import { drawGo } from "/assets/goboard.js";
 
 const $ = (id) => document.getElementById(id);
@@ -90,6 +90,7 @@ function drawQuantum(root) {
     onSquare,
     onHand,
   });
+  if (state.over && state.over.endsWith("king capture")) return captureText(pos, state.moves[state.moves.length - 1]);
   // The mover's possible kings under attack: a warning for the player whose king it is.
   return myTurn() && (state.warnings || []).length ? kingWarning(pos, new Set(state.warnings)) : "";
 }

@@ -1,7 +1,7 @@
 // The quantum shogi page: a protocol client. The board is redrawn from `d`'s QSFEN after every
 // action, the clickable squares come from `moves`, the engine's reply from `go movetime`.
 import { Engine, parseInfo, errorsIn, say, sayOver, showMoves, attempt, askPromotion, cancelPromotion, promotionOpen } from "/assets/engine.js";
-import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed, kingWarning } from "/assets/qboard.js";
+import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed, kingWarning, captureText } from "/assets/qboard.js";
 
 const GAME = "quantumshogi";
 const $ = (id) => document.getElementById(id);
@@ -93,7 +93,7 @@ function render() {
   board.dataset.side = S.pos.side;
   board.dataset.over = S.over || "";
   showMoves($("movelist"), S.moves, (i) => ((i % 2 === 0) === (S.firstSide === "b") ? "☗" : "☖"));
-  if (S.over) sayOver(S.over, S.demo ? "spectator" : NAME[S.human]);
+  if (S.over) sayOver(S.over, S.demo ? "spectator" : NAME[S.human], S.over.endsWith("king capture") ? captureText(S.pos, S.moves[S.moves.length - 1]) : "");
   else if (S.thinking) say(`Engine (${NAME[S.pos.side]}) is thinking…`);
   else if (S.demo) say("Engine vs engine");
   else if (humanToMove() && S.attacked.size) say(kingWarning(S.pos, S.attacked), "warn");
