@@ -502,7 +502,11 @@ mod tests {
     #[test]
     fn othello_passes_are_moves_of_the_list() {
         // Rows 1 and 8 are `-OXXXXXX`: black's a1 turns b1, and then white has no move.
-        let board = format!("-OXXXXXX{}---XX------XX---{}-OXXXXXX", "-".repeat(16), "-".repeat(16));
+        let board = format!(
+            "-OXXXXXX{}---XX------XX---{}-OXXXXXX",
+            "-".repeat(16),
+            "-".repeat(16)
+        );
         let start = |side: &str| Some(vec![board.clone(), side.to_string()]);
         let (mut room, _) = Room::new(Game::Othello, start("b")).unwrap();
         assert!(room.played.moves.is_empty());
@@ -531,7 +535,10 @@ mod tests {
         assert!(room.play(Seat::Second, "D4").is_err());
         // How it ended, as the Go page shows it: the score with its komi, the dead stones.
         let score = room.score.clone().unwrap_or_default();
-        assert!(score[0].starts_with("score B+") && score[0].ends_with(" komi 7.5"), "{score:?}");
+        assert!(
+            score[0].starts_with("score B+") && score[0].ends_with(" komi 7.5"),
+            "{score:?}"
+        );
         assert_eq!(score[1..], ["dead b", "dead w"]);
         assert_eq!(room.state()["score"], serde_json::json!(score));
     }
