@@ -404,6 +404,33 @@ def quantum_newcomer_help(browser):
     ctx.close()
 
 
+def quantum_room_rings_and_legend(browser):
+    """A quantum room shows the letter key and, after a move, the same narrowing rings as the
+    quantum page after the same move."""
+    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = watch(ctx.new_page())
+    ringed = lambda p: sorted(p.eval_on_selector_all("#board .sq.narrowed", "els => els.map(e => e.dataset.square)"))
+    page.goto(URL + "/quantum")
+    page.wait_for_selector('#board[data-ply="0"] .qpiece')
+    page.select_option("#time", "3000")  # the rings are read before the engine's reply
+    T.click_move(page, "7g7f")
+    page.wait_for_selector('#board[data-ply="1"]')
+    want = ringed(page)
+    assert "7f" in want, want
+    room = watch(ctx.new_page())
+    room.goto(URL + "/play?new=quantumshogi")
+    room.wait_for_selector('#board[data-ply="0"] .qpiece')
+    assert room.is_visible("#quantum-legend") and len(texts(room, "#letter-key li")) == 8
+    assert ringed(room) == []
+    T.click_move(room, "7g7f")
+    room.wait_for_selector('#board[data-ply="1"]')
+    assert ringed(room) == want, (ringed(room), want)
+    room.goto(URL + "/play?new=othello")
+    room.wait_for_selector('#board[data-ply="0"] .osq')
+    assert not room.is_visible("#quantum-legend")
+    ctx.close()
+
+
 TESTS = {
     "undo when second": lambda browser: with_context(browser, undo_when_second),
     "othello passes listed": othello_passes_listed,
@@ -415,6 +442,7 @@ TESTS = {
     "one tab stop per board": one_tab_stop_per_board,
     "promotion beside the square": promotion_beside_the_square,
     "quantum newcomer help": quantum_newcomer_help,
+    "quantum room rings and legend": quantum_room_rings_and_legend,
 }
 
 

@@ -1,7 +1,7 @@
 // Two people, one game: the page shows the room's state and sends `move <m>`; the server decides
 // whose turn it is, what is legal and when the game ends (protocol/serve.md).
 import { say, sayOver, showMoves, fatal, el, askPromotion, cancelPromotion, promotionOpen, focusedSquare, gridNav, frameBoard, labelFrame, goScore, othelloResult } from "/assets/engine.js";
-import { parseQsfen, drawBoard, indexMoves, kingWarning, captureText } from "/assets/qboard.js";
+import { parseQsfen, drawBoard, indexMoves, kingWarning, captureText, candsBySquare, narrowed } from "/assets/qboard.js";
 import { drawGo } from "/assets/goboard.js";
 
 const $ = (id) => document.getElementById(id);
@@ -42,8 +42,23 @@ function drawOthello(root) {
   return `Black ${count("X")} – White ${count("O")}`;
 }
 
+// The pieces whose candidates the last move narrowed (the yellow ring, as on the quantum page):
+// kept for the state's ply, from the candidates of the state one ply before.
+let rings = { ply: -1, cands: null, set: new Set() };
+
+function ringsFor(pos) {
+  const ply = state.moves.length;
+  if (rings.ply !== ply) {
+    const cands = candsBySquare(pos);
+    const set = rings.cands && rings.ply === ply - 1 ? narrowed(rings.cands, cands, state.moves[ply - 1]) : new Set();
+    rings = { ply, cands, set };
+  }
+  return rings.set;
+}
+
 function drawQuantum(root) {
   const pos = parseQsfen(state.sfen);
+  $("quantum-legend").hidden = false;
   const idx = indexMoves(state.legal);
   const grid = el("div", { class: "qboard", role: "grid", "aria-label": "board" });
   root.replaceChildren(frameBoard(grid, "right"));
@@ -85,6 +100,7 @@ function drawQuantum(root) {
     selected: sel.from,
     selectedOwner: sel.owner,
     targets: sel.targets,
+    narrowed: ringsFor(pos),
     attacked: new Set(state.warnings || []),
     last: state.moves[state.moves.length - 1],
     onSquare,
