@@ -431,6 +431,30 @@ def quantum_room_rings_and_legend(browser):
     ctx.close()
 
 
+def quantum_captures_visible(ctx):
+    """A capture target on a piece is framed round the piece (a dot among its letters was hard
+    to see) and read as a capture; an empty target keeps its dot."""
+    page = watch(ctx.new_page())
+    page.goto(URL + "/quantum")
+    page.wait_for_selector('#board[data-ply="0"] .qpiece')
+    page.click("text=Position (QSFEN)")
+    page.fill("#qsfen", T.KING_CAPTURE)
+    page.click("#paste")
+    page.wait_for_selector('[data-square="5b"] .qpiece[data-cands="R"]')
+    page.click('[data-square="5b"]')
+    page.wait_for_selector("#board .sq.target")
+    frame = """sq => { const e = document.querySelector(`#board [data-square="${sq}"]`); const a = getComputedStyle(e, '::after');
+        const border = parseFloat(a.borderLeftWidth);
+        return [e.getBoundingClientRect().width, parseFloat(a.width) + 2 * border, border]; }"""
+    cell, width, border = page.evaluate(frame, "5a")
+    assert page.get_attribute('[data-square="5a"]', "class").split().count("capture") == 1
+    assert width >= 0.8 * cell and border >= 3, (cell, width, border)
+    assert "a capture here" in page.get_attribute('[data-square="5a"]', "aria-label")
+    cell, width, border = page.evaluate(frame, "5c")
+    assert width < 0.5 * cell and border == 0, (cell, width, border)
+    page.close()
+
+
 TESTS = {
     "undo when second": lambda browser: with_context(browser, undo_when_second),
     "othello passes listed": othello_passes_listed,
@@ -443,6 +467,7 @@ TESTS = {
     "promotion beside the square": promotion_beside_the_square,
     "quantum newcomer help": quantum_newcomer_help,
     "quantum room rings and legend": quantum_room_rings_and_legend,
+    "quantum captures visible": lambda browser: with_context(browser, quantum_captures_visible),
 }
 
 

@@ -245,10 +245,11 @@ export function drawBoard(root, handRoots, pos, opts) {
     const target = opts.targets && opts.targets.has(name);
     // Where the opponent could take the side to move's king (`d`'s `king attacked:`): a red ring.
     const attacked = opts.attacked && opts.attacked.has(name);
-    const notes = (target ? ", a move to here" : "") + (attacked ? ", the king, attacked" : "");
+    const notes = (target ? (p ? ", a capture here" : ", a move to here") : "") + (attacked ? ", the king, attacked" : "");
     cell.setAttribute("aria-label", name + (p ? "" : " empty") + notes);
     if (attacked) cell.classList.add("attacked");
     if (target) cell.classList.add("target");
+    if (target && p) cell.classList.add("capture");
     if (opts.selected === name) cell.classList.add("selected");
     if (opts.narrowed && opts.narrowed.has(name)) cell.classList.add("narrowed");
     if (last && (last[1] === name || last[2] === name)) cell.classList.add("last");
