@@ -69,6 +69,20 @@ impl Played {
         Ok(played)
     }
 
+    /// This game with the rules' automatic pass at its end written as a `pass` move, which
+    /// Othello accepts right after one (protocol/othello.md): a move list that shows every pass
+    /// pairs each side's moves. Itself when the side to move did not just pass (Go's `pass`
+    /// hands over the turn, so it is never written here; quantum shogi has none).
+    pub fn with_automatic_pass(self) -> Played {
+        if self.over().is_some() {
+            return self;
+        }
+        match self.with_move("pass") {
+            Ok(passed) if passed.turn() == self.turn() => passed,
+            _ => self,
+        }
+    }
+
     /// Whose turn it is (0 or 1).
     pub fn turn(&self) -> usize {
         self.game.view(&self.options).side_to_move().index()
@@ -104,6 +118,27 @@ impl Played {
         }
         self.ending()
             .map(|e| format!("{} by {}", e.result, e.reason))
+    }
+
+    /// Go's `score` lines at the end of a game by two passes (protocol/go.md: the score with
+    /// the dead stones taken off, the komi, then `dead b ...` and `dead w ...`), for the rooms to
+    /// show as the Go page does; None for the other games, a game on or a resignation. The
+    /// judgement searches (a few seconds): the rooms keep what it says.
+    pub fn score_report(&mut self) -> Option<Vec<String>> {
+        if self.variant != Game::Go || self.resigned.is_some() || self.over().is_none() {
+            return None;
+        }
+        let mut lines = Vec::new();
+        self.game
+            .extension(
+                "score",
+                Args::new("score", ""),
+                &self.options,
+                &crate::stop::Budget::default(),
+                &mut |line: &str| lines.push(line.to_string()),
+            )
+            .ok()?;
+        Some(lines)
     }
 
     /// The game's record in its format (the session's `record`, written by the game's

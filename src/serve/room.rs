@@ -114,6 +114,8 @@ struct Room {
     watchers: Vec<(u64, Seat, Socket)>,
     /// What happened at the last move that a person should be told (a pass).
     note: Option<String>,
+    /// The game's `score` lines once it ended by two passes (Go), judged once.
+    score: Option<Vec<String>>,
 }
 
 /// A connection's hold on its room: the room stays in memory while someone holds it.
@@ -121,8 +123,10 @@ pub struct Held(Shared);
 
 impl Room {
     fn new(variant: Game, start: Option<Vec<String>>) -> Result<(Room, [String; 2]), RoomError> {
+        // A start whose side to move is stuck opens with its pass, as the list shows it.
         let played = Played::new(variant, start.map(StartSpec::Sfen), Vec::new())
-            .map_err(RoomError::Game)?;
+            .map_err(RoomError::Game)?
+            .with_automatic_pass();
         let tokens = [token(), token()];
         let room = Room {
             id: token()[..16].to_string(),
@@ -130,6 +134,7 @@ impl Room {
             seats: [token_hash(&tokens[0]), token_hash(&tokens[1])],
             watchers: Vec::new(),
             note: None,
+            score: None,
         };
         Ok((room, tokens))
     }
@@ -140,12 +145,14 @@ impl Room {
         let start = parse_start(&stored.start)?;
         let mut played = Played::new(variant, Some(start), stored.moves).ok()?;
         played.resigned = stored.resigned;
+        let score = played.score_report();
         Some(Room {
             id: stored.id,
             played,
             seats: stored.seats?,
             watchers: Vec::new(),
             note: None,
+            score,
         })
     }
 
@@ -194,6 +201,7 @@ impl Room {
             "display": played.game.display(),
             "warnings": warnings,
             "connected": [self.connections(Seat::First) > 0, self.connections(Seat::Second) > 0],
+            "score": self.score,
         })
     }
 
@@ -248,12 +256,19 @@ impl Room {
         if turn != mover {
             return Err(RoomError::NotYourTurn(self.played.variant.players()[turn]));
         }
-        self.played.with_move(mv).map_err(RoomError::Game)
+        let next = self.played.with_move(mv).map_err(RoomError::Game)?;
+        // The opponent had no move and passed: the pass is a move of the list.
+        Ok(if next.over().is_none() && next.turn() == mover {
+            next.with_automatic_pass()
+        } else {
+            next
+        })
     }
 
     /// Takes `next` as the game (once stored): `mover`'s move `mv`, or a resignation.
     fn take(&mut self, next: Played, mover: Option<(usize, &str)>) {
         self.played = next;
+        self.score = self.played.score_report();
         // Said the same way for every game: a pass that was played, or one the rules made
         // (the mover is to move again).
         let names = self.played.variant.players();
@@ -485,14 +500,47 @@ mod tests {
     }
 
     #[test]
+    fn othello_passes_are_moves_of_the_list() {
+        // Rows 1 and 8 are `-OXXXXXX`: black's a1 turns b1, and then white has no move.
+        let board = format!(
+            "-OXXXXXX{}---XX------XX---{}-OXXXXXX",
+            "-".repeat(16),
+            "-".repeat(16)
+        );
+        let start = |side: &str| Some(vec![board.clone(), side.to_string()]);
+        let (mut room, _) = Room::new(Game::Othello, start("b")).unwrap();
+        assert!(room.played.moves.is_empty());
+        room.play(Seat::First, "a1").unwrap();
+        assert_eq!(room.played.moves, ["a1", "pass"]);
+        assert_eq!(room.note.as_deref(), Some("white has no move and passes"));
+        // White to move but stuck at the start: the list opens with white's pass.
+        let (room, _) = Room::new(Game::Othello, start("w")).unwrap();
+        assert_eq!(room.played.moves, ["pass"]);
+        assert_eq!(room.played.turn(), 0);
+        // Go's pass is a move of its own, never written for the player.
+        let (mut room, _) = Room::new(Game::Go, None).unwrap();
+        room.play(Seat::First, "E5").unwrap();
+        assert_eq!(room.played.moves, ["E5"]);
+    }
+
+    #[test]
     fn go_ends_after_two_passes() {
         let (mut room, _) = Room::new(Game::Go, None).unwrap();
         room.play(Seat::First, "E5").unwrap();
         room.play(Seat::Second, "pass").unwrap();
         assert!(room.played.over().is_none());
+        assert!(room.score.is_none());
         room.play(Seat::First, "pass").unwrap();
         assert!(room.played.over().is_some());
         assert!(room.play(Seat::Second, "D4").is_err());
+        // How it ended, as the Go page shows it: the score with its komi, the dead stones.
+        let score = room.score.clone().unwrap_or_default();
+        assert!(
+            score[0].starts_with("score B+") && score[0].ends_with(" komi 7.5"),
+            "{score:?}"
+        );
+        assert_eq!(score[1..], ["dead b", "dead w"]);
+        assert_eq!(room.state()["score"], serde_json::json!(score));
     }
 
     #[test]

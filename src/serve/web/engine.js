@@ -190,14 +190,17 @@ export function el(tag, attrs = {}, ...children) {
 // The one promotion question of every page (#promote with #promote-yes / #promote-no): resolves
 // true (promote), false (keep) or null when cancelled (`cancelPromotion`: a click elsewhere, a
 // take back, a new game). While it is open, `promotionOpen()` is true and no other move starts.
+// It opens beside the square the piece goes to (`square`, on #board), where the eyes are, not
+// under the board, which may be below the window's edge.
 let promotion = null;
-export function askPromotion() {
+export function askPromotion(square) {
   cancelPromotion();
   return new Promise((resolve) => {
     const box = document.getElementById("promote");
     const yes = document.getElementById("promote-yes");
     const no = document.getElementById("promote-no");
     box.hidden = false;
+    placeBeside(box, document.querySelector(`#board [data-square="${square}"]`));
     const done = (v) => {
       box.hidden = true;
       yes.onclick = no.onclick = null;
@@ -211,6 +214,21 @@ export function askPromotion() {
   });
 }
 
+// Puts `box` (absolutely positioned in its offset parent) just below `cell`, or above it when
+// the window has no room below, kept inside the window sideways.
+function placeBeside(box, cell) {
+  box.classList.toggle("floating", !!cell);
+  if (!cell || !box.offsetParent) return;
+  const parent = box.offsetParent.getBoundingClientRect();
+  const at = cell.getBoundingClientRect();
+  const { width, height } = box.getBoundingClientRect();
+  const below = at.bottom + 4 + height <= window.innerHeight;
+  const top = below ? at.bottom + 4 : Math.max(4, at.top - 4 - height);
+  const left = Math.min(Math.max(4, at.left + at.width / 2 - width / 2), window.innerWidth - width - 4);
+  box.style.top = `${top - parent.top}px`;
+  box.style.left = `${left - parent.left}px`;
+}
+
 export function cancelPromotion() {
   if (promotion) promotion();
 }
@@ -219,29 +237,49 @@ export function promotionOpen() {
   return promotion !== null;
 }
 
-// Keyboard play on a board of buttons laid out in rows of `cols` (in visual order): the arrow
-// keys move the focus, Enter or Space presses the square. `focused` is the square that had the
-// focus before the board was redrawn (`focusedSquare`): it gets it back, so that Enter does not
-// drop the focus to the page.
+// Keyboard play on a board of buttons laid out in rows of `cols` (in visual order): the board is
+// one stop in the Tab order (a roving tabindex, as the Go board and the ARIA grid pattern do);
+// the arrow keys move the focus, Enter or Space presses the square. `focused` is the square that
+// had the focus before the board was redrawn (`focusedSquare`): it gets it back, so that Enter
+// does not drop the focus to the page.
 export function focusedSquare(root) {
   const a = document.activeElement;
   return a && root.contains(a) ? a.dataset.square || a.dataset.vertex || null : null;
 }
 
+// The square of each board (by its number of columns) that holds the Tab stop, kept across
+// redraws: the one last focused.
+const rovers = new Map();
+
 export function gridNav(root, cols, focused) {
+  const cells = [...root.children];
+  const named = (name) => name && cells.find((c) => c.dataset.square === name);
+  const stop =
+    named(focused) || named(rovers.get(cols)) || root.querySelector(".last") || root.querySelector(".legal") || cells[Math.floor(cells.length / 2)];
+  const rove = (cell) => {
+    for (const c of cells) c.tabIndex = c === cell ? 0 : -1;
+    rovers.set(cols, cell.dataset.square);
+  };
+  if (stop) rove(stop);
+  // A click or a script may focus any square: it takes the Tab stop.
+  if (root.roving) root.removeEventListener("focusin", root.roving);
+  root.roving = (e) => {
+    if (cells.includes(e.target)) rove(e.target);
+  };
+  root.addEventListener("focusin", root.roving);
   root.onkeydown = (e) => {
     const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -cols, ArrowDown: cols }[e.key];
     if (step === undefined) return;
-    const cells = [...root.children];
     const at = cells.indexOf(e.target);
     if (at < 0) return;
     const to = at + step;
-    if (to < 0 || to >= cells.length || (Math.abs(step) === 1 && Math.floor(to / cols) !== Math.floor(at / cols))) return;
     e.preventDefault();
+    if (to < 0 || to >= cells.length || (Math.abs(step) === 1 && Math.floor(to / cols) !== Math.floor(at / cols))) return;
+    rove(cells[to]);
     cells[to].focus();
   };
   if (focused) {
-    const cell = root.querySelector(`[data-square="${focused}"]`);
+    const cell = named(focused);
     if (cell) cell.focus();
   }
 }
@@ -320,4 +358,40 @@ export function labelFrame(frame, files, ranks) {
   r.style.gridTemplateRows = `repeat(${ranks.length}, 1fr)`;
   f.replaceChildren(...files.map((t) => el("span", { class: "coord" }, String(t))));
   r.replaceChildren(...ranks.map((t) => el("span", { class: "coord" }, String(t))));
+}
+
+// Go's `score` lines (`score W+8.5 komi 7.5`, `dead b ...`, `dead w ...`; protocol/go.md) as
+// the pages show them: the score, the dead stones as board marks, and the sentence that says
+// both. Null without a `score` line.
+export function goScore(lines) {
+  const line = (lines || []).find((l) => l.startsWith("score "));
+  if (!line) return null;
+  const [, score, , komi] = line.split(/\s+/);
+  const dead = (lines || []).flatMap((l) => {
+    const m = /^dead ([bw])((?: \S+)*)$/.exec(l);
+    return m ? m[2].split(" ").filter(Boolean).map((v) => ({ vertex: v, kind: "dead", color: m[1] })) : [];
+  });
+  const [who, by] = score === "0" ? ["", ""] : [score[0] === "B" ? "Black" : "White", score.slice(2)];
+  const text =
+    `${who ? `${who} wins by ${by}` : "A draw"} (${score}, area scoring, komi ${komi}). ` +
+    (dead.length ? `Dead stones (marked ✕, counted for the other side): ${dead.map((d) => d.vertex).join(" ")}.` : "No dead stones.");
+  return { score, komi, dead, text };
+}
+
+// A finished Othello game as every page words it (the Othello page, its Solve, the rooms): the
+// winner's margin with the empty squares counted for the winner, the rule of the WOF that
+// `solve` scores by, then the discs on the board. `board` is the 64 squares (X, O, -).
+export function othelloResult(board) {
+  const count = (ch) => [...board].filter((c) => c === ch).length;
+  const [black, white, empty] = [count("X"), count("O"), count("-")];
+  const discs = `${black}–${white}`;
+  const empties = empty ? `, and the ${empty} empty square${empty > 1 ? "s go" : " goes"} to the winner` : "";
+  if (black === white) return `draw (${discs})`;
+  const winner = black > white ? "black" : "white";
+  return `${winner} wins by ${discsBy(Math.abs(black - white) + empty)} (${discs}${empties})`;
+}
+
+// "64 discs", "1 disc": a margin as the Othello texts write it.
+export function discsBy(n) {
+  return `${n} disc${n === 1 ? "" : "s"}`;
 }

@@ -3,7 +3,7 @@
 // end of a game (two passes) from `score`: the area score and the dead stones. The live analysis
 // is a `go movetime` of a minute (many tabs share the server's cores) with `GoAnalysis` on: its `info string analysis ...` lines (KataGo's
 // kata-analyze form) give the candidate moves with their win rates and the ownership.
-import { Engine, errorsIn, say, el, attempt } from "/assets/engine.js";
+import { Engine, errorsIn, say, el, attempt, goScore } from "/assets/engine.js";
 import { drawGo } from "/assets/goboard.js";
 
 const GAME = "go";
@@ -45,23 +45,18 @@ async function refresh() {
   S.result = null;
   if (over()) {
     // The game is over: the score and the dead stones, judged by the session (`score`).
-    const scored = await engine.request(["score " + KOMI]);
-    const line = (scored || []).find((l) => l.startsWith("score "));
-    if (line) {
-      const dead = (scored || []).flatMap((l) => {
-        const m = /^dead ([bw])((?: \S+)*)$/.exec(l);
-        return m ? m[2].split(" ").filter(Boolean).map((v) => ({ vertex: v, kind: "dead", color: m[1] })) : [];
-      });
-      S.result = { score: line.split(/\s+/)[1], dead };
-    }
+    S.result = goScore(await engine.request(["score " + KOMI]));
   }
   for (const l of lines) {
     const m = /^(alive|dead|territory) ([bw])(?: (.*))?$/.exec(l);
     if (m) for (const v of (m[3] || "").split(" ").filter(Boolean)) S.marks.push({ vertex: v, kind: m[1], color: m[2] });
   }
   const count = (k, c) => S.marks.filter((m) => m.kind === k && m.color === c).length;
-  $("overlay-text").textContent =
-    overlay === "none"
+  const dead = (c) => S.result.dead.filter((m) => m.color === c).length;
+  // At the end the board shows the score's dead stones, not the overlay: the text says so.
+  $("overlay-text").textContent = S.result
+    ? `At the end (the score's judgement): black ${dead("b")} dead, white ${dead("w")} dead.`
+    : overlay === "none"
       ? ""
       : `black: ${count("alive", "b")} alive, ${count("dead", "b")} dead, ${count("territory", "b")} territory · white: ${count("alive", "w")} alive, ${count("dead", "w")} dead, ${count("territory", "w")} territory`;
   return errors;
@@ -151,7 +146,8 @@ function analysisText() {
 }
 
 const human = () => $("colour").value;
-const engineTurn = () => $("auto").checked && !over() && S.side !== human();
+const againstEngine = () => $("opponent").value === "engine";
+const engineTurn = () => againstEngine() && !over() && S.side !== human();
 
 function render() {
   const marks = S.result ? S.result.dead : S.marks;
@@ -165,15 +161,8 @@ function render() {
   board.dataset.captures = `${taken.b} ${taken.w}`;
   $("captures").textContent = `Captures: black ${taken.b}, white ${taken.w}`;
   $("movelist").replaceChildren(...S.moves.map((m) => el("li", {}, m)));
-  if (S.result) {
-    const [who, by] = S.result.score === "0" ? ["", ""] : [S.result.score[0] === "B" ? "Black" : "White", S.result.score.slice(2)];
-    const dead = S.result.dead.map((d) => d.vertex);
-    say(
-      `Game over: ${who ? `${who} wins by ${by}` : "a draw"} (${S.result.score}, area scoring, komi ${KOMI}). ` +
-        (dead.length ? `Dead stones (marked ✕, counted for the other side): ${dead.join(" ")}.` : "No dead stones."),
-      "over",
-    );
-  } else if (over()) say("Both players passed: the game is over.", "over");
+  if (S.result) say(`Game over: ${S.result.text}`, "over");
+  else if (over()) say("Both players passed: the game is over.", "over");
   else if (S.thinking) say("Engine is thinking…");
   else say(`${S.side === "b" ? "Black" : "White"} to move. Click a point to place a stone.`);
 }
@@ -220,7 +209,7 @@ async function undo() {
   if (S.thinking || !S.moves.length) return;
   await stopAnalysis();
   S.moves.pop();
-  if ($("auto").checked && S.moves.length && sideAfter(S.moves.length) !== human()) S.moves.pop();
+  if (againstEngine() && S.moves.length && sideAfter(S.moves.length) !== human()) S.moves.pop();
   await refresh();
   render();
   startAnalysis();
@@ -262,7 +251,7 @@ async function main() {
   $("new").onclick = () => restart(empty(Number($("size").value)));
   $("undo").onclick = undo;
   $("colour").onchange = () => restart(empty(Number($("size").value)));
-  $("auto").onchange = async () => {
+  $("opponent").onchange = async () => {
     if (engineTurn()) await genmove();
   };
   $("analyze").onchange = async () => {

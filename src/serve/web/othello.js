@@ -1,6 +1,6 @@
 // The Othello page: a protocol client (protocol/othello.md). The board comes from `d`, the
 // turned discs from `flips`, hints from `hint`, the exact endgame from `solve`.
-import { Engine, errorsIn, say, sayOver, showMoves, el, attempt, focusedSquare, gridNav, labelFrame } from "/assets/engine.js";
+import { Engine, errorsIn, say, sayOver, showMoves, el, attempt, focusedSquare, gridNav, labelFrame, othelloResult, discsBy } from "/assets/engine.js";
 
 const GAME = "othello";
 const $ = (id) => document.getElementById(id);
@@ -63,7 +63,7 @@ function render() {
       cell.append(el("span", { class: "hint-score", title: `hint: ends ${score > 0 ? score + " discs ahead" : score < 0 ? -score + " discs behind" : "in a draw"} with this move` }, signed(score)));
       cell.setAttribute("aria-label", `${cell.getAttribute("aria-label")}, hint ${signed(score)}`);
     }
-    if (S.moves[S.moves.length - 1] === name) cell.classList.add("last");
+    if (S.moves.findLast((m) => m !== "pass") === name) cell.classList.add("last");
     if (c === "X" || c === "O") cell.append(el("span", { class: "disc " + (c === "X" ? "black" : "white") }));
     if (legal) {
       const show = () => preview(name);
@@ -87,7 +87,7 @@ function render() {
   );
   showMoves($("movelist"), S.moves);
   $("solve").disabled = engine.closed || !!S.over || empties() > SOLVE_EMPTIES || S.thinking;
-  if (S.over) sayOver(S.over, NAME[S.human].toLowerCase(), `(${S.counts[0]}–${S.counts[1]})`);
+  if (S.over) sayOver(othelloResult(S.board), NAME[S.human].toLowerCase());
   else if (S.thinking) say(`Engine (${NAME[S.side].toLowerCase()}) is thinking…`);
   else if (S.side === S.human) say(`Your move (${NAME[S.human].toLowerCase()}).`);
   else say(`${NAME[S.side]} to move.`);
@@ -108,11 +108,16 @@ function clearPreview() {
   for (const cell of $("board").children) cell.classList.remove("flip");
 }
 
-function announcePass(mover) {
-  if (!S.over && S.side === mover) {
-    const passer = mover === "b" ? "w" : "b";
-    $("announce").textContent = `${NAME[passer]} has no legal move and passes; ${NAME[mover].toLowerCase()} plays again.`;
-  }
+// A side without a move passes automatically (protocol/othello.md); the page writes the pass
+// into the game as `pass` (which the engine accepts right after one), so that the move list
+// shows it and its rows pair black's move with white's. The announcement stays until the
+// player's next action: the engine's next move does not wipe it.
+async function confirmPass(mover) {
+  if (S.over || S.side !== mover) return;
+  const passer = mover === "b" ? "w" : "b";
+  S.moves.push("pass");
+  await refresh();
+  $("announce").textContent = `${NAME[passer]} has no legal move and passes; ${NAME[mover].toLowerCase()} plays again.`;
 }
 
 async function play(name) {
@@ -121,7 +126,7 @@ async function play(name) {
   S.hover = null;
   const mover = S.side;
   if (!(await attempt(S, () => S.moves.push(name), refresh, render))) return;
-  announcePass(mover);
+  await confirmPass(mover);
   $("hints").replaceChildren();
   $("solved").textContent = "";
   render();
@@ -142,8 +147,7 @@ async function maybeEngine() {
     const mover = S.side;
     S.moves.push(best);
     await refresh();
-    $("announce").textContent = "";
-    announcePass(mover);
+    await confirmPass(mover);
     render();
   }
 }
@@ -161,11 +165,18 @@ async function restart(start) {
   };
   if (!(await attempt(S, change, refresh, render))) return;
   const given = /\s([bw])\s*$/.exec(start);
-  if (given && given[1] !== S.side && !S.over) $("announce").textContent = `${NAME[given[1]]} has no legal move and passes.`;
+  if (given && given[1] !== S.side && !S.over) {
+    S.moves.push("pass");
+    await refresh();
+    $("announce").textContent = `${NAME[given[1]]} has no legal move and passes.`;
+  }
   render();
   await maybeEngine();
 }
 
+// Takes back your last move, with what the engine played after it (and the passes between):
+// back to your turn. With no move of yours to take back (you play second and the engine has
+// just opened) nothing is taken back, and the engine keeps its move (or makes it again).
 async function undo() {
   S.gen++;
   if (S.thinking) engine.stop();
@@ -173,14 +184,20 @@ async function undo() {
   $("hints").replaceChildren();
   $("solved").textContent = "";
   $("announce").textContent = "";
-  if (!S.moves.length) return;
-  S.moves.pop();
-  await refresh();
-  while (S.moves.length && S.side !== S.human) {
-    S.moves.pop();
+  const saved = S.moves.slice();
+  let mine = false;
+  while (S.moves.length && !mine) {
+    const taken = S.moves.pop();
     await refresh();
+    mine = taken !== "pass" && S.side === S.human;
+  }
+  if (!mine) {
+    S.moves = saved;
+    await refresh();
+    $("announce").textContent = "Nothing of yours to take back yet.";
   }
   render();
+  await maybeEngine();
 }
 
 async function hint() {
@@ -199,7 +216,7 @@ async function solve() {
   if (!line) return;
   const [, move, , score, , nodes, , time] = line.split(/\s+/);
   const s = Number(score);
-  $("solved").textContent = `Exact: ${move} is best; with perfect play ${NAME[S.side].toLowerCase()} ${s > 0 ? "wins by " + s : s < 0 ? "loses by " + -s : "draws"} (${nodes} nodes, ${time} ms).`;
+  $("solved").textContent = `Exact: ${move} is best; with perfect play ${NAME[S.side].toLowerCase()} ${s > 0 ? "wins by " + discsBy(s) : s < 0 ? "loses by " + discsBy(-s) : "draws"} (${nodes} nodes, ${time} ms).`;
 }
 
 async function main() {

@@ -1,11 +1,12 @@
 // Two people, one game: the page shows the room's state and sends `move <m>`; the server decides
 // whose turn it is, what is legal and when the game ends (protocol/serve.md).
-import { say, sayOver, showMoves, fatal, el, askPromotion, cancelPromotion, promotionOpen, focusedSquare, gridNav, frameBoard, labelFrame } from "/assets/engine.js";
-import { parseQsfen, drawBoard, indexMoves, kingWarning } from "/assets/qboard.js";
+import { say, sayOver, showMoves, fatal, el, askPromotion, cancelPromotion, promotionOpen, focusedSquare, gridNav, frameBoard, labelFrame, goScore, othelloResult } from "/assets/engine.js";
+import { parseQsfen, drawBoard, indexMoves, kingWarning, captureText, candsBySquare, narrowed } from "/assets/qboard.js";
 import { drawGo } from "/assets/goboard.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
+const PLAYERS = { othello: ["black", "white"], go: ["black", "white"], quantumshogi: ["sente", "gote"] };
 let ws;
 let state = null;
 let sel = { from: null, owner: null, targets: new Set() };
@@ -28,7 +29,7 @@ function drawOthello(root) {
     const legal = myTurn() && state.legal.includes(name);
     const what = c === "X" ? "black" : c === "O" ? "white" : legal ? "legal move" : "empty";
     const cell = el("button", { type: "button", class: "osq" + (legal ? " legal" : ""), "data-square": name, "aria-label": `${name} ${what}` });
-    if (state.moves[state.moves.length - 1] === name) cell.classList.add("last");
+    if (state.moves.findLast((m) => m !== "pass") === name) cell.classList.add("last");
     if (c === "X" || c === "O") cell.append(el("span", { class: "disc " + (c === "X" ? "black" : "white") }));
     cell.addEventListener("click", () => send(`move ${name}`));
     grid.append(cell);
@@ -41,8 +42,23 @@ function drawOthello(root) {
   return `Black ${count("X")} – White ${count("O")}`;
 }
 
+// The pieces whose candidates the last move narrowed (the yellow ring, as on the quantum page):
+// kept for the state's ply, from the candidates of the state one ply before.
+let rings = { ply: -1, cands: null, set: new Set() };
+
+function ringsFor(pos) {
+  const ply = state.moves.length;
+  if (rings.ply !== ply) {
+    const cands = candsBySquare(pos);
+    const set = rings.cands && rings.ply === ply - 1 ? narrowed(rings.cands, cands, state.moves[ply - 1]) : new Set();
+    rings = { ply, cands, set };
+  }
+  return rings.set;
+}
+
 function drawQuantum(root) {
   const pos = parseQsfen(state.sfen);
+  $("quantum-legend").hidden = false;
   const idx = indexMoves(state.legal);
   const grid = el("div", { class: "qboard", role: "grid", "aria-label": "board" });
   root.replaceChildren(frameBoard(grid, "right"));
@@ -61,7 +77,7 @@ function drawQuantum(root) {
       const list = (sel.owner ? idx.drops.get(sel.from) : idx.byFrom.get(sel.from)).filter((m) => m.to === name);
       let choice = list[0];
       if (list.length > 1) {
-        const promote = await askPromotion();
+        const promote = await askPromotion(name);
         choice = promote === null ? null : list.find((m) => m.promote === promote);
       }
       sel = { from: null, owner: null, targets: new Set() };
@@ -84,11 +100,13 @@ function drawQuantum(root) {
     selected: sel.from,
     selectedOwner: sel.owner,
     targets: sel.targets,
+    narrowed: ringsFor(pos),
     attacked: new Set(state.warnings || []),
     last: state.moves[state.moves.length - 1],
     onSquare,
     onHand,
   });
+  if (state.over && state.over.endsWith("king capture")) return captureText(pos, state.moves[state.moves.length - 1]);
   // The mover's possible kings under attack: a warning for the player whose king it is.
   return myTurn() && (state.warnings || []).length ? kingWarning(pos, new Set(state.warnings)) : "";
 }
@@ -97,8 +115,9 @@ function drawGoRoom(root) {
   const [size, rows] = state.sfen.split(/\s+/);
   const box = el("div", { class: "gboard" });
   root.replaceChildren(box);
-  drawGo(box, { size: Number(size), rows: rows.split("/"), marks: [], last: state.moves[state.moves.length - 1], onPoint: (v) => myTurn() && send(`move ${v}`) });
-  return "";
+  const score = goScore(state.score);
+  drawGo(box, { size: Number(size), rows: rows.split("/"), marks: score ? score.dead : [], last: state.moves[state.moves.length - 1], onPoint: (v) => myTurn() && send(`move ${v}`) });
+  return score ? score.text : "";
 }
 
 function render() {
@@ -110,14 +129,8 @@ function render() {
   root.dataset.over = state.over || "";
   $("pass").hidden = state.game !== "go" || !myTurn();
   $("resign").hidden = !!state.over || state.you === "spectator";
-  const names = { othello: ["black", "white"], go: ["black", "white"], quantumshogi: ["sente", "gote"] }[state.game];
-  const [first, second] = state.connected || [false, false];
-  if (state.you === "spectator") {
-    $("presence").textContent = `${names[0]}: ${first ? "connected" : "away"} · ${names[1]}: ${second ? "connected" : "away"}`;
-  } else {
-    const theirs = state.you === names[0] ? second : first;
-    $("presence").textContent = theirs ? "Your opponent is connected." : "Your opponent is not connected.";
-  }
+  showPresence(PLAYERS[state.game]);
+  $("you-line").hidden = false;
   if (state.same_seat > 0 && !state.over) {
     $("announce").textContent = `Your seat is open in ${state.same_seat} other tab${state.same_seat > 1 ? "s" : ""} too: anyone with this seat's link plays for you.`;
   }
@@ -125,10 +138,27 @@ function render() {
   $("title").textContent = { othello: "Othello", go: "Go", quantumshogi: "Quantum shogi" }[state.game] + " for two";
   showMoves($("movelist"), state.moves);
   if (!(state.same_seat > 0 && !state.over)) $("announce").textContent = state.note || "";
-  if (state.over) sayOver(state.over, state.you, extra);
+  // Othello's end is worded as on the Othello page: the margin, empties to the winner.
+  if (state.over && state.game === "othello" && !/ resigns$/.test(state.over)) sayOver(othelloResult(state.sfen.split(/\s+/)[0]), state.you);
+  else if (state.over) sayOver(state.over, state.you, extra);
   else if (state.you === "spectator") say(`Watching. ${state.turn} to move. ${extra}`);
   else if (myTurn() && state.game === "quantumshogi" && extra) say(extra, "warn");
   else say(`${myTurn() ? "Your move" : `Waiting for ${state.turn}`} (you are ${state.you}). ${extra}`);
+}
+
+// Who has the game open, as the server's last state says; while this page's own connection is
+// down that state is old, and the page says it does not know.
+function showPresence(names) {
+  const [first, second] = state.connected || [false, false];
+  const p = $("presence");
+  p.dataset.online = String(online);
+  if (!online) p.textContent = "You are not connected to the server: reconnecting… (who else is here is unknown until then)";
+  else if (state.you === "spectator") p.textContent = `${names[0]}: ${first ? "connected" : "away"} · ${names[1]}: ${second ? "connected" : "away"}`;
+  else {
+    const theirs = state.you === names[0] ? second : first;
+    const who = state.you === names[0] ? names[1] : names[0];
+    p.textContent = theirs ? `Your opponent (${who}) has this game open now.` : `Your opponent (${who}) is not connected now.`;
+  }
 }
 
 // Reconnection: after a lost connection the page tries again, waiting longer each time; a room
@@ -136,6 +166,7 @@ function render() {
 // server's reason stays on screen.
 let lastError = null;
 let retryIn = 1;
+let online = false;
 
 function connect() {
   lastError = null;
@@ -143,6 +174,9 @@ function connect() {
     ? `new=${encodeURIComponent(params.get("new"))}${params.get("start") ? "&start=" + encodeURIComponent(params.get("start")) : ""}`
     : `room=${encodeURIComponent(params.get("room") || "")}&seat=${encodeURIComponent(params.get("seat") || "")}`;
   ws = new WebSocket(`ws://${location.host}/room?${q}`);
+  ws.onopen = () => {
+    online = true;
+  };
   ws.onmessage = (ev) => {
     const line = String(ev.data);
     if (line.startsWith("room ")) {
@@ -178,16 +212,21 @@ function connect() {
     }
   };
   ws.onclose = (ev) => {
+    online = false;
     // 1008: the room refused this link. An error before any state: the same (an unknown game).
     if (ev.code === 1008 || (lastError && !state)) {
       const gone = lastError === "no such game" && state;
+      $("presence").textContent = "";
       fatal(
         gone
-          ? "This game no longer exists on the server (was it restarted?). Start a new game from the home page."
-          : `Cannot open this game: ${lastError || ev.reason || "refused"}.`,
+          ? "This game no longer exists on the server. Start a new game from the home page."
+          : lastError === "no such game"
+            ? "There is no such game: this room does not exist. Check the link, or start a new game from the home page."
+            : `Cannot open this game: ${lastError || ev.reason || "refused"}.`,
       );
       return;
     }
+    if (state) showPresence(PLAYERS[state.game]);
     say(`Disconnected; reconnecting in ${retryIn} s…`, "error");
     setTimeout(connect, retryIn * 1000);
     retryIn = Math.min(retryIn * 2, 30);

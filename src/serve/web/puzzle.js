@@ -225,7 +225,7 @@ async function clickSquare(name) {
       : S.idx.byFrom.get(S.selected).filter((m) => m.to === name);
     let choice = options[0];
     if (options.length > 1) {
-      const promote = await askPromotion();
+      const promote = await askPromotion(name);
       if (promote === null) return;
       choice = options.find((m) => m.promote === promote);
       if (!choice) return;

@@ -5,6 +5,7 @@
 import { focusedSquare, gridNav, labelFrame } from "/assets/engine.js";
 
 export const TYPES = "KRBGSNLP";
+export const NAMES = { K: "king", R: "rook", B: "bishop", G: "gold", S: "silver", N: "knight", L: "lance", P: "pawn" };
 const CAPS = [1, 1, 1, 2, 2, 2, 2, 9];
 const KANJI = { K: "玉", R: "飛", B: "角", G: "金", S: "銀", N: "桂", L: "香", P: "歩" };
 const PROMOTED = { R: "龍", B: "馬", S: "全", N: "圭", L: "杏", P: "と" };
@@ -244,10 +245,11 @@ export function drawBoard(root, handRoots, pos, opts) {
     const target = opts.targets && opts.targets.has(name);
     // Where the opponent could take the side to move's king (`d`'s `king attacked:`): a red ring.
     const attacked = opts.attacked && opts.attacked.has(name);
-    const notes = (target ? ", a move to here" : "") + (attacked ? ", the king, attacked" : "");
+    const notes = (target ? (p ? ", a capture here" : ", a move to here") : "") + (attacked ? ", the king, attacked" : "");
     cell.setAttribute("aria-label", name + (p ? "" : " empty") + notes);
     if (attacked) cell.classList.add("attacked");
     if (target) cell.classList.add("target");
+    if (target && p) cell.classList.add("capture");
     if (opts.selected === name) cell.classList.add("selected");
     if (opts.narrowed && opts.narrowed.has(name)) cell.classList.add("narrowed");
     if (last && (last[1] === name || last[2] === name)) cell.classList.add("last");
@@ -313,4 +315,18 @@ export function kingWarning(pos, attacked) {
   return certain
     ? `Your king is in check: it can be captured on ${squares} (ringed in red).`
     : `Your king may be in check: a capture on ${squares} would take it (ringed in red).`;
+}
+
+// After a king capture (`lastMove` took it), the sentence that says which piece took it: "The
+// rook (R) on 5a took the king.", or what the piece may still be when that is not known.
+export function captureText(pos, lastMove) {
+  const to = /(\d[a-i])\+?$/.exec(lastMove || "");
+  if (!to) return "";
+  const { row, col } = squareIndex(to[1]);
+  const p = pos.board[row] && pos.board[row][col];
+  if (!p || !p.cands) return "";
+  const kind = (t) => `${p.promoted ? "promoted " : ""}${NAMES[t]}`;
+  const what =
+    p.cands.length === 1 ? `The ${kind(p.cands)} (${p.cands})` : `The piece that may be a ${[...p.cands].map((t) => `${kind(t)} (${t})`).join(" or ")}`;
+  return `${what} on ${to[1]} took the king.`;
 }

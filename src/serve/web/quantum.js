@@ -1,7 +1,7 @@
 // The quantum shogi page: a protocol client. The board is redrawn from `d`'s QSFEN after every
 // action, the clickable squares come from `moves`, the engine's reply from `go movetime`.
 import { Engine, parseInfo, errorsIn, say, sayOver, showMoves, attempt, askPromotion, cancelPromotion, promotionOpen } from "/assets/engine.js";
-import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed, kingWarning } from "/assets/qboard.js";
+import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed, kingWarning, captureText } from "/assets/qboard.js";
 
 const GAME = "quantumshogi";
 const $ = (id) => document.getElementById(id);
@@ -24,6 +24,7 @@ const S = {
   over: null,
   thinking: false,
   gen: 0,
+  info: null,
 };
 
 const engine = new Engine({
@@ -86,12 +87,13 @@ function render() {
     onSquare: clickSquare,
     onHand: clickHand,
   });
+  if (S.info) showAnalysis();
   const board = $("board");
   board.dataset.ply = String(S.moves.length);
   board.dataset.side = S.pos.side;
   board.dataset.over = S.over || "";
   showMoves($("movelist"), S.moves, (i) => ((i % 2 === 0) === (S.firstSide === "b") ? "☗" : "☖"));
-  if (S.over) sayOver(S.over, S.demo ? "spectator" : NAME[S.human]);
+  if (S.over) sayOver(S.over, S.demo ? "spectator" : NAME[S.human], S.over.endsWith("king capture") ? captureText(S.pos, S.moves[S.moves.length - 1]) : "");
   else if (S.thinking) say(`Engine (${NAME[S.pos.side]}) is thinking…`);
   else if (S.demo) say("Engine vs engine");
   else if (humanToMove() && S.attacked.size) say(kingWarning(S.pos, S.attacked), "warn");
@@ -148,7 +150,7 @@ function scoreText(info, side) {
     const plies = Math.abs(info.score);
     const moverWins = !(info.score < 0 || Object.is(info.score, -0));
     const winner = moverWins === toMove ? "Sente" : "Gote";
-    return `${winner} takes the king in ${plies} plies`;
+    return `${winner} takes the king in ${plies} ${plies === 1 ? "ply" : "plies"}`;
   }
   return "–";
 }
@@ -156,10 +158,26 @@ function scoreText(info, side) {
 function showInfo(line) {
   const info = parseInfo(line);
   if (info.depth === undefined) return;
+  S.info = { info, side: S.pos.side };
+  showAnalysis();
+}
+
+// The engine's score and plan (its PV holds your best reply too) would play the game for you:
+// hidden while you play against it, shown once the game is over and in Engine vs engine. The
+// depth and the nodes show that it thinks.
+function planHidden() {
+  return !S.demo && !S.over;
+}
+
+function showAnalysis() {
+  if (!S.info) return clearAnalysis();
+  const { info, side } = S.info;
+  const hidden = planHidden();
   $("a-depth").textContent = `${info.depth}${info.seldepth ? "/" + info.seldepth : ""}`;
-  $("a-score").textContent = scoreText(info, S.pos.side);
+  $("a-score").textContent = hidden ? "hidden while you play" : scoreText(info, side);
   $("a-nodes").textContent = `${info.nodes ?? "–"}${info.nps ? ` (${info.nps} nps)` : ""}`;
-  $("a-pv").textContent = (info.pv || []).join(" ") || "–";
+  $("a-pv").textContent = hidden ? "hidden while you play" : (info.pv || []).join(" ") || "–";
+  $("analysis").dataset.hidden = String(hidden);
 }
 
 async function clickSquare(name) {
@@ -177,7 +195,7 @@ async function clickSquare(name) {
       : S.idx.byFrom.get(S.selected).filter((m) => m.to === name);
     let choice = options[0];
     if (options.length > 1) {
-      const promote = await askPromotion();
+      const promote = await askPromotion(name);
       if (promote === null) return;
       choice = options.find((m) => m.promote === promote);
       if (!choice) return;
@@ -209,6 +227,7 @@ function clickHand(token, owner) {
 
 // The analysis panel belongs to one position: emptied when the game changes under it.
 function clearAnalysis() {
+  S.info = null;
   for (const id of ["a-depth", "a-score", "a-nodes", "a-pv"]) $(id).textContent = "–";
 }
 
@@ -227,6 +246,9 @@ async function restart(start) {
   await maybeEngine();
 }
 
+// Takes back your last move and the engine's reply: back to your turn. With no move of yours
+// to take back (you play gote and the engine has just opened) nothing is taken back, and the
+// engine keeps its move (or makes it again).
 async function takeBack() {
   S.gen++;
   if (S.thinking) engine.stop();
@@ -235,14 +257,20 @@ async function takeBack() {
   cancelPromotion();
   clearSelection();
   clearAnalysis();
-  if (!S.moves.length) return;
-  S.moves.pop();
-  await refresh();
-  while (S.moves.length && S.pos.side !== S.human) {
+  const saved = S.moves.slice();
+  let mine = false;
+  while (S.moves.length && !mine) {
     S.moves.pop();
+    await refresh();
+    mine = S.pos.side === S.human;
+  }
+  if (!mine) {
+    S.moves = saved;
     await refresh();
   }
   render();
+  if (!mine) say("Nothing of yours to take back yet.");
+  await maybeEngine();
 }
 
 async function main() {
