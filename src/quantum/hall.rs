@@ -12,7 +12,7 @@
 //! can leave, read off an 8×8 bit matrix of links between types. That is some 2.4 times faster
 //! than counting all 256 subsets, which remains for any other number of pieces and as the
 //! tests' reference ([`analyze_by_subsets`]). On x86_64 the same assignment is found type by
-//! type rather than piece by piece, from per-type piece sets in SSE2 registers (`tiers`, 1.5
+//! type rather than piece by piece, from per-type piece sets in SSE2 registers (`tiers`, 1.4
 //! times faster again); seating one by one remains for sides it cannot seat and other targets.
 //!
 //! The subset counts are bytes (counts never exceed the number of pieces, so a byte never
