@@ -221,3 +221,43 @@ fn seated_projection_edge_cases() {
         check_all_agree(masks, &format!("edge case {n}"));
     }
 }
+
+#[test]
+#[cfg(target_arch = "x86_64")]
+fn seating_by_tiers_agrees_with_the_oracle_whether_or_not_it_gets_stuck() {
+    // The bench's kind of states (random games, one piece freshly narrowed) and random sides.
+    // On x86_64 `project` seats the scarce types from per-type piece sets and falls back to
+    // seating one by one when that gets stuck: both ways, and the closure after either, are
+    // compared with the subset count, the matching oracle and the one-by-one projection.
+    let mut rng = SplitMix(0x5EED_0006);
+    let mut states = ryoshi::quantum::bench::hall::sample_states(6_000, 0x5EED_0007);
+    for _ in 0..20_000 {
+        states.push(config(&mut rng).try_into().expect("20 pieces"));
+    }
+    let (mut seated, mut stuck, mut narrowed, mut infeasible) = (0, 0, 0, 0);
+    for (n, masks) in states.iter().enumerate() {
+        let exact = check_all_agree(masks, &format!("state {n}"));
+        let mut one_by_one = *masks;
+        let ok = hall::project_one_by_one(&mut one_by_one);
+        assert_eq!(exact, ok.then_some(one_by_one), "state {n}: {masks:?}");
+        match exact {
+            None => infeasible += 1,
+            Some(exact) => {
+                if hall::seats_by_tiers(masks) {
+                    seated += 1;
+                    narrowed += (exact != *masks) as usize;
+                } else {
+                    stuck += 1;
+                }
+            }
+        }
+    }
+    // 18,504, 1,486, 1,703 and 6,010 when written.
+    assert!(seated > 10_000, "{seated} seated by tiers");
+    assert!(stuck > 500, "{stuck} stuck");
+    assert!(
+        narrowed > 1_000,
+        "{narrowed} narrowed after seating by tiers"
+    );
+    assert!(infeasible > 3_000, "{infeasible} infeasible");
+}
