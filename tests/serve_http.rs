@@ -135,6 +135,64 @@ fn a_ping_between_fragments_keeps_the_socket() {
     );
 }
 
+/// Sends `request` whole, then reads the answer to its end: the status line, and whether the
+/// stream ended cleanly (a reset loses the answer when it comes before the client reads it).
+fn answer_to(server: &Server, request: &[u8]) -> (String, std::io::Result<usize>) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(&server.host).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    // The server may answer (and stop reading) before all of it is sent.
+    let _ = s.write_all(request);
+    // Some of it may still be on its way when the server closes.
+    thread::sleep(Duration::from_millis(300));
+    let mut out = Vec::new();
+    let ended = s.read_to_end(&mut out);
+    let text = String::from_utf8_lossy(&out);
+    (text.lines().next().unwrap_or("").to_string(), ended)
+}
+
+/// Every refusal is read by the client before the socket closes: what the client sent beyond
+/// the head is read and dropped, and the stream ends without a reset.
+#[test]
+fn refusals_are_read_before_the_close() {
+    let server = Server::start(2);
+    let host = &server.host;
+    let body = "x=1&".repeat(16 << 10);
+    let post = format!(
+        "POST / HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/x-www-form-urlencoded\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let (status, ended) = answer_to(&server, post.as_bytes());
+    assert_eq!(status, "HTTP/1.1 405 Method Not Allowed");
+    assert!(ended.is_ok(), "{ended:?}");
+    let big = format!(
+        "GET / HTTP/1.1\r\nHost: {host}\r\nX-Big: {}\r\n\r\n",
+        "a".repeat(17 << 10)
+    );
+    let (status, ended) = answer_to(&server, big.as_bytes());
+    assert_eq!(status, "HTTP/1.1 400 Bad Request");
+    assert!(ended.is_ok(), "{ended:?}");
+    // A refused upgrade, with a first frame sent at once behind its head.
+    let mut upgrade = format!(
+        "GET /ws HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\
+         Origin: http://evil.example\r\n\r\n"
+    )
+    .into_bytes();
+    upgrade.extend(serve_support::frame_bytes(
+        1,
+        true,
+        &[b'x'; 4000],
+        Some([1, 2, 3, 4]),
+    ));
+    let (status, ended) = answer_to(&server, &upgrade);
+    assert_eq!(status, "HTTP/1.1 403 Forbidden");
+    assert!(ended.is_ok(), "{ended:?}");
+    // The lingering connections are gone, and pages are served as before.
+    assert!(server.get("/", "").starts_with("HTTP/1.1 200"));
+}
+
 #[test]
 fn session_cap_refuses_clearly_and_closed_tabs_end_their_sessions() {
     let server = Server::start(2);

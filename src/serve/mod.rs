@@ -1,8 +1,8 @@
 //! `ryoshi serve`: a local web server for playing and analysing in a browser.
 //!
 //! Plain `std::net` with a thread per connection: a page needs one GET per file and one socket
-//! per tab. The request head is parsed by hand (`http.rs`), the WebSocket framing is
-//! `tungstenite`'s (`ws.rs`). Each tab's socket
+//! per tab. The request head is parsed by `httparse` (`http.rs`), the WebSocket framing is
+//! `tungstenite`'s (`ws.rs`); why the rest of HTTP stays ours is in protocol/serve.md. Each tab's socket
 //! drives its own protocol session (`tab.rs`, the same `session::run` as stdin/stdout); shared
 //! two-player games live in `room.rs`. The pages are embedded with `include_str!`.
 //!

@@ -3,8 +3,8 @@
 //! and finds the dead ones. The sessions behind them live in `tab.rs` and `room.rs`.
 
 use super::limits::{
-    engine_sessions_per_address, limit_send_buffer, AddressSlot, Slot, Use, MAX_MESSAGE,
-    MAX_PLAYER_SOCKETS_PER_ADDRESS, MAX_ROOM_SOCKETS, MAX_ROOM_SOCKETS_PER_ADDRESS,
+    close_answered, engine_sessions_per_address, limit_send_buffer, AddressSlot, Slot, Use,
+    MAX_MESSAGE, MAX_PLAYER_SOCKETS_PER_ADDRESS, MAX_ROOM_SOCKETS, MAX_ROOM_SOCKETS_PER_ADDRESS,
 };
 use super::tab::{Socket, Tab};
 use super::tab_game::TabGame;
@@ -46,6 +46,7 @@ pub(super) fn upgrade(server: &Server, req: &Request, mut stream: TcpStream) {
         Ok(key) => key,
         Err((status, body)) => {
             let _ = http::text(&mut stream, status, &body);
+            close_answered(server, stream);
             return;
         }
     };
@@ -84,6 +85,8 @@ pub(super) fn upgrade(server: &Server, req: &Request, mut stream: TcpStream) {
         };
         if let Some(why) = refused {
             let _ = http::text(&mut stream, "503 Service Unavailable", &format!("{why}\n"));
+            drop(places);
+            close_answered(server, stream);
             return;
         }
     }
