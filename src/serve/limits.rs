@@ -198,6 +198,23 @@ pub(super) fn close_answered(server: &Server, stream: TcpStream) {
     server.heads.lock().retain(|(i, _, _)| *i != id);
 }
 
+/// [`close_answered`] for the listener's own `503`, which may not wait: only what the client
+/// sent already is read and dropped (what comes later still resets the connection).
+pub(super) fn close_refused(stream: TcpStream) {
+    if stream.shutdown(std::net::Shutdown::Write).is_err() || stream.set_nonblocking(true).is_err()
+    {
+        return;
+    }
+    let mut buf = [0u8; 4096];
+    let mut left = LINGER_BYTES;
+    while left > 0 {
+        match (&stream).read(&mut buf) {
+            Ok(n) if n > 0 => left = left.saturating_sub(n as u64),
+            _ => break,
+        }
+    }
+}
+
 pub(super) fn read_head(
     server: &Server,
     stream: &TcpStream,

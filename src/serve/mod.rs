@@ -194,6 +194,7 @@ pub fn serve(listener: TcpListener, config: &Config, port: u16, store: Store) {
                 "503 Service Unavailable",
                 "too many connections\n",
             );
+            limits::close_refused(stream);
             continue;
         }
         // From here the place is given back however the connection ends (or fails to start).
