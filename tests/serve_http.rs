@@ -66,7 +66,6 @@ fn oversized_and_garbage_messages_get_errors() {
     let server = Server::start(2);
     let mut ws = server.socket("/ws", &server.origin()).unwrap();
     let mut other = server.socket("/ws", &server.origin()).unwrap();
-    ws.send(&"x".repeat(300 << 10));
     ws.send_frame(2, &[0, 1, 2, 255]);
     ws.send_frame(1, &[0xC3, 0x28]);
     ws.send("usi usi usi");
@@ -76,21 +75,122 @@ fn oversized_and_garbage_messages_get_errors() {
         .iter()
         .filter(|l| l.starts_with("info string error: "))
         .collect();
-    assert_eq!(errors.len(), 4, "{lines:?}");
-    assert!(errors[0].contains("bytes refused"), "{lines:?}");
-    assert!(errors[1].contains("UTF-8") && errors[2].contains("UTF-8"));
+    assert_eq!(errors.len(), 3, "{lines:?}");
+    assert!(errors[0].contains("UTF-8") && errors[1].contains("UTF-8"));
+    // A message over the limit is never read whole: one error line, then status 1009.
+    ws.send(&"x".repeat(300 << 10));
+    let refused = ws.until(|l| l.starts_with("info string error: ")).pop();
+    assert_eq!(
+        refused.as_deref(),
+        Some("info string error: message of 307200 bytes refused (at most 262144)")
+    );
+    assert_eq!(ws.next(), Some(Frame::Close(1009)));
     // The other tab never noticed.
     other.send("position startpos moves 7g7f\nd");
     let d = other.until(|l| l.starts_with("sfen "));
     assert!(d.last().unwrap().contains("Q[KRGSLP]"), "{d:?}");
     // A protocol violation (an unmasked frame) closes that socket only.
+    let mut bad = server.socket("/ws", &server.origin()).unwrap();
     use std::io::Write;
-    ws.stream
-        .write_all(&ryoshi::serve::ws::text_frame("isready"))
+    bad.stream
+        .write_all(&serve_support::frame_bytes(1, true, b"isready", None))
         .unwrap();
-    assert!(matches!(ws.next(), Some(Frame::Close(1002))));
+    assert!(matches!(bad.next(), Some(Frame::Close(1002))));
     other.send("isready");
     other.until(|l| l == "readyok");
+}
+
+/// RFC 6455 5.4: control frames may come between the fragments of a message. A ping there is
+/// answered with its pong, and the message is read whole.
+#[test]
+fn a_ping_between_fragments_keeps_the_socket() {
+    let server = Server::start(2);
+    let mut ws = server.socket("/ws", &server.origin()).unwrap();
+    ws.send_fragment(1, false, b"usi\nis");
+    ws.send_fragment(9, true, b"between");
+    ws.send_fragment(0, false, b"re");
+    ws.send_fragment(10, true, b"");
+    ws.send_fragment(0, true, b"ady");
+    let mut pongs = 0;
+    let mut lines = Vec::new();
+    loop {
+        match ws.next() {
+            Some(Frame::Other(10)) => pongs += 1,
+            Some(Frame::Other(9)) => ws.send_frame(10, b""),
+            Some(Frame::Text(t)) => {
+                let done = t == "readyok";
+                lines.push(t);
+                if done {
+                    break;
+                }
+            }
+            other => panic!("expected the answers, got {other:?} after {lines:?}"),
+        }
+    }
+    assert_eq!(pongs, 1, "{lines:?}");
+    assert!(lines.iter().any(|l| l == "usiok"), "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string error")),
+        "{lines:?}"
+    );
+}
+
+/// Sends `request` whole, then reads the answer to its end: the status line, and whether the
+/// stream ended cleanly (a reset loses the answer when it comes before the client reads it).
+fn answer_to(server: &Server, request: &[u8]) -> (String, std::io::Result<usize>) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(&server.host).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    // The server may answer (and stop reading) before all of it is sent.
+    let _ = s.write_all(request);
+    // Some of it may still be on its way when the server closes.
+    thread::sleep(Duration::from_millis(300));
+    let mut out = Vec::new();
+    let ended = s.read_to_end(&mut out);
+    let text = String::from_utf8_lossy(&out);
+    (text.lines().next().unwrap_or("").to_string(), ended)
+}
+
+/// Every refusal is read by the client before the socket closes: what the client sent beyond
+/// the head is read and dropped, and the stream ends without a reset.
+#[test]
+fn refusals_are_read_before_the_close() {
+    let server = Server::start(2);
+    let host = &server.host;
+    let body = "x=1&".repeat(16 << 10);
+    let post = format!(
+        "POST / HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/x-www-form-urlencoded\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let (status, ended) = answer_to(&server, post.as_bytes());
+    assert_eq!(status, "HTTP/1.1 405 Method Not Allowed");
+    assert!(ended.is_ok(), "{ended:?}");
+    let big = format!(
+        "GET / HTTP/1.1\r\nHost: {host}\r\nX-Big: {}\r\n\r\n",
+        "a".repeat(17 << 10)
+    );
+    let (status, ended) = answer_to(&server, big.as_bytes());
+    assert_eq!(status, "HTTP/1.1 400 Bad Request");
+    assert!(ended.is_ok(), "{ended:?}");
+    // A refused upgrade, with a first frame sent at once behind its head.
+    let mut upgrade = format!(
+        "GET /ws HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\
+         Origin: http://evil.example\r\n\r\n"
+    )
+    .into_bytes();
+    upgrade.extend(serve_support::frame_bytes(
+        1,
+        true,
+        &[b'x'; 4000],
+        Some([1, 2, 3, 4]),
+    ));
+    let (status, ended) = answer_to(&server, &upgrade);
+    assert_eq!(status, "HTTP/1.1 403 Forbidden");
+    assert!(ended.is_ok(), "{ended:?}");
+    // The lingering connections are gone, and pages are served as before.
+    assert!(server.get("/", "").starts_with("HTTP/1.1 200"));
 }
 
 #[test]

@@ -29,7 +29,11 @@ impl Request {
             .split('&')
             .filter_map(|kv| kv.split_once('='))
             .find(|(k, _)| *k == key)
-            .map(|(_, v)| percent_decode(v))
+            .map(|(_, v)| {
+                percent_encoding::percent_decode_str(v)
+                    .decode_utf8_lossy()
+                    .into_owned()
+            })
     }
 
     pub fn is_websocket(&self) -> bool {
@@ -56,6 +60,8 @@ pub enum RequestError {
     Version,
     #[error("bad header line")]
     HeaderLine,
+    #[error("more than {MAX_HEADERS} header lines")]
+    TooManyHeaders,
 }
 
 /// Why the gate refuses a request (answered `403 Forbidden` with this text).
@@ -71,8 +77,12 @@ pub enum Refusal {
     Origin(String),
 }
 
-/// Reads and parses the request head, byte by byte up to the blank line (the body, if any, is
-/// never read: only GET is served).
+/// Header lines a request may have.
+pub const MAX_HEADERS: usize = 100;
+
+/// Reads the request head byte by byte up to the blank line (so nothing after it is read: only
+/// GET is served, and an upgraded socket's first frame stays in the stream), then parses it with
+/// `httparse`.
 pub fn read_request<R: Read>(r: &mut R) -> Result<Request, RequestError> {
     let mut head = Vec::with_capacity(1024);
     let mut byte = [0u8; 1];
@@ -87,26 +97,25 @@ pub fn read_request<R: Read>(r: &mut R) -> Result<Request, RequestError> {
             Err(e) => return Err(RequestError::Io(e.to_string())),
         }
     }
-    let text = String::from_utf8(head).map_err(|_| RequestError::NotUtf8)?;
-    let mut lines = text.lines();
-    let first = lines.next().unwrap_or("");
-    let mut parts = first.split(' ');
-    let (method, target, version) = (parts.next(), parts.next(), parts.next());
-    let (Some(method), Some(target), Some(version)) = (method, target, version) else {
+    let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
+    let mut parsed = httparse::Request::new(&mut headers);
+    match parsed.parse(&head) {
+        Ok(httparse::Status::Complete(_)) => {}
+        Ok(httparse::Status::Partial) => return Err(RequestError::RequestLine),
+        Err(e) => return Err(RequestError::from(e)),
+    }
+    let (Some(method), Some(target)) = (parsed.method, parsed.path) else {
         return Err(RequestError::RequestLine);
     };
-    if parts.next().is_some() || !matches!(version, "HTTP/1.0" | "HTTP/1.1") {
-        return Err(RequestError::Version);
-    }
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
-    let mut headers = Vec::new();
-    for line in lines {
-        if line.is_empty() {
-            break;
-        }
-        let (name, value) = line.split_once(':').ok_or(RequestError::HeaderLine)?;
-        headers.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
-    }
+    let headers = parsed
+        .headers
+        .iter()
+        .map(|h| {
+            let value = std::str::from_utf8(h.value).map_err(|_| RequestError::NotUtf8)?;
+            Ok((h.name.to_ascii_lowercase(), value.trim().to_string()))
+        })
+        .collect::<Result<_, RequestError>>()?;
     Ok(Request {
         method: method.to_string(),
         path: path.to_string(),
@@ -115,28 +124,15 @@ pub fn read_request<R: Read>(r: &mut R) -> Result<Request, RequestError> {
     })
 }
 
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        match (
-            bytes[i],
-            bytes.get(i + 1).copied(),
-            bytes.get(i + 2).copied(),
-        ) {
-            (b'%', Some(h), Some(l)) if hex(h).is_some() && hex(l).is_some() => {
-                out.push((hex(h).unwrap_or(0) * 16 + hex(l).unwrap_or(0)) as u8);
-                i += 3;
-            }
-            (b, _, _) => {
-                out.push(b);
-                i += 1;
-            }
+impl From<httparse::Error> for RequestError {
+    fn from(e: httparse::Error) -> RequestError {
+        match e {
+            httparse::Error::Version => RequestError::Version,
+            httparse::Error::HeaderName | httparse::Error::HeaderValue => RequestError::HeaderLine,
+            httparse::Error::TooManyHeaders => RequestError::TooManyHeaders,
+            _ => RequestError::RequestLine,
         }
     }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 pub fn respond<W: Write>(
@@ -294,6 +290,21 @@ mod tests {
             assert!(read_request(&mut head.as_bytes()).is_err(), "{bad}");
         }
         assert!(read_request(&mut &vec![b'a'; MAX_HEAD + 10][..]).is_err());
+        assert!(read_request(&mut &b"GET /\xff HTTP/1.1\r\n\r\n"[..]).is_err());
+        assert!(read_request(&mut &b"GET / HTTP/1.1\r\nX: \xff\r\n\r\n"[..]).is_err());
+        assert!(read_request(&mut &b"GET / HTTP/1.1\r\nBad Name: x\r\n\r\n"[..]).is_err());
+        let many = format!(
+            "GET / HTTP/1.1\r\n{}\r\n",
+            "A: b\r\n".repeat(MAX_HEADERS + 1)
+        );
+        assert_eq!(
+            read_request(&mut many.as_bytes()).unwrap_err(),
+            RequestError::TooManyHeaders
+        );
+        // The head ends at the blank line: what follows stays unread.
+        let mut rest = &b"GET / HTTP/1.0\n\nbody"[..];
+        assert_eq!(read_request(&mut rest).unwrap().path, "/");
+        assert_eq!(rest, b"body");
     }
 
     #[test]

@@ -172,6 +172,49 @@ impl Read for DeadlineReader<'_> {
     }
 }
 
+/// How long an answered connection is kept, at most, reading what the client still sends (a
+/// body, the rest of a head too large), and how much of it is read.
+pub const LINGER: Duration = Duration::from_secs(2);
+pub const LINGER_BYTES: u64 = 1 << 20;
+
+/// Ends a connection whose answer is written without a reset, which would destroy the answer
+/// before the client reads it: closing a socket with unread bytes resets it. The answer is
+/// followed by the end of the stream, and what the client still sends is read and dropped
+/// until it closes, for at most [`LINGER`] and [`LINGER_BYTES`]. Meanwhile the connection
+/// counts as reading its head, so it is the first to go when every connection is taken.
+pub(super) fn close_answered(server: &Server, stream: TcpStream) {
+    if stream.shutdown(std::net::Shutdown::Write).is_err() {
+        return;
+    }
+    let id = server.next_id.fetch_add(1, Ordering::SeqCst);
+    if let Ok(clone) = stream.try_clone() {
+        server.heads.lock().push((id, Instant::now(), clone));
+    }
+    let reader = DeadlineReader {
+        stream: &stream,
+        deadline: Instant::now() + LINGER,
+    };
+    let _ = io::copy(&mut reader.take(LINGER_BYTES), &mut io::sink());
+    server.heads.lock().retain(|(i, _, _)| *i != id);
+}
+
+/// [`close_answered`] for the listener's own `503`, which may not wait: only what the client
+/// sent already is read and dropped (what comes later still resets the connection).
+pub(super) fn close_refused(stream: TcpStream) {
+    if stream.shutdown(std::net::Shutdown::Write).is_err() || stream.set_nonblocking(true).is_err()
+    {
+        return;
+    }
+    let mut buf = [0u8; 4096];
+    let mut left = LINGER_BYTES;
+    while left > 0 {
+        match (&stream).read(&mut buf) {
+            Ok(n) if n > 0 => left = left.saturating_sub(n as u64),
+            _ => break,
+        }
+    }
+}
+
 pub(super) fn read_head(
     server: &Server,
     stream: &TcpStream,

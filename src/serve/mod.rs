@@ -1,8 +1,8 @@
 //! `ryoshi serve`: a local web server for playing and analysing in a browser.
 //!
-//! Plain `std::net` with a thread per connection, a hand-written HTTP head parser and WebSocket
-//! framing (`ws.rs`): a page needs one GET per file and one socket per tab, which is a few hundred
-//! lines, and this way no crate (and its own dependencies) joins the build. Each tab's socket
+//! Plain `std::net` with a thread per connection: a page needs one GET per file and one socket
+//! per tab. The request head is parsed by `httparse` (`http.rs`), the WebSocket framing is
+//! `tungstenite`'s (`ws.rs`); why the rest of HTTP stays ours is in protocol/serve.md. Each tab's socket
 //! drives its own protocol session (`tab.rs`, the same `session::run` as stdin/stdout); shared
 //! two-player games live in `room.rs`. The pages are embedded with `include_str!`.
 //!
@@ -194,6 +194,7 @@ pub fn serve(listener: TcpListener, config: &Config, port: u16, store: Store) {
                 "503 Service Unavailable",
                 "too many connections\n",
             );
+            limits::close_refused(stream);
             continue;
         }
         // From here the place is given back however the connection ends (or fails to start).

@@ -2,7 +2,7 @@
 //! else, then answered with an embedded file, the status counters, or an upgrade to a WebSocket
 //! (`sockets.rs`).
 
-use super::limits::read_head;
+use super::limits::{close_answered, read_head};
 use super::{archive, http, room, sockets, Server};
 use std::net::TcpStream;
 use std::sync::atomic::Ordering;
@@ -57,6 +57,7 @@ pub(super) fn connection(server: &Server, mut stream: TcpStream) {
         Err(why) => {
             log("-", "-", "400");
             let _ = http::text(&mut stream, "400 Bad Request", &format!("{why}\n"));
+            close_answered(server, stream);
             return;
         }
     };
@@ -64,6 +65,8 @@ pub(super) fn connection(server: &Server, mut stream: TcpStream) {
     log(&req.method, &req.path, status);
     if status == "101" {
         sockets::upgrade(server, &req, stream);
+    } else {
+        close_answered(server, stream);
     }
 }
 

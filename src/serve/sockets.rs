@@ -3,14 +3,13 @@
 //! and finds the dead ones. The sessions behind them live in `tab.rs` and `room.rs`.
 
 use super::limits::{
-    engine_sessions_per_address, limit_send_buffer, AddressSlot, Slot, Use, MAX_MESSAGE,
-    MAX_PLAYER_SOCKETS_PER_ADDRESS, MAX_ROOM_SOCKETS, MAX_ROOM_SOCKETS_PER_ADDRESS,
+    close_answered, engine_sessions_per_address, limit_send_buffer, AddressSlot, Slot, Use,
+    MAX_MESSAGE, MAX_PLAYER_SOCKETS_PER_ADDRESS, MAX_ROOM_SOCKETS, MAX_ROOM_SOCKETS_PER_ADDRESS,
 };
 use super::tab::{Socket, Tab};
 use super::tab_game::TabGame;
 use super::{http, room, ws, Server};
 use http::Request;
-use std::io;
 use std::net::TcpStream;
 use std::sync::atomic::Ordering;
 use std::thread;
@@ -47,6 +46,7 @@ pub(super) fn upgrade(server: &Server, req: &Request, mut stream: TcpStream) {
         Ok(key) => key,
         Err((status, body)) => {
             let _ = http::text(&mut stream, status, &body);
+            close_answered(server, stream);
             return;
         }
     };
@@ -85,6 +85,8 @@ pub(super) fn upgrade(server: &Server, req: &Request, mut stream: TcpStream) {
         };
         if let Some(why) = refused {
             let _ = http::text(&mut stream, "503 Service Unavailable", &format!("{why}\n"));
+            drop(places);
+            close_answered(server, stream);
             return;
         }
     }
@@ -125,7 +127,7 @@ pub(super) fn pinger(server: &Server) {
             .map(|(_, s)| s.clone())
             .collect();
         for socket in sockets {
-            socket.offer_bytes(&ws::frame(ws::OP_PING, b""));
+            socket.offer(ws::Message::Ping(ws::Bytes::new()));
         }
     }
 }
@@ -135,30 +137,29 @@ fn read_frames(stream: &TcpStream, socket: &Socket, mut on_text: impl FnMut(&str
     let Ok(read_half) = stream.try_clone() else {
         return;
     };
-    let mut reader = ws::Reader::new(io::BufReader::new(read_half), MAX_MESSAGE);
+    let mut reader = ws::Reader::new(read_half);
     loop {
         match reader.next_message() {
-            Ok(ws::Message::Text(text)) => on_text(&text),
-            Ok(ws::Message::NotText) => socket.error("messages must be UTF-8 text"),
-            Ok(ws::Message::TooLong(n)) => socket.error(&format!(
-                "message of {n} bytes refused (at most {MAX_MESSAGE})"
-            )),
-            Ok(ws::Message::Ping(body)) => socket.send_bytes(&ws::pong_frame(&body)),
-            Ok(ws::Message::Close) => {
+            ws::Incoming::Text(text) => on_text(&text),
+            ws::Incoming::NotText => socket.error("messages must be UTF-8 text"),
+            ws::Incoming::Ping(body) => socket.send(ws::Message::Pong(body)),
+            ws::Incoming::TooLong(n) => {
+                socket.error(&format!(
+                    "message of {n} bytes refused (at most {MAX_MESSAGE})"
+                ));
+                socket.close(1009, "message too big");
+                break;
+            }
+            ws::Incoming::Close => {
                 socket.close(1000, "");
                 break;
             }
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
-                ) =>
-            {
+            ws::Incoming::Idle => {
                 socket.close(1001, "idle");
                 break;
             }
-            Err(e) => {
-                socket.close(1002, &e.to_string());
+            ws::Incoming::Broken(why) => {
+                socket.close(1002, &why);
                 break;
             }
         }

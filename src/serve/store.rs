@@ -153,7 +153,7 @@ pub fn now_ms() -> i64 {
 
 /// Hex SHA-1 of a seat token, as stored.
 pub fn token_hash(token: &str) -> String {
-    super::ws::sha1(token.as_bytes())
+    <sha1::Sha1 as sha1::Digest>::digest(token.as_bytes())
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
@@ -425,6 +425,15 @@ fn classify(path: &str, e: rusqlite::Error) -> StoreError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Tokens stored by earlier versions (SHA-1 written by hand) still match.
+    #[test]
+    fn token_hashes_are_sha1() {
+        assert_eq!(
+            token_hash("abc"),
+            "a9993e364706816aba3e25717850c26c9cd0d89d"
+        );
+    }
 
     fn temp(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("ryoshi-store-{}-{name}", std::process::id()));

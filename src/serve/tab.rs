@@ -84,9 +84,9 @@ pub const SOCKET_QUEUE: usize = 64;
 pub const SEND_WAIT: Duration = Duration::from_secs(10);
 
 enum Out {
-    Frame(Vec<u8>),
-    /// The close frame: written last, then the socket is shut.
-    Close(Vec<u8>),
+    Message(ws::Message),
+    /// The close frame's status and reason: written last, then the socket is shut.
+    Close(u16, String),
 }
 
 /// The socket's writing half, shared by the session, the room broadcasts, the pinger and the
@@ -115,8 +115,9 @@ impl Socket {
     /// The writing half of `stream`, with its writer thread.
     pub fn new(stream: TcpStream) -> io::Result<Socket> {
         let (queue, frames) = bounded::<Out>(SOCKET_QUEUE);
-        let mut writer = stream.try_clone()?;
+        let writer = stream.try_clone()?;
         let _ = writer.set_write_timeout(Some(SEND_WAIT));
+        let mut writer = ws::Writer::new(writer);
         let socket = Socket {
             inner: Arc::new(SocketShared {
                 queue,
@@ -133,21 +134,19 @@ impl Socket {
             .spawn(move || {
                 // Ends when every handle is gone (the queue disconnects) or after the close.
                 for out in frames {
-                    let (bytes, last) = match &out {
-                        Out::Frame(b) => (b, false),
-                        Out::Close(b) => (b, true),
-                    };
-                    let failed = writer
-                        .write_all(bytes)
-                        .and_then(|_| writer.flush())
-                        .is_err();
-                    if failed || last {
-                        let _ = writer.shutdown(std::net::Shutdown::Both);
-                        if let Some(inner) = weak.upgrade() {
-                            inner.state.lock().alive = false;
+                    match out {
+                        Out::Message(message) => {
+                            if writer.send(message) {
+                                continue;
+                            }
+                            writer.shutdown();
                         }
-                        return;
+                        Out::Close(code, reason) => writer.close(code, &reason),
                     }
+                    if let Some(inner) = weak.upgrade() {
+                        inner.state.lock().alive = false;
+                    }
+                    return;
                 }
             })?;
         Ok(socket)
@@ -169,39 +168,33 @@ impl Socket {
         let _ = self.inner.stream.shutdown(std::net::Shutdown::Both);
     }
 
-    /// Queues a frame, waiting up to [`SEND_WAIT`] for room (the session's own output).
-    pub fn send_bytes(&self, bytes: &[u8]) {
+    /// Queues a message, waiting up to [`SEND_WAIT`] for room (the session's own output).
+    pub fn send(&self, message: ws::Message) {
         if self.open()
             && self
                 .inner
                 .queue
-                .send_timeout(Out::Frame(bytes.to_vec()), SEND_WAIT)
+                .send_timeout(Out::Message(message), SEND_WAIT)
                 .is_err()
         {
             self.drop_client();
         }
     }
 
-    /// Queues a frame without waiting: a socket whose queue is full is dropped (broadcasts,
+    /// Queues a message without waiting: a socket whose queue is full is dropped (broadcasts,
     /// pings).
-    pub fn offer_bytes(&self, bytes: &[u8]) {
-        if self.open()
-            && self
-                .inner
-                .queue
-                .try_send(Out::Frame(bytes.to_vec()))
-                .is_err()
-        {
+    pub fn offer(&self, message: ws::Message) {
+        if self.open() && self.inner.queue.try_send(Out::Message(message)).is_err() {
             self.drop_client();
         }
     }
 
     pub fn send_line(&self, text: &str) {
-        self.send_bytes(&ws::text_frame(text));
+        self.send(ws::Message::text(text));
     }
 
     pub fn offer_line(&self, text: &str) {
-        self.offer_bytes(&ws::text_frame(text));
+        self.offer(ws::Message::text(text));
     }
 
     /// Ends the connection: one close frame after the frames queued, then the socket is shut
@@ -219,7 +212,7 @@ impl Socket {
                 return;
             }
         }
-        let frame = Out::Close(ws::close_frame(code, reason));
+        let frame = Out::Close(code, reason.to_string());
         if self.inner.queue.send_timeout(frame, SEND_WAIT).is_err() {
             self.drop_client();
         }

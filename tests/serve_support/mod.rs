@@ -287,9 +287,38 @@ pub enum Frame {
     Other(u8),
 }
 
+/// One frame as a client sends it (RFC 6455 5.2): masked with `mask` unless it is None, final or
+/// not. Written out here so that tests can send what no client library would.
+pub fn frame_bytes(opcode: u8, fin: bool, payload: &[u8], mask: Option<[u8; 4]>) -> Vec<u8> {
+    let mut out = vec![if fin { 0x80 } else { 0 } | opcode];
+    let masked = if mask.is_some() { 0x80 } else { 0 };
+    match payload.len() {
+        n if n < 126 => out.push(masked | n as u8),
+        n if n <= u16::MAX as usize => {
+            out.push(masked | 126);
+            out.extend_from_slice(&(n as u16).to_be_bytes());
+        }
+        n => {
+            out.push(masked | 127);
+            out.extend_from_slice(&(n as u64).to_be_bytes());
+        }
+    }
+    let mask = mask.unwrap_or_default();
+    if masked != 0 {
+        out.extend_from_slice(&mask);
+    }
+    out.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+    out
+}
+
 impl Client {
     pub fn send_frame(&mut self, opcode: u8, payload: &[u8]) {
-        let frame = ryoshi::serve::ws::client_frame(opcode, true, payload, [7, 1, 9, 3]);
+        self.send_fragment(opcode, true, payload);
+    }
+
+    /// One frame of a message (`fin` false: more follow, as continuation frames of opcode 0).
+    pub fn send_fragment(&mut self, opcode: u8, fin: bool, payload: &[u8]) {
+        let frame = frame_bytes(opcode, fin, payload, Some([7, 1, 9, 3]));
         self.stream.write_all(&frame).expect("send");
     }
 
