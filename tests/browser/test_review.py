@@ -193,7 +193,7 @@ def go_and_quantum(ctx):
     page.wait_for_function("() => document.querySelector('#rv-progress').textContent.startsWith('Evaluated')", timeout=30000)
     assert page.locator("#rv-graph circle.rv-pt").count() == 3
     titles = page.eval_on_selector_all("#rv-graph circle.rv-pt title", "els => els.map(e => e.textContent)")
-    assert all("black " in t and "%" in t for t in titles), titles
+    assert all("black " in t and "%" in t and (" leads by " in t or "even" in t) for t in titles), titles
     page.close()
 
     page = watch(ctx.new_page())

@@ -37,6 +37,7 @@ function sideIn(lines) {
 // sente), and its text.
 const SCALES = {
   othello: {
+    names: ["black", "white"],
     movetime: 100,
     // `score cp` is in centi-discs: the disc difference the engine expects, black's.
     fromCp: (cp) => {
@@ -50,15 +51,19 @@ const SCALES = {
     },
   },
   go: {
+    names: ["black", "white"],
     movetime: 200,
-    // `score cp` is 400·log10(w/(1−w)) of the win rate w (protocol/go.md).
-    fromCp: (cp) => {
+    // `score cp` is 400·log10(w/(1−w)) of the win rate w (protocol/go.md); the score lead is
+    // the best move's `scoreLead` in the analysis line (`GoAnalysis`, on in the Go page).
+    fromCp: (cp, lead) => {
       const w = 1 / (1 + Math.pow(10, -cp / 400));
-      return { y: 2 * w - 1, text: `black ${Math.round(100 * w)}%` };
+      const ahead = lead === null ? "" : lead === 0 ? ", even" : `, ${lead > 0 ? "black" : "white"} leads by ${Math.abs(lead).toFixed(1)}`;
+      return { y: 2 * w - 1, text: `black ${Math.round(100 * w)}%${ahead}` };
     },
     over: () => null,
   },
   quantumshogi: {
+    names: ["sente", "gote"],
     movetime: 200,
     fromCp: (cp) => ({ y: 2 / (1 + Math.exp(-cp / 400)) - 1, text: `${cp > 0 ? "+" : ""}${cp}` }),
     over: () => null,
@@ -188,6 +193,8 @@ export function attachReview({ engine, S, game, jump, playFrom, load, label = ()
     add("rect", { x: 0, y: 0, width: W, height: H / 2, class: "rv-first" });
     add("rect", { x: 0, y: H / 2, width: W, height: H / 2, class: "rv-second" });
     add("line", { x1: 0, x2: W, y1: H / 2, y2: H / 2, class: "rv-axis" });
+    add("text", { x: W - 6, y: 14, "text-anchor": "end", class: "rv-name first" }).textContent = `${scale.names[0]} ahead`;
+    add("text", { x: W - 6, y: H - 6, "text-anchor": "end", class: "rv-name second" }).textContent = `${scale.names[1]} ahead`;
     if (ply() > 0) add("line", { x1: x(ply()), x2: x(ply()), y1: 0, y2: H, class: "rv-now" });
     const pts = R.points.slice().sort((a, b) => a.ply - b.ply);
     add("polyline", { points: pts.map((p) => `${x(p.ply)},${y(p.y)}`).join(" "), class: "rv-line" });
@@ -204,6 +211,7 @@ export function attachReview({ engine, S, game, jump, playFrom, load, label = ()
   function evaluate(moves) {
     let best = null;
     let score = null;
+    let lead = null;
     let ready = false;
     const seen = [];
     return engine.enqueue(
@@ -211,7 +219,10 @@ export function attachReview({ engine, S, game, jump, playFrom, load, label = ()
         for (const l of [positionOf(S.start, moves), "d", `go movetime ${scale.movetime}`, positionOf(S.start, S.moves), "isready"]) engine.send(l);
       },
       (line) => {
-        if (line.startsWith("info ") && / score (cp|mate) /.test(line)) {
+        if (line.startsWith("info string analysis ")) {
+          const m = / scoreLead (-?[\d.]+)/.exec(line);
+          if (m) lead = Number(m[1]);
+        } else if (line.startsWith("info ") && / score (cp|mate) /.test(line)) {
           const m = / score (cp|mate) (-?\d+)/.exec(line);
           score = m[1] === "cp" ? Number(m[2]) : Number(m[2]) >= 0 ? 30000 : -30000;
         } else if (line.startsWith("bestmove")) best = line;
@@ -221,7 +232,8 @@ export function attachReview({ engine, S, game, jump, playFrom, load, label = ()
           const over = scale.over(seen);
           if (over) return over;
           if (score === null) return { y: null, text: "game over" };
-          return scale.fromCp(sideIn(seen) === "w" ? -score : score);
+          const sign = sideIn(seen) === "w" ? -1 : 1;
+          return scale.fromCp(sign * score, lead === null ? null : sign * lead);
         }
         return undefined;
       },
