@@ -173,6 +173,21 @@ def archive_opens_on_the_review_board(ctx):
     at_ply(page, plies)
     page.close()
 
+    # A room's game: its page links it to the review board, which opens it at its last move.
+    page = watch(ctx.new_page())
+    page.goto(URL + "/play?new=othello")
+    page.wait_for_selector('#board[data-ply="0"] .osq.legal')
+    page.click('#board [data-square="f5"]')
+    page.wait_for_selector('#board[data-ply="1"]')
+    href = page.get_attribute("#review", "href")
+    assert href.startswith("/othello?review="), href
+    page.goto(URL + href)
+    at_ply(page, 1)
+    assert listed(page) == ["f5"]
+    key(page, "ArrowLeft")
+    at_ply(page, 0)
+    page.close()
+
 
 def go_and_quantum(ctx):
     """The same board on the other two pages: steps and one graph point a move."""

@@ -124,6 +124,11 @@ function render() {
   $("you").textContent = state.you;
   $("title").textContent = { othello: "Othello", go: "Go", quantumshogi: "Quantum shogi" }[state.game] + " for two";
   showMoves($("movelist"), state.moves);
+  // The room's game on an engine page's review board (a copy: stepping, the graph, play on).
+  if (/^[0-9a-f]{1,32}$/.test(params.get("room") || "")) {
+    $("review").href = `/${state.game}?review=${params.get("room")}`;
+    $("review").hidden = false;
+  }
   if (!(state.same_seat > 0 && !state.over)) $("announce").textContent = state.note || "";
   if (state.over) sayOver(state.over, state.you, extra);
   else if (state.you === "spectator") say(`Watching. ${state.turn} to move. ${extra}`);
