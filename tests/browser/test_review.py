@@ -220,6 +220,16 @@ def go_and_quantum(ctx):
     at_ply(page, 0)
     key(page, "ArrowRight")
     at_ply(page, 1)
+    page.click("#rv-eval")
+    page.wait_for_function("() => document.querySelector('#rv-progress').textContent.startsWith('Evaluated')", timeout=30000)
+    assert page.locator("#rv-graph circle.rv-pt").count() == 4
+    page.click('#rv-graph circle.rv-pt[data-ply="3"]')
+    at_ply(page, 3)
+    # The kifu downloads again as the same game.
+    with page.expect_download() as d:
+        page.click("#rv-download")
+    assert d.value.suggested_filename.endswith(".kifu"), d.value.suggested_filename
+    assert open(d.value.path(), "rb").read() == quantum_kifu()
     page.close()
 
 
