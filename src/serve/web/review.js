@@ -118,8 +118,9 @@ export function attachReview({ engine, S, game, jump, playFrom, load, label = ()
   const ply = () => S.moves.length;
 
   // Goes to ply `k` of the line (the last call wins when steps come faster than the engine).
+  // Stepping goes on while the graph is computed: each of its requests restores the page's
+  // position, and the page's own requests come between them whole.
   async function goto(k) {
-    if (R.computing) return;
     k = Math.max(0, Math.min(R.line.length, k));
     const first = R.target === null;
     R.target = k;
@@ -157,9 +158,9 @@ export function attachReview({ engine, S, game, jump, playFrom, load, label = ()
     const current = spans[ply() - 1];
     if (current && current.scrollIntoView && R.line.length !== ply()) current.scrollIntoView({ block: "nearest" });
     $("rv-ply").textContent = `Move ${ply()} of ${R.line.length}`;
-    $("rv-first").disabled = $("rv-prev").disabled = R.computing || ply() === 0;
-    $("rv-next").disabled = $("rv-last").disabled = R.computing || ply() === R.line.length;
-    $("rv-play").disabled = R.computing || !!S.thinking;
+    $("rv-first").disabled = $("rv-prev").disabled = ply() === 0;
+    $("rv-next").disabled = $("rv-last").disabled = ply() === R.line.length;
+    $("rv-play").disabled = !!S.thinking;
     $("rv-eval").disabled = R.computing || R.line.length === 0 || engine.closed;
     $("rv-stop").hidden = !R.computing;
     document.body.dataset.reviewPly = String(ply());
