@@ -209,6 +209,15 @@ def go_and_quantum(ctx):
     assert page.locator("#rv-graph circle.rv-pt").count() == 3
     titles = page.eval_on_selector_all("#rv-graph circle.rv-pt title", "els => els.map(e => e.textContent)")
     assert all("black " in t and "%" in t and (" leads by " in t or "even" in t) for t in titles), titles
+    # A pasted SGF keeps its moves, to step through (not only its last position).
+    page.fill("#sgf", "(;GM[1]FF[4]SZ[9]\n;B[ee];W[cc]\n;B[gg])")
+    page.click("#load")
+    page.wait_for_function("() => document.body.dataset.reviewLength === '3'")
+    at_ply(page, 3)
+    assert page.eval_on_selector_all("#movelist .mv[data-ply]", "els => els.map(e => e.textContent)") == ["E5", "C7", "G3"]
+    key(page, "Home")
+    at_ply(page, 0)
+    assert page.locator("#board .stone").count() == 0
     page.close()
 
     page = watch(ctx.new_page())
