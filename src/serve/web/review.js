@@ -70,7 +70,9 @@ const SCALES = {
   },
 };
 
-export function attachReview({ engine, S, game, jump, playFrom, load, label = () => "", keep = () => false }) {
+// `showList(list, moves)` draws the move list as the page does (its labels, Othello's passes);
+// the review marks its moves (`.mv`, except those of class `pass`) with their plies.
+export function attachReview({ engine, S, game, jump, playFrom, load, label = () => "", showList = (list, moves) => showMoves(list, moves, label) }) {
   const R = { line: S.moves.slice(), start: S.start, points: [], computing: false, cancel: false, target: null };
   const $ = (id) => document.getElementById(id);
   const scale = SCALES[game];
@@ -147,7 +149,7 @@ export function attachReview({ engine, S, game, jump, playFrom, load, label = ()
       R.start = S.start;
     }
     const list = $("movelist");
-    showMoves(list, R.line, label);
+    showList(list, R.line);
     const spans = [...list.querySelectorAll(".mv:not(.pass)")];
     spans.forEach((s, i) => {
       s.dataset.ply = String(i + 1);
@@ -326,7 +328,7 @@ export function attachReview({ engine, S, game, jump, playFrom, load, label = ()
     if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
     const t = e.target;
     // The board's own arrow keys (moving between squares) and text fields keep their keys.
-    if (t.closest && (t.closest("#board, textarea, input, select, [role=grid]") || keep(t))) return;
+    if (t.closest && t.closest("#board, textarea, input, select, [role=grid]")) return;
     const to = { ArrowLeft: ply() - 1, ArrowRight: ply() + 1, Home: 0, End: R.line.length }[e.key];
     if (to === undefined) return;
     e.preventDefault();
