@@ -156,6 +156,33 @@ def othello_review(ctx):
     page.close()
 
 
+def finished_othello_graph(ctx):
+    """A whole game (each side's first legal move, to the end) uploaded and graphed: the last
+    point is its final disc count, black's, as the engine counts it."""
+    moves = []
+    while True:
+        lines = protocol(["setoption name USI_Variant value othello", "position startpos" + (" moves " + " ".join(moves) if moves else ""), "d"])
+        legal = next(l for l in lines if l.startswith("moves:"))[6:].split()
+        if not legal:
+            counts = next(l for l in lines if l.startswith("black X "))
+            break
+        moves.append(legal[0])
+    assert "game over" in counts, counts
+    black, white = (int(w) for w in counts.replace(",", " ").split() if w.isdigit())
+    page = watch(ctx.new_page())
+    page.goto(URL + "/othello")
+    page.wait_for_selector('#board[data-ply="0"] .osq.legal')
+    page.set_input_files("#rv-file", files=[{"name": "g.txt", "mimeType": "text/plain", "buffer": "".join(moves).encode()}])
+    page.wait_for_function(f"() => document.body.dataset.reviewLength === '{len(moves)}'")
+    page.click("#rv-eval")
+    page.wait_for_function("() => document.querySelector('#rv-progress').textContent.startsWith('Evaluated')", timeout=120000)
+    titles = page.eval_on_selector_all("#rv-graph circle.rv-pt title", "els => els.map(e => e.textContent)")
+    assert len(titles) == len(moves), (len(titles), len(moves))
+    diff = black - white
+    assert titles[-1].endswith(f": {'+' if diff > 0 else ''}{diff} discs"), (titles[-1], counts)
+    page.close()
+
+
 def archive_opens_on_the_review_board(ctx):
     page = watch(ctx.new_page())
     page.goto(URL + "/games")
@@ -260,7 +287,7 @@ def main():
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
         ctx = browser.new_context(viewport={"width": 1200, "height": 900}, accept_downloads=True)
-        for name, test in (("othello review", othello_review), ("archive", archive_opens_on_the_review_board), ("go and quantum", go_and_quantum)):
+        for name, test in (("othello review", othello_review), ("finished othello graph", finished_othello_graph), ("archive", archive_opens_on_the_review_board), ("go and quantum", go_and_quantum)):
             test(ctx)
             print("ok", name, flush=True)
         ctx.close()
