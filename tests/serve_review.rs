@@ -137,6 +137,13 @@ fn an_uploaded_record_is_read_back_and_a_bad_one_changes_nothing() {
     ));
     assert_ne!(copy, id);
 
+    // `loadsgftext` is Go's: another game refuses it, and the server says nothing of it.
+    let lines = ask(&mut ws, "loadsgftext f5d6");
+    assert!(
+        lines.len() == 1 && lines[0].starts_with("info string error: "),
+        "{lines:?}"
+    );
+
     // Go's SGF too, through loadsgftext as well; a record over a message's size is refused by
     // the socket before the session or the reader sees it.
     ask(&mut ws, "setoption name USI_Variant value go\nusinewgame");

@@ -24,6 +24,7 @@ use super::tab::Socket;
 use crate::protocol::{parse_line, Command};
 use crate::registry::Game;
 use crate::session::options::Options;
+use crate::session::Registered;
 
 /// The option that chooses the game.
 const VARIANT: &str = "USI_Variant";
@@ -132,9 +133,12 @@ impl<'a> TabGame<'a> {
                 Ok(Some(Command::Position { start, moves })) => {
                     self.position(super::played::start_text(&start), moves)
                 }
+                // Go's `loadsgftext` is its `loadrecordtext` under an older name; a game that
+                // does not know the command refuses it, and is told nothing here either.
                 Ok(Some(Command::Extension { name, args }))
                     if name == "loadrecordtext"
-                        || name == "loadsgftext" && self.variant == Game::Go =>
+                        || name == "loadsgftext"
+                            && self.variant.commands().contains(&"loadsgftext") =>
                 {
                     self.loaded(&args)
                 }
