@@ -231,8 +231,11 @@ def go_and_quantum(ctx):
     at_ply(page, 0)
     key(page, "ArrowRight")
     at_ply(page, 1)
+    # The live analysis (a minute's search) gives way to the graph.
+    page.check("#analyze")
+    page.wait_for_selector("#board .cand", timeout=10000)
     page.click("#rv-eval")
-    page.wait_for_function("() => document.querySelector('#rv-progress').textContent.startsWith('Evaluated')", timeout=30000)
+    page.wait_for_function("() => document.querySelector('#rv-progress').textContent.startsWith('Evaluated')", timeout=20000)
     assert page.locator("#rv-graph circle.rv-pt").count() == 3
     titles = page.eval_on_selector_all("#rv-graph circle.rv-pt title", "els => els.map(e => e.textContent)")
     assert all("black " in t and "%" in t and (" leads by " in t or "even" in t) for t in titles), titles

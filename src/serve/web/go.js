@@ -274,11 +274,14 @@ async function main() {
     engine,
     S,
     game: GAME,
+    beforeGraph: stopAnalysis,
     jump: async (moves) => {
       await quiet();
       S.moves = moves;
       await refresh();
       render();
+      // The live analysis follows the board, but never holds up the graph's searches.
+      if (!review.computing()) startAnalysis();
     },
     playFrom: async () => {
       await quiet();

@@ -72,7 +72,8 @@ const SCALES = {
 
 // `showList(list, moves)` draws the move list as the page does (its labels, Othello's passes);
 // the review marks its moves (`.mv`, except those of class `pass`) with their plies.
-export function attachReview({ engine, S, game, jump, playFrom, load, label = () => "", showList = (list, moves) => showMoves(list, moves, label) }) {
+// `beforeGraph()` ends the page's own long work first (Go's minute-long live analysis).
+export function attachReview({ engine, S, game, jump, playFrom, load, label = () => "", showList = (list, moves) => showMoves(list, moves, label), beforeGraph = async () => {} }) {
   const R = { line: S.moves.slice(), start: S.start, points: [], computing: false, cancel: false, target: null };
   const $ = (id) => document.getElementById(id);
   const scale = SCALES[game];
@@ -251,6 +252,7 @@ export function attachReview({ engine, S, game, jump, playFrom, load, label = ()
     const start = R.start;
     update();
     try {
+      await beforeGraph();
       for (let k = 1; k <= line.length; k++) {
         if (R.cancel || R.start !== start || R.line.slice(0, line.length).join(" ") !== line.join(" ")) break;
         if (R.points.some((p) => p.ply === k)) continue;
@@ -346,5 +348,6 @@ export function attachReview({ engine, S, game, jump, playFrom, load, label = ()
     },
     line: () => R.line,
     viewing: () => ply() < R.line.length,
+    computing: () => R.computing,
   };
 }
