@@ -46,13 +46,29 @@ fn date(ms: i64) -> String {
     )
 }
 
-/// Where a game is looked at: its room, or its engine page opened on a copy of it.
-fn board_link(g: &Summary) -> String {
-    match (g.kind.as_str(), Game::named(&g.game)) {
-        ("room", _) => format!("/play?room={}", g.id),
-        // Each game's engine page is also served under the game's name.
-        (_, Some(game)) => format!("/{}?review={}", game.as_str(), g.id),
-        _ => "/".into(),
+/// Where a game is looked at: its game's engine page opened on a copy of it (the review board),
+/// and a room's game in its room too.
+fn board_links(g: &Summary) -> String {
+    // Each game's engine page is also served under the game's name.
+    let review = match Game::named(&g.game) {
+        Some(game) => format!(
+            "<a href=\"{}\">review</a>",
+            esc(&format!("/{}?review={}", game.as_str(), g.id))
+        ),
+        None => String::new(),
+    };
+    if g.kind == "room" {
+        let room = format!(
+            "<a href=\"{}\">room</a>",
+            esc(&format!("/play?room={}", g.id))
+        );
+        if review.is_empty() {
+            room
+        } else {
+            format!("{review} · {room}")
+        }
+    } else {
+        review
     }
 }
 
@@ -71,13 +87,13 @@ fn row(out: &mut String, g: &Summary) {
     let _ = writeln!(
         out,
         "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
-         <td><a href=\"{}\">board</a> · <a href=\"/record/{}\">record</a></td></tr>",
+         <td>{} · <a href=\"/record/{}\">record</a></td></tr>",
         esc(&g.game),
         esc(&sides),
         esc(&result),
         date(g.created),
         g.plies,
-        esc(&board_link(g)),
+        board_links(g),
         esc(&g.id),
     );
 }

@@ -39,6 +39,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     asset!("/assets/goboard.js", "text/javascript", "goboard.js"),
     asset!("/assets/go.js", "text/javascript", "go.js"),
     asset!("/assets/play.js", "text/javascript", "play.js"),
+    asset!("/assets/review.js", "text/javascript", "review.js"),
 ];
 
 /// Serves one connection: its request head, the checks every request passes, then the page,

@@ -8,6 +8,15 @@
 //! begins with another variant or start, with `usinewgame` followed by another position, and with
 //! any change to a finished game, or to one opened for review (`/ws?review=<id>`): a game that
 //! is over is never rewritten.
+//!
+//! A position whose moves are a prefix of the kept game's changes nothing: the page is stepping
+//! back through its game (its review board). A move played from there shortens the game to that
+//! ply first (a takeback), or starts a copy when the game may not be changed.
+//!
+//! A record the page uploads (`loadrecordtext`, or Go's `loadsgftext`) is read here too, with the
+//! same reader as the session's, so that the page learns the game it holds:
+//! `info string loaded <game> position <start> [moves ...]`, sent before the session's own answer
+//! (nothing, or its one error line for a record that does not read; then this says nothing).
 
 use super::played::{parse_start, Played};
 use super::store::{Store, StoredGame};
@@ -15,6 +24,7 @@ use super::tab::Socket;
 use crate::protocol::{parse_line, Command};
 use crate::registry::Game;
 use crate::session::options::Options;
+use crate::session::Registered;
 
 /// The option that chooses the game.
 const VARIANT: &str = "USI_Variant";
@@ -61,7 +71,9 @@ impl<'a> TabGame<'a> {
             None
         } else {
             match store.load(wanted) {
-                Ok(found) => found.filter(|g| g.kind == "engine"),
+                // Any kept game opens for review (a copy), a room's too; only an engine page's own
+                // game goes on as itself.
+                Ok(found) => found.filter(|g| g.kind == "engine" || review.is_some()),
                 Err(e) => {
                     socket.error(&format!("the game {wanted} cannot be read: {e}"));
                     None
@@ -121,15 +133,50 @@ impl<'a> TabGame<'a> {
                 Ok(Some(Command::Position { start, moves })) => {
                     self.position(super::played::start_text(&start), moves)
                 }
+                // Go's `loadsgftext` is its `loadrecordtext` under an older name; a game that
+                // does not know the command refuses it, and is told nothing here either.
+                Ok(Some(Command::Extension { name, args }))
+                    if name == "loadrecordtext"
+                        || name == "loadsgftext"
+                            && self.variant.commands().contains(&"loadsgftext") =>
+                {
+                    self.loaded(&args)
+                }
                 _ => {}
             }
         }
+    }
+
+    /// Tells the page the game of the record it sent, when the record reads.
+    fn loaded(&self, text: &str) {
+        let Ok(opening) = crate::matches::record::opening(self.variant, text.trim(), None) else {
+            return;
+        };
+        let start = opening
+            .sfen
+            .map_or_else(|| "startpos".to_string(), |s| format!("sfen {s}"));
+        let moves = if opening.moves.is_empty() {
+            String::new()
+        } else {
+            format!(" moves {}", opening.moves.join(" "))
+        };
+        self.socket.send_line(&format!(
+            "info string loaded {} position {start}{moves}",
+            self.variant.as_str()
+        ));
     }
 
     fn position(&mut self, start: String, moves: Vec<String>) {
         let fresh = std::mem::take(&mut self.fresh);
         let changed = self.start.as_deref() != Some(start.as_str()) || moves != self.moves;
         let other_start = self.start.as_deref() != Some(start.as_str());
+        let stepping_back = self.stored
+            && !other_start
+            && moves.len() < self.moves.len()
+            && self.moves.starts_with(&moves);
+        if stepping_back && !fresh {
+            return;
+        }
         if self.stored && (other_start || (changed && (fresh || self.frozen))) {
             self.id = super::room::token()[..16].to_string();
             self.moves.clear();

@@ -389,7 +389,7 @@ def board_state(page):
                    side: document.getElementById('board').dataset.side,
                    score: document.getElementById('board').dataset.score,
                    captures: document.getElementById('board').dataset.captures,
-                   moves: [...document.querySelectorAll('#movelist li')].map(li => li.textContent),
+                   moves: [...document.querySelectorAll('#movelist .mv')].map(e => e.textContent),
                    dead: [...document.querySelectorAll('#board .mark')].map(e => e.dataset.mark + ' ' + e.parentNode.dataset.vertex).sort() })"""
     )
 

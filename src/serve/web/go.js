@@ -5,6 +5,7 @@
 // kata-analyze form) give the candidate moves with their win rates and the ownership.
 import { Engine, errorsIn, say, el, attempt, goScore } from "/assets/engine.js";
 import { drawGo } from "/assets/goboard.js";
+import { attachReview, loadedGame } from "/assets/review.js";
 
 const GAME = "go";
 const $ = (id) => document.getElementById(id);
@@ -13,6 +14,7 @@ const KOMI = 7.5;
 // The live analysis of one position runs until a move or for this long, whichever comes first.
 const ANALYSIS_MS = 60000;
 
+let review = null;
 const engine = new Engine({
   onError: (e) => say("Engine: " + e, "error"),
   onClose: () => say("The engine connection closed. Reload the page.", "error"),
@@ -165,6 +167,7 @@ function render() {
   else if (over()) say("Both players passed: the game is over.", "over");
   else if (S.thinking) say("Engine is thinking…");
   else say(`${S.side === "b" ? "Black" : "White"} to move. Click a point to place a stone.`);
+  review?.update();
 }
 
 async function play(vertex) {
@@ -197,6 +200,7 @@ async function restart(start) {
   S.start = start;
   S.moves = [];
   await refresh();
+  review.reset();
   render();
   // Playing white against the engine: it opens.
   if (engineTurn()) await genmove();
@@ -228,10 +232,13 @@ async function loadSgf() {
     return say("SGF refused: " + errors.join("; "), "error");
   }
   readPosition(lines);
-  S.start = `sfen ${S.size} ${S.rows.join("/")} ${S.side}`;
-  S.moves = [];
+  // The whole game, to step through (the server reads the record back); else its last position.
+  const loaded = loadedGame(lines);
+  S.start = loaded ? loaded.start : `sfen ${S.size} ${S.rows.join("/")} ${S.side}`;
+  S.moves = loaded ? loaded.moves : [];
   $("size").value = String(S.size);
   await refresh();
+  review.reset();
   render();
   say(`SGF loaded (${S.size}×${S.size}); ${S.side === "b" ? "black" : "white"} to move.`);
   startAnalysis();
@@ -246,6 +253,41 @@ async function main() {
     S.moves = engine.resumed.moves;
   }
   await refresh();
+  // The review board: stepping shows an earlier position; playing from it is a takeback.
+  const quiet = async () => {
+    S.gen++;
+    if (S.thinking) engine.stop();
+    await stopAnalysis();
+  };
+  review = attachReview({
+    engine,
+    S,
+    game: GAME,
+    beforeGraph: stopAnalysis,
+    jump: async (moves) => {
+      await quiet();
+      S.moves = moves;
+      await refresh();
+      render();
+      // The live analysis follows the board, but never holds up the graph's searches.
+      if (!review.computing()) startAnalysis();
+    },
+    playFrom: async () => {
+      await quiet();
+      $("colour").value = S.side;
+      $("auto").checked = true;
+      render();
+    },
+    load: async (start, moves) => {
+      await quiet();
+      S.start = start;
+      S.moves = moves;
+      await refresh();
+      $("size").value = String(S.size);
+      review.reset();
+      render();
+    },
+  });
   render();
   $("size").onchange = () => restart(empty(Number($("size").value)));
   $("new").onclick = () => restart(empty(Number($("size").value)));

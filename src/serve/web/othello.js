@@ -1,6 +1,7 @@
 // The Othello page: a protocol client (protocol/othello.md). The board comes from `d`, the
 // turned discs from `flips`, hints from `hint`, the exact endgame from `solve`.
 import { Engine, errorsIn, say, sayOver, showMoves, el, attempt, focusedSquare, gridNav, labelFrame, othelloResult, discsBy } from "/assets/engine.js";
+import { attachReview } from "/assets/review.js";
 
 const GAME = "othello";
 const $ = (id) => document.getElementById(id);
@@ -9,6 +10,7 @@ const NAME = { b: "Black", w: "White" };
 const SOLVE_EMPTIES = 20;
 const S = { start: "startpos", moves: [], human: "b", board: "", side: "b", legal: [], over: null, counts: [2, 2], thinking: false, gen: 0, flips: new Set(), hints: new Map(), hover: null };
 
+let review = null;
 const engine = new Engine({
   onError: (e) => say("Engine: " + e, "error"),
   onClose: () => say("The engine connection closed. Reload the page.", "error"),
@@ -91,6 +93,7 @@ function render() {
   else if (S.thinking) say(`Engine (${NAME[S.side].toLowerCase()}) is thinking…`);
   else if (S.side === S.human) say(`Your move (${NAME[S.human].toLowerCase()}).`);
   else say(`${NAME[S.side]} to move.`);
+  review?.update();
 }
 
 async function preview(name) {
@@ -164,6 +167,7 @@ async function restart(start) {
     S.moves = [];
   };
   if (!(await attempt(S, change, refresh, render))) return;
+  review.reset();
   const given = /\s([bw])\s*$/.exec(start);
   if (given && given[1] !== S.side && !S.over) {
     S.moves.push("pass");
@@ -227,6 +231,38 @@ async function main() {
     S.moves = engine.resumed.moves;
   }
   await refresh();
+  // The review board: stepping shows an earlier position; playing from it is a takeback.
+  const quiet = () => {
+    S.gen++;
+    if (S.thinking) engine.stop();
+    for (const id of ["hints", "solved", "announce"]) $(id).replaceChildren();
+  };
+  review = attachReview({
+    engine,
+    S,
+    game: GAME,
+    jump: async (moves, atEnd) => {
+      quiet();
+      S.moves = moves;
+      await refresh();
+      render();
+      if (atEnd && engine.mode !== "review") await maybeEngine();
+    },
+    playFrom: async () => {
+      quiet();
+      S.human = S.side;
+      $("side").value = S.side;
+      render();
+    },
+    load: async (start, moves) => {
+      quiet();
+      S.start = start;
+      S.moves = moves;
+      await refresh();
+      review.reset();
+      render();
+    },
+  });
   render();
   // Reloaded in the middle of its game while the engine was to move: it moves now (a game
   // opened for review waits for the player).

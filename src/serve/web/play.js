@@ -137,6 +137,11 @@ function render() {
   $("you").textContent = state.you;
   $("title").textContent = { othello: "Othello", go: "Go", quantumshogi: "Quantum shogi" }[state.game] + " for two";
   showMoves($("movelist"), state.moves);
+  // The room's game on an engine page's review board (a copy: stepping, the graph, play on).
+  if (/^[0-9a-f]{1,32}$/.test(params.get("room") || "")) {
+    $("review").href = `/${state.game}?review=${params.get("room")}`;
+    $("review").hidden = false;
+  }
   if (!(state.same_seat > 0 && !state.over)) $("announce").textContent = state.note || "";
   // Othello's end is worded as on the Othello page: the margin, empties to the winner.
   if (state.over && state.game === "othello" && !/ resigns$/.test(state.over)) sayOver(othelloResult(state.sfen.split(/\s+/)[0]), state.you);

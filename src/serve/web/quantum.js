@@ -1,6 +1,7 @@
 // The quantum shogi page: a protocol client. The board is redrawn from `d`'s QSFEN after every
 // action, the clickable squares come from `moves`, the engine's reply from `go movetime`.
 import { Engine, parseInfo, errorsIn, say, sayOver, showMoves, attempt, askPromotion, cancelPromotion, promotionOpen } from "/assets/engine.js";
+import { attachReview } from "/assets/review.js";
 import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed, kingWarning, captureText } from "/assets/qboard.js";
 
 const GAME = "quantumshogi";
@@ -27,6 +28,7 @@ const S = {
   info: null,
 };
 
+let review = null;
 const engine = new Engine({
   onError: (e) => say("Engine: " + e, "error"),
   onClose: (ev) => say("The engine connection closed" + (ev.reason ? ": " + ev.reason : "") + ". Reload the page.", "error"),
@@ -99,6 +101,7 @@ function render() {
   else if (humanToMove() && S.attacked.size) say(kingWarning(S.pos, S.attacked), "warn");
   else if (humanToMove()) say(`Your move (${NAME[S.human]}). Click a piece, then a highlighted square.`);
   else say(`${NAME[S.pos.side]} to move`);
+  review?.update();
 }
 
 async function play(move) {
@@ -242,6 +245,7 @@ async function restart(start) {
     S.moves = [];
   };
   if (!(await attempt(S, change, () => refresh(), render))) return;
+  review.reset();
   render();
   await maybeEngine();
 }
@@ -281,6 +285,43 @@ async function main() {
     S.moves = engine.resumed.moves;
   }
   await refresh();
+  // The review board: stepping shows an earlier position; playing from it is a takeback.
+  const quiet = () => {
+    S.gen++;
+    if (S.thinking) engine.stop();
+    S.demo = false;
+    $("demo").setAttribute("aria-pressed", "false");
+    cancelPromotion();
+    clearSelection();
+    clearAnalysis();
+  };
+  review = attachReview({
+    engine,
+    S,
+    game: GAME,
+    label: (i) => ((i % 2 === 0) === (S.firstSide === "b") ? "☗" : "☖"),
+    jump: async (moves, atEnd) => {
+      quiet();
+      S.moves = moves;
+      await refresh();
+      render();
+      if (atEnd && engine.mode !== "review") await maybeEngine();
+    },
+    playFrom: async () => {
+      quiet();
+      S.human = S.pos.side;
+      $("side").value = S.human;
+      render();
+    },
+    load: async (start, moves) => {
+      quiet();
+      S.start = start;
+      S.moves = moves;
+      await refresh();
+      review.reset();
+      render();
+    },
+  });
   render();
   // Reloaded in the middle of its game while the engine was to move: it moves now (a game
   // opened for review waits for the player).
