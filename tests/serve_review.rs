@@ -162,7 +162,8 @@ fn an_uploaded_record_is_read_back_and_a_bad_one_changes_nothing() {
             && refused[0].ends_with("refused (at most 262144)"),
         "{refused:?}"
     );
-    assert!(ask(&mut ws, "d").iter().any(|l| l == "sfen 9 ........./........./..O....../........./....X..../........./........./........./......... w"));
+    // The rest of it is never read, so the socket cannot go on (protocol/serve.md).
+    assert_eq!(ws.next(), Some(serve_support::Frame::Close(1009)));
 }
 
 #[test]
