@@ -6,9 +6,9 @@ use super::store::Ending;
 use crate::games::rules::Verdict;
 use crate::protocol::{Args, StartSpec};
 use crate::registry::Game;
-use crate::session::new_variant;
 use crate::session::options::Options;
 use crate::session::variant::{SessionError, Variant};
+use crate::session::{new_variant, Registered};
 
 pub struct Played {
     pub variant: Game,
@@ -120,12 +120,15 @@ impl Played {
             .map(|e| format!("{} by {}", e.result, e.reason))
     }
 
-    /// Go's `score` lines at the end of a game by two passes (protocol/go.md: the score with
-    /// the dead stones taken off, the komi, then `dead b ...` and `dead w ...`), for the rooms to
-    /// show as the Go page does; None for the other games, a game on or a resignation. The
-    /// judgement searches (a few seconds): the rooms keep what it says.
+    /// The lines of the game's own `score` command at the end (Go's, protocol/go.md: the score
+    /// with the dead stones taken off, the komi, then `dead b ...` and `dead w ...`), for the
+    /// rooms to show as the game's engine page does; None for a game without one, a game on or
+    /// a resignation. The judgement searches (a few seconds): the rooms keep what it says.
     pub fn score_report(&mut self) -> Option<Vec<String>> {
-        if self.variant != Game::Go || self.resigned.is_some() || self.over().is_none() {
+        if !self.variant.commands().contains(&"score")
+            || self.resigned.is_some()
+            || self.over().is_none()
+        {
             return None;
         }
         let mut lines = Vec::new();
