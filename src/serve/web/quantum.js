@@ -250,10 +250,9 @@ async function restart(start) {
   await maybeEngine();
 }
 
-// Takes back your last move and the engine's reply: back to your turn. With no move of yours
-// to take back (you play gote and the engine has just opened) nothing is taken back, and the
-// engine keeps its move (or makes it again).
-async function takeBack() {
+// Stops whatever the page was doing (the engine's search, the demo, a half-made move, the
+// analysis) before the game is taken back or stepped through.
+function quiet() {
   S.gen++;
   if (S.thinking) engine.stop();
   S.demo = false;
@@ -261,6 +260,13 @@ async function takeBack() {
   cancelPromotion();
   clearSelection();
   clearAnalysis();
+}
+
+// Takes back your last move and the engine's reply: back to your turn. With no move of yours
+// to take back (you play gote and the engine has just opened) nothing is taken back, and the
+// engine keeps its move (or makes it again).
+async function takeBack() {
+  quiet();
   const saved = S.moves.slice();
   let mine = false;
   while (S.moves.length && !mine) {
@@ -286,15 +292,6 @@ async function main() {
   }
   await refresh();
   // The review board: stepping shows an earlier position; playing from it is a takeback.
-  const quiet = () => {
-    S.gen++;
-    if (S.thinking) engine.stop();
-    S.demo = false;
-    $("demo").setAttribute("aria-pressed", "false");
-    cancelPromotion();
-    clearSelection();
-    clearAnalysis();
-  };
   review = attachReview({
     engine,
     S,
