@@ -3,28 +3,21 @@
 
 mod serve_support;
 
-use std::process::Command;
+use std::ffi::OsStr;
+
+const SHOTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/screenshots");
 
 #[test]
 #[ignore = "needs chromium and playwright: apt-get install chromium fonts-ipafont-gothic; pip install playwright"]
 fn pages_in_chromium() {
     // 32 sessions, 24 of them for one client address: the hostile test opens 20 tabs at once.
     let server = serve_support::Server::start(32);
-    let root = env!("CARGO_MANIFEST_DIR");
-    let out = Command::new("python3")
-        .arg(format!("{root}/tests/browser/test_pages.py"))
-        .arg(&server.url)
-        .arg(format!("{root}/docs/screenshots"))
-        .arg(serve_support::BIN)
-        .output()
-        .expect("run python3");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    println!("{stdout}");
-    assert!(
-        out.status.success(),
-        "browser test failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let args = [
+        server.url.as_ref(),
+        SHOTS.as_ref(),
+        OsStr::new(serve_support::BIN),
+    ];
+    let stdout = serve_support::browser_script("test_pages.py", &args);
     assert!(stdout.contains("ok hostile"));
 }
 
@@ -32,20 +25,11 @@ fn pages_in_chromium() {
 #[ignore = "needs chromium and playwright: apt-get install chromium fonts-ipafont-gothic; pip install playwright"]
 fn page_defects_in_chromium() {
     let server = serve_support::Server::start(32);
-    let root = env!("CARGO_MANIFEST_DIR");
-    let out = Command::new("python3")
-        .arg(format!("{root}/tests/browser/test_defects.py"))
-        .arg(&server.url)
-        .arg(format!("{root}/docs/screenshots"))
-        .arg(serve_support::BIN)
-        .output()
-        .expect("run python3");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    println!("{stdout}");
-    assert!(
-        out.status.success(),
-        "browser test failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let args = [
+        server.url.as_ref(),
+        SHOTS.as_ref(),
+        OsStr::new(serve_support::BIN),
+    ];
+    let stdout = serve_support::browser_script("test_defects.py", &args);
     assert!(stdout.contains("ok all"));
 }

@@ -4,25 +4,13 @@
 
 mod serve_support;
 
-use std::process::Command;
+use std::ffi::OsStr;
 
 #[test]
 #[ignore = "needs chromium and playwright: apt-get install chromium; pip install playwright"]
 fn review_in_chromium() {
     let server = serve_support::Server::start(8);
-    let root = env!("CARGO_MANIFEST_DIR");
-    let out = Command::new("python3")
-        .arg(format!("{root}/tests/browser/test_review.py"))
-        .arg(&server.url)
-        .arg(serve_support::BIN)
-        .output()
-        .expect("run python3");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    println!("{stdout}");
-    assert!(
-        out.status.success(),
-        "browser test failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let args = [server.url.as_ref(), OsStr::new(serve_support::BIN)];
+    let stdout = serve_support::browser_script("test_review.py", &args);
     assert!(stdout.contains("ok review"));
 }

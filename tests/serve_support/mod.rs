@@ -374,3 +374,22 @@ impl Server {
         Server::spawn(max_sessions, args)
     }
 }
+
+/// Runs `tests/browser/<script>` with `args` (chromium through playwright) and returns its
+/// stdout, printed for the test's log; a script that fails fails the test with both outputs.
+pub fn browser_script(script: &str, args: &[&std::ffi::OsStr]) -> String {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = Command::new("python3")
+        .arg(format!("{root}/tests/browser/{script}"))
+        .args(args)
+        .output()
+        .expect("run python3");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    println!("{stdout}");
+    assert!(
+        out.status.success(),
+        "browser test failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
