@@ -271,6 +271,46 @@ fn optional_commands_go_only_to_engines_that_list_them() {
     assert!(got.iter().any(|l| l.ends_with("genmove black")), "{got:?}");
 }
 
+/// `genmove = "kgs-genmove_cleanup"` asks for every move with KGS's cleanup command (for engines
+/// that pass with dead stones on the board under `genmove`, while the Go referee counts them).
+#[test]
+fn the_cleanup_command_asks_for_the_moves_when_configured() {
+    let cleanup = |mode| {
+        move |dir: &Path| {
+            fake(dir, "good", "good", 0)
+                + &fake_gtp(dir, "gtp", mode, 0)
+                    .replace("stderr", "genmove = \"kgs-genmove_cleanup\"\nstderr")
+        }
+    };
+    let run = gtp_match(
+        "gtp-cleanup",
+        cleanup("good"),
+        &["good", "gtp"],
+        "games = 2\nbyoyomi_ms = 2000",
+    );
+    assert_eq!(run.results.len(), 2, "{}", run.output);
+    let got = received(&run.dir, "gtp");
+    assert!(
+        got.iter().any(|l| l.ends_with("kgs-genmove_cleanup black")),
+        "{got:?}"
+    );
+    assert!(!got.iter().any(|l| l.contains(" genmove ")), "{got:?}");
+
+    // An engine that does not list the command is refused at its start, not mid-game.
+    let dir = scratch("gtp-cleanup-unlisted");
+    let text = format!(
+        "{}[match]\nvariant = \"othello\"\nengines = [\"good\", \"gtp\"]\n\
+         games = 2\nbyoyomi_ms = 500\ntimeout_ms = 2000\n",
+        cleanup("nocommands")(&dir)
+    );
+    let (result, _) = try_run(&dir, &text);
+    let err = result.expect_err("the match must not run").to_string();
+    assert!(
+        err.contains("`kgs-genmove_cleanup` (its `genmove` setting) is not in its `list_commands`"),
+        "{err}"
+    );
+}
+
 #[test]
 fn configuration_errors_name_the_problem() {
     let dir = scratch("gtp-config");

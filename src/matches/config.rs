@@ -42,6 +42,31 @@ pub struct EngineConfig {
     /// commands, its moves are not timed, and only `timeout_ms` bounds each one.
     #[serde(default)]
     pub untimed: bool,
+    /// GTP: the command that asks for a move.
+    #[serde(default)]
+    pub genmove: Genmove,
+}
+
+/// How a GTP engine is asked for its move. The Go referee counts every stone on the board alive,
+/// so an engine that passes with dead stones still on it (Pachi under `genmove`) is asked with
+/// KGS's cleanup command instead, under which it takes them off first (Pachi's
+/// `pass_all_alive`), as GNU Go does with `--capture-all-dead`.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+pub enum Genmove {
+    #[default]
+    #[serde(rename = "genmove")]
+    Genmove,
+    #[serde(rename = "kgs-genmove_cleanup")]
+    KgsCleanup,
+}
+
+impl Genmove {
+    pub fn command(self) -> &'static str {
+        match self {
+            Genmove::Genmove => "genmove",
+            Genmove::KgsCleanup => "kgs-genmove_cleanup",
+        }
+    }
 }
 
 /// The protocol an engine speaks: USI (ryoshi's own, the default) or GTP (GNU Go, GRhino, Edax,
@@ -361,6 +386,9 @@ pub enum ConfigError {
     /// `untimed` for a USI engine.
     #[error("engine `{0}`: `untimed` is for GTP engines (a USI engine needs a limit)")]
     UntimedUsi(String),
+    /// `genmove` for a USI engine.
+    #[error("engine `{0}`: `genmove` is for GTP engines")]
+    GenmoveUsi(String),
     /// `board_size` or `komi` (the key) for a game without it (the games with it, named).
     #[error("[match]: `{key}` is for variant {games} only")]
     NotForVariant { key: &'static str, games: String },
@@ -543,6 +571,9 @@ impl Config {
             }
             if engine.protocol == Protocol::Usi && engine.untimed {
                 return Err(ConfigError::UntimedUsi(engine.name.clone()));
+            }
+            if engine.protocol == Protocol::Usi && engine.genmove != Genmove::Genmove {
+                return Err(ConfigError::GenmoveUsi(engine.name.clone()));
             }
             if engine.protocol == Protocol::Gtp && !engine.options.is_empty() {
                 return Err(ConfigError::GtpOptions(engine.name.clone()));
@@ -845,6 +876,17 @@ byoyomi_ms = 100
         refused(
             &BASE.replace("cmd = \"b\"", "cmd = \"b\"\nuntimed = true"),
             "engine `b`: `untimed` is for GTP engines",
+        );
+        refused(
+            &BASE.replace(
+                "cmd = \"b\"",
+                "cmd = \"b\"\ngenmove = \"kgs-genmove_cleanup\"",
+            ),
+            "engine `b`: `genmove` is for GTP engines",
+        );
+        refused(
+            &BASE.replace("cmd = \"b\"", "cmd = \"b\"\ngenmove = \"cleanup\""),
+            "unknown variant `cleanup`",
         );
         refused(
             &BASE

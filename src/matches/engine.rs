@@ -47,6 +47,8 @@ pub struct Engine {
     lines: Receiver<Option<String>>,
     /// Option names the engine declared at `usi`; a GTP engine's `list_commands`.
     pub declared: Vec<String>,
+    /// GTP: the command that asks for a move (`genmove` unless configured otherwise).
+    pub(super) genmove: &'static str,
     /// The id of the next GTP command (answers to earlier ones are skipped).
     pub(super) next_id: u64,
     /// The process has been waited for: its id may be reused, so no more group kills.
@@ -179,6 +181,7 @@ impl Engine {
             stdin,
             lines,
             declared: Vec::new(),
+            genmove: "genmove",
             next_id: 1,
             reaped: false,
             synced: false,

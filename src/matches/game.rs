@@ -533,7 +533,8 @@ fn one_move(
 }
 
 /// Asks a GTP engine for its move: it is told the moves since its last one (a refused one is
-/// [`Failure::Refused`]), its clock (`time_left`), then `genmove`.
+/// [`Failure::Refused`]), its clock (`time_left`), then `genmove` (or its configured cleanup
+/// command).
 fn ask_gtp(
     ctx: &Context,
     engine: &mut Engine,
@@ -561,7 +562,7 @@ fn ask_gtp(
     };
     let t0 = Instant::now();
     let deadline = t0 + allowance.unwrap_or(timeout);
-    let command = format!("genmove {}", gtp::colour(side));
+    let command = format!("{} {}", engine.genmove, gtp::colour(side));
     let reply = asked
         .and_then(|_| engine.gtp(&command, deadline, &ctx.stop))
         .map(|answer| match answer {

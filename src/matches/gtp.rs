@@ -48,6 +48,14 @@ impl Engine {
         match engine.gtp("list_commands", deadline, stop)? {
             Ok(list) => {
                 engine.declared = list.split_whitespace().map(str::to_string).collect();
+                engine.genmove = engine_config.genmove.command();
+                // `genmove` is required of every GTP engine; only another command is checked.
+                if engine.genmove != "genmove" && !engine.knows(engine.genmove) {
+                    return Err(Failure::Refused(format!(
+                        "`{}` (its `genmove` setting) is not in its `list_commands`",
+                        engine.genmove
+                    )));
+                }
                 Ok(engine)
             }
             Err(why) => Err(Failure::Refused(format!("`list_commands`: ? {why}"))),

@@ -14,7 +14,8 @@ usage: fake_gtp.py MODE [N] [STARTS_LOG]
   stale           perfect play, but each answer to `genmove` follows a stray answer `=999 9`
                   and a line of noise, which the runner must skip
   mute            never answers `list_commands`
-  nocommands      lists only the required commands (no time_settings, time_left, final_score)
+  nocommands      lists only the required commands (no time_settings, time_left, final_score,
+                  kgs-genmove_cleanup, which otherwise plays as genmove does)
 STARTS_LOG: a file that gets one line per process start (to count restarts).
 Every line received is echoed to stderr as `<< line`.
 """
@@ -29,7 +30,7 @@ if len(sys.argv) > 3:
 
 REQUIRED = ["protocol_version", "name", "version", "known_command", "list_commands", "quit",
             "boardsize", "clear_board", "komi", "play", "genmove"]
-OPTIONAL = ["time_settings", "time_left", "final_score"]
+OPTIONAL = ["time_settings", "time_left", "final_score", "kgs-genmove_cleanup"]
 
 
 def say(text):
@@ -69,7 +70,7 @@ for raw in sys.stdin:
             continue
         pile -= int(args[1])
         say(ok)
-    elif cmd == "genmove":
+    elif cmd in ("genmove", "kgs-genmove_cleanup"):
         genmoves += 1
         if mode == "crash" and genmoves == n:
             sys.exit(3)
