@@ -156,18 +156,16 @@ pub fn play(ctx: &Context, job: &Fixture, slots: &mut Slots) -> Option<FinishedG
         engine_scores: Vec::new(),
         lost: [false; 2],
     };
-    if let Err(e) = referee.set_start(job.opening.sfen.as_deref()) {
-        let detail = e.to_string();
-        return Some(finish_early(
-            game,
-            referee.as_ref(),
-            Reason::BadOpening,
-            detail,
-        ));
-    }
-    game.start_position = referee.position();
-    if let Err(e) = job.opening.replay(referee.as_mut()) {
-        let detail = e.to_string();
+    let opened = referee
+        .set_start(job.opening.sfen.as_deref())
+        .map_err(|e| e.to_string())
+        .and_then(|()| {
+            game.start_position = referee.position();
+            job.opening
+                .replay(referee.as_mut())
+                .map_err(|e| e.to_string())
+        });
+    if let Err(detail) = opened {
         return Some(finish_early(
             game,
             referee.as_ref(),
