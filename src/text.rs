@@ -3,6 +3,20 @@
 //! Every front end (USI, GTP, NBoard, the pages) and the games' own parsers quote what the user
 //! typed through these, so that no error line echoes control bytes or megabytes.
 
+/// A score as GTP writes it, black's lead: `B+3.5`, `W+12`, `0` (rounded to three decimals, so
+/// that a komi such as 0.1 prints as written). Go's `score` and `final_score`, its records, and
+/// the match runner's results (Othello's disc difference too) all write it so.
+pub fn gtp_score(lead: f64) -> String {
+    let points = (lead.abs() * 1000.0).round() / 1000.0;
+    if points == 0.0 {
+        "0".to_string()
+    } else if lead > 0.0 {
+        format!("B+{points}")
+    } else {
+        format!("W+{points}")
+    }
+}
+
 /// Most characters of user text an error message quotes.
 pub const QUOTE_CHARS: usize = 40;
 
@@ -66,4 +80,18 @@ pub fn sanitize_message(message: &str) -> String {
         out.push(c);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::gtp_score;
+
+    #[test]
+    fn scores_print_as_gtp_writes_them() {
+        assert_eq!(gtp_score(3.5), "B+3.5");
+        assert_eq!(gtp_score(-12.0), "W+12");
+        assert_eq!(gtp_score(0.0), "0");
+        assert_eq!(gtp_score(7.0 - 0.1), "B+6.9");
+        assert_eq!(gtp_score(-(20.0 - 13.3)), "W+6.7");
+    }
 }

@@ -193,7 +193,7 @@ pub fn go_judge() -> Result<(), BenchError> {
         println!(
             "ply {:>3}: {wall:>6.0} ms ({cpu:.0} ms cpu), {}",
             cut_record.moves.len(),
-            crate::go::score::format_score(score)
+            crate::text::gtp_score(score)
         );
         total = (total.0 + wall, total.1 + cpu);
     }

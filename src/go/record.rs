@@ -563,7 +563,7 @@ impl Recordable for Record {
     /// (`max_plies`).
     fn result_tag(end: GameEnd, score: Option<f64>) -> String {
         match (score, end.verdict) {
-            (Some(lead), _) => super::score::format_score(lead),
+            (Some(lead), _) => crate::text::gtp_score(lead),
             (None, Verdict::Draw) => "Void".into(),
             (None, Verdict::Win(side)) => {
                 let winner = if side == Side::First { "B" } else { "W" };

@@ -308,19 +308,6 @@ pub fn area_score(board: &Board, judgement: &Judgement, komi: f64) -> f64 {
     (area[0] - area[1]) as f64 - komi
 }
 
-/// GTP's form of a score: `B+3.5`, `W+12`, `0` (rounded to three decimals, so that a komi
-/// such as 0.1 prints as written).
-pub fn format_score(score: f64) -> String {
-    let points = (score.abs() * 1000.0).round() / 1000.0;
-    if points == 0.0 {
-        "0".to_string()
-    } else if score > 0.0 {
-        format!("B+{points}")
-    } else {
-        format!("W+{points}")
-    }
-}
-
 /// For `kgs-genmove_cleanup`: a move of `color` that takes a liberty of an opponent block the
 /// judgement calls dead (the block with the fewest liberties first, then scanning order),
 /// never self-atari unless it captures; `None` when no such move exists.
@@ -351,18 +338,4 @@ pub fn capture_dead(
         }
     }
     None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::format_score;
-
-    #[test]
-    fn scores_print_as_gtp_writes_them() {
-        assert_eq!(format_score(3.5), "B+3.5");
-        assert_eq!(format_score(-12.0), "W+12");
-        assert_eq!(format_score(0.0), "0");
-        assert_eq!(format_score(7.0 - 0.1), "B+6.9");
-        assert_eq!(format_score(-(20.0 - 13.3)), "W+6.7");
-    }
 }

@@ -163,7 +163,7 @@ impl Adapter for GoVariant {
                 life: vec![score::Life::None; board.len()],
             };
             let total = score::area_score(board, &all_alive, komi);
-            tags.result = Some(score::format_score(total));
+            tags.result = Some(crate::text::gtp_score(total));
         }
         go_record::from_position(&record.game, tags)
     }
@@ -199,7 +199,7 @@ impl GoVariant {
                 .collect()
         };
         Ok(vec![
-            format!("score {} komi {komi}", score::format_score(total)),
+            format!("score {} komi {komi}", crate::text::gtp_score(total)),
             format!("dead b{}", dead(Color::Black)),
             format!("dead w{}", dead(Color::White)),
         ])

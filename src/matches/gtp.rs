@@ -222,17 +222,6 @@ pub fn parse_score(text: &str) -> Option<f64> {
     Some(sign * value)
 }
 
-/// Black's lead written as `final_score` writes it.
-pub fn format_score(lead: f64) -> String {
-    if lead == 0.0 {
-        "0".into()
-    } else if lead > 0.0 {
-        format!("B+{lead}")
-    } else {
-        format!("W+{}", -lead)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -305,8 +294,5 @@ mod tests {
         for bad in ["", "B+", "B+x", "Jigo", "B+inf", "X+3"] {
             assert_eq!(parse_score(bad), None, "{bad}");
         }
-        assert_eq!(format_score(2.5), "B+2.5");
-        assert_eq!(format_score(-7.0), "W+7");
-        assert_eq!(format_score(0.0), "0");
     }
 }

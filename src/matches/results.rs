@@ -141,7 +141,7 @@ pub fn json_line(config: &Config, game: &FinishedGame, record: Option<&Path>) ->
     // games keep their form.
     let mut value = value;
     if let (Some(score), Some(map)) = (game.score, value.as_object_mut()) {
-        map.insert("score".into(), json!(super::gtp::format_score(score)));
+        map.insert("score".into(), json!(crate::text::gtp_score(score)));
         if !game.engine_scores.is_empty() {
             let checks: Vec<serde_json::Value> = game
                 .engine_scores
@@ -270,7 +270,7 @@ pub fn record_text(config: &Config, game: &FinishedGame) -> String {
         let _ = writeln!(s, "Detail: {detail}");
     }
     if let Some(score) = game.score {
-        let _ = writeln!(s, "Score: {}", super::gtp::format_score(score));
+        let _ = writeln!(s, "Score: {}", crate::text::gtp_score(score));
     }
     for e in &game.engine_scores {
         let verdict = if e.agrees { "agrees" } else { "disagrees" };

@@ -13,7 +13,7 @@ impl Gtp {
         let komi = self.komi + self.handicap_compensation() as f64;
         let board = self.game.board.clone();
         let j = self.judgement();
-        Ok(score::format_score(score::area_score(&board, j, komi)))
+        Ok(crate::text::gtp_score(score::area_score(&board, j, komi)))
     }
 
     pub(super) fn final_status_list(&mut self, status: &str) -> Result<String, Failure> {
