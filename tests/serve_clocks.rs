@@ -87,6 +87,12 @@ fn a_flag_falls_with_nobody_moving_and_the_game_is_lost_on_time() {
     // Stored so: the archive lists it as a loss on time.
     let games = server.get("/games", "");
     assert!(games.contains("black wins by time forfeit"), "{games}");
+    // The record says it where its format can: Go's SGF, with the time control.
+    let (mut a, id, _, _) = new_room(&server, "new=go&clock=1%2B0");
+    a.send("move E5");
+    state(&mut a, |s| !s["over"].is_null());
+    let sgf = server.get(&format!("/record/{id}"), "");
+    assert!(sgf.contains("(;TM[1]OT[0 fischer]RE[B+T]"), "{sgf}");
 }
 
 #[test]
