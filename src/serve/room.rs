@@ -641,6 +641,39 @@ mod tests {
     }
 
     #[test]
+    fn passes_are_moves_for_the_clock() {
+        // As above: black's a1 leaves white no move, and the rules pass for white at once.
+        let board = format!(
+            "-OXXXXXX{}---XX------XX---{}-OXXXXXX",
+            "-".repeat(16),
+            "-".repeat(16)
+        );
+        let (mut room, _) = Room::new(Game::Othello, Some(vec![board, "b".into()])).unwrap();
+        room.clock = Some(Clock::new(ClockSpec::parse("10+2").unwrap()));
+        let next = room.played(Seat::First, "a1").unwrap();
+        // The first move is not timed; white's pass is made at once and earns its increment.
+        let clock = room.clock_after(&next, 1_000).unwrap().unwrap();
+        assert_eq!(clock.left, [10_000, 12_000]);
+        assert_eq!(clock.running, Some((0, 1_000)));
+        room.take(next, Some((0, "a1")));
+        room.clock = Some(clock);
+        let next = room.played(Seat::First, "a8").unwrap();
+        let clock = room.clock_after(&next, 4_000).unwrap().unwrap();
+        assert_eq!(clock.left[0], 9_000, "3 s charged, 2 s added");
+        // Late: the flag falls instead of the move.
+        assert_eq!(room.clock_after(&next, 11_001), Err(0));
+        // Go's pass is charged like any move.
+        let (mut room, _) = Room::new(Game::Go, None).unwrap();
+        room.clock = Some(Clock::new(ClockSpec::parse("0b5x2").unwrap()));
+        room.play(Seat::First, "E5").unwrap();
+        room.clock.as_mut().unwrap().start(1, 0);
+        let next = room.played(Seat::Second, "pass").unwrap();
+        let clock = room.clock_after(&next, 7_000).unwrap().unwrap();
+        // 7 s: the first 5 s period is used up, the move is in the second.
+        assert_eq!((clock.periods[1], clock.running), (1, Some((0, 7_000))));
+    }
+
+    #[test]
     fn go_ends_after_two_passes() {
         let (mut room, _) = Room::new(Game::Go, None).unwrap();
         room.play(Seat::First, "E5").unwrap();
