@@ -64,6 +64,7 @@ fn a_flag_falls_with_nobody_moving_and_the_game_is_lost_on_time() {
     assert_eq!(s["clock"]["running"], "white", "{s}");
     let over = state(&mut b, |s| !s["over"].is_null());
     let waited = moved.elapsed();
+    println!("the flag of a 1 s clock fell {waited:?} after the move was sent");
     assert_eq!(over["over"], "black wins by time forfeit", "{over}");
     assert!(
         waited >= Duration::from_millis(900) && waited < Duration::from_secs(3),
