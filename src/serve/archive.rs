@@ -162,6 +162,12 @@ pub fn record(store: &Store, id: &str) -> Answer {
         });
     match played {
         Ok(text) => {
+            let text = match store.load_clock(id) {
+                Ok(Some(clock)) => {
+                    super::clock::with_time_control(variant.record_format(), &text, &clock)
+                }
+                _ => text,
+            };
             let (content_type, ext) = record_kind(variant);
             // Ids are the server's own hex, so the name needs no quoting.
             let name: String = id.chars().filter(char::is_ascii_alphanumeric).collect();

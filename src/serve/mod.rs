@@ -11,6 +11,7 @@
 //! take. This file starts the server and owns the state they share.
 
 mod archive;
+mod clock;
 pub(crate) mod http;
 mod limits;
 mod played;
@@ -156,6 +157,22 @@ pub fn bind(config: &Config) -> Result<TcpListener, ServeError> {
     })
 }
 
+/// The rooms' clocks: the time the server was down is charged to nobody (protocol/serve.md), and
+/// one thread lets the flags fall.
+fn start_clocks(server: &Arc<Server>) {
+    clock::set_boot(store::now_ms());
+    if let Err(e) = room::arm_stored_clocks(&server.store) {
+        eprintln!("ryoshi serve: the rooms' clocks cannot be read: {e}");
+    }
+    let server = Arc::clone(server);
+    let spawned = thread::Builder::new()
+        .name("clocks".into())
+        .spawn(move || clock::run(store::now_ms, |id| room::clock_due(&server.store, id)));
+    if spawned.is_err() {
+        eprintln!("ryoshi serve: cannot start the clocks' thread; flags fall only at a move");
+    }
+}
+
 /// Answers connections until the process is stopped.
 pub fn serve(listener: TcpListener, config: &Config, port: u16, store: Store) {
     let mut gate = Gate::new(&config.host, port);
@@ -173,6 +190,7 @@ pub fn serve(listener: TcpListener, config: &Config, port: u16, store: Store) {
         sockets: Mutex::new(Vec::new()),
         per_address: Mutex::new(ahash::AHashMap::new()),
     });
+    start_clocks(&server);
     {
         let server = Arc::clone(&server);
         let spawned = thread::Builder::new()

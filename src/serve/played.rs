@@ -18,6 +18,8 @@ pub struct Played {
     pub game: Box<dyn Variant>,
     /// The seat (0 or 1) that resigned.
     pub resigned: Option<usize>,
+    /// The seat (0 or 1) whose flag fell (rooms' clocks).
+    pub flagged: Option<usize>,
 }
 
 /// `startpos` or `sfen <fields>`, as a `position` command writes it.
@@ -57,6 +59,7 @@ impl Played {
             moves,
             game,
             resigned: None,
+            flagged: None,
         })
     }
 
@@ -66,6 +69,7 @@ impl Played {
         moves.push(mv.to_string());
         let mut played = Played::new(self.variant, Some(self.start.clone()), moves)?;
         played.resigned = self.resigned;
+        played.flagged = self.flagged;
         Ok(played)
     }
 
@@ -95,6 +99,13 @@ impl Played {
             return Some(Ending {
                 result: format!("{} wins", names[1 - seat.min(1)]),
                 reason: "resignation".into(),
+            });
+        }
+        if let Some(seat) = self.flagged {
+            // protocol/match.md's reason for a fallen flag.
+            return Some(Ending {
+                result: format!("{} wins", names[1 - seat.min(1)]),
+                reason: crate::games::rules::Reason::TimeForfeit.to_string(),
             });
         }
         let end = self.game.view(&self.options).game_end()?;
@@ -127,6 +138,7 @@ impl Played {
     pub fn score_report(&mut self) -> Option<Vec<String>> {
         if !self.variant.commands().contains(&"score")
             || self.resigned.is_some()
+            || self.flagged.is_some()
             || self.over().is_none()
         {
             return None;

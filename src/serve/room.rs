@@ -8,8 +8,9 @@
 //! lock; the table's lock is held only to find, add or drop a room, never while a game is
 //! replayed or its state rendered.
 
+use super::clock::{self, Clock, ClockSpec};
 use super::played::{parse_start, start_text, Played};
-use super::store::{token_hash, Store, StoreError, StoredGame};
+use super::store::{now_ms, token_hash, Store, StoreError, StoredGame};
 use super::tab::Socket;
 use crate::protocol::StartSpec;
 use crate::registry::Game;
@@ -116,6 +117,8 @@ struct Room {
     note: Option<String>,
     /// The game's `score` lines once it ended by two passes (Go), judged once.
     score: Option<Vec<String>>,
+    /// The clocks of a timed room.
+    clock: Option<Clock>,
 }
 
 /// A connection's hold on its room: the room stays in memory while someone holds it.
@@ -135,16 +138,18 @@ impl Room {
             watchers: Vec::new(),
             note: None,
             score: None,
+            clock: None,
         };
         Ok((room, tokens))
     }
 
-    /// The room as stored, its moves replayed.
-    fn from_stored(stored: StoredGame) -> Option<Room> {
+    /// The room as stored, its moves replayed, with its clock.
+    fn from_stored(stored: StoredGame, clock: Option<Clock>) -> Option<Room> {
         let variant = Game::named(&stored.game)?;
         let start = parse_start(&stored.start)?;
         let mut played = Played::new(variant, Some(start), stored.moves).ok()?;
         played.resigned = stored.resigned;
+        played.flagged = clock.as_ref().and_then(|c| c.flagged);
         let score = played.score_report();
         Some(Room {
             id: stored.id,
@@ -153,6 +158,7 @@ impl Room {
             watchers: Vec::new(),
             note: None,
             score,
+            clock: clock.map(Clock::resumed),
         })
     }
 
@@ -202,6 +208,7 @@ impl Room {
             "warnings": warnings,
             "connected": [self.connections(Seat::First) > 0, self.connections(Seat::Second) > 0],
             "score": self.score,
+            "clock": self.clock.as_ref().map(|c| c.json(names, now_ms())),
         })
     }
 
@@ -283,6 +290,56 @@ impl Room {
         };
     }
 
+    /// The clock after `next` is taken at `now` (the side to move's move, an automatic pass
+    /// after it, or a resignation), or the side whose flag fell before it came.
+    fn clock_after(&self, next: &Played, now: i64) -> Result<Option<Clock>, usize> {
+        let Some(mut clock) = self.clock.clone() else {
+            return Ok(None);
+        };
+        if let Some(side) = clock.fallen(now) {
+            return Err(side);
+        }
+        if next.resigned.is_none() {
+            let mover = self.played.turn();
+            if !clock.moved(mover, now) {
+                return Err(mover);
+            }
+            // Othello's automatic pass is the opponent's move, made at once.
+            for _ in self.played.moves.len() + 1..next.moves.len() {
+                clock.start(1 - mover, now);
+                let _ = clock.moved(1 - mover, now);
+            }
+        }
+        match next.over() {
+            None => clock.start(next.turn(), now),
+            Some(_) => clock.stop(),
+        }
+        Ok(Some(clock))
+    }
+
+    /// `side`'s flag falls: the game ends on time, stored before anyone is shown it.
+    fn fall(&mut self, store: &Store, side: usize) -> Result<Vec<(Socket, String)>, RoomError> {
+        let mut clock = self.clock.clone().ok_or(RoomError::NoSuchGame)?;
+        clock.fall(side);
+        self.played.flagged = Some(side);
+        let stored = store.set_moves_and_clock(
+            &self.id,
+            self.played.moves.len(),
+            &[],
+            self.played.resigned,
+            self.played.ending().as_ref(),
+            Some(&clock),
+        );
+        if let Err(e) = stored {
+            self.played.flagged = None;
+            return Err(RoomError::Unsaved(e));
+        }
+        self.clock = Some(clock);
+        self.note = None;
+        clock::arm(&self.id, None);
+        Ok(self.broadcast())
+    }
+
     #[cfg(test)]
     fn play(&mut self, seat: Seat, mv: &str) -> Result<(), RoomError> {
         let next = self.played(seat, mv)?;
@@ -335,9 +392,14 @@ pub fn create(
     store: &Store,
     variant: Game,
     start: Option<Vec<String>>,
+    clock: Option<ClockSpec>,
 ) -> Result<(String, [String; 2]), RoomError> {
-    let (room, tokens) = Room::new(variant, start)?;
+    let (mut room, tokens) = Room::new(variant, start)?;
+    room.clock = clock.map(Clock::new);
     store.create(&room.stored()).map_err(RoomError::Store)?;
+    if let Some(clock) = &room.clock {
+        store.set_clock(&room.id, clock).map_err(RoomError::Store)?;
+    }
     let id = room.id.clone();
     insert(&mut ROOMS.lock(), &id, Arc::new(Mutex::new(room)));
     Ok((id, tokens))
@@ -354,7 +416,8 @@ fn hold(store: &Store, id: &str) -> Result<Held, RoomError> {
         .map_err(RoomError::Store)?
         .filter(|g| g.kind == "room")
         .ok_or(RoomError::NoSuchGame)?;
-    let room = Room::from_stored(stored).ok_or(RoomError::NoSuchGame)?;
+    let clock = store.load_clock(id).map_err(RoomError::Store)?;
+    let room = Room::from_stored(stored, clock).ok_or(RoomError::NoSuchGame)?;
     let mut rooms = ROOMS.lock();
     // Another connection may have read it back meanwhile: theirs is the room.
     if let Some(room) = rooms.get(id) {
@@ -455,19 +518,29 @@ pub fn message(store: &Store, held: &Held, seat: Seat, text: &str, socket: &Sock
             _ => Err(RoomError::UnknownCommand(text.trim().into())),
         };
         next.and_then(|(next, mv)| {
+            let clock = match room.clock_after(&next, now_ms()) {
+                Ok(clock) => clock,
+                // The flag fell before the move came: the game is lost on time instead.
+                Err(side) => return room.fall(store, side),
+            };
             // On disk before anyone is shown it.
             let from = room.played.moves.len();
             store
-                .set_moves(
+                .set_moves_and_clock(
                     &room.id,
                     from,
                     &next.moves[from..],
                     next.resigned,
                     next.ending().as_ref(),
+                    clock.as_ref(),
                 )
                 .map_err(RoomError::Unsaved)?;
             let mover = seat.index().zip(mv);
             room.take(next, mover);
+            if let Some(clock) = clock {
+                clock::arm(&room.id, clock.deadline());
+                room.clock = Some(clock);
+            }
             Ok(room.broadcast())
         })
     };
@@ -479,6 +552,50 @@ pub fn message(store: &Store, held: &Held, seat: Seat, text: &str, socket: &Sock
         }
         Err(why) => socket.error(&why.to_string()),
     }
+}
+
+/// The timer's call when the room `id`'s running side may have run out of time: its flag falls
+/// (stored, then shown), or the room's next deadline is set when a move came meanwhile.
+pub fn clock_due(store: &Store, id: &str) {
+    let Ok(held) = hold(store, id) else {
+        return;
+    };
+    let sends = {
+        let mut room = held.0.lock();
+        let Some(clock) = room.clock.clone() else {
+            return;
+        };
+        match clock.fallen(now_ms()) {
+            None => {
+                clock::arm(id, clock.deadline());
+                return;
+            }
+            Some(side) => match room.fall(store, side) {
+                Ok(sends) => sends,
+                Err(e) => {
+                    // The store refused: tried again in a second, the game still on meanwhile.
+                    eprintln!("ryoshi serve: room {id}: the flag could not be stored: {e}");
+                    clock::arm(id, Some(now_ms() + 1000));
+                    return;
+                }
+            },
+        }
+    };
+    drop(held);
+    for (to, line) in sends {
+        to.offer_line(&line);
+    }
+}
+
+/// Arms the timer for every stored room whose clock runs (at the server's start: their time
+/// resumes from the start, see [`Clock::resumed`]).
+pub fn arm_stored_clocks(store: &Store) -> Result<(), StoreError> {
+    for id in store.running_clocks()? {
+        if let Some(clock) = store.load_clock(&id)? {
+            clock::arm(&id, clock.resumed().deadline());
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -521,6 +638,39 @@ mod tests {
         let (mut room, _) = Room::new(Game::Go, None).unwrap();
         room.play(Seat::First, "E5").unwrap();
         assert_eq!(room.played.moves, ["E5"]);
+    }
+
+    #[test]
+    fn passes_are_moves_for_the_clock() {
+        // As above: black's a1 leaves white no move, and the rules pass for white at once.
+        let board = format!(
+            "-OXXXXXX{}---XX------XX---{}-OXXXXXX",
+            "-".repeat(16),
+            "-".repeat(16)
+        );
+        let (mut room, _) = Room::new(Game::Othello, Some(vec![board, "b".into()])).unwrap();
+        room.clock = Some(Clock::new(ClockSpec::parse("10+2").unwrap()));
+        let next = room.played(Seat::First, "a1").unwrap();
+        // The first move is not timed; white's pass is made at once and earns its increment.
+        let clock = room.clock_after(&next, 1_000).unwrap().unwrap();
+        assert_eq!(clock.left, [10_000, 12_000]);
+        assert_eq!(clock.running, Some((0, 1_000)));
+        room.take(next, Some((0, "a1")));
+        room.clock = Some(clock);
+        let next = room.played(Seat::First, "a8").unwrap();
+        let clock = room.clock_after(&next, 4_000).unwrap().unwrap();
+        assert_eq!(clock.left[0], 9_000, "3 s charged, 2 s added");
+        // Late: the flag falls instead of the move.
+        assert_eq!(room.clock_after(&next, 11_001), Err(0));
+        // Go's pass is charged like any move.
+        let (mut room, _) = Room::new(Game::Go, None).unwrap();
+        room.clock = Some(Clock::new(ClockSpec::parse("0b5x2").unwrap()));
+        room.play(Seat::First, "E5").unwrap();
+        room.clock.as_mut().unwrap().start(1, 0);
+        let next = room.played(Seat::Second, "pass").unwrap();
+        let clock = room.clock_after(&next, 7_000).unwrap().unwrap();
+        // 7 s: the first 5 s period is used up, the move is in the second.
+        assert_eq!((clock.periods[1], clock.running), (1, Some((0, 7_000))));
     }
 
     #[test]

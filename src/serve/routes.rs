@@ -39,6 +39,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     asset!("/assets/goboard.js", "text/javascript", "goboard.js"),
     asset!("/assets/go.js", "text/javascript", "go.js"),
     asset!("/assets/play.js", "text/javascript", "play.js"),
+    asset!("/assets/roomclock.js", "text/javascript", "roomclock.js"),
     asset!("/assets/review.js", "text/javascript", "review.js"),
 ];
 

@@ -229,7 +229,19 @@ fn room_socket(server: &Server, req: &Request, stream: &TcpStream, socket: &Sock
             let start = req
                 .param("start")
                 .map(|s| s.split('_').map(str::to_string).collect());
-            match room::create(&server.store, variant, start) {
+            // `clock=600+10`, `600b30`: a timed room (none or empty: untimed).
+            let clock = match req.param("clock").filter(|c| !c.is_empty()) {
+                None => None,
+                Some(spec) => match super::clock::ClockSpec::parse(&spec) {
+                    Ok(spec) => Some(spec),
+                    Err(why) => {
+                        socket.error(&why.to_string());
+                        socket.close(1008, "cannot join");
+                        return;
+                    }
+                },
+            };
+            match room::create(&server.store, variant, start, clock) {
                 Ok((id, seats)) => {
                     socket.send_line(&format!("room {id} seat {} invite {}", seats[0], seats[1]));
                     (id, Some(seats[0].clone()))

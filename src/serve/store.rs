@@ -8,6 +8,7 @@
 //! The schema's version is `PRAGMA user_version`; [`MIGRATIONS`] bring an older file up to date
 //! and a newer one is refused.
 
+use super::clock::{Clock, ClockSpec};
 use parking_lot::Mutex;
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use std::fs::File;
@@ -39,6 +40,17 @@ const MIGRATIONS: &[&str] = &[
         move TEXT NOT NULL,
         PRIMARY KEY (game, ply)
     ) WITHOUT ROWID;",
+    // 2: rooms' clocks (protocol/serve.md): the time control as `clock=` gave it (NULL:
+    // untimed), each side's main time left (ms) and byoyomi periods left, the side whose time
+    // runs and since when (ms since 1970), and the side whose flag fell.
+    "ALTER TABLE games ADD COLUMN clock TEXT;
+    ALTER TABLE games ADD COLUMN clock_left0 INTEGER;
+    ALTER TABLE games ADD COLUMN clock_left1 INTEGER;
+    ALTER TABLE games ADD COLUMN clock_periods0 INTEGER;
+    ALTER TABLE games ADD COLUMN clock_periods1 INTEGER;
+    ALTER TABLE games ADD COLUMN clock_running INTEGER;
+    ALTER TABLE games ADD COLUMN clock_since INTEGER;
+    ALTER TABLE games ADD COLUMN clock_flagged INTEGER;",
 ];
 
 /// How long a write waits for another program holding the file (a `sqlite3` shell, a backup).
@@ -304,6 +316,19 @@ impl Store {
         resigned: Option<usize>,
         ending: Option<&Ending>,
     ) -> Result<(), StoreError> {
+        self.set_moves_and_clock(id, from, moves, resigned, ending, None)
+    }
+
+    /// [`Store::set_moves`] and, in the same transaction, a room's clock.
+    pub fn set_moves_and_clock(
+        &self,
+        id: &str,
+        from: usize,
+        moves: &[String],
+        resigned: Option<usize>,
+        ending: Option<&Ending>,
+        clock: Option<&Clock>,
+    ) -> Result<(), StoreError> {
         let mut conn = self.conn.lock();
         let tx = conn.transaction()?;
         tx.execute(
@@ -326,8 +351,68 @@ impl Store {
         if changed == 0 {
             return Err(StoreError::Action(format!("no game {id} is stored")));
         }
+        if let Some(clock) = clock {
+            write_clock(&tx, id, clock)?;
+        }
         tx.commit()?;
         Ok(())
+    }
+
+    /// Sets a room's clock (at its creation).
+    pub fn set_clock(&self, id: &str, clock: &Clock) -> Result<(), StoreError> {
+        let mut conn = self.conn.lock();
+        let tx = conn.transaction()?;
+        write_clock(&tx, id, clock)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// A room's clock as stored (None: untimed, or a time control this ryoshi cannot read).
+    pub fn load_clock(&self, id: &str) -> Result<Option<Clock>, StoreError> {
+        let conn = self.conn.lock();
+        let row = conn
+            .query_row(
+                "SELECT clock, clock_left0, clock_left1, clock_periods0, clock_periods1,
+                        clock_running, clock_since, clock_flagged
+                 FROM games WHERE id = ?1",
+                params![id],
+                |r| {
+                    let spec: Option<String> = r.get(0)?;
+                    let number = |i: usize| -> rusqlite::Result<u64> {
+                        Ok(r.get::<_, Option<i64>>(i)?.unwrap_or(0).max(0) as u64)
+                    };
+                    let side = |i: usize| -> rusqlite::Result<Option<usize>> {
+                        Ok(r.get::<_, Option<i64>>(i)?.map(|s| s.clamp(0, 1) as usize))
+                    };
+                    let Some(spec) = spec.and_then(|s| ClockSpec::parse(&s).ok()) else {
+                        return Ok(None);
+                    };
+                    let since: Option<i64> = r.get(6)?;
+                    Ok(Some(Clock {
+                        spec,
+                        left: [number(1)?, number(2)?],
+                        periods: [
+                            number(3)?.min(u32::MAX.into()) as u32,
+                            number(4)?.min(u32::MAX.into()) as u32,
+                        ],
+                        running: side(5)?.zip(since),
+                        flagged: side(7)?,
+                    }))
+                },
+            )
+            .optional()?;
+        Ok(row.flatten())
+    }
+
+    /// The rooms whose clock runs (for the timer, at start).
+    pub fn running_clocks(&self) -> Result<Vec<String>, StoreError> {
+        let conn = self.conn.lock();
+        let mut query = conn
+            .prepare("SELECT id FROM games WHERE clock_running IS NOT NULL AND result IS NULL")?;
+        let ids = query
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        Ok(ids)
     }
 
     /// The game `id`, or None.
@@ -400,6 +485,26 @@ fn insert_moves(
     for (i, mv) in moves.iter().enumerate() {
         insert.execute(params![id, (from + i) as i64, mv])?;
     }
+    Ok(())
+}
+
+fn write_clock(tx: &rusqlite::Transaction, id: &str, clock: &Clock) -> rusqlite::Result<()> {
+    tx.execute(
+        "UPDATE games SET clock = ?2, clock_left0 = ?3, clock_left1 = ?4, clock_periods0 = ?5,
+         clock_periods1 = ?6, clock_running = ?7, clock_since = ?8, clock_flagged = ?9
+         WHERE id = ?1",
+        params![
+            id,
+            clock.spec.to_string(),
+            clock.left[0] as i64,
+            clock.left[1] as i64,
+            clock.periods[0],
+            clock.periods[1],
+            clock.running.map(|(side, _)| side as i64),
+            clock.running.map(|(_, since)| since),
+            clock.flagged.map(|side| side as i64)
+        ],
+    )?;
     Ok(())
 }
 

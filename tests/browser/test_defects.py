@@ -455,6 +455,55 @@ def quantum_captures_visible(ctx):
     page.close()
 
 
+def room_clocks(browser):
+    """A timed room made from the home page shows two clocks, yours nearer the board's edge you
+    see last; the running one is marked and counts down between states; low time is marked, and
+    the flag falls with nobody moving. An untimed room shows none."""
+    ctxs = [browser.new_context(viewport={"width": 1200, "height": 900}) for _ in range(2)]
+    a, b = (watch(c.new_page()) for c in ctxs)
+    a.goto(URL + "/")
+    a.select_option("select[name=new]", "othello")
+    a.select_option("#new-clock", "180+2")
+    a.click(".new-room button[type=submit]")
+    a.wait_for_function("() => document.getElementById('invite').value.includes('seat=')")
+    a.wait_for_selector('#board[data-ply="0"]')
+    clocks = "els => els.map(e => [e.dataset.side, e.querySelector('.time').textContent, e.classList.contains('running')])"
+    # The first move is not timed: nothing runs yet.
+    assert a.eval_on_selector_all("#clocks .clock", clocks) == [["white", "3:00", False], ["black", "3:00", False]]
+    b.goto(a.input_value("#invite"))
+    b.wait_for_selector('#board[data-ply="0"]')
+    a.click('[data-square="f5"]')
+    white = '#clocks .clock[data-side="white"]'
+    b.wait_for_selector(white + ".running")
+    first = int(b.get_attribute(white, "data-ms"))
+    b.wait_for_timeout(1500)
+    later = int(b.get_attribute(white, "data-ms"))
+    assert 1000 <= first - later <= 3000, (first, later)
+    assert b.inner_text(white + " .time") in ("2:58", "2:59"), b.inner_text(white + " .time")
+    assert not b.get_attribute('#clocks .clock[data-side="black"]', "class").count("running")
+    b.click('[data-square="d6"]')
+    a.wait_for_selector('#board[data-ply="2"] ')
+    a.wait_for_selector('#clocks .clock.running[data-side="black"]')
+    # The increment was added: white has more than it had when it moved.
+    assert int(a.get_attribute(white, "data-ms")) > later, a.get_attribute(white, "data-ms")
+    # 3 s, with the `+` of the address as typed: low at once, and the flag falls by itself.
+    a.goto(URL + "/play?new=othello&clock=3+0")
+    a.wait_for_function("() => document.getElementById('invite').value.includes('seat=')")
+    b.goto(a.input_value("#invite"))
+    b.wait_for_selector('#board[data-ply="0"]')
+    a.click('[data-square="f5"]')
+    b.wait_for_selector(white + ".running.low")
+    for p in (a, b):
+        p.wait_for_selector('#board[data-over="black wins by time forfeit"]', timeout=8000)
+    assert "time forfeit" in b.inner_text("#status"), b.inner_text("#status")
+    assert b.inner_text(white + " .time") == "0:00.0"
+    a.goto(URL + "/play?new=othello")
+    a.wait_for_selector('#board[data-ply="0"]')
+    assert not a.is_visible("#clocks")
+    for c in ctxs:
+        c.close()
+
+
 TESTS = {
     "undo when second": lambda browser: with_context(browser, undo_when_second),
     "othello passes listed": othello_passes_listed,
@@ -468,6 +517,7 @@ TESTS = {
     "quantum newcomer help": quantum_newcomer_help,
     "quantum room rings and legend": quantum_room_rings_and_legend,
     "quantum captures visible": lambda browser: with_context(browser, quantum_captures_visible),
+    "room clocks": room_clocks,
 }
 
 

@@ -3,6 +3,7 @@
 import { say, sayOver, showMoves, fatal, el, askPromotion, cancelPromotion, promotionOpen, focusedSquare, gridNav, frameBoard, labelFrame, goScore, othelloResult } from "/assets/engine.js";
 import { parseQsfen, drawBoard, indexMoves, kingWarning, captureText, candsBySquare, narrowed } from "/assets/qboard.js";
 import { drawGo } from "/assets/goboard.js";
+import { showClocks } from "/assets/roomclock.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -127,6 +128,7 @@ function render() {
   root.dataset.ply = String(state.moves.length);
   root.dataset.turn = state.turn;
   root.dataset.over = state.over || "";
+  showClocks($("clocks"), state, PLAYERS[state.game]);
   $("pass").hidden = state.game !== "go" || !myTurn();
   $("resign").hidden = !!state.over || state.you === "spectator";
   showPresence(PLAYERS[state.game]);
@@ -143,8 +145,9 @@ function render() {
     $("review").hidden = false;
   }
   if (!(state.same_seat > 0 && !state.over)) $("announce").textContent = state.note || "";
-  // Othello's end is worded as on the Othello page: the margin, empties to the winner.
-  if (state.over && state.game === "othello" && !/ resigns$/.test(state.over)) sayOver(othelloResult(state.sfen.split(/\s+/)[0]), state.you);
+  // Othello's end is worded as on the Othello page (the margin, empties to the winner), unless
+  // it did not end on the board.
+  if (state.over && state.game === "othello" && !/ (resigns|time forfeit)$/.test(state.over)) sayOver(othelloResult(state.sfen.split(/\s+/)[0]), state.you);
   else if (state.over) sayOver(state.over, state.you, extra);
   else if (state.you === "spectator") say(`Watching. ${state.turn} to move. ${extra}`);
   else if (myTurn() && state.game === "quantumshogi" && extra) say(extra, "warn");
@@ -173,10 +176,17 @@ let lastError = null;
 let retryIn = 1;
 let online = false;
 
+// `clock=600+10` as typed keeps its `+` (a form sends it as %2B; URLSearchParams reads a bare
+// `+` as a space, which no time control has).
+function newClock() {
+  const clock = (params.get("clock") || "").replaceAll(" ", "+");
+  return clock ? `&clock=${encodeURIComponent(clock)}` : "";
+}
+
 function connect() {
   lastError = null;
   const q = params.get("new")
-    ? `new=${encodeURIComponent(params.get("new"))}${params.get("start") ? "&start=" + encodeURIComponent(params.get("start")) : ""}`
+    ? `new=${encodeURIComponent(params.get("new"))}${params.get("start") ? "&start=" + encodeURIComponent(params.get("start")) : ""}${newClock()}`
     : `room=${encodeURIComponent(params.get("room") || "")}&seat=${encodeURIComponent(params.get("seat") || "")}`;
   ws = new WebSocket(`ws://${location.host}/room?${q}`);
   ws.onopen = () => {
@@ -189,6 +199,7 @@ function connect() {
       history.replaceState(null, "", `/play?room=${id}&seat=${seat}`);
       params.delete("new");
       params.delete("start");
+      params.delete("clock");
       params.set("room", id);
       params.set("seat", seat);
       showLinks(`${location.origin}/play?room=${id}&seat=${invite}`, `${location.origin}/play?room=${id}`);
