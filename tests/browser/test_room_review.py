@@ -157,10 +157,88 @@ def go_and_quantum(browser):
         x.close()
 
 
+# Sente's rook on 5b is in the promotion zone, beside gote's king (test_pages.py's KING_CAPTURE).
+KING_CAPTURE = "4k4/4R4/9/9/9/9/9/9/4K4 b 18Q19q 1"
+
+
+def words(page):
+    """The move list as written, and the raw actions in its titles."""
+    return page.eval_on_selector_all("#movelist .mv", "els => els.map(e => [e.textContent, e.title, e.dataset.action])")
+
+
+def quantum_notation(browser):
+    """A promotion, a drop and a capture of the king written in words in a room's move list
+    and its end text, each raw action in its title; the quantum page writes its moves the
+    same way, on its review board too."""
+    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+    a = watch(ctx.new_page())
+    a.goto(URL + "/play?new=quantumshogi&start=" + KING_CAPTURE.replace(" ", "_"))
+    a.wait_for_function("() => document.getElementById('invite').value.includes('seat=')")
+    b = watch(browser.new_context(viewport={"width": 1200, "height": 900}).new_page())
+    b.goto(a.input_value("#invite"))
+    b.wait_for_selector('#board[data-ply="0"] .qpiece')
+    line = ["5b4b+", "Q*5e", "4b5a"]
+    for i, mv in enumerate(line):
+        legal = protocol(["setoption name USI_Variant value quantumshogi", f"position sfen {KING_CAPTURE}" + (" moves " + " ".join(line[:i]) if i else ""), "moves"])[-1].split()
+        assert mv in legal, (mv, legal)
+    a.click('#board [data-square="5b"]')
+    a.click('#board [data-square="4b"]')
+    a.click("#promote-yes")
+    b.wait_for_selector('#board[data-ply="1"]')
+    b.click('#hand-bottom .hand-piece[data-token="Q"]')
+    b.click('#board [data-square="5e"]')
+    a.wait_for_selector('#board[data-ply="2"]')
+    a.click('#board [data-square="4b"]')
+    a.click('#board [data-square="5a"]')
+    for p in (a, b):
+        p.wait_for_function("() => document.getElementById('board').dataset.over !== ''")
+    want = [
+        ["☗5b→4b promotes, now promoted rook (+R)", "5b4b+", "5b4b+"],
+        ["☖ drop any at 5e, now R, B, G, S, N, L or P", "Q*5e", "Q*5e"],
+        ["☗4b×5a, now promoted rook (+R)", "4b5a", "4b5a"],
+    ]
+    for p in (a, b):
+        assert words(p) == want, words(p)
+        assert "took the king: ☗4b×5a." in p.inner_text("#status"), p.inner_text("#status")
+    # A spectator who comes after the game sees the same words: the positions it was not
+    # shown are asked for with `view`.
+    c = watch(ctx.new_page())
+    c.goto(a.input_value("#watch"))
+    c.wait_for_function(f"() => document.querySelectorAll('#movelist .mv').length === 3 && !document.getElementById('movelist').textContent.includes('-')")
+    assert words(c) == want, words(c)
+    # A drop of a piece with a candidate set, as protocol/quantum.md writes one, and a board move
+    # whose position before is unknown.
+    shown = a.evaluate(
+        """async () => { const q = await import("/assets/qboard.js");
+        return [q.actionText("Q[RL]~*5i", { mark: "☖" }), q.actionText("7g7f", { mark: "☗" }), q.actionText("P*5e", { mark: "☗" })]; }"""
+    )
+    assert shown == ["☖ drop R|L~ at 5i", "☗7g-7f", "☗ drop P at 5e"], shown
+
+    # The quantum page: a board move and the engine's reply, in words on its review board too.
+    page = watch(ctx.new_page())
+    page.goto(URL + "/quantum")
+    page.wait_for_selector('#board[data-ply="0"] .qpiece')
+    page.click('#board [data-square="7g"]')
+    page.click('#board [data-square="7f"]')
+    page.wait_for_function("() => Number(document.body.dataset.reviewLength) === 2", timeout=20000)
+    listed = words(page)
+    assert listed[0][0].startswith("☗7g→7f, now ") and listed[0][1] == "7g7f", listed
+    assert listed[1][0].startswith("☖") and listed[1][1] not in listed[1][0], listed
+    key(page, "Home")
+    page.wait_for_function("() => document.body.dataset.reviewPly === '0'")
+    assert words(page) == listed, words(page)
+    # Reloaded, the page reads the positions it has not shown from its session.
+    page.reload()
+    page.wait_for_function("() => Number(document.body.dataset.reviewLength) === 2")
+    page.wait_for_function("() => !document.getElementById('movelist').textContent.includes('-')")
+    assert words(page) == listed, words(page)
+    ctx.close()
+
+
 def main():
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
-        for name, test in (("othello room steps back", othello_step_back_while_the_opponent_moves), ("go and quantum rooms", go_and_quantum)):
+        for name, test in (("othello room steps back", othello_step_back_while_the_opponent_moves), ("go and quantum rooms", go_and_quantum), ("quantum notation", quantum_notation)):
             test(browser)
             print("ok", name, flush=True)
         browser.close()

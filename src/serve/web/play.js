@@ -1,7 +1,7 @@
 // Two people, one game: the page shows the room's state and sends `move <m>`; the server decides
 // whose turn it is, what is legal and when the game ends (protocol/serve.md).
 import { say, sayOver, showMoves, fatal, el, askPromotion, cancelPromotion, promotionOpen, focusedSquare, gridNav, frameBoard, labelFrame, goScore, othelloResult } from "/assets/engine.js";
-import { parseQsfen, drawBoard, indexMoves, kingWarning, captureText, candsBySquare, narrowed } from "/assets/qboard.js";
+import { parseQsfen, drawBoard, indexMoves, kingWarning, captureText, candsBySquare, narrowed, rememberPosition, showActions } from "/assets/qboard.js";
 import { drawGo } from "/assets/goboard.js";
 import { stepper } from "/assets/review.js";
 
@@ -115,6 +115,27 @@ function ringsFor(pos) {
   return rings.set;
 }
 
+// The quantum positions this page was shown (live or stepped back to), to write the move list in
+// words (qboard.js's `actionText`); a room's start never changes, so the moves alone key them.
+const seen = new Map();
+
+// A position of the list not shown yet (the moves before this page joined) is asked for with
+// `view`, one at a time, so that every move is written in words; none for a game of more than
+// 1000 moves (each `view` replays the game).
+function fillPositions() {
+  if (asked !== null || state.moves.length > 1000) return;
+  const keys = [""];
+  for (const m of state.moves) keys.push(`${keys.at(-1)} ${m}`);
+  const k = keys.findIndex((key) => !seen.has(key));
+  if (k >= 0) ask(k);
+}
+
+// ☗/☖ for the mover of move `i`: the last move's mover is not the side to move now.
+function mover(i) {
+  const now = state.turn === "sente" ? "☗" : "☖";
+  return (state.moves.length - 1 - i) % 2 === 0 ? (now === "☗" ? "☖" : "☗") : now;
+}
+
 function drawQuantum(root) {
   const pos = parseQsfen(state.sfen);
   $("quantum-legend").hidden = false;
@@ -209,7 +230,10 @@ function render() {
   }
   $("you").textContent = state.you;
   $("title").textContent = { othello: "Othello", go: "Go", quantumshogi: "Quantum shogi" }[state.game] + " for two";
-  showMoves($("movelist"), state.moves);
+  if (state.game === "quantumshogi") {
+    showActions($("movelist"), "", state.moves, mover, seen);
+    fillPositions();
+  } else showMoves($("movelist"), state.moves);
   // The room's game on an engine page's review board (a copy: stepping, the graph, play on).
   if (/^[0-9a-f]{1,32}$/.test(params.get("room") || "")) {
     $("review").href = `/${state.game}?review=${params.get("room")}`;
@@ -274,6 +298,7 @@ function connect() {
     } else if (line.startsWith("state ")) {
       retryIn = 1;
       state = JSON.parse(line.slice(6));
+      if (state.game === "quantumshogi") rememberPosition(seen, "", state.moves, parseQsfen(state.sfen));
       // The creator gets the invitation back after a reload (this browser kept it).
       if ($("links").hidden && state.you !== "spectator") {
         try {
@@ -290,6 +315,7 @@ function connect() {
       // A long game stepped through from end to end: the answers kept stay bounded.
       if (views.size >= 512) views.clear();
       views.set(v.ply, v);
+      if (state.game === "quantumshogi") rememberPosition(seen, "", state.moves.slice(0, v.ply), parseQsfen(v.sfen));
       asked = null;
       if (viewing !== null && !views.has(viewing)) ask(viewing);
       else render();
