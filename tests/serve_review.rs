@@ -1,7 +1,8 @@
 //! The review board's side of the server, over real sockets: stepping back through a kept game
 //! changes nothing until a move is played from there; an uploaded record (`loadrecordtext`) is
 //! read back to the page as `info string loaded ...`, and a bad one gets one error and changes
-//! nothing; a room's game opens on an engine page for review.
+//! nothing; a room's game opens on an engine page for review, and a room answers `view <ply>`
+//! to the one socket that asked, for anyone in it, changing nothing.
 
 mod serve_support;
 
@@ -198,5 +199,92 @@ fn a_rooms_game_opens_for_review_on_its_engine_page() {
         page.contains(&format!("/othello?review={id}"))
             && page.contains(&format!("/play?room={id}")),
         "{page}"
+    );
+}
+
+/// The JSON of a `state` or `view` line.
+fn json(line: &str, kind: &str) -> serde_json::Value {
+    let text = line
+        .strip_prefix(kind)
+        .unwrap_or_else(|| panic!("not a {kind}line: {line}"));
+    serde_json::from_str(text).unwrap()
+}
+
+#[test]
+fn a_room_shows_any_earlier_ply_to_whoever_asks_and_changes_nothing() {
+    let server = Server::start(4);
+    let mut first = server
+        .socket("/room?new=quantumshogi", &server.origin())
+        .unwrap();
+    let opened = first.until(|_| true).remove(0);
+    let words: Vec<&str> = opened.split_whitespace().collect();
+    let (id, invite) = (words[1].to_string(), words[5].to_string());
+    let mut sfens = vec![json(
+        &first.until(|l| l.starts_with("state ")).pop().unwrap(),
+        "state ",
+    )["sfen"]
+        .clone()];
+    let mut second = server
+        .socket(&format!("/room?room={id}&seat={invite}"), &server.origin())
+        .unwrap();
+    second.until(|l| l.starts_with("state "));
+    first.until(|l| l.starts_with("state "));
+    for (who, mv, moves) in [
+        (&mut first, "7g7f", r#""moves":["7g7f"]"#),
+        (&mut second, "3c3d", r#""moves":["7g7f","3c3d"]"#),
+    ] {
+        who.send(&format!("move {mv}"));
+        let state = json(&who.until(|l| l.contains(moves)).pop().unwrap(), "state ");
+        sfens.push(state["sfen"].clone());
+    }
+    first.until(|l| l.contains(r#""moves":["7g7f","3c3d"]"#));
+    let mut watcher = server
+        .socket(&format!("/room?room={id}"), &server.origin())
+        .unwrap();
+    watcher.until(|l| l.starts_with("state "));
+    // The players are told the spectator came.
+    first.until(|l| l.starts_with("state "));
+    second.until(|l| l.starts_with("state "));
+    // A spectator steps back to every ply: the position the players were shown then.
+    for (ply, last) in [(0, None), (1, Some("7g7f")), (2, Some("3c3d"))] {
+        watcher.send(&format!("view {ply}"));
+        let view = json(&watcher.until(|_| true).remove(0), "view ");
+        assert_eq!(view["ply"], ply);
+        assert_eq!(view["plies"], 2);
+        assert_eq!(view["sfen"], sfens[ply]);
+        assert_eq!(view["last"].as_str(), last);
+        assert_eq!(view["turn"], ["sente", "gote"][ply % 2]);
+        let display: Vec<String> = serde_json::from_value(view["display"].clone()).unwrap();
+        assert!(
+            display.iter().any(|l| l.starts_with("sfen ")),
+            "{display:?}"
+        );
+    }
+    // Plies the game does not have: one error line each, and the socket goes on.
+    for bad in ["3", "-1", "x", "99999999999999999999999"] {
+        watcher.send(&format!("view {bad}"));
+        let line = watcher.until(|_| true).remove(0);
+        assert_eq!(
+            line,
+            format!("info string error: no ply '{bad}' to view: this game has plies 0 to 2")
+        );
+    }
+    // A player may look back too; the answer goes to that socket alone, and the game is as it
+    // was: the next line anyone gets is the state after the next move, with three moves.
+    second.send("view 1");
+    assert_eq!(json(&second.until(|_| true).remove(0), "view ")["ply"], 1);
+    first.send("move 2g2f");
+    for socket in [&mut first, &mut second, &mut watcher] {
+        let state = json(&socket.until(|_| true).remove(0), "state ");
+        assert_eq!(state["moves"], serde_json::json!(["7g7f", "3c3d", "2g2f"]));
+    }
+    // After the end, the finished game is stepped through the same way.
+    second.send("resign");
+    watcher.until(|l| l.contains("gote resigns"));
+    watcher.send("view 3");
+    let view = json(&watcher.until(|_| true).remove(0), "view ");
+    assert_eq!(
+        (view["ply"].clone(), view["last"].clone()),
+        (3.into(), "2g2f".into())
     );
 }

@@ -74,12 +74,19 @@ pub enum RoomError {
     WrongToken,
     #[error("this game has {MAX_WATCHERS} connections already")]
     TooManyWatchers,
-    /// Not `move <move>` or `resign` (the text as sent).
+    /// Not `move <move>`, `resign` or `view <ply>` (the text as sent).
     #[error(
-        "unknown room command '{}' (expected: move <move> or resign)",
+        "unknown room command '{}' (expected: move <move>, resign or view <ply>)",
         crate::text::printable(.0)
     )]
     UnknownCommand(String),
+    /// `view` of a ply the game does not have (the text as sent, and the game's length).
+    #[error(
+        "no ply '{ply}' to view: this game has plies 0 to {plies}",
+        ply = crate::text::printable(.0),
+        plies = .1
+    )]
+    NoSuchPly(String, usize),
     /// The store refused the move or the resignation: nothing of it was shown or kept.
     #[error("not saved, so not played: {0}")]
     Unsaved(StoreError),
@@ -508,6 +515,9 @@ pub fn leave(held: Held, conn: u64) {
 /// connection that does not read its messages is dropped ([`Socket::offer_line`]), and nobody
 /// else waits for it.
 pub fn message(store: &Store, held: &Held, seat: Seat, text: &str, socket: &Socket) {
+    if let Some(ply) = text.trim().strip_prefix("view ") {
+        return view(held, ply.trim(), socket);
+    }
     let outcome = {
         let mut room = held.0.lock();
         let words: Vec<&str> = text.split_whitespace().collect();
@@ -596,6 +606,38 @@ pub fn arm_stored_clocks(store: &Store) -> Result<(), StoreError> {
         }
     }
     Ok(())
+}
+
+/// `view <ply>`: the position after the game's first `ply` moves, for the page that steps back
+/// through the game (anyone in the room may). Answered to `socket` alone as `view <json>`, and
+/// nothing of the game changes. The moves are copied under the room's lock and replayed outside
+/// it, so a view never holds up a move; a connection's messages are read one at a time, so each
+/// socket has at most one replay running.
+fn view(held: &Held, ply: &str, socket: &Socket) {
+    let (variant, start, mut moves) = {
+        let room = held.0.lock();
+        let p = &room.played;
+        (p.variant, p.start.clone(), p.moves.clone())
+    };
+    let total = moves.len();
+    let Some(k) = ply.parse::<usize>().ok().filter(|k| *k <= total) else {
+        return socket.error(&RoomError::NoSuchPly(ply.into(), total).to_string());
+    };
+    moves.truncate(k);
+    let played = match Played::new(variant, Some(start), moves) {
+        Ok(played) => played,
+        Err(why) => return socket.error(&RoomError::Game(why).to_string()),
+    };
+    let position = played.game.view(&played.options);
+    let answer = serde_json::json!({
+        "ply": k,
+        "plies": total,
+        "turn": variant.players()[played.turn()],
+        "sfen": position.position(),
+        "display": played.game.display(),
+        "last": played.moves.last(),
+    });
+    socket.send_line(&format!("view {answer}"));
 }
 
 #[cfg(test)]

@@ -257,12 +257,12 @@ def quantum_plan_hidden(ctx):
     page.wait_for_function("() => document.getElementById('a-depth').textContent !== '–'")
     for field in ("#a-score", "#a-pv"):
         assert page.inner_text(field) == "hidden while you play", (field, page.inner_text(field))
-    first = page.eval_on_selector("#movelist .mv", "e => e.textContent.slice(1)")
+    first = page.eval_on_selector("#movelist .mv", "e => e.dataset.action")
     legal = protocol([f"position sfen {T.MATE_IN_3} moves {first}", "moves"])[-1].split()
     reply = next(m for m in legal if "*" not in m and m.rstrip("+") + "+" not in legal and not m.endswith("+"))
     T.click_move(page, reply)
     page.wait_for_selector('#board:not([data-over=""])', timeout=10000)
-    moves = page.eval_on_selector_all("#movelist .mv", "els => els.map(e => e.textContent.slice(1))")
+    moves = page.eval_on_selector_all("#movelist .mv", "els => els.map(e => e.dataset.action)")
     assert page.inner_text("#status").startswith("You lost: Sente wins by king capture"), page.inner_text("#status")
     info = [l for l in protocol([f"position sfen {T.MATE_IN_3} moves {' '.join(moves[:2])}", "go depth 3"]) if l.startswith("info depth")][-1].split()
     plies = int(info[info.index("mate") + 1])
@@ -400,7 +400,7 @@ def quantum_newcomer_help(browser):
         cands = page.get_attribute('#board [data-square="5a"] .qpiece', "data-cands")
         assert cands == "R", cands
         status = page.inner_text("#status")
-        assert status.startswith("You won: ") and status.endswith("The rook (R) on 5a took the king."), status
+        assert status.startswith("You won: ") and status.endswith("The rook (R) on 5a took the king: ☗5b×5a."), status
     ctx.close()
 
 

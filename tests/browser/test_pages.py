@@ -146,7 +146,7 @@ def quantum(ctx):
     page.click("#paste")
     page.wait_for_selector('#board[data-ply="1"]', timeout=10000)
     mine = page.eval_on_selector_all('#board .sq .qpiece[data-owner="b"]', "els => els.map(e => e.parentNode.dataset.square)")
-    legal = protocol(["position sfen " + midgame + " moves " + page.eval_on_selector("#movelist .mv", "e => e.textContent.slice(1)"), "moves"])[-1].split()
+    legal = protocol(["position sfen " + midgame + " moves " + page.eval_on_selector("#movelist .mv", "e => e.dataset.action"), "moves"])[-1].split()
     movable = [sq for sq in mine if any(m.startswith(sq) for m in legal)]
     page.click(f'[data-square="{movable[0]}"]')
     page.wait_for_selector("#board .sq.target")

@@ -305,12 +305,15 @@ export function fatal(text) {
 }
 
 // The one move list of every page: numbered rows of a move and its reply, growing downwards
-// and scrolled to the last move (never sideways). `label(i)` may prefix a move (☗/☖).
-export function showMoves(list, moves, label = () => "") {
+// and scrolled to the last move (never sideways). `label(i)` may prefix a move (☗/☖); `write(i)`
+// may write it in words instead (quantum shogi), the move as sent then kept in its title and
+// `data-action`.
+export function showMoves(list, moves, label = () => "", write = null) {
+  const cell = (i) => (write ? el("span", { class: "mv", title: moves[i], "data-action": moves[i] }, write(i)) : el("span", { class: "mv" }, label(i) + moves[i]));
   const rows = [];
   for (let i = 0; i < moves.length; i += 2) {
-    const cells = [el("span", { class: "mv" }, label(i) + moves[i])];
-    if (i + 1 < moves.length) cells.push(el("span", { class: "mv" }, label(i + 1) + moves[i + 1]));
+    const cells = [cell(i)];
+    if (i + 1 < moves.length) cells.push(cell(i + 1));
     rows.push(el("li", {}, ...cells));
   }
   list.replaceChildren(...rows);

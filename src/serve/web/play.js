@@ -1,9 +1,10 @@
 // Two people, one game: the page shows the room's state and sends `move <m>`; the server decides
 // whose turn it is, what is legal and when the game ends (protocol/serve.md).
 import { say, sayOver, showMoves, fatal, el, askPromotion, cancelPromotion, promotionOpen, focusedSquare, gridNav, frameBoard, labelFrame, goScore, othelloResult } from "/assets/engine.js";
-import { parseQsfen, drawBoard, indexMoves, kingWarning, captureText, candsBySquare, narrowed } from "/assets/qboard.js";
+import { parseQsfen, drawBoard, indexMoves, kingWarning, captureText, candsBySquare, narrowed, rememberPosition, showActions } from "/assets/qboard.js";
 import { drawGo } from "/assets/goboard.js";
 import { showClocks } from "/assets/roomclock.js";
+import { stepper } from "/assets/review.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -17,7 +18,65 @@ function send(line) {
 }
 
 function myTurn() {
-  return state && !state.over && state.you === state.turn;
+  return state && !state.over && state.you === state.turn && viewing === null;
+}
+
+// Stepping back through the room's game in place (protocol/serve.md, "Stepping back in a
+// room"): `viewing` is the ply shown, null for the live position. The server replays earlier
+// plies (`view <k>`, answered to this socket alone); a room's moves never change, so each answer
+// is kept. As on lichess, a move that comes meanwhile joins the list and the view stays where
+// it is; the board takes no move until it is back at the live position.
+let viewing = null;
+let viewFrom = 0;
+const views = new Map();
+let asked = null;
+const live = el("button", { type: "button", id: "live", class: "live", title: "back to the game as it is now" }, "Live");
+const steps = stepper({ ply: () => viewing ?? (state ? state.moves.length : 0), length: () => (state ? state.moves.length : 0), goto: viewAt });
+steps.nav.append(live);
+$("status").before(steps.nav);
+live.onclick = () => viewAt(state ? state.moves.length : 0);
+
+function viewAt(k) {
+  if (!state) return;
+  if (k >= state.moves.length) viewing = null;
+  else {
+    if (viewing === null) viewFrom = state.moves.length;
+    viewing = k;
+    if (!views.has(k)) ask(k);
+  }
+  render();
+}
+
+// One `view` on its way at a time: the last ply stepped to is asked for when it comes back.
+function ask(k) {
+  if (asked !== null) return;
+  asked = k;
+  send(`view ${k}`);
+}
+
+// The state to draw: the live one, or the earlier ply's position with no move to make.
+function shown() {
+  const v = viewing === null ? null : views.get(viewing);
+  if (!v) return state;
+  return { ...state, sfen: v.sfen, display: v.display, turn: v.turn, moves: state.moves.slice(0, v.ply), legal: [], warnings: [], over: null, score: null, note: null };
+}
+
+// The controls under the board, and what the status line says while an earlier ply is shown.
+function showSteps() {
+  const n = state.moves.length;
+  const fresh = n - viewFrom;
+  live.disabled = viewing === null;
+  live.classList.toggle("on", viewing === null);
+  live.textContent = viewing === null ? (state.over ? "● End of the game" : "● Live") : `Back to ${state.over ? "the end" : "live"}${fresh > 0 ? ` (${fresh} new move${fresh > 1 ? "s" : ""})` : ""}`;
+  steps.update();
+  if (viewing === null) return;
+  const last = state.moves[viewing - 1];
+  const yours = !state.over && state.you === state.turn;
+  say(
+    `Move ${viewing} of ${n}${last ? ` (${last})` : ""}: an earlier position.` +
+      (yours ? " It is your move: go back to the live position (▶| or End) to play." : ` The game goes on at move ${n}.`),
+    yours ? "warn" : "",
+  );
 }
 
 function drawOthello(root) {
@@ -32,7 +91,7 @@ function drawOthello(root) {
     const cell = el("button", { type: "button", class: "osq" + (legal ? " legal" : ""), "data-square": name, "aria-label": `${name} ${what}` });
     if (state.moves.findLast((m) => m !== "pass") === name) cell.classList.add("last");
     if (c === "X" || c === "O") cell.append(el("span", { class: "disc " + (c === "X" ? "black" : "white") }));
-    cell.addEventListener("click", () => send(`move ${name}`));
+    cell.addEventListener("click", () => viewing === null && send(`move ${name}`));
     grid.append(cell);
   }
   const frame = frameBoard(grid, "left");
@@ -55,6 +114,27 @@ function ringsFor(pos) {
     rings = { ply, cands, set };
   }
   return rings.set;
+}
+
+// The quantum positions this page was shown (live or stepped back to), to write the move list in
+// words (qboard.js's `actionText`); a room's start never changes, so the moves alone key them.
+const seen = new Map();
+
+// A position of the list not shown yet (the moves before this page joined) is asked for with
+// `view`, one at a time, so that every move is written in words; none for a game of more than
+// 1000 moves (each `view` replays the game).
+function fillPositions() {
+  if (asked !== null || state.moves.length > 1000) return;
+  const keys = [""];
+  for (const m of state.moves) keys.push(`${keys.at(-1)} ${m}`);
+  const k = keys.findIndex((key) => !seen.has(key));
+  if (k >= 0) ask(k);
+}
+
+// ☗/☖ for the mover of move `i`: the last move's mover is not the side to move now.
+function mover(i) {
+  const now = state.turn === "sente" ? "☗" : "☖";
+  return (state.moves.length - 1 - i) % 2 === 0 ? (now === "☗" ? "☖" : "☗") : now;
 }
 
 function drawQuantum(root) {
@@ -124,7 +204,21 @@ function drawGoRoom(root) {
 function render() {
   if (!state) return;
   const root = $("board");
-  const extra = state.game === "othello" ? drawOthello(root) : state.game === "go" ? drawGoRoom(root) : drawQuantum(root);
+  // Stepping back: until the server's answer comes, the board stays as it was.
+  if (viewing !== null && !views.has(viewing)) {
+    ask(viewing);
+    return showSteps();
+  }
+  // The board functions draw `state`: the shown one while they run.
+  const now = state;
+  state = shown();
+  let extra;
+  try {
+    extra = state.game === "othello" ? drawOthello(root) : state.game === "go" ? drawGoRoom(root) : drawQuantum(root);
+  } finally {
+    state = now;
+  }
+  root.dataset.view = String(viewing ?? state.moves.length);
   root.dataset.ply = String(state.moves.length);
   root.dataset.turn = state.turn;
   root.dataset.over = state.over || "";
@@ -138,7 +232,10 @@ function render() {
   }
   $("you").textContent = state.you;
   $("title").textContent = { othello: "Othello", go: "Go", quantumshogi: "Quantum shogi" }[state.game] + " for two";
-  showMoves($("movelist"), state.moves);
+  if (state.game === "quantumshogi") {
+    showActions($("movelist"), "", state.moves, mover, seen);
+    fillPositions();
+  } else showMoves($("movelist"), state.moves);
   // The room's game on an engine page's review board (a copy: stepping, the graph, play on).
   if (/^[0-9a-f]{1,32}$/.test(params.get("room") || "")) {
     $("review").href = `/${state.game}?review=${params.get("room")}`;
@@ -152,6 +249,7 @@ function render() {
   else if (state.you === "spectator") say(`Watching. ${state.turn} to move. ${extra}`);
   else if (myTurn() && state.game === "quantumshogi" && extra) say(extra, "warn");
   else say(`${myTurn() ? "Your move" : `Waiting for ${state.turn}`} (you are ${state.you}). ${extra}`);
+  showSteps();
 }
 
 // Who has the game open, as the server's last state says; while this page's own connection is
@@ -211,6 +309,7 @@ function connect() {
     } else if (line.startsWith("state ")) {
       retryIn = 1;
       state = JSON.parse(line.slice(6));
+      if (state.game === "quantumshogi") rememberPosition(seen, "", state.moves, parseQsfen(state.sfen));
       // The creator gets the invitation back after a reload (this browser kept it).
       if ($("links").hidden && state.you !== "spectator") {
         try {
@@ -222,6 +321,15 @@ function connect() {
       }
       sel = { from: null, owner: null, targets: new Set() };
       render();
+    } else if (line.startsWith("view ")) {
+      const v = JSON.parse(line.slice(5));
+      // A long game stepped through from end to end: the answers kept stay bounded.
+      if (views.size >= 512) views.clear();
+      views.set(v.ply, v);
+      if (state.game === "quantumshogi") rememberPosition(seen, "", state.moves.slice(0, v.ply), parseQsfen(v.sfen));
+      asked = null;
+      if (viewing !== null && !views.has(viewing)) ask(viewing);
+      else render();
     } else if (line.startsWith("info string error:")) {
       lastError = line.slice(18).trim();
       say("Refused: " + lastError, "error");
@@ -229,6 +337,7 @@ function connect() {
   };
   ws.onclose = (ev) => {
     online = false;
+    asked = null;
     // 1008: the room refused this link. An error before any state: the same (an unknown game).
     if (ev.code === 1008 || (lastError && !state)) {
       const gone = lastError === "no such game" && state;

@@ -2,7 +2,7 @@
 // the board and hands drawn from them. A bare `Q` stands for "every type its place allows",
 // projected over its origin's twenty pieces (Hall's condition with K1 R1 B1 G2 S2 N2 L2 P9), so
 // the page computes that projection to show what such a piece can still be.
-import { focusedSquare, gridNav, labelFrame } from "/assets/engine.js";
+import { focusedSquare, gridNav, labelFrame, showMoves } from "/assets/engine.js";
 
 export const TYPES = "KRBGSNLP";
 export const NAMES = { K: "king", R: "rook", B: "bishop", G: "gold", S: "silver", N: "knight", L: "lance", P: "pawn" };
@@ -328,5 +328,55 @@ export function captureText(pos, lastMove) {
   const kind = (t) => `${p.promoted ? "promoted " : ""}${NAMES[t]}`;
   const what =
     p.cands.length === 1 ? `The ${kind(p.cands)} (${p.cands})` : `The piece that may be a ${[...p.cands].map((t) => `${kind(t)} (${t})`).join(" or ")}`;
-  return `${what} on ${to[1]} took the king.`;
+  // The move as the move list writes it (a capture, as it took the king).
+  const move = actionText(lastMove, { mark: p.owner === "b" ? "☗" : "☖", before: { [to[1]]: p } });
+  return `${what} on ${to[1]} took the king: ${move}.`;
+}
+
+// A quantum shogi action as a newcomer reads it, in the page's letters (the legend ties them to
+// the pieces' names) and the kifu's ☗/☖: `☗7g→7f`, a capture `☗8h×2b`, a promotion `☗8h→2b
+// promotes`, a drop `☖ drop R|L at 5i` (`~`: of the other side's origin; `any` for a bare Q);
+// then what the moved piece may be now, `now R or L`, `now rook (R)`. `before` and `after` are
+// the positions around the action by square (`candsBySquare`), null when the page has not seen
+// them: without `before` a board move is written `7g-7f` (capture or not is unknown), without
+// `after` the piece's candidates are left out. The raw action (protocol/quantum.md, "Actions")
+// goes in the move list's titles.
+export function actionText(action, { mark = "", before = null, after = null } = {}) {
+  const now = (sq, shown = "") => {
+    const p = after && after[sq];
+    if (!p || !p.cands || p.cands === shown) return "";
+    const kinds = [...p.cands].map((t) => (p.promoted ? "+" : "") + t);
+    const what = kinds.length === 1 ? `${p.promoted ? "promoted " : ""}${NAMES[p.cands]} (${kinds[0]})` : `${kinds.slice(0, -1).join(", ")} or ${kinds.at(-1)}`;
+    return `, now ${what}`;
+  };
+  const board = /^(\d[a-i])(\d[a-i])(\+?)$/.exec(action);
+  if (board) {
+    const [, from, to, promote] = board;
+    const sep = !before ? "-" : before[to] ? "×" : "→";
+    return `${mark}${from}${sep}${to}${promote ? " promotes" : ""}${now(to)}`;
+  }
+  // `Q[RL]~*5i`, `P*5e`, or a bare `Q` (any type its place allows).
+  const drop = /^(?:Q\[([A-Z]+)\]|([A-PR-Z])|Q)(~?)\*(\d[a-i])$/.exec(action);
+  if (drop) {
+    const [, within, one, tilde, to] = drop;
+    const set = within || one || "";
+    return `${mark} drop ${set ? [...set].join("|") : "any"}${tilde} at ${to}${now(to, set)}`;
+  }
+  return mark + action;
+}
+
+// The positions a page has shown, by the line that led to them (`start` and the moves), for
+// `actionText`: a Map the page keeps, of at most `limit` positions.
+export function rememberPosition(memo, start, moves, pos, limit = 2048) {
+  if (memo.size >= limit) memo.clear();
+  memo.set([start, ...moves].join(" "), candsBySquare(pos));
+}
+
+// The move list of a quantum game in words (`label(i)`: the mover's ☗/☖), each move's raw
+// action its title and `data-action`.
+export function showActions(list, start, moves, label, memo) {
+  const keys = [start];
+  for (const m of moves) keys.push(`${keys.at(-1)} ${m}`);
+  const at = (k) => memo.get(keys[k]) || null;
+  showMoves(list, moves, label, (i) => actionText(moves[i], { mark: label(i), before: at(i), after: at(i + 1) }));
 }

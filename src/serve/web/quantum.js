@@ -1,8 +1,8 @@
 // The quantum shogi page: a protocol client. The board is redrawn from `d`'s QSFEN after every
 // action, the clickable squares come from `moves`, the engine's reply from `go movetime`.
-import { Engine, parseInfo, errorsIn, say, sayOver, showMoves, attempt, askPromotion, cancelPromotion, promotionOpen } from "/assets/engine.js";
+import { Engine, parseInfo, errorsIn, say, sayOver, attempt, askPromotion, cancelPromotion, promotionOpen } from "/assets/engine.js";
 import { attachReview } from "/assets/review.js";
-import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed, kingWarning, captureText } from "/assets/qboard.js";
+import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed, kingWarning, captureText, rememberPosition, showActions } from "/assets/qboard.js";
 
 const GAME = "quantumshogi";
 const $ = (id) => document.getElementById(id);
@@ -29,6 +29,11 @@ const S = {
 };
 
 let review = null;
+// The positions shown so far, to write the move list in words (qboard.js's `actionText`).
+const seen = new Map();
+// ☗/☖ for the mover of move `i`, counted from the position shown (a reloaded game's start was
+// never shown).
+const mark = (i) => (((S.moves.length - i) % 2 === 0) === (S.pos.side === "b") ? "☗" : "☖");
 const engine = new Engine({
   onError: (e) => say("Engine: " + e, "error"),
   onClose: (ev) => say("The engine connection closed" + (ev.reason ? ": " + ev.reason : "") + ". Reload the page.", "error"),
@@ -48,7 +53,7 @@ async function refresh(move) {
   const before = S.pos && move ? candsBySquare(S.pos) : null;
   S.sfen = lines[at].slice(5);
   S.pos = parseQsfen(S.sfen);
-  if (!S.moves.length) S.firstSide = S.pos.side;
+  rememberPosition(seen, S.start, S.moves, S.pos);
   const list = (lines[at + 1] || "").trim();
   S.legal = list ? list.split(/\s+/) : [];
   S.idx = indexMoves(S.legal);
@@ -94,7 +99,7 @@ function render() {
   board.dataset.ply = String(S.moves.length);
   board.dataset.side = S.pos.side;
   board.dataset.over = S.over || "";
-  showMoves($("movelist"), S.moves, (i) => ((i % 2 === 0) === (S.firstSide === "b") ? "☗" : "☖"));
+  showActions($("movelist"), S.start, S.moves, mark, seen);
   if (S.over) sayOver(S.over, S.demo ? "spectator" : NAME[S.human], S.over.endsWith("king capture") ? captureText(S.pos, S.moves[S.moves.length - 1]) : "");
   else if (S.thinking) say(`Engine (${NAME[S.pos.side]}) is thinking…`);
   else if (S.demo) say("Engine vs engine");
@@ -102,6 +107,40 @@ function render() {
   else if (humanToMove()) say(`Your move (${NAME[S.human]}). Click a piece, then a highlighted square.`);
   else say(`${NAME[S.pos.side]} to move`);
   review?.update();
+  fillPositions();
+}
+
+// The positions of the move list the page has not shown (a reloaded game, a loaded record), read
+// from the session one at a time, between the page's own requests and ending with its position
+// again, so that every move is written in words. Bounded by the game: at most one request per
+// move, and none for a game of more than 1000.
+let filling = false;
+async function fillPositions() {
+  if (filling || !review) return;
+  filling = true;
+  try {
+    for (;;) {
+      const start = S.start;
+      const line = review.line().slice();
+      const keys = [start];
+      for (const m of line) keys.push(`${keys.at(-1)} ${m}`);
+      const k = keys.findIndex((key) => !seen.has(key));
+      if (k < 0 || line.length > 1000) return;
+      const seenLines = [];
+      const got = await engine.enqueue(
+        () => {
+          for (const l of [`position ${start}${k ? " moves " + line.slice(0, k).join(" ") : ""}`, "d", positionCommand(), "isready"]) engine.send(l);
+        },
+        (l) => (l === "readyok" ? seenLines : (seenLines.push(l), undefined)),
+      );
+      const sfen = (got || []).find((l) => l.startsWith("sfen "));
+      if (!sfen || errorsIn(got).length) return;
+      rememberPosition(seen, start, line.slice(0, k), parseQsfen(sfen.slice(5)));
+      review.update();
+    }
+  } finally {
+    filling = false;
+  }
 }
 
 async function play(move) {
@@ -296,7 +335,7 @@ async function main() {
     engine,
     S,
     game: GAME,
-    label: (i) => ((i % 2 === 0) === (S.firstSide === "b") ? "☗" : "☖"),
+    showList: (list, moves) => showActions(list, S.start, moves, mark, seen),
     jump: async (moves, atEnd) => {
       quiet();
       S.moves = moves;

@@ -70,6 +70,61 @@ const SCALES = {
   },
 };
 
+// The stepping controls of a line of moves, the review board's and the rooms' (play.js): the
+// buttons |◀ ◀ ▶ ▶| around "Move k of n", then `extra` (more buttons); the keys ←/→/Home/End
+// anywhere on the page but on a board square (whose arrows move between squares) or in a text
+// field; and a click on a move in #movelist. `ply()` is the ply shown, `length()` the line's,
+// `goto(k)` shows ply k (clamped to the line). `update()` marks the buttons and the list's
+// moves (`.mv`, but those of class `pass`) after either was redrawn.
+export function stepper({ ply, length, goto, extra = [] }) {
+  const $ = (id) => document.getElementById(id);
+  const button = (id, title, label, text) => el("button", { type: "button", id, title, "aria-label": label }, text);
+  const first = button("rv-first", "to the start (Home)", "to the start", "|◀");
+  const prev = button("rv-prev", "one move back (←)", "one move back", "◀");
+  const next = button("rv-next", "one move forward (→)", "one move forward", "▶");
+  const last = button("rv-last", "to the last move (End)", "to the last move", "▶|");
+  const at = el("span", { id: "rv-ply", class: "rv-ply" }, "");
+  const nav = el("div", { class: "review-nav", role: "toolbar", "aria-label": "step through the game" }, first, prev, at, next, last, ...extra);
+  const to = (k) => goto(Math.max(0, Math.min(length(), k)));
+  first.onclick = () => to(0);
+  prev.onclick = () => to(ply() - 1);
+  next.onclick = () => to(ply() + 1);
+  last.onclick = () => to(length());
+  $("movelist").addEventListener("click", (e) => {
+    const mv = e.target.closest("[data-ply]");
+    if (mv) to(Number(mv.dataset.ply));
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    const t = e.target;
+    // The board's own arrow keys (moving between squares) and text fields keep their keys.
+    if (t.closest && t.closest("#board, textarea, input, select, [role=grid]")) return;
+    const k = { ArrowLeft: ply() - 1, ArrowRight: ply() + 1, Home: 0, End: length() }[e.key];
+    if (k === undefined) return;
+    e.preventDefault();
+    to(k);
+  });
+  return {
+    nav,
+    update() {
+      const spans = [...$("movelist").querySelectorAll(".mv:not(.pass)")];
+      spans.forEach((s, i) => {
+        s.dataset.ply = String(i + 1);
+        s.classList.toggle("current", i + 1 === ply());
+        s.classList.toggle("after", i + 1 > ply());
+        if (!s.title) s.title = "go to this move";
+      });
+      const current = spans[ply() - 1];
+      if (current && current.scrollIntoView && length() !== ply()) current.scrollIntoView({ block: "nearest" });
+      at.textContent = `Move ${ply()} of ${length()}`;
+      first.disabled = prev.disabled = ply() === 0;
+      next.disabled = last.disabled = ply() === length();
+      document.body.dataset.reviewPly = String(ply());
+      document.body.dataset.reviewLength = String(length());
+    },
+  };
+}
+
 // `showList(list, moves)` draws the move list as the page does (its labels, Othello's passes);
 // the review marks its moves (`.mv`, except those of class `pass`) with their plies.
 // `beforeGraph()` ends the page's own long work first (Go's minute-long live analysis).
@@ -78,16 +133,6 @@ export function attachReview({ engine, S, game, jump, playFrom, load, label = ()
   const $ = (id) => document.getElementById(id);
   const scale = SCALES[game];
 
-  const nav = el(
-    "div",
-    { class: "review-nav", role: "toolbar", "aria-label": "step through the game" },
-    el("button", { type: "button", id: "rv-first", title: "to the start (Home)", "aria-label": "to the start" }, "|◀"),
-    el("button", { type: "button", id: "rv-prev", title: "one move back (←)", "aria-label": "one move back" }, "◀"),
-    el("span", { id: "rv-ply", class: "rv-ply" }, ""),
-    el("button", { type: "button", id: "rv-next", title: "one move forward (→)", "aria-label": "one move forward" }, "▶"),
-    el("button", { type: "button", id: "rv-last", title: "to the last move (End)", "aria-label": "to the last move" }, "▶|"),
-    el("button", { type: "button", id: "rv-play", title: "you play the side to move here; the engine answers" }, "Play from here"),
-  );
   const graph = el(
     "div",
     { class: "review-graph", id: "rv-graph-box" },
@@ -114,11 +159,16 @@ export function attachReview({ engine, S, game, jump, playFrom, load, label = ()
     ),
     el("p", { class: "note" }, `The game as its record (${EXT[game].toUpperCase()}); an uploaded record opens here to step through and play on. ←/→, Home and End step through the game; a click in the move list goes to that move.`),
   );
-  $("status").before(nav);
+  const ply = () => S.moves.length;
+  const steps = stepper({
+    ply,
+    length: () => R.line.length,
+    goto,
+    extra: [el("button", { type: "button", id: "rv-play", title: "you play the side to move here; the engine answers" }, "Play from here")],
+  });
+  $("status").before(steps.nav);
   document.querySelector("section.play").append(graph);
   $("movelist").closest("details").before(panel);
-
-  const ply = () => S.moves.length;
 
   // Goes to ply `k` of the line (the last call wins when steps come faster than the engine).
   // Stepping goes on while the graph is computed: each of its requests restores the page's
@@ -149,25 +199,11 @@ export function attachReview({ engine, S, game, jump, playFrom, load, label = ()
       R.line = S.moves.slice();
       R.start = S.start;
     }
-    const list = $("movelist");
-    showList(list, R.line);
-    const spans = [...list.querySelectorAll(".mv:not(.pass)")];
-    spans.forEach((s, i) => {
-      s.dataset.ply = String(i + 1);
-      s.classList.toggle("current", i + 1 === ply());
-      s.classList.toggle("after", i + 1 > ply());
-      s.title = "go to this move";
-    });
-    const current = spans[ply() - 1];
-    if (current && current.scrollIntoView && R.line.length !== ply()) current.scrollIntoView({ block: "nearest" });
-    $("rv-ply").textContent = `Move ${ply()} of ${R.line.length}`;
-    $("rv-first").disabled = $("rv-prev").disabled = ply() === 0;
-    $("rv-next").disabled = $("rv-last").disabled = ply() === R.line.length;
+    showList($("movelist"), R.line);
+    steps.update();
     $("rv-play").disabled = !!S.thinking;
     $("rv-eval").disabled = R.computing || R.line.length === 0 || engine.closed;
     $("rv-stop").hidden = !R.computing;
-    document.body.dataset.reviewPly = String(ply());
-    document.body.dataset.reviewLength = String(R.line.length);
     drawGraph();
   }
 
@@ -305,10 +341,6 @@ export function attachReview({ engine, S, game, jump, playFrom, load, label = ()
     say(`Record loaded: ${loaded.moves.length} moves. Step through them with ←/→, or play on from any move.`);
   }
 
-  $("rv-first").onclick = () => goto(0);
-  $("rv-prev").onclick = () => goto(ply() - 1);
-  $("rv-next").onclick = () => goto(ply() + 1);
-  $("rv-last").onclick = () => goto(R.line.length);
   $("rv-play").onclick = () => playFrom();
   $("rv-eval").onclick = computeGraph;
   $("rv-stop").onclick = () => {
@@ -318,23 +350,9 @@ export function attachReview({ engine, S, game, jump, playFrom, load, label = ()
   $("rv-download").onclick = download;
   $("rv-upload").onclick = () => file.click();
   file.onchange = upload;
-  $("movelist").addEventListener("click", (e) => {
-    const mv = e.target.closest("[data-ply]");
-    if (mv) goto(Number(mv.dataset.ply));
-  });
   $("rv-graph").addEventListener("click", (e) => {
     const pt = e.target.closest("[data-ply]");
     if (pt) goto(Number(pt.dataset.ply));
-  });
-  document.addEventListener("keydown", (e) => {
-    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
-    const t = e.target;
-    // The board's own arrow keys (moving between squares) and text fields keep their keys.
-    if (t.closest && t.closest("#board, textarea, input, select, [role=grid]")) return;
-    const to = { ArrowLeft: ply() - 1, ArrowRight: ply() + 1, Home: 0, End: R.line.length }[e.key];
-    if (to === undefined) return;
-    e.preventDefault();
-    goto(to);
   });
 
   return {
