@@ -734,8 +734,11 @@ def puzzles(ctx):
     page.wait_for_selector('#board[data-state="failed"]', timeout=20000)
     answer = protocol([f"position sfen {qsfen} moves {wrong[0]}", "defend 2"])[-1].split()
     assert answer[2] == "escape", answer
-    shown = page.eval_on_selector_all("#movelist .mv", "els => els.map(e => e.textContent.slice(1))")
+    shown = page.eval_on_selector_all("#movelist .mv", "els => els.map(e => e.dataset.action)")
     assert shown == [wrong[0], answer[1]], (shown, answer)
+    # The list is in words, as on the quantum page: the wrong board move as `☗7g→7f` (or `×`).
+    words = page.eval_on_selector_all("#movelist .mv", "els => els.map(e => e.textContent)")
+    assert words[0][1:].startswith(wrong[0][:2]) and words[0][3] in "→×" and wrong[0][2:4] in words[0], words
     assert "refutes" in page.inner_text("#status"), page.inner_text("#status")
     shoot(page, "puzzle-refuted")
     # Again, with the answer: the defence is the line's, then the capture.
@@ -743,7 +746,7 @@ def puzzles(ctx):
     page.wait_for_selector('#board[data-state="play"][data-ply="0"]')
     click_move(page, line[0])
     page.wait_for_selector('#board[data-state="play"][data-ply="2"]', timeout=20000)
-    shown = page.eval_on_selector_all("#movelist .mv", "els => els.map(e => e.textContent.slice(1))")
+    shown = page.eval_on_selector_all("#movelist .mv", "els => els.map(e => e.dataset.action)")
     assert shown == line[:2], (shown, line)
     click_move(page, line[2])
     page.wait_for_selector('#board[data-state="solved"]', timeout=20000)

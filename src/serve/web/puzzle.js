@@ -3,13 +3,15 @@
 // `d` after every action, the clickable squares come from `moves`, and every move of the solver
 // is judged by the engine's `defend <plies>` (protocol/quantum.md): the defender's longest
 // resistance when the move still forces the capture in time, else the reply that refutes it.
-import { Engine, errorsIn, say, showMoves, attempt, askPromotion, cancelPromotion, promotionOpen } from "/assets/engine.js";
-import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed } from "/assets/qboard.js";
+import { Engine, errorsIn, say, attempt, askPromotion, cancelPromotion, promotionOpen } from "/assets/engine.js";
+import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed, rememberPosition, showActions } from "/assets/qboard.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME = { b: "sente", w: "gote" };
 const MARK = { b: "☗", w: "☖" };
 const STORE = "ryoshi.puzzles.v1";
+// The positions shown, for the move list in words (qboard.js `actionText`).
+const seen = new Map();
 const S = {
   puzzles: [],
   index: 0,
@@ -82,6 +84,7 @@ async function refresh(move) {
   if (at < 0) return errors.length ? errors : ["no position from the engine"];
   const before = S.pos && move ? candsBySquare(S.pos) : null;
   S.pos = parseQsfen(lines[at].slice(5));
+  rememberPosition(seen, S.start, S.moves, S.pos);
   const list = (lines[at + 1] || "").trim();
   S.legal = list ? list.split(/\s+/) : [];
   S.idx = indexMoves(S.legal);
@@ -125,7 +128,7 @@ function render() {
   board.dataset.puzzle = String(S.index);
   $("task").textContent = taskText();
   const first = attacker();
-  showMoves($("movelist"), S.moves, (i) => MARK[i % 2 === 0 ? first : first === "b" ? "w" : "b"]);
+  showActions($("movelist"), S.start, S.moves, (i) => MARK[i % 2 === 0 ? first : first === "b" ? "w" : "b"], seen);
   renderProgress();
 }
 
