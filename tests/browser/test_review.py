@@ -216,6 +216,34 @@ def archive_opens_on_the_review_board(ctx):
     page.close()
 
 
+def game_id(page):
+    page.wait_for_function("() => location.search.startsWith('?game=')")
+    return page.evaluate("() => new URLSearchParams(location.search).get('game')")
+
+
+def new_game_keeps_the_last(ctx):
+    """Two games in a row on one page: New game gives the second its own id, and /games lists
+    both with their own moves."""
+    page = watch(ctx.new_page())
+    page.goto(URL + "/othello")
+    games = []
+    for first in ("f5", "d3"):
+        page.wait_for_selector('#board[data-ply="0"] .osq.legal')
+        page.click(f'#board [data-square="{first}"]')
+        page.wait_for_selector('#board[data-ply="2"] .osq.legal')
+        games.append((game_id(page), listed(page)))
+        page.click("#new")
+        page.wait_for_function("() => !location.search")
+    (a, moves_a), (b, moves_b) = games
+    assert a != b and moves_a[0] == "f5" and moves_b[0] == "d3", games
+    archive = page.context.request.get(URL + "/games").text()
+    for id, moves in games:
+        assert f"/othello?review={id}" in archive, archive
+        ggf = page.context.request.get(f"{URL}/record/{id}").text()
+        assert "".join(f"[{m.upper()}]" for m in moves) in ggf.replace("B[", "[").replace("W[", "["), (moves, ggf)
+    page.close()
+
+
 def go_and_quantum(ctx):
     """The same board on the other two pages: steps and one graph point a move."""
     page = watch(ctx.new_page())
@@ -290,7 +318,7 @@ def main():
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
         ctx = browser.new_context(viewport={"width": 1200, "height": 900}, accept_downloads=True)
-        for name, test in (("othello review", othello_review), ("finished othello graph", finished_othello_graph), ("archive", archive_opens_on_the_review_board), ("go and quantum", go_and_quantum)):
+        for name, test in (("othello review", othello_review), ("finished othello graph", finished_othello_graph), ("archive", archive_opens_on_the_review_board), ("new game", new_game_keeps_the_last), ("go and quantum", go_and_quantum)):
             test(ctx)
             print("ok", name, flush=True)
         ctx.close()

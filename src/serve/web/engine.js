@@ -125,6 +125,29 @@ export class Engine {
   stop() {
     this.send("stop");
   }
+
+  // A new game: `usinewgame` tells the server to keep the last game as it is and to give the
+  // next one its own id at its first move (protocol/serve.md, "Engine pages' games"); until
+  // then the address names no game, so a reload starts afresh.
+  newGame() {
+    this.mode = "game";
+    this.gameId = undefined;
+    history.replaceState(null, "", location.pathname);
+    return this.request(["usinewgame"]);
+  }
+}
+
+// `refresh` for `attempt` when the change is a new game: the first call sends `usinewgame`
+// before the position (the second, putting a refused position back, does not).
+export function freshGame(engine, refresh) {
+  let first = true;
+  return async () => {
+    if (first) {
+      first = false;
+      await engine.newGame();
+    }
+    return refresh();
+  };
 }
 
 // `info depth D ... score cp X ... pv ...` as an object.

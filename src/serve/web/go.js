@@ -197,6 +197,7 @@ async function genmove() {
 
 async function restart(start) {
   await stopAnalysis();
+  await engine.newGame();
   S.start = start;
   S.moves = [];
   await refresh();

@@ -1,6 +1,6 @@
 // The quantum shogi page: a protocol client. The board is redrawn from `d`'s QSFEN after every
 // action, the clickable squares come from `moves`, the engine's reply from `go movetime`.
-import { Engine, parseInfo, errorsIn, say, sayOver, showMoves, attempt, askPromotion, cancelPromotion, promotionOpen } from "/assets/engine.js";
+import { Engine, parseInfo, errorsIn, say, sayOver, showMoves, attempt, freshGame, askPromotion, cancelPromotion, promotionOpen } from "/assets/engine.js";
 import { attachReview } from "/assets/review.js";
 import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed, kingWarning, captureText } from "/assets/qboard.js";
 
@@ -244,7 +244,7 @@ async function restart(start) {
     S.start = start;
     S.moves = [];
   };
-  if (!(await attempt(S, change, () => refresh(), render))) return;
+  if (!(await attempt(S, change, freshGame(engine, () => refresh()), render))) return;
   review.reset();
   render();
   await maybeEngine();
