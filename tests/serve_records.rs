@@ -59,3 +59,142 @@ fn a_new_game_from_the_same_start_gets_its_own_id() {
         format!("info string game {second} othello position startpos moves d3")
     );
 }
+
+/// The head of a response, and its body.
+fn body(response: String) -> String {
+    response
+        .split_once("\r\n\r\n")
+        .expect("a head and a body")
+        .1
+        .to_string()
+}
+
+/// The last state line's JSON.
+fn state(lines: &[String]) -> serde_json::Value {
+    let line = lines
+        .iter()
+        .rev()
+        .find_map(|l| l.strip_prefix("state "))
+        .expect("a state");
+    serde_json::from_str(line).unwrap()
+}
+
+#[test]
+fn room_players_name_themselves_and_records_carry_the_names() {
+    let server = Server::start(2);
+    let origin = server.origin();
+    let mut black = server.socket("/room?new=othello", &origin).unwrap();
+    let first = black.until(|_| true).remove(0);
+    let words: Vec<&str> = first.split_whitespace().collect();
+    let (id, invite) = (words[1].to_string(), words[5].to_string());
+    black.until(|l| l.starts_with("state "));
+    let mut white = server
+        .socket(&format!("/room?room={id}&seat={invite}"), &origin)
+        .unwrap();
+    white.until(|l| l.starts_with("state "));
+    black.until(|l| l.starts_with("state "));
+    let mut watcher = server.socket(&format!("/room?room={id}"), &origin).unwrap();
+    assert_eq!(
+        state(&watcher.until(|l| l.starts_with("state ")))["names"],
+        serde_json::json!([null, null])
+    );
+    black.until(|l| l.starts_with("state "));
+    white.until(|l| l.starts_with("state "));
+
+    let name = "<b>Al]ce\\";
+    black.send(&format!("name {name}"));
+    let seen = state(&white.until(|l| l.starts_with("state ")));
+    assert_eq!(seen["names"], serde_json::json!([name, null]));
+    white.send("name  Bob ");
+    let seen = state(&black.until(|l| l.contains("\"Bob\"")));
+    assert_eq!(seen["names"], serde_json::json!([name, "Bob"]));
+    // Refused, each with one line, and nothing changes: a spectator, a control character, a
+    // name too long.
+    watcher.send("name Eve");
+    assert_eq!(
+        watcher
+            .until(|l| l.starts_with("info string error"))
+            .pop()
+            .unwrap(),
+        "info string error: a spectator has no seat to name"
+    );
+    for bad in ["name B\u{1b}ob", &format!("name {}", "x".repeat(41))] {
+        white.send(bad);
+        let refused = white.until(|l| l.starts_with("info string error"));
+        assert!(refused.last().unwrap().contains("name"), "{refused:?}");
+    }
+    black.send("move f5");
+    let seen = state(&white.until(|l| l.contains("\"moves\":[\"f5\"]")));
+    assert_eq!(seen["names"], serde_json::json!([name, "Bob"]));
+
+    // The archive shows them (as HTML text), the record carries them (GGF escapes `]`, `\`).
+    let games = body(server.get("/games", ""));
+    assert!(
+        games.contains("&lt;b&gt;Al]ce\\ (black) and Bob (white): two players"),
+        "{games}"
+    );
+    let ggf = body(server.get(&format!("/record/{id}"), ""));
+    assert!(ggf.contains("PB[<b>Al\\]ce\\\\]PW[Bob]"), "{ggf}");
+    // Taken back: an empty name.
+    white.send("name");
+    black.until(|l| {
+        l.strip_prefix("state ").is_some_and(|s| {
+            serde_json::from_str::<serde_json::Value>(s).unwrap()["names"]
+                == serde_json::json!([name, null])
+        })
+    });
+    assert!(!body(server.get(&format!("/record/{id}"), "")).contains("PW["));
+}
+
+#[test]
+fn engine_pages_name_both_sides_and_the_session_never_sees_it() {
+    let server = Server::start(2);
+    let mut ws = server.socket("/ws", &server.origin()).unwrap();
+    // A game without names keeps the record it had.
+    let lines = ask(&mut ws, "usinewgame\nposition startpos moves 7g7f");
+    let plain = new_id(&lines).unwrap_or_else(|| panic!("{lines:?}"));
+    let kifu = body(server.get(&format!("/record/{plain}"), ""));
+    assert!(
+        !kifu.contains("[Sente ") && !kifu.contains("[Gote "),
+        "{kifu}"
+    );
+
+    // Refused by the server itself, one line each, the session never told.
+    for (bad, why) in [
+        ("name purple Eve", "the side is sente or gote"),
+        ("name sente A\tB", "control characters"),
+        ("name", "the side is sente or gote"),
+    ] {
+        let lines = ask(&mut ws, bad);
+        assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
+        assert!(lines[0].starts_with("info string error: ") && lines[0].contains(why));
+    }
+    let lines = ask(
+        &mut ws,
+        "usinewgame\nposition startpos\nname sente Alice \"A\"\nname gote ryoshi 0.1.0\n\
+         position startpos moves 7g7f",
+    );
+    let id = new_id(&lines).expect("a new game");
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let kifu = body(server.get(&format!("/record/{id}"), ""));
+    assert!(
+        kifu.contains("[Sente \"Alice \\\"A\\\"\"]\n[Gote \"ryoshi 0.1.0\"]"),
+        "{kifu}"
+    );
+    // A name given during the game is kept with it; /games lists both.
+    ask(
+        &mut ws,
+        "name gote ryoshi 0.2.0\nposition startpos moves 7g7f 3c3d",
+    );
+    let games = body(server.get("/games", ""));
+    assert!(
+        games.contains(
+            "Alice &quot;A&quot; (sente) and ryoshi 0.2.0 (gote): a player and the engine"
+        ),
+        "{games}"
+    );
+    assert!(
+        games.contains("<td>sente and gote: a player and the engine</td>"),
+        "{games}"
+    );
+}

@@ -13,6 +13,7 @@
 mod archive;
 pub(crate) mod http;
 mod limits;
+mod names;
 mod played;
 pub(crate) mod room;
 mod routes;

@@ -8,6 +8,7 @@
 //! lock; the table's lock is held only to find, add or drop a room, never while a game is
 //! replayed or its state rendered.
 
+use super::names::{self, Names};
 use super::played::{parse_start, start_text, Played};
 use super::store::{token_hash, Store, StoreError, StoredGame};
 use super::tab::Socket;
@@ -71,11 +72,16 @@ pub enum RoomError {
     NoSuchGame,
     #[error("this seat token does not belong to the game")]
     WrongToken,
+    #[error("a spectator has no seat to name")]
+    SpectatorName,
+    /// A name refused, and why.
+    #[error("{0}")]
+    Name(String),
     #[error("this game has {MAX_WATCHERS} connections already")]
     TooManyWatchers,
     /// Not `move <move>` or `resign` (the text as sent).
     #[error(
-        "unknown room command '{}' (expected: move <move> or resign)",
+        "unknown room command '{}' (expected: move <move>, resign or name <text>)",
         crate::text::printable(.0)
     )]
     UnknownCommand(String),
@@ -116,6 +122,8 @@ struct Room {
     note: Option<String>,
     /// The game's `score` lines once it ended by two passes (Go), judged once.
     score: Option<Vec<String>>,
+    /// The names the players gave (`name <text>`), kept with the game.
+    names: Names,
 }
 
 /// A connection's hold on its room: the room stays in memory while someone holds it.
@@ -135,6 +143,7 @@ impl Room {
             watchers: Vec::new(),
             note: None,
             score: None,
+            names: [None, None],
         };
         Ok((room, tokens))
     }
@@ -153,6 +162,7 @@ impl Room {
             watchers: Vec::new(),
             note: None,
             score,
+            names: [None, None],
         })
     }
 
@@ -202,6 +212,7 @@ impl Room {
             "warnings": warnings,
             "connected": [self.connections(Seat::First) > 0, self.connections(Seat::Second) > 0],
             "score": self.score,
+            "names": self.names,
         })
     }
 
@@ -354,7 +365,8 @@ fn hold(store: &Store, id: &str) -> Result<Held, RoomError> {
         .map_err(RoomError::Store)?
         .filter(|g| g.kind == "room")
         .ok_or(RoomError::NoSuchGame)?;
-    let room = Room::from_stored(stored).ok_or(RoomError::NoSuchGame)?;
+    let mut room = Room::from_stored(stored).ok_or(RoomError::NoSuchGame)?;
+    room.names = store.names(id).map_err(RoomError::Store)?;
     let mut rooms = ROOMS.lock();
     // Another connection may have read it back meanwhile: theirs is the room.
     if let Some(room) = rooms.get(id) {
@@ -445,6 +457,10 @@ pub fn leave(held: Held, conn: u64) {
 /// connection that does not read its messages is dropped ([`Socket::offer_line`]), and nobody
 /// else waits for it.
 pub fn message(store: &Store, held: &Held, seat: Seat, text: &str, socket: &Socket) {
+    let named = text.trim_start().strip_prefix("name");
+    if let Some(name) = named.filter(|r| r.is_empty() || r.starts_with(char::is_whitespace)) {
+        return rename(store, held, seat, name, socket);
+    }
     let outcome = {
         let mut room = held.0.lock();
         let words: Vec<&str> = text.split_whitespace().collect();
@@ -471,6 +487,33 @@ pub fn message(store: &Store, held: &Held, seat: Seat, text: &str, socket: &Sock
             Ok(room.broadcast())
         })
     };
+    match outcome {
+        Ok(sends) => {
+            for (to, line) in sends {
+                to.offer_line(&line);
+            }
+        }
+        Err(why) => socket.error(&why.to_string()),
+    }
+}
+
+/// `name <text>`: the player of `seat` names themselves (an empty text takes the name back).
+/// Kept with the game, then everyone in the room is shown it.
+fn rename(store: &Store, held: &Held, seat: Seat, text: &str, socket: &Socket) {
+    let outcome = seat
+        .index()
+        .ok_or(RoomError::SpectatorName)
+        .and_then(|who| Ok((who, names::check(text).map_err(RoomError::Name)?)))
+        .and_then(|(who, name)| {
+            let mut room = held.0.lock();
+            if room.names[who] != name {
+                store
+                    .set_name(&room.id, who, name.as_deref())
+                    .map_err(RoomError::Store)?;
+                room.names[who] = name;
+            }
+            Ok(room.broadcast())
+        });
     match outcome {
         Ok(sends) => {
             for (to, line) in sends {

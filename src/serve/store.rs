@@ -39,6 +39,10 @@ const MIGRATIONS: &[&str] = &[
         move TEXT NOT NULL,
         PRIMARY KEY (game, ply)
     ) WITHOUT ROWID;",
+    // 2: the players' names (the first player's, the second's), given in a room or on an
+    // engine page; none in a game from before.
+    "ALTER TABLE games ADD COLUMN name0 TEXT;
+    ALTER TABLE games ADD COLUMN name1 TEXT;",
 ];
 
 /// How long a write waits for another program holding the file (a `sqlite3` shell, a backup).
@@ -110,6 +114,8 @@ pub struct Summary {
     pub id: String,
     pub kind: String,
     pub game: String,
+    /// The players' names, the first player's first.
+    pub names: super::names::Names,
     pub result: Option<String>,
     pub reason: Option<String>,
     /// Milliseconds since 1970, UTC.
@@ -368,8 +374,8 @@ impl Store {
         let conn = self.conn.lock();
         let total: i64 = conn.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
         let mut query = conn.prepare(
-            "SELECT id, kind, game, result, reason, created, updated, plies FROM games
-             ORDER BY created DESC, rowid DESC LIMIT ?1 OFFSET ?2",
+            "SELECT id, kind, game, result, reason, created, updated, plies, name0, name1
+             FROM games ORDER BY created DESC, rowid DESC LIMIT ?1 OFFSET ?2",
         )?;
         let rows = query
             .query_map(params![limit as i64, offset as i64], |r| {
@@ -382,10 +388,41 @@ impl Store {
                     created: r.get(5)?,
                     updated: r.get(6)?,
                     plies: r.get(7)?,
+                    names: [r.get(8)?, r.get(9)?],
                 })
             })?
             .collect::<Result<_, _>>()?;
         Ok((rows, total.max(0) as usize))
+    }
+}
+
+/// The players' names of a game (see `names.rs`).
+impl Store {
+    /// Sets the name of seat `seat` (0 or 1) of the game `id`; None takes it back.
+    pub fn set_name(&self, id: &str, seat: usize, name: Option<&str>) -> Result<(), StoreError> {
+        let column = if seat == 0 { "name0" } else { "name1" };
+        let changed = self.conn.lock().execute(
+            &format!("UPDATE games SET {column} = ?2 WHERE id = ?1"),
+            params![id, name],
+        )?;
+        if changed == 0 {
+            return Err(StoreError::Action(format!("no game {id} is stored")));
+        }
+        Ok(())
+    }
+
+    /// Both names of the game `id` (none for an unknown game).
+    pub fn names(&self, id: &str) -> Result<super::names::Names, StoreError> {
+        let found = self
+            .conn
+            .lock()
+            .query_row(
+                "SELECT name0, name1 FROM games WHERE id = ?1",
+                params![id],
+                |r| Ok([r.get(0)?, r.get(1)?]),
+            )
+            .optional()?;
+        Ok(found.unwrap_or_default())
     }
 }
 
@@ -478,6 +515,43 @@ mod tests {
         assert!(store.load("nope").unwrap().is_none());
         let (list, total) = store.list(0, 10).unwrap();
         assert_eq!((list.len(), total, list[0].plies), (1, 1, 2));
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    /// A file of the first schema is brought up to date at start and keeps its games; the
+    /// names, new since, are none until given.
+    #[test]
+    fn a_version_1_file_is_brought_up_to_date() {
+        let path = temp("v1");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        {
+            let old = Connection::open(&path).unwrap();
+            old.execute_batch(MIGRATIONS[0]).unwrap();
+            old.execute_batch(
+                "PRAGMA user_version = 1;
+                 INSERT INTO games (id, kind, game, start, created, updated, plies)
+                     VALUES ('old', 'engine', 'othello', 'startpos', 1, 1, 1);
+                 INSERT INTO moves VALUES ('old', 0, 'f5');",
+            )
+            .unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let version: i64 = store
+            .conn
+            .lock()
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version as usize, MIGRATIONS.len());
+        assert_eq!(store.load("old").unwrap().unwrap().moves, ["f5"]);
+        assert_eq!(store.names("old").unwrap(), [None, None]);
+        store.set_name("old", 1, Some("Bob")).unwrap();
+        assert_eq!(store.names("old").unwrap(), [None, Some("Bob".into())]);
+        assert_eq!(
+            store.list(0, 1).unwrap().0[0].names,
+            [None, Some("Bob".into())]
+        );
+        assert!(store.set_name("nope", 0, Some("x")).is_err());
+        drop(store);
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 

@@ -13,11 +13,16 @@
 //! back through its game (its review board). A move played from there shortens the game to that
 //! ply first (a takeback), or starts a copy when the game may not be changed.
 //!
+//! The page names the sides (`name <side> <text>`, [`super::names`]): the server takes these
+//! lines itself, and keeps the names with the game (from its first move on, and not in a game
+//! that may not be changed).
+//!
 //! A record the page uploads (`loadrecordtext`, or Go's `loadsgftext`) is read here too, with the
 //! same reader as the session's, so that the page learns the game it holds:
 //! `info string loaded <game> position <start> [moves ...]`, sent before the session's own answer
 //! (nothing, or its one error line for a record that does not read; then this says nothing).
 
+use super::names::{self, Names};
 use super::played::{parse_start, Played};
 use super::store::{Store, StoredGame};
 use super::tab::Socket;
@@ -44,6 +49,11 @@ pub struct TabGame<'a> {
     fresh: bool,
     /// The stored game may not be changed: it is over, or opened for review.
     frozen: bool,
+    /// The sides' names as the page gave them, for the game it plays.
+    names: Names,
+    /// The game of the record the page uploaded last (its start, moves and players' names):
+    /// when the page then plays it, it is kept with the record's names, not the page's.
+    loaded: Option<(String, Vec<String>, Names)>,
 }
 
 impl<'a> TabGame<'a> {
@@ -65,6 +75,8 @@ impl<'a> TabGame<'a> {
             stored: false,
             fresh: false,
             frozen: false,
+            names: [None, None],
+            loaded: None,
         };
         let wanted = game.or(review).unwrap_or_default();
         let found = if wanted.is_empty() {
@@ -99,6 +111,7 @@ impl<'a> TabGame<'a> {
                     g.start
                 ));
                 tab.variant = variant;
+                tab.names = store.names(&g.id).unwrap_or_default();
                 tab.id = g.id;
                 tab.start = Some(g.start);
                 tab.moves = g.moves;
@@ -114,10 +127,22 @@ impl<'a> TabGame<'a> {
             .send_line(&format!("info string game {}", self.id));
     }
 
-    /// Reads the lines of one message the session accepted.
+    /// Whether the server answers `line` itself (it never reaches the session): `name`.
+    pub fn takes(line: &str) -> bool {
+        matches!(line.split_whitespace().next(), Some("name"))
+    }
+
+    /// Reads the lines of one message the session accepted, and the server's own.
     pub fn observe(&mut self, text: &str) {
         for line in text.split('\n') {
-            match parse_line(line.trim_end_matches('\r')) {
+            let line = line.trim_end_matches('\r');
+            if Self::takes(line) {
+                if let Err(why) = self.name(line.trim_start()["name".len()..].trim_start()) {
+                    self.socket.error(&why);
+                }
+                continue;
+            }
+            match parse_line(line) {
                 Ok(Some(Command::SetOption {
                     name,
                     value: Some(value),
@@ -147,14 +172,39 @@ impl<'a> TabGame<'a> {
         }
     }
 
+    /// `name <side> <text>`: the name of that side (`black`, `sente` ...), none when the
+    /// text is empty.
+    fn name(&mut self, args: &str) -> Result<(), String> {
+        let (side, text) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
+        let players = self.variant.players();
+        let seat = players.iter().position(|p| *p == side).ok_or_else(|| {
+            format!(
+                "name <side> <text>: the side is {} or {}",
+                players[0], players[1]
+            )
+        })?;
+        let name = names::check(text)?;
+        if self.stored && !self.frozen && self.names[seat] != name {
+            self.store
+                .set_name(&self.id, seat, name.as_deref())
+                .map_err(|e| format!("the game is not saved: {e}"))?;
+        }
+        self.names[seat] = name;
+        Ok(())
+    }
+
     /// Tells the page the game of the record it sent, when the record reads.
-    fn loaded(&self, text: &str) {
-        let Ok(opening) = crate::matches::record::opening(self.variant, text.trim(), None) else {
+    fn loaded(&mut self, text: &str) {
+        let read = crate::matches::record::opening_and_players(self.variant, text.trim(), None);
+        let Ok((opening, players)) = read else {
             return;
         };
         let start = opening
             .sfen
             .map_or_else(|| "startpos".to_string(), |s| format!("sfen {s}"));
+        // A record's name that is no name here (too long, a line break) is left out.
+        let names = players.map(|p| p.and_then(|p| names::check(&p).ok().flatten()));
+        self.loaded = Some((start.clone(), opening.moves.clone(), names));
         let moves = if opening.moves.is_empty() {
             String::new()
         } else {
@@ -202,6 +252,11 @@ impl<'a> TabGame<'a> {
             self.store
                 .set_moves(&self.id, same, &moves[same..], None, ending.as_ref())
         } else {
+            // The game of an uploaded record keeps the names the record gives.
+            let names = match self.loaded.take() {
+                Some((s, m, names)) if s == start && m == moves => names,
+                _ => self.names.clone(),
+            };
             let game = StoredGame {
                 id: self.id.clone(),
                 kind: "engine".into(),
@@ -211,11 +266,18 @@ impl<'a> TabGame<'a> {
                 resigned: None,
                 moves: moves.clone(),
             };
-            self.store.create(&game).and_then(|()| match &ending {
-                Some(end) => self
-                    .store
-                    .set_moves(&self.id, moves.len(), &[], None, Some(end)),
-                None => Ok(()),
+            self.store.create(&game).and_then(|()| {
+                for (seat, name) in names.iter().enumerate() {
+                    if let Some(name) = name {
+                        self.store.set_name(&self.id, seat, Some(name))?;
+                    }
+                }
+                match &ending {
+                    Some(end) => self
+                        .store
+                        .set_moves(&self.id, moves.len(), &[], None, Some(end)),
+                    None => Ok(()),
+                }
             })
         };
         match saved {

@@ -244,6 +244,40 @@ def new_game_keeps_the_last(ctx):
     page.close()
 
 
+def names_in_records(ctx):
+    """A room asks the player's name once and shows it; the engine page names both sides with
+    it, and its download and /games carry the names."""
+    page = watch(ctx.new_page())
+    page.goto(URL + "/play?new=othello")
+    page.wait_for_selector('#board[data-ply="0"]')
+    assert page.is_visible("#name-form")
+    page.fill("#name", "Alice <A>")
+    page.click("#set-name")
+    page.wait_for_function("() => document.querySelector('#players').textContent === 'Alice <A> (black) – white'")
+    assert page.is_hidden("#name-form")
+    page.reload()
+    page.wait_for_selector('#board[data-ply="0"]')
+    assert page.is_hidden("#name-form"), "asked once"
+    page.close()
+
+    page = watch(ctx.new_page())
+    page.goto(URL + "/othello")
+    page.wait_for_selector('#board[data-ply="0"] .osq.legal')
+    page.click('#board [data-square="f5"]')
+    page.wait_for_selector('#board[data-ply="2"] .osq.legal')
+    id = game_id(page)
+    with page.expect_download() as d:
+        page.click("#rv-download")
+    ggf = open(d.value.path()).read()
+    engine = next(l for l in protocol(["usi"]) if l.startswith("id name "))[8:]
+    assert f"PB[Alice <A>]PW[{engine}]" in ggf, ggf
+    page.goto(URL + "/games")
+    row = page.locator(f'tr:has(a[href="/othello?review={id}"])')
+    assert f"Alice <A> (black) and {engine} (white)" in row.inner_text(), row.inner_text()
+    page.evaluate("() => localStorage.clear()")
+    page.close()
+
+
 def go_and_quantum(ctx):
     """The same board on the other two pages: steps and one graph point a move."""
     page = watch(ctx.new_page())
@@ -318,7 +352,7 @@ def main():
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
         ctx = browser.new_context(viewport={"width": 1200, "height": 900}, accept_downloads=True)
-        for name, test in (("othello review", othello_review), ("finished othello graph", finished_othello_graph), ("archive", archive_opens_on_the_review_board), ("new game", new_game_keeps_the_last), ("go and quantum", go_and_quantum)):
+        for name, test in (("othello review", othello_review), ("finished othello graph", finished_othello_graph), ("archive", archive_opens_on_the_review_board), ("new game", new_game_keeps_the_last), ("names", names_in_records), ("go and quantum", go_and_quantum)):
             test(ctx)
             print("ok", name, flush=True)
         ctx.close()

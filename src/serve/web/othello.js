@@ -48,6 +48,7 @@ function empties() {
 }
 
 function render() {
+  engine.nameSides(["black", "white"], S.human);
   const root = $("board");
   const focused = focusedSquare(root);
   root.replaceChildren();

@@ -77,6 +77,7 @@ function clearSelection() {
 
 function render() {
   if (!S.pos) return;
+  engine.nameSides(["sente", "gote"], S.demo ? "" : S.human);
   const top = S.flipped ? "b" : "w";
   drawBoard($("board"), { [top]: $("hand-top"), [top === "b" ? "w" : "b"]: $("hand-bottom") }, S.pos, {
     flipped: S.flipped,

@@ -272,11 +272,26 @@ export function attachReview({ engine, S, game, jump, playFrom, load, label = ()
     }
   }
 
-  async function download() {
+  // The kept game's record (`/record/<id>`, with the players' names), or, for a game the server
+  // does not keep (no move yet), the session's `record`.
+  async function recordText() {
+    if (engine.gameId && R.line.length) {
+      const kept = await fetch(`/record/${engine.gameId}`).catch(() => null);
+      if (kept && kept.ok) return await kept.text();
+    }
     const lines = await engine.request([positionOf(R.start, R.line), "record", positionOf(S.start, S.moves)]);
     const errors = errorsIn(lines || []);
-    if (!lines || errors.length) return say("No record: " + (errors.join("; ") || "no engine"), "error");
-    const text = lines.filter((l) => !l.startsWith("info ")).join("\n") + "\n";
+    if (!lines || errors.length) throw new Error(errors.join("; ") || "no engine");
+    return lines.filter((l) => !l.startsWith("info ")).join("\n") + "\n";
+  }
+
+  async function download() {
+    let text;
+    try {
+      text = await recordText();
+    } catch (e) {
+      return say("No record: " + e.message, "error");
+    }
     const url = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
     const a = el("a", { href: url, download: `ryoshi-${game}${engine.gameId ? "-" + engine.gameId : ""}.${EXT[game]}`, hidden: true });
     document.body.append(a);
