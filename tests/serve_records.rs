@@ -21,17 +21,26 @@ fn new_id(lines: &[String]) -> Option<String> {
         .map(str::to_string)
 }
 
+/// Ends the session of `ws` and waits for its socket to close, so that its place under the
+/// cap of sessions per address is free for the next socket.
+fn end(mut ws: Client) {
+    ws.send("quit");
+    while !matches!(ws.next(), None | Some(serve_support::Frame::Close(_))) {}
+}
+
 /// The kept game `id` as a socket going on with it is told it.
 fn kept(server: &Server, id: &str) -> String {
     let mut ws = server
         .socket(&format!("/ws?game={id}"), &server.origin())
         .unwrap();
-    ws.until(|_| true).remove(0)
+    let first = ws.until(|_| true).remove(0);
+    end(ws);
+    first
 }
 
 #[test]
 fn a_new_game_from_the_same_start_gets_its_own_id() {
-    let server = Server::start(4);
+    let server = Server::start(8);
     let mut ws = server.socket("/ws", &server.origin()).unwrap();
     let first = new_id(&ask(
         &mut ws,
@@ -196,5 +205,97 @@ fn engine_pages_name_both_sides_and_the_session_never_sees_it() {
     assert!(
         games.contains("<td>sente and gote: a player and the engine</td>"),
         "{games}"
+    );
+}
+
+/// The `info string graph` line a socket opening the kept game `id` is told, if any.
+fn kept_graph(server: &Server, id: &str, how: &str) -> Option<String> {
+    let mut ws = server
+        .socket(&format!("/ws?{how}={id}"), &server.origin())
+        .unwrap();
+    let graph = ask(&mut ws, "")
+        .into_iter()
+        .find_map(|l| l.strip_prefix("info string graph ").map(str::to_string));
+    end(ws);
+    graph
+}
+
+#[test]
+fn the_graph_is_kept_with_the_game_bounded_and_cut_with_it() {
+    let server = Server::start(8);
+    let mut ws = server.socket("/ws", &server.origin()).unwrap();
+    let lines = ask(&mut ws, "graph 1:10");
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("no game is kept yet"), "{lines:?}");
+    let id = new_id(&ask(
+        &mut ws,
+        "setoption name USI_Variant value go\nusinewgame\nposition startpos moves E5 C3 G7",
+    ))
+    .unwrap();
+    assert_eq!(kept_graph(&server, &id, "game"), None);
+    // Kept, read back by whoever opens the game, and never seen by the session.
+    let lines = ask(&mut ws, "graph 1:120:2.5 2:-40:-0.5\ngraph 3:7");
+    assert!(lines.is_empty(), "{lines:?}");
+    let points = "1:120:2.5 2:-40:-0.5 3:7";
+    assert_eq!(kept_graph(&server, &id, "game").as_deref(), Some(points));
+    assert_eq!(kept_graph(&server, &id, "review").as_deref(), Some(points));
+    // Forged or oversize: one error line each, and nothing changes (not even the good points).
+    for bad in [
+        "graph 1:1 2:2 3:3 1:4".to_string(),
+        "graph 4:10".into(),
+        "graph 0:10".into(),
+        "graph 1:10 2:ten".into(),
+        "graph 1:10:NaN".into(),
+        "graph 1:99999999999".into(),
+        "graph 1:<b>".into(),
+        "graph".into(),
+        format!("graph {}", "1:1 ".repeat(5000)),
+    ] {
+        let lines = ask(&mut ws, &bad);
+        assert_eq!(lines.len(), 1, "{}: {lines:?}", &bad[..bad.len().min(40)]);
+        assert!(
+            lines[0].starts_with("info string error: graph: "),
+            "{lines:?}"
+        );
+    }
+    assert_eq!(kept_graph(&server, &id, "game").as_deref(), Some(points));
+    // A takeback keeps the points of the moves still the same.
+    ask(&mut ws, "position startpos moves E5 D4");
+    assert_eq!(
+        kept_graph(&server, &id, "game").as_deref(),
+        Some("1:120:2.5")
+    );
+
+    // A finished game keeps its analysis too, and a copy played on from it the shared part.
+    let done = new_id(&ask(
+        &mut ws,
+        "usinewgame\nposition startpos\nposition startpos moves E5 pass pass",
+    ))
+    .unwrap();
+    let mut review = server
+        .socket(&format!("/ws?review={done}"), &server.origin())
+        .unwrap();
+    let lines = ask(
+        &mut review,
+        "setoption name USI_Variant value go\nusinewgame\nposition startpos moves E5 pass pass\n\
+         graph 1:5 2:6 3:6",
+    );
+    assert!(
+        lines.iter().all(|l| !l.starts_with("info string error")),
+        "{lines:?}"
+    );
+    assert_eq!(
+        kept_graph(&server, &done, "review").as_deref(),
+        Some("1:5 2:6 3:6")
+    );
+    let copy = new_id(&ask(&mut review, "position startpos moves E5 pass C3")).unwrap();
+    assert_ne!(copy, done);
+    assert_eq!(
+        kept_graph(&server, &copy, "game").as_deref(),
+        Some("1:5 2:6")
+    );
+    assert_eq!(
+        kept_graph(&server, &done, "review").as_deref(),
+        Some("1:5 2:6 3:6")
     );
 }

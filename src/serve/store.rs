@@ -40,9 +40,17 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (game, ply)
     ) WITHOUT ROWID;",
     // 2: the players' names (the first player's, the second's), given in a room or on an
-    // engine page; none in a game from before.
+    // engine page; none in a game from before. The evaluation graph: the engine's score for
+    // the first player after move `ply` (from 1), and Go's score lead.
     "ALTER TABLE games ADD COLUMN name0 TEXT;
-    ALTER TABLE games ADD COLUMN name1 TEXT;",
+    ALTER TABLE games ADD COLUMN name1 TEXT;
+    CREATE TABLE points (
+        game TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL,
+        score INTEGER NOT NULL,
+        lead REAL,
+        PRIMARY KEY (game, ply)
+    ) WITHOUT ROWID;",
 ];
 
 /// How long a write waits for another program holding the file (a `sqlite3` shell, a backup).
@@ -317,6 +325,11 @@ impl Store {
             params![id, from as i64],
         )?;
         insert_moves(&tx, id, from, moves)?;
+        // The graph's points of the moves replaced go with them.
+        tx.execute(
+            "DELETE FROM points WHERE game = ?1 AND ply > ?2",
+            params![id, from as i64],
+        )?;
         let changed = tx.execute(
             "UPDATE games SET plies = ?2, resigned = ?3, result = ?4, reason = ?5, updated = ?6
              WHERE id = ?1",
@@ -393,6 +406,63 @@ impl Store {
             })?
             .collect::<Result<_, _>>()?;
         Ok((rows, total.max(0) as usize))
+    }
+}
+
+/// One point of a game's evaluation graph (see `tab_game.rs`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Point {
+    /// After this move (from 1).
+    pub ply: usize,
+    /// The engine's score for the first player, in its game's unit (`score cp`).
+    pub score: i64,
+    /// Go's score lead for black.
+    pub lead: Option<f64>,
+}
+
+/// The evaluation graph of a game.
+impl Store {
+    /// Adds (or replaces) points of the game `id`'s graph, all or none.
+    pub fn add_points(&self, id: &str, points: &[Point]) -> Result<(), StoreError> {
+        let mut conn = self.conn.lock();
+        let tx = conn.transaction()?;
+        {
+            let mut insert = tx.prepare_cached(
+                "INSERT OR REPLACE INTO points (game, ply, score, lead) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            for p in points {
+                insert.execute(params![id, p.ply as i64, p.score, p.lead])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Copies the points of game `from`'s first `plies` moves to the game `to` (a copy of it).
+    pub fn copy_points(&self, from: &str, to: &str, plies: usize) -> Result<(), StoreError> {
+        self.conn.lock().execute(
+            "INSERT OR REPLACE INTO points (game, ply, score, lead)
+             SELECT ?2, ply, score, lead FROM points WHERE game = ?1 AND ply <= ?3",
+            params![from, to, plies as i64],
+        )?;
+        Ok(())
+    }
+
+    /// The game `id`'s graph, by ply.
+    pub fn points(&self, id: &str) -> Result<Vec<Point>, StoreError> {
+        let conn = self.conn.lock();
+        let mut query =
+            conn.prepare("SELECT ply, score, lead FROM points WHERE game = ?1 ORDER BY ply")?;
+        let points = query
+            .query_map(params![id], |r| {
+                Ok(Point {
+                    ply: usize::try_from(r.get::<_, i64>(0)?).unwrap_or(0),
+                    score: r.get(1)?,
+                    lead: r.get(2)?,
+                })
+            })?
+            .collect::<Result<_, _>>()?;
+        Ok(points)
     }
 }
 
@@ -551,6 +621,30 @@ mod tests {
             [None, Some("Bob".into())]
         );
         assert!(store.set_name("nope", 0, Some("x")).is_err());
+        // The graph: points beyond a takeback go with the moves.
+        store
+            .set_moves("old", 1, &["d6".into(), "c3".into()], None, None)
+            .unwrap();
+        let point = |ply, score| Point {
+            ply,
+            score,
+            lead: None,
+        };
+        let lead = Point {
+            lead: Some(-1.5),
+            ..point(3, 40)
+        };
+        store
+            .add_points("old", &[point(1, 10), point(2, -20), lead])
+            .unwrap();
+        assert_eq!(
+            store.points("old").unwrap(),
+            [point(1, 10), point(2, -20), lead]
+        );
+        store
+            .set_moves("old", 2, &["c4".into()], None, None)
+            .unwrap();
+        assert_eq!(store.points("old").unwrap(), [point(1, 10), point(2, -20)]);
         drop(store);
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }

@@ -17,6 +17,12 @@
 //! lines itself, and keeps the names with the game (from its first move on, and not in a game
 //! that may not be changed).
 //!
+//! The page's evaluation graph is kept with the game too (`graph <ply>:<score>[:<lead>] ...`,
+//! numbers only, at most one point per move of the kept game, all or nothing), also for a game
+//! that may not be changed otherwise (its analysis is kept as lichess keeps it); a socket that
+//! opens a kept game is told its points with `info string graph ...`. A takeback drops the
+//! points of the moves it replaces.
+//!
 //! A record the page uploads (`loadrecordtext`, or Go's `loadsgftext`) is read here too, with the
 //! same reader as the session's, so that the page learns the game it holds:
 //! `info string loaded <game> position <start> [moves ...]`, sent before the session's own answer
@@ -24,7 +30,7 @@
 
 use super::names::{self, Names};
 use super::played::{parse_start, Played};
-use super::store::{Store, StoredGame};
+use super::store::{Point, Store, StoredGame};
 use super::tab::Socket;
 use crate::protocol::{parse_line, Command};
 use crate::registry::Game;
@@ -33,6 +39,10 @@ use crate::session::Registered;
 
 /// The option that chooses the game.
 const VARIANT: &str = "USI_Variant";
+/// Largest score a graph point may hold (quantum shogi's mate is drawn as 30000).
+pub const MAX_POINT_SCORE: i64 = 100_000;
+/// Largest score lead (Go's, in points) a graph point may hold.
+pub const MAX_POINT_LEAD: f64 = 1000.0;
 
 pub struct TabGame<'a> {
     store: &'a Store,
@@ -110,6 +120,15 @@ impl<'a> TabGame<'a> {
                     variant.as_str(),
                     g.start
                 ));
+                match store.points(&g.id) {
+                    Ok(points) if !points.is_empty() => {
+                        let words: Vec<String> = points.iter().map(point_text).collect();
+                        tab.socket
+                            .send_line(&format!("info string graph {}", words.join(" ")));
+                    }
+                    Ok(_) => {}
+                    Err(e) => tab.socket.error(&format!("the graph cannot be read: {e}")),
+                }
                 tab.variant = variant;
                 tab.names = store.names(&g.id).unwrap_or_default();
                 tab.id = g.id;
@@ -127,9 +146,10 @@ impl<'a> TabGame<'a> {
             .send_line(&format!("info string game {}", self.id));
     }
 
-    /// Whether the server answers `line` itself (it never reaches the session): `name`.
+    /// Whether the server answers `line` itself (it never reaches the session): `name` and
+    /// `graph`.
     pub fn takes(line: &str) -> bool {
-        matches!(line.split_whitespace().next(), Some("name"))
+        matches!(line.split_whitespace().next(), Some("name" | "graph"))
     }
 
     /// Reads the lines of one message the session accepted, and the server's own.
@@ -137,7 +157,12 @@ impl<'a> TabGame<'a> {
         for line in text.split('\n') {
             let line = line.trim_end_matches('\r');
             if Self::takes(line) {
-                if let Err(why) = self.name(line.trim_start()["name".len()..].trim_start()) {
+                let line = line.trim_start();
+                let done = match line.strip_prefix("graph") {
+                    Some(points) => self.graph(points),
+                    None => self.name(line["name".len()..].trim_start()),
+                };
+                if let Err(why) = done {
                     self.socket.error(&why);
                 }
                 continue;
@@ -193,6 +218,37 @@ impl<'a> TabGame<'a> {
         Ok(())
     }
 
+    /// `graph <ply>:<score>[:<lead>] ...`: points of the kept game's evaluation graph, all
+    /// kept or, with one error line, none.
+    fn graph(&mut self, args: &str) -> Result<(), String> {
+        if !self.stored {
+            return Err("graph: no game is kept yet (its first move keeps it)".into());
+        }
+        let plies = self.moves.len();
+        let mut points = Vec::new();
+        for (i, word) in args.split_whitespace().enumerate() {
+            if i >= plies {
+                return Err(format!(
+                    "graph: more points than the game's {plies} moves; none kept"
+                ));
+            }
+            points.push(parse_point(word, plies).ok_or_else(|| {
+                format!(
+                    "graph: point {} is not <ply>:<score>[:<lead>] with a ply from 1 to \
+                     {plies}, a whole score of at most {MAX_POINT_SCORE} and a lead of at most \
+                     {MAX_POINT_LEAD}; none kept",
+                    i + 1
+                )
+            })?);
+        }
+        if points.is_empty() {
+            return Err("graph: no points (graph <ply>:<score>[:<lead>] ...)".into());
+        }
+        self.store
+            .add_points(&self.id, &points)
+            .map_err(|e| format!("the graph is not saved: {e}"))
+    }
+
     /// Tells the page the game of the record it sent, when the record reads.
     fn loaded(&mut self, text: &str) {
         let read = crate::matches::record::opening_and_players(self.variant, text.trim(), None);
@@ -227,7 +283,13 @@ impl<'a> TabGame<'a> {
         if stepping_back && !fresh {
             return;
         }
+        // A copy of a game that may not change keeps the graph of the moves they share.
+        let mut copy_points = None;
         if self.stored && (other_start || (changed && (fresh || self.frozen))) {
+            if !other_start && !fresh {
+                let same = self.moves.iter().zip(&moves).take_while(|(a, b)| a == b);
+                copy_points = Some((self.id.clone(), same.count()));
+            }
             self.id = super::room::token()[..16].to_string();
             self.moves.clear();
             self.stored = false;
@@ -272,6 +334,9 @@ impl<'a> TabGame<'a> {
                         self.store.set_name(&self.id, seat, Some(name))?;
                     }
                 }
+                if let Some((from, plies)) = &copy_points {
+                    self.store.copy_points(from, &self.id, *plies)?;
+                }
                 match &ending {
                     Some(end) => self
                         .store
@@ -290,6 +355,60 @@ impl<'a> TabGame<'a> {
                 self.frozen = ending.is_some();
             }
             Err(e) => self.socket.error(&format!("the game is not saved: {e}")),
+        }
+    }
+}
+
+/// `<ply>:<score>[:<lead>]`, within the bounds; None otherwise.
+fn parse_point(word: &str, plies: usize) -> Option<Point> {
+    let mut parts = word.split(':');
+    let ply = parts
+        .next()?
+        .parse::<usize>()
+        .ok()
+        .filter(|p| (1..=plies).contains(p))?;
+    let score = parts
+        .next()?
+        .parse::<i64>()
+        .ok()
+        .filter(|s| s.abs() <= MAX_POINT_SCORE)?;
+    let lead = match parts.next() {
+        None => None,
+        Some(text) => Some(
+            text.parse::<f64>()
+                .ok()
+                .filter(|l| l.is_finite() && l.abs() <= MAX_POINT_LEAD)?,
+        ),
+    };
+    if parts.next().is_some() {
+        return None;
+    }
+    Some(Point { ply, score, lead })
+}
+
+/// A point as `graph` takes it and `info string graph` gives it back.
+fn point_text(p: &Point) -> String {
+    match p.lead {
+        Some(lead) => format!("{}:{}:{lead}", p.ply, p.score),
+        None => format!("{}:{}", p.ply, p.score),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn points_read_back_as_written_and_stay_in_bounds() {
+        for text in ["1:0", "3:-120", "2:40:-1.5", "3:100000:1000"] {
+            let point = parse_point(text, 3).unwrap();
+            assert_eq!(point_text(&point), text);
+        }
+        for bad in [
+            "0:1", "4:1", "1", "1:", "1:1.5", "1:100001", "1:1:NaN", "1:1:inf", "1:1:1001",
+            "1:1:1:1", "x:1", "1:-x", "",
+        ] {
+            assert_eq!(parse_point(bad, 3), None, "{bad}");
         }
     }
 }

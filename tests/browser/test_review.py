@@ -111,6 +111,22 @@ def othello_review(ctx):
     page.click('#rv-graph circle.rv-pt[data-ply="2"]')
     at_ply(page, 2)
     assert shown_board(page) == othello_board(moves[:2])
+    # The graph is kept with the game: a reload, and anyone opening it from /games, see it
+    # at once, without computing it again.
+    id = game_id(page)
+    page.reload()
+    page.wait_for_selector(f'#board[data-ply="{len(moves)}"]')
+    page.wait_for_selector("#rv-graph circle.rv-pt")
+    assert page.eval_on_selector_all("#rv-graph circle.rv-pt title", "els => els.map(e => e.textContent)") == titles
+    assert page.inner_text("#rv-progress") == "" and page.is_hidden("#rv-stop")
+    other = watch(ctx.new_page())
+    other.goto(f"{URL}/othello?review={id}")
+    other.wait_for_selector(f'#board[data-ply="{len(moves)}"]')
+    other.wait_for_selector("#rv-graph circle.rv-pt")
+    assert other.eval_on_selector_all("#rv-graph circle.rv-pt title", "els => els.map(e => e.textContent)") == titles
+    other.close()
+    page.click('#rv-graph circle.rv-pt[data-ply="2"]')
+    at_ply(page, 2)
 
     # Download: the whole game (not only up to the ply shown), read back by the engine.
     with page.expect_download() as d:

@@ -59,6 +59,16 @@ export class Engine {
       }
       return;
     }
+    // `info string graph <ply>:<score>[:<lead>] ...`: the kept game's evaluation graph, told
+    // right after the game itself.
+    if (line.startsWith("info string graph ")) {
+      this.resumedGraph = line
+        .split(/\s+/)
+        .slice(3)
+        .map((w) => w.split(":").map(Number))
+        .map(([ply, score, lead]) => ({ ply, score, lead: lead === undefined ? null : lead }));
+      return;
+    }
     if (line.startsWith("info string error:")) {
       this.lastError = line.slice(18).trim();
       this.onError(this.lastError);

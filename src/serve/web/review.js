@@ -44,10 +44,10 @@ const SCALES = {
       const discs = Math.round(cp / 100);
       return { y: Math.max(-1, Math.min(1, discs / 32)), text: `${discs > 0 ? "+" : ""}${discs} discs` };
     },
-    // A finished position: its disc count (`black X n white O m`).
+    // A finished position: black's disc difference (`black X n white O m`).
     over: (lines) => {
       const m = lines.map((l) => /^black X (\d+) white O (\d+), game over/.exec(l)).find(Boolean);
-      return m ? SCALES.othello.fromCp((Number(m[1]) - Number(m[2])) * 100) : null;
+      return m ? Number(m[1]) - Number(m[2]) : null;
     },
   },
   go: {
@@ -77,6 +77,13 @@ export function attachReview({ engine, S, game, jump, playFrom, load, label = ()
   const R = { line: S.moves.slice(), start: S.start, points: [], computing: false, cancel: false, target: null };
   const $ = (id) => document.getElementById(id);
   const scale = SCALES[game];
+  // A point of the graph from what the server keeps of it (`score` for the first player, Go's
+  // `lead`): drawn again at once, never computed twice.
+  const pointOf = ({ ply, score, lead }) => ({ ply, score, lead, ...scale.fromCp(score, lead) });
+  // The kept game's graph, when the page opened a kept game and shows it whole.
+  if (engine.resumedGraph && engine.resumed && engine.resumed.moves.length === R.line.length) {
+    R.points = engine.resumedGraph.filter((p) => p.ply >= 1 && p.ply <= R.line.length).map(pointOf);
+  }
 
   const nav = el(
     "div",
@@ -233,11 +240,11 @@ export function attachReview({ engine, S, game, jump, playFrom, load, label = ()
         else if (line === "readyok") ready = true;
         else seen.push(line);
         if (best && ready) {
-          const over = scale.over(seen);
-          if (over) return over;
+          const discs = scale.over(seen);
+          if (discs !== null) return pointOf({ score: discs * 100, lead: null });
           if (score === null) return { y: null, text: "game over" };
           const sign = sideIn(seen) === "w" ? -1 : 1;
-          return scale.fromCp(sign * score, lead === null ? null : sign * lead);
+          return pointOf({ score: sign * score, lead: lead === null ? null : sign * lead });
         }
         return undefined;
       },
@@ -260,9 +267,14 @@ export function attachReview({ engine, S, game, jump, playFrom, load, label = ()
         const v = await evaluate(line.slice(0, k));
         if (!v) break;
         // A finished position the engine does not score keeps the last value.
-        const last = R.points.find((p) => p.ply === k - 1);
-        R.points.push({ ply: k, y: v.y ?? (last ? last.y : 0), text: v.text });
+        const last = R.points.find((p) => p.ply === k - 1) || { y: 0, score: 0, lead: null };
+        const point = v.y === null ? { ply: k, y: last.y, text: v.text, score: last.score, lead: last.lead } : { ...v, ply: k };
+        R.points.push(point);
         drawGraph();
+        // Kept with the game, for a reload and for whoever opens it from /games.
+        if (engine.gameId && R.start === start && R.line.slice(0, k).join(" ") === line.slice(0, k).join(" ")) {
+          await engine.request([`graph ${k}:${Math.round(point.score)}${point.lead === null || point.lead === undefined ? "" : ":" + point.lead}`]);
+        }
       }
     } finally {
       R.computing = false;
