@@ -143,7 +143,8 @@ export class Engine {
   // neither. Called at every drawing: only a change is sent, after the requests before it.
   nameSides(players, human) {
     this.sides = { players, human };
-    if (!this.ws) return;
+    // Not before the socket is open (a drawing before it names the sides at the next one).
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
     if (this.engineName === undefined) {
       this.engineName = null;
       this.request(["usi"]).then((lines) => {
