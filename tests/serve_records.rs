@@ -1,9 +1,11 @@
-//! Engine pages' games over real sockets: a new game after `usinewgame` gets its own id and the
-//! last one is kept.
+//! What the server keeps with a game besides its moves, over real sockets: a new game after
+//! `usinewgame` gets its own id and the last one is kept; the players' names (a room's seats,
+//! an engine page's sides) in the state, /games and the records; the evaluation graph's points,
+//! bounded, read back and cut with the game; both after a restart.
 
 mod serve_support;
 
-use serve_support::{Client, Server};
+use serve_support::{temp_dir, Client, Server};
 
 /// Sends `lines` and `isready`; the lines up to `readyok`.
 fn ask(ws: &mut Client, lines: &str) -> Vec<String> {
@@ -298,4 +300,41 @@ fn the_graph_is_kept_with_the_game_bounded_and_cut_with_it() {
         kept_graph(&server, &done, "review").as_deref(),
         Some("1:5 2:6 3:6")
     );
+}
+
+#[test]
+fn names_and_the_graph_survive_a_restart() {
+    let db = temp_dir().join("games.db");
+    let mut server = Server::start_with(8, &["--db", &db.display().to_string()]);
+    let origin = server.origin();
+    let mut room = server.socket("/room?new=go", &origin).unwrap();
+    let first = room.until(|_| true).remove(0);
+    let words: Vec<&str> = first.split_whitespace().collect();
+    let (room_id, seat) = (words[1].to_string(), words[3].to_string());
+    room.send("name Alice");
+    room.until(|l| l.contains("\"names\":[\"Alice\",null]"));
+    let mut ws = server.socket("/ws", &origin).unwrap();
+    let id = new_id(&ask(
+        &mut ws,
+        "setoption name USI_Variant value othello\nname white ryoshi\nusinewgame\n\
+         position startpos moves f5 d6\ngraph 1:100 2:-200",
+    ))
+    .unwrap();
+    server.kill();
+
+    let server = Server::start_with(8, &["--db", &db.display().to_string()]);
+    let mut room = server
+        .socket(
+            &format!("/room?room={room_id}&seat={seat}"),
+            &server.origin(),
+        )
+        .unwrap();
+    let seen = state(&room.until(|l| l.starts_with("state ")));
+    assert_eq!(seen["names"], serde_json::json!(["Alice", null]));
+    assert_eq!(
+        kept_graph(&server, &id, "game").as_deref(),
+        Some("1:100 2:-200")
+    );
+    let ggf = body(server.get(&format!("/record/{id}"), ""));
+    assert!(ggf.contains("PW[ryoshi]") && !ggf.contains("PB["), "{ggf}");
 }
