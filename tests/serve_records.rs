@@ -62,6 +62,13 @@ fn a_new_game_from_the_same_start_gets_its_own_id() {
         kept(&server, &second),
         format!("info string game {second} othello position startpos moves f5")
     );
+    // A refused position (a bad pasted start) and the page's own position again: no new game.
+    let lines = ask(
+        &mut ws,
+        "usinewgame\nposition sfen XX b\nposition startpos moves f5",
+    );
+    assert_eq!(new_id(&lines), None, "{lines:?}");
+    assert!(body(server.get("/games", "")).contains("2 game(s)"));
     // Without `usinewgame`, the same start is a takeback of the current game.
     let lines = ask(&mut ws, "position startpos\nposition startpos moves d3");
     assert_eq!(new_id(&lines), None, "{lines:?}");

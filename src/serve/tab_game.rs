@@ -286,6 +286,11 @@ impl<'a> TabGame<'a> {
         // A copy of a game that may not change keeps the graph of the moves they share.
         let mut copy_points = None;
         if self.stored && (other_start || (changed && (fresh || self.frozen))) {
+            // A position the session refuses (a bad pasted start) leaves the game as it is: the
+            // page sends the game's own position again.
+            if Played::new(self.variant, parse_start(&start), moves.clone()).is_err() {
+                return;
+            }
             if !other_start && !fresh {
                 let same = self.moves.iter().zip(&moves).take_while(|(a, b)| a == b);
                 copy_points = Some((self.id.clone(), same.count()));
