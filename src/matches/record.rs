@@ -72,12 +72,22 @@ pub fn today() -> String {
 /// The opening a game record holds, read by the game's record module: its start (as `sfen`) and
 /// its main line's first `cut` moves (all of them when `None`), in protocol notation.
 pub fn opening(game: Game, text: &str, cut: Option<usize>) -> Result<Opening, OpeningError> {
+    opening_and_players(game, text, cut).map(|(opening, _)| opening)
+}
+
+/// [`opening`], with the players the record names (`PB`/`PW`, `Sente`/`Gote`), the first
+/// player's first.
+pub fn opening_and_players(
+    game: Game,
+    text: &str,
+    cut: Option<usize>,
+) -> Result<(Opening, [Option<String>; 2]), OpeningError> {
     struct Read<'a> {
         text: &'a str,
         cut: Option<usize>,
     }
     impl Visit for Read<'_> {
-        type Output = Result<Opening, OpeningError>;
+        type Output = Result<(Opening, [Option<String>; 2]), OpeningError>;
         fn visit<R: Rules>(self) -> Self::Output {
             let format = R::record_format().ok_or(OpeningError::NoRecordFormat(R::NAME))?;
             let record = (format.read)(self.text)?;
@@ -97,7 +107,7 @@ pub fn opening(game: Game, text: &str, cut: Option<usize>) -> Result<Opening, Op
                 })?;
                 moves.push(text);
             }
-            Ok(Opening { sfen, moves })
+            Ok((Opening { sfen, moves }, record.tags.players))
         }
     }
     game.visit(Read { text, cut })

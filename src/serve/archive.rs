@@ -73,10 +73,10 @@ fn board_links(g: &Summary) -> String {
 }
 
 fn row(out: &mut String, g: &Summary) {
-    let names = Game::named(&g.game).map(|v| v.players());
+    let names = Game::named(&g.game).map(|v| super::names::sides(v.players(), &g.names));
     let sides = match (g.kind.as_str(), names) {
-        ("room", Some([a, b])) => format!("{a} and {b}: two players"),
-        (_, Some([a, b])) => format!("{a} and {b}: a player and the engine"),
+        ("room", Some(sides)) => format!("{sides}: two players"),
+        (_, Some(sides)) => format!("{sides}: a player and the engine"),
         _ => String::new(),
     };
     let result = match (&g.result, &g.reason) {
@@ -155,10 +155,14 @@ pub fn record(store: &Store, id: &str) -> Answer {
             "a game of unknown kind\n".into(),
         );
     };
+    let names = match store.names(id) {
+        Ok(names) => names,
+        Err(e) => return plain("500 Internal Server Error", format!("{e}\n")),
+    };
     let played =
         Played::new(variant, parse_start(&stored.start), stored.moves).and_then(|mut p| {
             p.resigned = stored.resigned;
-            p.record()
+            p.record(&names)
         });
     match played {
         Ok(text) => {

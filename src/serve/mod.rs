@@ -14,6 +14,7 @@ mod archive;
 mod clock;
 pub(crate) mod http;
 mod limits;
+mod names;
 mod played;
 pub(crate) mod room;
 mod routes;

@@ -2,6 +2,7 @@
 //! under the game's rules (the sessions' code, so the server and the engine agree), and how it
 //! ended; with the conversions to and from what the store holds, and its record.
 
+use super::names::Names;
 use super::store::Ending;
 use crate::games::rules::Verdict;
 use crate::protocol::{Args, StartSpec};
@@ -157,10 +158,11 @@ impl Played {
     }
 
     /// The game's record in its format (the session's `record`, written by the game's
-    /// `Recordable`).
-    pub fn record(&self) -> Result<String, SessionError> {
+    /// `Recordable`), with the players' names where they gave them.
+    pub fn record(&self, names: &Names) -> Result<String, SessionError> {
         let mut game = new_variant(self.variant);
         game.set_position(&self.start, &self.moves, &self.options)?;
+        game.set_players(names.clone());
         let mut text = String::new();
         game.record_command(
             "record",
@@ -202,8 +204,13 @@ mod tests {
             assert_eq!(parse_start(&start_text(&start)), Some(start));
         }
         let played = Played::new(Game::Go, None, vec!["E5".into(), "pass".into()]).unwrap();
-        let sgf = played.record().unwrap();
+        let sgf = played.record(&[None, None]).unwrap();
         assert!(sgf.starts_with("(;") && sgf.contains("B[ee]"), "{sgf}");
+        assert!(!sgf.contains("PB[") && !sgf.contains("PW["), "{sgf}");
+        let named = played
+            .record(&[Some("A]l\\ice".into()), Some("ryoshi 0.1".into())])
+            .unwrap();
+        assert!(named.contains("PB[A\\]l\\\\ice]PW[ryoshi 0.1]"), "{named}");
         let done = played.with_move("pass").unwrap();
         assert!(done.over().is_some_and(|o| o.contains(" wins by ")));
         assert!(played.with_move("Z99").is_err());

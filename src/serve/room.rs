@@ -9,6 +9,7 @@
 //! replayed or its state rendered.
 
 use super::clock::{self, Clock, ClockSpec};
+use super::names::{self, Names};
 use super::played::{parse_start, start_text, Played};
 use super::store::{now_ms, token_hash, Store, StoreError, StoredGame};
 use super::tab::Socket;
@@ -72,11 +73,16 @@ pub enum RoomError {
     NoSuchGame,
     #[error("this seat token does not belong to the game")]
     WrongToken,
+    #[error("a spectator has no seat to name")]
+    SpectatorName,
+    /// A name refused, and why.
+    #[error("{0}")]
+    Name(String),
     #[error("this game has {MAX_WATCHERS} connections already")]
     TooManyWatchers,
     /// Not `move <move>`, `resign` or `view <ply>` (the text as sent).
     #[error(
-        "unknown room command '{}' (expected: move <move>, resign or view <ply>)",
+        "unknown room command '{}' (expected: move <move>, resign, name <text> or view <ply>)",
         crate::text::printable(.0)
     )]
     UnknownCommand(String),
@@ -126,6 +132,8 @@ struct Room {
     score: Option<Vec<String>>,
     /// The clocks of a timed room.
     clock: Option<Clock>,
+    /// The names the players gave (`name <text>`), kept with the game.
+    names: Names,
 }
 
 /// A connection's hold on its room: the room stays in memory while someone holds it.
@@ -146,6 +154,7 @@ impl Room {
             note: None,
             score: None,
             clock: None,
+            names: [None, None],
         };
         Ok((room, tokens))
     }
@@ -166,6 +175,7 @@ impl Room {
             note: None,
             score,
             clock: clock.map(Clock::resumed),
+            names: [None, None],
         })
     }
 
@@ -216,6 +226,7 @@ impl Room {
             "connected": [self.connections(Seat::First) > 0, self.connections(Seat::Second) > 0],
             "score": self.score,
             "clock": self.clock.as_ref().map(|c| c.json(names, now_ms())),
+            "names": self.names,
         })
     }
 
@@ -424,7 +435,8 @@ fn hold(store: &Store, id: &str) -> Result<Held, RoomError> {
         .filter(|g| g.kind == "room")
         .ok_or(RoomError::NoSuchGame)?;
     let clock = store.load_clock(id).map_err(RoomError::Store)?;
-    let room = Room::from_stored(stored, clock).ok_or(RoomError::NoSuchGame)?;
+    let mut room = Room::from_stored(stored, clock).ok_or(RoomError::NoSuchGame)?;
+    room.names = store.names(id).map_err(RoomError::Store)?;
     let mut rooms = ROOMS.lock();
     // Another connection may have read it back meanwhile: theirs is the room.
     if let Some(room) = rooms.get(id) {
@@ -517,6 +529,10 @@ pub fn leave(held: Held, conn: u64) {
 pub fn message(store: &Store, held: &Held, seat: Seat, text: &str, socket: &Socket) {
     if let Some(ply) = text.trim().strip_prefix("view ") {
         return view(held, ply.trim(), socket);
+    }
+    let named = text.trim_start().strip_prefix("name");
+    if let Some(name) = named.filter(|r| r.is_empty() || r.starts_with(char::is_whitespace)) {
+        return rename(store, held, seat, name, socket);
     }
     let outcome = {
         let mut room = held.0.lock();
@@ -638,6 +654,33 @@ fn view(held: &Held, ply: &str, socket: &Socket) {
         "last": played.moves.last(),
     });
     socket.send_line(&format!("view {answer}"));
+}
+
+/// `name <text>`: the player of `seat` names themselves (an empty text takes the name back).
+/// Kept with the game, then everyone in the room is shown it.
+fn rename(store: &Store, held: &Held, seat: Seat, text: &str, socket: &Socket) {
+    let outcome = seat
+        .index()
+        .ok_or(RoomError::SpectatorName)
+        .and_then(|who| Ok((who, names::check(text).map_err(RoomError::Name)?)))
+        .and_then(|(who, name)| {
+            let mut room = held.0.lock();
+            if room.names[who] != name {
+                store
+                    .set_name(&room.id, who, name.as_deref())
+                    .map_err(RoomError::Store)?;
+                room.names[who] = name;
+            }
+            Ok(room.broadcast())
+        });
+    match outcome {
+        Ok(sends) => {
+            for (to, line) in sends {
+                to.offer_line(&line);
+            }
+        }
+        Err(why) => socket.error(&why.to_string()),
+    }
 }
 
 #[cfg(test)]

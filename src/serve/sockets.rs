@@ -197,7 +197,7 @@ fn engine_socket(
             let (game, review) = (req.param("game"), req.param("review"));
             let mut kept = TabGame::open(&server.store, socket, game.as_deref(), review.as_deref());
             read_frames(stream, socket, |text| {
-                tab.message(text, |lines| kept.observe(lines))
+                tab.message(text, TabGame::takes, |lines| kept.observe(lines))
             });
             tab.close();
             give_back_memory();

@@ -51,6 +51,18 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE games ADD COLUMN clock_running INTEGER;
     ALTER TABLE games ADD COLUMN clock_since INTEGER;
     ALTER TABLE games ADD COLUMN clock_flagged INTEGER;",
+    // 3: the players' names (the first player's, the second's), given in a room or on an
+    // engine page; none in a game from before. The evaluation graph: the engine's score for
+    // the first player after move `ply` (from 1), and Go's score lead.
+    "ALTER TABLE games ADD COLUMN name0 TEXT;
+    ALTER TABLE games ADD COLUMN name1 TEXT;
+    CREATE TABLE points (
+        game TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL,
+        score INTEGER NOT NULL,
+        lead REAL,
+        PRIMARY KEY (game, ply)
+    ) WITHOUT ROWID;",
 ];
 
 /// How long a write waits for another program holding the file (a `sqlite3` shell, a backup).
@@ -122,6 +134,8 @@ pub struct Summary {
     pub id: String,
     pub kind: String,
     pub game: String,
+    /// The players' names, the first player's first.
+    pub names: super::names::Names,
     pub result: Option<String>,
     pub reason: Option<String>,
     /// Milliseconds since 1970, UTC.
@@ -336,6 +350,11 @@ impl Store {
             params![id, from as i64],
         )?;
         insert_moves(&tx, id, from, moves)?;
+        // The graph's points of the moves replaced go with them.
+        tx.execute(
+            "DELETE FROM points WHERE game = ?1 AND ply > ?2",
+            params![id, from as i64],
+        )?;
         let changed = tx.execute(
             "UPDATE games SET plies = ?2, resigned = ?3, result = ?4, reason = ?5, updated = ?6
              WHERE id = ?1",
@@ -453,8 +472,8 @@ impl Store {
         let conn = self.conn.lock();
         let total: i64 = conn.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
         let mut query = conn.prepare(
-            "SELECT id, kind, game, result, reason, created, updated, plies FROM games
-             ORDER BY created DESC, rowid DESC LIMIT ?1 OFFSET ?2",
+            "SELECT id, kind, game, result, reason, created, updated, plies, name0, name1
+             FROM games ORDER BY created DESC, rowid DESC LIMIT ?1 OFFSET ?2",
         )?;
         let rows = query
             .query_map(params![limit as i64, offset as i64], |r| {
@@ -467,10 +486,98 @@ impl Store {
                     created: r.get(5)?,
                     updated: r.get(6)?,
                     plies: r.get(7)?,
+                    names: [r.get(8)?, r.get(9)?],
                 })
             })?
             .collect::<Result<_, _>>()?;
         Ok((rows, total.max(0) as usize))
+    }
+}
+
+/// One point of a game's evaluation graph (see `tab_game.rs`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Point {
+    /// After this move (from 1).
+    pub ply: usize,
+    /// The engine's score for the first player, in its game's unit (`score cp`).
+    pub score: i64,
+    /// Go's score lead for black.
+    pub lead: Option<f64>,
+}
+
+/// The evaluation graph of a game.
+impl Store {
+    /// Adds (or replaces) points of the game `id`'s graph, all or none.
+    pub fn add_points(&self, id: &str, points: &[Point]) -> Result<(), StoreError> {
+        let mut conn = self.conn.lock();
+        let tx = conn.transaction()?;
+        {
+            let mut insert = tx.prepare_cached(
+                "INSERT OR REPLACE INTO points (game, ply, score, lead) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            for p in points {
+                insert.execute(params![id, p.ply as i64, p.score, p.lead])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Copies the points of game `from`'s first `plies` moves to the game `to` (a copy of it).
+    pub fn copy_points(&self, from: &str, to: &str, plies: usize) -> Result<(), StoreError> {
+        self.conn.lock().execute(
+            "INSERT OR REPLACE INTO points (game, ply, score, lead)
+             SELECT ?2, ply, score, lead FROM points WHERE game = ?1 AND ply <= ?3",
+            params![from, to, plies as i64],
+        )?;
+        Ok(())
+    }
+
+    /// The game `id`'s graph, by ply.
+    pub fn points(&self, id: &str) -> Result<Vec<Point>, StoreError> {
+        let conn = self.conn.lock();
+        let mut query =
+            conn.prepare("SELECT ply, score, lead FROM points WHERE game = ?1 ORDER BY ply")?;
+        let points = query
+            .query_map(params![id], |r| {
+                Ok(Point {
+                    ply: usize::try_from(r.get::<_, i64>(0)?).unwrap_or(0),
+                    score: r.get(1)?,
+                    lead: r.get(2)?,
+                })
+            })?
+            .collect::<Result<_, _>>()?;
+        Ok(points)
+    }
+}
+
+/// The players' names of a game (see `names.rs`).
+impl Store {
+    /// Sets the name of seat `seat` (0 or 1) of the game `id`; None takes it back.
+    pub fn set_name(&self, id: &str, seat: usize, name: Option<&str>) -> Result<(), StoreError> {
+        let column = if seat == 0 { "name0" } else { "name1" };
+        let changed = self.conn.lock().execute(
+            &format!("UPDATE games SET {column} = ?2 WHERE id = ?1"),
+            params![id, name],
+        )?;
+        if changed == 0 {
+            return Err(StoreError::Action(format!("no game {id} is stored")));
+        }
+        Ok(())
+    }
+
+    /// Both names of the game `id` (none for an unknown game).
+    pub fn names(&self, id: &str) -> Result<super::names::Names, StoreError> {
+        let found = self
+            .conn
+            .lock()
+            .query_row(
+                "SELECT name0, name1 FROM games WHERE id = ?1",
+                params![id],
+                |r| Ok([r.get(0)?, r.get(1)?]),
+            )
+            .optional()?;
+        Ok(found.unwrap_or_default())
     }
 }
 
@@ -583,6 +690,67 @@ mod tests {
         assert!(store.load("nope").unwrap().is_none());
         let (list, total) = store.list(0, 10).unwrap();
         assert_eq!((list.len(), total, list[0].plies), (1, 1, 2));
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    /// A file of the first schema is brought up to date at start and keeps its games; the
+    /// names, new since, are none until given.
+    #[test]
+    fn a_version_1_file_is_brought_up_to_date() {
+        let path = temp("v1");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        {
+            let old = Connection::open(&path).unwrap();
+            old.execute_batch(MIGRATIONS[0]).unwrap();
+            old.execute_batch(
+                "PRAGMA user_version = 1;
+                 INSERT INTO games (id, kind, game, start, created, updated, plies)
+                     VALUES ('old', 'engine', 'othello', 'startpos', 1, 1, 1);
+                 INSERT INTO moves VALUES ('old', 0, 'f5');",
+            )
+            .unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let version: i64 = store
+            .conn
+            .lock()
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version as usize, MIGRATIONS.len());
+        assert_eq!(store.load("old").unwrap().unwrap().moves, ["f5"]);
+        assert_eq!(store.names("old").unwrap(), [None, None]);
+        store.set_name("old", 1, Some("Bob")).unwrap();
+        assert_eq!(store.names("old").unwrap(), [None, Some("Bob".into())]);
+        assert_eq!(
+            store.list(0, 1).unwrap().0[0].names,
+            [None, Some("Bob".into())]
+        );
+        assert!(store.set_name("nope", 0, Some("x")).is_err());
+        // The graph: points beyond a takeback go with the moves.
+        store
+            .set_moves("old", 1, &["d6".into(), "c3".into()], None, None)
+            .unwrap();
+        let point = |ply, score| Point {
+            ply,
+            score,
+            lead: None,
+        };
+        let lead = Point {
+            lead: Some(-1.5),
+            ..point(3, 40)
+        };
+        store
+            .add_points("old", &[point(1, 10), point(2, -20), lead])
+            .unwrap();
+        assert_eq!(
+            store.points("old").unwrap(),
+            [point(1, 10), point(2, -20), lead]
+        );
+        store
+            .set_moves("old", 2, &["c4".into()], None, None)
+            .unwrap();
+        assert_eq!(store.points("old").unwrap(), [point(1, 10), point(2, -20)]);
+        drop(store);
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 

@@ -362,15 +362,22 @@ impl Tab {
         let _ = tx.try_send(bytes);
     }
 
-    /// One WebSocket text message: its lines go to the session together, except those refused.
-    /// `before` sees the lines the session will run before it runs them (so that what the
-    /// server says of them comes before the session's answers).
-    pub fn message(&self, text: &str, before: impl FnOnce(&str)) {
+    /// One WebSocket text message: its lines go to the session together, except those refused
+    /// and those the server answers itself (`ours`). `before` sees the lines the session will
+    /// run, with the server's own in their places, before the session runs them (so that what
+    /// the server says of them comes before the session's answers).
+    pub fn message(&self, text: &str, ours: impl Fn(&str) -> bool, before: impl FnOnce(&str)) {
         let mut accepted = Vec::with_capacity(text.len() + 1);
+        let mut seen = String::new();
         let mut lines = 0;
         for line in text.split('\n') {
             let line = line.trim_end_matches('\r');
             if line.trim().is_empty() {
+                continue;
+            }
+            if ours(line) {
+                seen.push_str(line);
+                seen.push('\n');
                 continue;
             }
             if let Ok(Some(command)) = parse_line(line) {
@@ -382,10 +389,14 @@ impl Tab {
             // Lines that do not parse go to the session too: it answers them as stdin would.
             accepted.extend_from_slice(line.as_bytes());
             accepted.push(b'\n');
+            seen.push_str(line);
+            seen.push('\n');
             lines += 1;
         }
         if lines > 0 {
-            self.forward_bytes(accepted, lines, |b| before(&String::from_utf8_lossy(b)));
+            self.forward_bytes(accepted, lines, |_| before(&seen));
+        } else if !seen.is_empty() {
+            before(&seen);
         }
     }
 

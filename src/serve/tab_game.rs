@@ -13,13 +13,24 @@
 //! back through its game (its review board). A move played from there shortens the game to that
 //! ply first (a takeback), or starts a copy when the game may not be changed.
 //!
+//! The page names the sides (`name <side> <text>`, [`super::names`]): the server takes these
+//! lines itself, and keeps the names with the game (from its first move on, and not in a game
+//! that may not be changed).
+//!
+//! The page's evaluation graph is kept with the game too (`graph <ply>:<score>[:<lead>] ...`,
+//! numbers only, at most one point per move of the kept game, all or nothing), also for a game
+//! that may not be changed otherwise (its analysis is kept as lichess keeps it); a socket that
+//! opens a kept game is told its points with `info string graph ...`. A takeback drops the
+//! points of the moves it replaces.
+//!
 //! A record the page uploads (`loadrecordtext`, or Go's `loadsgftext`) is read here too, with the
 //! same reader as the session's, so that the page learns the game it holds:
 //! `info string loaded <game> position <start> [moves ...]`, sent before the session's own answer
 //! (nothing, or its one error line for a record that does not read; then this says nothing).
 
+use super::names::{self, Names};
 use super::played::{parse_start, Played};
-use super::store::{Store, StoredGame};
+use super::store::{Point, Store, StoredGame};
 use super::tab::Socket;
 use crate::protocol::{parse_line, Command};
 use crate::registry::Game;
@@ -28,6 +39,10 @@ use crate::session::Registered;
 
 /// The option that chooses the game.
 const VARIANT: &str = "USI_Variant";
+/// Largest score a graph point may hold (quantum shogi's mate is drawn as 30000).
+pub const MAX_POINT_SCORE: i64 = 100_000;
+/// Largest score lead (Go's, in points) a graph point may hold.
+pub const MAX_POINT_LEAD: f64 = 1000.0;
 
 pub struct TabGame<'a> {
     store: &'a Store,
@@ -44,6 +59,11 @@ pub struct TabGame<'a> {
     fresh: bool,
     /// The stored game may not be changed: it is over, or opened for review.
     frozen: bool,
+    /// The sides' names as the page gave them, for the game it plays.
+    names: Names,
+    /// The game of the record the page uploaded last (its start, moves and players' names):
+    /// when the page then plays it, it is kept with the record's names, not the page's.
+    loaded: Option<(String, Vec<String>, Names)>,
 }
 
 impl<'a> TabGame<'a> {
@@ -65,6 +85,8 @@ impl<'a> TabGame<'a> {
             stored: false,
             fresh: false,
             frozen: false,
+            names: [None, None],
+            loaded: None,
         };
         let wanted = game.or(review).unwrap_or_default();
         let found = if wanted.is_empty() {
@@ -98,7 +120,17 @@ impl<'a> TabGame<'a> {
                     variant.as_str(),
                     g.start
                 ));
+                match store.points(&g.id) {
+                    Ok(points) if !points.is_empty() => {
+                        let words: Vec<String> = points.iter().map(point_text).collect();
+                        tab.socket
+                            .send_line(&format!("info string graph {}", words.join(" ")));
+                    }
+                    Ok(_) => {}
+                    Err(e) => tab.socket.error(&format!("the graph cannot be read: {e}")),
+                }
                 tab.variant = variant;
+                tab.names = store.names(&g.id).unwrap_or_default();
                 tab.id = g.id;
                 tab.start = Some(g.start);
                 tab.moves = g.moves;
@@ -114,10 +146,28 @@ impl<'a> TabGame<'a> {
             .send_line(&format!("info string game {}", self.id));
     }
 
-    /// Reads the lines of one message the session accepted.
+    /// Whether the server answers `line` itself (it never reaches the session): `name` and
+    /// `graph`.
+    pub fn takes(line: &str) -> bool {
+        matches!(line.split_whitespace().next(), Some("name" | "graph"))
+    }
+
+    /// Reads the lines of one message the session accepted, and the server's own.
     pub fn observe(&mut self, text: &str) {
         for line in text.split('\n') {
-            match parse_line(line.trim_end_matches('\r')) {
+            let line = line.trim_end_matches('\r');
+            if Self::takes(line) {
+                let line = line.trim_start();
+                let done = match line.strip_prefix("graph") {
+                    Some(points) => self.graph(points),
+                    None => self.name(line["name".len()..].trim_start()),
+                };
+                if let Err(why) = done {
+                    self.socket.error(&why);
+                }
+                continue;
+            }
+            match parse_line(line) {
                 Ok(Some(Command::SetOption {
                     name,
                     value: Some(value),
@@ -147,14 +197,70 @@ impl<'a> TabGame<'a> {
         }
     }
 
+    /// `name <side> <text>`: the name of that side (`black`, `sente` ...), none when the
+    /// text is empty.
+    fn name(&mut self, args: &str) -> Result<(), String> {
+        let (side, text) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
+        let players = self.variant.players();
+        let seat = players.iter().position(|p| *p == side).ok_or_else(|| {
+            format!(
+                "name <side> <text>: the side is {} or {}",
+                players[0], players[1]
+            )
+        })?;
+        let name = names::check(text)?;
+        if self.stored && !self.frozen && self.names[seat] != name {
+            self.store
+                .set_name(&self.id, seat, name.as_deref())
+                .map_err(|e| format!("the game is not saved: {e}"))?;
+        }
+        self.names[seat] = name;
+        Ok(())
+    }
+
+    /// `graph <ply>:<score>[:<lead>] ...`: points of the kept game's evaluation graph, all
+    /// kept or, with one error line, none.
+    fn graph(&mut self, args: &str) -> Result<(), String> {
+        if !self.stored {
+            return Err("graph: no game is kept yet (its first move keeps it)".into());
+        }
+        let plies = self.moves.len();
+        let mut points = Vec::new();
+        for (i, word) in args.split_whitespace().enumerate() {
+            if i >= plies {
+                return Err(format!(
+                    "graph: more points than the game's {plies} moves; none kept"
+                ));
+            }
+            points.push(parse_point(word, plies).ok_or_else(|| {
+                format!(
+                    "graph: point {} is not <ply>:<score>[:<lead>] with a ply from 1 to \
+                     {plies}, a whole score of at most {MAX_POINT_SCORE} and a lead of at most \
+                     {MAX_POINT_LEAD}; none kept",
+                    i + 1
+                )
+            })?);
+        }
+        if points.is_empty() {
+            return Err("graph: no points (graph <ply>:<score>[:<lead>] ...)".into());
+        }
+        self.store
+            .add_points(&self.id, &points)
+            .map_err(|e| format!("the graph is not saved: {e}"))
+    }
+
     /// Tells the page the game of the record it sent, when the record reads.
-    fn loaded(&self, text: &str) {
-        let Ok(opening) = crate::matches::record::opening(self.variant, text.trim(), None) else {
+    fn loaded(&mut self, text: &str) {
+        let read = crate::matches::record::opening_and_players(self.variant, text.trim(), None);
+        let Ok((opening, players)) = read else {
             return;
         };
         let start = opening
             .sfen
             .map_or_else(|| "startpos".to_string(), |s| format!("sfen {s}"));
+        // A record's name that is no name here (too long, a line break) is left out.
+        let names = players.map(|p| p.and_then(|p| names::check(&p).ok().flatten()));
+        self.loaded = Some((start.clone(), opening.moves.clone(), names));
         let moves = if opening.moves.is_empty() {
             String::new()
         } else {
@@ -177,7 +283,18 @@ impl<'a> TabGame<'a> {
         if stepping_back && !fresh {
             return;
         }
+        // A copy of a game that may not change keeps the graph of the moves they share.
+        let mut copy_points = None;
         if self.stored && (other_start || (changed && (fresh || self.frozen))) {
+            // A position the session refuses (a bad pasted start) leaves the game as it is: the
+            // page sends the game's own position again.
+            if Played::new(self.variant, parse_start(&start), moves.clone()).is_err() {
+                return;
+            }
+            if !other_start && !fresh {
+                let same = self.moves.iter().zip(&moves).take_while(|(a, b)| a == b);
+                copy_points = Some((self.id.clone(), same.count()));
+            }
             self.id = super::room::token()[..16].to_string();
             self.moves.clear();
             self.stored = false;
@@ -202,6 +319,11 @@ impl<'a> TabGame<'a> {
             self.store
                 .set_moves(&self.id, same, &moves[same..], None, ending.as_ref())
         } else {
+            // The game of an uploaded record keeps the names the record gives.
+            let names = match self.loaded.take() {
+                Some((s, m, names)) if s == start && m == moves => names,
+                _ => self.names.clone(),
+            };
             let game = StoredGame {
                 id: self.id.clone(),
                 kind: "engine".into(),
@@ -211,11 +333,21 @@ impl<'a> TabGame<'a> {
                 resigned: None,
                 moves: moves.clone(),
             };
-            self.store.create(&game).and_then(|()| match &ending {
-                Some(end) => self
-                    .store
-                    .set_moves(&self.id, moves.len(), &[], None, Some(end)),
-                None => Ok(()),
+            self.store.create(&game).and_then(|()| {
+                for (seat, name) in names.iter().enumerate() {
+                    if let Some(name) = name {
+                        self.store.set_name(&self.id, seat, Some(name))?;
+                    }
+                }
+                if let Some((from, plies)) = &copy_points {
+                    self.store.copy_points(from, &self.id, *plies)?;
+                }
+                match &ending {
+                    Some(end) => self
+                        .store
+                        .set_moves(&self.id, moves.len(), &[], None, Some(end)),
+                    None => Ok(()),
+                }
             })
         };
         match saved {
@@ -228,6 +360,60 @@ impl<'a> TabGame<'a> {
                 self.frozen = ending.is_some();
             }
             Err(e) => self.socket.error(&format!("the game is not saved: {e}")),
+        }
+    }
+}
+
+/// `<ply>:<score>[:<lead>]`, within the bounds; None otherwise.
+fn parse_point(word: &str, plies: usize) -> Option<Point> {
+    let mut parts = word.split(':');
+    let ply = parts
+        .next()?
+        .parse::<usize>()
+        .ok()
+        .filter(|p| (1..=plies).contains(p))?;
+    let score = parts
+        .next()?
+        .parse::<i64>()
+        .ok()
+        .filter(|s| s.abs() <= MAX_POINT_SCORE)?;
+    let lead = match parts.next() {
+        None => None,
+        Some(text) => Some(
+            text.parse::<f64>()
+                .ok()
+                .filter(|l| l.is_finite() && l.abs() <= MAX_POINT_LEAD)?,
+        ),
+    };
+    if parts.next().is_some() {
+        return None;
+    }
+    Some(Point { ply, score, lead })
+}
+
+/// A point as `graph` takes it and `info string graph` gives it back.
+fn point_text(p: &Point) -> String {
+    match p.lead {
+        Some(lead) => format!("{}:{}:{lead}", p.ply, p.score),
+        None => format!("{}:{}", p.ply, p.score),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn points_read_back_as_written_and_stay_in_bounds() {
+        for text in ["1:0", "3:-120", "2:40:-1.5", "3:100000:1000"] {
+            let point = parse_point(text, 3).unwrap();
+            assert_eq!(point_text(&point), text);
+        }
+        for bad in [
+            "0:1", "4:1", "1", "1:", "1:1.5", "1:100001", "1:1:NaN", "1:1:inf", "1:1:1001",
+            "1:1:1:1", "x:1", "1:-x", "",
+        ] {
+            assert_eq!(parse_point(bad, 3), None, "{bad}");
         }
     }
 }

@@ -90,6 +90,10 @@ pub trait Shared: Send {
         options: &Options,
         out: Out,
     ) -> Result<(), SessionError>;
+
+    /// Names the players that `record` writes (`PB`/`PW`, `Sente`/`Gote`), the first
+    /// player's first, until the next position: the server's kept games carry them.
+    fn set_players(&mut self, players: [Option<String>; 2]);
 }
 
 /// The game as a session keeps it: the adapter's record of it, and what the record it was
@@ -251,6 +255,10 @@ impl<A: Adapter> Shared for A {
             tags: game.tags,
         };
         Ok(())
+    }
+
+    fn set_players(&mut self, players: [Option<String>; 2]) {
+        self.kept_mut().tags.players = players;
     }
 }
 

@@ -111,6 +111,22 @@ def othello_review(ctx):
     page.click('#rv-graph circle.rv-pt[data-ply="2"]')
     at_ply(page, 2)
     assert shown_board(page) == othello_board(moves[:2])
+    # The graph is kept with the game: a reload, and anyone opening it from /games, see it
+    # at once, without computing it again.
+    id = game_id(page)
+    page.reload()
+    page.wait_for_selector(f'#board[data-ply="{len(moves)}"]')
+    page.wait_for_selector("#rv-graph circle.rv-pt")
+    assert page.eval_on_selector_all("#rv-graph circle.rv-pt title", "els => els.map(e => e.textContent)") == titles
+    assert page.inner_text("#rv-progress") == "" and page.is_hidden("#rv-stop")
+    other = watch(ctx.new_page())
+    other.goto(f"{URL}/othello?review={id}")
+    other.wait_for_selector(f'#board[data-ply="{len(moves)}"]')
+    other.wait_for_selector("#rv-graph circle.rv-pt")
+    assert other.eval_on_selector_all("#rv-graph circle.rv-pt title", "els => els.map(e => e.textContent)") == titles
+    other.close()
+    page.click('#rv-graph circle.rv-pt[data-ply="2"]')
+    at_ply(page, 2)
 
     # Download: the whole game (not only up to the ply shown), read back by the engine.
     with page.expect_download() as d:
@@ -216,6 +232,68 @@ def archive_opens_on_the_review_board(ctx):
     page.close()
 
 
+def game_id(page):
+    page.wait_for_function("() => location.search.startsWith('?game=')")
+    return page.evaluate("() => new URLSearchParams(location.search).get('game')")
+
+
+def new_game_keeps_the_last(ctx):
+    """Two games in a row on one page: New game gives the second its own id, and /games lists
+    both with their own moves."""
+    page = watch(ctx.new_page())
+    page.goto(URL + "/othello")
+    games = []
+    for first in ("f5", "d3"):
+        page.wait_for_selector('#board[data-ply="0"] .osq.legal')
+        page.click(f'#board [data-square="{first}"]')
+        page.wait_for_selector('#board[data-ply="2"] .osq.legal')
+        games.append((game_id(page), listed(page)))
+        page.click("#new")
+        page.wait_for_function("() => !location.search")
+    (a, moves_a), (b, moves_b) = games
+    assert a != b and moves_a[0] == "f5" and moves_b[0] == "d3", games
+    archive = page.context.request.get(URL + "/games").text()
+    for id, moves in games:
+        assert f"/othello?review={id}" in archive, archive
+        ggf = page.context.request.get(f"{URL}/record/{id}").text()
+        assert "".join(f"[{m.upper()}]" for m in moves) in ggf.replace("B[", "[").replace("W[", "["), (moves, ggf)
+    page.close()
+
+
+def names_in_records(ctx):
+    """A room asks the player's name once and shows it; the engine page names both sides with
+    it, and its download and /games carry the names."""
+    page = watch(ctx.new_page())
+    page.goto(URL + "/play?new=othello")
+    page.wait_for_selector('#board[data-ply="0"]')
+    assert page.is_visible("#name-form")
+    page.fill("#name", "Alice <A>")
+    page.click("#set-name")
+    page.wait_for_function("() => document.querySelector('#players').textContent === 'Alice <A> (black) – white'")
+    assert page.is_hidden("#name-form")
+    page.reload()
+    page.wait_for_selector('#board[data-ply="0"]')
+    assert page.is_hidden("#name-form"), "asked once"
+    page.close()
+
+    page = watch(ctx.new_page())
+    page.goto(URL + "/othello")
+    page.wait_for_selector('#board[data-ply="0"] .osq.legal')
+    page.click('#board [data-square="f5"]')
+    page.wait_for_selector('#board[data-ply="2"] .osq.legal')
+    id = game_id(page)
+    with page.expect_download() as d:
+        page.click("#rv-download")
+    ggf = open(d.value.path()).read()
+    engine = next(l for l in protocol(["usi"]) if l.startswith("id name "))[8:]
+    assert f"PB[Alice <A>]PW[{engine}]" in ggf, ggf
+    page.goto(URL + "/games")
+    row = page.locator(f'tr:has(a[href="/othello?review={id}"])')
+    assert f"Alice <A> (black) and {engine} (white)" in row.inner_text(), row.inner_text()
+    page.evaluate("() => localStorage.clear()")
+    page.close()
+
+
 def go_and_quantum(ctx):
     """The same board on the other two pages: steps and one graph point a move."""
     page = watch(ctx.new_page())
@@ -290,7 +368,7 @@ def main():
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
         ctx = browser.new_context(viewport={"width": 1200, "height": 900}, accept_downloads=True)
-        for name, test in (("othello review", othello_review), ("finished othello graph", finished_othello_graph), ("archive", archive_opens_on_the_review_board), ("go and quantum", go_and_quantum)):
+        for name, test in (("othello review", othello_review), ("finished othello graph", finished_othello_graph), ("archive", archive_opens_on_the_review_board), ("new game", new_game_keeps_the_last), ("names", names_in_records), ("go and quantum", go_and_quantum)):
             test(ctx)
             print("ok", name, flush=True)
         ctx.close()

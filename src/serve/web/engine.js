@@ -59,6 +59,16 @@ export class Engine {
       }
       return;
     }
+    // `info string graph <ply>:<score>[:<lead>] ...`: the kept game's evaluation graph, told
+    // right after the game itself.
+    if (line.startsWith("info string graph ")) {
+      this.resumedGraph = line
+        .split(/\s+/)
+        .slice(3)
+        .map((w) => w.split(":").map(Number))
+        .map(([ply, score, lead]) => ({ ply, score, lead: lead === undefined ? null : lead }));
+      return;
+    }
     if (line.startsWith("info string error:")) {
       this.lastError = line.slice(18).trim();
       this.onError(this.lastError);
@@ -125,6 +135,64 @@ export class Engine {
   stop() {
     this.send("stop");
   }
+
+  // Names the sides of the page's game for the server, which keeps them with the game for its
+  // record and /games (protocol/serve.md, "Kept games"): the player's name (`playerName`) for
+  // each side in `human`, the engine's (`usi`'s `id name`: `ryoshi <version>`) for the others.
+  // `players` are the game's sides (black/white, sente/gote), `human` holds "b", "w", both or
+  // neither. Called at every drawing: only a change is sent, after the requests before it.
+  nameSides(players, human) {
+    this.sides = { players, human };
+    // Not before the socket is open (a drawing before it names the sides at the next one).
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+    if (this.engineName === undefined) {
+      this.engineName = null;
+      this.request(["usi"]).then((lines) => {
+        const id = (lines || []).find((l) => l.startsWith("id name "));
+        this.engineName = id ? id.slice(8).trim() : "";
+        this.nameSides(this.sides.players, this.sides.human);
+      });
+    }
+    if (this.engineName === null) return;
+    const me = playerName();
+    const lines = ["b", "w"].map((side, i) => `name ${players[i]} ${human.includes(side) ? me : this.engineName}`);
+    if (lines.join("\n") === this.named) return;
+    this.named = lines.join("\n");
+    this.request(lines);
+  }
+
+  // A new game: `usinewgame` tells the server to keep the last game as it is and to give the
+  // next one its own id at its first move (protocol/serve.md, "Engine pages' games"); until
+  // then the address names no game, so a reload starts afresh.
+  newGame() {
+    this.mode = "game";
+    this.gameId = undefined;
+    history.replaceState(null, "", location.pathname);
+    return this.request(["usinewgame"]);
+  }
+}
+
+// The player's name, given once on the room page and kept by this browser ("" when none).
+export const NAME_KEY = "ryoshi-name";
+export function playerName() {
+  try {
+    return localStorage.getItem(NAME_KEY) || "";
+  } catch (e) {
+    return "";
+  }
+}
+
+// `refresh` for `attempt` when the change is a new game: the first call sends `usinewgame`
+// before the position (the second, putting a refused position back, does not).
+export function freshGame(engine, refresh) {
+  let first = true;
+  return async () => {
+    if (first) {
+      first = false;
+      await engine.newGame();
+    }
+    return refresh();
+  };
 }
 
 // `info depth D ... score cp X ... pv ...` as an object.

@@ -152,6 +152,7 @@ const againstEngine = () => $("opponent").value === "engine";
 const engineTurn = () => againstEngine() && !over() && S.side !== human();
 
 function render() {
+  engine.nameSides(["black", "white"], againstEngine() ? human() : "bw");
   const marks = S.result ? S.result.dead : S.marks;
   drawGo($("board"), { size: S.size, rows: S.rows, marks, last: S.moves[S.moves.length - 1], onPoint: play, analysis: S.analysis });
   $("analysis-text").textContent = analysisText();
@@ -197,6 +198,7 @@ async function genmove() {
 
 async function restart(start) {
   await stopAnalysis();
+  await engine.newGame();
   S.start = start;
   S.moves = [];
   await refresh();

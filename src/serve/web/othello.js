@@ -1,6 +1,6 @@
 // The Othello page: a protocol client (protocol/othello.md). The board comes from `d`, the
 // turned discs from `flips`, hints from `hint`, the exact endgame from `solve`.
-import { Engine, errorsIn, say, sayOver, showMoves, el, attempt, focusedSquare, gridNav, labelFrame, othelloResult, discsBy } from "/assets/engine.js";
+import { Engine, errorsIn, say, sayOver, showMoves, el, attempt, freshGame, focusedSquare, gridNav, labelFrame, othelloResult, discsBy } from "/assets/engine.js";
 import { attachReview } from "/assets/review.js";
 
 const GAME = "othello";
@@ -48,6 +48,7 @@ function empties() {
 }
 
 function render() {
+  engine.nameSides(["black", "white"], S.human);
   const root = $("board");
   const focused = focusedSquare(root);
   root.replaceChildren();
@@ -166,7 +167,7 @@ async function restart(start) {
     S.start = start;
     S.moves = [];
   };
-  if (!(await attempt(S, change, refresh, render))) return;
+  if (!(await attempt(S, change, freshGame(engine, () => refresh()), render))) return;
   review.reset();
   const given = /\s([bw])\s*$/.exec(start);
   if (given && given[1] !== S.side && !S.over) {

@@ -1,6 +1,6 @@
 // Two people, one game: the page shows the room's state and sends `move <m>`; the server decides
 // whose turn it is, what is legal and when the game ends (protocol/serve.md).
-import { say, sayOver, showMoves, fatal, el, askPromotion, cancelPromotion, promotionOpen, focusedSquare, gridNav, frameBoard, labelFrame, goScore, othelloResult } from "/assets/engine.js";
+import { say, sayOver, showMoves, fatal, el, NAME_KEY, playerName, askPromotion, cancelPromotion, promotionOpen, focusedSquare, gridNav, frameBoard, labelFrame, goScore, othelloResult } from "/assets/engine.js";
 import { parseQsfen, drawBoard, indexMoves, kingWarning, captureText, candsBySquare, narrowed, rememberPosition, showActions } from "/assets/qboard.js";
 import { drawGo } from "/assets/goboard.js";
 import { showClocks } from "/assets/roomclock.js";
@@ -231,6 +231,7 @@ function render() {
     $("announce").textContent = `Your seat is open in ${state.same_seat} other tab${state.same_seat > 1 ? "s" : ""} too: anyone with this seat's link plays for you.`;
   }
   $("you").textContent = state.you;
+  showNames(PLAYERS[state.game]);
   $("title").textContent = { othello: "Othello", go: "Go", quantumshogi: "Quantum shogi" }[state.game] + " for two";
   if (state.game === "quantumshogi") {
     showActions($("movelist"), "", state.moves, mover, seen);
@@ -267,6 +268,36 @@ function showPresence(names) {
   }
 }
 
+// The players' names (`name <text>`, kept with the game for its record): the page asks a player
+// for theirs once, keeps it in this browser, and gives it to every room this player sits in,
+// once a connection.
+let named = false;
+function showNames(players) {
+  const names = state.names || [null, null];
+  $("players").textContent = names.some(Boolean) ? players.map((p, i) => (names[i] ? `${names[i]} (${p})` : p)).join(" – ") : "";
+  const seat = players.indexOf(state.you);
+  const mine = playerName();
+  $("name-form").hidden = seat < 0 || !!mine;
+  if (seat >= 0 && mine && names[seat] !== mine && !named) {
+    named = true;
+    send(`name ${mine}`);
+  }
+}
+
+$("name-form").onsubmit = (e) => {
+  e.preventDefault();
+  const name = $("name").value.trim();
+  if (!name) return;
+  try {
+    localStorage.setItem(NAME_KEY, name);
+  } catch (err) {
+    // No storage (private mode): the name goes to this game only.
+  }
+  named = true;
+  send(`name ${name}`);
+  $("name-form").hidden = true;
+};
+
 // Reconnection: after a lost connection the page tries again, waiting longer each time; a room
 // that refuses the link (a wrong seat token, no such game, an unknown game) is not retried: the
 // server's reason stays on screen.
@@ -289,6 +320,7 @@ function connect() {
   ws = new WebSocket(`ws://${location.host}/room?${q}`);
   ws.onopen = () => {
     online = true;
+    named = false;
   };
   ws.onmessage = (ev) => {
     const line = String(ev.data);

@@ -1,6 +1,6 @@
 // The quantum shogi page: a protocol client. The board is redrawn from `d`'s QSFEN after every
 // action, the clickable squares come from `moves`, the engine's reply from `go movetime`.
-import { Engine, parseInfo, errorsIn, say, sayOver, attempt, askPromotion, cancelPromotion, promotionOpen } from "/assets/engine.js";
+import { Engine, parseInfo, errorsIn, say, sayOver, attempt, freshGame, askPromotion, cancelPromotion, promotionOpen } from "/assets/engine.js";
 import { attachReview } from "/assets/review.js";
 import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed, kingWarning, captureText, rememberPosition, showActions } from "/assets/qboard.js";
 
@@ -82,6 +82,7 @@ function clearSelection() {
 
 function render() {
   if (!S.pos) return;
+  engine.nameSides(["sente", "gote"], S.demo ? "" : S.human);
   const top = S.flipped ? "b" : "w";
   drawBoard($("board"), { [top]: $("hand-top"), [top === "b" ? "w" : "b"]: $("hand-bottom") }, S.pos, {
     flipped: S.flipped,
@@ -283,7 +284,7 @@ async function restart(start) {
     S.start = start;
     S.moves = [];
   };
-  if (!(await attempt(S, change, () => refresh(), render))) return;
+  if (!(await attempt(S, change, freshGame(engine, () => refresh()), render))) return;
   review.reset();
   render();
   await maybeEngine();

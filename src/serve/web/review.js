@@ -44,10 +44,10 @@ const SCALES = {
       const discs = Math.round(cp / 100);
       return { y: Math.max(-1, Math.min(1, discs / 32)), text: `${discs > 0 ? "+" : ""}${discs} discs` };
     },
-    // A finished position: its disc count (`black X n white O m`).
+    // A finished position: black's disc difference (`black X n white O m`).
     over: (lines) => {
       const m = lines.map((l) => /^black X (\d+) white O (\d+), game over/.exec(l)).find(Boolean);
-      return m ? SCALES.othello.fromCp((Number(m[1]) - Number(m[2])) * 100) : null;
+      return m ? Number(m[1]) - Number(m[2]) : null;
     },
   },
   go: {
@@ -132,6 +132,13 @@ export function attachReview({ engine, S, game, jump, playFrom, load, label = ()
   const R = { line: S.moves.slice(), start: S.start, points: [], computing: false, cancel: false, target: null };
   const $ = (id) => document.getElementById(id);
   const scale = SCALES[game];
+  // A point of the graph from what the server keeps of it (`score` for the first player, Go's
+  // `lead`): drawn again at once, never computed twice.
+  const pointOf = ({ ply, score, lead }) => ({ ply, score, lead, ...scale.fromCp(score, lead) });
+  // The kept game's graph, when the page opened a kept game and shows it whole.
+  if (engine.resumedGraph && engine.resumed && engine.resumed.moves.length === R.line.length) {
+    R.points = engine.resumedGraph.filter((p) => p.ply >= 1 && p.ply <= R.line.length).map(pointOf);
+  }
 
   const graph = el(
     "div",
@@ -269,11 +276,11 @@ export function attachReview({ engine, S, game, jump, playFrom, load, label = ()
         else if (line === "readyok") ready = true;
         else seen.push(line);
         if (best && ready) {
-          const over = scale.over(seen);
-          if (over) return over;
+          const discs = scale.over(seen);
+          if (discs !== null) return pointOf({ score: discs * 100, lead: null });
           if (score === null) return { y: null, text: "game over" };
           const sign = sideIn(seen) === "w" ? -1 : 1;
-          return scale.fromCp(sign * score, lead === null ? null : sign * lead);
+          return pointOf({ score: sign * score, lead: lead === null ? null : sign * lead });
         }
         return undefined;
       },
@@ -296,9 +303,14 @@ export function attachReview({ engine, S, game, jump, playFrom, load, label = ()
         const v = await evaluate(line.slice(0, k));
         if (!v) break;
         // A finished position the engine does not score keeps the last value.
-        const last = R.points.find((p) => p.ply === k - 1);
-        R.points.push({ ply: k, y: v.y ?? (last ? last.y : 0), text: v.text });
+        const last = R.points.find((p) => p.ply === k - 1) || { y: 0, score: 0, lead: null };
+        const point = v.y === null ? { ply: k, y: last.y, text: v.text, score: last.score, lead: last.lead } : { ...v, ply: k };
+        R.points.push(point);
         drawGraph();
+        // Kept with the game, for a reload and for whoever opens it from /games.
+        if (engine.gameId && R.start === start && R.line.slice(0, k).join(" ") === line.slice(0, k).join(" ")) {
+          await engine.request([`graph ${k}:${Math.round(point.score)}${point.lead === null || point.lead === undefined ? "" : ":" + point.lead}`]);
+        }
       }
     } finally {
       R.computing = false;
@@ -308,11 +320,26 @@ export function attachReview({ engine, S, game, jump, playFrom, load, label = ()
     }
   }
 
-  async function download() {
+  // The kept game's record (`/record/<id>`, with the players' names), or, for a game the server
+  // does not keep (no move yet), the session's `record`.
+  async function recordText() {
+    if (engine.gameId && R.line.length) {
+      const kept = await fetch(`/record/${engine.gameId}`).catch(() => null);
+      if (kept && kept.ok) return await kept.text();
+    }
     const lines = await engine.request([positionOf(R.start, R.line), "record", positionOf(S.start, S.moves)]);
     const errors = errorsIn(lines || []);
-    if (!lines || errors.length) return say("No record: " + (errors.join("; ") || "no engine"), "error");
-    const text = lines.filter((l) => !l.startsWith("info ")).join("\n") + "\n";
+    if (!lines || errors.length) throw new Error(errors.join("; ") || "no engine");
+    return lines.filter((l) => !l.startsWith("info ")).join("\n") + "\n";
+  }
+
+  async function download() {
+    let text;
+    try {
+      text = await recordText();
+    } catch (e) {
+      return say("No record: " + e.message, "error");
+    }
     const url = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
     const a = el("a", { href: url, download: `ryoshi-${game}${engine.gameId ? "-" + engine.gameId : ""}.${EXT[game]}`, hidden: true });
     document.body.append(a);
