@@ -11,6 +11,7 @@
 //! take. This file starts the server and owns the state they share.
 
 mod archive;
+mod go_end;
 pub(crate) mod http;
 mod limits;
 mod played;
