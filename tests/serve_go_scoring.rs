@@ -103,6 +103,9 @@ fn the_dead_stones_decide_and_one_verdict_says_so() {
     room.black.send("accept");
     let half = state(&mut room.white, |s| s["scoring"]["accepted"][0] == true);
     assert_eq!(half["over"], Value::Null);
+    // Not agreed yet: the record names no result (the rules' count would say white).
+    let sgf = server.get(&format!("/record/{}", room.id), "");
+    assert!(sgf.contains(";B[];W[]") && !sgf.contains("RE["), "{sgf}");
     room.white.send("accept");
     let end = state(&mut room.black, |s| !s["over"].is_null());
     // One winner: the verdict and the score come from the same marking.
@@ -115,6 +118,8 @@ fn the_dead_stones_decide_and_one_verdict_says_so() {
     // The archive says the same.
     let games = server.get("/games", "");
     assert!(games.contains("black wins by area score"), "{games}");
+    let sgf = server.get(&format!("/record/{}", room.id), "");
+    assert!(sgf.contains("RE[B+1.5]") && !sgf.contains("RE[W"), "{sgf}");
     room.white.send("resume");
     assert!(error(&mut room.white).contains("the game is over"));
     assert_eq!(server.status()["go_judgements"], 1);

@@ -162,6 +162,14 @@ pub fn record(store: &Store, id: &str) -> Answer {
         });
     match played {
         Ok(text) => {
+            // A Go room's result is what its players agreed, not the rules' count.
+            let text = match variant {
+                Game::Go => {
+                    let end = store.load_go_end(id).ok().flatten();
+                    super::go_end::agreed_record(end.as_ref(), text)
+                }
+                _ => text,
+            };
             let (content_type, ext) = record_kind(variant);
             // Ids are the server's own hex, so the name needs no quoting.
             let name: String = id.chars().filter(char::is_ascii_alphanumeric).collect();
