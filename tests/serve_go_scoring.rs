@@ -129,7 +129,7 @@ fn the_dead_stones_decide_and_one_verdict_says_so() {
 fn a_toggle_clears_both_acceptances_and_spectators_cannot_mark() {
     let server = Server::start(2);
     let mut room = open(&server);
-    pass_out(&mut room);
+    let (_, proposal) = pass_out(&mut room);
     let mut watcher = server
         .socket(&format!("/room?room={}", room.id), &server.origin())
         .unwrap();
@@ -150,8 +150,14 @@ fn a_toggle_clears_both_acceptances_and_spectators_cannot_mark() {
     assert_eq!(s["note"], "white marks B5 alive");
     room.black.send("dead A1");
     assert!(error(&mut room.black).contains("no stone at 'A1'"));
+    // An acceptance sent for the marking before white's change is refused.
+    room.black
+        .send(&format!("accept {}", proposal["scoring"]["version"]));
+    assert!(error(&mut room.black).contains("changed meanwhile"));
+    assert_ne!(proposal["scoring"]["version"], s["scoring"]["version"]);
+    room.black
+        .send(&format!("accept {}", s["scoring"]["version"]));
     // Accepted by both as it stands: white's marking, white's win.
-    room.black.send("accept");
     state(&mut room.white, |s| s["scoring"]["accepted"][0] == true);
     room.white.send("accept");
     let end = state(&mut room.black, |s| !s["over"].is_null());

@@ -134,6 +134,9 @@ struct Room {
     go: Option<GoEndRow>,
     /// A connection is judging the dead stones to propose ([`propose`]).
     judging: bool,
+    /// Changes of Go's marking in memory (`scoring.version`): an `accept <version>` sent for
+    /// a marking that changed meanwhile is refused.
+    marking: u64,
 }
 
 /// A connection's hold on its room: the room stays in memory while someone holds it.
@@ -154,6 +157,7 @@ impl Room {
             note: None,
             go: (variant == Game::Go).then(GoEndRow::default),
             judging: false,
+            marking: 0,
         };
         Ok((room, tokens))
     }
@@ -172,6 +176,7 @@ impl Room {
             note: None,
             go: (variant == Game::Go).then(|| go.unwrap_or_default()),
             judging: false,
+            marking: 0,
         })
     }
 
@@ -253,7 +258,7 @@ impl Room {
                 };
                 note = format!("{name} resumes play");
             }
-            (["dead", _] | ["accept"], None) => return Err(RoomError::Judging),
+            (["dead", _] | ["accept"] | ["accept", _], None) => return Err(RoomError::Judging),
             (["dead", vertex], Some(dead)) => {
                 let board = go_end::board(&self.played).ok_or(RoomError::NotScoring)?;
                 let marked = go_end::toggle(&board, dead, vertex).map_err(RoomError::Marking)?;
@@ -269,7 +274,12 @@ impl Room {
                 next.dead = Some(marked);
                 next.accepted = [false; 2];
             }
-            (["accept"], Some(dead)) => {
+            (["accept"] | ["accept", _], Some(dead)) => {
+                if words.get(1).is_some_and(|v| v.parse() != Ok(self.marking)) {
+                    return Err(RoomError::Marking(
+                        "the dead stones changed meanwhile: look at them again, then accept".into(),
+                    ));
+                }
                 next.accepted[who] = true;
                 if next.accepted == [true; 2] {
                     let board = go_end::board(&self.played).ok_or(RoomError::NotScoring)?;
@@ -284,6 +294,9 @@ impl Room {
         store
             .set_go_end(&self.id, &next, ending.as_ref())
             .map_err(RoomError::Unsaved)?;
+        if words[0] != "accept" {
+            self.marking += 1;
+        }
         self.go = Some(next);
         self.note = Some(note);
         Ok(())
@@ -323,10 +336,13 @@ impl Room {
             played.game.warnings()
         };
         let names = played.variant.players();
-        let (scoring, score) = match &self.go {
+        let (mut scoring, score) = match &self.go {
             Some(end) if phase != Phase::Play => go_end::state(played, end),
             _ => (serde_json::Value::Null, None),
         };
+        if let Some(fields) = scoring.as_object_mut() {
+            fields.insert("version".into(), self.marking.into());
+        }
         serde_json::json!({
             "game": played.variant.as_str(),
             "turn": names[played.turn()],
@@ -628,6 +644,7 @@ fn propose(store: &Store, held: &Held) {
                 match store.set_go_end(&room.id, &end, None) {
                     Ok(()) => {
                         room.go = Some(end);
+                        room.marking += 1;
                         room.broadcast()
                     }
                     Err(_) => Vec::new(),

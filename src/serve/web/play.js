@@ -315,6 +315,8 @@ $("resign").onclick = () => {
 $("copy-invite").onclick = () => copy("invite");
 $("copy-watch").onclick = () => copy("watch");
 $("pass").onclick = () => send("move pass");
-$("accept").onclick = () => send("accept");
+// With the marking's version: a marking that changed before this click reached the server is
+// not accepted unseen.
+$("accept").onclick = () => state && state.scoring && send(`accept ${state.scoring.version}`);
 $("resume").onclick = () => send("resume");
 connect();
