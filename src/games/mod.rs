@@ -16,6 +16,7 @@ macro_rules! error_text {
 }
 pub(crate) use error_text;
 
+pub mod marking;
 pub mod record;
 pub mod registry;
 pub mod rules;

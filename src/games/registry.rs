@@ -54,6 +54,14 @@ macro_rules! declare {
                 }
             }
 
+            /// The marking rules of a game scored after its players mark dead stones (the
+            /// rules' [`Rules::dead_stones`]): rooms run a scoring phase with them.
+            pub fn dead_stones(self) -> Option<&'static dyn $crate::games::marking::DeadStones> {
+                match self {
+                    $(Game::$game => <$rules as Rules>::dead_stones()),+
+                }
+            }
+
             /// What a match may set of this game, and whether GTP carries it (the rules'
             /// [`Rules::MATCH`]).
             pub const fn settings(self) -> $crate::games::rules::MatchSettings {

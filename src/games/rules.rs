@@ -252,6 +252,12 @@ pub trait Rules: Clone + Send + 'static {
         None
     }
 
+    /// The marking rules of a game whose end is scored after the players mark dead stones
+    /// (Go); `None` for the others.
+    fn dead_stones() -> Option<&'static dyn super::marking::DeadStones> {
+        None
+    }
+
     /// The GTP moves (`play <colour> <move>`, in order, from an empty board after
     /// `clear_board`) that set up this position for a GTP engine; `None` when GTP cannot set it
     /// up (a GTP engine then starts from the standard start only).

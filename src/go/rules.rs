@@ -142,6 +142,10 @@ impl Rules for Record {
         Some(crate::games::record::RecordFormat::of())
     }
 
+    fn dead_stones() -> Option<&'static dyn crate::games::marking::DeadStones> {
+        Some(&super::marking::GO_MARKING)
+    }
+
     /// Any position: its stones, one `play` each.
     fn gtp_setup(&self) -> Option<Vec<(Side, String)>> {
         Some(setup_stones(&self.to_text()))

@@ -166,6 +166,13 @@ pub fn record(store: &Store, id: &str) -> Answer {
         });
     match played {
         Ok(text) => {
+            // A Go room's result is what its players agreed, not the rules' count.
+            let text = if variant.dead_stones().is_some() {
+                let end = store.load_go_end(id).ok().flatten();
+                super::go_end::agreed_record(end.as_ref(), text)
+            } else {
+                text
+            };
             let text = match store.load_clock(id) {
                 Ok(Some(clock)) => {
                     super::clock::with_time_control(variant.record_format(), &text, &clock)

@@ -12,6 +12,7 @@
 
 mod archive;
 mod clock;
+mod go_end;
 pub(crate) mod http;
 mod limits;
 mod names;

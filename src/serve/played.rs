@@ -42,6 +42,11 @@ pub fn parse_start(text: &str) -> Option<StartSpec> {
 }
 
 impl Played {
+    /// Whether the game goes on or ends on the board: no one resigned, no flag fell.
+    pub fn on_the_board(&self) -> bool {
+        self.resigned.is_none() && self.flagged.is_none()
+    }
+
     /// The game from `start` (the variant's own start when None) after `moves`, each checked.
     pub fn new(
         variant: Game,

@@ -9,9 +9,10 @@
 //! replayed or its state rendered.
 
 use super::clock::{self, Clock, ClockSpec};
+use super::go_end::{self, Phase};
 use super::names::{self, Names};
 use super::played::{parse_start, start_text, Played};
-use super::store::{now_ms, token_hash, Store, StoreError, StoredGame};
+use super::store::{now_ms, token_hash, Ending, GoEndRow, Store, StoreError, StoredGame};
 use super::tab::Socket;
 use crate::protocol::StartSpec;
 use crate::registry::Game;
@@ -82,7 +83,8 @@ pub enum RoomError {
     TooManyWatchers,
     /// Not `move <move>`, `resign` or `view <ply>` (the text as sent).
     #[error(
-        "unknown room command '{}' (expected: move <move>, resign, name <text> or view <ply>)",
+        "unknown room command '{}' (expected: move <move>, resign, name <text> or view <ply>; \
+         Go's scoring: dead <vertex>, accept or resume)",
         crate::text::printable(.0)
     )]
     UnknownCommand(String),
@@ -99,6 +101,20 @@ pub enum RoomError {
     /// The store could not make or read the room.
     #[error(transparent)]
     Store(StoreError),
+    #[error("a spectator cannot mark dead stones, accept or resume")]
+    SpectatorScores,
+    #[error("the game is not in its scoring phase (two passes in a row begin it)")]
+    NotScoring,
+    #[error(
+        "the game is in its scoring phase: mark the dead stones (dead <vertex>), accept, or \
+         resume play"
+    )]
+    Scoring,
+    #[error("the dead stones are being judged: the server's proposal follows")]
+    Judging,
+    /// A `dead <vertex>` that names no stone.
+    #[error("{0}")]
+    Marking(String),
 }
 
 crate::games::error_text!(derived: RoomError);
@@ -128,12 +144,17 @@ struct Room {
     watchers: Vec<(u64, Seat, Socket)>,
     /// What happened at the last move that a person should be told (a pass).
     note: Option<String>,
-    /// The game's `score` lines once it ended by two passes (Go), judged once.
-    score: Option<Vec<String>>,
     /// The clocks of a timed room.
     clock: Option<Clock>,
     /// The names the players gave (`name <text>`), kept with the game.
     names: Names,
+    /// A Go room's end (the scoring phase and what was agreed); None in other games.
+    go: Option<GoEndRow>,
+    /// A connection is judging the dead stones to propose ([`propose`]).
+    judging: bool,
+    /// Changes of Go's marking in memory (`scoring.version`): an `accept <version>` sent for
+    /// a marking that changed meanwhile is refused.
+    marking: u64,
 }
 
 /// A connection's hold on its room: the room stays in memory while someone holds it.
@@ -152,31 +173,155 @@ impl Room {
             seats: [token_hash(&tokens[0]), token_hash(&tokens[1])],
             watchers: Vec::new(),
             note: None,
-            score: None,
             clock: None,
             names: [None, None],
+            go: variant.dead_stones().map(|_| GoEndRow::default()),
+            judging: false,
+            marking: 0,
         };
         Ok((room, tokens))
     }
 
-    /// The room as stored, its moves replayed, with its clock.
-    fn from_stored(stored: StoredGame, clock: Option<Clock>) -> Option<Room> {
+    /// The room as stored, its moves replayed, with its clock (`go`: its Go end as stored).
+    fn from_stored(stored: StoredGame, clock: Option<Clock>, go: Option<GoEndRow>) -> Option<Room> {
         let variant = Game::named(&stored.game)?;
         let start = parse_start(&stored.start)?;
         let mut played = Played::new(variant, Some(start), stored.moves).ok()?;
         played.resigned = stored.resigned;
         played.flagged = clock.as_ref().and_then(|c| c.flagged);
-        let score = played.score_report();
         Some(Room {
             id: stored.id,
             played,
             seats: stored.seats?,
             watchers: Vec::new(),
             note: None,
-            score,
             clock: clock.map(Clock::resumed),
             names: [None, None],
+            go: variant.dead_stones().map(|_| go.unwrap_or_default()),
+            judging: false,
+            marking: 0,
         })
+    }
+
+    /// Where the game stands: play, Go's scoring phase, or agreed (other games: play).
+    fn phase(&self) -> Phase {
+        match &self.go {
+            Some(end) if self.played.on_the_board() => go_end::phase(&self.played, end),
+            _ => Phase::Play,
+        }
+    }
+
+    /// How the game ended, as the room says it: a Go game ended by two passes is over only
+    /// once both players accepted the dead stones, with the agreed score's verdict.
+    fn over(&self) -> Option<String> {
+        match (&self.go, self.phase()) {
+            (Some(end), Phase::Agreed) => end.score.as_deref().map(|line| {
+                let e = go_end::ending(line);
+                format!("{} by {}", e.result, e.reason)
+            }),
+            // Resumed after two passes, the rules' own end does not count.
+            (Some(_), _) if self.played.on_the_board() => None,
+            _ => self.played.over(),
+        }
+    }
+
+    /// How `next` ended for the archive: as [`Room::over`] says (the agreed score is stored
+    /// with the agreement).
+    fn ending_of(&self, next: &Played) -> Option<Ending> {
+        match self.go {
+            Some(_) if next.on_the_board() => None,
+            _ => next.ending(),
+        }
+    }
+
+    /// A Go room stored before its end was kept (no `go_ends` row) that ended by two passes:
+    /// judged once, the judgement taken as agreed and stored, so it is never judged again.
+    fn settle_unkept_end(&mut self, store: &Store) {
+        if self.phase() != Phase::Scoring {
+            return;
+        }
+        let played = &self.played;
+        let dead = go_end::judge(played.variant, played.start.clone(), played.moves.clone());
+        let dead = dead.unwrap_or_default();
+        let Some(line) = go_end::score_line(played, &dead) else {
+            return;
+        };
+        let ending = go_end::ending(&line);
+        let end = GoEndRow {
+            resumed: 0,
+            dead: Some(dead),
+            accepted: [true; 2],
+            score: Some(line),
+        };
+        // Kept in memory even when the store refuses: the next load judges it again.
+        let _ = store.set_go_end(&self.id, &end, Some(&ending));
+        self.go = Some(end);
+    }
+
+    /// `dead <vertex>`, `accept` or `resume` from `seat` in Go's scoring phase, stored.
+    fn scoring(&mut self, store: &Store, seat: Seat, words: &[&str]) -> Result<(), RoomError> {
+        let who = seat.index().ok_or(RoomError::SpectatorScores)?;
+        if let Some(why) = self.over() {
+            return Err(RoomError::Over(why));
+        }
+        let end = match &self.go {
+            Some(end) if self.phase() == Phase::Scoring => end.clone(),
+            _ => return Err(RoomError::NotScoring),
+        };
+        let name = self.played.variant.players()[who];
+        let mut next = end.clone();
+        let mut ending = None;
+        let note;
+        match (words, &end.dead) {
+            (["resume"], _) => {
+                next = GoEndRow {
+                    resumed: self.played.moves.len(),
+                    ..GoEndRow::default()
+                };
+                note = format!("{name} resumes play");
+            }
+            (["dead", _] | ["accept"] | ["accept", _], None) => return Err(RoomError::Judging),
+            (["dead", vertex], Some(dead)) => {
+                let marked =
+                    go_end::toggle(&self.played, dead, vertex).map_err(RoomError::Marking)?;
+                note = format!(
+                    "{name} marks {} {}",
+                    vertex.to_ascii_uppercase(),
+                    if marked.len() > dead.len() {
+                        "dead"
+                    } else {
+                        "alive"
+                    }
+                );
+                next.dead = Some(marked);
+                next.accepted = [false; 2];
+            }
+            (["accept"] | ["accept", _], Some(dead)) => {
+                if words.get(1).is_some_and(|v| v.parse() != Ok(self.marking)) {
+                    return Err(RoomError::Marking(
+                        "the dead stones changed meanwhile: look at them again, then accept".into(),
+                    ));
+                }
+                next.accepted[who] = true;
+                if next.accepted == [true; 2] {
+                    let line =
+                        go_end::score_line(&self.played, dead).ok_or(RoomError::NotScoring)?;
+                    ending = Some(go_end::ending(&line));
+                    next.score = Some(line);
+                }
+                note = format!("{name} accepts the dead stones");
+            }
+            _ => return Err(RoomError::UnknownCommand(words.join(" "))),
+        }
+        store
+            .set_go_end(&self.id, &next, ending.as_ref())
+            .map_err(RoomError::Unsaved)?;
+        if words[0] != "accept" {
+            self.marking += 1;
+        }
+        self.go = Some(next);
+        self.note = Some(note);
+        Ok(())
     }
 
     fn stored(&self) -> StoredGame {
@@ -200,8 +345,9 @@ impl Room {
     fn state(&self) -> serde_json::Value {
         let played = &self.played;
         let view = played.game.view(&played.options);
-        let over = played.over();
-        let legal = if over.is_some() {
+        let over = self.over();
+        let phase = self.phase();
+        let legal = if over.is_some() || phase != Phase::Play {
             Vec::new()
         } else {
             view.legal_moves()
@@ -212,6 +358,13 @@ impl Room {
             played.game.warnings()
         };
         let names = played.variant.players();
+        let (mut scoring, score) = match &self.go {
+            Some(end) if phase != Phase::Play => go_end::state(played, end),
+            _ => (serde_json::Value::Null, None),
+        };
+        if let Some(fields) = scoring.as_object_mut() {
+            fields.insert("version".into(), self.marking.into());
+        }
         serde_json::json!({
             "game": played.variant.as_str(),
             "turn": names[played.turn()],
@@ -224,7 +377,13 @@ impl Room {
             "display": played.game.display(),
             "warnings": warnings,
             "connected": [self.connections(Seat::First) > 0, self.connections(Seat::Second) > 0],
-            "score": self.score,
+            "phase": match phase {
+                _ if over.is_some() => "over",
+                Phase::Scoring => "scoring",
+                _ => "play",
+            },
+            "scoring": scoring,
+            "score": score,
             "clock": self.clock.as_ref().map(|c| c.json(names, now_ms())),
             "names": self.names,
         })
@@ -258,7 +417,7 @@ impl Room {
     /// The game after `seat` resigns, or why not.
     fn resigned(&self, seat: Seat) -> Result<Played, RoomError> {
         let who = seat.index().ok_or(RoomError::Spectator)?;
-        if let Some(why) = self.played.over() {
+        if let Some(why) = self.over() {
             return Err(RoomError::Over(why));
         }
         let mut played = Played::new(
@@ -274,8 +433,11 @@ impl Room {
     /// The game after `seat` plays `mv`, or why not.
     fn played(&self, seat: Seat, mv: &str) -> Result<Played, RoomError> {
         let mover = seat.index().ok_or(RoomError::Spectator)?;
-        if let Some(why) = self.played.over() {
+        if let Some(why) = self.over() {
             return Err(RoomError::Over(why));
+        }
+        if self.phase() == Phase::Scoring {
+            return Err(RoomError::Scoring);
         }
         let turn = self.played.turn();
         if turn != mover {
@@ -293,7 +455,15 @@ impl Room {
     /// Takes `next` as the game (once stored): `mover`'s move `mv`, or a resignation.
     fn take(&mut self, next: Played, mover: Option<(usize, &str)>) {
         self.played = next;
-        self.score = self.played.score_report();
+        // Two passes begin Go's scoring afresh: nothing marked or accepted yet.
+        if self.phase() == Phase::Scoring {
+            if let Some(end) = &mut self.go {
+                *end = GoEndRow {
+                    resumed: end.resumed,
+                    ..GoEndRow::default()
+                };
+            }
+        }
         // Said the same way for every game: a pass that was played, or one the rules made
         // (the mover is to move again).
         let names = self.played.variant.players();
@@ -435,8 +605,18 @@ fn hold(store: &Store, id: &str) -> Result<Held, RoomError> {
         .filter(|g| g.kind == "room")
         .ok_or(RoomError::NoSuchGame)?;
     let clock = store.load_clock(id).map_err(RoomError::Store)?;
-    let mut room = Room::from_stored(stored, clock).ok_or(RoomError::NoSuchGame)?;
+    let marks = Game::named(&stored.game).is_some_and(|g| g.dead_stones().is_some());
+    let go = if marks {
+        store.load_go_end(id).map_err(RoomError::Store)?
+    } else {
+        None
+    };
+    let unkept = go.is_none();
+    let mut room = Room::from_stored(stored, clock, go).ok_or(RoomError::NoSuchGame)?;
     room.names = store.names(id).map_err(RoomError::Store)?;
+    if unkept && room.go.is_some() {
+        room.settle_unkept_end(store);
+    }
     let mut rooms = ROOMS.lock();
     // Another connection may have read it back meanwhile: theirs is the room.
     if let Some(room) = rooms.get(id) {
@@ -507,7 +687,57 @@ pub fn join(
     for (to, line) in others {
         to.offer_line(&line);
     }
+    // A scoring phase whose proposal was not judged (the server stopped meanwhile).
+    propose(store, &held);
     Ok((held, seat))
+}
+
+/// When the room is in Go's scoring phase without its proposal, judges the dead stones on this
+/// connection's thread outside the room's lock (the state with the phase is out already; other
+/// messages to the room go on meanwhile), stores them and sends the state with them.
+fn propose(store: &Store, held: &Held) {
+    let job = {
+        let mut room = held.0.lock();
+        let waiting = room.go.as_ref().is_some_and(|end| end.dead.is_none());
+        if room.judging || !waiting || room.phase() != Phase::Scoring {
+            return;
+        }
+        room.judging = true;
+        let played = &room.played;
+        (played.variant, played.start.clone(), played.moves.clone())
+    };
+    let (variant, start, moves) = job;
+    let dead = go_end::judge(variant, start, moves.clone()).unwrap_or_default();
+    let sends = {
+        let mut room = held.0.lock();
+        room.judging = false;
+        match room.go.clone() {
+            // Still the game it judged, and still waiting (not resumed, resigned or replayed).
+            Some(end)
+                if room.played.moves == moves
+                    && end.dead.is_none()
+                    && room.phase() == Phase::Scoring =>
+            {
+                let end = GoEndRow {
+                    dead: Some(dead),
+                    ..end
+                };
+                // Shown only once kept; else the next connection to join judges again.
+                match store.set_go_end(&room.id, &end, None) {
+                    Ok(()) => {
+                        room.go = Some(end);
+                        room.marking += 1;
+                        room.broadcast()
+                    }
+                    Err(_) => Vec::new(),
+                }
+            }
+            _ => Vec::new(),
+        }
+    };
+    for (to, line) in sends {
+        to.offer_line(&line);
+    }
 }
 
 pub fn leave(held: Held, conn: u64) {
@@ -522,7 +752,8 @@ pub fn leave(held: Held, conn: u64) {
     }
 }
 
-/// One message from a connection in a room: `move <m>` or `resign`. The move is stored, then
+/// One message from a connection in a room: `move <m>`, `resign`, or in Go's scoring phase
+/// `dead <vertex>`, `accept` or `resume`. The move is stored, then
 /// the new state goes to everyone in the room after the room is unlocked, without waiting: a
 /// connection that does not read its messages is dropped ([`Socket::offer_line`]), and nobody
 /// else waits for it.
@@ -541,6 +772,11 @@ pub fn message(store: &Store, held: &Held, seat: Seat, text: &str, socket: &Sock
             ["move", mv] => room.played(seat, mv).map(|p| (p, Some(*mv))),
             ["resign"] => room.resigned(seat).map(|p| (p, None)),
             [] => return,
+            ["dead" | "accept" | "resume", ..] => {
+                let sends = room.scoring(store, seat, &words).map(|()| room.broadcast());
+                drop(room);
+                return finish(sends, socket);
+            }
             _ => Err(RoomError::UnknownCommand(text.trim().into())),
         };
         next.and_then(|(next, mv)| {
@@ -549,6 +785,18 @@ pub fn message(store: &Store, held: &Held, seat: Seat, text: &str, socket: &Sock
                 // The flag fell before the move came: the game is lost on time instead.
                 Err(side) => return room.fall(store, side),
             };
+            // Two passes begin Go's scoring: its end is kept afresh before the moves are.
+            if let Some(end) = &room.go {
+                if next.resigned.is_none() && go_end::phase(&next, end) != Phase::Play {
+                    let fresh = GoEndRow {
+                        resumed: end.resumed,
+                        ..GoEndRow::default()
+                    };
+                    store
+                        .set_go_end(&room.id, &fresh, None)
+                        .map_err(RoomError::Unsaved)?;
+                }
+            }
             // On disk before anyone is shown it.
             let from = room.played.moves.len();
             store
@@ -557,7 +805,7 @@ pub fn message(store: &Store, held: &Held, seat: Seat, text: &str, socket: &Sock
                     from,
                     &next.moves[from..],
                     next.resigned,
-                    next.ending().as_ref(),
+                    room.ending_of(&next).as_ref(),
                     clock.as_ref(),
                 )
                 .map_err(RoomError::Unsaved)?;
@@ -570,6 +818,12 @@ pub fn message(store: &Store, held: &Held, seat: Seat, text: &str, socket: &Sock
             Ok(room.broadcast())
         })
     };
+    finish(outcome, socket);
+    propose(store, held);
+}
+
+/// Sends a message's outcome: the states to everyone, or the error to its sender.
+fn finish(outcome: Result<Vec<(Socket, String)>, RoomError>, socket: &Socket) {
     match outcome {
         Ok(sends) => {
             for (to, line) in sends {
@@ -759,23 +1013,88 @@ mod tests {
     }
 
     #[test]
-    fn go_ends_after_two_passes() {
+    fn go_scores_after_two_passes() {
         let (mut room, _) = Room::new(Game::Go, None).unwrap();
         room.play(Seat::First, "E5").unwrap();
         room.play(Seat::Second, "pass").unwrap();
-        assert!(room.played.over().is_none());
-        assert!(room.score.is_none());
+        assert_eq!(room.phase(), Phase::Play);
         room.play(Seat::First, "pass").unwrap();
-        assert!(room.played.over().is_some());
-        assert!(room.play(Seat::Second, "D4").is_err());
-        // How it ended, as the Go page shows it: the score with its komi, the dead stones.
-        let score = room.score.clone().unwrap_or_default();
-        assert!(
-            score[0].starts_with("score B+") && score[0].ends_with(" komi 7.5"),
-            "{score:?}"
+        // Two passes open the scoring phase: not over, no move, the proposal to come.
+        assert_eq!(room.phase(), Phase::Scoring);
+        assert!(room.over().is_none());
+        assert!(matches!(
+            room.play(Seat::Second, "D4"),
+            Err(RoomError::Scoring)
+        ));
+        let state = room.state();
+        assert_eq!(state["phase"], "scoring");
+        assert_eq!(state["scoring"]["dead"], serde_json::Value::Null);
+        assert_eq!(state["legal"], serde_json::json!([]));
+        // The proposal is Go's `score` judgement: here nothing dead, black's whole board.
+        let played = &room.played;
+        let dead = go_end::judge(played.variant, played.start.clone(), played.moves.clone());
+        assert_eq!(dead, Some(Vec::new()));
+        room.go.as_mut().unwrap().dead = dead;
+        let state = room.state();
+        assert_eq!(
+            state["score"],
+            serde_json::json!(["score B+73.5 komi 7.5", "dead b", "dead w"])
         );
-        assert_eq!(score[1..], ["dead b", "dead w"]);
-        assert_eq!(room.state()["score"], serde_json::json!(score));
+        assert_eq!(state["scoring"]["score"], "B+73.5");
+        // Resigning stays possible, and then the game is over by resignation.
+        room.resign(Seat::Second).unwrap();
+        assert_eq!(room.over().as_deref(), Some("white resigns"));
+        assert_eq!(room.state()["scoring"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn a_go_room_kept_before_its_end_was_is_judged_once_and_kept() {
+        let dir = std::env::temp_dir().join(format!("ryoshi-room-{}-unkept", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.db");
+        // Black's wall owns A-E, white's F-J, and white's lone B9 is dead: the old referee said
+        // white wins (every stone alive), Go's `score` says black by 1.5.
+        let rows = ["....XO..."; 9]
+            .join("/")
+            .replacen("....XO...", ".O..XO...", 1);
+        {
+            // A file of schema version 1, as written before Go rooms kept their end.
+            let conn = rusqlite::Connection::open(&path).unwrap();
+            conn.execute_batch(super::super::store::MIGRATIONS[0])
+                .unwrap();
+            conn.pragma_update(None, "user_version", 1).unwrap();
+            conn.execute(
+                "INSERT INTO games (id, kind, game, start, seat0, seat1, result, reason, \
+                 created, updated, plies) VALUES ('old1', 'room', 'go', ?1, 'a', 'b', \
+                 'white wins', 'area score', 0, 0, 2)",
+                [format!("sfen 9 {rows} b")],
+            )
+            .unwrap();
+            conn.execute_batch(
+                "INSERT INTO moves VALUES ('old1', 0, 'pass'), ('old1', 1, 'pass');",
+            )
+            .unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let held = hold(&store, "old1").unwrap();
+        let state = held.0.lock().state();
+        assert_eq!(state["over"], "black wins by area score", "{state}");
+        assert_eq!(state["score"][0], "score B+1.5 komi 7.5");
+        let (list, _) = store.list(0, 10).unwrap();
+        assert_eq!(list[0].result.as_deref(), Some("black wins"));
+        // Kept: read back as stored, never judged again (a stored score shows as it is).
+        let mut end = store.load_go_end("old1").unwrap().unwrap();
+        assert_eq!(end.dead, Some(vec!["B9".to_string()]));
+        end.score = Some("score W+99 komi 7.5".into());
+        store.set_go_end("old1", &end, None).unwrap();
+        drop(held);
+        ROOMS.lock().remove("old1");
+        let held = hold(&store, "old1").unwrap();
+        assert_eq!(held.0.lock().state()["over"], "white wins by area score");
+        drop(held);
+        drop(store);
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

@@ -145,6 +145,7 @@ fn status(server: &Server) -> String {
         "connections": server.connections.load(Ordering::SeqCst),
         "threads": field("Threads:"),
         "rss_kb": field("VmRSS:"),
+        "go_judgements": super::go_end::JUDGEMENTS.load(Ordering::SeqCst),
     })
     .to_string()
 }

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Each step brings the schema from version `i` to `i + 1`, in one transaction.
-const MIGRATIONS: &[&str] = &[
+pub(super) const MIGRATIONS: &[&str] = &[
     // 1: games and their moves. `kind` is `room` or `engine`; `seats` holds the two seat
     // tokens' hashes of a room; `result` and `reason` are set when the game is over.
     "CREATE TABLE games (
@@ -62,6 +62,17 @@ const MIGRATIONS: &[&str] = &[
         score INTEGER NOT NULL,
         lead REAL,
         PRIMARY KEY (game, ply)
+    ) WITHOUT ROWID;",
+    // 4: a Go room's end (go_end.rs): the ply of its last `resume` (0: none), the dead stones
+    // marked after two passes (vertices, space-separated; NULL while the server's proposal is
+    // judged), the acceptances (bit 1: the first seat, bit 2: the second) and, once both
+    // accepted, the agreed `score` line. A Go room stored without a row ended before this.
+    "CREATE TABLE go_ends (
+        game TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        resumed INTEGER NOT NULL DEFAULT 0,
+        dead TEXT,
+        accepted INTEGER NOT NULL DEFAULT 0,
+        score TEXT
     ) WITHOUT ROWID;",
 ];
 
@@ -126,6 +137,18 @@ pub struct StoredGame {
     pub seats: Option<[String; 2]>,
     pub resigned: Option<usize>,
     pub moves: Vec<String>,
+}
+
+/// A Go room's end as stored (one row of `go_ends`; see go_end.rs).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GoEndRow {
+    /// The ply of the last `resume`: two passes in a row from there end play.
+    pub resumed: usize,
+    /// The dead stones marked (vertices); None while the server's proposal is judged.
+    pub dead: Option<Vec<String>>,
+    pub accepted: [bool; 2],
+    /// The agreed `score` line, once both players accepted.
+    pub score: Option<String>,
 }
 
 /// One line of the archive.
@@ -465,6 +488,59 @@ impl Store {
             .query_map(params![id], |r| r.get(0))?
             .collect::<Result<_, _>>()?;
         Ok(Some(game))
+    }
+
+    /// Writes a Go room's end, and with `ending` the game's result and reason too (the
+    /// agreed score), in one transaction.
+    pub fn set_go_end(
+        &self,
+        id: &str,
+        end: &GoEndRow,
+        ending: Option<&Ending>,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.conn.lock();
+        let tx = conn.transaction()?;
+        tx.execute(
+            "INSERT OR REPLACE INTO go_ends (game, resumed, dead, accepted, score)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![
+                id,
+                end.resumed as i64,
+                end.dead.as_ref().map(|d| d.join(" ")),
+                i64::from(end.accepted[0]) | (i64::from(end.accepted[1]) << 1),
+                end.score
+            ],
+        )?;
+        if let Some(ending) = ending {
+            tx.execute(
+                "UPDATE games SET result = ?2, reason = ?3, updated = ?4 WHERE id = ?1",
+                params![id, ending.result, ending.reason, now_ms()],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// A Go room's end, or None (not a Go room, or one stored before `go_ends`).
+    pub fn load_go_end(&self, id: &str) -> Result<Option<GoEndRow>, StoreError> {
+        let conn = self.conn.lock();
+        Ok(conn
+            .query_row(
+                "SELECT resumed, dead, accepted, score FROM go_ends WHERE game = ?1",
+                params![id],
+                |r| {
+                    let resumed: i64 = r.get(0)?;
+                    let dead: Option<String> = r.get(1)?;
+                    let accepted: i64 = r.get(2)?;
+                    Ok(GoEndRow {
+                        resumed: usize::try_from(resumed).unwrap_or(0),
+                        dead: dead.map(|d| d.split_whitespace().map(str::to_string).collect()),
+                        accepted: [accepted & 1 != 0, accepted & 2 != 0],
+                        score: r.get(3)?,
+                    })
+                },
+            )
+            .optional()?)
     }
 
     /// Games, newest first: `limit` of them after the first `offset`; and how many there are.

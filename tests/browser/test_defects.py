@@ -159,13 +159,12 @@ def go_score_shown(browser):
     a.click("#pass")
     b.wait_for_selector('#board[data-ply="1"]')
     b.click("#pass")
+    # Two passes open the scoring phase; the server's proposal is Go's `score`.
     for p in (a, b):
-        p.wait_for_selector('#board[data-ply="2"]:not([data-over=""])', timeout=20000)
-        p.wait_for_function("s => document.getElementById('status').textContent.includes(s)", arg=f"({score}, area scoring, komi {komi})")
+        p.wait_for_function("s => document.getElementById('status').textContent.includes(s)", arg=f"({score}, area scoring, komi {komi})", timeout=20000)
         text = p.inner_text("#status")
         assert all(v in text for v in dead), text
-        marks = p.eval_on_selector_all("#board .mark", "els => els.map(e => e.dataset.mark + ' ' + e.parentNode.dataset.vertex).sort()")
-        assert marks == sorted(f"dead w {v}" for v in dead), marks
+        assert dead_marks(p) == sorted(f"dead w {v}" for v in dead), dead_marks(p)
     for c in ctxs:
         c.close()
     # The engine page, two players on one board: the overlay text agrees with the status.
@@ -185,6 +184,64 @@ def go_score_shown(browser):
     overlay = page.inner_text("#overlay-text")
     assert f"white {len(dead)} dead" in overlay and "black 0 dead" in overlay, overlay
     ctx.close()
+
+
+def dead_marks(page):
+    return page.eval_on_selector_all("#board .mark[data-mark^='dead']", "els => els.map(e => e.dataset.mark + ' ' + e.parentNode.dataset.vertex).sort()")
+
+
+def go_room_scoring(browser):
+    """A short 9×9 room game to the scoring phase, as on KGS and OGS: the proposal's dead stone
+    is marked, white's click on it marks it alive (and back), both accept, and the end names one
+    winner with the margin, the komi and the dead stones."""
+    go = ["setoption name USI_Variant value go", f"position sfen 9 {GO_DEAD_ROWS} b moves J1 A1 pass pass", "score"]
+    lines = protocol(go)
+    score = next(l for l in lines if l.startswith("score ")).split()[1]
+    dead = next(l for l in lines if l.startswith("dead w")).split()[2:]
+    assert dead == ["H3"], lines
+    ctxs = [browser.new_context() for _ in range(2)]
+    a, b = (watch(c.new_page()) for c in ctxs)
+    a.goto(URL + f"/play?new=go&start=9_{GO_DEAD_ROWS}_b")
+    a.wait_for_function("() => document.getElementById('invite').value.includes('seat=')")
+    b.goto(a.input_value("#invite"))
+    b.wait_for_selector('#board[data-ply="0"]')
+    a.click('#board [data-vertex="J1"].pt')
+    b.wait_for_selector('#board[data-ply="1"]')
+    b.click('#board [data-vertex="A1"].pt')
+    a.wait_for_selector('#board[data-ply="2"]')
+    a.click("#pass")
+    b.wait_for_selector('#board[data-ply="3"]')
+    b.click("#pass")
+    for p in (a, b):
+        p.wait_for_selector('#board .gboard[data-phase="scoring"]')
+        p.wait_for_function("() => document.getElementById('status').textContent.includes('If accepted as marked')", timeout=20000)
+        assert dead_marks(p) == ["dead w H3"], dead_marks(p)
+        assert p.is_visible("#accept") and p.is_visible("#resume") and not p.is_visible("#pass")
+    # White says H3 lives: both boards drop the mark; then marks it dead again.
+    b.click('#board [data-vertex="H3"].pt')
+    for p in (a, b):
+        p.wait_for_function("() => !document.querySelector(\"#board .mark[data-mark^='dead']\")")
+    assert "white marks H3 alive" in a.inner_text("#announce"), a.inner_text("#announce")
+    b.click('#board [data-vertex="H3"].pt')
+    a.wait_for_function("() => document.querySelector(\"#board .mark[data-mark^='dead']\")")
+    a.click("#accept")
+    b.wait_for_function("() => document.getElementById('status').textContent.includes('Accepted: black yes')")
+    assert "Waiting for" not in b.inner_text("#status"), b.inner_text("#status")
+    assert "Waiting for white to accept" in a.inner_text("#status"), a.inner_text("#status")
+    b.click("#accept")
+    for p in (a, b):
+        p.wait_for_selector('#board:not([data-over=""])')
+        text = p.inner_text("#status")
+        winner = "white" if score.startswith("W") else "black"
+        loser = "black" if winner == "white" else "white"
+        assert f"{winner} wins by {score[2:]} points (area score {score}, komi 7.5)" in text, text
+        assert f"{loser} wins" not in text.lower() and "H3" in text, text
+        assert p.get_attribute("#board", "data-over") == f"{winner} wins by area score"
+        assert not p.is_visible("#accept")
+    black, white = ("You lost", "You won") if score.startswith("W") else ("You won", "You lost")
+    assert a.inner_text("#status").startswith(black) and b.inner_text("#status").startswith(white)
+    for c in ctxs:
+        c.close()
 
 
 def go_engine_by_default(ctx):
@@ -508,6 +565,7 @@ TESTS = {
     "undo when second": lambda browser: with_context(browser, undo_when_second),
     "othello passes listed": othello_passes_listed,
     "go score shown": go_score_shown,
+    "go room scoring": go_room_scoring,
     "go engine by default": lambda browser: with_context(browser, go_engine_by_default),
     "room presence": room_presence,
     "quantum plan hidden": lambda browser: with_context(browser, quantum_plan_hidden),

@@ -172,7 +172,7 @@ const SURE: f64 = 0.6;
 /// playouts leave to chance, as when they fill a second eye that the eye heuristic takes for a
 /// false one) are judged by playing on, as GNU Go's aftermath does: the search's best move for
 /// each side in turn (a fresh seeded search a ply), until two passes, every such block is sure,
-/// or [`play_on_plies`] plies (twice the board's size, within a budget); a block it made sure is dead when its points then belong
+/// or [`play_on_plies`] plies (twice the board's size within a budget, a few on 9×9); a block it made sure is dead when its points then belong
 /// to the opponent (one still unsure keeps the first ownership's verdict; a seki is not played
 /// on). The
 /// play-on never fills an own eye nor puts a block of two or more stones in atari, and is
@@ -255,8 +255,8 @@ pub fn judge_game(game: &Position, komi: f64, ownership: &[f64]) -> Judgement {
 }
 
 /// What the play-on may spend, in playouts times board points (a playout's cost grows with its
-/// board): the whole play-on of a 9×9 game (19 searches), so 9×9 judgements are as before,
-/// and about a second of searches on any larger board. Without it a resigned 19×19 game's
+/// board): 19 searches of a 9×9 game's play-on, about a second of searches on any larger
+/// board (9×9 and smaller boards play on less: [`SMALL_BOARD_PLIES`]). Without it a resigned 19×19 game's
 /// judgement played on 38 plies (10–20 s) and a 25×25 one 50.
 const PLAY_ON_BUDGET: usize = 19 * 2048 * 81;
 
@@ -265,8 +265,19 @@ const PLAY_ON_BUDGET: usize = 19 * 2048 * 81;
 pub fn play_on_plies(board: &Board) -> usize {
     let search = crate::go::score::playouts_for(board.size()) * 8 * board.size() * board.size();
     let searches = (PLAY_ON_BUDGET / search.max(1)).max(2);
-    (2 * board.size()).min(searches - 1)
+    let plies = (2 * board.size()).min(searches - 1);
+    if board.size() <= 9 {
+        plies.min(SMALL_BOARD_PLIES)
+    } else {
+        plies
+    }
 }
+
+/// The play-on's plies on boards up to 9×9, where a judgement is waited for at the end of a
+/// room's game: 4 plies (5 searches) cost 0.47 s of CPU on an open 9×9 position where 18 cost
+/// 1.44 s. The 54 GNU Go games of tests/go_score_gnugo.rs are judged alike with 2 plies or
+/// more (game-27's capturing race needs 2), so 4 keeps a margin.
+const SMALL_BOARD_PLIES: usize = 4;
 
 /// Whether the side to move's stone at `p` would leave its block of two or more stones with
 /// one liberty without capturing (or is illegal).
@@ -415,9 +426,10 @@ mod tests {
     #[test]
     fn the_play_on_fits_its_budget_on_every_board() {
         let plies = |size| play_on_plies(&Board::new(size).unwrap());
-        // 9×9 plays on as far as before the budget (twice its size): its judgements stand.
-        assert_eq!(plies(9), 18);
-        assert_eq!(plies(5), 10);
+        // 9×9 and smaller boards play on a few plies: enough for the capturing races of the
+        // recorded games, and quick at a room's end.
+        assert_eq!(plies(9), SMALL_BOARD_PLIES);
+        assert_eq!(plies(5), SMALL_BOARD_PLIES);
         // Larger boards play on less: each search costs more.
         assert_eq!((plies(13), plies(19), plies(25)), (13, 10, 5));
         for size in 2..=25 {

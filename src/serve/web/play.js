@@ -192,13 +192,49 @@ function drawQuantum(root) {
   return myTurn() && (state.warnings || []).length ? kingWarning(pos, new Set(state.warnings)) : "";
 }
 
+// Go's scoring phase (after two passes): the marked dead stones (✕) and the territory they give;
+// a player's click on a stone toggles its block (`dead <vertex>`), as on KGS and OGS.
 function drawGoRoom(root) {
   const [size, rows] = state.sfen.split(/\s+/);
   const box = el("div", { class: "gboard" });
   root.replaceChildren(box);
   const score = goScore(state.score);
-  drawGo(box, { size: Number(size), rows: rows.split("/"), marks: score ? score.dead : [], last: state.moves[state.moves.length - 1], onPoint: (v) => myTurn() && send(`move ${v}`) });
+  const area = (state.scoring && state.scoring.territory) || { b: [], w: [] };
+  const marks = ["b", "w"].flatMap((c) => area[c].map((v) => ({ vertex: v, kind: "territory", color: c })));
+  const marking = state.phase === "scoring" && state.you !== "spectator";
+  drawGo(box, {
+    size: Number(size),
+    rows: rows.split("/"),
+    marks: marks.concat(score ? score.dead : []),
+    last: state.moves[state.moves.length - 1],
+    onPoint: (v) => (marking ? send(`dead ${v}`) : myTurn() && send(`move ${v}`)),
+  });
+  box.dataset.phase = state.phase || "";
+  if (state.phase === "scoring") return scoringText(score);
   return score ? score.text : "";
+}
+
+// What the scoring phase waits for: the server's proposal, then each player's acceptance.
+function scoringText(score) {
+  const sc = state.scoring;
+  if (!score) return "Both players passed: the server is judging the dead stones…";
+  const [black, white] = sc.accepted;
+  const names = ["black", "white"];
+  const waiting = names.filter((n, i) => !sc.accepted[i]);
+  const mine = names.indexOf(state.you);
+  const todo =
+    mine >= 0 && !sc.accepted[mine]
+      ? "Click a stone to mark its group dead or alive, then accept (or resume play)."
+      : `Waiting for ${waiting.join(" and ")} to accept.`;
+  return `Scoring. If accepted as marked: ${score.text} Accepted: black ${black ? "yes" : "not yet"}, white ${white ? "yes" : "not yet"}. ${todo}`;
+}
+
+// A Go game ended by agreement, as one sentence: the winner, the margin, the komi, the dead.
+function goEndText(score) {
+  const by = score.score.slice(2);
+  const who = score.score === "0" ? "draw" : `${score.score[0] === "B" ? "black" : "white"} wins by ${by} point${by === "1" ? "" : "s"}`;
+  const dead = score.dead.length ? `Dead stones (✕, counted for the other side): ${score.dead.map((d) => d.vertex).join(" ")}.` : "No dead stones.";
+  return [`${who} (area score ${score.score}, komi ${score.komi})`, dead];
 }
 
 function render() {
@@ -223,7 +259,10 @@ function render() {
   root.dataset.turn = state.turn;
   root.dataset.over = state.over || "";
   showClocks($("clocks"), state, PLAYERS[state.game]);
-  $("pass").hidden = state.game !== "go" || !myTurn();
+  $("pass").hidden = state.game !== "go" || !myTurn() || state.phase === "scoring";
+  const scoring = state.phase === "scoring" && state.you !== "spectator";
+  $("accept").hidden = $("resume").hidden = !scoring;
+  $("accept").disabled = !scoring || !state.scoring.dead || state.scoring.accepted[PLAYERS.go.indexOf(state.you)];
   $("resign").hidden = !!state.over || state.you === "spectator";
   showPresence(PLAYERS[state.game]);
   $("you-line").hidden = false;
@@ -243,9 +282,13 @@ function render() {
     $("review").hidden = false;
   }
   if (!(state.same_seat > 0 && !state.over)) $("announce").textContent = state.note || "";
-  // Othello's end is worded as on the Othello page (the margin, empties to the winner), unless
-  // it did not end on the board.
+  // Othello's end is worded as on the Othello page: the margin, empties to the winner.
   if (state.over && state.game === "othello" && !/ (resigns|time forfeit)$/.test(state.over)) sayOver(othelloResult(state.sfen.split(/\s+/)[0]), state.you);
+  else if (state.over && state.game === "go" && goScore(state.score) && !/ (resigns|time forfeit)$/.test(state.over)) {
+    const [text, dead] = goEndText(goScore(state.score));
+    sayOver(text, state.you, dead);
+  }
+  else if (state.phase === "scoring") say(extra, "scoring");
   else if (state.over) sayOver(state.over, state.you, extra);
   else if (state.you === "spectator") say(`Watching. ${state.turn} to move. ${extra}`);
   else if (myTurn() && state.game === "quantumshogi" && extra) say(extra, "warn");
@@ -423,4 +466,8 @@ $("resign").onclick = () => {
 $("copy-invite").onclick = () => copy("invite");
 $("copy-watch").onclick = () => copy("watch");
 $("pass").onclick = () => send("move pass");
+// With the marking's version: a marking that changed before this click reached the server is
+// not accepted unseen.
+$("accept").onclick = () => state && state.scoring && send(`accept ${state.scoring.version}`);
+$("resume").onclick = () => send("resume");
 connect();

@@ -1,0 +1,24 @@
+//! Games whose end is scored after the players mark the dead stones (Go, as KGS and OGS score
+//! it): what a room's scoring phase needs from the rules, on the game's own position text (as
+//! its view writes it) and point names.
+
+/// The marking's rules. Every position is the text of the game's view (`position()`); `None`
+/// when it does not read.
+pub trait DeadStones: Sync {
+    /// Whether these moves (those since play last resumed) stop play for marking: Go's two
+    /// passes in a row.
+    fn play_stopped(&self, moves: &[String]) -> bool;
+    /// `dead` with the block at `point` toggled: all dead when any of it was alive, else all
+    /// alive. An error when no stone is there.
+    fn toggle(&self, position: &str, dead: &[String], point: &str) -> Result<Vec<String>, String>;
+    /// The score line of a marking, as the game's `score` command writes it
+    /// (`score <B+n|W+n|0> komi <k>`).
+    fn score_line(&self, position: &str, dead: &[String]) -> Option<String>;
+    /// The lines the game's `score` command prints for a marking: `score`, then the dead
+    /// stones of each side (`dead b ...`, `dead w ...`).
+    fn score_lines(&self, position: &str, score: String, dead: &[String]) -> Option<Vec<String>>;
+    /// The empty points each side owns once `dead` is taken off: [first's, second's].
+    fn territory(&self, position: &str, dead: &[String]) -> Option<[Vec<String>; 2]>;
+    /// The komi the marking's score counts.
+    fn komi(&self) -> f64;
+}

@@ -1,0 +1,179 @@
+//! Go's dead-stone marking, for a room's scoring phase (`games::marking`): toggling a block,
+//! and the area score, score lines and territory a marking gives (komi 7.5, as the rooms play).
+
+use super::notation::{format_vertex, parse_position, parse_vertex};
+use super::rules::KOMI;
+use super::score::{area_score, empty_region, without_dead, Judgement, Life};
+use super::{Board, Color};
+use crate::games::marking::DeadStones;
+use crate::text::gtp_score;
+
+/// Go's marking rules (the one value [`Rules::dead_stones`](crate::games::rules::Rules) gives).
+pub struct GoMarking;
+
+pub static GO_MARKING: GoMarking = GoMarking;
+
+/// The board of a position as the view writes it (`[sfen] <size> <rows> <b|w>`).
+fn board(position: &str) -> Option<Board> {
+    let fields: Vec<String> = position
+        .split_whitespace()
+        .filter(|w| *w != "sfen")
+        .map(str::to_string)
+        .collect();
+    parse_position(&fields).ok().map(|(board, _)| board)
+}
+
+/// Which points `dead` names, as a mask over the board's points (stones only).
+fn mask(board: &Board, dead: &[String]) -> Vec<bool> {
+    let mut out = vec![false; board.len()];
+    for v in dead {
+        if let Ok(Some(p)) = parse_vertex(v, board.size()) {
+            out[p] = Color::from_cell(board.get(p)).is_some();
+        }
+    }
+    out
+}
+
+fn names(board: &Board, mask: &[bool]) -> Vec<String> {
+    board
+        .points()
+        .filter(|&p| mask[p])
+        .map(|p| format_vertex(board, p))
+        .collect()
+}
+
+/// The marking as the scoring code takes it (indexed by point, like the board).
+fn judgement(board: &Board, dead: &[String]) -> Judgement {
+    let marked = mask(board, dead);
+    let mut life = vec![Life::None; board.len()];
+    for p in board.points().filter(|&p| marked[p]) {
+        life[p] = Life::Dead;
+    }
+    Judgement { life }
+}
+
+fn toggled(board: &Board, dead: &[String], vertex: &str) -> Result<Vec<String>, String> {
+    let p = match parse_vertex(vertex, board.size()) {
+        Ok(Some(p)) if Color::from_cell(board.get(p)).is_some() => p,
+        _ => return Err(format!("no stone at '{}'", crate::text::printable(vertex))),
+    };
+    let mut marked = mask(board, dead);
+    let (stones, _) = board.block(p);
+    let now_dead = !stones.iter().all(|&s| marked[s]);
+    for s in stones {
+        marked[s] = now_dead;
+    }
+    Ok(names(board, &marked))
+}
+
+fn score_line(board: &Board, dead: &[String]) -> String {
+    let total = area_score(board, &judgement(board, dead), KOMI);
+    format!("score {} komi {KOMI}", gtp_score(total))
+}
+
+fn score_lines(board: &Board, score: String, dead: &[String]) -> Vec<String> {
+    let marked = mask(board, dead);
+    let of = |colour: Color| -> String {
+        board
+            .points()
+            .filter(|&p| marked[p] && Color::from_cell(board.get(p)) == Some(colour))
+            .map(|p| format!(" {}", format_vertex(board, p)))
+            .collect()
+    };
+    vec![
+        score,
+        format!("dead b{}", of(Color::Black)),
+        format!("dead w{}", of(Color::White)),
+    ]
+}
+
+fn territory(board: &Board, dead: &[String]) -> [Vec<String>; 2] {
+    let b = without_dead(board, &judgement(board, dead));
+    let mut seen = vec![false; b.len()];
+    let mut owned = [vec![false; b.len()], vec![false; b.len()]];
+    for p in b.points() {
+        if b.get(p) != super::board::EMPTY || seen[p] {
+            continue;
+        }
+        let (region, touches) = empty_region(&b, p, &mut seen);
+        if touches[0] != touches[1] {
+            let side = usize::from(touches[1]);
+            for q in region {
+                owned[side][q] = true;
+            }
+        }
+    }
+    [names(board, &owned[0]), names(board, &owned[1])]
+}
+
+impl DeadStones for GoMarking {
+    fn play_stopped(&self, moves: &[String]) -> bool {
+        moves.len() >= 2
+            && moves[moves.len() - 2..]
+                .iter()
+                .all(|m| m.eq_ignore_ascii_case("pass"))
+    }
+
+    fn toggle(&self, position: &str, dead: &[String], point: &str) -> Result<Vec<String>, String> {
+        let board = board(position).ok_or("the position does not read")?;
+        toggled(&board, dead, point)
+    }
+
+    fn score_line(&self, position: &str, dead: &[String]) -> Option<String> {
+        Some(score_line(&board(position)?, dead))
+    }
+
+    fn score_lines(&self, position: &str, score: String, dead: &[String]) -> Option<Vec<String>> {
+        Some(score_lines(&board(position)?, score, dead))
+    }
+
+    fn territory(&self, position: &str, dead: &[String]) -> Option<[Vec<String>; 2]> {
+        Some(territory(&board(position)?, dead))
+    }
+
+    fn komi(&self) -> f64 {
+        KOMI
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_toggle_takes_the_whole_block_and_the_score_follows() {
+        // Black's wall on the middle column, two white stones in black's left side.
+        let position = "5 ..X../OOX../..X../..X../..X.. b";
+        let m = &GO_MARKING;
+        let dead = m.toggle(position, &[], "a4").unwrap();
+        assert_eq!(dead, ["A4", "B4"]);
+        // Black: 15 points with the two stones off; white: 0 (the right side is black's too).
+        assert_eq!(
+            m.score_line(position, &dead).unwrap(),
+            "score B+17.5 komi 7.5"
+        );
+        assert_eq!(m.score_line(position, &[]).unwrap(), "score B+5.5 komi 7.5");
+        assert_eq!(
+            m.toggle(position, &dead, "B4").unwrap(),
+            Vec::<String>::new()
+        );
+        assert!(m.toggle(position, &dead, "A1").is_err());
+        assert!(m.toggle(position, &dead, "Z9").is_err());
+        let line = m.score_line(position, &dead).unwrap();
+        let lines = m.score_lines(position, line, &dead).unwrap();
+        assert_eq!(lines[1..], ["dead b", "dead w A4 B4"]);
+        let [b, w] = m.territory(position, &dead).unwrap();
+        assert_eq!((b.len(), w.len()), (20, 0));
+    }
+
+    #[test]
+    fn two_passes_in_a_row_stop_play() {
+        let moves: Vec<String> = ["E5", "pass", "PASS"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert!(GO_MARKING.play_stopped(&moves));
+        assert!(!GO_MARKING.play_stopped(&moves[..2]));
+        assert!(!GO_MARKING.play_stopped(&moves[2..]));
+    }
+}

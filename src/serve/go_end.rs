@@ -1,0 +1,171 @@
+//! A Go room's end, as KGS and OGS have it: two passes in a row stop the play and open a
+//! scoring phase. The server proposes the dead stones (Go's `score` judgement, computed once
+//! and outside the room's lock), either player toggles a block dead or alive, and when both
+//! accept the same marking the game ends with one verdict: the area score with those stones
+//! taken off and the komi, the same numbers the state shows. `resume` goes back to play (two
+//! more passes score again). What is agreed is stored, so no finished game is judged twice.
+
+use super::played::Played;
+use super::store::{Ending, GoEndRow};
+use crate::games::marking::DeadStones;
+use crate::protocol::StartSpec;
+use crate::registry::Game;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// End-of-game judgements run by this server (shown by `/status`): a stored end is read
+/// back, never judged again.
+pub static JUDGEMENTS: AtomicU64 = AtomicU64::new(0);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Play,
+    /// Two passes ended play: the players mark the dead stones.
+    Scoring,
+    /// Both players accepted the marking.
+    Agreed,
+}
+
+/// Where a game with a marking stands: scoring once its moves since the last `resume` stop
+/// play (Go: two passes in a row); agreed once both players accepted (the agreed score is
+/// stored).
+pub fn phase(played: &Played, end: &GoEndRow) -> Phase {
+    let since = played.moves.get(end.resumed..).unwrap_or(&[]);
+    let stopped = rules(played).is_some_and(|r| r.play_stopped(since));
+    match (stopped, &end.score) {
+        (false, _) => Phase::Play,
+        (true, None) => Phase::Scoring,
+        (true, Some(_)) => Phase::Agreed,
+    }
+}
+
+/// The game's marking rules (`None`: a game without a scoring phase).
+fn rules(played: &Played) -> Option<&'static dyn DeadStones> {
+    played.variant.dead_stones()
+}
+
+/// The game's position, as its view writes it (what the marking rules read).
+fn position(played: &Played) -> String {
+    played.game.view(&played.options).position()
+}
+
+/// `dead` with the block at `point` toggled.
+pub fn toggle(played: &Played, dead: &[String], point: &str) -> Result<Vec<String>, String> {
+    let rules = rules(played).ok_or("this game has no dead stones to mark")?;
+    rules.toggle(&position(played), dead, point)
+}
+
+/// The `score` line of a marking, as the game's `score` writes it: `score <B+n|W+n|0> komi <k>`.
+pub fn score_line(played: &Played, dead: &[String]) -> Option<String> {
+    rules(played)?.score_line(&position(played), dead)
+}
+
+/// The verdict of an agreed `score` line: `white wins` / `draw` by `area score`.
+pub fn ending(score_line: &str) -> Ending {
+    let score = score_line.split_whitespace().nth(1).unwrap_or("0");
+    let result = match score.as_bytes().first() {
+        Some(b'B') => "black wins",
+        Some(b'W') => "white wins",
+        _ => "draw",
+    };
+    Ending {
+        result: result.into(),
+        reason: "area score".into(),
+    }
+}
+
+/// The server's proposal: the dead stones of Go's `score` judgement for the game (it searches:
+/// call it without holding a lock). None when the game does not replay or has no judgement.
+pub fn judge(variant: Game, start: StartSpec, moves: Vec<String>) -> Option<Vec<String>> {
+    JUDGEMENTS.fetch_add(1, Ordering::SeqCst);
+    let mut played = Played::new(variant, Some(start), moves).ok()?;
+    let lines = played.score_report()?;
+    Some(
+        lines
+            .iter()
+            .filter_map(|l| l.strip_prefix("dead "))
+            .flat_map(|l| l.split_whitespace().skip(1).map(str::to_string))
+            .collect(),
+    )
+}
+
+/// A Go room's SGF with its agreed result: `RE[<score>]` of the agreed marking in place of the
+/// rules' count (every stone alive), and no `RE` while the dead stones are not agreed. Other
+/// games' records (no `end`) are left as they are.
+pub fn agreed_record(end: Option<&GoEndRow>, sgf: String) -> String {
+    let Some(end) = end else {
+        return sgf;
+    };
+    let Some(at) = sgf.find("RE[") else {
+        return sgf;
+    };
+    let Some(len) = sgf[at..].find(']') else {
+        return sgf;
+    };
+    let result = end
+        .score
+        .as_deref()
+        .and_then(|line| line.split_whitespace().nth(1))
+        .map(|score| format!("RE[{score}]"))
+        .unwrap_or_default();
+    format!("{}{result}{}", &sgf[..at], &sgf[at + len + 1..])
+}
+
+/// The `scoring` field of a room's state: null in play; else the dead stones (null while the
+/// proposal is judged), the acceptances, the score they give, the komi and the territory.
+pub fn state(played: &Played, end: &GoEndRow) -> (serde_json::Value, Option<Vec<String>>) {
+    let Some(rules) = rules(played).filter(|_| phase(played, end) != Phase::Play) else {
+        return (serde_json::Value::Null, None);
+    };
+    let position = position(played);
+    let marked = end.dead.as_ref().and_then(|dead| {
+        let line = match &end.score {
+            Some(line) => line.clone(),
+            None => rules.score_line(&position, dead)?,
+        };
+        let score = line.split_whitespace().nth(1).map(str::to_string);
+        let lines = rules.score_lines(&position, line, dead)?;
+        let [b, w] = rules.territory(&position, dead)?;
+        Some((score, lines, serde_json::json!({ "b": b, "w": w })))
+    });
+    let (score, lines, territory) = match marked {
+        Some((score, lines, territory)) => (score, Some(lines), territory),
+        None => (None, None, serde_json::Value::Null),
+    };
+    let json = serde_json::json!({
+        "dead": end.dead,
+        "accepted": end.accepted,
+        "score": score,
+        "komi": rules.komi(),
+        "territory": territory,
+    });
+    (json, lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passes_after_a_resume_score_again() {
+        let moves = ["E5", "pass", "pass", "D4", "pass", "pass"];
+        let played = |n: usize| {
+            let moves = moves[..n].iter().map(|s| s.to_string()).collect();
+            Played::new(Game::Go, None, moves).unwrap()
+        };
+        let mut end = GoEndRow::default();
+        assert_eq!(phase(&played(3), &end), Phase::Scoring);
+        end.resumed = 3;
+        assert_eq!(phase(&played(3), &end), Phase::Play);
+        assert_eq!(phase(&played(5), &end), Phase::Play);
+        assert_eq!(phase(&played(6), &end), Phase::Scoring);
+        end.resumed = 5;
+        assert_eq!(phase(&played(6), &end), Phase::Play);
+        end.resumed = 3;
+        end.score = Some("score W+7.5 komi 7.5".into());
+        assert_eq!(phase(&played(6), &end), Phase::Agreed);
+        assert_eq!(ending("score W+7.5 komi 7.5").result, "white wins");
+        assert_eq!(ending("score 0 komi 7.5").result, "draw");
+        let othello = Played::new(Game::Othello, None, Vec::new()).unwrap();
+        assert_eq!(phase(&othello, &GoEndRow::default()), Phase::Play);
+    }
+}
