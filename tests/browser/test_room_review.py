@@ -8,49 +8,17 @@ Run by tests/serve_review_browser.rs, which starts the server. The positions the
 show are computed by running the same binary on stdin/stdout.
 """
 
-import subprocess
-import sys
-
 from playwright.sync_api import sync_playwright
 
-URL, BIN = sys.argv[1].rstrip("/"), sys.argv[2]
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
-console_errors = []
-
-
-def protocol(lines):
-    out = subprocess.run([BIN], input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=60)
-    return out.stdout.splitlines()
-
-
-def othello_board(moves):
-    """The 64 squares after `moves`, as `d`'s sfen gives them."""
-    lines = protocol(["setoption name USI_Variant value othello", "position startpos" + (" moves " + " ".join(moves) if moves else ""), "d"])
-    return next(l for l in lines if l.startswith("sfen ")).split()[1]
-
-
-def watch(page):
-    page.on("console", lambda m: m.type == "error" and console_errors.append(f"{page.url}: {m.text}"))
-    page.on("pageerror", lambda e: console_errors.append(f"{page.url}: {e}"))
-    return page
-
-
-def shown_board(page):
-    return page.evaluate(
-        "() => [...document.querySelectorAll('#board .osq')].map(c => c.querySelector('.disc.black') ? 'X' : c.querySelector('.disc.white') ? 'O' : '-').join('')"
-    )
+# The review board's test holds the helpers both tests use: the chromium flags, the engine on
+# stdin/stdout, the console watch and its errors, the Othello board as shown and the page's keys.
+from test_review import FLAGS, URL, console_errors, key, othello_board, protocol, shown_board, watch
 
 
 def viewing(page, ply):
     """Waits until the board shows ply `ply` (drawn from the server's answer)."""
     page.wait_for_selector(f'#board[data-view="{ply}"]')
     page.wait_for_function(f"() => document.body.dataset.reviewPly === '{ply}'")
-
-
-def key(page, name):
-    # The keys belong to the page, not to a focused square (whose arrows move between squares).
-    page.evaluate("() => document.activeElement && document.activeElement.blur()")
-    page.keyboard.press(name)
 
 
 def room(browser, game):
