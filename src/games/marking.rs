@@ -2,6 +2,20 @@
 //! it): what a room's scoring phase needs from the rules, on the game's own position text (as
 //! its view writes it) and point names.
 
+/// Why a block cannot be marked.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MarkingError {
+    /// The game keeps no dead stones.
+    #[error("this game has no dead stones to mark")]
+    NoMarking,
+    /// The position text does not read as the game's.
+    #[error("the position does not read")]
+    Position,
+    /// No stone at the point (as sent).
+    #[error("no stone at '{}'", crate::text::printable(.0))]
+    NoStone(String),
+}
+
 /// The marking's rules. Every position is the text of the game's view (`position()`); `None`
 /// when it does not read.
 pub trait DeadStones: Sync {
@@ -10,7 +24,12 @@ pub trait DeadStones: Sync {
     fn play_stopped(&self, moves: &[String]) -> bool;
     /// `dead` with the block at `point` toggled: all dead when any of it was alive, else all
     /// alive. An error when no stone is there.
-    fn toggle(&self, position: &str, dead: &[String], point: &str) -> Result<Vec<String>, String>;
+    fn toggle(
+        &self,
+        position: &str,
+        dead: &[String],
+        point: &str,
+    ) -> Result<Vec<String>, MarkingError>;
     /// The score line of a marking, as the game's `score` command writes it
     /// (`score <B+n|W+n|0> komi <k>`).
     fn score_line(&self, position: &str, dead: &[String]) -> Option<String>;

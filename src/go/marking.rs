@@ -5,7 +5,7 @@ use super::notation::{format_vertex, parse_position, parse_vertex};
 use super::rules::KOMI;
 use super::score::{area_score, empty_region, without_dead, Judgement, Life};
 use super::{Board, Color};
-use crate::games::marking::DeadStones;
+use crate::games::marking::{DeadStones, MarkingError};
 use crate::text::gtp_score;
 
 /// Go's marking rules (the one value [`Rules::dead_stones`](crate::games::rules::Rules) gives).
@@ -52,10 +52,10 @@ fn judgement(board: &Board, dead: &[String]) -> Judgement {
     Judgement { life }
 }
 
-fn toggled(board: &Board, dead: &[String], vertex: &str) -> Result<Vec<String>, String> {
+fn toggled(board: &Board, dead: &[String], vertex: &str) -> Result<Vec<String>, MarkingError> {
     let p = match parse_vertex(vertex, board.size()) {
         Ok(Some(p)) if Color::from_cell(board.get(p)).is_some() => p,
-        _ => return Err(format!("no stone at '{}'", crate::text::printable(vertex))),
+        _ => return Err(MarkingError::NoStone(vertex.to_string())),
     };
     let mut marked = mask(board, dead);
     let (stones, _) = board.block(p);
@@ -114,8 +114,13 @@ impl DeadStones for GoMarking {
                 .all(|m| m.eq_ignore_ascii_case("pass"))
     }
 
-    fn toggle(&self, position: &str, dead: &[String], point: &str) -> Result<Vec<String>, String> {
-        let board = board(position).ok_or("the position does not read")?;
+    fn toggle(
+        &self,
+        position: &str,
+        dead: &[String],
+        point: &str,
+    ) -> Result<Vec<String>, MarkingError> {
+        let board = board(position).ok_or(MarkingError::Position)?;
         toggled(&board, dead, point)
     }
 

@@ -7,7 +7,7 @@
 
 use super::played::Played;
 use super::store::{Ending, GoEndRow};
-use crate::games::marking::DeadStones;
+use crate::games::marking::{DeadStones, MarkingError};
 use crate::protocol::StartSpec;
 use crate::registry::Game;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -49,8 +49,8 @@ fn position(played: &Played) -> String {
 }
 
 /// `dead` with the block at `point` toggled.
-pub fn toggle(played: &Played, dead: &[String], point: &str) -> Result<Vec<String>, String> {
-    let rules = rules(played).ok_or("this game has no dead stones to mark")?;
+pub fn toggle(played: &Played, dead: &[String], point: &str) -> Result<Vec<String>, MarkingError> {
+    let rules = rules(played).ok_or(MarkingError::NoMarking)?;
     rules.toggle(&position(played), dead, point)
 }
 

@@ -9,19 +9,27 @@ pub const MAX_NAME: usize = 40;
 /// Both sides' names, the first player's first; None where nobody gave one.
 pub type Names = [Option<String>; 2];
 
+/// Why a name is refused.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NameError {
+    #[error("a name may not hold control characters")]
+    Control,
+    /// Its length in characters.
+    #[error("a name has at most {MAX_NAME} characters, not {0}")]
+    TooLong(usize),
+}
+
 /// A name as given: trimmed; empty is no name (the name is taken back). Refused, with the
 /// reason, when it is longer than [`MAX_NAME`] or holds a control character (a line break, a tab,
 /// an escape: a record's or a page's line must stay one line).
-pub fn check(text: &str) -> Result<Option<String>, String> {
+pub fn check(text: &str) -> Result<Option<String>, NameError> {
     let name = text.trim();
     if name.chars().any(char::is_control) {
-        return Err("a name may not hold control characters".into());
+        return Err(NameError::Control);
     }
     let length = name.chars().count();
     if length > MAX_NAME {
-        return Err(format!(
-            "a name has at most {MAX_NAME} characters, not {length}"
-        ));
+        return Err(NameError::TooLong(length));
     }
     Ok((!name.is_empty()).then(|| name.to_string()))
 }

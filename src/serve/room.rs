@@ -10,10 +10,11 @@
 
 use super::clock::{self, Clock, ClockSpec};
 use super::go_end::{self, Phase};
-use super::names::{self, Names};
+use super::names::{self, NameError, Names};
 use super::played::{parse_start, start_text, Played};
 use super::store::{now_ms, token_hash, Ending, GoEndRow, Store, StoreError, StoredGame};
 use super::tab::Socket;
+use crate::games::marking::MarkingError;
 use crate::protocol::StartSpec;
 use crate::registry::Game;
 use crate::session::variant::SessionError;
@@ -77,8 +78,8 @@ pub enum RoomError {
     #[error("a spectator has no seat to name")]
     SpectatorName,
     /// A name refused, and why.
-    #[error("{0}")]
-    Name(String),
+    #[error(transparent)]
+    Name(#[from] NameError),
     #[error("this game has {MAX_WATCHERS} connections already")]
     TooManyWatchers,
     /// Not `move <move>`, `resign` or `view <ply>` (the text as sent).
@@ -113,8 +114,11 @@ pub enum RoomError {
     #[error("the dead stones are being judged: the server's proposal follows")]
     Judging,
     /// A `dead <vertex>` that names no stone.
-    #[error("{0}")]
-    Marking(String),
+    #[error(transparent)]
+    Marking(#[from] MarkingError),
+    /// An `accept <version>` of a marking that changed since.
+    #[error("the dead stones changed meanwhile: look at them again, then accept")]
+    MarkingChanged,
 }
 
 crate::games::error_text!(derived: RoomError);
@@ -282,8 +286,7 @@ impl Room {
             }
             (["dead", _] | ["accept"] | ["accept", _], None) => return Err(RoomError::Judging),
             (["dead", vertex], Some(dead)) => {
-                let marked =
-                    go_end::toggle(&self.played, dead, vertex).map_err(RoomError::Marking)?;
+                let marked = go_end::toggle(&self.played, dead, vertex)?;
                 note = format!(
                     "{name} marks {} {}",
                     vertex.to_ascii_uppercase(),
@@ -298,9 +301,7 @@ impl Room {
             }
             (["accept"] | ["accept", _], Some(dead)) => {
                 if words.get(1).is_some_and(|v| v.parse() != Ok(self.marking)) {
-                    return Err(RoomError::Marking(
-                        "the dead stones changed meanwhile: look at them again, then accept".into(),
-                    ));
+                    return Err(RoomError::MarkingChanged);
                 }
                 next.accepted[who] = true;
                 if next.accepted == [true; 2] {
@@ -916,7 +917,7 @@ fn rename(store: &Store, held: &Held, seat: Seat, text: &str, socket: &Socket) {
     let outcome = seat
         .index()
         .ok_or(RoomError::SpectatorName)
-        .and_then(|who| Ok((who, names::check(text).map_err(RoomError::Name)?)))
+        .and_then(|who| Ok((who, names::check(text)?)))
         .and_then(|(who, name)| {
             let mut room = held.0.lock();
             if room.names[who] != name {

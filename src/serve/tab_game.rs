@@ -28,9 +28,9 @@
 //! `info string loaded <game> position <start> [moves ...]`, sent before the session's own answer
 //! (nothing, or its one error line for a record that does not read; then this says nothing).
 
-use super::names::{self, Names};
+use super::names::{self, NameError, Names};
 use super::played::{parse_start, Played};
-use super::store::{Point, Store, StoredGame};
+use super::store::{Point, Store, StoreError, StoredGame};
 use super::tab::Socket;
 use crate::protocol::{parse_line, Command};
 use crate::registry::Game;
@@ -43,6 +43,33 @@ const VARIANT: &str = "USI_Variant";
 pub const MAX_POINT_SCORE: i64 = 100_000;
 /// Largest score lead (Go's, in points) a graph point may hold.
 pub const MAX_POINT_LEAD: f64 = 1000.0;
+
+/// Why the tab layer refuses a `name` or `graph` line (the line is then not kept at all).
+#[derive(Debug, thiserror::Error)]
+enum TabLineError {
+    /// The side named is neither of the game's players.
+    #[error("name <side> <text>: the side is {} or {}", .0[0], .0[1])]
+    Side([&'static str; 2]),
+    #[error(transparent)]
+    Name(#[from] NameError),
+    #[error("the game is not saved: {0}")]
+    NameUnsaved(StoreError),
+    #[error("graph: no game is kept yet (its first move keeps it)")]
+    NoGame,
+    /// The game's length in plies.
+    #[error("graph: more points than the game's {0} moves; none kept")]
+    TooManyPoints(usize),
+    /// The point's number (from 1) and the game's length.
+    #[error(
+        "graph: point {0} is not <ply>:<score>[:<lead>] with a ply from 1 to {1}, a whole score \
+         of at most {MAX_POINT_SCORE} and a lead of at most {MAX_POINT_LEAD}; none kept"
+    )]
+    Point(usize, usize),
+    #[error("graph: no points (graph <ply>:<score>[:<lead>] ...)")]
+    NoPoints,
+    #[error("the graph is not saved: {0}")]
+    GraphUnsaved(StoreError),
+}
 
 pub struct TabGame<'a> {
     store: &'a Store,
@@ -163,7 +190,7 @@ impl<'a> TabGame<'a> {
                     None => self.name(line["name".len()..].trim_start()),
                 };
                 if let Err(why) = done {
-                    self.socket.error(&why);
+                    self.socket.error(&why.to_string());
                 }
                 continue;
             }
@@ -199,20 +226,18 @@ impl<'a> TabGame<'a> {
 
     /// `name <side> <text>`: the name of that side (`black`, `sente` ...), none when the
     /// text is empty.
-    fn name(&mut self, args: &str) -> Result<(), String> {
+    fn name(&mut self, args: &str) -> Result<(), TabLineError> {
         let (side, text) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
         let players = self.variant.players();
-        let seat = players.iter().position(|p| *p == side).ok_or_else(|| {
-            format!(
-                "name <side> <text>: the side is {} or {}",
-                players[0], players[1]
-            )
-        })?;
+        let seat = players
+            .iter()
+            .position(|p| *p == side)
+            .ok_or(TabLineError::Side(players))?;
         let name = names::check(text)?;
         if self.stored && !self.frozen && self.names[seat] != name {
             self.store
                 .set_name(&self.id, seat, name.as_deref())
-                .map_err(|e| format!("the game is not saved: {e}"))?;
+                .map_err(TabLineError::NameUnsaved)?;
         }
         self.names[seat] = name;
         Ok(())
@@ -220,33 +245,25 @@ impl<'a> TabGame<'a> {
 
     /// `graph <ply>:<score>[:<lead>] ...`: points of the kept game's evaluation graph, all
     /// kept or, with one error line, none.
-    fn graph(&mut self, args: &str) -> Result<(), String> {
+    fn graph(&mut self, args: &str) -> Result<(), TabLineError> {
         if !self.stored {
-            return Err("graph: no game is kept yet (its first move keeps it)".into());
+            return Err(TabLineError::NoGame);
         }
         let plies = self.moves.len();
         let mut points = Vec::new();
         for (i, word) in args.split_whitespace().enumerate() {
             if i >= plies {
-                return Err(format!(
-                    "graph: more points than the game's {plies} moves; none kept"
-                ));
+                return Err(TabLineError::TooManyPoints(plies));
             }
-            points.push(parse_point(word, plies).ok_or_else(|| {
-                format!(
-                    "graph: point {} is not <ply>:<score>[:<lead>] with a ply from 1 to \
-                     {plies}, a whole score of at most {MAX_POINT_SCORE} and a lead of at most \
-                     {MAX_POINT_LEAD}; none kept",
-                    i + 1
-                )
-            })?);
+            let point = parse_point(word, plies).ok_or(TabLineError::Point(i + 1, plies))?;
+            points.push(point);
         }
         if points.is_empty() {
-            return Err("graph: no points (graph <ply>:<score>[:<lead>] ...)".into());
+            return Err(TabLineError::NoPoints);
         }
         self.store
             .add_points(&self.id, &points)
-            .map_err(|e| format!("the graph is not saved: {e}"))
+            .map_err(TabLineError::GraphUnsaved)
     }
 
     /// Tells the page the game of the record it sent, when the record reads.
