@@ -592,6 +592,16 @@ impl Config {
 
     /// The `[match]` table.
     fn check_match(&self) -> Result<(), ConfigError> {
+        self.check_players()?;
+        self.check_board()?;
+        self.check_schedule()?;
+        self.check_time_control()?;
+        self.check_openings()?;
+        self.check_adjudication()
+    }
+
+    /// The match's engines: at least two, each once, each defined and able to play the variant.
+    fn check_players(&self) -> Result<(), ConfigError> {
         let m = &self.play;
         if m.engines.len() < 2 {
             return Err(ConfigError::TooFewEngines);
@@ -611,6 +621,12 @@ impl Config {
                 return Err(ConfigError::EngineTwice(name.clone()));
             }
         }
+        Ok(())
+    }
+
+    /// `board_size` and `komi`: only for a game that has them, and within its bounds.
+    fn check_board(&self) -> Result<(), ConfigError> {
+        let m = &self.play;
         let settings = m.variant.settings();
         if m.board_size.is_some() && settings.board_sizes.is_none() {
             return Err(ConfigError::NotForVariant {
@@ -636,6 +652,12 @@ impl Config {
         if m.komi.is_some_and(|k| !k.is_finite()) {
             return Err(ConfigError::Komi);
         }
+        Ok(())
+    }
+
+    /// How many games, and how many at once.
+    fn check_schedule(&self) -> Result<(), ConfigError> {
+        let m = &self.play;
         if m.games == 0 {
             return Err(ConfigError::NoGames);
         }
@@ -652,7 +674,12 @@ impl Config {
         if m.concurrency == 0 {
             return Err(ConfigError::NoConcurrency);
         }
-        self.check_time_control()?;
+        Ok(())
+    }
+
+    /// The openings: a file or random plies, never both, and the keys that go with each.
+    fn check_openings(&self) -> Result<(), ConfigError> {
+        let m = &self.play;
         if m.openings.is_some() && m.opening_plies.is_some() {
             return Err(ConfigError::OpeningsAndPlies);
         }
@@ -673,6 +700,12 @@ impl Config {
                 _ => {}
             }
         }
+        Ok(())
+    }
+
+    /// What ends a game or the match early: the ply limit, adjudication and the SPRT.
+    fn check_adjudication(&self) -> Result<(), ConfigError> {
+        let m = &self.play;
         if m.max_plies == 0 {
             return Err(ConfigError::NoMaxPlies);
         }
