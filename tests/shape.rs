@@ -1,0 +1,145 @@
+//! The shape the front ends keep (issue 45): no function over 100 lines in GTP, the session,
+//! NBoard, the runner or the server, no `mod.rs` over 400 lines anywhere, and errors typed
+//! (`Result<_, String>` only in main.rs, which prints them). Test modules are not counted.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+const FRONT_ENDS: [&str; 5] = [
+    "src/go/gtp",
+    "src/session",
+    "src/othello/nboard",
+    "src/matches",
+    "src/serve",
+];
+const MAX_FUNCTION: usize = 100;
+const MAX_MOD_RS: usize = 400;
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).expect("a readable folder") {
+        let path = entry.expect("an entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// A file's text up to its test module.
+fn code(path: &Path) -> String {
+    let text = fs::read_to_string(path).expect("readable source");
+    match text.find("\n#[cfg(test)]") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
+}
+
+/// Each function with a body, as (name, first line, lines). rustfmt puts a body's closing
+/// brace alone at the indentation of its `fn` line, which is what ends one here.
+fn functions(text: &str) -> Vec<(String, usize, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut found = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let trimmed = line.trim_start();
+        let indent = &line[..line.len() - trimmed.len()];
+        let Some(at) = trimmed.find("fn ") else {
+            continue;
+        };
+        let head = &trimmed[..at];
+        let is_fn = head
+            .split_whitespace()
+            .all(|w| w.starts_with("pub") || matches!(w, "const" | "async" | "unsafe"));
+        if !is_fn || trimmed.ends_with(';') {
+            continue;
+        }
+        let name: String = trimmed[at + 3..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let close = format!("{indent}}}");
+        if let Some(end) = (i + 1..lines.len()).find(|&j| lines[j] == close) {
+            found.push((name, i + 1, end - i + 1));
+        }
+    }
+    found
+}
+
+#[test]
+fn no_front_end_function_is_over_a_screen() {
+    let mut files = Vec::new();
+    for dir in FRONT_ENDS {
+        rust_files(&Path::new(ROOT).join(dir), &mut files);
+    }
+    files.sort();
+    assert!(files.len() > 30, "the front ends' files: {}", files.len());
+    let long: Vec<String> = files
+        .iter()
+        .flat_map(|file| {
+            functions(&code(file))
+                .into_iter()
+                .filter(|(_, _, lines)| *lines > MAX_FUNCTION)
+                .map(move |(name, at, lines)| {
+                    format!("{}:{at}: {name}, {lines} lines", file.display())
+                })
+        })
+        .collect();
+    assert!(
+        long.is_empty(),
+        "over {MAX_FUNCTION} lines:\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn no_mod_rs_is_over_its_bound() {
+    let mut files = Vec::new();
+    rust_files(&Path::new(ROOT).join("src"), &mut files);
+    files.sort();
+    let long: Vec<String> = files
+        .iter()
+        .filter(|f| f.file_name().is_some_and(|n| n == "mod.rs"))
+        .map(|f| (f, code(f).lines().count()))
+        .filter(|(_, lines)| *lines > MAX_MOD_RS)
+        .map(|(f, lines)| format!("{}: {lines} lines", f.display()))
+        .collect();
+    assert!(
+        long.is_empty(),
+        "over {MAX_MOD_RS} lines:\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn errors_are_typed_outside_main() {
+    let mut files = Vec::new();
+    rust_files(&Path::new(ROOT).join("src"), &mut files);
+    files.sort();
+    let mut found = Vec::new();
+    for file in files.iter().filter(|f| !f.ends_with("src/main.rs")) {
+        for (n, line) in code(file).lines().enumerate() {
+            let line = line.split("//").next().unwrap_or("");
+            if line.contains("Result<") && line.contains(", String>") {
+                found.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "untyped errors:\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_scan_sees_a_long_function() {
+    let body = "    x += 1;\n".repeat(MAX_FUNCTION);
+    let text = format!(
+        "pub(crate) fn long(x: &mut u32) {{\n{body}}}\n\nimpl A {{\n    fn short(&self) -> u32 {{\n        1\n    }}\n\n    fn decl(&self);\n}}\n"
+    );
+    let found = functions(&text);
+    assert_eq!(
+        found,
+        vec![
+            ("long".to_string(), 1, MAX_FUNCTION + 2),
+            ("short".to_string(), MAX_FUNCTION + 5, 3)
+        ]
+    );
+}
