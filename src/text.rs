@@ -17,6 +17,22 @@ pub fn gtp_score(lead: f64) -> String {
     }
 }
 
+/// A score as GTP's `final_score` writes it (`B+2.5`, `W+7`, `0`), as black's lead; `None` when
+/// it is not one.
+pub fn parse_score(text: &str) -> Option<f64> {
+    let t = text.trim();
+    if t == "0" {
+        return Some(0.0);
+    }
+    let (sign, number) = match t.get(..2) {
+        Some(p) if p.eq_ignore_ascii_case("B+") => (1.0, &t[2..]),
+        Some(p) if p.eq_ignore_ascii_case("W+") => (-1.0, &t[2..]),
+        _ => return None,
+    };
+    let value: f64 = number.parse().ok().filter(|v: &f64| v.is_finite())?;
+    Some(sign * value)
+}
+
 /// Most characters of user text an error message quotes.
 pub const QUOTE_CHARS: usize = 40;
 
@@ -84,7 +100,17 @@ pub fn sanitize_message(message: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::gtp_score;
+    use super::{gtp_score, parse_score};
+
+    #[test]
+    fn scores_read_and_written() {
+        for (text, lead) in [("B+2.5", 2.5), ("W+7", -7.0), ("0", 0.0), ("w+0.5", -0.5)] {
+            assert_eq!(parse_score(text), Some(lead), "{text}");
+        }
+        for bad in ["", "B+", "B+x", "Jigo", "B+inf", "X+3"] {
+            assert_eq!(parse_score(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn scores_print_as_gtp_writes_them() {

@@ -81,6 +81,9 @@ fn the_runner_says_where_it_writes_and_keeps_earlier_runs() {
         assert!(record.starts_with(run.as_str()), "{record} {run}");
         let text = std::fs::read_to_string(record).unwrap();
         assert!(text.contains("Result: "), "{text}");
+        // The kifu beside it states the clock (no main time, a 2 s byoyomi).
+        let kifu = std::fs::read_to_string(record.replace(".txt", ".kifu")).unwrap();
+        assert!(kifu.contains("[TimeControl \"0b2\"]"), "{kifu}");
     }
     assert_eq!(text_records(&records_dir), 4);
 }

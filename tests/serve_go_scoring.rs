@@ -103,9 +103,9 @@ fn the_dead_stones_decide_and_one_verdict_says_so() {
     room.black.send("accept");
     let half = state(&mut room.white, |s| s["scoring"]["accepted"][0] == true);
     assert_eq!(half["over"], Value::Null);
-    // Not agreed yet: the record names no result (the rules' count would say white).
+    // Not agreed yet: the record's result is SGF's unknown (the rules' count would say white).
     let sgf = server.get(&format!("/record/{}", room.id), "");
-    assert!(sgf.contains(";B[];W[]") && !sgf.contains("RE["), "{sgf}");
+    assert!(sgf.contains(";B[];W[]") && sgf.contains("RE[?]"), "{sgf}");
     room.white.send("accept");
     let end = state(&mut room.black, |s| !s["over"].is_null());
     // One winner: the verdict and the score come from the same marking.

@@ -113,6 +113,51 @@ pub trait Recordable: Rules {
     fn match_tags(tags: &mut Tags, komi: Option<f64>) {
         let _ = (tags, komi);
     }
+
+    /// The tags that say a game's time control (SGF's `TM`/`OT`, the kifu's `TimeControl`);
+    /// nothing by default, for a format that has no words for it.
+    fn time_tags(tags: &mut Tags, terms: &TimeTerms) {
+        let _ = (tags, terms);
+    }
+}
+
+/// A game's time control as records state it: main time, then a Fischer increment or
+/// byoyomi periods.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeTerms {
+    pub main_ms: u64,
+    pub inc_ms: u64,
+    /// One byoyomi period (0: none).
+    pub period_ms: u64,
+    pub periods: u32,
+}
+
+impl TimeTerms {
+    pub fn byoyomi(&self) -> bool {
+        self.period_ms > 0
+    }
+}
+
+/// Milliseconds as seconds, with no more decimals than needed (`600`, `0.5`).
+pub fn seconds(ms: u64) -> String {
+    let text = format!("{}.{:03}", ms / 1000, ms % 1000);
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// The rooms' and the kifu's form: `600+10` (main and increment, seconds), `600b30` or
+/// `600b30x5` (main, byoyomi period, periods).
+impl std::fmt::Display for TimeTerms {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let main = seconds(self.main_ms);
+        if !self.byoyomi() {
+            return write!(f, "{main}+{}", seconds(self.inc_ms));
+        }
+        write!(f, "{main}b{}", seconds(self.period_ms))?;
+        if self.periods != 1 {
+            write!(f, "x{}", self.periods)?;
+        }
+        Ok(())
+    }
 }
 
 /// A game's [`Recordable`] as the generic floors reach it through [`Rules::record_format`]
@@ -124,6 +169,7 @@ pub struct RecordFormat<R: Rules> {
     pub read: fn(&str) -> Result<GameRecord<R>, RecordError>,
     pub result_tag: fn(GameEnd, Option<f64>) -> String,
     pub match_tags: fn(&mut Tags, Option<f64>),
+    pub time_tags: fn(&mut Tags, &TimeTerms),
 }
 
 impl<R: Recordable> RecordFormat<R> {
@@ -135,6 +181,7 @@ impl<R: Recordable> RecordFormat<R> {
             read: R::read_record,
             result_tag: R::result_tag,
             match_tags: R::match_tags,
+            time_tags: R::time_tags,
         }
     }
 }

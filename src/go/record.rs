@@ -18,7 +18,9 @@ use super::board::{index_row_col, point_index, Board, Color, BLACK, EMPTY, WHITE
 use super::notation::format_vertex;
 use super::position::Position;
 use super::rules::Record;
-use crate::games::record::{GameRecord, RecordError, Recordable, Tags, MAX_NESTING};
+use crate::games::record::{
+    seconds, GameRecord, RecordError, Recordable, Tags, TimeTerms, MAX_NESTING,
+};
 use crate::games::rules::{GameEnd, Reason, Side, Verdict};
 use nom::bytes::complete::{escaped, is_not, take_while1};
 use nom::character::complete::{anychar, char, multispace0};
@@ -29,7 +31,7 @@ use nom::IResult;
 const FORMAT: &str = "SGF";
 
 /// The properties kept in [`Tags::extra`], in the order they are written.
-const EXTRA: [&str; 3] = ["KM", "RU", "HA"];
+const EXTRA: [&str; 5] = ["KM", "RU", "HA", "TM", "OT"];
 
 /// `[value]`, escapes still in.
 fn value(input: &str) -> IResult<&str, &str> {
@@ -583,6 +585,18 @@ impl Recordable for Record {
             tags.set("KM", komi.to_string());
         }
         tags.set("RU", "Chinese");
+    }
+
+    /// KGS's words: `TM` the main time in seconds, `OT` the overtime (`5x30 byo-yomi`,
+    /// `10 fischer`).
+    fn time_tags(tags: &mut Tags, terms: &TimeTerms) {
+        tags.set("TM", seconds(terms.main_ms));
+        let overtime = if terms.byoyomi() {
+            format!("{}x{} byo-yomi", terms.periods, seconds(terms.period_ms))
+        } else {
+            format!("{} fischer", seconds(terms.inc_ms))
+        };
+        tags.set("OT", overtime);
     }
 }
 

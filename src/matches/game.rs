@@ -733,7 +733,8 @@ fn final_scores(
             });
         let (said, agrees) = match asked {
             Ok(Ok(text)) => {
-                let agrees = gtp::parse_score(&text).is_some_and(|s| (s - score).abs() < 1e-6);
+                let agrees =
+                    crate::text::parse_score(&text).is_some_and(|s| (s - score).abs() < 1e-6);
                 (text, agrees)
             }
             Ok(Err(why)) => (format!("? {why}"), false),

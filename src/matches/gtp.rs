@@ -206,22 +206,6 @@ pub fn time_left(control: TimeControl, side: Side, left_ms: u64) -> Option<Strin
     Some(format!("time_left {} {secs} {stones}", colour(side)))
 }
 
-/// A score as GTP's `final_score` writes it (`B+2.5`, `W+7`, `0`), as black's lead; `None` when
-/// it is not one.
-pub fn parse_score(text: &str) -> Option<f64> {
-    let t = text.trim();
-    if t == "0" {
-        return Some(0.0);
-    }
-    let (sign, number) = match t.get(..2) {
-        Some(p) if p.eq_ignore_ascii_case("B+") => (1.0, &t[2..]),
-        Some(p) if p.eq_ignore_ascii_case("W+") => (-1.0, &t[2..]),
-        _ => return None,
-    };
-    let value: f64 = number.parse().ok().filter(|v: &f64| v.is_finite())?;
-    Some(sign * value)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -284,15 +268,5 @@ mod tests {
         );
         assert_eq!(time_settings(TimeControl::Nodes(100)), None);
         assert_eq!(time_left(TimeControl::Nodes(100), Side::First, 0), None);
-    }
-
-    #[test]
-    fn scores_read_and_written() {
-        for (text, lead) in [("B+2.5", 2.5), ("W+7", -7.0), ("0", 0.0), ("w+0.5", -0.5)] {
-            assert_eq!(parse_score(text), Some(lead), "{text}");
-        }
-        for bad in ["", "B+", "B+x", "Jigo", "B+inf", "X+3"] {
-            assert_eq!(parse_score(bad), None, "{bad}");
-        }
     }
 }

@@ -2,10 +2,10 @@
 //! written beside the text record through the game's [`Recordable`](crate::games::record)
 //! impl, which the runner reaches through [`Rules::record_format`]: it names no game.
 
-use super::config::Config;
+use super::config::{Config, TimeControl};
 use super::game::FinishedGame;
 use super::opening::{Opening, OpeningError};
-use crate::games::record::{GameRecord, Tags};
+use crate::games::record::{GameRecord, Tags, TimeTerms};
 use crate::games::rules::Rules;
 use crate::registry::{Game, Visit};
 
@@ -17,7 +17,7 @@ pub struct Written {
 
 /// The record of `game` in its game's format, from its start through every move (the opening's
 /// included), with the players, the date (`date`, `YYYY-MM-DD`), the result and why, and what
-/// the match's settings add (Go's komi). `None` for a game without a record format. A move the
+/// the match's settings add (Go's komi, a clock's terms). `None` for a game without a record format. A move the
 /// rules refuse (a bad opening) ends the record before it.
 pub fn write(config: &Config, game: &FinishedGame, date: &str) -> Option<Written> {
     struct Write<'a> {
@@ -50,6 +50,20 @@ pub fn write(config: &Config, game: &FinishedGame, date: &str) -> Option<Written
                 extra: Vec::new(),
             };
             (format.match_tags)(&mut record.tags, self.config.komi());
+            if let TimeControl::Clock {
+                main_ms,
+                inc_ms,
+                byoyomi_ms,
+            } = self.config.time_control()
+            {
+                let terms = TimeTerms {
+                    main_ms,
+                    inc_ms,
+                    period_ms: byoyomi_ms,
+                    periods: u32::from(byoyomi_ms > 0),
+                };
+                (format.time_tags)(&mut record.tags, &terms);
+            }
             Some(Written {
                 extension: format.extension(),
                 text: (format.write)(&record),

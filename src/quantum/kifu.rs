@@ -22,7 +22,7 @@ use super::position::{Position, Ruleset, HAND};
 use super::record::Record;
 use super::types::{mask_letters, square_name};
 use super::Action;
-use crate::games::record::{GameRecord, RecordError, Recordable, Tags};
+use crate::games::record::{GameRecord, RecordError, Recordable, Tags, TimeTerms};
 use crate::games::rules::Rules;
 use nom::branch::alt;
 use nom::bytes::complete::{escaped_transform, is_not, tag, take_while1};
@@ -282,6 +282,11 @@ impl Recordable for Record {
 
     fn read_record(text: &str) -> Result<GameRecord<Self>, RecordError> {
         read(text)
+    }
+
+    /// `[TimeControl "600+10"]` (main + increment, seconds) or `"600b30x5"` (byoyomi).
+    fn time_tags(tags: &mut Tags, terms: &TimeTerms) {
+        tags.set("TimeControl", terms.to_string());
     }
 }
 

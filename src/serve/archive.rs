@@ -159,26 +159,25 @@ pub fn record(store: &Store, id: &str) -> Answer {
         Ok(names) => names,
         Err(e) => return plain("500 Internal Server Error", format!("{e}\n")),
     };
+    let clock = store.load_clock(id).ok().flatten();
+    // A Go room's result is what its players agreed, not the rules' count (every stone alive).
+    let end = variant
+        .dead_stones()
+        .and_then(|_| store.load_go_end(id).ok().flatten());
+    let agreed = end.as_ref().and_then(|e| {
+        let line = e.score.as_deref()?;
+        crate::text::parse_score(line.split_whitespace().nth(1)?)
+    });
     let played =
         Played::new(variant, parse_start(&stored.start), stored.moves).and_then(|mut p| {
             p.resigned = stored.resigned;
-            p.record(&names)
+            p.flagged = clock.as_ref().and_then(|c| c.flagged);
+            let unsettled = end.is_some() && p.over().is_some();
+            let time = clock.as_ref().map(|c| c.spec.into());
+            p.record(&names, agreed, unsettled, time)
         });
     match played {
         Ok(text) => {
-            // A Go room's result is what its players agreed, not the rules' count.
-            let text = if variant.dead_stones().is_some() {
-                let end = store.load_go_end(id).ok().flatten();
-                super::go_end::agreed_record(end.as_ref(), text)
-            } else {
-                text
-            };
-            let text = match store.load_clock(id) {
-                Ok(Some(clock)) => {
-                    super::clock::with_time_control(variant.record_format(), &text, &clock)
-                }
-                _ => text,
-            };
             let (content_type, ext) = record_kind(variant);
             // Ids are the server's own hex, so the name needs no quoting.
             let name: String = id.chars().filter(char::is_ascii_alphanumeric).collect();

@@ -6,6 +6,7 @@
 //! runs from the state after the opponent's move until its own move arrives; the first move of
 //! the game is not timed (the room's maker waits for the invited player to come).
 
+use crate::games::record::TimeTerms;
 use nom::branch::alt;
 use nom::character::complete::{char, digit1};
 use nom::combinator::{all_consuming, map_res, opt};
@@ -129,15 +130,19 @@ impl ClockSpec {
 
 impl std::fmt::Display for ClockSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let main = self.main_ms / 1000;
-        if !self.byoyomi() {
-            return write!(f, "{main}+{}", self.inc_ms / 1000);
+        TimeTerms::from(*self).fmt(f)
+    }
+}
+
+/// The terms as the records write them.
+impl From<ClockSpec> for TimeTerms {
+    fn from(spec: ClockSpec) -> TimeTerms {
+        TimeTerms {
+            main_ms: spec.main_ms,
+            inc_ms: spec.inc_ms,
+            period_ms: spec.period_ms,
+            periods: spec.periods,
         }
-        write!(f, "{main}b{}", self.period_ms / 1000)?;
-        if self.periods != 1 {
-            write!(f, "x{}", self.periods)?;
-        }
-        Ok(())
     }
 }
 
@@ -285,47 +290,6 @@ impl Clock {
     }
 }
 
-/// A timed room's record with its time control where the format has a place for it: SGF's `TM`
-/// (main time, seconds) and `OT` (the overtime as KGS writes it, `5x30 byo-yomi`, and
-/// `10 fischer`), with `RE[B+T]` when a flag fell; the quantum record's tags (PGN's) get
-/// `[TimeControl "600+10"]`. GGF has no such field: its record is left as it is.
-pub fn with_time_control(format: Option<&str>, record: &str, clock: &Clock) -> String {
-    let spec = clock.spec;
-    match format {
-        Some("SGF") if record.starts_with("(;") => {
-            let overtime = if spec.byoyomi() {
-                format!("{}x{} byo-yomi", spec.periods, spec.period_ms / 1000)
-            } else {
-                format!("{} fischer", spec.inc_ms / 1000)
-            };
-            let mut root = format!("TM[{}]OT[{overtime}]", spec.main_ms / 1000);
-            if let Some(side) = clock.flagged.filter(|_| !record.contains("RE[")) {
-                root.push_str(if side == 0 { "RE[W+T]" } else { "RE[B+T]" });
-            }
-            // Properties of a node may come in any order: the root's first ones are these.
-            format!("(;{root}{}", &record[2..])
-        }
-        Some(_) if record.starts_with('[') => {
-            let tags = record
-                .split_inclusive('\n')
-                .take_while(|l| l.starts_with('['))
-                .map(str::len)
-                .sum::<usize>();
-            let sep = if record[..tags].ends_with('\n') {
-                ""
-            } else {
-                "\n"
-            };
-            format!(
-                "{}{sep}[TimeControl \"{spec}\"]\n{}",
-                &record[..tags],
-                &record[tags..]
-            )
-        }
-        _ => record.to_string(),
-    }
-}
-
 /// The rooms whose clock runs, by deadline: one entry a room, so it never holds more than the
 /// rooms that are being played; a room's entry is replaced at each move.
 struct Deadlines {
@@ -435,27 +399,6 @@ mod tests {
         ] {
             assert!(ClockSpec::parse(bad).is_err(), "{bad:?} parsed");
         }
-    }
-
-    #[test]
-    fn records_carry_the_time_control() {
-        let mut clock = Clock::new(ClockSpec::parse("600b30x5").unwrap());
-        clock.fall(1);
-        let sgf = with_time_control(Some("SGF"), "(;FF[4]SZ[9]\n;B[ee])\n", &clock);
-        assert_eq!(
-            sgf,
-            "(;TM[600]OT[5x30 byo-yomi]RE[B+T]FF[4]SZ[9]\n;B[ee])\n"
-        );
-        let clock = Clock::new(ClockSpec::parse("180+2").unwrap());
-        let kifu = "[Game \"quantum shogi\"]\n[Start \"x\"]\n\n1. 7g7f\n*\n";
-        assert_eq!(
-            with_time_control(Some("kifu"), kifu, &clock),
-            "[Game \"quantum shogi\"]\n[Start \"x\"]\n[TimeControl \"180+2\"]\n\n1. 7g7f\n*\n"
-        );
-        let ggf = "(;GM[Othello]TY[8];)";
-        assert_eq!(with_time_control(Some("GGF"), ggf, &clock), ggf);
-        assert!(with_time_control(Some("SGF"), "(;FF[4])", &clock)
-            .starts_with("(;TM[180]OT[2 fischer]FF"));
     }
 
     #[test]

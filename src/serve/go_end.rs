@@ -88,28 +88,6 @@ pub fn judge(variant: Game, start: StartSpec, moves: Vec<String>) -> Option<Vec<
     )
 }
 
-/// A Go room's SGF with its agreed result: `RE[<score>]` of the agreed marking in place of the
-/// rules' count (every stone alive), and no `RE` while the dead stones are not agreed. Other
-/// games' records (no `end`) are left as they are.
-pub fn agreed_record(end: Option<&GoEndRow>, sgf: String) -> String {
-    let Some(end) = end else {
-        return sgf;
-    };
-    let Some(at) = sgf.find("RE[") else {
-        return sgf;
-    };
-    let Some(len) = sgf[at..].find(']') else {
-        return sgf;
-    };
-    let result = end
-        .score
-        .as_deref()
-        .and_then(|line| line.split_whitespace().nth(1))
-        .map(|score| format!("RE[{score}]"))
-        .unwrap_or_default();
-    format!("{}{result}{}", &sgf[..at], &sgf[at + len + 1..])
-}
-
 /// The `scoring` field of a room's state: null in play; else the dead stones (null while the
 /// proposal is judged), the acceptances, the score they give, the komi and the territory.
 pub fn state(played: &Played, end: &GoEndRow) -> (serde_json::Value, Option<Vec<String>>) {

@@ -4,11 +4,12 @@
 
 use super::names::Names;
 use super::store::Ending;
-use crate::games::rules::Verdict;
+use crate::games::record::TimeTerms;
+use crate::games::rules::{GameEnd, Reason, Side, Verdict};
 use crate::protocol::{Args, StartSpec};
 use crate::registry::Game;
 use crate::session::options::Options;
-use crate::session::variant::{SessionError, Variant};
+use crate::session::variant::{RecordFacts, SessionError, Variant};
 use crate::session::{new_variant, Registered};
 
 pub struct Played {
@@ -163,11 +164,50 @@ impl Played {
     }
 
     /// The game's record in its format (the session's `record`, written by the game's
-    /// `Recordable`), with the players' names where they gave them.
-    pub fn record(&self, names: &Names) -> Result<String, SessionError> {
+    /// `Recordable`), with the players' names where they gave them, the end the rules do not
+    /// see (a resignation, a fallen flag, the `agreed` score as the first player's lead), and
+    /// the clock's terms. `unsettled`: over on the board, the score not agreed yet.
+    pub fn record(
+        &self,
+        names: &Names,
+        agreed: Option<f64>,
+        unsettled: bool,
+        time: Option<TimeTerms>,
+    ) -> Result<String, SessionError> {
         let mut game = new_variant(self.variant);
         game.set_position(&self.start, &self.moves, &self.options)?;
-        game.set_players(names.clone());
+        let winner = |seat: usize| Verdict::Win(if seat == 0 { Side::Second } else { Side::First });
+        let end = match (self.resigned, self.flagged, agreed) {
+            (Some(seat), _, _) => Some((
+                GameEnd {
+                    verdict: winner(seat),
+                    reason: Reason::Resign,
+                },
+                None,
+            )),
+            (_, Some(seat), _) => Some((
+                GameEnd {
+                    verdict: winner(seat),
+                    reason: Reason::TimeForfeit,
+                },
+                None,
+            )),
+            (_, _, Some(lead)) => {
+                let verdict = match lead.partial_cmp(&0.0) {
+                    Some(std::cmp::Ordering::Greater) => Verdict::Win(Side::First),
+                    Some(std::cmp::Ordering::Less) => Verdict::Win(Side::Second),
+                    _ => Verdict::Draw,
+                };
+                Some((GameEnd::by_rule(verdict, "area score"), Some(lead)))
+            }
+            _ => None,
+        };
+        game.set_record_facts(RecordFacts {
+            players: names.clone(),
+            unsettled: unsettled && end.is_none(),
+            end,
+            time,
+        });
         let mut text = String::new();
         game.record_command(
             "record",
@@ -209,15 +249,68 @@ mod tests {
             assert_eq!(parse_start(&start_text(&start)), Some(start));
         }
         let played = Played::new(Game::Go, None, vec!["E5".into(), "pass".into()]).unwrap();
-        let sgf = played.record(&[None, None]).unwrap();
+        let sgf = played.record(&[None, None], None, false, None).unwrap();
         assert!(sgf.starts_with("(;") && sgf.contains("B[ee]"), "{sgf}");
         assert!(!sgf.contains("PB[") && !sgf.contains("PW["), "{sgf}");
         let named = played
-            .record(&[Some("A]l\\ice".into()), Some("ryoshi 0.1".into())])
+            .record(
+                &[Some("A]l\\ice".into()), Some("ryoshi 0.1".into())],
+                None,
+                false,
+                None,
+            )
             .unwrap();
         assert!(named.contains("PB[A\\]l\\\\ice]PW[ryoshi 0.1]"), "{named}");
         let done = played.with_move("pass").unwrap();
         assert!(done.over().is_some_and(|o| o.contains(" wins by ")));
         assert!(played.with_move("Z99").is_err());
+    }
+
+    /// The ends the rules do not see and the clocks, in each format's own words.
+    #[test]
+    fn records_carry_resignations_flags_agreed_scores_and_clocks() {
+        let byoyomi = super::super::clock::ClockSpec::parse("600b30x5")
+            .ok()
+            .map(Into::into);
+        let fischer = super::super::clock::ClockSpec::parse("180+2")
+            .ok()
+            .map(Into::into);
+        let none = [None, None];
+        let mut go = Played::new(Game::Go, None, vec!["E5".into()]).unwrap();
+        go.flagged = Some(1);
+        let sgf = go.record(&none, None, false, byoyomi).unwrap();
+        assert!(
+            sgf.contains("TM[600]OT[5x30 byo-yomi]") && sgf.contains("RE[B+T]"),
+            "{sgf}"
+        );
+        go.flagged = None;
+        go.resigned = Some(0);
+        let sgf = go.record(&none, None, false, fischer).unwrap();
+        assert!(
+            sgf.contains("OT[2 fischer]") && sgf.contains("RE[W+R]"),
+            "{sgf}"
+        );
+        let passed = Played::new(Game::Go, None, vec!["pass".into(), "pass".into()]).unwrap();
+        let agreed = passed.record(&none, Some(-1.5), false, None).unwrap();
+        assert!(agreed.contains("RE[W+1.5]"), "{agreed}");
+        let open = passed.record(&none, None, true, None).unwrap();
+        assert!(open.contains("RE[?]") && !open.contains("RE[W+"), "{open}");
+        let mut quantum = Played::new(Game::QuantumShogi, None, vec![]).unwrap();
+        quantum.resigned = Some(0);
+        let kifu = quantum.record(&none, None, false, fischer).unwrap();
+        for tag in [
+            "[Result \"0-1\"]",
+            "[Reason \"resign\"]",
+            "[TimeControl \"180+2\"]",
+        ] {
+            assert!(kifu.contains(tag), "{tag} in {kifu}");
+        }
+        let mut othello = Played::new(Game::Othello, None, vec![]).unwrap();
+        othello.flagged = Some(0);
+        let ggf = othello.record(&none, None, false, byoyomi).unwrap();
+        assert!(
+            ggf.contains("RE[-64.00:t]") && !ggf.contains("TM["),
+            "{ggf}"
+        );
     }
 }

@@ -8,7 +8,8 @@
 
 use super::options::{Options, Spec};
 use super::record;
-use crate::games::record::{GameRecord, RecordError, Recordable, Tags};
+use crate::games::record::{GameRecord, RecordError, Recordable, Tags, TimeTerms};
+use crate::games::rules::GameEnd;
 use crate::games::rules::Rules;
 use crate::games::view::{GameView, Played};
 use crate::protocol::{Args, StartSpec};
@@ -91,9 +92,23 @@ pub trait Shared: Send {
         out: Out,
     ) -> Result<(), SessionError>;
 
-    /// Names the players that `record` writes (`PB`/`PW`, `Sente`/`Gote`), the first
-    /// player's first, until the next position: the server's kept games carry them.
-    fn set_players(&mut self, players: [Option<String>; 2]);
+    /// What `record` writes besides the moves, until the next position: the server's kept
+    /// games carry their players, an end the rules do not see (a resignation, a fallen flag,
+    /// a score the players agreed) and their clock.
+    fn set_record_facts(&mut self, facts: RecordFacts);
+}
+
+/// A kept game's facts beyond its moves, for [`Shared::set_record_facts`].
+#[derive(Clone, Debug, Default)]
+pub struct RecordFacts {
+    /// The names, the first player's first.
+    pub players: [Option<String>; 2],
+    /// How the game ended, with the first player's lead when a score decided it.
+    pub end: Option<(GameEnd, Option<f64>)>,
+    /// Over on the board, its result not known yet (Go's dead stones not agreed): `?`, SGF's
+    /// unknown result.
+    pub unsettled: bool,
+    pub time: Option<TimeTerms>,
 }
 
 /// The game as a session keeps it: the adapter's record of it, and what the record it was
@@ -257,8 +272,18 @@ impl<A: Adapter> Shared for A {
         Ok(())
     }
 
-    fn set_players(&mut self, players: [Option<String>; 2]) {
-        self.kept_mut().tags.players = players;
+    fn set_record_facts(&mut self, facts: RecordFacts) {
+        let tags = &mut self.kept_mut().tags;
+        tags.players = facts.players;
+        if let Some((end, score)) = facts.end {
+            tags.result = Some(A::Rules::result_tag(end, score));
+            tags.reason = Some(end.reason.to_string());
+        } else if facts.unsettled {
+            tags.result = Some("?".into());
+        }
+        if let Some(terms) = &facts.time {
+            A::Rules::time_tags(tags, terms);
+        }
     }
 }
 
