@@ -297,6 +297,16 @@ fn the_graph_is_kept_with_the_game_bounded_and_cut_with_it() {
         kept_graph(&server, &done, "review").as_deref(),
         Some("1:5 2:6 3:6")
     );
+    // Whoever opens it next cannot rewrite that graph.
+    let mut other = server
+        .socket(&format!("/ws?game={done}"), &server.origin())
+        .unwrap();
+    ask(&mut other, "graph 1:-99 2:-99 3:-99");
+    end(other);
+    assert_eq!(
+        kept_graph(&server, &done, "review").as_deref(),
+        Some("1:5 2:6 3:6")
+    );
     let copy = new_id(&ask(&mut review, "position startpos moves E5 pass C3")).unwrap();
     assert_ne!(copy, done);
     assert_eq!(

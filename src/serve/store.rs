@@ -583,14 +583,17 @@ pub struct Point {
 
 /// The evaluation graph of a game.
 impl Store {
-    /// Adds (or replaces) points of the game `id`'s graph, all or none.
-    pub fn add_points(&self, id: &str, points: &[Point]) -> Result<(), StoreError> {
+    /// Adds points of the game `id`'s graph, all or none: replacing those it has when
+    /// `replace`, else only filling the plies it has none for.
+    pub fn add_points(&self, id: &str, points: &[Point], replace: bool) -> Result<(), StoreError> {
         let mut conn = self.conn.lock();
         let tx = conn.transaction()?;
         {
-            let mut insert = tx.prepare_cached(
-                "INSERT OR REPLACE INTO points (game, ply, score, lead) VALUES (?1, ?2, ?3, ?4)",
-            )?;
+            let mut insert = tx.prepare_cached(if replace {
+                "INSERT OR REPLACE INTO points (game, ply, score, lead) VALUES (?1, ?2, ?3, ?4)"
+            } else {
+                "INSERT OR IGNORE INTO points (game, ply, score, lead) VALUES (?1, ?2, ?3, ?4)"
+            })?;
             for p in points {
                 insert.execute(params![id, p.ply as i64, p.score, p.lead])?;
             }
@@ -816,7 +819,7 @@ mod tests {
             ..point(3, 40)
         };
         store
-            .add_points("old", &[point(1, 10), point(2, -20), lead])
+            .add_points("old", &[point(1, 10), point(2, -20), lead], true)
             .unwrap();
         assert_eq!(
             store.points("old").unwrap(),

@@ -261,8 +261,10 @@ impl<'a> TabGame<'a> {
         if points.is_empty() {
             return Err(TabLineError::NoPoints);
         }
+        // A finished game's graph is anyone's to open, so none may rewrite it: its points only
+        // fill the plies it lacks (the first analysis kept stands).
         self.store
-            .add_points(&self.id, &points)
+            .add_points(&self.id, &points, !self.frozen)
             .map_err(TabLineError::GraphUnsaved)
     }
 
