@@ -24,9 +24,14 @@ struct Room {
 }
 
 fn open(server: &Server) -> Room {
+    open_with(server, "")
+}
+
+/// A room opened with `query` added to its `new=` request (`&clock=...`).
+fn open_with(server: &Server, query: &str) -> Room {
     let origin = server.origin();
     let mut black = server
-        .socket(&format!("/room?new=go&start={START}"), &origin)
+        .socket(&format!("/room?new=go&start={START}{query}"), &origin)
         .unwrap();
     let first = black.until(|_| true).remove(0);
     let w: Vec<&str> = first.split_whitespace().collect();
@@ -163,6 +168,30 @@ fn a_toggle_clears_both_acceptances_and_spectators_cannot_mark() {
     let end = state(&mut room.black, |s| !s["over"].is_null());
     assert_eq!(end["over"], "white wins by area score", "{end}");
     assert_eq!(end["score"][0], "score W+35.5 komi 7.5");
+}
+
+/// The passes stop the clock for the scoring phase; a resume starts the side to move's again,
+/// so the move after it is timed.
+#[test]
+fn resume_restarts_the_clock() {
+    let server = Server::start(2);
+    let mut room = open_with(&server, "&clock=600%2B0");
+    let (scoring, _) = pass_out(&mut room);
+    assert_eq!(scoring["clock"]["running"], Value::Null, "{scoring}");
+    room.white.send("resume");
+    let s = state(&mut room.black, |s| s["note"] == "white resumes play");
+    assert_eq!(s["clock"]["running"], "black", "{s}");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    room.black.send("move C5");
+    let s = state(&mut room.white, |s| {
+        s["moves"].as_array().is_some_and(|m| m.len() == 3)
+    });
+    let left = s["clock"]["left_ms"][0].as_u64().unwrap();
+    assert!(
+        left <= 600_000 - 300,
+        "black's move after the resume was timed: {s}"
+    );
+    assert_eq!(s["clock"]["running"], "white", "{s}");
 }
 
 #[test]

@@ -258,7 +258,7 @@ impl Room {
             score: Some(line),
         };
         // Kept in memory even when the store refuses: the next load judges it again.
-        let _ = store.set_go_end(&self.id, &end, Some(&ending));
+        let _ = store.set_go_end(&self.id, &end, Some(&ending), None);
         self.go = Some(end);
     }
 
@@ -275,6 +275,7 @@ impl Room {
         let name = self.played.variant.players()[who];
         let mut next = end.clone();
         let mut ending = None;
+        let mut clock = None;
         let note;
         match (words, &end.dead) {
             (["resume"], _) => {
@@ -282,6 +283,11 @@ impl Room {
                     resumed: self.played.moves.len(),
                     ..GoEndRow::default()
                 };
+                // Play goes on, and so does the side to move's time (the passes stopped it).
+                clock = self.clock.clone().map(|mut c| {
+                    c.start(self.played.turn(), now_ms());
+                    c
+                });
                 note = format!("{name} resumes play");
             }
             (["dead", _] | ["accept"] | ["accept", _], None) => return Err(RoomError::Judging),
@@ -315,8 +321,12 @@ impl Room {
             _ => return Err(RoomError::UnknownCommand(words.join(" "))),
         }
         store
-            .set_go_end(&self.id, &next, ending.as_ref())
+            .set_go_end(&self.id, &next, ending.as_ref(), clock.as_ref())
             .map_err(RoomError::Unsaved)?;
+        if let Some(clock) = clock {
+            clock::arm(&self.id, clock.deadline());
+            self.clock = Some(clock);
+        }
         if words[0] != "accept" {
             self.marking += 1;
         }
@@ -724,7 +734,7 @@ fn propose(store: &Store, held: &Held) {
                     ..end
                 };
                 // Shown only once kept; else the next connection to join judges again.
-                match store.set_go_end(&room.id, &end, None) {
+                match store.set_go_end(&room.id, &end, None, None) {
                     Ok(()) => {
                         room.go = Some(end);
                         room.marking += 1;
@@ -794,7 +804,7 @@ pub fn message(store: &Store, held: &Held, seat: Seat, text: &str, socket: &Sock
                         ..GoEndRow::default()
                     };
                     store
-                        .set_go_end(&room.id, &fresh, None)
+                        .set_go_end(&room.id, &fresh, None, None)
                         .map_err(RoomError::Unsaved)?;
                 }
             }
@@ -1088,7 +1098,7 @@ mod tests {
         let mut end = store.load_go_end("old1").unwrap().unwrap();
         assert_eq!(end.dead, Some(vec!["B9".to_string()]));
         end.score = Some("score W+99 komi 7.5".into());
-        store.set_go_end("old1", &end, None).unwrap();
+        store.set_go_end("old1", &end, None, None).unwrap();
         drop(held);
         ROOMS.lock().remove("old1");
         let held = hold(&store, "old1").unwrap();

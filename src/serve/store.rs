@@ -491,12 +491,14 @@ impl Store {
     }
 
     /// Writes a Go room's end, and with `ending` the game's result and reason too (the
-    /// agreed score), in one transaction.
+    /// agreed score), with `clock` the room's clock (restarted when play resumes), in one
+    /// transaction.
     pub fn set_go_end(
         &self,
         id: &str,
         end: &GoEndRow,
         ending: Option<&Ending>,
+        clock: Option<&Clock>,
     ) -> Result<(), StoreError> {
         let mut conn = self.conn.lock();
         let tx = conn.transaction()?;
@@ -516,6 +518,9 @@ impl Store {
                 "UPDATE games SET result = ?2, reason = ?3, updated = ?4 WHERE id = ?1",
                 params![id, ending.result, ending.reason, now_ms()],
             )?;
+        }
+        if let Some(clock) = clock {
+            write_clock(&tx, id, clock)?;
         }
         tx.commit()?;
         Ok(())
