@@ -681,12 +681,16 @@ mod tests {
     /// The search as shipped (pruned and reduced) reports each of them first at the depth its
     /// length implies, that length no longer than df-pn's: a node whose certain king is attacked
     /// is not cut on its evaluation, and a quiet move that attacks the opponent's certain king
-    /// is not pruned. (A shorter capture with an attacking move that is no check, which the
-    /// exact search finds, can stay hidden behind the pruning: `9/k8/...` is 3 plies for the
-    /// exact search and 5 here.)
+    /// is not pruned; a bare king's node is not cut either, so the 3-ply zugzwang of `9/k8/...`
+    /// (a quiet drop, then every king step walks into capture) comes at depth 2 as in the exact
+    /// search, though df-pn, trying checks only, needs 5.
     #[test]
     fn the_pruned_search_reports_each_forced_capture_at_the_depth_of_df_pns_length() {
-        for_each_mate(true, |_, _, _, _, _| {});
+        for_each_mate(true, |text, _, _, depth, plies| {
+            if text.starts_with("9/k8/") {
+                assert_eq!((depth, plies), (2, 3), "{text}");
+            }
+        });
     }
 
     #[test]

@@ -81,12 +81,18 @@ impl SearchGame for QGame {
         eval::evaluate_with(&self.pos, &self.reach())
     }
 
-    /// The side to move's king is certain and stands where the opponent's pieces reach.
+    /// The side to move's king is certain and stands where the opponent's pieces reach, or it
+    /// is the side's only piece. A bare king must step, and where every step walks into capture
+    /// (there is no pass) the static evaluation cannot see it: like the null move of a chess
+    /// side with only pawns, its node is not cut on that evaluation.
     fn in_check(&self) -> bool {
         let us = self.pos.side_to_move();
+        let Some(king) = self.certain_king(us) else {
+            return false;
+        };
         let enemy = self.reach()[us.opponent().index()].0;
-        self.certain_king(us)
-            .is_some_and(|sq| enemy & (1u128 << sq) != 0)
+        enemy & (1u128 << king) != 0
+            || self.pos.pieces().iter().filter(|p| p.owner == us).count() == 1
     }
 
     /// Only a certain king can be captured at once, so only a certain king can be threatened.
