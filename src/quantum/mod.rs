@@ -31,7 +31,8 @@
 //!
 //! # Modules
 //! `types` (sides, masks, squares), `hall` (fast projection, from one seating of a side),
-//! `oracle` (matching projection), `position` (state, apply), `movegen` (narrowing table,
+//! `oracle` (matching projection), `position` (state, apply), `tally` (the evaluation's sums,
+//! kept as the pieces change), `movegen` (narrowing table,
 //! generation), `action` (notation), `qsfen`, `zobrist`, `perft` (bulk-counting perft and
 //! `perft_by_apply`), `record`, `reference` (slow independent rules: per-type generation,
 //! matching-oracle projections).
@@ -50,6 +51,7 @@ pub(crate) mod record;
 pub mod reference;
 pub mod search;
 pub(crate) mod session;
+pub(crate) mod tally;
 pub mod tune;
 pub mod types;
 pub(crate) mod zobrist;

@@ -1,0 +1,57 @@
+//! [`Tally`]: the sums the evaluation reads, kept up to date piece by piece as
+//! [`Position`](super::Position) changes, so that evaluating a node does not walk its 40 pieces.
+
+use super::position::{origin_of, Piece};
+use super::search::eval::VALUES;
+use super::types::{is_king_candidate, PIECES, SQUARES};
+
+/// Per side: the material of the pieces it owns (on the board or in hand, by the engine's
+/// value tables), and per origin side its king candidates and the board squares they stand on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// By current owner.
+    pub material: [i32; 2],
+    /// By origin.
+    pub king_candidates: [u8; 2],
+    /// By origin; pieces in hand are not on it.
+    pub king_squares: [u128; 2],
+}
+
+impl Tally {
+    /// The tally of `pieces` from scratch.
+    pub fn of(pieces: &[Piece; PIECES]) -> Tally {
+        let mut t = Tally::default();
+        for (i, p) in pieces.iter().enumerate() {
+            t.add(i, p);
+        }
+        t
+    }
+
+    /// Counts piece `i` as `p`.
+    #[inline]
+    pub fn add(&mut self, i: usize, p: &Piece) {
+        self.material[p.owner.index()] += VALUES.of_piece(p);
+        if is_king_candidate(p.mask) {
+            let origin = origin_of(i).index();
+            self.king_candidates[origin] += 1;
+            self.king_squares[origin] |= board_bit(p);
+        }
+    }
+
+    /// Takes back [`Tally::add`]`(i, p)`.
+    #[inline]
+    pub fn remove(&mut self, i: usize, p: &Piece) {
+        self.material[p.owner.index()] -= VALUES.of_piece(p);
+        if is_king_candidate(p.mask) {
+            let origin = origin_of(i).index();
+            self.king_candidates[origin] -= 1;
+            self.king_squares[origin] &= !board_bit(p);
+        }
+    }
+}
+
+/// The piece's square as a board bit; none in hand (square 81 is past the board's 81 bits).
+#[inline]
+fn board_bit(p: &Piece) -> u128 {
+    (1u128 << (p.square & 127)) & ((1u128 << SQUARES) - 1)
+}
