@@ -1,7 +1,8 @@
-//! [`Tally`]: the sums the evaluation reads, kept up to date piece by piece as
-//! [`Position`](super::Position) changes, so that evaluating a node does not walk its 40 pieces.
+//! [`Tally`]: the sums and sets the evaluation and the move generator read, kept up to date
+//! piece by piece as [`Position`](super::Position) changes, so that a node does not walk its 40
+//! pieces for them.
 
-use super::position::{origin_of, Piece};
+use super::position::{origin_of, Piece, HAND};
 use super::search::eval::VALUES;
 use super::types::{is_king_candidate, PIECES, SQUARES};
 
@@ -15,6 +16,10 @@ pub struct Tally {
     pub king_candidates: [u8; 2],
     /// By origin; pieces in hand are not on it.
     pub king_squares: [u128; 2],
+    /// By owner: the board squares of its pieces.
+    pub occupied: [u128; 2],
+    /// By owner: its pieces on the board, as piece indices (bit `i` for piece `i`).
+    pub on_board: [u64; 2],
 }
 
 impl Tally {
@@ -30,7 +35,10 @@ impl Tally {
     /// Counts piece `i` as `p`.
     #[inline]
     pub fn add(&mut self, i: usize, p: &Piece) {
-        self.material[p.owner.index()] += VALUES.of_piece(p);
+        let owner = p.owner.index();
+        self.material[owner] += VALUES.of_piece(p);
+        self.occupied[owner] |= board_bit(p);
+        self.on_board[owner] |= ((p.square != HAND) as u64) << i;
         if is_king_candidate(p.mask) {
             let origin = origin_of(i).index();
             self.king_candidates[origin] += 1;
@@ -41,7 +49,10 @@ impl Tally {
     /// Takes back [`Tally::add`]`(i, p)`.
     #[inline]
     pub fn remove(&mut self, i: usize, p: &Piece) {
-        self.material[p.owner.index()] -= VALUES.of_piece(p);
+        let owner = p.owner.index();
+        self.material[owner] -= VALUES.of_piece(p);
+        self.occupied[owner] &= !board_bit(p);
+        self.on_board[owner] &= !(1u64 << i);
         if is_king_candidate(p.mask) {
             let origin = origin_of(i).index();
             self.king_candidates[origin] -= 1;
