@@ -738,19 +738,14 @@ impl Position {
     // step it is.
     #[allow(clippy::neg_multiply)]
     pub fn board_reach_both(&self) -> [(u128, u32); 2] {
-        // Byte `sq` holds the `REACH_CAT` flags of the piece on `sq`, and bit 7 or 6 of
-        // `owners[sq]` whether sente or gote has a piece there. Branch-free: pieces in hand
-        // all land on byte HAND (81), which the board masks drop.
+        // Byte `sq` holds the `REACH_CAT` flags of the piece on `sq`. Branch-free: pieces in
+        // hand all land on byte HAND (81), which the board masks drop.
         let mut bytes = [0u8; 128];
-        let mut owners = [0u8; 128];
         for p in self.pieces.iter() {
-            let sq = p.square as usize & 127;
-            bytes[sq] = REACH_CAT[p.promoted as usize][p.mask as usize];
-            owners[sq] = 0x80 >> p.owner.index();
+            bytes[p.square as usize & 127] = REACH_CAT[p.promoted as usize][p.mask as usize];
         }
         let planes = byte_planes(&bytes);
-        let owner_planes = byte_planes(&owners);
-        let own = [owner_planes[7] & BOARD, owner_planes[6] & BOARD];
+        let own = self.tally.occupied;
         let empty = BOARD & !(own[0] | own[1]);
         let mut out = [(0u128, 0u32); 2];
         // Per side, relative direction: (slides, steps).
