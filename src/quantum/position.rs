@@ -78,7 +78,7 @@ pub struct Position {
     pub(crate) winner: Option<Color>,
     pub(crate) key: u64,
     pub(crate) move_number: u32,
-    /// The evaluation's sums over the pieces, kept like the key.
+    /// The evaluation's sums and the generators' sets over the pieces, kept like the key.
     pub(crate) tally: Tally,
 }
 
@@ -187,9 +187,10 @@ impl Position {
         self.key
     }
 
-    /// The evaluation's sums over the pieces (material, king candidates).
+    /// The evaluation's sums and the generators' sets over the pieces (material, king
+    /// candidates, occupied squares).
     #[inline]
-    pub fn tally(&self) -> &Tally {
+    pub(crate) fn tally(&self) -> &Tally {
         &self.tally
     }
 
