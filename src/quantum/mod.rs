@@ -12,7 +12,7 @@
 //!   from/to/promote; drops one per hand class and square); [`Position::count_legal`] counts them;
 //!   [`Position::generate_captures`] appends only captures. Every generated action is legal
 //!   (consistency is `mask ∩ E ≠ ∅` on exact masks, see `movegen`).
-//! - Copy-make: positions are plain data (~260 bytes); `let mut c = pos.clone(); c.apply(a);`
+//! - Copy-make: positions are plain data (~370 bytes); `let mut c = pos.clone(); c.apply(a);`
 //!   or [`Position::after`]. [`Position::apply`] re-projects only the affected origin side(s).
 //! - [`Position::key`]: 64-bit Zobrist key over board, hands (as a multiset), side to move,
 //!   promotion and candidate masks; fixed constants, incrementally updated.
@@ -31,7 +31,8 @@
 //!
 //! # Modules
 //! `types` (sides, masks, squares), `hall` (fast projection, from one seating of a side),
-//! `oracle` (matching projection), `position` (state, apply), `movegen` (narrowing table,
+//! `oracle` (matching projection), `position` (state, apply), `tally` (the evaluation's sums
+//! and the generators' sets, kept as the pieces change), `movegen` (narrowing table,
 //! generation), `action` (notation), `qsfen`, `zobrist`, `perft` (bulk-counting perft and
 //! `perft_by_apply`), `record`, `reference` (slow independent rules: per-type generation,
 //! matching-oracle projections).
@@ -50,6 +51,7 @@ pub(crate) mod record;
 pub mod reference;
 pub mod search;
 pub(crate) mod session;
+pub(crate) mod tally;
 pub mod tune;
 pub mod types;
 pub(crate) mod zobrist;

@@ -7,7 +7,7 @@
 //! iff `mask ∩ E ≠ ∅`: legality costs one AND, and the count at the last ply of perft is exact.
 
 use super::action::Action;
-use super::position::{origin_of, Position, Ruleset, HAND};
+use super::position::{origin_of, Piece, Position, Ruleset, HAND};
 use super::types::*;
 
 /// Directions in the mover's frame: forward, forward-right, right, back-right, back,
@@ -48,6 +48,40 @@ const fn next_table() -> [[u8; DIRS]; SQUARES] {
         sq += 1;
     }
     t
+}
+
+/// `RAY[abs][sq]`: the board squares from `sq`'s neighbour in absolute direction `abs` to the
+/// edge (`sq` itself not included).
+static RAY: [[u128; SQUARES]; DIRS] = ray_table();
+
+const fn ray_table() -> [[u128; SQUARES]; DIRS] {
+    let next = next_table();
+    let mut t = [[0u128; SQUARES]; DIRS];
+    let mut d = 0;
+    while d < DIRS {
+        let mut sq = 0;
+        while sq < SQUARES {
+            let mut to = next[sq][d];
+            while to != OFF {
+                t[d][sq] |= 1u128 << to;
+                to = next[to as usize][d];
+            }
+            sq += 1;
+        }
+        d += 1;
+    }
+    t
+}
+
+/// The nearest square of `blockers` (not empty) along absolute direction `abs`: directions 2
+/// to 5 go up the square indices (+1, +10, +9, +8), the others down.
+#[inline(always)]
+fn nearest(blockers: u128, abs: usize) -> Square {
+    if (2..=5).contains(&abs) {
+        blockers.trailing_zeros() as Square
+    } else {
+        (127 - blockers.leading_zeros()) as Square
+    }
 }
 
 /// `KNIGHT[side][sq]`: the two knight targets (OFF when off the board).
@@ -440,6 +474,36 @@ impl Sink for Counter {
     }
 }
 
+/// The moves of `side`'s piece `p` to `to` by displacement `d`: unpromoted, promoted, or both,
+/// as the narrowing, the rank filter and the promotion zone allow.
+#[inline(always)]
+fn emit<T: Sink>(side: Color, p: Piece, to: Square, d: Displacement, out: &mut T) {
+    let from = p.square;
+    let e = narrowing(d, p.promoted) & p.mask;
+    if p.promoted {
+        out.push(Action::Move {
+            from,
+            to,
+            promote: false,
+        });
+        return;
+    }
+    if e & rank_filter(side, to) != 0 {
+        out.push(Action::Move {
+            from,
+            to,
+            promote: false,
+        });
+    }
+    if e & !(G | K) != 0 && (in_zone(side, from) || in_zone(side, to)) {
+        out.push(Action::Move {
+            from,
+            to,
+            promote: true,
+        });
+    }
+}
+
 impl Position {
     /// Appends every legal action (distinct from, to, promote; one drop per hand class and
     /// square) to `out`. Nothing once the game is over.
@@ -508,38 +572,18 @@ impl Position {
         }
         let side = self.side;
         let rot = side.index() * 4;
-        for i in 0..PIECES {
+        // Piece index order, as a walk over all 40 pieces would take them.
+        let mut movers = self.tally.on_board[side.index()];
+        while movers != 0 {
+            let i = movers.trailing_zeros() as usize;
+            movers &= movers - 1;
             let p = self.pieces[i];
-            if p.square == HAND || p.owner != side {
+            if T::CAPTURES_ONLY {
+                self.captures_of(p, out);
                 continue;
             }
             let from = p.square;
             let mv = MOVEMENT[p.promoted as usize][p.mask as usize];
-            let emit = |to: Square, d: Displacement, out: &mut T| {
-                let e = narrowing(d, p.promoted) & p.mask;
-                if p.promoted {
-                    out.push(Action::Move {
-                        from,
-                        to,
-                        promote: false,
-                    });
-                    return;
-                }
-                if e & rank_filter(side, to) != 0 {
-                    out.push(Action::Move {
-                        from,
-                        to,
-                        promote: false,
-                    });
-                }
-                if e & !(G | K) != 0 && (in_zone(side, from) || in_zone(side, to)) {
-                    out.push(Action::Move {
-                        from,
-                        to,
-                        promote: true,
-                    });
-                }
-            };
             let reach = mv.steps | mv.slides;
             for dir in 0..DIRS {
                 if reach & (1 << dir) == 0 {
@@ -558,9 +602,7 @@ impl Position {
                     } else {
                         Displacement::long(dir)
                     };
-                    if occupant != u8::MAX || !T::CAPTURES_ONLY {
-                        emit(sq, d, out);
-                    }
+                    emit(side, p, sq, d, out);
                     if occupant != u8::MAX || mv.slides & (1 << dir) == 0 {
                         break;
                     }
@@ -577,14 +619,59 @@ impl Position {
                     if occupant != u8::MAX && self.pieces[occupant as usize].owner == side {
                         continue;
                     }
-                    if occupant != u8::MAX || !T::CAPTURES_ONLY {
-                        emit(to, Displacement::KnightJump, out);
-                    }
+                    emit(side, p, to, Displacement::KnightJump, out);
                 }
             }
         }
         if !T::CAPTURES_ONLY {
             self.generate_drops(rules, out);
+        }
+    }
+
+    /// The captures of the side to move's piece `p` on the board, in the order of the walk in
+    /// [`Position::generate_into`] (direction by direction, then the knight's jumps): per
+    /// direction the first occupied square, found from the ray's bits instead of walking it.
+    #[inline(always)]
+    fn captures_of<T: Sink>(&self, p: Piece, out: &mut T) {
+        let side = self.side;
+        let rot = side.index() * 4;
+        let enemy = self.tally.occupied[side.opponent().index()];
+        let occupied = enemy | self.tally.occupied[side.index()];
+        let from = p.square as usize;
+        let mv = MOVEMENT[p.promoted as usize][p.mask as usize];
+        let mut dirs = mv.steps | mv.slides;
+        while dirs != 0 {
+            let dir = dirs.trailing_zeros() as usize;
+            dirs &= dirs - 1;
+            let abs = (dir + rot) & 7;
+            let next = NEXT[from][abs];
+            let to = if mv.slides & (1 << dir) != 0 {
+                let blockers = RAY[abs][from] & occupied;
+                if blockers == 0 {
+                    continue;
+                }
+                nearest(blockers, abs)
+            } else if next != OFF {
+                next
+            } else {
+                continue;
+            };
+            if enemy & (1u128 << to) == 0 {
+                continue;
+            }
+            let d = if to == next {
+                Displacement::step(dir)
+            } else {
+                Displacement::long(dir)
+            };
+            emit(side, p, to, d, out);
+        }
+        if mv.knight {
+            for &to in &KNIGHT[side.index()][from] {
+                if to != OFF && enemy & (1u128 << to) != 0 {
+                    emit(side, p, to, Displacement::KnightJump, out);
+                }
+            }
         }
     }
 
@@ -651,19 +738,14 @@ impl Position {
     // step it is.
     #[allow(clippy::neg_multiply)]
     pub fn board_reach_both(&self) -> [(u128, u32); 2] {
-        // Byte `sq` holds the `REACH_CAT` flags of the piece on `sq`, and bit 7 or 6 of
-        // `owners[sq]` whether sente or gote has a piece there. Branch-free: pieces in hand
-        // all land on byte HAND (81), which the board masks drop.
+        // Byte `sq` holds the `REACH_CAT` flags of the piece on `sq`. Branch-free: pieces in
+        // hand all land on byte HAND (81), which the board masks drop.
         let mut bytes = [0u8; 128];
-        let mut owners = [0u8; 128];
         for p in self.pieces.iter() {
-            let sq = p.square as usize & 127;
-            bytes[sq] = REACH_CAT[p.promoted as usize][p.mask as usize];
-            owners[sq] = 0x80 >> p.owner.index();
+            bytes[p.square as usize & 127] = REACH_CAT[p.promoted as usize][p.mask as usize];
         }
         let planes = byte_planes(&bytes);
-        let owner_planes = byte_planes(&owners);
-        let own = [owner_planes[7] & BOARD, owner_planes[6] & BOARD];
+        let own = self.tally.occupied;
         let empty = BOARD & !(own[0] | own[1]);
         let mut out = [(0u128, 0u32); 2];
         // Per side, relative direction: (slides, steps).
@@ -814,7 +896,7 @@ mod reach_tests {
 #[cfg(test)]
 mod fill_tests {
     use super::*;
-    use crate::quantum::position::Piece;
+    use crate::quantum::tally::Tally;
     use crate::rng::SplitMix64;
 
     /// Pieces dropped anywhere with any owner, promotion and mask, sparse to crowded: long rays,
@@ -847,6 +929,7 @@ mod fill_tests {
                 _ => rng.below(256) as Mask,
             };
         }
+        pos.tally = Tally::of(&pos.pieces);
         pos
     }
 
@@ -860,6 +943,31 @@ mod fill_tests {
                 assert_eq!(both[side.index()], pos.board_reach_scalar(side), "{side:?}");
             }
         }
+    }
+
+    /// The captures found from the rays' bits against the full walk's moves onto occupied
+    /// squares, in the same order, on crowded to sparse positions of any masks and owners.
+    #[test]
+    fn captures_by_rays_agree_with_the_walk_on_scrambled_positions() {
+        let rules = Ruleset::default();
+        let mut rng = SplitMix64::new(51);
+        let mut found = 0;
+        for _ in 0..20_000 {
+            let mut pos = scrambled(&mut rng);
+            if rng.below(2) == 0 {
+                pos.pass();
+            }
+            let mut all = Vec::new();
+            pos.generate(&rules, &mut all);
+            all.retain(
+                |a| matches!(a, Action::Move { to, .. } if pos.board[*to as usize] != u8::MAX),
+            );
+            let mut captures = Vec::new();
+            pos.generate_captures(&rules, &mut captures);
+            assert_eq!(captures, all);
+            found += captures.len();
+        }
+        assert!(found > 50_000, "{found}");
     }
 
     #[test]
@@ -902,6 +1010,7 @@ mod fill_tests {
                         mask,
                     };
                     pos.board[sq] = 0;
+                    pos.tally = Tally::of(&pos.pieces);
                     assert_eq!(
                         pos.board_reach_both()[side.index()],
                         pos.board_reach_scalar(side)

@@ -3,6 +3,7 @@
 use super::action::Action;
 use super::hall;
 use super::movegen::{narrowing, Displacement};
+use super::tally::Tally;
 use super::types::*;
 use super::zobrist;
 use crate::games::error_text;
@@ -77,6 +78,8 @@ pub struct Position {
     pub(crate) winner: Option<Color>,
     pub(crate) key: u64,
     pub(crate) move_number: u32,
+    /// The evaluation's sums and the generators' sets over the pieces, kept like the key.
+    pub(crate) tally: Tally,
 }
 
 impl Default for Position {
@@ -160,6 +163,7 @@ impl Position {
             winner: None,
             key: 0,
             move_number,
+            tally: Tally::of(&pieces),
         };
         pos.key = pos.compute_key();
         Ok(pos)
@@ -181,6 +185,13 @@ impl Position {
     #[inline]
     pub fn key(&self) -> u64 {
         self.key
+    }
+
+    /// The evaluation's sums and the generators' sets over the pieces (material, king
+    /// candidates, occupied squares).
+    #[inline]
+    pub(crate) fn tally(&self) -> &Tally {
+        &self.tally
     }
 
     #[inline]
@@ -271,6 +282,8 @@ impl Position {
             .key
             .wrapping_sub(zobrist::piece(&old, origin))
             .wrapping_add(zobrist::piece(&new, origin));
+        self.tally.remove(i, &old);
+        self.tally.add(i, &new);
         self.pieces[i] = new;
     }
 
@@ -414,7 +427,10 @@ impl Position {
                 let mut exact = masks;
                 hall::project(&mut exact) && exact == masks
             });
-        self.key == self.compute_key() && board_agrees && exact
+        self.key == self.compute_key()
+            && self.tally == Tally::of(&self.pieces)
+            && board_agrees
+            && exact
     }
 
     /// Copy-make: the position after a legal action.

@@ -287,6 +287,7 @@ fn apply_generated(pos: &Position, action: Action) -> Option<Position> {
     next.winner = winner;
     next.move_number = next.move_number.saturating_add(1);
     next.key = next.compute_key();
+    next.tally = super::tally::Tally::of(&next.pieces);
     Some(next)
 }
 

@@ -1,0 +1,68 @@
+//! [`Tally`]: the sums and sets the evaluation and the move generator read, kept up to date
+//! piece by piece as [`Position`](super::Position) changes, so that a node does not walk its 40
+//! pieces for them.
+
+use super::position::{origin_of, Piece, HAND};
+use super::search::eval::VALUES;
+use super::types::{is_king_candidate, PIECES, SQUARES};
+
+/// Per side: the material of the pieces it owns (on the board or in hand, by the engine's
+/// value tables), and per origin side its king candidates and the board squares they stand on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// By current owner.
+    pub material: [i32; 2],
+    /// By origin.
+    pub king_candidates: [u8; 2],
+    /// By origin; pieces in hand are not on it.
+    pub king_squares: [u128; 2],
+    /// By owner: the board squares of its pieces.
+    pub occupied: [u128; 2],
+    /// By owner: its pieces on the board, as piece indices (bit `i` for piece `i`).
+    pub on_board: [u64; 2],
+}
+
+impl Tally {
+    /// The tally of `pieces` from scratch.
+    pub fn of(pieces: &[Piece; PIECES]) -> Tally {
+        let mut t = Tally::default();
+        for (i, p) in pieces.iter().enumerate() {
+            t.add(i, p);
+        }
+        t
+    }
+
+    /// Counts piece `i` as `p`.
+    #[inline]
+    pub fn add(&mut self, i: usize, p: &Piece) {
+        let owner = p.owner.index();
+        self.material[owner] += VALUES.of_piece(p);
+        self.occupied[owner] |= board_bit(p);
+        self.on_board[owner] |= ((p.square != HAND) as u64) << i;
+        if is_king_candidate(p.mask) {
+            let origin = origin_of(i).index();
+            self.king_candidates[origin] += 1;
+            self.king_squares[origin] |= board_bit(p);
+        }
+    }
+
+    /// Takes back [`Tally::add`]`(i, p)`.
+    #[inline]
+    pub fn remove(&mut self, i: usize, p: &Piece) {
+        let owner = p.owner.index();
+        self.material[owner] -= VALUES.of_piece(p);
+        self.occupied[owner] &= !board_bit(p);
+        self.on_board[owner] &= !(1u64 << i);
+        if is_king_candidate(p.mask) {
+            let origin = origin_of(i).index();
+            self.king_candidates[origin] -= 1;
+            self.king_squares[origin] &= !board_bit(p);
+        }
+    }
+}
+
+/// The piece's square as a board bit; none in hand (square 81 is past the board's 81 bits).
+#[inline]
+fn board_bit(p: &Piece) -> u128 {
+    (1u128 << (p.square & 127)) & ((1u128 << SQUARES) - 1)
+}
