@@ -117,12 +117,20 @@ impl Mcts {
         })
     }
 
+    /// Drops the tree: the next search starts afresh (after `undo`, a loaded game, a new one).
+    pub fn forget(&self) {
+        self.shared.lock().tree.forget();
+    }
+
     /// The tree's capacity in nodes.
     pub fn capacity(&self) -> usize {
         self.shared.lock().tree.capacity()
     }
 
     /// Searches `game` until `control` says stop (time, `stop`, or its node limit = playouts).
+    /// The tree of the last search is kept when `game` follows from its position by the moves
+    /// played since, under the same komi ([`Tree::reroot`]); the limit counts this search's
+    /// playouts only, as Pachi counts them.
     pub fn search(
         &self,
         game: &Position,
@@ -134,7 +142,7 @@ impl Mcts {
         root.passes = settings.passes;
         {
             let mut s = self.shared.lock();
-            s.tree.reroot(game);
+            s.tree.reroot(game, settings.komi);
             s.own = vec![0; root.len()];
             s.runs = 0;
             if s.tree.nodes[0].children == 0 {
@@ -666,32 +674,75 @@ mod tests {
         assert_ne!(a.moves, c.moves, "another seed, other playouts");
     }
 
+    /// `playouts` playouts of `game` by `mcts` under `komi`.
+    fn search_with(mcts: &Mcts, game: &Position, komi: f64, playouts: u64) -> Snapshot {
+        let limits = Limits {
+            nodes: Some(playouts),
+            ..Limits::default()
+        };
+        let settings = Settings::new(komi, 1, 0);
+        mcts.search(game, &settings, &Control::new(limits, 0), &mut |_| {})
+    }
+
     #[test]
     fn the_tree_is_kept_for_the_next_move() {
         let mut game = Position::empty(9).unwrap();
         let mcts = Mcts::new(8 << 20).unwrap();
-        let settings = Settings::new(7.5, 1, 0);
-        let limits = Limits {
-            nodes: Some(3000),
-            ..Limits::default()
-        };
-        let first = mcts.search(
-            &game,
-            &settings,
-            &Control::new(limits.clone(), 0),
-            &mut |_| {},
-        );
+        let first = search_with(&mcts, &game, 7.5, 3000);
         let pv = &first.moves[0].pv;
         assert!(pv.len() >= 2, "{pv:?}");
+        // The grandchild the game reaches, as the first search left it.
+        let child = first.moves[0].visits;
         game.play(Some(pv[0] as usize)).unwrap();
         game.play(Some(pv[1] as usize)).unwrap();
-        let second = mcts.search(&game, &settings, &Control::new(limits, 0), &mut |_| {});
-        assert_eq!(second.playouts, 3000);
+        // One new playout: the root carries the grandchild's visits, and its children theirs.
+        let second = search_with(&mcts, &game, 7.5, 1);
+        assert_eq!(second.playouts, 1);
         assert!(
-            second.root_visits > 3000,
-            "kept {}",
-            second.root_visits - 3000
+            second.root_visits > 1 && second.root_visits < child,
+            "kept {} of {child}",
+            second.root_visits
         );
+        let kept: u32 = second.moves.iter().map(|m| m.visits).sum();
+        assert!(kept + 1 >= second.root_visits && kept > 1, "{kept}");
+        // The limit counts new playouts only.
+        let third = search_with(&mcts, &game, 7.5, 3000);
+        assert_eq!(third.playouts, 3000);
+        assert_eq!(third.root_visits, second.root_visits + 3000);
+    }
+
+    #[test]
+    fn the_tree_is_dropped_for_another_komi_game_or_history() {
+        let mut game = Position::empty(9).unwrap();
+        let mcts = Mcts::new(8 << 20).unwrap();
+        let first = search_with(&mcts, &game, 7.5, 2000);
+        assert_eq!(first.root_visits, 2000);
+        // The same position again: the whole tree, unless the komi changed.
+        assert_eq!(search_with(&mcts, &game, 7.5, 1).root_visits, 2001);
+        assert_eq!(search_with(&mcts, &game, 6.5, 1).root_visits, 1);
+        let again = search_with(&mcts, &game, 6.5, 2000);
+        assert_eq!(again.root_visits, 2001);
+        // Told to forget (undo, a loaded game): afresh.
+        mcts.forget();
+        assert_eq!(search_with(&mcts, &game, 6.5, 1).root_visits, 1);
+        search_with(&mcts, &game, 6.5, 2000);
+        // The same board reached by another history (a board set up, not played to) is
+        // another game; so is the position before the root's.
+        let mv = again.moves[0].mv as usize;
+        let mut played = game.clone();
+        played.play(Some(mv)).unwrap();
+        let set_up = Position::new(played.board.clone(), played.to_move);
+        assert_eq!(search_with(&mcts, &set_up, 6.5, 1).root_visits, 1);
+        search_with(&mcts, &played, 6.5, 2000);
+        assert_eq!(search_with(&mcts, &game, 6.5, 1).root_visits, 1);
+        // Three moves on, through the tree: kept.
+        search_with(&mcts, &game, 6.5, 4000);
+        let pv = search_with(&mcts, &game, 6.5, 1).moves[0].pv.clone();
+        assert!(pv.len() >= 3, "{pv:?}");
+        for &m in &pv[..3] {
+            game.play(Some(m as usize)).unwrap();
+        }
+        assert!(search_with(&mcts, &game, 6.5, 1).root_visits > 1);
     }
 
     #[test]
