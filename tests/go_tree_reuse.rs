@@ -122,7 +122,7 @@ fn usi_search(engine: &mut Engine, lines: &[&str]) -> (u64, Vec<String>) {
 #[test]
 fn usi_keeps_the_subtree_across_position_commands_as_the_match_runner_sends_them() {
     let mut engine = Engine::start();
-    let empty = format!("position sfen 9 {} b moves", vec!["........."; 9].join("/"));
+    let empty = format!("position sfen 9 {} b moves", ["........."; 9].join("/"));
     for l in [
         "setoption name USI_Variant value go",
         "setoption name GoAnalysis value true",

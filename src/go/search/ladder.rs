@@ -149,7 +149,7 @@ mod tests {
 
     /// A 9×9 position from `stones` ("B C4 B3 ..." / "W C3 ..." lists) and the side to move.
     fn position(black: &str, white: &str, to_move: &str) -> FastBoard {
-        let empty = vec!["........."; 9].join("/");
+        let empty = ["........."; 9].join("/");
         let fields: Vec<String> = ["9", &empty, to_move]
             .iter()
             .map(|s| s.to_string())
