@@ -158,6 +158,27 @@ impl Position {
             .collect()
     }
 
+    /// The moves that lead from `earlier` to this position, oldest first (who played and where,
+    /// `None` = pass), when this position is `earlier` (its board, side to move, ko and history)
+    /// followed by moves; `None` otherwise, or when handicap stones were placed in between.
+    pub fn moves_since(&self, earlier: &Position) -> Option<Vec<(Color, Option<usize>)>> {
+        let extra = self.history.len().checked_sub(earlier.history.len())?;
+        let steps = &self.history[earlier.history.len()..];
+        if steps.iter().any(|s| s.point == HANDICAP) {
+            return None;
+        }
+        let mut back = self.clone();
+        for _ in 0..extra {
+            back.undo();
+        }
+        (back == *earlier).then(|| {
+            steps
+                .iter()
+                .map(|s| (s.color, (s.point != PASS).then_some(s.point as usize)))
+                .collect()
+        })
+    }
+
     /// The position before the first move (after any handicap placed first), with no history.
     pub fn start(&self) -> Position {
         let mut start = self.clone();
@@ -200,6 +221,35 @@ mod tests {
             let mv = parse_vertex(m, game.board.size()).unwrap();
             game.play(mv).unwrap();
         }
+    }
+
+    #[test]
+    fn moves_since_reads_the_moves_after_an_earlier_position() {
+        let mut game = Position::empty(5).unwrap();
+        play(&mut game, "C3 B2");
+        let earlier = game.clone();
+        play(&mut game, "D4 pass");
+        let b2 = game.board.point(3, 1);
+        let d4 = parse_vertex("D4", 5).unwrap();
+        assert_eq!(
+            game.moves_since(&earlier),
+            Some(vec![(Color::Black, d4), (Color::White, None)])
+        );
+        assert_eq!(game.moves_since(&game), Some(Vec::new()));
+        // Not the other way, nor from a position the game never went through.
+        assert_eq!(earlier.moves_since(&game), None);
+        let mut other = Position::empty(5).unwrap();
+        play(&mut other, "C3 D2");
+        assert_eq!(game.moves_since(&other), None);
+        // The same board by another history is another game.
+        let same_board = Position::new(earlier.board.clone(), earlier.to_move);
+        assert_eq!(game.moves_since(&same_board), None);
+        assert_eq!(game.board.get(b2), Color::White.cell());
+        // Handicap stones in between break the chain.
+        let empty = Position::empty(5).unwrap();
+        let mut handicap = empty.clone();
+        handicap.place_handicap(&[b2]).unwrap();
+        assert_eq!(handicap.moves_since(&empty), None);
     }
 
     #[test]

@@ -170,6 +170,15 @@ impl Adapter for GoVariant {
 }
 
 impl GoVariant {
+    /// Drops the search's tree: the next `go` starts afresh (after `undo`, a loaded game, a
+    /// new one). Positions sent by `position` need none: the tree is kept only for a position
+    /// that follows from its root's by moves, under the same komi (`Tree::reroot`).
+    fn forget_tree(&self) {
+        if let Some((_, engine)) = self.engine.lock().as_ref() {
+            engine.forget();
+        }
+    }
+
     /// `score [komi]`: the area score with the dead stones taken off, judged as GTP's
     /// `final_score` and `final_status_list` judge them (`score::judge`, Benson first); the
     /// komi is the `Komi` option's unless given.
@@ -223,6 +232,10 @@ fn analysis_line(game: &Position, snap: &Snapshot) -> String {
 }
 
 impl Variant for GoVariant {
+    fn new_game(&mut self) {
+        self.forget_tree();
+    }
+
     fn casual_start(&self) -> StartSpec {
         let size = 9;
         StartSpec::Sfen(vec![
@@ -330,10 +343,17 @@ impl Variant for GoVariant {
                 Ok(())
             }
             // The record commands' old names, kept as aliases.
-            "loadsgf" => self.record_command("loadrecord", args, options, out),
-            "loadsgftext" => self.record_command("loadrecordtext", args, options, out),
+            "loadsgf" => {
+                self.forget_tree();
+                self.record_command("loadrecord", args, options, out)
+            }
+            "loadsgftext" => {
+                self.forget_tree();
+                self.record_command("loadrecordtext", args, options, out)
+            }
             "undo" => {
                 args.none()?;
+                self.forget_tree();
                 if self.kept.record.game.undo() {
                     Ok(())
                 } else {

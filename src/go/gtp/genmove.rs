@@ -48,6 +48,14 @@ impl Gtp {
         }
     }
 
+    /// Drops the search's tree (after `undo`, `loadsgf`, `clear_board`, `boardsize`): the next
+    /// search starts afresh. A `komi` command needs none: the tree is kept under its komi only.
+    pub(super) fn forget_tree(&self) {
+        if let Some(engine) = &self.engine {
+            engine.forget();
+        }
+    }
+
     /// The game with `color` to move (a move out of turn, as `play` allows, lifts the ko ban).
     pub(super) fn game_for(&self, color: Color) -> Position {
         let mut game = self.game.clone();

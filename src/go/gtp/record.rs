@@ -53,6 +53,7 @@ impl Gtp {
         self.game = position;
         self.handicap = stones.map(|n| (0, n));
         self.winrates.clear();
+        self.forget_tree();
         Ok(match self.game.to_move {
             Color::Black => "black".into(),
             Color::White => "white".into(),

@@ -13,6 +13,7 @@ impl Gtp {
         self.game = Position::empty(size).map_err(|_| Failure::UnacceptableSize)?;
         self.handicap = None;
         self.winrates.clear();
+        self.forget_tree();
         Ok(String::new())
     }
 
@@ -20,6 +21,7 @@ impl Gtp {
         self.game = Position::empty(self.game.board.size())?;
         self.handicap = None;
         self.winrates.clear();
+        self.forget_tree();
         Ok(String::new())
     }
 
@@ -34,6 +36,7 @@ impl Gtp {
 
     pub(super) fn undo(&mut self) -> Result<String, Failure> {
         if self.game.undo() {
+            self.forget_tree();
             if matches!(self.handicap, Some((at, _)) if self.game.moves_played() < at) {
                 self.handicap = None;
             }

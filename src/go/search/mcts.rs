@@ -6,6 +6,7 @@
 //! Two passes in a row end the game inside the tree, scored by area with every stone alive.
 
 use super::fast::{FastBoard, PASS};
+use super::ladder::Reader;
 use super::patterns;
 use super::playout::{bad_self_atari, Playout};
 use super::tree::{Node, PoolError, Tree};
@@ -117,12 +118,20 @@ impl Mcts {
         })
     }
 
+    /// Drops the tree: the next search starts afresh (after `undo`, a loaded game, a new one).
+    pub fn forget(&self) {
+        self.shared.lock().tree.forget();
+    }
+
     /// The tree's capacity in nodes.
     pub fn capacity(&self) -> usize {
         self.shared.lock().tree.capacity()
     }
 
     /// Searches `game` until `control` says stop (time, `stop`, or its node limit = playouts).
+    /// The tree of the last search is kept when `game` follows from its position by the moves
+    /// played since, under the same komi ([`Tree::reroot`]); the limit counts this search's
+    /// playouts only, as Pachi counts them.
     pub fn search(
         &self,
         game: &Position,
@@ -134,7 +143,7 @@ impl Mcts {
         root.passes = settings.passes;
         {
             let mut s = self.shared.lock();
-            s.tree.reroot(game);
+            s.tree.reroot(game, settings.komi);
             s.own = vec![0; root.len()];
             s.runs = 0;
             if s.tree.nodes[0].children == 0 {
@@ -495,6 +504,8 @@ pub fn children_of(board: &mut FastBoard) -> Vec<Node> {
     let last = board.last as usize;
     let mut out = Vec::with_capacity(board.empties().len() + 1);
     let mut points: Vec<u16> = board.empties().to_vec();
+    // Allocated at the first ladder to read: most nodes have none.
+    let mut reader: Option<Reader> = None;
     // The empty list's order depends on the history: sort, so the tree does not.
     points.sort_unstable();
     for p in points {
@@ -516,8 +527,32 @@ pub fn children_of(board: &mut FastBoard) -> Vec<Node> {
             good(&mut pn, &mut pw, 20.0);
         }
         let saves = ns.iter().any(|&n| board.get(n) == me && board.in_atari(n));
-        if saves && board.after_move(p, color, 3).0 >= 3 {
-            good(&mut pn, &mut pw, 20.0);
+        if saves {
+            match board.after_move(p, color, 3).0 {
+                3.. => good(&mut pn, &mut pw, 20.0),
+                // An extension to two liberties that the opponent's ataris capture (a ladder
+                // that works) only feeds it stones: as bad as a self-atari.
+                2 if reader
+                    .get_or_insert_with(|| Reader::new(board))
+                    .extension_caught(board, p) =>
+                {
+                    pn += 20.0
+                }
+                _ => {}
+            }
+        }
+        // An atari on a block of two liberties that a working ladder then captures.
+        if !captures {
+            let ladder = ns.iter().any(|&n| {
+                board.get(n) == them
+                    && board.two_liberties(n).is_some_and(|libs| libs.contains(&p))
+                    && reader
+                        .get_or_insert_with(|| Reader::new(board))
+                        .atari_captures(board, p, n)
+            });
+            if ladder {
+                good(&mut pn, &mut pw, 20.0);
+            }
         }
         if last != PASS as usize {
             let near = ns.contains(&last) || board.diagonals(p).contains(&last);
@@ -666,32 +701,105 @@ mod tests {
         assert_ne!(a.moves, c.moves, "another seed, other playouts");
     }
 
+    /// `playouts` playouts of `game` by `mcts` under `komi`.
+    fn search_with(mcts: &Mcts, game: &Position, komi: f64, playouts: u64) -> Snapshot {
+        let limits = Limits {
+            nodes: Some(playouts),
+            ..Limits::default()
+        };
+        let settings = Settings::new(komi, 1, 0);
+        mcts.search(game, &settings, &Control::new(limits, 0), &mut |_| {})
+    }
+
     #[test]
     fn the_tree_is_kept_for_the_next_move() {
         let mut game = Position::empty(9).unwrap();
         let mcts = Mcts::new(8 << 20).unwrap();
-        let settings = Settings::new(7.5, 1, 0);
-        let limits = Limits {
-            nodes: Some(3000),
-            ..Limits::default()
-        };
-        let first = mcts.search(
-            &game,
-            &settings,
-            &Control::new(limits.clone(), 0),
-            &mut |_| {},
-        );
+        let first = search_with(&mcts, &game, 7.5, 3000);
         let pv = &first.moves[0].pv;
         assert!(pv.len() >= 2, "{pv:?}");
+        // The grandchild the game reaches, as the first search left it.
+        let child = first.moves[0].visits;
         game.play(Some(pv[0] as usize)).unwrap();
         game.play(Some(pv[1] as usize)).unwrap();
-        let second = mcts.search(&game, &settings, &Control::new(limits, 0), &mut |_| {});
-        assert_eq!(second.playouts, 3000);
+        // One new playout: the root carries the grandchild's visits, and its children theirs.
+        let second = search_with(&mcts, &game, 7.5, 1);
+        assert_eq!(second.playouts, 1);
         assert!(
-            second.root_visits > 3000,
-            "kept {}",
-            second.root_visits - 3000
+            second.root_visits > 1 && second.root_visits <= child,
+            "kept {} of {child}",
+            second.root_visits
         );
+        let kept: u32 = second.moves.iter().map(|m| m.visits).sum();
+        assert!(kept + 1 >= second.root_visits && kept > 1, "{kept}");
+        // The limit counts new playouts only.
+        let third = search_with(&mcts, &game, 7.5, 3000);
+        assert_eq!(third.playouts, 3000);
+        assert_eq!(third.root_visits, second.root_visits + 3000);
+    }
+
+    #[test]
+    fn the_tree_is_dropped_for_another_komi_game_or_history() {
+        let mut game = Position::empty(9).unwrap();
+        let mcts = Mcts::new(8 << 20).unwrap();
+        let first = search_with(&mcts, &game, 7.5, 2000);
+        assert_eq!(first.root_visits, 2000);
+        // The same position again: the whole tree, unless the komi changed.
+        assert_eq!(search_with(&mcts, &game, 7.5, 1).root_visits, 2001);
+        assert_eq!(search_with(&mcts, &game, 6.5, 1).root_visits, 1);
+        let again = search_with(&mcts, &game, 6.5, 2000);
+        assert_eq!(again.root_visits, 2001);
+        // Told to forget (undo, a loaded game): afresh.
+        mcts.forget();
+        assert_eq!(search_with(&mcts, &game, 6.5, 1).root_visits, 1);
+        search_with(&mcts, &game, 6.5, 2000);
+        // The same board reached by another history (a board set up, not played to) is
+        // another game; so is the position before the root's.
+        let mv = again.moves[0].mv as usize;
+        let mut played = game.clone();
+        played.play(Some(mv)).unwrap();
+        let set_up = Position::new(played.board.clone(), played.to_move);
+        assert_eq!(search_with(&mcts, &set_up, 6.5, 1).root_visits, 1);
+        search_with(&mcts, &played, 6.5, 2000);
+        assert_eq!(search_with(&mcts, &game, 6.5, 1).root_visits, 1);
+        // Three moves on, through the tree: kept.
+        search_with(&mcts, &game, 6.5, 4000);
+        let pv = search_with(&mcts, &game, 6.5, 1).moves[0].pv.clone();
+        assert!(pv.len() >= 3, "{pv:?}");
+        for &m in &pv[..3] {
+            game.play(Some(m as usize)).unwrap();
+        }
+        assert!(search_with(&mcts, &game, 6.5, 1).root_visits > 1);
+    }
+
+    /// The prior win rate of `vertex` among the children of `game`'s root.
+    fn prior(game: &Position, vertex: &str) -> f32 {
+        let p = crate::go::notation::parse_vertex(vertex, game.board.size())
+            .unwrap()
+            .unwrap();
+        let children = children_of(&mut FastBoard::from_game(game));
+        let node = children.iter().find(|c| c.mv as usize == p).unwrap();
+        node.pw / node.pn
+    }
+
+    #[test]
+    fn ladders_that_work_set_the_priors() {
+        // White's C3 in atari (black C4 B3 C2 D2): extending at D3 runs into a ladder that
+        // works on the open board, and one that a white stone at G7 breaks.
+        let rows = |g7: char| {
+            format!("........./........./......{g7}../........./........./..X....../.XO....../..XX...../.........")
+        };
+        let open = position("9", &rows('.'), "w");
+        let broken = position("9", &rows('O'), "w");
+        assert!(prior(&open, "D3") < 0.4, "{}", prior(&open, "D3"));
+        assert!(prior(&broken, "D3") >= 0.5, "{}", prior(&broken, "D3"));
+        // Black's atari at C2 starts that ladder: a bonus where it works.
+        let atari = |g7: char| {
+            format!("........./........./......{g7}../........./........./..X....../.XO....../...X...../.........")
+        };
+        let open = position("9", &atari('.'), "b");
+        let broken = position("9", &atari('O'), "b");
+        assert!(prior(&open, "C2") > prior(&broken, "C2") + 0.1);
     }
 
     #[test]

@@ -63,6 +63,8 @@ pub struct Tree {
     capacity: usize,
     /// The position the root stands for.
     pub root_game: Option<Position>,
+    /// The komi it was searched under.
+    komi: f64,
 }
 
 impl Tree {
@@ -80,6 +82,7 @@ impl Tree {
             spare,
             capacity,
             root_game: None,
+            komi: 0.0,
         };
         tree.nodes.push(Node::new(PASS, 0.0, 0.0));
         Ok(tree)
@@ -94,11 +97,12 @@ impl Tree {
         self.nodes.len() + k <= self.capacity
     }
 
-    /// Forgets everything: a fresh root for `game`.
-    pub fn reset(&mut self, game: &Position) {
+    /// Forgets everything: a fresh root for `game` under `komi`.
+    pub fn reset(&mut self, game: &Position, komi: f64) {
         self.nodes.clear();
         self.nodes.push(Node::new(PASS, 0.0, 0.0));
         self.root_game = Some(game.clone());
+        self.komi = komi;
     }
 
     /// The children of node `i`.
@@ -115,51 +119,58 @@ impl Tree {
         self.nodes[i].children = children.len() as u16;
     }
 
-    /// Makes the root stand for `game`: keeps the subtree of the old root's child or grandchild
-    /// that reaches it (the engine's move and the opponent's answer), otherwise starts afresh.
-    /// Returns the playouts kept.
-    pub fn reroot(&mut self, game: &Position) -> u32 {
-        let same = |a: &Position, b: &Position| {
-            a.board == b.board && a.to_move == b.to_move && a.ko == b.ko
+    /// Forgets the root's position: the next [`Tree::reroot`] starts afresh, whatever it is
+    /// asked (after `undo`, a loaded game, a cleared board).
+    pub fn forget(&mut self) {
+        self.root_game = None;
+    }
+
+    /// Makes the root stand for `game` under `komi`: keeps the subtree reached from the old
+    /// root by the moves played since (the engine's move and the opponent's answer, or any
+    /// moves a controller sent), as Pachi, Fuego and Leela Zero do; otherwise (another komi,
+    /// another game, a move the tree never expanded) starts afresh. Returns the playouts kept.
+    pub fn reroot(&mut self, game: &Position, komi: f64) -> u32 {
+        let kept_for = |old: &Position| {
+            // The komi changes every result: a tree searched under another is not reused.
+            if self.komi.to_bits() != komi.to_bits() {
+                return None;
+            }
+            game.moves_since(old)
         };
-        let Some(old) = self.root_game.clone() else {
-            self.reset(game);
+        let Some((old, moves)) = self
+            .root_game
+            .as_ref()
+            .and_then(|old| kept_for(old).map(|moves| (old.to_move, moves)))
+        else {
+            self.reset(game, komi);
             return 0;
         };
-        if same(&old, game) {
-            return self.nodes[0].n;
-        }
-        let mut found = None;
-        'search: for c in self.children(0) {
-            let mut g1 = old.clone();
-            let mv = self.nodes[c].mv;
-            if g1.play((mv != PASS).then_some(mv as usize)).is_err() {
-                continue;
-            }
-            if same(&g1, game) {
-                found = Some(c);
-                break;
-            }
-            for gc in self.children(c) {
-                let mv = self.nodes[gc].mv;
-                let mut g2 = g1.clone();
-                if g2.play((mv != PASS).then_some(mv as usize)).is_ok() && same(&g2, game) {
-                    found = Some(gc);
-                    break 'search;
+        let mut keep = 0;
+        let mut colour = old;
+        for (by, mv) in moves {
+            let mv = mv.map_or(PASS, |p| p as u16);
+            // A move out of turn (GTP's `play` allows one) is no edge of the tree.
+            let child = self.children(keep).find(|&c| self.nodes[c].mv == mv);
+            match child {
+                Some(c) if by == colour => keep = c,
+                _ => {
+                    self.reset(game, komi);
+                    return 0;
                 }
             }
+            colour = colour.other();
         }
-        let Some(keep) = found else {
-            self.reset(game);
-            return 0;
-        };
+        if keep == 0 {
+            self.root_game = Some(game.clone());
+            return self.nodes[0].n;
+        }
         if self.spare.capacity() < self.capacity
             && self
                 .spare
                 .try_reserve_exact(self.capacity - self.spare.len())
                 .is_err()
         {
-            self.reset(game);
+            self.reset(game, komi);
             return 0;
         }
         self.spare.clear();
