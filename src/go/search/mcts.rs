@@ -6,7 +6,6 @@
 //! Two passes in a row end the game inside the tree, scored by area with every stone alive.
 
 use super::fast::{FastBoard, PASS};
-use super::ladder::Reader;
 use super::patterns;
 use super::playout::{bad_self_atari, Playout};
 use super::tree::{Node, PoolError, Tree};
@@ -504,8 +503,6 @@ pub fn children_of(board: &mut FastBoard) -> Vec<Node> {
     let last = board.last as usize;
     let mut out = Vec::with_capacity(board.empties().len() + 1);
     let mut points: Vec<u16> = board.empties().to_vec();
-    // Allocated at the first ladder to read: most nodes have none.
-    let mut reader: Option<Reader> = None;
     // The empty list's order depends on the history: sort, so the tree does not.
     points.sort_unstable();
     for p in points {
@@ -527,32 +524,8 @@ pub fn children_of(board: &mut FastBoard) -> Vec<Node> {
             good(&mut pn, &mut pw, 20.0);
         }
         let saves = ns.iter().any(|&n| board.get(n) == me && board.in_atari(n));
-        if saves {
-            match board.after_move(p, color, 3).0 {
-                3.. => good(&mut pn, &mut pw, 20.0),
-                // An extension to two liberties that the opponent's ataris capture (a ladder
-                // that works) only feeds it stones: as bad as a self-atari.
-                2 if reader
-                    .get_or_insert_with(|| Reader::new(board))
-                    .extension_caught(board, p) =>
-                {
-                    pn += 20.0
-                }
-                _ => {}
-            }
-        }
-        // An atari on a block of two liberties that a working ladder then captures.
-        if !captures {
-            let ladder = ns.iter().any(|&n| {
-                board.get(n) == them
-                    && board.two_liberties(n).is_some_and(|libs| libs.contains(&p))
-                    && reader
-                        .get_or_insert_with(|| Reader::new(board))
-                        .atari_captures(board, p, n)
-            });
-            if ladder {
-                good(&mut pn, &mut pw, 20.0);
-            }
+        if saves && board.after_move(p, color, 3).0 >= 3 {
+            good(&mut pn, &mut pw, 20.0);
         }
         if last != PASS as usize {
             let near = ns.contains(&last) || board.diagonals(p).contains(&last);
@@ -770,36 +743,6 @@ mod tests {
             game.play(Some(m as usize)).unwrap();
         }
         assert!(search_with(&mcts, &game, 6.5, 1).root_visits > 1);
-    }
-
-    /// The prior win rate of `vertex` among the children of `game`'s root.
-    fn prior(game: &Position, vertex: &str) -> f32 {
-        let p = crate::go::notation::parse_vertex(vertex, game.board.size())
-            .unwrap()
-            .unwrap();
-        let children = children_of(&mut FastBoard::from_game(game));
-        let node = children.iter().find(|c| c.mv as usize == p).unwrap();
-        node.pw / node.pn
-    }
-
-    #[test]
-    fn ladders_that_work_set_the_priors() {
-        // White's C3 in atari (black C4 B3 C2 D2): extending at D3 runs into a ladder that
-        // works on the open board, and one that a white stone at G7 breaks.
-        let rows = |g7: char| {
-            format!("........./........./......{g7}../........./........./..X....../.XO....../..XX...../.........")
-        };
-        let open = position("9", &rows('.'), "w");
-        let broken = position("9", &rows('O'), "w");
-        assert!(prior(&open, "D3") < 0.4, "{}", prior(&open, "D3"));
-        assert!(prior(&broken, "D3") >= 0.5, "{}", prior(&broken, "D3"));
-        // Black's atari at C2 starts that ladder: a bonus where it works.
-        let atari = |g7: char| {
-            format!("........./........./......{g7}../........./........./..X....../.XO....../...X...../.........")
-        };
-        let open = position("9", &atari('.'), "b");
-        let broken = position("9", &atari('O'), "b");
-        assert!(prior(&open, "C2") > prior(&broken, "C2") + 0.1);
     }
 
     #[test]

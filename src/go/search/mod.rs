@@ -5,7 +5,6 @@ use crate::go::board::{Board, EMPTY};
 
 pub mod bench;
 pub mod fast;
-pub mod ladder;
 pub mod mcts;
 pub mod patterns;
 pub mod player;
