@@ -41,6 +41,7 @@ pub(crate) mod action;
 pub mod bench;
 pub mod hall;
 pub mod kifu;
+pub mod material;
 pub(crate) mod movegen;
 pub mod oracle;
 pub mod perft;
@@ -54,6 +55,7 @@ pub(crate) mod session;
 pub(crate) mod tally;
 pub mod tune;
 pub mod types;
+pub mod weights;
 pub(crate) mod zobrist;
 
 pub use action::{Action, ActionError};

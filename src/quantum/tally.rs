@@ -2,8 +2,8 @@
 //! piece by piece as [`Position`](super::Position) changes, so that a node does not walk its 40
 //! pieces for them.
 
+use super::material::VALUES;
 use super::position::{origin_of, Piece, HAND};
-use super::search::eval::VALUES;
 use super::types::{is_king_candidate, PIECES, SQUARES};
 
 /// Per side: the material of the pieces it owns (on the board or in hand, by the engine's

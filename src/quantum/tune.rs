@@ -542,7 +542,7 @@ pub fn render(w: &Weights, p: &Provenance) -> String {
          //! Seed (train/validation split): {}. Scale K = {:.4}.\n\
          //! Mean squared error, train / validation: before {:.6} / {:.6}, after {:.6} / {:.6}.\n\
          \n\
-         use super::eval::Weights;\n\
+         use super::material::Weights;\n\
          \n\
          pub const WEIGHTS: Weights = Weights {{\n    \
              value: [{}],\n    \
@@ -589,7 +589,7 @@ pub struct Args {
     /// Results files of `ryoshi match` (JSONL), e.g. of `tune/selfplay.toml`.
     #[arg(required = true)]
     pub results: Vec<String>,
-    /// The generated source file (never the engine's tracked `src/quantum/search/weights.rs`
+    /// The generated source file (never the engine's tracked `src/quantum/weights.rs`
     /// unless named: a fit replaces the engine's weights only when a match decides it).
     #[arg(long, default_value = "weights.rs")]
     pub out: String,
@@ -643,7 +643,7 @@ pub fn run_cli(args: &Args) -> Result<(), TuneError> {
         return Err(TuneError::NoPositions);
     }
     let start = if args.start == "engine" {
-        crate::quantum::search::weights::WEIGHTS
+        crate::quantum::weights::WEIGHTS
     } else {
         HAND_SET
     };
@@ -736,9 +736,9 @@ pub fn run_cli(args: &Args) -> Result<(), TuneError> {
 mod tests {
     use super::*;
     use crate::quantum::search::eval::evaluate;
-    use crate::quantum::search::weights::WEIGHTS;
     use crate::quantum::search::QGame;
     use crate::quantum::types::P;
+    use crate::quantum::weights::WEIGHTS;
     use crate::search::SearchGame;
 
     /// The engine's evaluation of `pos` agrees with [`Sample::evaluate`].

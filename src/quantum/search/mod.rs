@@ -6,7 +6,6 @@ pub mod eval;
 pub mod job;
 pub(crate) mod mate;
 mod qgame;
-pub mod weights;
 
 pub use qgame::QGame;
 
