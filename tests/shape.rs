@@ -27,6 +27,16 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// The Rust files under these folders of the crate, in path order.
+fn source_files(dirs: &[&str]) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for dir in dirs {
+        rust_files(&Path::new(ROOT).join(dir), &mut files);
+    }
+    files.sort();
+    files
+}
+
 /// A file's text up to its test module.
 fn code(path: &Path) -> String {
     let text = fs::read_to_string(path).expect("readable source");
@@ -68,11 +78,7 @@ fn functions(text: &str) -> Vec<(String, usize, usize)> {
 
 #[test]
 fn no_front_end_function_is_over_a_screen() {
-    let mut files = Vec::new();
-    for dir in FRONT_ENDS {
-        rust_files(&Path::new(ROOT).join(dir), &mut files);
-    }
-    files.sort();
+    let files = source_files(&FRONT_ENDS);
     assert!(files.len() > 30, "the front ends' files: {}", files.len());
     let long: Vec<String> = files
         .iter()
@@ -94,9 +100,7 @@ fn no_front_end_function_is_over_a_screen() {
 
 #[test]
 fn no_mod_rs_is_over_its_bound() {
-    let mut files = Vec::new();
-    rust_files(&Path::new(ROOT).join("src"), &mut files);
-    files.sort();
+    let files = source_files(&["src"]);
     let long: Vec<String> = files
         .iter()
         .filter(|f| f.file_name().is_some_and(|n| n == "mod.rs"))
@@ -113,9 +117,7 @@ fn no_mod_rs_is_over_its_bound() {
 
 #[test]
 fn errors_are_typed_outside_main() {
-    let mut files = Vec::new();
-    rust_files(&Path::new(ROOT).join("src"), &mut files);
-    files.sort();
+    let files = source_files(&["src"]);
     let mut found = Vec::new();
     for file in files.iter().filter(|f| !f.ends_with("src/main.rs")) {
         for (n, line) in code(file).lines().enumerate() {

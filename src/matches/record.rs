@@ -17,8 +17,8 @@ pub struct Written {
 
 /// The record of `game` in its game's format, from its start through every move (the opening's
 /// included), with the players, the date (`date`, `YYYY-MM-DD`), the result and why, and what
-/// the match's settings add (Go's komi, a clock's terms). `None` for a game without a record format. A move the
-/// rules refuse (a bad opening) ends the record before it.
+/// the match's settings add (Go's komi, a clock's terms). `None` for a game without a record
+/// format. A move the rules refuse (a bad opening) ends the record before it.
 pub fn write(config: &Config, game: &FinishedGame, date: &str) -> Option<Written> {
     struct Write<'a> {
         config: &'a Config,

@@ -164,10 +164,7 @@ pub fn record(store: &Store, id: &str) -> Answer {
     let end = variant
         .dead_stones()
         .and_then(|_| store.load_go_end(id).ok().flatten());
-    let agreed = end.as_ref().and_then(|e| {
-        let line = e.score.as_deref()?;
-        crate::text::parse_score(line.split_whitespace().nth(1)?)
-    });
+    let agreed = end.as_ref().and_then(super::go_end::agreed_lead);
     let played =
         Played::new(variant, parse_start(&stored.start), stored.moves).and_then(|mut p| {
             p.resigned = stored.resigned;

@@ -59,9 +59,19 @@ pub fn score_line(played: &Played, dead: &[String]) -> Option<String> {
     rules(played)?.score_line(&position(played), dead)
 }
 
+/// The score of a `score <B+n|W+n|0> komi <k>` line: its second word.
+fn score_word(score_line: &str) -> Option<&str> {
+    score_line.split_whitespace().nth(1)
+}
+
+/// The agreed score, as black's lead, once both players accepted the marking.
+pub fn agreed_lead(end: &GoEndRow) -> Option<f64> {
+    crate::text::parse_score(score_word(end.score.as_deref()?)?)
+}
+
 /// The verdict of an agreed `score` line: `white wins` / `draw` by `area score`.
 pub fn ending(score_line: &str) -> Ending {
-    let score = score_line.split_whitespace().nth(1).unwrap_or("0");
+    let score = score_word(score_line).unwrap_or("0");
     let result = match score.as_bytes().first() {
         Some(b'B') => "black wins",
         Some(b'W') => "white wins",
@@ -100,7 +110,7 @@ pub fn state(played: &Played, end: &GoEndRow) -> (serde_json::Value, Option<Vec<
             Some(line) => line.clone(),
             None => rules.score_line(&position, dead)?,
         };
-        let score = line.split_whitespace().nth(1).map(str::to_string);
+        let score = score_word(&line).map(str::to_string);
         let lines = rules.score_lines(&position, line, dead)?;
         let [b, w] = rules.territory(&position, dead)?;
         Some((score, lines, serde_json::json!({ "b": b, "w": w })))
