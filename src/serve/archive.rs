@@ -170,7 +170,7 @@ pub fn record(store: &Store, id: &str) -> Answer {
             p.resigned = stored.resigned;
             p.flagged = clock.as_ref().and_then(|c| c.flagged);
             let unsettled = end.is_some() && p.over().is_some();
-            let time = clock.as_ref().map(|c| c.spec.into());
+            let time = clock.as_ref().map(|c| c.spec);
             p.record(&names, agreed, unsettled, time)
         });
     match played {

@@ -24,17 +24,11 @@ pub const MAX_STEP_S: u64 = 600;
 /// The most byoyomi periods.
 pub const MAX_PERIODS: u32 = 10;
 
-/// A time control: main time, then either an increment after every move (Fischer) or
+/// A room's time control: main time, then either an increment after every move (Fischer) or
 /// `periods` byoyomi periods of `period_ms` (Japanese byoyomi: a move within a period keeps
-/// it; a period overrun is used up; the flag falls when the last one is).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ClockSpec {
-    pub main_ms: u64,
-    pub inc_ms: u64,
-    /// 0 for a Fischer clock.
-    pub period_ms: u64,
-    pub periods: u32,
-}
+/// it; a period overrun is used up; the flag falls when the last one is). The records' terms,
+/// so that a record states the clock it was played on as it is.
+pub type ClockSpec = TimeTerms;
 
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ClockError {
@@ -121,28 +115,6 @@ impl ClockSpec {
             period_ms: period * 1000,
             periods: periods as u32,
         })
-    }
-
-    fn byoyomi(&self) -> bool {
-        self.period_ms > 0
-    }
-}
-
-impl std::fmt::Display for ClockSpec {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        TimeTerms::from(*self).fmt(f)
-    }
-}
-
-/// The terms as the records write them.
-impl From<ClockSpec> for TimeTerms {
-    fn from(spec: ClockSpec) -> TimeTerms {
-        TimeTerms {
-            main_ms: spec.main_ms,
-            inc_ms: spec.inc_ms,
-            period_ms: spec.period_ms,
-            periods: spec.periods,
-        }
     }
 }
 

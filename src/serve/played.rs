@@ -269,12 +269,8 @@ mod tests {
     /// The ends the rules do not see and the clocks, in each format's own words.
     #[test]
     fn records_carry_resignations_flags_agreed_scores_and_clocks() {
-        let byoyomi = super::super::clock::ClockSpec::parse("600b30x5")
-            .ok()
-            .map(Into::into);
-        let fischer = super::super::clock::ClockSpec::parse("180+2")
-            .ok()
-            .map(Into::into);
+        let byoyomi = super::super::clock::ClockSpec::parse("600b30x5").ok();
+        let fischer = super::super::clock::ClockSpec::parse("180+2").ok();
         let none = [None, None];
         let mut go = Played::new(Game::Go, None, vec!["E5".into()]).unwrap();
         go.flagged = Some(1);
