@@ -47,7 +47,11 @@ fn a_set_in_hand_loses_the_king_as_a_far_rank_set_loses_its_stuck_types() {
     assert_eq!(qsfen::write(&p), qsfen::write(&q));
     assert_eq!(p.key(), q.key());
     let far = qsfen::read("Q[NS]3k4/9/9/9/9/9/9/9/4K4 b 18Q19q 1").expect("valid");
-    assert!(qsfen::write(&far).starts_with("S3k4/"), "{}", qsfen::write(&far));
+    assert!(
+        qsfen::write(&far).starts_with("S3k4/"),
+        "{}",
+        qsfen::write(&far)
+    );
     let err = qsfen::read("4k4/9/9/9/9/9/9/9/4K4 b Q[K]18Q19q 1").expect_err("a king in hand");
     assert!(err.to_string().contains("king"), "{err}");
 }

@@ -496,3 +496,40 @@ fn a_host_no_browser_would_name_is_refused_at_startup() {
         "{err}"
     );
 }
+
+#[test]
+fn a_connection_over_the_cap_is_answered_503_until_a_place_is_free() {
+    // 64 engine sockets (the session cap raised to 64; 32 from each of two addresses, under the
+    // cap per address) and 64 room sockets (16 from each of four addresses) take all 128
+    // connections with upgraded sockets: none is reading a head, so none can be closed to let
+    // a newcomer in.
+    let server = Server::start(64);
+    let mut held = Vec::new();
+    for a in 6..8u8 {
+        for i in 0..32 {
+            let socket = server.socket_from([127, 0, 0, a], "/ws");
+            held.push(socket.unwrap_or_else(|| panic!("engine socket {i} from .{a} refused")));
+        }
+    }
+    for a in 2..6u8 {
+        for i in 0..16 {
+            let socket = server.socket_from([127, 0, 0, a], "/room?new=othello");
+            held.push(socket.unwrap_or_else(|| panic!("room socket {i} from .{a} refused")));
+        }
+    }
+    let get = format!("GET / HTTP/1.1\r\nHost: {}\r\n\r\n", server.host);
+    assert_eq!(
+        raw(&server, &get).as_deref(),
+        Some("HTTP/1.1 503 Service Unavailable")
+    );
+    // A closed socket gives its place back once its thread sees the end of the stream.
+    drop(held.pop());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        match raw(&server, &get).as_deref() {
+            Some("HTTP/1.1 200 OK") => break,
+            line => assert!(Instant::now() < deadline, "still refused: {line:?}"),
+        }
+        thread::sleep(Duration::from_millis(100));
+    }
+}

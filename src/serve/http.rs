@@ -80,21 +80,60 @@ pub enum Refusal {
 /// Header lines a request may have.
 pub const MAX_HEADERS: usize = 100;
 
-/// Reads the request head byte by byte up to the blank line (so nothing after it is read: only
-/// GET is served, and an upgraded socket's first frame stays in the stream), then parses it with
-/// `httparse`.
-pub fn read_request<R: Read>(r: &mut R) -> Result<Request, RequestError> {
+/// A byte source that can show what it holds without taking it: a socket (`TcpStream::peek`),
+/// or a byte slice in tests.
+pub trait Peek: Read {
+    /// Copies waiting bytes into `buf` without consuming them; waits only if none are waiting.
+    fn peek(&mut self, buf: &mut [u8]) -> io::Result<usize>;
+}
+
+impl Peek for &[u8] {
+    fn peek(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = buf.len().min(self.len());
+        buf[..n].copy_from_slice(&self[..n]);
+        Ok(n)
+    }
+}
+
+/// How many of `more`'s bytes complete a head that so far is `head`: the blank line may begin
+/// in `head` and end in `more`.
+fn head_end(head: &[u8], more: &[u8]) -> Option<usize> {
+    let tail = &head[head.len().saturating_sub(3)..];
+    let mut joined = Vec::with_capacity(tail.len() + more.len());
+    joined.extend_from_slice(tail);
+    joined.extend_from_slice(more);
+    (1..=joined.len()).find_map(|end| {
+        let upto = &joined[..end];
+        (end > tail.len() && (upto.ends_with(b"\r\n\r\n") || upto.ends_with(b"\n\n")))
+            .then(|| end - tail.len())
+    })
+}
+
+/// Reads the request head up to the blank line and not a byte further (only GET is served, and
+/// an upgraded socket's first frame stays in the stream), then parses it with `httparse`. The
+/// waiting bytes are peeked a chunk at a time and the head's part of them taken: two system
+/// calls a chunk, where a read a byte took one a byte.
+pub fn read_request<R: Peek>(r: &mut R) -> Result<Request, RequestError> {
     let mut head = Vec::with_capacity(1024);
-    let mut byte = [0u8; 1];
-    while !head.ends_with(b"\r\n\r\n") && !head.ends_with(b"\n\n") {
+    let mut chunk = [0u8; 4096];
+    loop {
         if head.len() >= MAX_HEAD {
             return Err(RequestError::TooLarge);
         }
-        match r.read(&mut byte) {
+        let room = (MAX_HEAD - head.len()).min(chunk.len());
+        let waiting = match r.peek(&mut chunk[..room]) {
             Ok(0) => return Err(RequestError::Closed),
-            Ok(_) => head.push(byte[0]),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(RequestError::Io(e.to_string())),
+        };
+        let end = head_end(&head, &chunk[..waiting]);
+        let take = end.unwrap_or(waiting);
+        r.read_exact(&mut chunk[..take])
+            .map_err(|e| RequestError::Io(e.to_string()))?;
+        head.extend_from_slice(&chunk[..take]);
+        if end.is_some() {
+            break;
         }
     }
     let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
@@ -267,6 +306,56 @@ mod tests {
 
     fn req(text: &str) -> Request {
         read_request(&mut text.as_bytes()).unwrap()
+    }
+
+    /// A socket that has only `step` bytes waiting at a time.
+    struct Trickle<'a> {
+        data: &'a [u8],
+        step: usize,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.step).min(self.data.len());
+            buf[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    impl Peek for Trickle<'_> {
+        fn peek(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.step).min(self.data.len());
+            buf[..n].copy_from_slice(&self.data[..n]);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn the_head_is_read_to_its_blank_line_and_not_a_byte_further() {
+        for end in ["\r\n\r\n", "\n\n"] {
+            let head = format!("GET /ws HTTP/1.1\r\nHost: a{end}");
+            let sent = format!("{head}\x01\x05frame");
+            // Every chunking, the blank line split across chunks included.
+            for step in 1..=sent.len() {
+                let mut socket = Trickle {
+                    data: sent.as_bytes(),
+                    step,
+                };
+                let r = read_request(&mut socket).unwrap();
+                assert_eq!((r.path.as_str(), r.header("host")), ("/ws", Some("a")));
+                assert_eq!(socket.data, &sent.as_bytes()[head.len()..], "step {step}");
+            }
+        }
+        // A head of exactly MAX_HEAD bytes is read; one byte more is refused.
+        let filler = |n: usize| format!("GET / HTTP/1.1\r\nX: {}\r\n\r\n", "a".repeat(n));
+        let exact = filler(MAX_HEAD - filler(0).len());
+        assert!(read_request(&mut exact.as_bytes()).is_ok());
+        let over = filler(MAX_HEAD + 1 - filler(0).len());
+        assert_eq!(
+            read_request(&mut over.as_bytes()).unwrap_err(),
+            RequestError::TooLarge
+        );
     }
 
     #[test]

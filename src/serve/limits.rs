@@ -158,8 +158,9 @@ struct DeadlineReader<'a> {
     deadline: Instant,
 }
 
-impl Read for DeadlineReader<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+impl DeadlineReader<'_> {
+    /// Sets the socket's timeout to the time left, or fails once none is.
+    fn arm(&self) -> io::Result<()> {
         let left = self.deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
             return Err(io::Error::new(
@@ -167,8 +168,21 @@ impl Read for DeadlineReader<'_> {
                 "the request head took too long",
             ));
         }
-        self.stream.set_read_timeout(Some(left))?;
+        self.stream.set_read_timeout(Some(left))
+    }
+}
+
+impl Read for DeadlineReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.arm()?;
         (&mut &*self.stream).read(buf)
+    }
+}
+
+impl http::Peek for DeadlineReader<'_> {
+    fn peek(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.arm()?;
+        self.stream.peek(buf)
     }
 }
 
