@@ -103,3 +103,36 @@ fn the_list_is_paged() {
     assert!(second.contains(&ids[0]) && second.contains(&ids[1]) && !second.contains(&ids[2]));
     assert!(second.contains("/games?page=1\">newer") && !second.contains("older"));
 }
+
+/// An engine page's Go game over by passes is archived with the judgement's dead stones off the
+/// board, as the page shows its score, not with every stone alive.
+#[test]
+fn an_engine_go_game_is_archived_with_its_dead_stones_off() {
+    // Black's wall on column E owns A–E, white's on F owns F–J, and a lone white stone sits at
+    // B5 in black's side: alive, white wins by 35 (komi 7); off as dead, black wins by 1.
+    let rows =
+        "....XO.../....XO.../....XO.../....XO.../.O..XO.../....XO.../....XO.../....XO.../....XO...";
+    let server = Server::start(2);
+    let mut ws = server.socket("/ws", &server.origin()).unwrap();
+    ws.send(&format!(
+        "setoption name USI_Variant value go\nusinewgame\nposition sfen 9 {rows} b moves pass pass\nscore\nisready"
+    ));
+    let lines = ws.until(|l| l == "readyok");
+    let id = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("info string game "))
+        .expect("the game's id")
+        .to_string();
+    let shown = lines
+        .iter()
+        .find(|l| l.starts_with("score "))
+        .expect("the page's score");
+    assert!(shown.starts_with("score B+"), "{lines:?}");
+    let (_, page) = split(server.get("/games", ""));
+    assert!(page.contains("black wins by area score"), "{page}");
+    let (_, sgf) = split(server.get(&format!("/record/{id}"), ""));
+    let lead = shown.split_whitespace().nth(1).unwrap();
+    assert!(sgf.contains(&format!("RE[{lead}]")), "{sgf}\n{shown}");
+    let status = server.status();
+    assert_eq!(status["go_judgements"], 1, "judged once: {status}");
+}

@@ -88,14 +88,34 @@ pub fn ending(score_line: &str) -> Ending {
 pub fn judge(variant: Game, start: StartSpec, moves: Vec<String>) -> Option<Vec<String>> {
     JUDGEMENTS.fetch_add(1, Ordering::SeqCst);
     let mut played = Played::new(variant, Some(start), moves).ok()?;
-    let lines = played.score_report()?;
-    Some(
-        lines
-            .iter()
-            .filter_map(|l| l.strip_prefix("dead "))
-            .flat_map(|l| l.split_whitespace().skip(1).map(str::to_string))
-            .collect(),
-    )
+    Some(dead_of(&played.score_report()?))
+}
+
+/// The dead stones of a `score` report's `dead b ...` and `dead w ...` lines.
+fn dead_of(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("dead "))
+        .flat_map(|l| l.split_whitespace().skip(1).map(str::to_string))
+        .collect()
+}
+
+/// The end of a game over by passes that no one marks (an engine page's): the judgement's dead
+/// stones taken as agreed, and the verdict of their score, as the page shows it. None for a
+/// game without a scoring phase or not over on the board. It searches, as [`judge`] does.
+pub fn settle(played: &mut Played) -> Option<(GoEndRow, Ending)> {
+    rules(played)?;
+    JUDGEMENTS.fetch_add(1, Ordering::SeqCst);
+    let dead = dead_of(&played.score_report()?);
+    let line = score_line(played, &dead)?;
+    let verdict = ending(&line);
+    let end = GoEndRow {
+        resumed: 0,
+        dead: Some(dead),
+        accepted: [true, true],
+        score: Some(line),
+    };
+    Some((end, verdict))
 }
 
 /// The `scoring` field of a room's state: null in play; else the dead stones (null while the

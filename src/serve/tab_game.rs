@@ -324,10 +324,20 @@ impl<'a> TabGame<'a> {
             return;
         }
         // Only legal games are kept; the session answers an illegal one with its error.
-        let Ok(played) = Played::new(self.variant, parse_start(&start), moves.clone()) else {
+        let Ok(mut played) = Played::new(self.variant, parse_start(&start), moves.clone()) else {
             return;
         };
-        let ending = played.ending();
+        // A Go game over by passes is scored as its page shows it, with the judgement's dead
+        // stones off the board, not with every stone alive.
+        let settled = if played.ending().is_some() {
+            super::go_end::settle(&mut played)
+        } else {
+            None
+        };
+        let ending = match &settled {
+            Some((_, verdict)) => Some(verdict.clone()),
+            None => played.ending(),
+        };
         let saved = if self.stored {
             let same = self
                 .moves
@@ -369,6 +379,10 @@ impl<'a> TabGame<'a> {
                 }
             })
         };
+        let saved = saved.and_then(|()| match &settled {
+            Some((end, _)) => self.store.set_go_end(&self.id, end, None, None),
+            None => Ok(()),
+        });
         match saved {
             Ok(()) => {
                 if !self.stored {
