@@ -1,6 +1,6 @@
 //! QSFEN parsing, validation and canonical writing.
 
-use ryoshi::quantum::{qsfen, Position, Ruleset};
+use ryoshi::quantum::{qsfen, Color, Position, Ruleset};
 
 #[test]
 fn start_position_round_trips() {
@@ -54,6 +54,24 @@ fn a_set_in_hand_loses_the_king_as_a_far_rank_set_loses_its_stuck_types() {
     );
     let err = qsfen::read("4k4/9/9/9/9/9/9/9/4K4 b Q[K]18Q19q 1").expect_err("a king in hand");
     assert!(err.to_string().contains("king"), "{err}");
+}
+
+#[test]
+fn a_piece_of_the_other_origin_on_the_board_is_not_the_king() {
+    // White's king is still uncertain; the black-held Q~ on 5e was white's and was captured.
+    let text = "qqqqqqqq1/1q5q1/qqqqqqqqq/9/4Q~4/9/QQQQQQQQQ/1Q5Q1/QQQQQQQQQ b - 1";
+    let p = qsfen::read(text).expect("valid");
+    // Pieces 20..40 are of white's origin.
+    let foreign: Vec<_> = (20..40)
+        .filter(|&i| p.piece(i).owner == Color::Black)
+        .collect();
+    assert_eq!(foreign.len(), 1);
+    assert_eq!(p.piece(foreign[0]).mask & ryoshi::quantum::types::K, 0);
+    // Still written as a bare Q: no restriction beyond what its place excludes.
+    assert_eq!(qsfen::write(&p), text);
+    let err = qsfen::read("qqqqqqqq1/1q5q1/qqqqqqqqq/9/4K~4/9/QQQQQQQQQ/1Q5Q1/QQQQQQQQQ b - 1")
+        .expect_err("a captured king");
+    assert!(err.to_string().contains("cannot be a king"), "{err}");
 }
 
 #[test]

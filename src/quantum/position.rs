@@ -44,15 +44,22 @@ pub fn origin_of(index: usize) -> Color {
     Color::from_index(index / PIECES_PER_SIDE)
 }
 
-/// What a bare `Q` (no restriction) means for a piece where it stands: in hand it cannot be a
-/// king; promoted it cannot be a gold or king; unpromoted on the far ranks the rank filter applies.
-pub fn loose_mask(p: &Piece) -> Mask {
-    if p.square == HAND {
-        ALL & !K
+/// What a bare `Q` (no restriction) means for a piece where it stands: in hand, or held by the
+/// side that is not its origin, it cannot be a king; promoted it cannot be a gold or king; unpromoted on the far ranks the rank filter applies.
+pub fn loose_mask(p: &Piece, origin: Color) -> Mask {
+    // A piece held by the other side was captured once: it was not the king.
+    let captured = p.square == HAND || p.owner != origin;
+    let place = if p.square == HAND {
+        ALL
     } else if p.promoted {
         ALL & !(G | K)
     } else {
         rank_filter(p.owner, p.square)
+    };
+    if captured {
+        place & !K
+    } else {
+        place
     }
 }
 
@@ -233,7 +240,7 @@ impl Position {
                     continue;
                 }
                 let mut m = masks;
-                m[k] = loose_mask(&p);
+                m[k] = loose_mask(&p, origin);
                 if hall::analyze(&m).map(|t| t.exact(m[k])) == Some(p.mask) {
                     chosen |= 1 << k;
                 }
@@ -241,7 +248,7 @@ impl Position {
             let mut m = masks;
             for (k, mk) in m.iter_mut().enumerate() {
                 if chosen & (1 << k) != 0 {
-                    *mk = loose_mask(&self.pieces[base + k]);
+                    *mk = loose_mask(&self.pieces[base + k], origin);
                 }
             }
             let stable = hall::analyze(&m)

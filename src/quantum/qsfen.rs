@@ -154,6 +154,9 @@ pub enum QsfenError {
     HandCount(u32),
     #[error("a king cannot be in hand")]
     KingInHand,
+    /// A piece of the other origin (`~`) was captured once, so it is not the king.
+    #[error("the piece on {} is of the other origin (~), so it cannot be a king", square_name(*.0))]
+    CapturedKing(Square),
     #[error("origin {} has {pieces} pieces, not {PIECES_PER_SIDE}", .origin.letter())]
     OriginCount { origin: Color, pieces: usize },
     #[error("the move number starts at 1")]
@@ -194,6 +197,12 @@ pub fn read(text: &str) -> Result<Position, QsfenError> {
                     }
                     let sq = (r as u32 * 9 + c) as Square;
                     let mut mask = t.mask.unwrap_or(ALL);
+                    if t.foreign {
+                        mask &= !K;
+                        if mask == 0 {
+                            return Err(QsfenError::CapturedKing(sq));
+                        }
+                    }
                     if t.promoted {
                         mask &= !(G | K);
                         if mask == 0 {
