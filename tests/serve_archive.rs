@@ -53,6 +53,7 @@ fn games_are_listed_newest_first_with_their_records() {
     assert!(page.contains(&format!("/go?review={go_id}")), "{page}");
     assert!(page.contains(" wins by area score"), "{page}");
     assert!(page.contains("<td>3</td>"), "three moves:\n{page}");
+    assert!(page.contains("<td>untimed</td>"), "{page}");
 
     let (head, sgf) = split(server.get(&format!("/record/{go_id}"), ""));
     assert!(

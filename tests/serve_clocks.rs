@@ -119,6 +119,10 @@ fn think_time_is_charged_and_the_increment_added() {
         "white has {white} ms after thinking 400 ms with a 5 s increment"
     );
     assert!((59_000..=60_000).contains(&left(&s, 0)), "{s}");
+    // The archive lists the room with its time control.
+    let games = server.get("/games", "");
+    assert!(games.contains("<th>clock</th>"), "{games}");
+    assert!(games.contains("<td>60+5</td>"), "{games}");
 
     // Byoyomi: one period of 1 s overrun is used up, the next is kept.
     let (mut a, id, _, invite) = new_room(&server, "new=othello&clock=0b1x3");

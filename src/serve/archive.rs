@@ -86,10 +86,11 @@ fn row(out: &mut String, g: &Summary) {
     };
     let _ = writeln!(
         out,
-        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
          <td>{} · <a href=\"/record/{}\">record</a></td></tr>",
         esc(&g.game),
         esc(&sides),
+        esc(g.clock.as_deref().unwrap_or("untimed")),
         esc(&result),
         date(g.created),
         g.plies,
@@ -120,8 +121,8 @@ pub fn list(store: &Store, page: Option<String>) -> Answer {
         "<p>{total} game(s), newest first: running and finished, in rooms and against the engine.</p>"
     );
     out.push_str(
-        "<table class=\"archive\">\n<thead><tr><th>game</th><th>sides</th><th>result</th>\
-         <th>date</th><th>moves</th><th></th></tr></thead>\n<tbody>\n",
+        "<table class=\"archive\">\n<thead><tr><th>game</th><th>sides</th><th>clock</th>\
+         <th>result</th><th>date</th><th>moves</th><th></th></tr></thead>\n<tbody>\n",
     );
     for g in &games {
         row(&mut out, g);

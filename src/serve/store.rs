@@ -165,6 +165,8 @@ pub struct Summary {
     pub created: i64,
     pub updated: i64,
     pub plies: i64,
+    /// A timed room's time control, as its `clock=` gave it (`600+10`); None: untimed.
+    pub clock: Option<String>,
 }
 
 /// How a game ended, for the archive: `white wins` / `draw`, and why.
@@ -553,7 +555,7 @@ impl Store {
         let conn = self.conn.lock();
         let total: i64 = conn.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
         let mut query = conn.prepare(
-            "SELECT id, kind, game, result, reason, created, updated, plies, name0, name1
+            "SELECT id, kind, game, result, reason, created, updated, plies, name0, name1, clock
              FROM games ORDER BY created DESC, rowid DESC LIMIT ?1 OFFSET ?2",
         )?;
         let rows = query
@@ -568,6 +570,7 @@ impl Store {
                     updated: r.get(6)?,
                     plies: r.get(7)?,
                     names: [r.get(8)?, r.get(9)?],
+                    clock: r.get(10)?,
                 })
             })?
             .collect::<Result<_, _>>()?;
