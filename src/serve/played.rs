@@ -102,29 +102,38 @@ impl Played {
     /// How the game ended (the rules' own verdict and reason, the referee's too), or None.
     pub fn ending(&self) -> Option<Ending> {
         let names = self.variant.players();
-        if let Some(seat) = self.resigned {
-            return Some(Ending {
-                result: format!("{} wins", names[1 - seat.min(1)]),
-                reason: "resignation".into(),
-            });
-        }
-        if let Some(seat) = self.flagged {
-            // protocol/match.md's reason for a fallen flag.
-            return Some(Ending {
-                result: format!("{} wins", names[1 - seat.min(1)]),
-                reason: crate::games::rules::Reason::TimeForfeit.to_string(),
-            });
-        }
-        let end = self.game.view(&self.options).game_end()?;
+        let end = match self.end_off_the_board() {
+            Some(end) => end,
+            None => self.game.view(&self.options).game_end()?,
+        };
+        // A resignation is `resignation` in the archive (match.md's `resign` is the runner's).
+        let reason = match end.reason {
+            Reason::Resign => "resignation".to_string(),
+            other => other.to_string(),
+        };
         Some(match end.verdict {
             Verdict::Win(side) => Ending {
                 result: format!("{} wins", names[side.index()]),
-                reason: end.reason.to_string(),
+                reason,
             },
             Verdict::Draw => Ending {
                 result: "draw".into(),
-                reason: end.reason.to_string(),
+                reason,
             },
+        })
+    }
+
+    /// The end the rules do not see: a resignation, or a fallen flag (the opponent wins).
+    fn end_off_the_board(&self) -> Option<GameEnd> {
+        let (seat, reason) = match (self.resigned, self.flagged) {
+            (Some(seat), _) => (seat, Reason::Resign),
+            (None, Some(seat)) => (seat, Reason::TimeForfeit),
+            (None, None) => return None,
+        };
+        let winner = if seat == 0 { Side::Second } else { Side::First };
+        Some(GameEnd {
+            verdict: Verdict::Win(winner),
+            reason,
         })
     }
 
@@ -176,23 +185,9 @@ impl Played {
     ) -> Result<String, SessionError> {
         let mut game = new_variant(self.variant);
         game.set_position(&self.start, &self.moves, &self.options)?;
-        let winner = |seat: usize| Verdict::Win(if seat == 0 { Side::Second } else { Side::First });
-        let end = match (self.resigned, self.flagged, agreed) {
-            (Some(seat), _, _) => Some((
-                GameEnd {
-                    verdict: winner(seat),
-                    reason: Reason::Resign,
-                },
-                None,
-            )),
-            (_, Some(seat), _) => Some((
-                GameEnd {
-                    verdict: winner(seat),
-                    reason: Reason::TimeForfeit,
-                },
-                None,
-            )),
-            (_, _, Some(lead)) => {
+        let end = match (self.end_off_the_board(), agreed) {
+            (Some(end), _) => Some((end, None)),
+            (None, Some(lead)) => {
                 let verdict = match lead.partial_cmp(&0.0) {
                     Some(std::cmp::Ordering::Greater) => Verdict::Win(Side::First),
                     Some(std::cmp::Ordering::Less) => Verdict::Win(Side::Second),
