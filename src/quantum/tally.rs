@@ -4,7 +4,7 @@
 
 use super::material::VALUES;
 use super::position::{origin_of, Piece, HAND};
-use super::types::{is_king_candidate, PIECES, SQUARES};
+use super::types::{is_king_candidate, Mask, PIECES, SQUARES};
 
 /// Per side: the material of the pieces it owns (on the board or in hand, by the engine's
 /// value tables), and per origin side its king candidates and the board squares they stand on.
@@ -43,6 +43,20 @@ impl Tally {
             let origin = origin_of(i).index();
             self.king_candidates[origin] += 1;
             self.king_squares[origin] |= board_bit(p);
+        }
+    }
+
+    /// Counts piece `i` (now `p`) as narrowed to the candidates `mask`, where it stands: the
+    /// same as removing it and adding it back, without the squares, which stay.
+    #[inline]
+    pub fn narrow(&mut self, i: usize, p: &Piece, mask: Mask) {
+        debug_assert_eq!(mask & !p.mask, 0, "a set only narrows");
+        let new = Piece { mask, ..*p };
+        self.material[p.owner.index()] += VALUES.of_piece(&new) - VALUES.of_piece(p);
+        if is_king_candidate(p.mask) && !is_king_candidate(mask) {
+            let origin = origin_of(i).index();
+            self.king_candidates[origin] -= 1;
+            self.king_squares[origin] &= !board_bit(p);
         }
     }
 
