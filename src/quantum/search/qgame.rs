@@ -146,8 +146,12 @@ impl SearchGame for QGame {
 
     /// Captures, less those that give a more valuable piece for a defended lesser one.
     fn quiescence_moves(&self, out: &mut Vec<Action>) {
-        self.pos.generate_captures(&self.rules, out);
-        let (defended, _) = self.reach()[self.pos.side_to_move().opponent().index()];
+        let us = self.pos.side_to_move();
+        let reach = self.reach();
+        // A capture lands on a square the side reaches: the reach is at hand (the stand-pat
+        // evaluation computed it), and it spares the generator most pieces and rays.
+        self.pos.generate_captures_onto(reach[us.index()].0, out);
+        let (defended, _) = reach[us.opponent().index()];
         out.retain(|&mv| {
             let Action::Move { from, to, .. } = mv else {
                 return false;
