@@ -323,6 +323,12 @@ const CAT_BS: usize = 5;
 const CAT_L: usize = 6;
 const CAT_N: usize = 7;
 
+/// The `REACH_CAT` byte of a piece on the board; 0 in hand, where it reaches nothing.
+#[inline]
+pub(crate) fn reach_category(p: &Piece) -> u8 {
+    REACH_CAT[p.promoted as usize][p.mask as usize] & ((p.square != HAND) as u8).wrapping_neg()
+}
+
 /// Bit `d` of `x`, as 0 or 1.
 const fn bit(x: u8, d: usize) -> u8 {
     (x >> d) & 1
@@ -761,13 +767,8 @@ impl Position {
     // step it is.
     #[allow(clippy::neg_multiply)]
     pub fn board_reach_both(&self) -> [(u128, u32); 2] {
-        // Byte `sq` holds the `REACH_CAT` flags of the piece on `sq`. Branch-free: pieces in
-        // hand all land on byte HAND (81), which the board masks drop.
-        let mut bytes = [0u8; 128];
-        for p in self.pieces.iter() {
-            bytes[p.square as usize & 127] = REACH_CAT[p.promoted as usize][p.mask as usize];
-        }
-        let planes = byte_planes(&bytes);
+        // Byte `sq` of the tally holds the `REACH_CAT` flags of the piece on `sq`.
+        let planes = byte_planes(&self.tally.categories);
         let own = self.tally.occupied;
         let empty = BOARD & !(own[0] | own[1]);
         let mut out = [(0u128, 0u32); 2];
