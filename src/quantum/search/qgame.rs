@@ -119,6 +119,7 @@ impl SearchGame for QGame {
         matches!(mv, Action::Move { from, .. } if on_line(offset(from)))
     }
 
+    #[inline(always)]
     fn order_hint(&self, mv: Action) -> i32 {
         match mv {
             Action::Move { from, to, promote } => {
@@ -140,6 +141,7 @@ impl SearchGame for QGame {
         }
     }
 
+    #[inline]
     fn is_tactical(&self, mv: Action) -> bool {
         matches!(mv, Action::Move { to, .. } if self.pos.piece_at(to).is_some())
     }
@@ -185,6 +187,7 @@ impl SearchGame for QGame {
         }
     }
 
+    #[inline]
     fn code(mv: Action) -> u32 {
         match mv {
             Action::Move { from, to, promote } => {
@@ -196,6 +199,7 @@ impl SearchGame for QGame {
 
     const HISTORY_SIZE: usize = 81 * 81 * 2 + 40 * 81;
 
+    #[inline]
     fn history_index(mv: Action) -> usize {
         match mv {
             Action::Move { from, to, promote } => {
