@@ -1,6 +1,6 @@
-//! [`Tally`]: the sums and sets the evaluation and the move generator read, kept up to date
-//! piece by piece as [`Position`](super::Position) changes, so that a node does not walk its 40
-//! pieces for them.
+//! [`Tally`]: the sums and sets the evaluation, the reach and the move generator read, kept up
+//! to date piece by piece as [`Position`](super::Position) changes, so that a node does not walk
+//! its 40 pieces for them.
 
 use super::material::VALUES;
 use super::movegen::reach_category;
