@@ -539,9 +539,8 @@ impl Position {
         if self.winner.is_some() {
             return;
         }
-        let side = self.side.index();
-        let prey = self.tally.occupied[1 - side] & targets;
-        let mut movers = self.tally.on_board[side];
+        let prey = self.tally.occupied[self.side.opponent().index()] & targets;
+        let mut movers = self.tally.on_board[self.side.index()];
         while movers != 0 {
             let i = movers.trailing_zeros() as usize;
             movers &= movers - 1;

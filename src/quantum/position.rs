@@ -289,7 +289,8 @@ impl Position {
 
     /// [`Position::set_piece`] for a piece whose candidate set narrows to `mask` where it
     /// stands: Hall's pass changes many sets at once (a piece proved the rook takes R from the
-    /// other nineteen), and only the key, the material and the king candidates follow a set.
+    /// other nineteen), and only the key, the material, the king candidates and the movement
+    /// category follow a set.
     #[inline]
     fn narrow_piece(&mut self, i: usize, mask: Mask) {
         let old = self.pieces[i];
