@@ -84,6 +84,33 @@ fn nearest(blockers: u128, abs: usize) -> Square {
     }
 }
 
+/// `NEAR[sq]`: every square a piece on `sq` may move to: its eight rays and either side's
+/// knight jumps. A piece none of whose targets lies in it has no capture to look for.
+static NEAR: [u128; SQUARES] = near_table();
+
+const fn near_table() -> [u128; SQUARES] {
+    let (ray, knight) = (ray_table(), knight_table());
+    let mut t = [0u128; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let mut d = 0;
+        while d < DIRS {
+            t[sq] |= ray[d][sq];
+            d += 1;
+        }
+        let mut k = 0;
+        while k < 4 {
+            let to = knight[k / 2][sq][k % 2];
+            if to != OFF {
+                t[sq] |= 1u128 << to;
+            }
+            k += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
 /// `KNIGHT[side][sq]`: the two knight targets (OFF when off the board).
 static KNIGHT: [[[u8; 2]; SQUARES]; 2] = knight_table();
 
@@ -296,6 +323,12 @@ const CAT_BS: usize = 5;
 const CAT_L: usize = 6;
 const CAT_N: usize = 7;
 
+/// The `REACH_CAT` byte of a piece on the board; 0 in hand, where it reaches nothing.
+#[inline]
+pub(crate) fn reach_category(p: &Piece) -> u8 {
+    REACH_CAT[p.promoted as usize][p.mask as usize] & ((p.square != HAND) as u8).wrapping_neg()
+}
+
 /// Bit `d` of `x`, as 0 or 1.
 const fn bit(x: u8, d: usize) -> u8 {
     (x >> d) & 1
@@ -436,8 +469,6 @@ pub fn certain_pawn_files(pos: &Position, side: Color) -> u16 {
 
 /// Receives generated actions; `count_only` sinks never look at them.
 pub(crate) trait Sink {
-    /// Takes only captures: the generator then emits no move to an empty square and no drop.
-    const CAPTURES_ONLY: bool = false;
     fn push(&mut self, action: Action);
 }
 
@@ -449,23 +480,6 @@ impl Sink for Vec<Action> {
 }
 
 pub(crate) struct Counter(pub u64);
-
-/// Keeps only board moves onto an occupied (hence enemy) square.
-struct Captures<'a> {
-    pos: &'a Position,
-    out: &'a mut Vec<Action>,
-}
-
-impl Sink for Captures<'_> {
-    const CAPTURES_ONLY: bool = true;
-    #[inline]
-    fn push(&mut self, action: Action) {
-        debug_assert!(
-            matches!(action, Action::Move { to, .. } if self.pos.board[to as usize] != u8::MAX)
-        );
-        self.out.push(action);
-    }
-}
 
 impl Sink for Counter {
     #[inline]
@@ -512,9 +526,29 @@ impl Position {
     }
 
     /// Appends the legal captures only (board moves onto an enemy piece), e.g. for a
-    /// quiescence search.
-    pub fn generate_captures(&self, rules: &Ruleset, out: &mut Vec<Action>) {
-        self.generate_into(rules, &mut Captures { pos: self, out });
+    /// quiescence search. The rules restrict drops only, so captures do not read them.
+    pub fn generate_captures(&self, _rules: &Ruleset, out: &mut Vec<Action>) {
+        self.generate_captures_onto(BOARD, out);
+    }
+
+    /// [`Position::generate_captures`] when the captures can only land on `targets` (a
+    /// superset of them, such as the squares the side's pieces reach): pieces and rays that
+    /// hold none of the targeted enemy pieces are passed over without a look. The same captures
+    /// in the same order: piece index order, then each piece's directions, then its jumps.
+    pub fn generate_captures_onto(&self, targets: u128, out: &mut Vec<Action>) {
+        if self.winner.is_some() {
+            return;
+        }
+        let prey = self.tally.occupied[self.side.opponent().index()] & targets;
+        let mut movers = self.tally.on_board[self.side.index()];
+        while movers != 0 {
+            let i = movers.trailing_zeros() as usize;
+            movers &= movers - 1;
+            let p = self.pieces[i];
+            if NEAR[p.square as usize] & prey != 0 {
+                self.captures_of(p, prey, out);
+            }
+        }
     }
 
     /// The number of legal actions (what [`Position::generate`] would append).
@@ -578,10 +612,6 @@ impl Position {
             let i = movers.trailing_zeros() as usize;
             movers &= movers - 1;
             let p = self.pieces[i];
-            if T::CAPTURES_ONLY {
-                self.captures_of(p, out);
-                continue;
-            }
             let from = p.square;
             let mv = MOVEMENT[p.promoted as usize][p.mask as usize];
             let reach = mv.steps | mv.slides;
@@ -623,20 +653,18 @@ impl Position {
                 }
             }
         }
-        if !T::CAPTURES_ONLY {
-            self.generate_drops(rules, out);
-        }
+        self.generate_drops(rules, out);
     }
 
-    /// The captures of the side to move's piece `p` on the board, in the order of the walk in
-    /// [`Position::generate_into`] (direction by direction, then the knight's jumps): per
-    /// direction the first occupied square, found from the ray's bits instead of walking it.
+    /// The captures of the side to move's piece `p` on the board onto `prey` (enemy pieces), in
+    /// the order of the walk in [`Position::generate_into`] (direction by direction, then the
+    /// knight's jumps): per direction the first occupied square, found from the ray's bits
+    /// instead of walking it.
     #[inline(always)]
-    fn captures_of<T: Sink>(&self, p: Piece, out: &mut T) {
+    fn captures_of(&self, p: Piece, prey: u128, out: &mut Vec<Action>) {
         let side = self.side;
         let rot = side.index() * 4;
-        let enemy = self.tally.occupied[side.opponent().index()];
-        let occupied = enemy | self.tally.occupied[side.index()];
+        let occupied = self.tally.occupied[0] | self.tally.occupied[1];
         let from = p.square as usize;
         let mv = MOVEMENT[p.promoted as usize][p.mask as usize];
         let mut dirs = mv.steps | mv.slides;
@@ -646,17 +674,17 @@ impl Position {
             let abs = (dir + rot) & 7;
             let next = NEXT[from][abs];
             let to = if mv.slides & (1 << dir) != 0 {
-                let blockers = RAY[abs][from] & occupied;
-                if blockers == 0 {
+                let ray = RAY[abs][from];
+                if ray & prey == 0 {
                     continue;
                 }
-                nearest(blockers, abs)
+                nearest(ray & occupied, abs)
             } else if next != OFF {
                 next
             } else {
                 continue;
             };
-            if enemy & (1u128 << to) == 0 {
+            if prey & (1u128 << to) == 0 {
                 continue;
             }
             let d = if to == next {
@@ -668,7 +696,7 @@ impl Position {
         }
         if mv.knight {
             for &to in &KNIGHT[side.index()][from] {
-                if to != OFF && enemy & (1u128 << to) != 0 {
+                if to != OFF && prey & (1u128 << to) != 0 {
                     emit(side, p, to, Displacement::KnightJump, out);
                 }
             }
@@ -738,13 +766,8 @@ impl Position {
     // step it is.
     #[allow(clippy::neg_multiply)]
     pub fn board_reach_both(&self) -> [(u128, u32); 2] {
-        // Byte `sq` holds the `REACH_CAT` flags of the piece on `sq`. Branch-free: pieces in
-        // hand all land on byte HAND (81), which the board masks drop.
-        let mut bytes = [0u8; 128];
-        for p in self.pieces.iter() {
-            bytes[p.square as usize & 127] = REACH_CAT[p.promoted as usize][p.mask as usize];
-        }
-        let planes = byte_planes(&bytes);
+        // Byte `sq` of the tally holds the `REACH_CAT` flags of the piece on `sq`.
+        let planes = byte_planes(&self.tally.categories);
         let own = self.tally.occupied;
         let empty = BOARD & !(own[0] | own[1]);
         let mut out = [(0u128, 0u32); 2];
@@ -945,8 +968,9 @@ mod fill_tests {
         }
     }
 
-    /// The captures found from the rays' bits against the full walk's moves onto occupied
-    /// squares, in the same order, on crowded to sparse positions of any masks and owners.
+    /// The captures found from the rays' bits, over the whole board and over the side's reach
+    /// only, against the full walk's moves onto occupied squares, in the same order, on crowded
+    /// to sparse positions of any masks and owners.
     #[test]
     fn captures_by_rays_agree_with_the_walk_on_scrambled_positions() {
         let rules = Ruleset::default();
@@ -966,6 +990,11 @@ mod fill_tests {
             pos.generate_captures(&rules, &mut captures);
             assert_eq!(captures, all);
             found += captures.len();
+            // Narrowed to the side's reach, as quiescence asks: the same list.
+            let reach = pos.board_reach(pos.side_to_move()).0;
+            let mut onto = Vec::new();
+            pos.generate_captures_onto(reach, &mut onto);
+            assert_eq!(onto, all);
         }
         assert!(found > 50_000, "{found}");
     }

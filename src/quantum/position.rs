@@ -294,6 +294,23 @@ impl Position {
         self.pieces[i] = new;
     }
 
+    /// [`Position::set_piece`] for a piece whose candidate set narrows to `mask` where it
+    /// stands: Hall's pass changes many sets at once (a piece proved the rook takes R from the
+    /// other nineteen), and only the key, the material, the king candidates and the movement
+    /// category follow a set.
+    #[inline]
+    fn narrow_piece(&mut self, i: usize, mask: Mask) {
+        let old = self.pieces[i];
+        let new = Piece { mask, ..old };
+        let origin = origin_of(i);
+        self.key = self
+            .key
+            .wrapping_sub(zobrist::piece(&old, origin))
+            .wrapping_add(zobrist::piece(&new, origin));
+        self.tally.narrow(i, &old, mask);
+        self.pieces[i].mask = mask;
+    }
+
     /// Re-projects one origin side; false (nothing changed) when it became infeasible.
     #[inline]
     fn reproject(&mut self, origin: Color) -> bool {
@@ -306,9 +323,7 @@ impl Position {
             let base = origin.index() * PIECES_PER_SIDE;
             for k in 0..PIECES_PER_SIDE {
                 if exact[k] != masks[k] {
-                    let mut p = self.pieces[base + k];
-                    p.mask = exact[k];
-                    self.set_piece(base + k, p);
+                    self.narrow_piece(base + k, exact[k]);
                 }
             }
         }
@@ -347,14 +362,14 @@ impl Position {
         match action {
             Action::Move { from, to, promote } => {
                 let i = self.board[from as usize] as usize;
-                let mut p = self.pieces[i];
+                let mask = self.pieces[i].mask;
                 // The masks were exact before the action: if it narrows none of them, they
                 // still are, and Hall's pass would change nothing.
-                let narrowed = p.mask & restriction != p.mask;
-                p.mask &= restriction;
-                self.set_piece(i, p);
-                if narrowed && !self.reproject(origin_of(i)) {
-                    return false;
+                if mask & restriction != mask {
+                    self.narrow_piece(i, mask & restriction);
+                    if !self.reproject(origin_of(i)) {
+                        return false;
+                    }
                 }
                 let victim = self.board[to as usize];
                 if victim != EMPTY {

@@ -695,6 +695,9 @@ impl<G: SearchGame> Searcher<G> {
         found
     }
 
+    // Called for every generated move, most of which are never searched: inlined into the
+    // scoring loop, the game's hint and tests fuse with it.
+    #[inline(always)]
     fn order_score(&self, pos: &G, mv: G::Move, tt_code: u32, ply: u32) -> i64 {
         let code = G::code(mv);
         if code == tt_code {

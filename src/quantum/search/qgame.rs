@@ -119,6 +119,7 @@ impl SearchGame for QGame {
         matches!(mv, Action::Move { from, .. } if on_line(offset(from)))
     }
 
+    #[inline(always)]
     fn order_hint(&self, mv: Action) -> i32 {
         match mv {
             Action::Move { from, to, promote } => {
@@ -140,14 +141,19 @@ impl SearchGame for QGame {
         }
     }
 
+    #[inline]
     fn is_tactical(&self, mv: Action) -> bool {
         matches!(mv, Action::Move { to, .. } if self.pos.piece_at(to).is_some())
     }
 
     /// Captures, less those that give a more valuable piece for a defended lesser one.
     fn quiescence_moves(&self, out: &mut Vec<Action>) {
-        self.pos.generate_captures(&self.rules, out);
-        let (defended, _) = self.reach()[self.pos.side_to_move().opponent().index()];
+        let us = self.pos.side_to_move();
+        let reach = self.reach();
+        // A capture lands on a square the side reaches: the reach is at hand (the stand-pat
+        // evaluation computed it), and it spares the generator most pieces and rays.
+        self.pos.generate_captures_onto(reach[us.index()].0, out);
+        let (defended, _) = reach[us.opponent().index()];
         out.retain(|&mv| {
             let Action::Move { from, to, .. } = mv else {
                 return false;
@@ -181,6 +187,7 @@ impl SearchGame for QGame {
         }
     }
 
+    #[inline]
     fn code(mv: Action) -> u32 {
         match mv {
             Action::Move { from, to, promote } => {
@@ -192,6 +199,7 @@ impl SearchGame for QGame {
 
     const HISTORY_SIZE: usize = 81 * 81 * 2 + 40 * 81;
 
+    #[inline]
     fn history_index(mv: Action) -> usize {
         match mv {
             Action::Move { from, to, promote } => {
