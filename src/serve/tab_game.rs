@@ -30,7 +30,7 @@
 
 use super::names::{self, NameError, Names};
 use super::played::{parse_start, Played};
-use super::store::{Point, Store, StoreError, StoredGame};
+use super::store::{Ending, GoEndRow, Point, Store, StoreError, StoredGame};
 use super::tab::Socket;
 use crate::protocol::{parse_line, Command};
 use crate::registry::Game;
@@ -327,17 +327,7 @@ impl<'a> TabGame<'a> {
         let Ok(mut played) = Played::new(self.variant, parse_start(&start), moves.clone()) else {
             return;
         };
-        // A Go game over by passes is scored as its page shows it, with the judgement's dead
-        // stones off the board, not with every stone alive.
-        let settled = if played.ending().is_some() {
-            super::go_end::settle(&mut played)
-        } else {
-            None
-        };
-        let ending = match &settled {
-            Some((_, verdict)) => Some(verdict.clone()),
-            None => played.ending(),
-        };
+        let (ending, settled) = ending_of(&mut played);
         let saved = if self.stored {
             let same = self
                 .moves
@@ -380,7 +370,7 @@ impl<'a> TabGame<'a> {
             })
         };
         let saved = saved.and_then(|()| match &settled {
-            Some((end, _)) => self.store.set_go_end(&self.id, end, None, None),
+            Some(end) => self.store.set_go_end(&self.id, end, None, None),
             None => Ok(()),
         });
         match saved {
@@ -394,6 +384,19 @@ impl<'a> TabGame<'a> {
             }
             Err(e) => self.socket.error(&format!("the game is not saved: {e}")),
         }
+    }
+}
+
+/// How the game ended, if it did; a Go game over by passes is scored as its page shows it,
+/// with the judgement's dead stones off the board (kept as its agreed end), not with every
+/// stone alive.
+fn ending_of(played: &mut Played) -> (Option<Ending>, Option<GoEndRow>) {
+    if played.ending().is_none() {
+        return (None, None);
+    }
+    match super::go_end::settle(played) {
+        Some((end, verdict)) => (Some(verdict), Some(end)),
+        None => (played.ending(), None),
     }
 }
 
