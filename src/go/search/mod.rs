@@ -5,6 +5,11 @@ use crate::go::board::{Board, EMPTY};
 
 pub mod bench;
 pub mod fast;
+pub mod features;
+#[cfg(test)]
+mod features_reference;
+#[rustfmt::skip]
+pub mod gammas;
 pub mod mcts;
 pub mod patterns;
 pub mod player;
