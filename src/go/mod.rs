@@ -19,8 +19,8 @@ pub mod record;
 pub mod rules;
 pub mod score;
 pub mod search;
-pub mod tune;
 pub(crate) mod session;
+pub mod tune;
 pub mod unconditional;
 pub mod unconditional_reference;
 

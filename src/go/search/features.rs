@@ -246,9 +246,7 @@ pub fn gamma_of_move(board: &mut FastBoard, p: u16) -> f32 {
     let mut g = match f.pattern {
         // The table by the board's own key skips the two lookups of `relative` and
         // `canonical`.
-        Some(_) => {
-            pattern_gammas()[board.to_move.index()][board.pattern_key(p as usize) as usize]
-        }
+        Some(_) => pattern_gammas()[board.to_move.index()][board.pattern_key(p as usize) as usize],
         None => 1.0,
     };
     for (group, &level) in f.levels.iter().enumerate() {
@@ -279,7 +277,11 @@ mod tests {
         let mut classes: Vec<u16> = (0..=u16::MAX).map(canonical).collect();
         classes.sort_unstable();
         classes.dedup();
-        assert!(classes.len() > 8192 && classes.len() < 9000, "{}", classes.len());
+        assert!(
+            classes.len() > 8192 && classes.len() < 9000,
+            "{}",
+            classes.len()
+        );
     }
 
     #[test]

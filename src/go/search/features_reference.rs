@@ -4,8 +4,8 @@
 //! seeded random positions.
 
 use super::features::{
-    distance_level, Features, ATARI, CAPTURE, DIST_LAST, DIST_LAST2, EXTENSION, GROUPS, LINE,
-    NONE, PASS_MOVE, SELF_ATARI,
+    distance_level, Features, ATARI, CAPTURE, DIST_LAST, DIST_LAST2, EXTENSION, GROUPS, LINE, NONE,
+    PASS_MOVE, SELF_ATARI,
 };
 use crate::go::board::{Board, Color, EMPTY};
 
@@ -74,7 +74,9 @@ pub fn of_move(s: &Situation, mv: Option<usize>) -> Features {
         };
     }
     let ataris = opponents.iter().any(|(stones, libs)| {
-        libs.len() == 2 && after.get(stones[0]) == them.cell() && after.block(stones[0]).1.len() == 1
+        libs.len() == 2
+            && after.get(stones[0]) == them.cell()
+            && after.block(stones[0]).1.len() == 1
     });
     if ataris {
         levels[ATARI] = u8::from(s.ko.is_some());
@@ -101,7 +103,7 @@ pub fn of_move(s: &Situation, mv: Option<usize>) -> Features {
     let near = board.points().any(|q| {
         let (r, c) = board.row_col(q);
         let d = r.abs_diff(row) + c.abs_diff(col);
-        d >= 1 && d <= 2 && board.get(q) != EMPTY
+        (1..=2).contains(&d) && board.get(q) != EMPTY
     });
     levels[LINE] = (2 * line + usize::from(near)) as u8;
     Features {
@@ -119,7 +121,10 @@ fn pattern(board: &Board, p: usize, me: Color) -> u16 {
     let mut grid = [[0u16; 3]; 3];
     for (dr, line) in grid.iter_mut().enumerate() {
         for (dc, cell) in line.iter_mut().enumerate() {
-            let (r, c) = (row as isize + dr as isize - 1, col as isize + dc as isize - 1);
+            let (r, c) = (
+                row as isize + dr as isize - 1,
+                col as isize + dc as isize - 1,
+            );
             *cell = if r < 0 || c < 0 || r >= size || c >= size {
                 3
             } else {

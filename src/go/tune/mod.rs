@@ -107,7 +107,10 @@ fn game_competitions(
                 .next()
                 .and_then(|w| w.parse().ok())
                 .ok_or("no board size")?;
-            (Position::empty(size).map_err(|e| e.to_string())?, &words[1..])
+            (
+                Position::empty(size).map_err(|e| e.to_string())?,
+                &words[1..],
+            )
         }
         _ => return Err(format!("not a Go opening: {opening}")),
     };
@@ -217,7 +220,11 @@ pub fn run_cli(args: &Args) -> Result<(), TuneError> {
         eprintln!("round {r}: training log-likelihood {ll:.5}");
     });
     report("fitted", &gammas);
-    let mut command = format!("ryoshi tune go {} --out {}", args.results.join(" "), args.out);
+    let mut command = format!(
+        "ryoshi tune go {} --out {}",
+        args.results.join(" "),
+        args.out
+    );
     for e in &args.engine {
         command += &format!(" --engine {e}");
     }
