@@ -287,3 +287,46 @@ fn source(command: &str, gammas: &[f64], train: &Competitions) -> String {
     let _ = writeln!(s, "];");
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn competitions(line: &str, engines: &[&str]) -> Result<Competitions, String> {
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        let engines: Vec<String> = engines.iter().map(|s| s.to_string()).collect();
+        let mut out = Competitions::new(1 + GROUPS);
+        game_competitions(&value, &engines, &mut out).map(|_| out)
+    }
+
+    #[test]
+    fn the_named_engines_moves_after_the_opening_are_learned_among_the_legal_moves() {
+        // C3 is the opening (black); then white (b) D4, black (a) B2, white (b) passes.
+        let line = r#"{"opening":"sfen 5 ...../...../...../...../..... b moves C3","first":"a","second":"b","moves":["D4","B2","pass","resign"]}"#;
+        let a = competitions(line, &["a"]).unwrap();
+        assert_eq!(a.len(), 1);
+        // B2 among 23 empty points and a pass, the winner by its place in point order.
+        assert_eq!(a.starts, vec![0, 24]);
+        let b2 = crate::go::Board::new(5).unwrap().point(3, 1);
+        let fast = FastBoard::from_game(&Position::empty(5).unwrap());
+        let mut points: Vec<u16> = fast.empties().to_vec();
+        points.sort_unstable();
+        let c3 = crate::go::Board::new(5).unwrap().point(2, 2);
+        let d4 = crate::go::Board::new(5).unwrap().point(1, 3);
+        let before_taken = [c3, d4].iter().filter(|&&p| p < b2).count();
+        let all_before = points.iter().filter(|&&p| (p as usize) < b2).count();
+        assert_eq!(a.winners[0] as usize, all_before - before_taken);
+        // The pass is the last candidate, with the pass feature only.
+        let pass = &a.features[23 * (1 + GROUPS)..];
+        assert_eq!(pass[0], ABSENT);
+        let all = competitions(line, &[]).unwrap();
+        assert_eq!(all.len(), 3);
+        assert_eq!(all.winners[2] as usize, all.starts[3] - all.starts[2] - 1);
+        // `startpos` takes its size from the final position.
+        let line = r#"{"opening":"startpos moves C3","final_position":"5 x","first":"a","second":"b","moves":["D4"]}"#;
+        assert_eq!(competitions(line, &["b"]).unwrap().len(), 1);
+        // An illegal move is an error, not a crash.
+        let line = r#"{"opening":"startpos moves C3","final_position":"5 x","first":"a","second":"b","moves":["C3"]}"#;
+        assert!(competitions(line, &[]).is_err());
+    }
+}
