@@ -36,6 +36,21 @@ pub enum TuneError {
 
 crate::games::error_text!(derived: TuneError);
 
+/// Why a results line is not a game to learn from.
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    #[error("no `{0}`")]
+    Missing(&'static str),
+    #[error("not a Go opening: {0}")]
+    Opening(String),
+    #[error("{0}")]
+    Position(#[from] crate::go::notation::PositionError),
+    #[error("{0}")]
+    Size(#[from] crate::go::SizeError),
+    #[error("illegal move {0}")]
+    Illegal(String),
+}
+
 /// `ryoshi tune go`'s arguments.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -80,25 +95,25 @@ fn game_competitions(
     value: &serde_json::Value,
     engines: &[String],
     out: &mut Competitions,
-) -> Result<(), String> {
-    let field = |name: &str| {
+) -> Result<(), GameError> {
+    let field = |name: &'static str| {
         value
             .get(name)
             .and_then(|v| v.as_str())
-            .ok_or(format!("no `{name}`"))
+            .ok_or(GameError::Missing(name))
     };
     let opening = field("opening")?;
     let names = [field("first")?, field("second")?];
     let moves = value
         .get("moves")
         .and_then(|v| v.as_array())
-        .ok_or("no `moves`")?;
+        .ok_or(GameError::Missing("moves"))?;
     let words: Vec<&str> = opening.split_whitespace().collect();
     // `startpos` is the empty board, whose size the final position's first field gives.
     let (start, rest) = match words.first() {
         Some(&"sfen") if words.len() >= 4 => {
             let fields: Vec<String> = words[1..4].iter().map(|s| s.to_string()).collect();
-            let (board, to_move) = parse_position(&fields).map_err(|e| e.to_string())?;
+            let (board, to_move) = parse_position(&fields)?;
             (Position::new(board, to_move), &words[4..])
         }
         Some(&"startpos") => {
@@ -106,13 +121,10 @@ fn game_competitions(
                 .split_whitespace()
                 .next()
                 .and_then(|w| w.parse().ok())
-                .ok_or("no board size")?;
-            (
-                Position::empty(size).map_err(|e| e.to_string())?,
-                &words[1..],
-            )
+                .ok_or(GameError::Missing("final_position"))?;
+            (Position::empty(size)?, &words[1..])
         }
-        _ => return Err(format!("not a Go opening: {opening}")),
+        _ => return Err(GameError::Opening(opening.to_string())),
     };
     let size = start.board.size();
     let mut fast = FastBoard::from_game(&start);
@@ -133,7 +145,7 @@ fn game_competitions(
         };
         let mv = vertex.map_or(PASS, |p| p as u16);
         if mv != PASS && !fast.is_legal(mv as usize) {
-            return Err(format!("illegal move {word}"));
+            return Err(GameError::Illegal(word.to_string()));
         }
         let engine = names[fast.to_move.index()];
         let learn = i >= opening_len && (engines.is_empty() || engines.iter().any(|e| e == engine));
@@ -187,7 +199,7 @@ pub fn run_cli(args: &Args) -> Result<(), TuneError> {
                 .fold(mix(args.seed ^ n as u64), |h, b| mix(h ^ u64::from(b)));
             let out = key % 100 < args.validation_percent;
             let set = if out { &mut held } else { &mut train };
-            game_competitions(&value, &args.engine, set).map_err(bad)?;
+            game_competitions(&value, &args.engine, set).map_err(|e| bad(e.to_string()))?;
             games[usize::from(out)] += 1;
         }
     }
@@ -292,7 +304,7 @@ fn source(command: &str, gammas: &[f64], train: &Competitions) -> String {
 mod tests {
     use super::*;
 
-    fn competitions(line: &str, engines: &[&str]) -> Result<Competitions, String> {
+    fn competitions(line: &str, engines: &[&str]) -> Result<Competitions, GameError> {
         let value: serde_json::Value = serde_json::from_str(line).unwrap();
         let engines: Vec<String> = engines.iter().map(|s| s.to_string()).collect();
         let mut out = Competitions::new(1 + GROUPS);
