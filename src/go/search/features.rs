@@ -225,22 +225,8 @@ fn pattern_gammas() -> &'static [Vec<f32>; 2] {
     })
 }
 
-/// The strength of a move with these features under the generated gammas.
-pub fn gamma(features: &Features) -> f32 {
-    let mut g = 1.0;
-    if let Some(key) = features.pattern {
-        g *= pattern_gammas()[0][key as usize];
-    }
-    for (group, &level) in features.levels.iter().enumerate() {
-        if level != NONE {
-            g *= gammas::TACTICAL[offset(group) + level as usize];
-        }
-    }
-    g
-}
-
-/// The strength of the side to move's legal move `p` (or PASS): [`gamma`] of [`of_move`]
-/// without building the features twice over the pattern tables.
+/// The strength of the side to move's legal move `p` (or PASS) under the generated gammas: the
+/// product of its features' gammas.
 pub fn gamma_of_move(board: &mut FastBoard, p: u16) -> f32 {
     let f = of_move(board, p);
     let mut g = match f.pattern {

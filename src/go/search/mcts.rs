@@ -1,6 +1,6 @@
 //! Monte Carlo tree search for Go: selection by the mean result mixed with all-moves-as-first
-//! (MC-RAVE, Gelly and Silver 2007) over prior knowledge given as equivalent playouts (captures,
-//! escapes, 3x3 shapes, no self-atari, no first line in empty areas), no exploration term, as
+//! (MC-RAVE, Gelly and Silver 2007) over prior knowledge given as equivalent playouts (a
+//! Bradley–Terry model of strong players' moves: [`children_of`]), no exploration term, as
 //! Fuego and Pachi do. Threads share one tree behind a lock (tree parallelism): a playout
 //! counts as a loss from the moment it starts (virtual loss), so threads spread out.
 //! Two passes in a row end the game inside the tree, scored by area with every stone alive.
