@@ -133,6 +133,8 @@ enum TuneGame {
     /// Othello's pattern evaluation: `generate` self-play positions, then `fit` the weights.
     #[command(subcommand)]
     Othello(ryoshi::othello::tune::Command),
+    /// Go's move priors: Bradley–Terry gammas fitted to games by minorization–maximization.
+    Go(ryoshi::go::tune::Args),
 }
 
 /// Why a command of the command line fails: `main` prints it after `ryoshi: `, and only there
@@ -150,6 +152,8 @@ enum CliError {
     Match(#[from] ryoshi::matches::MatchError),
     #[error("--elo0 must be below --elo1")]
     EloOrder,
+    #[error(transparent)]
+    GoTune(#[from] ryoshi::go::tune::TuneError),
     #[error(transparent)]
     OthelloTune(#[from] ryoshi::othello::tune::TuneError),
     #[error(transparent)]
@@ -258,6 +262,7 @@ fn run_command(command: Option<Sub>) -> Result<(), CliError> {
         }
         Some(Sub::Tune(args)) => match &args.game {
             Some(TuneGame::Othello(command)) => Ok(ryoshi::othello::tune::run_cli(command)?),
+            Some(TuneGame::Go(args)) => Ok(ryoshi::go::tune::run_cli(args)?),
             None => Ok(ryoshi::quantum::tune::run_cli(&args.quantum)?),
         },
         Some(Sub::Puzzles(args)) => Ok(ryoshi::quantum::puzzles::generate::run_cli(&args)?),

@@ -20,6 +20,7 @@ pub mod rules;
 pub mod score;
 pub mod search;
 pub(crate) mod session;
+pub mod tune;
 pub mod unconditional;
 pub mod unconditional_reference;
 

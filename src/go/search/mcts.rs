@@ -1,13 +1,13 @@
 //! Monte Carlo tree search for Go: selection by the mean result mixed with all-moves-as-first
-//! (MC-RAVE, Gelly and Silver 2007) over prior knowledge given as equivalent playouts (captures,
-//! escapes, 3x3 shapes, no self-atari, no first line in empty areas), no exploration term, as
+//! (MC-RAVE, Gelly and Silver 2007) over prior knowledge given as equivalent playouts (a
+//! Bradley–Terry model of strong players' moves: [`children_of`]), no exploration term, as
 //! Fuego and Pachi do. Threads share one tree behind a lock (tree parallelism): a playout
 //! counts as a loss from the moment it starts (virtual loss), so threads spread out.
 //! Two passes in a row end the game inside the tree, scored by area with every stone alive.
 
 use super::fast::{FastBoard, PASS};
-use super::patterns;
-use super::playout::{bad_self_atari, Playout};
+use super::features;
+use super::playout::Playout;
 use super::tree::{Node, PoolError, Tree};
 use crate::go::board::{Color, BLACK, EMPTY, WHITE};
 use crate::go::Position;
@@ -27,8 +27,10 @@ fn expand_at(size: usize) -> u32 {
 }
 /// RAVE's equivalence: at this many playouts the node's own mean and AMAF weigh the same.
 const RAVE_EQUIV: f32 = 3000.0;
-/// Prior: every move starts as this many playouts at one half.
+/// Prior: a pass starts as this many playouts.
 const EVEN: f32 = 10.0;
+/// Prior: every point starts as this many playouts, won at its Bradley–Terry rate.
+const PRIOR: f32 = 30.0;
 
 /// A worker's stack: the descent and the playouts are loops, so the std's default is ample.
 const WORKER_STACK: usize = 2 << 20;
@@ -495,60 +497,30 @@ fn select(tree: &Tree, i: usize) -> usize {
 }
 
 /// The root or leaf's moves with their priors: every legal point that is not an own eye, and
-/// a pass.
+/// a pass. Each point starts as [`PRIOR`] playouts won at the rate a Bradley–Terry model of
+/// strong players' moves gives it against an average move of the position: γ / (γ + γ̄), with
+/// γ its strength under the learned gammas ([`features`]) and γ̄ the mean over the points.
 pub fn children_of(board: &mut FastBoard) -> Vec<Node> {
     let color = board.to_move;
-    let me = color.cell();
-    let them = color.other().cell();
-    let last = board.last as usize;
     let mut out = Vec::with_capacity(board.empties().len() + 1);
     let mut points: Vec<u16> = board.empties().to_vec();
     // The empty list's order depends on the history: sort, so the tree does not.
     points.sort_unstable();
+    let mut total = 0.0f32;
     for p in points {
-        let p = p as usize;
-        if !board.is_legal(p) || board.is_eye(p, color) {
+        if !board.is_legal(p as usize) || board.is_eye(p as usize, color) {
             continue;
         }
-        let mut pn = EVEN;
-        let mut pw = EVEN / 2.0;
-        let good = |pn: &mut f32, pw: &mut f32, n: f32| {
-            *pn += n;
-            *pw += n;
-        };
-        let ns = board.neighbors(p);
-        let captures = ns
-            .iter()
-            .any(|&n| board.get(n) == them && board.in_atari(n));
-        if captures {
-            good(&mut pn, &mut pw, 20.0);
+        let gamma = features::gamma_of_move(board, p);
+        total += gamma;
+        // The gamma waits in `pw` until the mean is known.
+        out.push(Node::new(p, PRIOR, gamma));
+    }
+    if !out.is_empty() {
+        let mean = total / out.len() as f32;
+        for node in &mut out {
+            node.pw = PRIOR * node.pw / (node.pw + mean);
         }
-        let saves = ns.iter().any(|&n| board.get(n) == me && board.in_atari(n));
-        if saves && board.after_move(p, color, 3).0 >= 3 {
-            good(&mut pn, &mut pw, 20.0);
-        }
-        if last != PASS as usize {
-            let near = ns.contains(&last) || board.diagonals(p).contains(&last);
-            if near && patterns::matches(board.pattern_key(p)) {
-                good(&mut pn, &mut pw, 10.0);
-            }
-            // Pachi's distance prior: the answer to a move is usually near it.
-            match manhattan(board, p, last) {
-                1 | 2 => good(&mut pn, &mut pw, 6.0),
-                3 => good(&mut pn, &mut pw, 3.0),
-                _ => {}
-            }
-        }
-        if bad_self_atari(board, p) {
-            pn += 20.0;
-        }
-        match (edge_line(board, p), stones_near(board, p)) {
-            (0, false) => pn += 20.0,
-            (1, false) => pn += 10.0,
-            (2, false) => good(&mut pn, &mut pw, 5.0),
-            _ => {}
-        }
-        out.push(Node::new(p as u16, pn, pw));
     }
     // Passing is seldom right before the end: it starts as a likely loss.
     out.push(Node::new(
@@ -557,40 +529,6 @@ pub fn children_of(board: &mut FastBoard) -> Vec<Node> {
         if out.is_empty() { EVEN } else { 0.5 },
     ));
     out
-}
-
-/// The Manhattan distance between two points.
-fn manhattan(board: &FastBoard, p: usize, q: usize) -> usize {
-    let stride = board.size() + 1;
-    (p / stride).abs_diff(q / stride) + (p % stride).abs_diff(q % stride)
-}
-
-/// The line of `p` counted from the edge (0 = first line).
-fn edge_line(board: &FastBoard, p: usize) -> usize {
-    let stride = board.size() + 1;
-    let (row, col) = (p / stride - 1, p % stride - 1);
-    let size = board.size();
-    row.min(col).min(size - 1 - row).min(size - 1 - col)
-}
-
-/// Whether a stone lies within Manhattan distance 2 of `p`.
-fn stones_near(board: &FastBoard, p: usize) -> bool {
-    let stride = board.size() as isize + 1;
-    for dr in -2isize..=2 {
-        for dc in -2isize..=2 {
-            if dr.abs() + dc.abs() > 2 || (dr == 0 && dc == 0) {
-                continue;
-            }
-            let q = p as isize + dr * stride + dc;
-            if q >= 0
-                && (q as usize) < board.len()
-                && matches!(board.get(q as usize), BLACK | WHITE)
-            {
-                return true;
-            }
-        }
-    }
-    false
 }
 
 /// Area score by Tromp-Taylor (every stone alive): black's stones and empty regions reaching

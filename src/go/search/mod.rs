@@ -5,6 +5,13 @@ use crate::go::board::{Board, EMPTY};
 
 pub mod bench;
 pub mod fast;
+pub mod features;
+#[cfg(test)]
+mod features_reference;
+// Generated (`ryoshi tune go`): fitted numbers that may happen to look like π/6.
+#[allow(clippy::approx_constant)]
+#[rustfmt::skip]
+pub mod gammas;
 pub mod mcts;
 pub mod patterns;
 pub mod player;
