@@ -77,8 +77,16 @@ def undo_when_second(ctx):
     page.wait_for_timeout(1500)
     assert page.get_attribute("#board", "data-ply") == "1" and page.get_attribute("#board", "data-side") == "w"
     assert page.inner_text("#status").startswith(("Your move", "Nothing of yours")), page.inner_text("#status")
-    page.click('[data-square="3c"]')
-    page.click('[data-square="3d"]')
+    # A pawn-rank piece's step forward: the first file whose c-rank piece the engine's opening
+    # move left in place (its move depends on its weights and its time).
+    for f in "123456789":
+        page.click(f'[data-square="{f}c"]')
+        step = page.locator(f'[data-square="{f}d"].target')
+        if step.count() > 0:
+            step.click()
+            break
+    else:
+        raise AssertionError("no c-rank piece can step forward")
     page.wait_for_selector('#board[data-ply="3"][data-side="w"]', timeout=10000)
     page.click("#takeback")
     page.wait_for_selector('#board[data-ply="1"][data-side="w"]', timeout=10000)
