@@ -204,7 +204,7 @@ def archive_opens_on_the_review_board(ctx):
     page.goto(URL + "/games")
     link = page.locator('table.archive a:text("review")').first
     row = link.locator("xpath=ancestor::tr")
-    plies = int(row.locator("td").nth(4).inner_text())
+    plies = int(row.locator("td").nth(5).inner_text())  # game, sides, clock, result, date, moves
     href = link.get_attribute("href")
     link.click()
     page.wait_for_url("**" + href)
