@@ -2,6 +2,7 @@
 //! Coulom's Bradley–Terry move model (src/go/tune).
 
 /// The gamma of each canonical 3x3 key seen in the fit (`features::canonical`); others are 1.
+#[rustfmt::skip]
 pub const PATTERNS: &[(u16, f32)] = &[
     (0, 0.8332), (1, 0.0714), (2, 0.4789), (4, 0.2890), (5, 0.0445), (6, 5.6587),
     (8, 0.6198), (9, 3.6495), (10, 0.0966), (17, 0.1401), (18, 3.8081), (21, 0.1116),
@@ -171,6 +172,7 @@ pub const PATTERNS: &[(u16, f32)] = &[
 ];
 
 /// The gammas of the tactical groups' levels, group after group (`features::LEVELS`).
+#[rustfmt::skip]
 pub const TACTICAL: [f32; super::features::TACTICAL_LEN] = [
     // capture
     1.5051, 2.2166, 2.1091, 1.6388,

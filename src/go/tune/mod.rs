@@ -269,6 +269,9 @@ fn source(command: &str, gammas: &[f64], train: &Competitions) -> String {
         s,
         "/// The gamma of each canonical 3x3 key seen in the fit (`features::canonical`); others are 1."
     );
+    // The tables keep the generator's layout (rows of six, one row a tactical group, each
+    // under its name), which rustfmt would reflow.
+    let _ = writeln!(s, "#[rustfmt::skip]");
     let _ = writeln!(s, "pub const PATTERNS: &[(u16, f32)] = &[");
     let keys: Vec<usize> = (0..PATTERN_IDS).filter(|&k| seen[k]).collect();
     for chunk in keys.chunks(6) {
@@ -284,6 +287,7 @@ fn source(command: &str, gammas: &[f64], train: &Competitions) -> String {
         s,
         "/// The gammas of the tactical groups' levels, group after group (`features::LEVELS`)."
     );
+    let _ = writeln!(s, "#[rustfmt::skip]");
     let _ = writeln!(
         s,
         "pub const TACTICAL: [f32; super::features::TACTICAL_LEN] = ["
