@@ -146,13 +146,18 @@ pub fn stones_near(board: &FastBoard, p: usize) -> bool {
 
 /// The features of the side to move's legal move `p` (or PASS).
 pub fn of_move(board: &mut FastBoard, p: u16) -> Features {
+    let levels = levels_of(board, p);
+    let pattern =
+        (p != PASS).then(|| canonical(relative(board.pattern_key(p as usize), board.to_move)));
+    Features { pattern, levels }
+}
+
+/// The tactical groups' levels of the side to move's legal move `p` (or PASS).
+fn levels_of(board: &mut FastBoard, p: u16) -> [u8; GROUPS] {
     let mut levels = [NONE; GROUPS];
     if p == PASS {
         levels[PASS_MOVE] = u8::from(board.passes > 0);
-        return Features {
-            pattern: None,
-            levels,
-        };
+        return levels;
     }
     let p = p as usize;
     let color = board.to_move;
@@ -202,10 +207,7 @@ pub fn of_move(board: &mut FastBoard, p: u16) -> Features {
     }
     let line = edge_line(board, p).min(4);
     levels[LINE] = (2 * line + usize::from(stones_near(board, p))) as u8;
-    Features {
-        pattern: Some(canonical(relative(board.pattern_key(p), color))),
-        levels,
-    }
+    levels
 }
 
 /// The gamma of each canonical 3x3 key (1 for keys the fit never saw), by the board's key
@@ -228,14 +230,13 @@ fn pattern_gammas() -> &'static [Vec<f32>; 2] {
 /// The strength of the side to move's legal move `p` (or PASS) under the generated gammas: the
 /// product of its features' gammas.
 pub fn gamma_of_move(board: &mut FastBoard, p: u16) -> f32 {
-    let f = of_move(board, p);
-    let mut g = match f.pattern {
-        // The table by the board's own key skips the two lookups of `relative` and
-        // `canonical`.
-        Some(_) => pattern_gammas()[board.to_move.index()][board.pattern_key(p as usize) as usize],
-        None => 1.0,
+    // The pattern's gamma by the board's own key: no `relative` or `canonical` lookups here.
+    let mut g = if p == PASS {
+        1.0
+    } else {
+        pattern_gammas()[board.to_move.index()][board.pattern_key(p as usize) as usize]
     };
-    for (group, &level) in f.levels.iter().enumerate() {
+    for (group, &level) in levels_of(board, p).iter().enumerate() {
         if level != NONE {
             g *= gammas::TACTICAL[offset(group) + level as usize];
         }
