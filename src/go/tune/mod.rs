@@ -15,6 +15,7 @@ use crate::go::notation::{parse_position, parse_vertex};
 use crate::go::search::fast::{FastBoard, PASS};
 use crate::go::search::features::{self, Features, GROUPS, GROUP_NAMES, LEVELS, NONE};
 use crate::go::Position;
+use crate::matches::opening::Opening;
 use crate::rng::mix;
 use mm::{Competitions, ABSENT};
 use std::fmt::Write as _;
@@ -108,34 +109,30 @@ fn game_competitions(
         .get("moves")
         .and_then(|v| v.as_array())
         .ok_or(GameError::Missing("moves"))?;
-    let words: Vec<&str> = opening.split_whitespace().collect();
-    // `startpos` is the empty board, whose size the final position's first field gives.
-    let (start, rest) = match words.first() {
-        Some(&"sfen") if words.len() >= 4 => {
-            let fields: Vec<String> = words[1..4].iter().map(|s| s.to_string()).collect();
+    let opening = Opening::parse(opening).map_err(|e| GameError::Opening(e.to_string()))?;
+    let start = match &opening.sfen {
+        Some(text) => {
+            let fields: Vec<String> = text.split_whitespace().map(str::to_string).collect();
             let (board, to_move) = parse_position(&fields)?;
-            (Position::new(board, to_move), &words[4..])
+            Position::new(board, to_move)
         }
-        Some(&"startpos") => {
+        // `startpos` is the empty board, whose size the final position's first field gives.
+        None => {
             let size = field("final_position")?
                 .split_whitespace()
                 .next()
                 .and_then(|w| w.parse().ok())
                 .ok_or(GameError::Missing("final_position"))?;
-            (Position::empty(size)?, &words[1..])
+            Position::empty(size)?
         }
-        _ => return Err(GameError::Opening(opening.to_string())),
     };
     let size = start.board.size();
     let mut fast = FastBoard::from_game(&start);
-    let opening_moves = match rest.first() {
-        Some(&"moves") => &rest[1..],
-        _ => &rest[..0],
-    };
-    let opening_len = opening_moves.len();
-    let all = opening_moves
+    let opening_len = opening.moves.len();
+    let all = opening
+        .moves
         .iter()
-        .copied()
+        .map(String::as_str)
         .chain(moves.iter().map_while(|m| m.as_str()));
     let mut cands: Vec<u32> = Vec::with_capacity(1 + GROUPS * 400);
     for (i, word) in all.enumerate() {
