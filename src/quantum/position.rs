@@ -45,7 +45,8 @@ pub fn origin_of(index: usize) -> Color {
 }
 
 /// What a bare `Q` (no restriction) means for a piece where it stands: in hand, or held by the
-/// side that is not its origin, it cannot be a king; promoted it cannot be a gold or king; unpromoted on the far ranks the rank filter applies.
+/// side that is not its origin, it cannot be a king; promoted it cannot be a gold or king;
+/// unpromoted on the far ranks the rank filter applies.
 pub fn loose_mask(p: &Piece, origin: Color) -> Mask {
     // A piece held by the other side was captured once: it was not the king.
     let captured = p.square == HAND || p.owner != origin;
