@@ -13,7 +13,7 @@
 use crate::matches::merge::{read, MergeError};
 use crate::matches::opening::{Opening, OpeningError};
 use crate::quantum::action::ActionError;
-use crate::quantum::search::eval::{Values, Weights};
+use crate::quantum::material::{Values, Weights};
 use crate::quantum::types::{is_king_candidate, Color};
 use crate::quantum::{origin_of, qsfen, Action, Position, Ruleset, HAND};
 use crate::rng::splitmix;

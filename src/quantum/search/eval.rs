@@ -5,11 +5,9 @@
 //! own king hidden among many candidates and unattacked, and punishes the same for the opponent:
 //! a king known for certain and attacked is about to be captured.
 
+use crate::quantum::material::Weights;
 use crate::quantum::types::Color;
 use crate::quantum::Position;
-
-pub(crate) use crate::quantum::material::Values;
-pub use crate::quantum::material::{piece_value, Weights};
 
 const W: Weights = crate::quantum::weights::WEIGHTS;
 
@@ -86,6 +84,7 @@ pub(crate) fn evaluate_scratch(pos: &Position, reach: &[(u128, u32); 2]) -> i32 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::quantum::material::piece_value;
     use crate::quantum::qsfen;
 
     #[test]

@@ -2,6 +2,7 @@
 //! (moves, evaluation, the null move, the quiescence filter and their cached reach).
 
 use super::eval;
+use crate::quantum::material::piece_value;
 use crate::quantum::types::{
     file_of, is_certain_king, is_king_candidate, rank_of, Color, Square, PIECES_PER_SIDE,
 };
@@ -127,13 +128,13 @@ impl SearchGame for QGame {
                 let victim = self.pos.piece_at(to).map(|i| self.pos.piece(i));
                 let mut hint = promote as i32 * 200;
                 if let Some(v) = victim {
-                    hint += 16 * eval::piece_value(v.mask, v.promoted);
+                    hint += 16 * piece_value(v.mask, v.promoted);
                     if is_king_candidate(v.mask) {
                         hint += 4000; // it may be the king
                     }
                 }
                 if let Some(a) = attacker {
-                    hint -= eval::piece_value(a.mask, a.promoted);
+                    hint -= piece_value(a.mask, a.promoted);
                 }
                 hint
             }
@@ -166,8 +167,7 @@ impl SearchGame for QGame {
             }
             let attacker = self.pos.piece_at(from).map(|i| self.pos.piece(i));
             attacker.is_none_or(|a| {
-                eval::piece_value(a.mask, a.promoted)
-                    <= eval::piece_value(victim.mask, victim.promoted) + 50
+                piece_value(a.mask, a.promoted) <= piece_value(victim.mask, victim.promoted) + 50
             })
         });
     }
@@ -180,7 +180,7 @@ impl SearchGame for QGame {
                 if is_king_candidate(v.mask) {
                     30_000
                 } else {
-                    eval::piece_value(v.mask, v.promoted)
+                    piece_value(v.mask, v.promoted)
                 }
             }
             None => 0,
