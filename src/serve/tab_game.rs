@@ -391,12 +391,12 @@ impl<'a> TabGame<'a> {
 /// with the judgement's dead stones off the board (kept as its agreed end), not with every
 /// stone alive.
 fn ending_of(played: &mut Played) -> (Option<Ending>, Option<GoEndRow>) {
-    if played.ending().is_none() {
+    let Some(ending) = played.ending() else {
         return (None, None);
-    }
+    };
     match super::go_end::settle(played) {
         Some((end, verdict)) => (Some(verdict), Some(end)),
-        None => (played.ending(), None),
+        None => (Some(ending), None),
     }
 }
 
