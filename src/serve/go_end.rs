@@ -86,18 +86,22 @@ pub fn ending(score_line: &str) -> Ending {
 /// The server's proposal: the dead stones of Go's `score` judgement for the game (it searches:
 /// call it without holding a lock). None when the game does not replay or has no judgement.
 pub fn judge(variant: Game, start: StartSpec, moves: Vec<String>) -> Option<Vec<String>> {
-    JUDGEMENTS.fetch_add(1, Ordering::SeqCst);
     let mut played = Played::new(variant, Some(start), moves).ok()?;
-    Some(dead_of(&played.score_report()?))
+    judged_dead(&mut played)
 }
 
-/// The dead stones of a `score` report's `dead b ...` and `dead w ...` lines.
-fn dead_of(lines: &[String]) -> Vec<String> {
-    lines
-        .iter()
-        .filter_map(|l| l.strip_prefix("dead "))
-        .flat_map(|l| l.split_whitespace().skip(1).map(str::to_string))
-        .collect()
+/// The dead stones of Go's `score` judgement of `played` (its `dead b ...` and `dead w ...`
+/// lines), counted in [`JUDGEMENTS`].
+fn judged_dead(played: &mut Played) -> Option<Vec<String>> {
+    JUDGEMENTS.fetch_add(1, Ordering::SeqCst);
+    let lines = played.score_report()?;
+    Some(
+        lines
+            .iter()
+            .filter_map(|l| l.strip_prefix("dead "))
+            .flat_map(|l| l.split_whitespace().skip(1).map(str::to_string))
+            .collect(),
+    )
 }
 
 /// The end of a game over by passes that no one marks (an engine page's): the judgement's dead
@@ -105,8 +109,7 @@ fn dead_of(lines: &[String]) -> Vec<String> {
 /// game without a scoring phase or not over on the board. It searches, as [`judge`] does.
 pub fn settle(played: &mut Played) -> Option<(GoEndRow, Ending)> {
     rules(played)?;
-    JUDGEMENTS.fetch_add(1, Ordering::SeqCst);
-    let dead = dead_of(&played.score_report()?);
+    let dead = judged_dead(played)?;
     let line = score_line(played, &dead)?;
     let verdict = ending(&line);
     let end = GoEndRow {
