@@ -3,8 +3,8 @@
 // `d` after every action, the clickable squares come from `moves`, and every move of the solver
 // is judged by the engine's `defend <plies>` (protocol/quantum.md): the defender's longest
 // resistance when the move still forces the capture in time, else the reply that refutes it.
-import { Engine, errorsIn, say, attempt, askPromotion, cancelPromotion, promotionOpen } from "/assets/engine.js";
-import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed, rememberPosition, showActions } from "/assets/qboard.js";
+import { Engine, errorsIn, say, attempt, cancelPromotion } from "/assets/engine.js";
+import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed, rememberPosition, showActions, pieceClicks } from "/assets/qboard.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME = { b: "sente", w: "gote" };
@@ -94,11 +94,11 @@ async function refresh(move) {
   return errors;
 }
 
-function clearSelection() {
-  S.selected = null;
-  S.selectedOwner = null;
-  S.targets = new Set();
-}
+const { onSquare, onHand, clearSelection } = pieceClicks(S, {
+  canMove: () => S.state === "play" && !!S.pos && S.pos.side === attacker(),
+  play,
+  render,
+});
 
 function taskText() {
   const p = puzzle();
@@ -118,8 +118,8 @@ function render() {
     targets: S.targets,
     narrowed: S.narrowed,
     last: S.moves[S.moves.length - 1],
-    onSquare: clickSquare,
-    onHand: clickHand,
+    onSquare,
+    onHand,
   });
   const board = $("board");
   board.dataset.ply = String(S.moves.length);
@@ -212,50 +212,6 @@ async function play(move) {
   render();
   const why = S.winner && S.winner !== attacker() ? "it takes your king" : "no capture is forced in time";
   say(`${move} does not work: ${reply} refutes it (${why}). Try again, or see the answer.`, "lost");
-}
-
-async function clickSquare(name) {
-  if (S.state !== "play" || !S.pos || S.pos.side !== attacker()) return;
-  if (promotionOpen()) {
-    cancelPromotion();
-    clearSelection();
-    render();
-    return;
-  }
-  if (S.selected && S.targets.has(name)) {
-    const options = S.selectedOwner
-      ? S.idx.drops.get(S.selected).filter((m) => m.to === name)
-      : S.idx.byFrom.get(S.selected).filter((m) => m.to === name);
-    let choice = options[0];
-    if (options.length > 1) {
-      const promote = await askPromotion(name);
-      if (promote === null) return;
-      choice = options.find((m) => m.promote === promote);
-      if (!choice) return;
-    }
-    await play(choice.text);
-    return;
-  }
-  if (S.idx.byFrom.has(name)) {
-    S.selected = name;
-    S.selectedOwner = null;
-    S.targets = new Set(S.idx.byFrom.get(name).map((m) => m.to));
-  } else clearSelection();
-  render();
-}
-
-function clickHand(token, owner) {
-  if (promotionOpen()) {
-    cancelPromotion();
-    clearSelection();
-    render();
-    return;
-  }
-  if (S.state !== "play" || owner !== S.pos.side || owner !== attacker() || !S.idx.drops.has(token)) return;
-  S.selected = token;
-  S.selectedOwner = owner;
-  S.targets = new Set(S.idx.drops.get(token).map((m) => m.to));
-  render();
 }
 
 // Plays the main line from the start, one action a second.

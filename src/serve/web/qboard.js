@@ -2,7 +2,7 @@
 // the board and hands drawn from them. A bare `Q` stands for "every type its place allows",
 // projected over its origin's twenty pieces (Hall's condition with K1 R1 B1 G2 S2 N2 L2 P9), so
 // the page computes that projection to show what such a piece can still be.
-import { focusedSquare, gridNav, labelFrame, showMoves } from "/assets/engine.js";
+import { askPromotion, cancelPromotion, focusedSquare, gridNav, labelFrame, promotionOpen, showMoves } from "/assets/engine.js";
 
 export const TYPES = "KRBGSNLP";
 export const NAMES = { K: "king", R: "rook", B: "bishop", G: "gold", S: "silver", N: "knight", L: "lance", P: "pawn" };
@@ -379,4 +379,54 @@ export function showActions(list, start, moves, label, memo) {
   for (const m of moves) keys.push(`${keys.at(-1)} ${m}`);
   const at = (k) => memo.get(keys[k]) || null;
   showMoves(list, moves, label, (i) => actionText(moves[i], { mark: label(i), before: at(i), after: at(i + 1) }));
+}
+
+// The clicks of a page where one side plays quantum shogi by selecting a piece (or a hand token)
+// and then a target square. `S` holds the page's `pos`, `idx` (`indexMoves`), `selected`,
+// `selectedOwner` and `targets`; `canMove()` says whether the side to move may move now, and
+// `play(text)` plays a chosen action. A click elsewhere while "Promote?" is open cancels the
+// move, as on lichess.
+export function pieceClicks(S, { canMove, play, render }) {
+  const clearSelection = () => {
+    S.selected = null;
+    S.selectedOwner = null;
+    S.targets = new Set();
+  };
+  const cancelled = () => {
+    if (!promotionOpen()) return false;
+    cancelPromotion();
+    clearSelection();
+    render();
+    return true;
+  };
+  async function onSquare(name) {
+    if (!canMove() || cancelled()) return;
+    if (S.selected && S.targets.has(name)) {
+      const from = S.selectedOwner ? S.idx.drops.get(S.selected) : S.idx.byFrom.get(S.selected);
+      const options = from.filter((m) => m.to === name);
+      let choice = options[0];
+      if (options.length > 1) {
+        const promote = await askPromotion(name);
+        if (promote === null) return;
+        choice = options.find((m) => m.promote === promote);
+        if (!choice) return;
+      }
+      await play(choice.text);
+      return;
+    }
+    if (S.idx.byFrom.has(name)) {
+      S.selected = name;
+      S.selectedOwner = null;
+      S.targets = new Set(S.idx.byFrom.get(name).map((m) => m.to));
+    } else clearSelection();
+    render();
+  }
+  function onHand(token, owner) {
+    if (cancelled() || !canMove() || owner !== S.pos.side || !S.idx.drops.has(token)) return;
+    S.selected = token;
+    S.selectedOwner = owner;
+    S.targets = new Set(S.idx.drops.get(token).map((m) => m.to));
+    render();
+  }
+  return { onSquare, onHand, clearSelection };
 }

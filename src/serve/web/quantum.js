@@ -1,8 +1,8 @@
 // The quantum shogi page: a protocol client. The board is redrawn from `d`'s QSFEN after every
 // action, the clickable squares come from `moves`, the engine's reply from `go movetime`.
-import { Engine, parseInfo, errorsIn, say, sayOver, attempt, freshGame, askPromotion, cancelPromotion, promotionOpen } from "/assets/engine.js";
+import { Engine, parseInfo, errorsIn, say, sayOver, attempt, freshGame, cancelPromotion } from "/assets/engine.js";
 import { attachReview } from "/assets/review.js";
-import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed, kingWarning, captureText, rememberPosition, showActions } from "/assets/qboard.js";
+import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed, kingWarning, captureText, rememberPosition, showActions, pieceClicks } from "/assets/qboard.js";
 
 const GAME = "quantumshogi";
 const $ = (id) => document.getElementById(id);
@@ -74,11 +74,7 @@ function humanToMove() {
   return !S.demo && !S.over && S.pos && S.pos.side === S.human && !S.thinking;
 }
 
-function clearSelection() {
-  S.selected = null;
-  S.selectedOwner = null;
-  S.targets = new Set();
-}
+const { onSquare, onHand, clearSelection } = pieceClicks(S, { canMove: humanToMove, play, render });
 
 function render() {
   if (!S.pos) return;
@@ -92,8 +88,8 @@ function render() {
     narrowed: S.narrowed,
     attacked: S.over ? new Set() : S.attacked,
     last: S.moves[S.moves.length - 1],
-    onSquare: clickSquare,
-    onHand: clickHand,
+    onSquare,
+    onHand,
   });
   if (S.info) showAnalysis();
   const board = $("board");
@@ -221,51 +217,6 @@ function showAnalysis() {
   $("a-nodes").textContent = `${info.nodes ?? "–"}${info.nps ? ` (${info.nps} nps)` : ""}`;
   $("a-pv").textContent = hidden ? "hidden while you play" : (info.pv || []).join(" ") || "–";
   $("analysis").dataset.hidden = String(hidden);
-}
-
-async function clickSquare(name) {
-  if (!humanToMove()) return;
-  if (promotionOpen()) {
-    // A click elsewhere while "Promote?" is open cancels the move, as on lichess.
-    cancelPromotion();
-    clearSelection();
-    render();
-    return;
-  }
-  if (S.selected && S.targets.has(name)) {
-    const options = S.selectedOwner
-      ? S.idx.drops.get(S.selected).filter((m) => m.to === name)
-      : S.idx.byFrom.get(S.selected).filter((m) => m.to === name);
-    let choice = options[0];
-    if (options.length > 1) {
-      const promote = await askPromotion(name);
-      if (promote === null) return;
-      choice = options.find((m) => m.promote === promote);
-      if (!choice) return;
-    }
-    await play(choice.text);
-    return;
-  }
-  if (S.idx.byFrom.has(name)) {
-    S.selected = name;
-    S.selectedOwner = null;
-    S.targets = new Set(S.idx.byFrom.get(name).map((m) => m.to));
-  } else clearSelection();
-  render();
-}
-
-function clickHand(token, owner) {
-  if (promotionOpen()) {
-    cancelPromotion();
-    clearSelection();
-    render();
-    return;
-  }
-  if (!humanToMove() || owner !== S.pos.side || !S.idx.drops.has(token)) return;
-  S.selected = token;
-  S.selectedOwner = owner;
-  S.targets = new Set(S.idx.drops.get(token).map((m) => m.to));
-  render();
 }
 
 // The analysis panel belongs to one position: emptied when the game changes under it.
