@@ -1,5 +1,5 @@
 //! Go rooms' end over real sockets, as KGS and OGS have it: two passes open a scoring phase
-//! with the server's proposal of the dead stones, either player toggles a block (which clears
+//! with the server's proposal of the dead stones, either player toggles a group (which clears
 //! both acceptances), both accept and the game ends with one verdict, the area score of the
 //! agreed marking; `resume` goes back to play. What was marked and agreed survives `kill -9`
 //! and is read back, never judged again (`/status`'s `go_judgements`).
@@ -147,7 +147,7 @@ fn a_toggle_clears_both_acceptances_and_spectators_cannot_mark() {
     state(&mut room.white, |s| {
         s["scoring"]["accepted"] == json!([true, false])
     });
-    // White says B5 lives: the whole block toggles, both acceptances are cleared.
+    // White says B5 lives: its whole group toggles, both acceptances are cleared.
     room.white.send("dead b5");
     let s = state(&mut room.black, |s| s["scoring"]["dead"] == json!([]));
     assert_eq!(s["scoring"]["accepted"], json!([false, false]), "{s}");

@@ -22,8 +22,9 @@ pub trait DeadStones: Sync {
     /// Whether these moves (those since play last resumed) stop play for marking: Go's two
     /// passes in a row.
     fn play_stopped(&self, moves: &[String]) -> bool;
-    /// `dead` with the block at `point` toggled: all dead when any of it was alive, else all
-    /// alive. An error when no stone is there.
+    /// `dead` with the group at `point` toggled (Go: the stones of its colour reachable through
+    /// that colour and the empty points away from the other colour): all dead when any of it
+    /// was alive, else all alive. An error when no stone is there.
     fn toggle(
         &self,
         position: &str,

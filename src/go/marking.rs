@@ -1,9 +1,10 @@
-//! Go's dead-stone marking, for a room's scoring phase (`games::marking`): toggling a block,
+//! Go's dead-stone marking, for a room's scoring phase (`games::marking`): toggling a group,
 //! and the area score, score lines and territory a marking gives (komi 7.5, as the rooms play).
 
 use super::notation::{format_vertex, parse_position, parse_vertex};
 use super::rules::KOMI;
 use super::score::{area_score, empty_region, without_dead, Judgement, Life};
+use super::board::EMPTY;
 use super::{Board, Color};
 use crate::games::marking::{DeadStones, MarkingError};
 use crate::text::gtp_score;
@@ -52,13 +53,45 @@ fn judgement(board: &Board, dead: &[String]) -> Judgement {
     Judgement { life }
 }
 
+/// The stones a click on `p` marks: its colour's stones reachable from it through that colour's
+/// stones and the empty points that touch no stone of the other colour. So one click takes a dead
+/// group of several blocks inside the other side's area (as Sabaki and OGS do), but never
+/// crosses a wall's gap (a point beside the other colour, such as an unfilled dame) into the
+/// live stones beyond it.
+fn group(board: &Board, p: usize) -> Vec<usize> {
+    let colour = board.get(p);
+    let touches_other = |q: usize| {
+        board
+            .neighbors(q)
+            .iter()
+            .any(|&n| Color::from_cell(board.get(n)).is_some_and(|c| c.cell() != colour))
+    };
+    let mut seen = vec![false; board.len()];
+    let mut stack = vec![p];
+    let mut stones = Vec::new();
+    seen[p] = true;
+    while let Some(q) = stack.pop() {
+        if board.get(q) == colour {
+            stones.push(q);
+        }
+        for n in board.neighbors(q) {
+            let c = board.get(n);
+            if !seen[n] && (c == colour || (c == EMPTY && !touches_other(n))) {
+                seen[n] = true;
+                stack.push(n);
+            }
+        }
+    }
+    stones
+}
+
 fn toggled(board: &Board, dead: &[String], vertex: &str) -> Result<Vec<String>, MarkingError> {
     let p = match parse_vertex(vertex, board.size()) {
         Ok(Some(p)) if Color::from_cell(board.get(p)).is_some() => p,
         _ => return Err(MarkingError::NoStone(vertex.to_string())),
     };
     let mut marked = mask(board, dead);
-    let (stones, _) = board.block(p);
+    let stones = group(board, p);
     let now_dead = !stones.iter().all(|&s| marked[s]);
     for s in stones {
         marked[s] = now_dead;
@@ -92,7 +125,7 @@ fn territory(board: &Board, dead: &[String]) -> [Vec<String>; 2] {
     let mut seen = vec![false; b.len()];
     let mut owned = [vec![false; b.len()], vec![false; b.len()]];
     for p in b.points() {
-        if b.get(p) != super::board::EMPTY || seen[p] {
+        if b.get(p) != EMPTY || seen[p] {
             continue;
         }
         let (region, touches) = empty_region(&b, p, &mut seen);
@@ -169,6 +202,24 @@ mod tests {
         assert_eq!(lines[1..], ["dead b", "dead w A4 B4"]);
         let [b, w] = m.territory(position, &dead).unwrap();
         assert_eq!((b.len(), w.len()), (20, 0));
+    }
+
+    #[test]
+    fn a_toggle_takes_a_dead_group_of_several_blocks_but_not_through_a_gap() {
+        // Two white blocks in black's left side, white's live stones right of black's wall, and
+        // the wall's gap at D4 (an unfilled dame beside black on both sides).
+        let position = "7 ...X.../O..X.../...X.../.O...../...X.../...X.OO/...X.O. b";
+        let m = &GO_MARKING;
+        let dead = m.toggle(position, &[], "A6").unwrap();
+        assert_eq!(dead, ["A6", "B4"]);
+        // Again on the other block: both come back to life together.
+        assert_eq!(m.toggle(position, &dead, "B4").unwrap(), Vec::<String>::new());
+        let right = m.toggle(position, &dead, "G2").unwrap();
+        assert_eq!(right, ["A6", "B4", "F2", "G2", "F1"]);
+        // A black stone takes black's whole wall with it, but nothing white.
+        let wall = m.toggle(position, &[], "D7").unwrap();
+        assert_eq!(wall.len(), 6);
+        assert!(wall.iter().all(|v| v.starts_with('D')));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! A Go room's end, as KGS and OGS have it: two passes in a row stop the play and open a
 //! scoring phase. The server proposes the dead stones (Go's `score` judgement, computed once
-//! and outside the room's lock), either player toggles a block dead or alive, and when both
+//! and outside the room's lock), either player toggles a group dead or alive, and when both
 //! accept the same marking the game ends with one verdict: the area score with those stones
 //! taken off and the komi, the same numbers the state shows. `resume` goes back to play (two
 //! more passes score again). What is agreed is stored, so no finished game is judged twice.
@@ -48,7 +48,7 @@ fn position(played: &Played) -> String {
     played.game.view(&played.options).position()
 }
 
-/// `dead` with the block at `point` toggled.
+/// `dead` with the group at `point` toggled.
 pub fn toggle(played: &Played, dead: &[String], point: &str) -> Result<Vec<String>, MarkingError> {
     let rules = rules(played).ok_or(MarkingError::NoMarking)?;
     rules.toggle(&position(played), dead, point)

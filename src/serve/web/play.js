@@ -193,7 +193,7 @@ function drawQuantum(root) {
 }
 
 // Go's scoring phase (after two passes): the marked dead stones (✕) and the territory they give;
-// a player's click on a stone toggles its block (`dead <vertex>`), as on KGS and OGS.
+// a player's click on a stone toggles its group (`dead <vertex>`), as on Sabaki and OGS.
 function drawGoRoom(root) {
   const [size, rows] = state.sfen.split(/\s+/);
   const box = el("div", { class: "gboard" });
