@@ -121,8 +121,18 @@ def go_and_quantum(browser):
     assert c.get_attribute('#board [data-square="7f"]', "class").count("last") == 1
     assert c.locator('#board [data-square="3c"] .qpiece').count() == 1
     assert c.locator('#board [data-square="3d"] .qpiece').count() == 0
+    # The narrowing rings are the shown position's: 7g7f's back here, 3c3d's live again.
+    assert "7f" in ringed(c), ringed(c)
+    key(c, "End")
+    viewing(c, 2)
+    assert "3d" in ringed(c) and "7f" not in ringed(c), ringed(c)
     for x in ctxs:
         x.close()
+
+
+def ringed(page):
+    """The squares of the pieces the shown position's last move narrowed (the yellow ring)."""
+    return sorted(page.eval_on_selector_all("#board .sq.narrowed", "els => els.map(e => e.dataset.square)"))
 
 
 # Sente's rook on 5b is in the promotion zone, beside gote's king (test_pages.py's KING_CAPTURE).

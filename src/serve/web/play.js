@@ -102,17 +102,18 @@ function drawOthello(root) {
   return `Black ${count("X")} – White ${count("O")}`;
 }
 
-// The pieces whose candidates the last move narrowed (the yellow ring, as on the quantum page):
-// kept for the state's ply, from the candidates of the state one ply before.
-let rings = { ply: -1, cands: null, set: new Set() };
+// The pieces whose candidates the shown position's last move narrowed (the yellow ring, as on the
+// quantum page), from the candidates `seen` holds for the position one ply before: the same rings
+// live and stepped back to. Until that position is known (`fillPositions` asks for it), none.
+let rings = { key: null, set: new Set() };
 
 function ringsFor(pos) {
-  const ply = state.moves.length;
-  if (rings.ply !== ply) {
-    const cands = candsBySquare(pos);
-    const set = rings.cands && rings.ply === ply - 1 ? narrowed(rings.cands, cands, state.moves[ply - 1]) : new Set();
-    rings = { ply, cands, set };
-  }
+  const moves = state.moves;
+  const key = ["", ...moves].join(" ");
+  if (rings.key === key) return rings.set;
+  const before = moves.length ? seen.get(["", ...moves.slice(0, -1)].join(" ")) : null;
+  if (!before) return new Set();
+  rings = { key, set: narrowed(before, candsBySquare(pos), moves.at(-1)) };
   return rings.set;
 }
 
