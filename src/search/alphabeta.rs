@@ -12,25 +12,16 @@ mod smp;
 const MAX_PLY: usize = 128;
 /// Quiescence goes at most this many plies below the horizon.
 const MAX_QUIESCE: u32 = 3;
-/// A capture that cannot lift the score to alpha even with this margin is not searched.
-const DELTA_MARGIN: i32 = 150;
 /// How often (in nodes) the clock is read.
 const CLOCK_EVERY: u64 = 256;
-/// Reverse futility: a non-PV node this shallow whose static evaluation beats beta by this margin
-/// per ply is cut without a search (the opponent is not expected to recover that much).
+/// Reverse futility acts this close to the horizon (by `SearchGame::RFP_MARGIN` a ply: the
+/// opponent is not expected to recover that much).
 const RFP_DEPTH: i32 = 3;
-const RFP_MARGIN: i32 = 200;
-/// Futility: a quiet move this close to the horizon that cannot lift the static evaluation to
-/// alpha even with the margin is not searched.
-const FUTILITY_MARGIN: [i32; 3] = [0, 250, 500];
 /// Late-move pruning: at these depths only the first quiet moves (in history order) are searched;
 /// with hundreds of legal actions per position, the rest almost never matter.
 const LMP_LIMIT: [usize; 4] = [0, 8, 17, 32];
 /// Internal iterative reduction acts from this depth (for games that ask for it).
 const IIR_DEPTH: i32 = 4;
-/// Null move: one more ply of reduction per this much of static evaluation above beta (two at
-/// most).
-const NULL_MARGIN: i32 = 200;
 /// History scores stay within ±this: each update moves a score toward the bound by the share of
 /// the distance left (Stockfish's gravity), so what a game's early moves taught fades.
 const HISTORY_MAX: i32 = 1 << 14;
@@ -518,7 +509,7 @@ impl<G: SearchGame> Searcher<G> {
             && !in_check
             && !pv_node
             && depth <= RFP_DEPTH
-            && static_eval - RFP_MARGIN * depth >= beta
+            && static_eval - G::RFP_MARGIN * depth >= beta
         {
             return static_eval;
         }
@@ -528,7 +519,7 @@ impl<G: SearchGame> Searcher<G> {
             if passed.play_null() {
                 self.keys.push(key);
                 // Deeper and further above beta, a larger reduction (as Stockfish's).
-                let r = 2 + depth / 4 + ((static_eval - beta) / NULL_MARGIN).min(2);
+                let r = 2 + depth / 4 + ((static_eval - beta) / G::NULL_MARGIN).min(2);
                 let score =
                     -self.alphabeta(&passed, depth - 1 - r, -beta, -beta + 1, ply + 1, control);
                 self.keys.pop();
@@ -576,7 +567,8 @@ impl<G: SearchGame> Searcher<G> {
                 quiets += 1;
                 let d = depth as usize;
                 pruned = (d < LMP_LIMIT.len() && quiets > LMP_LIMIT[d])
-                    || (d < FUTILITY_MARGIN.len() && static_eval + FUTILITY_MARGIN[d] <= alpha);
+                    || (d < G::FUTILITY_MARGIN.len()
+                        && static_eval + G::FUTILITY_MARGIN[d] <= alpha);
                 if pruned && !checks {
                     break;
                 }
@@ -747,7 +739,7 @@ impl<G: SearchGame> Searcher<G> {
         captures.extend(
             moves
                 .iter()
-                .filter(|&&m| stand + pos.gain(m) + DELTA_MARGIN > alpha)
+                .filter(|&&m| stand + pos.gain(m) + G::DELTA_MARGIN > alpha)
                 .map(|&m| (pos.order_hint(m), m)),
         );
         // Stable: captures of equal hint keep the generator's order.

@@ -96,6 +96,23 @@ pub trait SearchGame: Clone + Send + 'static {
     /// root), under the searcher's pruning switch.
     const ROOT_REDUCTION: bool = false;
 
+    /// Reverse futility: a non-PV node at most `RFP_DEPTH` plies from the horizon whose static
+    /// evaluation beats beta by this much per ply is cut without a search. In the game's units,
+    /// so each game sets it to its evaluation's scale.
+    const RFP_MARGIN: i32 = 200;
+
+    /// Futility, by depth: a quiet move this close to the horizon that cannot lift the static
+    /// evaluation to alpha even with the margin is not searched.
+    const FUTILITY_MARGIN: [i32; 3] = [0, 250, 500];
+
+    /// Null move: one more ply of reduction per this much of static evaluation above beta (two
+    /// at most).
+    const NULL_MARGIN: i32 = 200;
+
+    /// Delta pruning: a capture that cannot lift the score to alpha even with this margin is
+    /// not searched in quiescence.
+    const DELTA_MARGIN: i32 = 150;
+
     /// How much the history table counts against `order_hint` when ordering quiet moves.
     const HISTORY_WEIGHT: i64 = 1024;
 
