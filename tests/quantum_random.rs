@@ -98,7 +98,7 @@ fn random_games_fast_equals_reference() {
             // The captures-only generator is the captures of the full list, in the same order
             // (quiescence's stable sort keeps that order among equal hints).
             let mut caps = Vec::new();
-            pos.generate_captures(&rules, &mut caps);
+            pos.generate_captures(&mut caps);
             let expected: Vec<Action> = pos
                 .legal_actions(&rules)
                 .into_iter()

@@ -526,8 +526,8 @@ impl Position {
     }
 
     /// Appends the legal captures only (board moves onto an enemy piece), e.g. for a
-    /// quiescence search. The rules restrict drops only, so captures do not read them.
-    pub fn generate_captures(&self, _rules: &Ruleset, out: &mut Vec<Action>) {
+    /// quiescence search. No ruleset: the rules restrict drops only.
+    pub fn generate_captures(&self, out: &mut Vec<Action>) {
         self.generate_captures_onto(BOARD, out);
     }
 
@@ -570,7 +570,7 @@ impl Position {
     /// {K} once the capturer's own restriction is applied). The "your king is in check" warning of
     /// the browser pages. A capture of a piece that only may be the king does not count: it
     /// takes K away from that piece and loses nothing. Board order; empty once the game is over.
-    pub fn king_capture_threats(&self, rules: &Ruleset) -> Vec<Square> {
+    pub fn king_capture_threats(&self) -> Vec<Square> {
         if self.winner.is_some() {
             return Vec::new();
         }
@@ -578,7 +578,7 @@ impl Position {
         let mut them = self.clone();
         them.pass();
         let mut captures = Vec::new();
-        them.generate_captures(rules, &mut captures);
+        them.generate_captures(&mut captures);
         let mut out: Vec<Square> = captures
             .into_iter()
             .filter_map(|a| match a {
@@ -987,7 +987,7 @@ mod fill_tests {
                 |a| matches!(a, Action::Move { to, .. } if pos.board[*to as usize] != u8::MAX),
             );
             let mut captures = Vec::new();
-            pos.generate_captures(&rules, &mut captures);
+            pos.generate_captures(&mut captures);
             assert_eq!(captures, all);
             found += captures.len();
             // Narrowed to the side's reach, as quiescence asks: the same list.

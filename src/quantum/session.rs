@@ -183,7 +183,7 @@ impl Adapter for QuantumVariant {
 fn threatened(record: &Record) -> Vec<String> {
     record
         .position()
-        .king_capture_threats(&record.rules())
+        .king_capture_threats()
         .into_iter()
         .map(square_name)
         .collect()

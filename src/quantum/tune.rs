@@ -165,7 +165,7 @@ fn quiet_leaf(
     }
     alpha = alpha.max(stand);
     let mut moves = Vec::new();
-    pos.generate_captures(&Ruleset::default(), &mut moves);
+    pos.generate_captures(&mut moves);
     let defended = reach[pos.side_to_move().opponent().index()].0;
     let value = |i: usize| {
         let p = pos.piece(i);

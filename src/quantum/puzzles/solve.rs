@@ -40,7 +40,7 @@ pub fn defend(pos: &Position, rules: &Ruleset, plies: u32, search: &mut MateSear
         return Defence::Lost;
     }
     let defender = pos.side_to_move();
-    if let Some(a) = king_capture(pos, rules, defender) {
+    if let Some(a) = king_capture(pos, defender) {
         return Defence::Escape(a);
     }
     // In the byte order of their names, as `moves` lists them: the choice among equals must not
@@ -118,7 +118,7 @@ pub fn reach(pos: &Position, rules: &Ruleset) -> u32 {
     let checks = pos
         .legal_actions(rules)
         .into_iter()
-        .filter(|&a| king_capture(&pos.after(a), rules, attacker).is_some())
+        .filter(|&a| king_capture(&pos.after(a), attacker).is_some())
         .count();
     match checks {
         0..=CHECKS_FOR_7 => 7,

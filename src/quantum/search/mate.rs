@@ -71,7 +71,7 @@ fn disproven(bounded: bool) -> Entry {
 
 /// An action of `side` that captures the opposing king right now (the position is turned to
 /// `side` when the other side is to move).
-pub fn king_capture(pos: &Position, rules: &Ruleset, side: Color) -> Option<Action> {
+pub fn king_capture(pos: &Position, side: Color) -> Option<Action> {
     let turned;
     let pos = if pos.side_to_move() == side {
         pos
@@ -82,7 +82,7 @@ pub fn king_capture(pos: &Position, rules: &Ruleset, side: Color) -> Option<Acti
         &turned
     };
     let mut captures = Vec::new();
-    pos.generate_captures(rules, &mut captures);
+    pos.generate_captures(&mut captures);
     captures.into_iter().find(|&a| {
         // Only a piece that may still be the king can end the game.
         pos.piece_at(a.to())
@@ -195,7 +195,7 @@ impl<'a> MateSearch<'a> {
     /// The children of `pos` with `left` plies to go, or its settled value.
     fn expand(&self, pos: &Position, left: u32) -> Result<Vec<(Action, u64)>, Entry> {
         if pos.side_to_move() == self.attacker {
-            if king_capture(pos, &self.rules, self.attacker).is_some() {
+            if king_capture(pos, self.attacker).is_some() {
                 return Err(proven(1));
             }
             if left < 3 {
@@ -204,7 +204,7 @@ impl<'a> MateSearch<'a> {
             let mut children = Vec::new();
             for a in pos.legal_actions(&self.rules) {
                 let child = pos.after(a);
-                if king_capture(&child, &self.rules, self.attacker).is_some() {
+                if king_capture(&child, self.attacker).is_some() {
                     children.push((a, slot(&child, left - 1)));
                 }
             }
@@ -293,7 +293,7 @@ impl<'a> MateSearch<'a> {
         let mut line = Vec::new();
         loop {
             if pos.side_to_move() == self.attacker {
-                if let Some(a) = king_capture(&pos, &self.rules, self.attacker) {
+                if let Some(a) = king_capture(&pos, self.attacker) {
                     line.push(a);
                     return Some(line);
                 }

@@ -276,7 +276,7 @@ mod tests {
                 let us = pos.side_to_move();
                 positions += 1;
                 checks += game.in_check() as usize;
-                if mate::king_capture(&pos, &rules, us.opponent()).is_some() {
+                if mate::king_capture(&pos, us.opponent()).is_some() {
                     threats += 1;
                     assert!(game.in_check(), "{}", qsfen::write(&pos));
                 }
@@ -284,9 +284,9 @@ mod tests {
                 if !game.may_give_check() {
                     for &mv in quiets {
                         unflagged_quiets += 1;
-                        missed += mate::king_capture(&pos.after(mv), &rules, us).is_some() as usize;
+                        missed += mate::king_capture(&pos.after(mv), us).is_some() as usize;
                     }
-                } else if mate::king_capture(&pos, &rules, us).is_none() {
+                } else if mate::king_capture(&pos, us).is_none() {
                     // The cheap test lets every quiet move through that attacks the king.
                     for &mv in quiets {
                         let mut child = game.clone();
