@@ -53,11 +53,6 @@ impl SearchGame for QGame {
 
     const INTERNAL_REDUCTION: bool = true;
     const ROOT_REDUCTION: bool = true;
-    // Fit D's evaluation predicts a shallow search's result more closely than the first
-    // round's: over `bench search 7` the verified reverse-futility cuts at depths 2 and 3 were
-    // wrong as often at 100 to 150 cp a ply as the old weights' at 200 (docs/testing-changes.md,
-    // stop 53).
-    const RFP_MARGIN: i32 = 125;
 
     fn generate(&self, out: &mut Vec<Action>) {
         self.pos.generate(&self.rules, out);
