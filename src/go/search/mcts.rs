@@ -29,19 +29,8 @@ fn expand_at(size: usize) -> u32 {
 const RAVE_EQUIV: f32 = 3000.0;
 /// Prior: a pass starts as this many playouts.
 const EVEN: f32 = 10.0;
-/// Prior, as Pachi's pattern prior: every point starts as this many even playouts (half
-/// won; Pachi's `eqex`, 14 on small boards, 20 on large)...
-fn even_prior(size: usize) -> f32 {
-    if size >= 15 {
-        20.0
-    } else {
-        14.0
-    }
-}
-/// ... and then as √p × this many won playouts more, p its Bradley–Terry probability among the
-/// position's moves (Pachi's `pattern_eqex`, 8 × `eqex`): a likely move starts strong and is
-/// hard to overturn, an unlikely one starts even and light.
-const PATTERN_PRIOR: f32 = 8.0;
+/// Prior: every point starts as this many playouts, won at its Bradley–Terry rate.
+const PRIOR: f32 = 30.0;
 
 /// A worker's stack: the descent and the playouts are loops, so the std's default is ample.
 const WORKER_STACK: usize = 2 << 20;
@@ -511,12 +500,11 @@ fn select(tree: &Tree, i: usize) -> usize {
 }
 
 /// The root or leaf's moves with their priors: every legal point that is not an own eye, and
-/// a pass. Each point starts as [`even_prior`] playouts half won, plus √p × [`PATTERN_PRIOR`] ×
-/// [`even_prior`] won ones, p = γ / Σγ the probability a Bradley–Terry model of strong players'
-/// moves gives it in the position (γ its strength under the learned gammas, [`features`]).
+/// a pass. Each point starts as [`PRIOR`] playouts won at the rate a Bradley–Terry model of
+/// strong players' moves gives it against an average move of the position: γ / (γ + γ̄), with
+/// γ its strength under the learned gammas ([`features`]) and γ̄ the mean over the points.
 pub fn children_of(board: &mut FastBoard) -> Vec<Node> {
     let color = board.to_move;
-    let even = even_prior(board.size());
     let mut out = Vec::with_capacity(board.empties().len() + 1);
     let mut points: Vec<u16> = board.empties().to_vec();
     // The empty list's order depends on the history: sort, so the tree does not.
@@ -528,14 +516,14 @@ pub fn children_of(board: &mut FastBoard) -> Vec<Node> {
         }
         let gamma = features::gamma_of_move(board, p);
         total += gamma;
-        // The gamma waits in `pw` until the sum is known.
-        out.push(Node::new(p, even, gamma));
+        // The gamma waits in `pw` until the mean is known.
+        out.push(Node::new(p, PRIOR, gamma));
     }
-    for node in &mut out {
-        let share = if total > 0.0 { node.pw / total } else { 0.0 };
-        let won = share.sqrt() * PATTERN_PRIOR * even;
-        node.pn = even + won;
-        node.pw = even / 2.0 + won;
+    if !out.is_empty() {
+        let mean = total / out.len() as f32;
+        for node in &mut out {
+            node.pw = PRIOR * node.pw / (node.pw + mean);
+        }
     }
     // Passing is seldom right before the end: it starts as a likely loss.
     out.push(Node::new(
