@@ -55,7 +55,9 @@ fn parse(line: &str) -> (Vec<Candidate>, Vec<f64>) {
     (out, ownership)
 }
 
-const HALVES: &str = "sfen 9 XXXXXXXXX/XXXXXXXXX/XXXXXXXXX/XXXXXXXXX/........./OOOOOOOOO/OOOOOOOOO/OOOOOOOOO/OOOOOOOOO b";
+// Each half has two eyes on its edge row: both are alive whoever moves, not a capturing race
+// over the shared middle row that a few hundred playouts can read either way.
+const HALVES: &str = "sfen 9 X.XXXXX.X/XXXXXXXXX/XXXXXXXXX/XXXXXXXXX/........./OOOOOOOOO/OOOOOOOOO/OOOOOOOOO/O.OOOOO.O b";
 
 #[test]
 fn reports_candidates_and_ownership() {

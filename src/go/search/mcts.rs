@@ -480,8 +480,11 @@ fn select(tree: &Tree, i: usize) -> usize {
     let mut best_value = f32::NEG_INFINITY;
     for c in tree.children(i) {
         let node = &tree.nodes[c];
-        let n = node.n as f32;
-        let q = (node.w + node.pw) / (n + node.pn);
+        // The prior's playouts count as the node's own (Pachi merges them into the node's
+        // statistics before the mix, Fuego initialises its counts with them): an unvisited
+        // move's first AMAF results then weigh against its prior, not replace it.
+        let n = node.n as f32 + node.pn;
+        let q = (node.w + node.pw) / n;
         let value = if node.rn > 0.0 {
             let beta = node.rn / (node.rn + n + node.rn * n / RAVE_EQUIV);
             (1.0 - beta) * q + beta * (node.rw / node.rn)
