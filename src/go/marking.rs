@@ -1,10 +1,10 @@
 //! Go's dead-stone marking, for a room's scoring phase (`games::marking`): toggling a group,
 //! and the area score, score lines and territory a marking gives (komi 7.5, as the rooms play).
 
+use super::board::EMPTY;
 use super::notation::{format_vertex, parse_position, parse_vertex};
 use super::rules::KOMI;
 use super::score::{area_score, empty_region, without_dead, Judgement, Life};
-use super::board::EMPTY;
 use super::{Board, Color};
 use crate::games::marking::{DeadStones, MarkingError};
 use crate::text::gtp_score;
@@ -213,7 +213,10 @@ mod tests {
         let dead = m.toggle(position, &[], "A6").unwrap();
         assert_eq!(dead, ["A6", "B4"]);
         // Again on the other block: both come back to life together.
-        assert_eq!(m.toggle(position, &dead, "B4").unwrap(), Vec::<String>::new());
+        assert_eq!(
+            m.toggle(position, &dead, "B4").unwrap(),
+            Vec::<String>::new()
+        );
         let right = m.toggle(position, &dead, "G2").unwrap();
         assert_eq!(right, ["A6", "B4", "F2", "G2", "F1"]);
         // A black stone takes black's whole wall with it, but nothing white.
