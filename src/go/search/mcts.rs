@@ -97,6 +97,10 @@ pub struct Snapshot {
 
 struct Shared {
     tree: Tree,
+    /// Counts the prunes of the tree ([`Tree::prune`]): a playout that began before one finds
+    /// its path gone and backs up nothing into the tree (its virtual loss stays: at most one
+    /// lost playout a thread and prune).
+    generation: u64,
     /// Per padded point: playouts that ended with it black minus white.
     own: Vec<i64>,
     runs: u64,
@@ -113,6 +117,7 @@ impl Mcts {
         Ok(Mcts {
             shared: Mutex::new(Shared {
                 tree: Tree::new(bytes)?,
+                generation: 0,
                 own: Vec::new(),
                 runs: 0,
             }),
@@ -363,9 +368,14 @@ impl Worker {
         self.path.clear();
         self.seq.clear();
         let mut terminal = false;
+        let generation;
         {
             let mut s = shared.lock();
-            let tree = &mut s.tree;
+            let Shared {
+                tree,
+                generation: now,
+                ..
+            } = &mut *s;
             let mut i = 0;
             self.path.push(0);
             tree.nodes[0].n += 1;
@@ -375,9 +385,31 @@ impl Worker {
                     break;
                 }
                 if tree.nodes[i].children == 0 {
-                    if tree.nodes[i].n < expand_at(self.board.size())
-                        || !tree.has_room(self.board.empties().len() + 1)
-                    {
+                    let at = expand_at(self.board.size());
+                    if tree.nodes[i].n < at {
+                        break;
+                    }
+                    if !tree.has_room(self.board.empties().len() + 1) {
+                        // A full tree would stop growing for the rest of the search (about
+                        // 20,000 playouts fill 64 MiB on 9x9, under a second): prune it and
+                        // descend again, this descent's virtual losses taken back first. (At
+                        // most once: the next prune waits for a quarter of the pool to grow.)
+                        for &idx in &self.path {
+                            tree.nodes[idx].n -= 1;
+                        }
+                        if tree.prune(2 * at).is_some() {
+                            *now += 1;
+                            self.board.copy_from(root);
+                            self.path.clear();
+                            self.seq.clear();
+                            self.path.push(0);
+                            tree.nodes[0].n += 1;
+                            i = 0;
+                            continue;
+                        }
+                        for &idx in &self.path {
+                            tree.nodes[idx].n += 1;
+                        }
                         break;
                     }
                     self.children = children_of(&mut self.board);
@@ -391,6 +423,7 @@ impl Worker {
                 self.path.push(c);
                 i = c;
             }
+            generation = *now;
         }
         let margin = if terminal {
             area(&self.board) as f64 - komi
@@ -422,7 +455,15 @@ impl Worker {
             }
         };
         let mut s = shared.lock();
-        let Shared { tree, own, runs } = &mut *s;
+        let Shared {
+            tree,
+            generation: now,
+            own,
+            runs,
+        } = &mut *s;
+        if *now != generation {
+            self.path.clear();
+        }
         for (d, &idx) in self.path.iter().enumerate() {
             let mover = if d == 0 { first.other() } else { colour(d - 1) };
             let node = &mut tree.nodes[idx];
@@ -702,6 +743,91 @@ mod tests {
             snap.moves[0]
         );
         assert!(snap.winrate > 0.9, "{}", snap.winrate);
+    }
+
+    /// Every node but the root is the child of exactly one node, inside the pool.
+    fn assert_well_formed(tree: &Tree) {
+        let mut parents = vec![0u32; tree.nodes.len()];
+        for i in 0..tree.nodes.len() {
+            let children = tree.children(i);
+            assert!(children.end <= tree.nodes.len(), "node {i}: {children:?}");
+            for c in children {
+                parents[c] += 1;
+            }
+        }
+        assert_eq!(parents[0], 0);
+        assert!(parents[1..].iter().all(|&p| p == 1));
+    }
+
+    #[test]
+    fn a_prune_keeps_every_statistic_and_drops_only_the_subtrees_of_rare_nodes() {
+        let game = Position::empty(9).unwrap();
+        let mcts = Mcts::new(32 << 20).unwrap();
+        search_with(&mcts, &game, 7.0, 6000);
+        let mut s = mcts.shared.lock();
+        assert_eq!(s.generation, 0, "the pool did not fill");
+        let before = s.tree.nodes.clone();
+        let min_n = s.tree.prune(4).expect("a quarter of the pool has grown");
+        let after = &s.tree.nodes;
+        assert!(after.len() <= s.tree.capacity() / 2);
+        assert!(
+            after.len() < before.len(),
+            "{} of {}",
+            after.len(),
+            before.len()
+        );
+        // The two trees walked together, child by child.
+        let mut stack = vec![(0usize, 0usize)];
+        let mut walked = 0;
+        let mut dropped = 0;
+        while let Some((old, new)) = stack.pop() {
+            walked += 1;
+            let (a, b) = (before[old], after[new]);
+            let stats = |n: Node| (n.mv, n.n, n.w, n.rn, n.rw, n.pn, n.pw, n.score);
+            assert_eq!(stats(a), stats(b));
+            if old > 0 && a.n < min_n {
+                assert_eq!(b.children, 0);
+                dropped += (a.children > 0) as usize;
+                continue;
+            }
+            assert_eq!(a.children, b.children);
+            for k in 0..a.children as usize {
+                stack.push((a.first as usize + k, b.first as usize + k));
+            }
+        }
+        assert_eq!(walked, after.len(), "every node is reached from the root");
+        assert!(dropped > 0);
+        assert_well_formed(&s.tree);
+    }
+
+    #[test]
+    fn a_full_tree_is_pruned_and_goes_on_growing() {
+        // A 2 MiB tree (about 29,000 nodes a pool) fills within a few hundred playouts of 9x9.
+        let game = Position::empty(9).unwrap();
+        let mcts = Mcts::new(2 << 20).unwrap();
+        let snap = search_with(&mcts, &game, 7.0, 20_000);
+        let s = mcts.shared.lock();
+        assert!(s.generation >= 3, "{} prunes", s.generation);
+        assert_well_formed(&s.tree);
+        // (Each prune after the first waits for a quarter of the pool to grow again.) A
+        // descent cut short by a prune takes its virtual losses back and starts again: with
+        // one thread the root counts every playout exactly.
+        assert_eq!(s.tree.nodes[0].n, 20_000);
+        assert_eq!(snap.root_visits, 20_000);
+        assert!(snap.nodes <= s.tree.capacity());
+    }
+
+    #[test]
+    fn a_pool_that_holds_little_more_than_the_root_does_not_prune_at_every_expansion() {
+        // 512 nodes a pool (the least), 362 of them the root's children on 19x19.
+        let game = Position::empty(19).unwrap();
+        let mcts = Mcts::new(1).unwrap();
+        let snap = search_with(&mcts, &game, 7.0, 3000);
+        let s = mcts.shared.lock();
+        assert!(s.generation <= 1, "{} prunes", s.generation);
+        assert_eq!(s.tree.nodes[0].n, 3000);
+        assert!(!snap.moves.is_empty());
+        assert_well_formed(&s.tree);
     }
 
     #[test]

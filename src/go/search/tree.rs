@@ -1,7 +1,7 @@
 //! The search tree: a pool of nodes allocated once, fallibly, to a size the caller bounds (the
 //! `USI_Hash` megabytes for Go, see protocol/go.md). The children of a node lie next to each
 //! other. Re-rooting for the next move copies the kept subtree into a second pool of the same
-//! size (so each pool is half the budget) and swaps the two.
+//! size (so each pool is half the budget) and swaps the two; so does pruning a full tree.
 
 use super::fast::PASS;
 use crate::go::Position;
@@ -65,6 +65,8 @@ pub struct Tree {
     pub root_game: Option<Position>,
     /// The komi it was searched under.
     komi: f64,
+    /// The nodes left by the last [`Tree::prune`] of this search (0: none yet).
+    pruned_to: usize,
 }
 
 impl Tree {
@@ -83,6 +85,7 @@ impl Tree {
             capacity,
             root_game: None,
             komi: 0.0,
+            pruned_to: 0,
         };
         tree.nodes.push(Node::new(PASS, 0.0, 0.0));
         Ok(tree)
@@ -103,6 +106,7 @@ impl Tree {
         self.nodes.push(Node::new(PASS, 0.0, 0.0));
         self.root_game = Some(game.clone());
         self.komi = komi;
+        self.pruned_to = 0;
     }
 
     /// The children of node `i`.
@@ -164,40 +168,74 @@ impl Tree {
             self.root_game = Some(game.clone());
             return self.nodes[0].n;
         }
+        if !self.copy_subtree(keep, 0) {
+            self.reset(game, komi);
+            return 0;
+        }
+        self.pruned_to = 0;
+        self.nodes[0].mv = PASS;
+        self.root_game = Some(game.clone());
+        self.nodes[0].n
+    }
+
+    /// Makes room in a full tree, as Fuego does (`SgUctSearch`'s pruning of a full tree): the
+    /// subtrees under nodes of fewer than `min_n` playouts go (the nodes keep their statistics
+    /// and are expanded again when visited), `min_n` doubling until at most half the pool is
+    /// left. The root's children always stay. None, and nothing done, when a prune would
+    /// not pay: too little has grown since the last one (the tree cannot shrink below the
+    /// root's children, so a pool that holds little more would prune at every expansion), or
+    /// the spare pool cannot be had. Every node index changes. Returns the `min_n` it used.
+    pub fn prune(&mut self, mut min_n: u32) -> Option<u32> {
+        if self.nodes.len() < self.pruned_to + self.capacity / 4 {
+            return None;
+        }
+        loop {
+            if !self.copy_subtree(0, min_n) {
+                return None;
+            }
+            if self.nodes.len() <= self.capacity / 2 || min_n > self.nodes[0].n {
+                break;
+            }
+            min_n = min_n.saturating_mul(2);
+        }
+        self.pruned_to = self.nodes.len();
+        Some(min_n)
+    }
+
+    /// Copies the subtree under `keep` into the spare pool, breadth first (each node's
+    /// children together), and makes the copy the tree, `keep` its root. Below the root, a
+    /// node of fewer than `min_n` playouts is copied without its children. False, and nothing
+    /// changed, when the spare pool cannot be had.
+    fn copy_subtree(&mut self, keep: usize, min_n: u32) -> bool {
         if self.spare.capacity() < self.capacity
             && self
                 .spare
                 .try_reserve_exact(self.capacity - self.spare.len())
                 .is_err()
         {
-            self.reset(game, komi);
-            return 0;
+            return false;
         }
         self.spare.clear();
         self.spare.push(self.nodes[keep]);
-        // Breadth first: each node's children are copied together, so they stay contiguous.
-        let mut queue = vec![(keep, 0usize)];
+        // The copies still name their children in the old pool until their turn comes; the
+        // copy never outgrows the pool it came from, so no push reallocates.
         let mut head = 0;
-        while head < queue.len() {
-            let (old_i, new_i) = queue[head];
+        while head < self.spare.len() {
+            let node = self.spare[head];
+            if node.children > 0 {
+                if head > 0 && node.n < min_n {
+                    self.spare[head].first = 0;
+                    self.spare[head].children = 0;
+                } else {
+                    let old = node.first as usize..node.first as usize + node.children as usize;
+                    self.spare[head].first = self.spare.len() as u32;
+                    self.spare.extend_from_slice(&self.nodes[old]);
+                }
+            }
             head += 1;
-            let range = self.children(old_i);
-            if range.is_empty() {
-                continue;
-            }
-            let first = self.spare.len();
-            for c in range.clone() {
-                self.spare.push(self.nodes[c]);
-            }
-            self.spare[new_i].first = first as u32;
-            for (k, c) in range.enumerate() {
-                queue.push((c, first + k));
-            }
         }
         std::mem::swap(&mut self.nodes, &mut self.spare);
         self.spare.clear();
-        self.nodes[0].mv = PASS;
-        self.root_game = Some(game.clone());
-        self.nodes[0].n
+        true
     }
 }
