@@ -818,6 +818,25 @@ mod tests {
     }
 
     #[test]
+    fn a_full_tree_shared_by_two_threads_is_pruned_under_their_playouts() {
+        // The other thread's playout in flight at a prune backs up nothing: its path is gone.
+        let game = Position::empty(9).unwrap();
+        let mcts = Mcts::new(2 << 20).unwrap();
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        let settings = Settings::new(7.0, 2, 0);
+        let snap = mcts.search(&game, &settings, &Control::new(limits, 0), &mut |_| {});
+        let s = mcts.shared.lock();
+        assert!(s.generation >= 3, "{} prunes", s.generation);
+        assert_well_formed(&s.tree);
+        // Every playout entered the root once; a lost backup only leaves its virtual loss.
+        assert_eq!(snap.root_visits, 20_000);
+        assert!(s.tree.nodes[0].w <= 20_000.0);
+    }
+
+    #[test]
     fn a_pool_that_holds_little_more_than_the_root_does_not_prune_at_every_expansion() {
         // 512 nodes a pool (the least), 362 of them the root's children on 19x19.
         let game = Position::empty(19).unwrap();
