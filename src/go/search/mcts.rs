@@ -98,8 +98,7 @@ pub struct Snapshot {
 struct Shared {
     tree: Tree,
     /// Counts the prunes of the tree ([`Tree::prune`]): a playout that began before one finds
-    /// its path gone and backs up nothing into the tree (its virtual loss stays: at most one
-    /// lost playout a thread and prune).
+    /// its path again by its moves, as far as the pruned tree still holds it.
     generation: u64,
     /// Per padded point: playouts that ended with it black minus white.
     own: Vec<i64>,
@@ -462,7 +461,20 @@ impl Worker {
             runs,
         } = &mut *s;
         if *now != generation {
-            self.path.clear();
+            // A prune moved every node (its virtual losses with them): follow this playout's
+            // tree moves again from the root, as far as the pruned tree still holds them.
+            let len = self.path.len();
+            self.path.truncate(1);
+            let mut i = 0;
+            for &mv in &self.seq[..len - 1] {
+                match tree.children(i).find(|&c| tree.nodes[c].mv == mv) {
+                    Some(c) => {
+                        self.path.push(c);
+                        i = c;
+                    }
+                    None => break,
+                }
+            }
         }
         for (d, &idx) in self.path.iter().enumerate() {
             let mover = if d == 0 { first.other() } else { colour(d - 1) };
@@ -765,7 +777,7 @@ mod tests {
         let mcts = Mcts::new(32 << 20).unwrap();
         search_with(&mcts, &game, 7.0, 6000);
         let mut s = mcts.shared.lock();
-        assert_eq!(s.generation, 0, "the pool did not fill");
+        assert_eq!(s.generation, 0, "the pool filled during the search");
         let before = s.tree.nodes.clone();
         let min_n = s.tree.prune(4).expect("a quarter of the pool has grown");
         let after = &s.tree.nodes;
@@ -812,14 +824,25 @@ mod tests {
         // (Each prune after the first waits for a quarter of the pool to grow again.) A
         // descent cut short by a prune takes its virtual losses back and starts again: with
         // one thread the root counts every playout exactly.
-        assert_eq!(s.tree.nodes[0].n, 20_000);
         assert_eq!(snap.root_visits, 20_000);
+        assert_every_playout_backed_up(&s.tree);
         assert!(snap.nodes <= s.tree.capacity());
+    }
+
+    /// Every playout backed up into the root and the root's child it went through: each gives
+    /// the two movers results that add up to 1 (the root is expanded before any playout).
+    fn assert_every_playout_backed_up(tree: &Tree) {
+        let root = tree.nodes[0];
+        let children = tree.children(0);
+        let n: u32 = children.clone().map(|c| tree.nodes[c].n).sum();
+        let w: f32 = children.map(|c| tree.nodes[c].w).sum();
+        assert_eq!(n, root.n);
+        assert_eq!(w + root.w, root.n as f32);
     }
 
     #[test]
     fn a_full_tree_shared_by_two_threads_is_pruned_under_their_playouts() {
-        // The other thread's playout in flight at a prune backs up nothing: its path is gone.
+        // The other thread's playout in flight at a prune finds its path again by its moves.
         let game = Position::empty(9).unwrap();
         let mcts = Mcts::new(2 << 20).unwrap();
         let limits = Limits {
@@ -828,12 +851,12 @@ mod tests {
         };
         let settings = Settings::new(7.0, 2, 0);
         let snap = mcts.search(&game, &settings, &Control::new(limits, 0), &mut |_| {});
+        assert_eq!(snap.threads, 2);
         let s = mcts.shared.lock();
         assert!(s.generation >= 3, "{} prunes", s.generation);
         assert_well_formed(&s.tree);
-        // Every playout entered the root once; a lost backup only leaves its virtual loss.
         assert_eq!(snap.root_visits, 20_000);
-        assert!(s.tree.nodes[0].w <= 20_000.0);
+        assert_every_playout_backed_up(&s.tree);
     }
 
     #[test]

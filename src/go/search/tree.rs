@@ -65,7 +65,8 @@ pub struct Tree {
     pub root_game: Option<Position>,
     /// The komi it was searched under.
     komi: f64,
-    /// The nodes left by the last [`Tree::prune`] of this search (0: none yet).
+    /// The nodes left by the last [`Tree::prune`] (0: none since the tree was last reset or
+    /// re-rooted).
     pruned_to: usize,
 }
 
