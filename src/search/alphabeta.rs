@@ -10,8 +10,6 @@ use std::sync::Arc;
 mod smp;
 
 const MAX_PLY: usize = 128;
-/// Quiescence goes at most this many plies below the horizon.
-const MAX_QUIESCE: u32 = 3;
 /// How often (in nodes) the clock is read.
 const CLOCK_EVERY: u64 = 256;
 /// Reverse futility acts this close to the horizon (by `SearchGame::RFP_MARGIN` a ply: the
@@ -107,9 +105,9 @@ impl<G: SearchGame> Searcher<G> {
             killers: vec![[u32::MAX; 2]; MAX_PLY + 1],
             keys: Vec::new(),
             pv: vec![Vec::new(); MAX_PLY + 1],
-            buffers: vec![Vec::new(); MAX_PLY + MAX_QUIESCE as usize + 2],
+            buffers: vec![Vec::new(); MAX_PLY + G::QUIESCE_DEPTH as usize + 2],
             score_buffers: vec![Vec::new(); MAX_PLY + 1],
-            capture_buffers: vec![Vec::new(); MAX_QUIESCE as usize + 1],
+            capture_buffers: vec![Vec::new(); G::QUIESCE_DEPTH as usize + 1],
             nodes: 0,
             seldepth: 0,
             node_limit: u64::MAX,
@@ -725,7 +723,7 @@ impl<G: SearchGame> Searcher<G> {
         }
         self.seldepth = self.seldepth.max(ply);
         let stand = pos.evaluate();
-        if stand >= beta || qply >= MAX_QUIESCE || ply as usize >= MAX_PLY {
+        if stand >= beta || qply >= G::QUIESCE_DEPTH || ply as usize >= MAX_PLY {
             return stand;
         }
         alpha = alpha.max(stand);

@@ -113,6 +113,9 @@ pub trait SearchGame: Clone + Send + 'static {
     /// not searched in quiescence.
     const DELTA_MARGIN: i32 = 150;
 
+    /// Quiescence goes at most this many plies below the horizon.
+    const QUIESCE_DEPTH: u32 = 3;
+
     /// How much the history table counts against `order_hint` when ordering quiet moves.
     const HISTORY_WEIGHT: i64 = 1024;
 

@@ -185,6 +185,31 @@ mod tests {
         )
     }
 
+    /// Quiescence stops `QUIESCE_DEPTH` plies below the horizon, and captures do take it there.
+    #[test]
+    fn quiescence_goes_its_depth_and_no_deeper() {
+        let rules = Ruleset::default();
+        let mut rng = SplitMix64::new(55);
+        let mut pos = Position::start();
+        let mut deepest = 0;
+        for ply in 0..80 {
+            let moves = pos.legal_actions(&rules);
+            if moves.is_empty() || pos.winner().is_some() {
+                break;
+            }
+            if ply >= 10 && ply % 5 == 0 {
+                let outcome = search(&qsfen::write(&pos), 2);
+                assert!(
+                    outcome.info.seldepth <= 2 + QGame::QUIESCE_DEPTH,
+                    "{outcome:?}"
+                );
+                deepest = deepest.max(outcome.info.seldepth);
+            }
+            assert!(pos.apply(moves[rng.index(moves.len())]));
+        }
+        assert_eq!(deepest, 2 + QGame::QUIESCE_DEPTH);
+    }
+
     /// Sente's rook stands next to gote's certain king.
     const KING_EN_PRISE: &str = "4k4/4R4/9/9/9/9/9/9/4K4 b 18Q19q 1";
 

@@ -52,6 +52,8 @@ impl SearchGame for QGame {
     type Move = Action;
 
     const INTERNAL_REDUCTION: bool = true;
+    // Weights D's evaluation swings more, and quiescence's third ply grew with it.
+    const QUIESCE_DEPTH: u32 = 2;
     const ROOT_REDUCTION: bool = true;
 
     fn generate(&self, out: &mut Vec<Action>) {

@@ -11,7 +11,7 @@
 //! with a better score. Timing makes the search nondeterministic: `go nodes` and `go depth` are
 //! reproducible with one thread only.
 
-use super::{Outcome, Report, Searcher, CLOCK_EVERY, MAX_PLY, MAX_QUIESCE};
+use super::{Outcome, Report, Searcher, CLOCK_EVERY, MAX_PLY};
 use crate::memory::try_filled;
 use crate::rng::SplitMix64;
 use crate::search::{helpers, Control, SearchGame};
@@ -70,9 +70,9 @@ impl<G: SearchGame> Searcher<G> {
             killers: try_filled(MAX_PLY + 1, [u32::MAX; 2])?,
             keys: Vec::new(),
             pv: try_filled(MAX_PLY + 1, Vec::new())?,
-            buffers: try_filled(MAX_PLY + MAX_QUIESCE as usize + 2, Vec::new())?,
+            buffers: try_filled(MAX_PLY + G::QUIESCE_DEPTH as usize + 2, Vec::new())?,
             score_buffers: try_filled(MAX_PLY + 1, Vec::new())?,
-            capture_buffers: try_filled(MAX_QUIESCE as usize + 1, Vec::new())?,
+            capture_buffers: try_filled(G::QUIESCE_DEPTH as usize + 1, Vec::new())?,
             nodes: 0,
             seldepth: 0,
             node_limit: u64::MAX,
