@@ -202,6 +202,14 @@ fn pentanomial_elo_los_and_llr_from_known_counts() {
     };
     assert_eq!(sprt.state(&seven), SprtState::Continue);
     assert!(sprt.line(&Penta::default()).contains("no game pairs"));
+    // Three pairs of 1½, 2, 2 (a screen stopped there at stop 56): their own variance gave an
+    // llr of 5.88 and H1 after six games; with the unseen results at half a pair, 0.42
+    // (mean 3.125 / 4.5 and pair variance 0.121914, worked out with Python).
+    let three = Penta {
+        counts: [0, 0, 0, 1, 2],
+    };
+    close(three.llr(0.0, 50.0).unwrap(), 0.418653, 1e-5);
+    assert_eq!(sprt.state(&three), SprtState::Continue);
 }
 
 /// An interval that reaches a 100% score has no upper Elo bound: the lines say `n/a`, never

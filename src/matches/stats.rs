@@ -105,19 +105,15 @@ impl Tally {
     }
 
     /// The GSPRT log-likelihood ratio of H1 (elo1) against H0 (elo0); `None` before the first
-    /// game. While every game had the same result the variance is zero and the formula is
-    /// undefined; the outcomes not seen yet then count half a game each (a pseudo-count), so a
-    /// one-sided match can still decide.
+    /// game. The outcomes not seen yet count half a game each (a pseudo-count): while every
+    /// game had the same result the variance would be zero and the formula undefined, and while
+    /// few outcomes have been seen the variance is too small to trust (see `unseen_count_half`).
     pub fn llr(&self, elo0: f64, elo1: f64) -> Option<f64> {
         let mut counts = [self.wins as f64, self.losses as f64, self.draws as f64];
         if self.games() == 0 {
             return None;
         }
-        if counts.iter().filter(|&&c| c > 0.0).count() == 1 {
-            for c in counts.iter_mut().filter(|c| **c == 0.0) {
-                *c = 0.5;
-            }
-        }
+        unseen_count_half(&mut counts);
         let [w, l, d] = counts;
         let n = w + l + d;
         let s = (w + 0.5 * d) / n;
@@ -250,6 +246,19 @@ pub fn erf(x: f64) -> f64 {
     }
 }
 
+/// Gives every result not seen yet half a count. Without it a sample variance from a handful of
+/// results decides: three pairs scoring 1½, 2, 2 gave σ² = 0.014 and an llr of 5.9 at
+/// elo1 = 50, H1 after six games. With it they give 0.42; one-sided matches still decide (eight
+/// pairs won at elo1 = 50), and on hundreds of games, where every result has been seen, nothing
+/// changes.
+fn unseen_count_half(counts: &mut [f64]) {
+    if counts.iter().any(|&c| c > 0.0) {
+        for c in counts.iter_mut().filter(|c| **c == 0.0) {
+            *c = 0.5;
+        }
+    }
+}
+
 /// Counts an SPRT can be run on: games (the trinomial model) or game pairs (the pentanomial).
 pub trait Llr {
     /// The GSPRT log-likelihood ratio of H1 (elo1) against H0 (elo0); `None` before the first
@@ -363,15 +372,11 @@ impl Penta {
 impl Llr for Penta {
     /// fastchess's pentanomial GSPRT with logistic Elo:
     /// `LLR = (s1 − s0)(2s − s0 − s1) / (2σ²/N)`, N pairs of mean score s per game and σ² the
-    /// variance of a pair's score. While every pair had the same result (σ² = 0) the four
-    /// results not seen count half a pair each, so a one-sided match can still decide.
+    /// variance of a pair's score. The results not seen yet count half a pair each
+    /// (`unseen_count_half`).
     fn llr(&self, elo0: f64, elo1: f64) -> Option<f64> {
         let mut counts = self.as_f64();
-        if self.counts.iter().filter(|&&c| c > 0).count() == 1 {
-            for c in counts.iter_mut().filter(|c| **c == 0.0) {
-                *c = 0.5;
-            }
-        }
+        unseen_count_half(&mut counts);
         let (n, mean, var) = Self::moments(counts)?;
         let (s0, s1) = (score_from_elo(elo0), score_from_elo(elo1));
         Some((s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var / n))
