@@ -7,17 +7,16 @@ use common::{transcript, BIN};
 use std::process::Command;
 
 /// `Nodes searched` of the quantum shogi bench at its default depth (5). 93066 since quiescence
-/// goes two plies deep, not three (113147 with the reverse-futility margin of 125 cp a ply
-/// screened at stop 53, not kept). 123358 since the
-/// second tuning round's weights (issue 47: larger mobility, lighter pieces); 136420 since a node
-/// whose certain king is attacked gets no reverse futility or null move, and a quiet move
-/// attacking a certain king two plies or more from the horizon is not pruned; 135006 since the
-/// root's late moves are reduced and ordered by their last search's size; 165446 since internal
-/// iterative reduction and the null move's growing reduction; 201270 since the history table's
-/// gravity and malus, and the depth moved from 4 to 5 (200947 before the history change; at
-/// depth 4 it was 67779 both before and after, blind to it). At depth 4: 67779 since futility
-/// and late-move pruning (93959 with the old weights) and the evaluation's weights tuned from
-/// self-play (553851 with the old pruning); 589124 before both.
+/// goes two plies deep, not three. 123358 since the second tuning round's weights (issue 47: larger
+/// mobility, lighter pieces; 113147 with the reverse-futility margin of 125 cp a ply screened at
+/// stop 53, not kept); 136420 since a node whose certain king is attacked gets no reverse futility
+/// or null move, and a quiet move attacking a certain king two plies or more from the horizon is
+/// not pruned; 135006 since the root's late moves are reduced and ordered by their last search's
+/// size; 165446 since internal iterative reduction and the null move's growing reduction; 201270
+/// since the history table's gravity and malus, and the depth moved from 4 to 5 (200947 before the
+/// history change; at depth 4 it was 67779 both before and after, blind to it). At depth 4: 67779
+/// since futility and late-move pruning (93959 with the old weights) and the evaluation's weights
+/// tuned from self-play (553851 with the old pruning); 589124 before both.
 const SIGNATURE: u64 = 93_066;
 
 fn nodes(out: &str) -> u64 {
