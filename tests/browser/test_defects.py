@@ -318,7 +318,15 @@ def quantum_plan_hidden(ctx):
     page.click("text=Position (QSFEN)")
     page.fill("#qsfen", T.MATE_IN_3)
     page.click("#paste")
-    page.wait_for_selector('#board[data-ply="1"][data-side="w"]', timeout=10000)
+    # Choosing gote set the engine going on the starting position; its move there can still be
+    # on the board (ply 1, gote to move) while the pasted game's first search runs, so wait for
+    # the pasted position's few pieces and the engine's move in it.
+    page.wait_for_function(
+        """() => document.querySelectorAll('#board .sq .qpiece').length < 10
+            && document.getElementById('board').dataset.ply === '1'
+            && document.querySelector('#movelist .mv') !== null""",
+        timeout=10000,
+    )
     page.wait_for_function("() => document.getElementById('a-depth').textContent !== '–'")
     for field in ("#a-score", "#a-pv"):
         assert page.inner_text(field) == "hidden while you play", (field, page.inner_text(field))
