@@ -139,6 +139,9 @@ pub fn fresh_ownership(game: &Position, komi: f64) -> Vec<f64> {
     }
 }
 
+/// RAVE's equivalence of the judgement's searches: AMAF weighs less than in play.
+const JUDGE_RAVE_EQUIV: f32 = 3000.0;
+
 /// The search behind [`fresh_ownership`]; `None` without memory for its tree.
 fn fresh_search(game: &Position, komi: f64) -> Option<Snapshot> {
     let playouts = crate::go::score::playouts_for(game.board.size()) as u64 * 8;
@@ -151,8 +154,11 @@ fn fresh_search(game: &Position, komi: f64) -> Option<Snapshot> {
     );
     let settings = Settings {
         // The judgement was checked against GNU Go's on 54 games with every AMAF move
-        // counted once; weighted updates misjudge one of them (game-19's right-side group).
+        // counted once and RAVE's equivalence at 3000; weighted updates, or play's 1500,
+        // misjudge one of them (game-19's right-side group: B+24 with 13 white stones dead
+        // at 1500, GNU Go B+2 with one).
         weighted_rave: false,
+        rave_equiv: JUDGE_RAVE_EQUIV,
         ..Settings::new(komi, 1, 0)
     };
     let engine = Mcts::new(JUDGE_TREE_BYTES).ok()?;
