@@ -123,8 +123,10 @@ pub fn judge_blocks(
 
 /// The stones of blocks locked in a seki: a black and a white block that share a liberty, each
 /// with two liberties or more, all of them points that neither colour can fill (its block
-/// would be left in atari, capturing nothing), and no block next to either in atari (whose
-/// capture could give one side the liberty to fill). Neither can ever be captured. Random
+/// would be left in atari, capturing nothing), no block next to either in atari (whose capture
+/// could give one side the liberty to fill), and neither to be sacrificed into an eye space
+/// that kills the capturer (filling a liberty so that the capture leaves a square four, say).
+/// Neither can then be captured. Random
 /// playouts and the search's tree do fill such points (a 9×9 game against Pachi ended so: two
 /// eyeless groups sharing two liberties, which the ownership gave to white in 78% of the
 /// playouts), so the ownership does not decide them.
@@ -139,9 +141,22 @@ pub fn locked_in_seki(board: &Board) -> Vec<bool> {
     let mut unfillable = vec![None; board.len()];
     let mut is_unfillable =
         |p: usize| *unfillable[p].get_or_insert_with(|| filling_hurts(board, p));
+    // A block whose owner can fill one of its liberties and, once captured, leave the capturer
+    // an eye space that a stone inside kills (the capturer has no other liberty) is no seki.
+    let sacrifice_kills = |stones: &[usize], libs: &[usize]| {
+        libs.iter().any(|&l| {
+            let mut space = stones.to_vec();
+            space.push(l);
+            killable_eye_space(board, &space)
+        })
+    };
     let candidate: Vec<bool> = blocks
         .iter()
-        .map(|(_, _, libs)| libs.len() >= 2 && libs.iter().all(|&l| is_unfillable(l)))
+        .map(|(_, stones, libs)| {
+            libs.len() >= 2
+                && libs.iter().all(|&l| is_unfillable(l))
+                && !sacrifice_kills(stones, libs)
+        })
         .collect();
     // No block next to block `k` is in atari.
     let safe = |k: usize| {
@@ -169,6 +184,34 @@ pub fn locked_in_seki(board: &Board) -> Vec<bool> {
         }
     }
     locked
+}
+
+/// Whether an eye space of these points, enclosed by one block with no other liberty, dies to a
+/// stone at its vital point: three points or fewer, and the four, five and six point shapes of
+/// nakade (the square and the pyramid four, the bulky and the crossed five, the rabbity six).
+fn killable_eye_space(board: &Board, space: &[usize]) -> bool {
+    let inside = |p: usize| space.contains(&p);
+    let square = space
+        .iter()
+        .any(|&p| inside(p + 1) && inside(p + board.stride()) && inside(p + board.stride() + 1));
+    let widest = space
+        .iter()
+        .map(|&p| {
+            board
+                .neighbors(p)
+                .into_iter()
+                .filter(|&n| inside(n))
+                .count()
+        })
+        .max()
+        .unwrap_or(0);
+    match space.len() {
+        0..=3 => true,
+        4 => square || widest == 3,
+        5 => square || widest == 4,
+        6 => square && widest == 4,
+        _ => false,
+    }
 }
 
 /// Whether neither colour can play at `p` without leaving the stone's block in atari and
@@ -446,6 +489,29 @@ mod tests {
             assert_eq!(j.life[at(&b, v)], Life::Seki, "{v}");
         }
         assert_ne!(j.life[at(&b, "D9")], Life::Seki);
+    }
+
+    #[test]
+    fn a_sacrifice_that_leaves_a_square_four_is_no_seki() {
+        // Black H8 J8 J7 and white's twelve stones from G9 to J3 share their only liberties,
+        // H7 and J6 (a game of tests/gtp_gnugo_games.rs, seed 12). Black fills H7, white
+        // captures at J6 and is left the square H7 H8 J7 J8: black kills it at once, as GNU Go
+        // says (the white stones dead, B+23.5).
+        let b = board(
+            "XX...XOOO/OXXXXXOXX/OOOXOXO.X/.O.OOXOO./.O.OXXOOO/OOOOOXXXO/OXXOOOOXO/\
+             XX.XOXX.X/..X.X.XX.",
+        );
+        let locked = locked_in_seki(&b);
+        assert!(["H8", "J7", "G9", "J3"].iter().all(|v| !locked[at(&b, v)]));
+        assert!(killable_eye_space(
+            &b,
+            &["H7", "H8", "J7", "J8"].map(|v| at(&b, v))
+        ));
+        // Game 14's sacrifices leave a zigzag four, which lives.
+        assert!(!killable_eye_space(
+            &b,
+            &["A9", "A8", "B8", "B7"].map(|v| at(&b, v))
+        ));
     }
 
     #[test]
