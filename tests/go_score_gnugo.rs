@@ -129,16 +129,20 @@ fn final_score_agrees_with_gnu_go_aftermath_on_19x19() {
     }
 }
 
-/// A seki of two eyeless groups sharing two liberties (tests/data/go/seki), which the playouts
-/// and the search's tree break by filling a shared liberty: GNU Go's Jigo with no dead stone,
-/// both groups in seki.
+/// A seki of two eyeless groups sharing two liberties (tests/data/go/seki/pachi-14), which the
+/// playouts and the search's tree break by filling a shared liberty: GNU Go's Jigo with no dead
+/// stone, both groups in seki. And its look-alike (pachi-38), where a sacrifice leaves a bent
+/// four in the corner: GNU Go's B+10, the white group dead.
 #[test]
 fn a_seki_of_two_eyeless_groups_is_kept() {
     let dir = "go/seki";
     let cases = cases_in(dir);
-    assert_eq!(cases.len(), 1);
+    assert_eq!(cases.len(), 2);
     let judged = ryoshi_judges_in(dir, &cases);
-    assert_eq!(judged[0], (cases[0].score.clone(), cases[0].dead.clone()));
+    for (c, got) in cases.iter().zip(&judged) {
+        assert_eq!(*got, (c.score.clone(), c.dead.clone()), "{}", c.file);
+    }
+    assert_eq!(cases[0].file, "pachi-14.sgf");
     let path = common::data_path(&format!("{dir}/{}", cases[0].file));
     let transcript = common::gtp_transcript(&format!(
         "loadsgf {}\nfinal_status_list seki\n",

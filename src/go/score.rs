@@ -188,7 +188,8 @@ pub fn locked_in_seki(board: &Board) -> Vec<bool> {
 
 /// Whether an eye space of these points, enclosed by one block with no other liberty, dies to a
 /// stone at its vital point: three points or fewer, and the four, five and six point shapes of
-/// nakade (the square and the pyramid four, the bulky and the crossed five, the rabbity six).
+/// nakade (the square and the pyramid four, the bulky and the crossed five, the rabbity six),
+/// and the bent four in the corner.
 fn killable_eye_space(board: &Board, space: &[usize]) -> bool {
     let inside = |p: usize| space.contains(&p);
     let square = space
@@ -205,9 +206,23 @@ fn killable_eye_space(board: &Board, space: &[usize]) -> bool {
         })
         .max()
         .unwrap_or(0);
+    // A bent four with its bend on the corner point dies by ko, which the killer starts when
+    // it likes (GNU Go's aftermath counts it dead).
+    let last = board.size() - 1;
+    let bent_on_corner = space.iter().any(|&p| {
+        let (row, col) = board.row_col(p);
+        (row == 0 || row == last)
+            && (col == 0 || col == last)
+            && board
+                .neighbors(p)
+                .into_iter()
+                .filter(|&n| inside(n))
+                .count()
+                == 2
+    });
     match space.len() {
         0..=3 => true,
-        4 => square || widest == 3,
+        4 => square || widest == 3 || bent_on_corner,
         5 => square || widest == 4,
         6 => square && widest == 4,
         _ => false,
@@ -507,10 +522,19 @@ mod tests {
             &b,
             &["H7", "H8", "J7", "J8"].map(|v| at(&b, v))
         ));
-        // Game 14's sacrifices leave a zigzag four, which lives.
+        // Game 14's sacrifices leave a zigzag four, which lives, even on the corner; a bent
+        // four with its bend on the corner point dies (by ko).
         assert!(!killable_eye_space(
             &b,
             &["A9", "A8", "B8", "B7"].map(|v| at(&b, v))
+        ));
+        assert!(killable_eye_space(
+            &b,
+            &["A2", "A1", "B1", "C1"].map(|v| at(&b, v))
+        ));
+        assert!(!killable_eye_space(
+            &b,
+            &["B2", "B1", "C1", "D1"].map(|v| at(&b, v))
         ));
     }
 
