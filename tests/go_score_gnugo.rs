@@ -1,7 +1,7 @@
 //! The end-of-game judgement (`final_score`, `final_status_list dead`) against GNU Go's own
 //! scoring on 54 finished 9×9 games between ryoshi and GNU Go (tests/data/go/gnugo-aftermath/,
 //! with GNU Go's `--score aftermath` results recorded in `aftermath.tsv`; provenance in
-//! tests/data/README.md). Most of the games end with dead stones on the board, so the referee's
+//! tests/data/README.md), on six 19×19 games (judge-19/) and on a seki (seki/). Most of the games end with dead stones on the board, so the referee's
 //! count (every stone alive) is not the score. A live check that GNU Go still gives the
 //! recorded answers needs GNU Go and is #[ignore]d.
 
@@ -129,6 +129,38 @@ fn final_score_agrees_with_gnu_go_aftermath_on_19x19() {
     }
 }
 
+/// A seki of two eyeless groups sharing two liberties (tests/data/go/seki/pachi-14), which the
+/// playouts and the search's tree break by filling a shared liberty: GNU Go's Jigo with no dead
+/// stone, both groups in seki. And its look-alike (pachi-38), where a sacrifice leaves a bent
+/// four in the corner: GNU Go's B+10, the white group dead.
+#[test]
+fn a_seki_of_two_eyeless_groups_is_kept() {
+    let dir = "go/seki";
+    let cases = cases_in(dir);
+    assert_eq!(cases.len(), 2);
+    let judged = ryoshi_judges_in(dir, &cases);
+    for (c, got) in cases.iter().zip(&judged) {
+        assert_eq!(*got, (c.score.clone(), c.dead.clone()), "{}", c.file);
+    }
+    assert_eq!(cases[0].file, "pachi-14.sgf");
+    let path = common::data_path(&format!("{dir}/{}", cases[0].file));
+    let transcript = common::gtp_transcript(&format!(
+        "loadsgf {}\nfinal_status_list seki\n",
+        path.display()
+    ));
+    let seki: BTreeSet<&str> = transcript
+        .split("\n\n")
+        .nth(1)
+        .unwrap_or_default()
+        .trim_start_matches('=')
+        .split_whitespace()
+        .collect();
+    let want: BTreeSet<&str> = "B9 C9 C8 D8 E8 F8 A7 D7 A6 B6 C6 D6 E6 A5 C5 A4 A8 B8 B7"
+        .split(' ')
+        .collect();
+    assert_eq!(seki, want, "{transcript}");
+}
+
 /// Where GNU Go is installed (Debian: /usr/games).
 fn gnugo() -> Option<String> {
     ["/usr/games/gnugo", "/usr/bin/gnugo", "/usr/local/bin/gnugo"]
@@ -141,13 +173,15 @@ fn gnugo() -> Option<String> {
 #[ignore = "needs gnugo: apt-get install gnugo"]
 fn gnu_go_aftermath_still_gives_the_recorded_scores() {
     let gnugo = gnugo().expect("this test needs GNU Go: apt-get install gnugo");
-    let cases = cases();
     // The two games where the ownership alone misjudged a block (game-19: a white group whose
-    // second eye the playouts fill; game-27: a black group in a capturing race), and a few more.
-    for c in cases.iter().filter(|c| {
+    // second eye the playouts fill; game-27: a black group in a capturing race), a few more, and
+    // the seki the playouts broke.
+    let picked = cases().into_iter().filter(|c| {
         ["game-19.sgf", "game-27.sgf", "game-01.sgf", "game-40.sgf"].contains(&&*c.file)
-    }) {
-        let path = common::data_path(&format!("{DIR}/{}", c.file));
+    });
+    let seki = cases_in("go/seki").into_iter();
+    for (dir, c) in picked.map(|c| (DIR, c)).chain(seki.map(|c| ("go/seki", c))) {
+        let path = common::data_path(&format!("{dir}/{}", c.file));
         let out = Command::new(&gnugo)
             .args(["--score", "aftermath", "--chinese-rules", "-l"])
             .arg(&path)
