@@ -1,8 +1,9 @@
 //! The end-of-game judgement (`final_score`, `final_status_list dead`) against GNU Go's own
 //! scoring on 54 finished 9×9 games between ryoshi and GNU Go (tests/data/go/gnugo-aftermath/,
 //! with GNU Go's `--score aftermath` results recorded in `aftermath.tsv`; provenance in
-//! tests/data/README.md), on six 19×19 games (judge-19/) and on a seki (seki/). Most of the games end with dead stones on the board, so the referee's
-//! count (every stone alive) is not the score. A live check that GNU Go still gives the
+//! tests/data/README.md), on six 19×19 games (judge-19/) and on a seki and its look-alike
+//! (seki/). Most of the games end with dead stones on the board, so the referee's count (every
+//! stone alive) is not the score. A live check that GNU Go still gives the
 //! recorded answers needs GNU Go and is #[ignore]d.
 
 mod common;
@@ -134,7 +135,7 @@ fn final_score_agrees_with_gnu_go_aftermath_on_19x19() {
 /// stone, both groups in seki. And its look-alike (pachi-38), where a sacrifice leaves a bent
 /// four in the corner: GNU Go's B+10, the white group dead.
 #[test]
-fn a_seki_of_two_eyeless_groups_is_kept() {
+fn a_seki_and_its_look_alike_are_judged_as_gnu_go_does() {
     let dir = "go/seki";
     let cases = cases_in(dir);
     assert_eq!(cases.len(), 2);
