@@ -126,10 +126,9 @@ pub fn judge_blocks(
 /// would be left in atari, capturing nothing), no block next to either in atari (whose capture
 /// could give one side the liberty to fill), and neither to be sacrificed into an eye space
 /// that kills the capturer (filling a liberty so that the capture leaves a square four, say).
-/// Neither can then be captured. Random
-/// playouts and the search's tree do fill such points (a 9×9 game against Pachi ended so: two
-/// eyeless groups sharing two liberties, which the ownership gave to white in 78% of the
-/// playouts), so the ownership does not decide them.
+/// Neither can then be captured. Random playouts and the search's tree do fill such points (a
+/// 9×9 game against Pachi ended so: two eyeless groups sharing two liberties, which the
+/// ownership gave to white in 78% of the playouts), so the ownership does not decide them.
 pub fn locked_in_seki(board: &Board) -> Vec<bool> {
     let blocks = board.blocks();
     let mut block_of = vec![usize::MAX; board.len()];
@@ -191,41 +190,33 @@ pub fn locked_in_seki(board: &Board) -> Vec<bool> {
 /// nakade (the square and the pyramid four, the bulky and the crossed five, the rabbity six),
 /// and the bent four in the corner.
 fn killable_eye_space(board: &Board, space: &[usize]) -> bool {
+    if space.len() > 6 {
+        return false;
+    }
     let inside = |p: usize| space.contains(&p);
+    let degree = |p: usize| {
+        board
+            .neighbors(p)
+            .into_iter()
+            .filter(|&n| inside(n))
+            .count()
+    };
     let square = space
         .iter()
         .any(|&p| inside(p + 1) && inside(p + board.stride()) && inside(p + board.stride() + 1));
-    let widest = space
-        .iter()
-        .map(|&p| {
-            board
-                .neighbors(p)
-                .into_iter()
-                .filter(|&n| inside(n))
-                .count()
-        })
-        .max()
-        .unwrap_or(0);
+    let widest = space.iter().map(|&p| degree(p)).max().unwrap_or(0);
     // A bent four with its bend on the corner point dies by ko, which the killer starts when
     // it likes (GNU Go's aftermath counts it dead).
     let last = board.size() - 1;
     let bent_on_corner = space.iter().any(|&p| {
         let (row, col) = board.row_col(p);
-        (row == 0 || row == last)
-            && (col == 0 || col == last)
-            && board
-                .neighbors(p)
-                .into_iter()
-                .filter(|&n| inside(n))
-                .count()
-                == 2
+        (row == 0 || row == last) && (col == 0 || col == last) && degree(p) == 2
     });
     match space.len() {
         0..=3 => true,
         4 => square || widest == 3 || bent_on_corner,
         5 => square || widest == 4,
-        6 => square && widest == 4,
-        _ => false,
+        _ => square && widest == 4,
     }
 }
 
@@ -518,24 +509,17 @@ mod tests {
         );
         let locked = locked_in_seki(&b);
         assert!(["H8", "J7", "G9", "J3"].iter().all(|v| !locked[at(&b, v)]));
-        assert!(killable_eye_space(
-            &b,
-            &["H7", "H8", "J7", "J8"].map(|v| at(&b, v))
-        ));
-        // Game 14's sacrifices leave a zigzag four, which lives, even on the corner; a bent
-        // four with its bend on the corner point dies (by ko).
-        assert!(!killable_eye_space(
-            &b,
-            &["A9", "A8", "B8", "B7"].map(|v| at(&b, v))
-        ));
-        assert!(killable_eye_space(
-            &b,
-            &["A2", "A1", "B1", "C1"].map(|v| at(&b, v))
-        ));
-        assert!(!killable_eye_space(
-            &b,
-            &["B2", "B1", "C1", "D1"].map(|v| at(&b, v))
-        ));
+        // The square; game 14's sacrifices leave a zigzag four, which lives, even on the
+        // corner; a bent four with its bend on the corner point dies (by ko), elsewhere lives.
+        for (shape, killable) in [
+            (["H7", "H8", "J7", "J8"], true),
+            (["A9", "A8", "B8", "B7"], false),
+            (["A2", "A1", "B1", "C1"], true),
+            (["B2", "B1", "C1", "D1"], false),
+        ] {
+            let space = shape.map(|v| at(&b, v));
+            assert_eq!(killable_eye_space(&b, &space), killable, "{shape:?}");
+        }
     }
 
     #[test]
