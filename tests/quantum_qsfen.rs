@@ -229,3 +229,40 @@ fn fuzzed_qsfen_and_actions_never_panic() {
         let _ = p.parse_action(&text, &rules);
     }
 }
+
+/// Game 275 of `docs/matches/issue47-selfplay.jsonl` (the second tuning round's data, played by
+/// 2300478): its 54th move drops `Q~`, a piece that today's `bare_q` no longer writes bare (it
+/// is `q[NP]~` now). A bare Q that names no bare piece still names the one uncertain piece of
+/// its origin in hand, so the old records, and the tuner's data, read as they were written.
+#[test]
+fn an_older_records_bare_q_drop_still_reads() {
+    let moves = "6i7h 4c4f 1g1f 5c5b 8i9h 4a5c 6g5f 8c8g+ 8h8g Q~*5d Q[RL]~*4a 5a4a 9g9c 8b9c \
+        2g2c 5d5f 4g5f 2b2c 5g4f 6a5a L~*4c 5b4c 8g8f 2c2h Q[BSNP]~*2e 1c2e 9h4c+ Q[GSNP]~*6i \
+        7h6i Q[RL]~*5d 4c5d Q[RL]~*2f Q[BSP]~*1d 2a5d Q[RL]*2a 2e3g L*4d 3c4d 2a2d Q[GS]~*5e \
+        4f3g 5e5f 2d4d Q[GS]~*4c 4d5d 4c5d N~*3c 4a3b Q[GS]*4a L*6d 6i7h 6d6h+ 7h8g";
+    let rules = Ruleset::default();
+    let mut pos = Position::start();
+    for mv in moves.split_whitespace() {
+        let action = pos
+            .parse_action(mv, &rules)
+            .unwrap_or_else(|e| panic!("{mv}: {e}"));
+        assert!(pos.apply(action), "{mv}");
+    }
+    let hand = |pos: &Position| {
+        qsfen::write(pos)
+            .split_whitespace()
+            .nth(2)
+            .unwrap_or("")
+            .to_string()
+    };
+    let before = qsfen::write(&pos);
+    assert!(hand(&pos).contains("q[NP]~"), "{before}");
+    let action = pos
+        .parse_action("Q~*2e", &rules)
+        .expect("the uncertain piece");
+    assert!(pos.apply(action));
+    assert!(!hand(&pos).contains("q[NP]~"), "{}", qsfen::write(&pos));
+    // A set that no piece in hand has is still an error.
+    let again = qsfen::read(&before).expect("valid");
+    assert!(again.parse_action("Q[RB]~*2e", &rules).is_err());
+}

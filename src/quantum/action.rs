@@ -128,17 +128,28 @@ impl Position {
             };
             // A bare Q names a piece that is written as a bare Q.
             let bare = self.bare_q();
-            let piece = (0..PIECES)
-                .find(|&i| {
-                    let p = self.piece(i);
-                    p.square == HAND
-                        && p.owner == self.side
-                        && origin_of(i) == origin
-                        && match mask {
-                            Some(m) => p.mask == m,
-                            None => bare & (1 << i) != 0,
-                        }
-                })
+            let in_hand = |i: usize| {
+                let p = self.piece(i);
+                p.square == HAND && p.owner == self.side && origin_of(i) == origin
+            };
+            let named = (0..PIECES).find(|&i| {
+                in_hand(i)
+                    && match mask {
+                        Some(m) => self.piece(i).mask == m,
+                        None => bare & (1 << i) != 0,
+                    }
+            });
+            // Failing that, a bare Q still names the one uncertain piece of its origin in hand:
+            // an earlier `bare_q` (before 767a25c's `loose_mask` by origin, likely) wrote some
+            // pieces bare that today's does not, and the tuner's data hold such records.
+            let uncertain = || {
+                let mut pieces =
+                    (0..PIECES).filter(|&i| in_hand(i) && candidate_count(self.piece(i).mask) >= 2);
+                let first = pieces.next();
+                first.filter(|_| mask.is_none() && pieces.next().is_none())
+            };
+            let piece = named
+                .or_else(uncertain)
                 .ok_or_else(|| ActionError::NotInHand(token.into()))?;
             return Ok(Action::Drop {
                 piece: piece as u8,
