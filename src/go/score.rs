@@ -165,17 +165,17 @@ pub fn locked_in_seki(board: &Board) -> Vec<bool> {
             })
         })
     };
+    let settled: Vec<bool> = (0..blocks.len()).map(|k| candidate[k] && safe(k)).collect();
     let mut locked = vec![false; board.len()];
     for (i, (cell, stones, libs)) in blocks.iter().enumerate() {
-        if !candidate[i] || !safe(i) {
+        if !settled[i] {
             continue;
         }
-        // A partner: a safe candidate block of the other colour at one of its liberties.
-        let partnered = libs
-            .iter()
-            .flat_map(|&l| board.neighbors(l))
-            .filter(|&n| board.get(n) != EMPTY && board.get(n) != BORDER && board.get(n) != *cell)
-            .any(|n| candidate[block_of[n]] && safe(block_of[n]));
+        // A partner: a settled block of the other colour at one of its liberties.
+        let partnered = libs.iter().flat_map(|&l| board.neighbors(l)).any(|n| {
+            let k = block_of[n];
+            k != usize::MAX && blocks[k].0 != *cell && settled[k]
+        });
         if partnered {
             for &s in stones {
                 locked[s] = true;

@@ -143,10 +143,13 @@ impl Position {
             // an earlier `bare_q` (before 767a25c's `loose_mask` by origin, likely) wrote some
             // pieces bare that today's does not, and the tuner's data hold such records.
             let uncertain = || {
+                if mask.is_some() {
+                    return None;
+                }
                 let mut pieces =
                     (0..PIECES).filter(|&i| in_hand(i) && candidate_count(self.piece(i).mask) >= 2);
                 let first = pieces.next();
-                first.filter(|_| mask.is_none() && pieces.next().is_none())
+                first.filter(|_| pieces.next().is_none())
             };
             let piece = named
                 .or_else(uncertain)
