@@ -6,7 +6,10 @@ mod common;
 use common::{transcript, BIN};
 use std::process::Command;
 
-/// `Nodes searched` of the quantum shogi bench at its default depth (5). 93066 since quiescence
+/// `Nodes searched` of the quantum shogi bench at its default depth (5). 93727 since the moves
+/// are staged (captures first, the quiet moves generated only when none cuts off): equal
+/// captures now come in the order of their generation, and the quiet moves are ordered by the
+/// history as it stands once the captures are searched. 93066 since quiescence
 /// goes two plies deep, not three. 123358 since the second tuning round's weights (issue 47: larger
 /// mobility, lighter pieces; 113147 with the reverse-futility margin of 125 cp a ply screened at
 /// stop 53, not kept); 136420 since a node whose certain king is attacked gets no reverse futility
@@ -17,7 +20,7 @@ use std::process::Command;
 /// history change; at depth 4 it was 67779 both before and after, blind to it). At depth 4: 67779
 /// since futility and late-move pruning (93959 with the old weights) and the evaluation's weights
 /// tuned from self-play (553851 with the old pruning); 589124 before both.
-const SIGNATURE: u64 = 93_066;
+const SIGNATURE: u64 = 93_727;
 
 fn nodes(out: &str) -> u64 {
     out.lines()

@@ -41,6 +41,21 @@ fn best_from(scores: &[i64], start: usize) -> usize {
     best
 }
 
+/// Appends the quiet moves of `pos` in the order `generate` gives them (its tactical moves are
+/// already in the list).
+fn append_quiets<G: SearchGame>(pos: &G, moves: &mut Vec<G::Move>) {
+    let start = moves.len();
+    pos.generate(moves);
+    let mut kept = start;
+    for r in start..moves.len() {
+        if !pos.is_tactical(moves[r]) {
+            moves[kept] = moves[r];
+            kept += 1;
+        }
+    }
+    moves.truncate(kept);
+}
+
 /// Plies taken off a late quiet move: growing with the log of both the depth and the move's
 /// rank, as in Stockfish (at least 1 where reductions apply).
 fn late_move_reduction(depth: i32, index: usize) -> i32 {
@@ -531,7 +546,19 @@ impl<G: SearchGame> Searcher<G> {
         }
         let mut moves = std::mem::take(&mut self.buffers[ply as usize]);
         moves.clear();
-        pos.generate(&mut moves);
+        // Staged where the game can: the captures first, the quiet moves only once none of
+        // them has cut off. Not when the table's move is quiet: it goes first, so the whole
+        // list is needed. A staged game picks its moves stably (see below) on either path.
+        let stable = pos.generate_tactical(&mut moves);
+        let mut quiets_pending =
+            stable && (tt_code == u32::MAX || moves.iter().any(|&m| G::code(m) == tt_code));
+        if !quiets_pending {
+            moves.clear();
+            pos.generate(&mut moves);
+        } else if moves.is_empty() {
+            append_quiets(pos, &mut moves);
+            quiets_pending = false;
+        }
         if moves.is_empty() {
             self.buffers[ply as usize] = moves;
             return pos.terminal_score(ply); // by default, no legal action loses
@@ -552,11 +579,37 @@ impl<G: SearchGame> Searcher<G> {
         let mut best_code = u32::MAX;
         let mut quiets = 0usize;
         self.keys.push(key);
-        for i in 0..moves.len() {
-            // Selection sort: most nodes cut off after the first few moves.
+        let mut next = 0;
+        loop {
+            let i = next;
+            next += 1;
+            if i == moves.len() {
+                if !quiets_pending {
+                    break;
+                }
+                quiets_pending = false;
+                let start = moves.len();
+                append_quiets(pos, &mut moves);
+                scores.extend(
+                    moves[start..]
+                        .iter()
+                        .map(|&m| self.order_score(pos, m, tt_code, ply)),
+                );
+                if i == moves.len() {
+                    break;
+                }
+            }
+            // Selection sort: most nodes cut off after the first few moves. Stable for a
+            // staged game, so that its captures come in the same order whether the quiet
+            // moves are in the list or not (a swap would let them reorder equal captures).
             let j = best_from(&scores, i);
-            moves.swap(i, j);
-            scores.swap(i, j);
+            if stable {
+                moves[i..=j].rotate_right(1);
+                scores[i..=j].rotate_right(1);
+            } else {
+                moves.swap(i, j);
+                scores.swap(i, j);
+            }
             let mv = moves[i];
             let quiet = !pos.is_tactical(mv);
             let mut pruned = false;
@@ -907,6 +960,92 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// [`Tree`] whose odd moves are captures that it generates alone on request: the staged path
+    /// (captures first, the quiet moves only when none cuts off).
+    #[derive(Clone)]
+    struct Staged(Tree);
+
+    impl SearchGame for Staged {
+        type Move = u32;
+        fn generate(&self, out: &mut Vec<u32>) {
+            self.0.generate(out);
+        }
+        fn generate_tactical(&self, out: &mut Vec<u32>) -> bool {
+            let mut all = Vec::new();
+            self.0.generate(&mut all);
+            out.extend(all.into_iter().filter(|&m| self.is_tactical(m)));
+            true
+        }
+        fn play(&mut self, mv: u32) {
+            self.0.play(mv);
+        }
+        fn key(&self) -> u64 {
+            self.0.key()
+        }
+        fn lost(&self) -> bool {
+            false
+        }
+        fn evaluate(&self) -> i32 {
+            self.0.evaluate()
+        }
+        fn order_hint(&self, mv: u32) -> i32 {
+            mv as i32
+        }
+        fn is_tactical(&self, mv: u32) -> bool {
+            mv % 2 == 1
+        }
+        // Captures only for the ordering: quiescence stands pat, as negamax does at depth 0.
+        fn quiescence_moves(&self, _out: &mut Vec<u32>) {}
+        fn gain(&self, _mv: u32) -> i32 {
+            0
+        }
+        fn code(mv: u32) -> u32 {
+            mv
+        }
+        const HISTORY_SIZE: usize = 8;
+        fn history_index(mv: u32) -> usize {
+            mv as usize
+        }
+        fn name(&self, mv: u32) -> String {
+            mv.to_string()
+        }
+    }
+
+    /// Staged, every quiet move is still searched where no capture cuts off (and a node whose
+    /// moves are all quiet, or that has none, is scored as before): the exact minimax value.
+    #[test]
+    fn staged_moves_agree_with_plain_negamax_on_random_trees() {
+        let mut searcher = Searcher::<Staged>::new(1);
+        searcher.set_pruning(false);
+        let mut tried = 0;
+        for seed in 0..300u64 {
+            let root = Staged(Tree { id: mix(seed) });
+            let mut moves = Vec::new();
+            root.generate(&mut moves);
+            if moves.is_empty() {
+                continue;
+            }
+            for depth in 1..=5u32 {
+                searcher.clear();
+                let control = Control::new(
+                    Limits {
+                        depth: Some(depth),
+                        ..Default::default()
+                    },
+                    0,
+                );
+                let outcome = searcher.run(&root, &[], &control, depth, &mut |_| {});
+                assert_eq!(
+                    outcome.info.score,
+                    negamax(&root.0, depth, 0),
+                    "seed {seed} depth {depth}"
+                );
+                tried += 1;
+            }
+        }
+        assert!(tried > 1000, "{tried}");
     }
 
     #[test]

@@ -75,6 +75,14 @@ pub trait SearchGame: Clone + Send + 'static {
     /// Moves searched in quiescence (captures).
     fn is_tactical(&self, mv: Self::Move) -> bool;
 
+    /// Appends the tactical moves alone, in the order `generate` gives them, and says true, where
+    /// the game has a cheaper way to them than `generate`: a node that cuts off on one of them
+    /// then never generates (or orders) its quiet moves. False (the default): the searcher
+    /// generates every move at once.
+    fn generate_tactical(&self, _out: &mut Vec<Self::Move>) -> bool {
+        false
+    }
+
     /// Appends the moves worth searching in quiescence (by default: the tactical ones).
     fn quiescence_moves(&self, out: &mut Vec<Self::Move>) {
         self.generate(out);

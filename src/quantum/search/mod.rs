@@ -210,6 +210,43 @@ mod tests {
         assert_eq!(deepest, 2 + QGame::QUIESCE_DEPTH);
     }
 
+    /// The search's staged path takes the captures from `generate_tactical` and the rest from
+    /// `generate`: the former must be exactly the tactical moves of the latter, in its order,
+    /// whether or not the reach was already computed, and after a null move too.
+    #[test]
+    fn tactical_moves_are_the_captures_of_the_full_list_in_order() {
+        let rules = Ruleset::default();
+        let mut rng = SplitMix64::new(60);
+        let mut found = 0;
+        for _ in 0..40 {
+            let mut pos = Position::start();
+            for ply in 0..120 {
+                let moves = pos.legal_actions(&rules);
+                if moves.is_empty() || pos.winner().is_some() {
+                    break;
+                }
+                for (pass, evaluated) in [(false, false), (false, true), (true, false)] {
+                    let mut game = QGame::new(pos.clone(), rules);
+                    if pass {
+                        game.play_null();
+                    }
+                    if evaluated {
+                        game.evaluate();
+                    }
+                    let mut all = Vec::new();
+                    game.generate(&mut all);
+                    all.retain(|&m| game.is_tactical(m));
+                    let mut tactical = Vec::new();
+                    assert!(game.generate_tactical(&mut tactical));
+                    assert_eq!(tactical, all, "ply {ply}, pass {pass}");
+                    found += tactical.len();
+                }
+                assert!(pos.apply(moves[rng.index(moves.len())]));
+            }
+        }
+        assert!(found > 5000, "{found}");
+    }
+
     /// Sente's rook stands next to gote's certain king.
     const KING_EN_PRISE: &str = "4k4/4R4/9/9/9/9/9/9/4K4 b 18Q19q 1";
 
