@@ -919,17 +919,19 @@ mod tests {
         assert!(h < top, "{top} then {h}");
     }
 
-    #[test]
-    fn agrees_with_plain_negamax_on_random_trees() {
-        let mut searcher = Searcher::<Tree>::new(1);
+    /// Searches random trees (wrapped as the game `wrap` makes of them) with pruning off at depths
+    /// 1 to 5: the score is plain negamax's, and so is the value of the move chosen.
+    fn assert_agrees_with_negamax<G: SearchGame<Move = u32>>(wrap: fn(Tree) -> G) {
+        let mut searcher = Searcher::<G>::new(1);
         searcher.set_pruning(false);
         for seed in 0..300u64 {
-            let root = Tree { id: mix(seed) };
+            let tree = Tree { id: mix(seed) };
             let mut moves = Vec::new();
-            root.generate(&mut moves);
+            tree.generate(&mut moves);
             if moves.is_empty() {
                 continue;
             }
+            let root = wrap(tree.clone());
             for depth in 1..=5u32 {
                 searcher.clear();
                 let control = Control::new(
@@ -940,7 +942,7 @@ mod tests {
                     0,
                 );
                 let outcome = searcher.run(&root, &[], &control, depth, &mut |_| {});
-                let expected = negamax(&root, depth, 0);
+                let expected = negamax(&tree, depth, 0);
                 let score = outcome.info.score;
                 // Forced results found early stop the deepening with the same value.
                 assert_eq!(score, expected, "seed {seed} depth {depth}");
@@ -949,7 +951,7 @@ mod tests {
                     .as_deref()
                     .and_then(|b| b.parse().ok())
                     .expect("a move");
-                let mut child = root.clone();
+                let mut child = tree.clone();
                 child.play(best);
                 if expected.abs() < WIN_BOUND {
                     assert_eq!(
@@ -960,6 +962,11 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn agrees_with_plain_negamax_on_random_trees() {
+        assert_agrees_with_negamax(|tree| tree);
     }
 
     /// [`Tree`] whose odd moves are captures that it generates alone on request: the staged path
@@ -1017,35 +1024,7 @@ mod tests {
     /// moves are all quiet, or that has none, is scored as before): the exact minimax value.
     #[test]
     fn staged_moves_agree_with_plain_negamax_on_random_trees() {
-        let mut searcher = Searcher::<Staged>::new(1);
-        searcher.set_pruning(false);
-        let mut tried = 0;
-        for seed in 0..300u64 {
-            let root = Staged(Tree { id: mix(seed) });
-            let mut moves = Vec::new();
-            root.generate(&mut moves);
-            if moves.is_empty() {
-                continue;
-            }
-            for depth in 1..=5u32 {
-                searcher.clear();
-                let control = Control::new(
-                    Limits {
-                        depth: Some(depth),
-                        ..Default::default()
-                    },
-                    0,
-                );
-                let outcome = searcher.run(&root, &[], &control, depth, &mut |_| {});
-                assert_eq!(
-                    outcome.info.score,
-                    negamax(&root.0, depth, 0),
-                    "seed {seed} depth {depth}"
-                );
-                tried += 1;
-            }
-        }
-        assert!(tried > 1000, "{tried}");
+        assert_agrees_with_negamax(Staged);
     }
 
     #[test]
