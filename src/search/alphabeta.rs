@@ -46,14 +46,11 @@ fn best_from(scores: &[i64], start: usize) -> usize {
 fn append_quiets<G: SearchGame>(pos: &G, moves: &mut Vec<G::Move>) {
     let start = moves.len();
     pos.generate(moves);
-    let mut kept = start;
-    for r in start..moves.len() {
-        if !pos.is_tactical(moves[r]) {
-            moves[kept] = moves[r];
-            kept += 1;
-        }
-    }
-    moves.truncate(kept);
+    let mut index = 0;
+    moves.retain(|&m| {
+        index += 1;
+        index <= start || !pos.is_tactical(m)
+    });
 }
 
 /// Plies taken off a late quiet move: growing with the log of both the depth and the move's
@@ -549,15 +546,14 @@ impl<G: SearchGame> Searcher<G> {
         // Staged where the game can: the captures first, the quiet moves only once none of
         // them has cut off. Not when the table's move is quiet: it goes first, so the whole
         // list is needed. A staged game picks its moves stably (see below) on either path.
-        let stable = pos.generate_tactical(&mut moves);
-        let mut quiets_pending =
-            stable && (tt_code == u32::MAX || moves.iter().any(|&m| G::code(m) == tt_code));
+        // Without captures the whole list is the quiet moves: generated at once, as before.
+        let staged = pos.generate_tactical(&mut moves);
+        let mut quiets_pending = staged
+            && !moves.is_empty()
+            && (tt_code == u32::MAX || moves.iter().any(|&m| G::code(m) == tt_code));
         if !quiets_pending {
             moves.clear();
             pos.generate(&mut moves);
-        } else if moves.is_empty() {
-            append_quiets(pos, &mut moves);
-            quiets_pending = false;
         }
         if moves.is_empty() {
             self.buffers[ply as usize] = moves;
@@ -603,7 +599,7 @@ impl<G: SearchGame> Searcher<G> {
             // staged game, so that its captures come in the same order whether the quiet
             // moves are in the list or not (a swap would let them reorder equal captures).
             let j = best_from(&scores, i);
-            if stable {
+            if staged {
                 moves[i..=j].rotate_right(1);
                 scores[i..=j].rotate_right(1);
             } else {
