@@ -87,6 +87,30 @@ fn debug_log_option_records_every_line_in_and_out() {
 }
 
 #[test]
+fn debug_log_closes_on_a_value_with_nothing_after_it() {
+    let path = temp("closed.log");
+    let script = format!(
+        "setoption name DebugLog value {}\nisready\nsetoption name DebugLog value\nisready\n",
+        path.display()
+    );
+    let (out, _, code) = run(&[], &script);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        out, "readyok\nreadyok\n",
+        "no error line for the empty value"
+    );
+    let log = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    let texts: Vec<&str> = log.lines().map(text_of).collect();
+    // The closing line is the last one logged: the second `isready` is not.
+    assert_eq!(
+        texts,
+        ["< isready", "> readyok", "< setoption name DebugLog value"],
+        "{log}"
+    );
+}
+
+#[test]
 fn debug_log_flag_covers_the_nboard_loop() {
     let path = temp("nboard.log");
     let p = path.display().to_string();

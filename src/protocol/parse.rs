@@ -109,12 +109,10 @@ pub(super) fn end(input: &str) -> Res<'_, ()> {
 fn setoption(input: &str) -> Res<'_, Command> {
     let (input, _) = expect("expected 'name'", keyword("name"))(input)?;
     let (input, name) = expect("expected an option name", arg)(input)?;
+    // The value is the rest of the line; `value` with nothing after it is no value.
     let (input, value) = opt(preceded(
         keyword("value"),
-        preceded(
-            space1,
-            map(rest, |v: &str| v.trim_matches(is_blank).to_string()),
-        ),
+        map(rest, |v: &str| v.trim_matches(is_blank).to_string()),
     ))(input)?;
     let (input, _) = end(input)?;
     Ok((
@@ -375,6 +373,28 @@ mod tests {
                 value: None
             }
         );
+        // An empty value, with or without a blank after `value`, is no value.
+        for line in [
+            "setoption name DebugLog value",
+            "setoption name DebugLog value \t",
+        ] {
+            assert_eq!(
+                ok(line),
+                Command::SetOption {
+                    name: "DebugLog".into(),
+                    value: None
+                },
+                "{line:?}"
+            );
+        }
+        assert_eq!(
+            ok("setoption name DebugLog value /tmp/a b.log "),
+            Command::SetOption {
+                name: "DebugLog".into(),
+                value: Some("/tmp/a b.log".into())
+            }
+        );
+        assert!(parse_line("setoption name DebugLog valuex").is_err());
         assert_eq!(
             ok("loadsgf /tmp/a b.sgf"),
             Command::Extension {
