@@ -149,10 +149,37 @@ fn access_log_has_one_line_per_request() {
     let server = Server::start_with(2, &["--access-log", &p]);
     assert!(server.get("/status", "").starts_with("HTTP/1.1 200"));
     assert!(server.get("/no/such/page", "").starts_with("HTTP/1.1 404"));
+    // Upgrades refused by the socket layer are logged with the status they got, not 101.
+    let upgrade = |origin: &str, version: u32| {
+        format!(
+            "Upgrade: websocket\r\nConnection: Upgrade\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: {version}\r\n\
+             Origin: {origin}\r\n"
+        )
+    };
+    let own = format!("http://{}", server.host);
+    let answers = [
+        server.get("/ws", &upgrade("http://evil.example", 13)),
+        server.get("/ws", &upgrade(&own, 8)),
+        server.get("/elsewhere", &upgrade(&own, 13)),
+    ];
+    for (answer, status) in answers.iter().zip(["403", "426", "404"]) {
+        assert!(
+            answer.starts_with(&format!("HTTP/1.1 {status}")),
+            "{answer}"
+        );
+    }
+    let expected = [
+        ("/status", "200"),
+        ("/no/such/page", "404"),
+        ("/ws", "403"),
+        ("/ws", "426"),
+        ("/elsewhere", "404"),
+    ];
     let deadline = Instant::now() + Duration::from_secs(10);
     let log = loop {
         let log = std::fs::read_to_string(&path).unwrap_or_default();
-        if log.lines().count() >= 2 || Instant::now() > deadline {
+        if log.lines().count() >= expected.len() || Instant::now() > deadline {
             break log;
         }
         std::thread::sleep(Duration::from_millis(20));
@@ -163,11 +190,8 @@ fn access_log_has_one_line_per_request() {
         .lines()
         .map(|l| text_of(l).split(' ').collect())
         .collect();
-    assert_eq!(texts.len(), 2, "{log}");
-    for (fields, (path, status)) in texts
-        .iter()
-        .zip([("/status", "200"), ("/no/such/page", "404")])
-    {
+    assert_eq!(texts.len(), expected.len(), "{log}");
+    for (fields, (path, status)) in texts.iter().zip(expected) {
         assert!(fields[0].starts_with("127.0.0.1:"), "{log}");
         assert_eq!(&fields[1..], ["GET", path, status], "{log}");
     }

@@ -64,10 +64,13 @@ pub(super) fn connection(server: &Server, mut stream: TcpStream) {
         }
     };
     let status = route(server, &req, &mut stream);
-    log(&req.method, &req.path, status);
     if status == "101" {
-        sockets::upgrade(server, &req, stream);
+        // The socket layer may still refuse the upgrade: it says what it answered.
+        sockets::upgrade(server, &req, stream, |status| {
+            log(&req.method, &req.path, status)
+        });
     } else {
+        log(&req.method, &req.path, status);
         close_answered(server, stream);
     }
 }

@@ -40,11 +40,18 @@ fn accepted_key(server: &Server, req: &Request) -> Result<String, (&'static str,
     }
 }
 
-/// Upgrades the connection to the socket the request asks for and serves it until it closes.
-pub(super) fn upgrade(server: &Server, req: &Request, mut stream: TcpStream) {
+/// Upgrades the connection to the socket the request asks for and serves it until it closes;
+/// `on_status` gets the status code sent (`101`, or the refusal's) as soon as it is known.
+pub(super) fn upgrade(
+    server: &Server,
+    req: &Request,
+    mut stream: TcpStream,
+    on_status: impl FnOnce(&str),
+) {
     let key = match accepted_key(server, req) {
         Ok(key) => key,
         Err((status, body)) => {
+            on_status(status.split(' ').next().unwrap_or(status));
             let _ = http::text(&mut stream, status, &body);
             close_answered(server, stream);
             return;
@@ -84,12 +91,14 @@ pub(super) fn upgrade(server: &Server, req: &Request, mut stream: TcpStream) {
             }
         };
         if let Some(why) = refused {
+            on_status("503");
             let _ = http::text(&mut stream, "503 Service Unavailable", &format!("{why}\n"));
             drop(places);
             close_answered(server, stream);
             return;
         }
     }
+    on_status("101");
     if http::upgrade(&mut stream, &key).is_err() {
         return;
     }
