@@ -1,4 +1,4 @@
-//! `ryoshi bench strength <random|possibilityist> [games] [movetime_ms]`: the quantum shogi
+//! `ryoshi bench strength [random|possibilityist] [games] [movetime_ms]`: the quantum shogi
 //! search against a baseline player, in-process, colours alternated, each seeded two-ply
 //! opening played twice. Prints one line per game and a result table.
 
