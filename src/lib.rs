@@ -4,6 +4,7 @@
 //! this file stands on all of them.
 
 pub mod bench;
+pub mod files;
 pub mod games;
 pub mod logging;
 pub mod matches;

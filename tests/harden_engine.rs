@@ -256,6 +256,58 @@ fn loadsgf_refuses_what_is_not_a_regular_file_without_blocking() {
 }
 
 #[test]
+fn record_files_are_written_only_to_regular_files_without_blocking() {
+    // A FIFO nobody reads blocked `printsgf <file>` and NBoard's `record <path>`: no answer,
+    // nothing after it read.
+    let dir = scratch("fifo-write");
+    let fifo = dir.join("pipe.sgf");
+    let status = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(status.success());
+    let written = dir.join("game.sgf");
+    let t0 = Instant::now();
+    let out = gtp_transcript(&format!(
+        "1 printsgf {}\n2 printsgf {}\n3 printsgf {}\n4 name\n",
+        fifo.display(),
+        dir.display(),
+        written.display()
+    ));
+    assert!(t0.elapsed() < Duration::from_secs(20));
+    // (A path in an answer is cut to 40 characters.)
+    let first = out.split("\n\n").next().unwrap();
+    assert!(
+        first.starts_with("?1 cannot write '") && first.ends_with("': not a regular file"),
+        "{out}"
+    );
+    assert!(out.contains("?2 cannot write"), "{out}");
+    assert!(out.ends_with("=3\n\n=4 ryoshi\n\n"), "{out}");
+    let sgf = std::fs::read_to_string(&written).unwrap();
+    assert!(sgf.starts_with("(;FF[4]GM[1]"), "{sgf}");
+    let ggf = dir.join("game.ggf");
+    let out = transcript(
+        format!(
+            "nboard 2\nset game (;GM[Othello]TY[8];)\nrecord {}\nrecord {}\nping 1\n",
+            fifo.display(),
+            ggf.display()
+        )
+        .as_bytes(),
+    );
+    assert!(t0.elapsed() < Duration::from_secs(40));
+    let status: Vec<&str> = out.lines().filter(|l| l.starts_with("status ")).collect();
+    assert_eq!(status.len(), 2, "{out}");
+    assert!(
+        status[0].starts_with("status error: record: cannot write '")
+            && status[0].ends_with("': not a regular file"),
+        "{out}"
+    );
+    assert!(status[1].starts_with("status record written to "), "{out}");
+    assert!(out.ends_with("pong 1\n"), "{out}");
+    assert!(std::fs::read_to_string(&ggf)
+        .unwrap()
+        .starts_with("(;GM[Othello]"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn movetime_is_kept_with_a_big_hash() {
     // Row 5: the table was allocated inside the search (378 ms for `movetime 100` at 1024 MiB,
     // 4,844 ms at 4096). Now `setoption`/`isready` allocate it.

@@ -168,6 +168,32 @@ fn a_bad_record_names_its_file_its_line_and_what_failed() {
         .contains("is for openings from records"));
 }
 
+#[test]
+fn an_openings_file_that_is_no_regular_file_is_refused_without_blocking() {
+    // A FIFO blocked the runner for ever, and `/dev/zero` was read until memory ran out.
+    let dir = scratch("fifo");
+    let status = Command::new("mkfifo")
+        .arg(dir.join("book.txt"))
+        .status()
+        .expect("mkfifo");
+    assert!(status.success());
+    let t0 = std::time::Instant::now();
+    for extra in [
+        "openings = \"book.txt\"",
+        "openings = \"book.txt\"\nopenings_format = \"records\"",
+        "openings = \"/dev/zero\"",
+    ] {
+        let err = openings(&dir, "othello", extra, 2).unwrap_err();
+        assert!(err.starts_with("openings: '"), "{err}");
+        assert!(err.ends_with("' is not a regular file"), "{err}");
+    }
+    std::fs::write(dir.join("big.txt"), "f5d6\n".repeat(4 << 20)).unwrap();
+    let err = openings(&dir, "othello", "openings = \"big.txt\"", 2).unwrap_err();
+    assert!(err.ends_with("big.txt' is larger than 16 MiB"), "{err}");
+    assert!(t0.elapsed() < std::time::Duration::from_secs(30));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A real match from a file of transcripts: each record's opening is played twice, colours
 /// swapped, and the games' own records start with it.
 #[test]

@@ -21,6 +21,9 @@ pub enum MatchError {
         path: PathBuf,
         error: std::io::Error,
     },
+    /// The openings file (or one of the folder's) cannot be read: its path and why.
+    #[error("openings: {0}")]
+    OpeningsFile(#[from] crate::files::FileError),
     /// An opening of the openings file `path`, or a random one (`path` empty).
     #[error("{}{error}", path_prefix(.path))]
     Opening { path: PathBuf, error: OpeningError },

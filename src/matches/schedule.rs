@@ -7,7 +7,6 @@ use super::game::Fixture;
 use super::opening::{self, Opening, OpeningError};
 use super::referee::RefereeFactory;
 use super::resume;
-use crate::games::record::{RecordError, MAX_RECORD_BYTES};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -35,10 +34,7 @@ pub fn openings(
             let list = record_openings(config, factory, &path)?;
             return Ok((0..count).map(|k| list[k % list.len()].clone()).collect());
         }
-        let text = std::fs::read_to_string(&path).map_err(|error| MatchError::Unreadable {
-            path: path.clone(),
-            error,
-        })?;
+        let text = read_file(&path)?;
         let list = opening::read_file(&text, factory)
             .map_err(|error| MatchError::Opening { path, error })?;
         return Ok((0..count).map(|k| list[k % list.len()].clone()).collect());
@@ -57,6 +53,14 @@ pub fn openings(
         });
     }
     Ok(vec![Opening::startpos(); count])
+}
+
+/// An openings file, read as a record file is (`loadrecord`): a regular file of at most
+/// [`crate::games::record::MAX_RECORD_BYTES`], so that a FIFO or a device never blocks the
+/// runner and a huge file is refused before it is read.
+fn read_file(path: &Path) -> Result<String, MatchError> {
+    let max = crate::games::record::MAX_RECORD_BYTES;
+    Ok(crate::files::read_file(&path.to_string_lossy(), max)?)
 }
 
 /// The openings of `openings` as records: every file of a folder (in name order, hidden ones
@@ -78,7 +82,7 @@ fn record_openings(
         error,
     };
     if !path.is_dir() {
-        let text = std::fs::read_to_string(path).map_err(|e| unreadable(path, e))?;
+        let text = read_file(path)?;
         return opening::read_records(&text, game, cut, factory).map_err(|e| bad(path, e));
     }
     let mut files: Vec<PathBuf> = std::fs::read_dir(path)
@@ -94,19 +98,7 @@ fn record_openings(
     files.sort();
     let mut openings = Vec::with_capacity(files.len());
     for file in &files {
-        // A record is read whole: a file past the readers' cap is refused before it is read.
-        let size = std::fs::metadata(file)
-            .map_err(|e| unreadable(file, e))?
-            .len();
-        if size > MAX_RECORD_BYTES as u64 {
-            let error = RecordError::TooLarge {
-                format: "record",
-                bytes: usize::try_from(size).unwrap_or(usize::MAX),
-                max: MAX_RECORD_BYTES,
-            };
-            return Err(bad(file, error.into()));
-        }
-        let text = std::fs::read_to_string(file).map_err(|e| unreadable(file, e))?;
+        let text = read_file(file)?;
         openings.push(opening::from_record(&text, game, cut, factory).map_err(|e| bad(file, e))?);
     }
     if openings.is_empty() {

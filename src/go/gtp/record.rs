@@ -3,9 +3,9 @@
 //! own moves go into the record as Sabaki writes them (`SBKV`, black's win rate in percent).
 
 use super::{Failure, Gtp};
-use crate::games::record::Tags;
+use crate::files::read_file;
+use crate::games::record::{Tags, MAX_RECORD_BYTES};
 use crate::go::{record, Color, Position};
-use crate::session::record::read_file;
 
 impl Gtp {
     /// `loadsgf <file> [move number]`: the file's main line with its whole history (so `undo`
@@ -21,7 +21,7 @@ impl Gtp {
             path: path.into(),
             why,
         };
-        let text = read_file(path).map_err(|e| cannot(e.to_string()))?;
+        let text = read_file(path, MAX_RECORD_BYTES).map_err(|e| cannot(e.to_string()))?;
         let limit = match args.get(1) {
             None => None,
             Some(n) => Some(
@@ -72,7 +72,7 @@ impl Gtp {
         let text = self.sgf();
         match args.first() {
             None => Ok(text.trim_end().to_string()),
-            Some(path) => std::fs::write(path, text)
+            Some(path) => crate::files::write_file(path, &text)
                 .map(|_| String::new())
                 .map_err(|e| Failure::CannotWrite {
                     path: (*path).into(),

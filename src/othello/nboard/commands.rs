@@ -167,7 +167,7 @@ impl<W: Write> Front<W> {
             self.line(&text);
             return Ok(());
         }
-        std::fs::write(path, format!("{text}\n"))
+        crate::files::write_file(path, &format!("{text}\n"))
             .map_err(|e| Failure::Write(path.into(), e.to_string()))?;
         self.line(&format!("status record written to {}", printable(path)));
         Ok(())
