@@ -93,7 +93,8 @@ fn othello_record_load_and_undo() {
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines.contains(&"(;GM[Othello]PC[ryoshi]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6]B[C3];)"), "{out}");
     assert!(lines.contains(&"f5d6c3"), "{out}");
-    assert!(lines.contains(&"(;GM[Othello]PC[NBoard]PB[a]PW[b]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6];)"), "{out}");
+    // The move's eval and time, as loaded.
+    assert!(lines.contains(&"(;GM[Othello]PC[NBoard]PB[a]PW[b]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5//1.5]W[F6];)"), "{out}");
     assert!(lines.contains(&"f5d6c3d3"), "{out}");
     assert_eq!(
         lines.iter().filter(|l| **l == "f5d6c3").count(),
@@ -109,6 +110,73 @@ fn othello_record_load_and_undo() {
         errs[0].starts_with("info string error: transcript syntax error at line 1, column 7"),
         "{out}"
     );
+}
+
+#[test]
+fn undo_forgets_a_loaded_result_and_the_notes_of_moves_taken_back() {
+    // Go: two passes ended the game; one undo reopens it (no RE, no result from the count).
+    let out = transcript(
+        b"setoption name USI_Variant value go\n\
+          loadrecordtext (;SZ[5];B[cc];W[];B[])\n\
+          undo\n\
+          record\n\
+          loadrecordtext (;SZ[5]RE[B+R];B[cc];W[dd])\n\
+          record\n\
+          undo\n\
+          record\n",
+    );
+    let heads: Vec<&str> = out.lines().filter(|l| l.starts_with("(;")).collect();
+    assert_eq!(
+        heads,
+        [
+            "(;FF[4]GM[1]CA[UTF-8]AP[ryoshi]SZ[5]KM[7.5]",
+            "(;FF[4]GM[1]CA[UTF-8]AP[ryoshi]SZ[5]KM[7.5]RE[B+R]",
+            "(;FF[4]GM[1]CA[UTF-8]AP[ryoshi]SZ[5]KM[7.5]",
+        ],
+        "{out}"
+    );
+    // Othello: the notes of the moves left stay, the result goes.
+    let out = transcript(
+        b"setoption name USI_Variant value othello\n\
+          loadrecordtext (;GM[Othello]RE[+2.00]TY[8]B[F5//1.52]W[F6/-2.00/3.1]B[D3];)\n\
+          record\n\
+          undo\n\
+          record\n",
+    );
+    let games: Vec<&str> = out.lines().filter(|l| l.starts_with("(;")).collect();
+    assert_eq!(games.len(), 2, "{out}");
+    assert!(games[0].contains("RE[+2.00]"), "{out}");
+    assert!(
+        games[0].ends_with("B[F5//1.52]W[F6/-2.00/3.1]B[D3];)"),
+        "{out}"
+    );
+    assert!(!games[1].contains("RE["), "{out}");
+    assert!(games[1].ends_with("B[F5//1.52]W[F6/-2.00/3.1];)"), "{out}");
+    // Quantum shogi: the kifu's result goes with the last move.
+    let out = transcript(
+        b"loadrecordtext [Game \"quantum shogi\"] [Result \"0-1\"] [Reason \"resign\"] 1. 7g7f 0-1\n\
+          undo\n\
+          record\n",
+    );
+    assert!(!out.contains("Result") && !out.contains("resign"), "{out}");
+    assert!(out.ends_with("\n*\n"), "{out}");
+}
+
+#[test]
+fn a_transcript_is_written_only_from_the_standard_start() {
+    let out = transcript(
+        b"setoption name USI_Variant value othello\n\
+          position sfen ---------------------------OX------XOX-------O------------------ b moves d3\n\
+          record transcript\n\
+          record ggf\n",
+    );
+    let errs = errors(&out);
+    assert_eq!(
+        errs,
+        ["info string error: record transcript: the game does not start from the standard position (use record ggf)"],
+        "{out}"
+    );
+    assert!(out.contains("B[D3];)"), "{out}");
 }
 
 #[test]

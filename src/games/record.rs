@@ -49,6 +49,15 @@ impl Tags {
     }
 }
 
+/// A tag's value (or a move's note) as a record is read into memory: each control character (a
+/// line break, a tab) becomes a space. `record` writes the tags back into the protocol's output,
+/// where a line break of a player's name would start a line of its own (`readyok`, say).
+pub fn tag_text(raw: &str) -> String {
+    raw.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
 /// A game from its start: the start position, the moves in order, and the tags. `notes[i]`, when
 /// present and not empty, is what the format writes beside move `i` (Othello's `/eval/time`).
 #[derive(Clone, Debug)]

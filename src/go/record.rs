@@ -19,7 +19,7 @@ use super::notation::format_vertex;
 use super::position::Position;
 use super::rules::Record;
 use crate::games::record::{
-    seconds, GameRecord, RecordError, Recordable, Tags, TimeTerms, MAX_NESTING,
+    seconds, tag_text, GameRecord, RecordError, Recordable, Tags, TimeTerms, MAX_NESTING,
 };
 use crate::games::rules::{GameEnd, Reason, Side, Verdict};
 use nom::bytes::complete::{escaped, is_not, take_while1};
@@ -46,7 +46,7 @@ fn value(input: &str) -> IResult<&str, &str> {
 }
 
 /// A property identifier. FF[3] allowed lowercase letters inside (`AddBlack`); only capitals
-/// count.
+/// count, and a main-line name with none (`b[dd]`) is refused rather than read as no property.
 fn ident(input: &str) -> IResult<&str, &str> {
     preceded(multispace0, take_while1(|c: char| c.is_ascii_alphabetic()))(input)
 }
@@ -67,10 +67,36 @@ fn unescape(s: &str) -> String {
     out
 }
 
-/// One property of a main-line node: its identifier (capitals only) and its values.
-struct Property {
+/// The properties the reader takes; any other is skipped without being kept, so that a file
+/// of unknown properties costs no memory.
+const READ: [&str; 15] = [
+    "GM", "SZ", "KM", "HA", "RU", "PB", "PW", "DT", "RE", "AB", "AW", "AE", "PL", "B", "W",
+];
+
+/// One property of a main-line node that the reader takes: its identifier (capitals only) and
+/// its values as written (escapes still in; a point list of thousands stays in the text).
+struct Property<'a> {
     name: String,
-    values: Vec<String>,
+    values: Vec<&'a str>,
+}
+
+impl Property<'_> {
+    /// The first value, unescaped.
+    fn value(&self) -> String {
+        unescape(self.values[0])
+    }
+
+    /// The one value of a property that takes one (a move, `PL`).
+    fn single(&self) -> Result<String, RecordError> {
+        match self.values.len() {
+            1 => Ok(self.value()),
+            _ => Err(RecordError::property(
+                &self.name,
+                &self.values.join("]["),
+                "takes one value",
+            )),
+        }
+    }
 }
 
 /// What the tree syntax allows next.
@@ -141,9 +167,10 @@ impl Builder {
     }
 
     /// The root node: the board size first, whatever the order of the properties.
-    fn root(&mut self, props: &[Property]) -> Result<(), RecordError> {
+    fn root(&mut self, props: &[Property<'_>]) -> Result<(), RecordError> {
         for p in props {
-            let v = p.values[0].trim();
+            let value = p.value();
+            let v = value.trim();
             match p.name.as_str() {
                 "GM" if v != "1" => {
                     return Err(RecordError::property("GM", v, "not a Go record (GM[1])"))
@@ -172,9 +199,9 @@ impl Builder {
         self.node(props, true)
     }
 
-    fn node(&mut self, props: &[Property], root: bool) -> Result<(), RecordError> {
+    fn node(&mut self, props: &[Property<'_>], root: bool) -> Result<(), RecordError> {
         for p in props {
-            let raw = &p.values[0];
+            let raw = &p.value();
             let v = raw.trim();
             match p.name.as_str() {
                 "KM" => {
@@ -189,11 +216,11 @@ impl Builder {
                     }
                     self.tags.set("HA", v);
                 }
-                "RU" => self.tags.set("RU", raw.as_str()),
-                "PB" => self.tags.players[0] = Some(raw.clone()),
-                "PW" => self.tags.players[1] = Some(raw.clone()),
-                "DT" => self.tags.date = Some(raw.clone()),
-                "RE" => self.tags.result = Some(raw.clone()),
+                "RU" => self.tags.set("RU", tag_text(raw)),
+                "PB" => self.tags.players[0] = Some(tag_text(raw)),
+                "PW" => self.tags.players[1] = Some(tag_text(raw)),
+                "DT" => self.tags.date = Some(tag_text(raw)),
+                "RE" => self.tags.result = Some(tag_text(raw)),
                 "SZ" | "GM" if !root => {
                     return Err(RecordError::property(&p.name, v, "only in the root node"))
                 }
@@ -207,7 +234,8 @@ impl Builder {
                 "AW" => WHITE,
                 "AE" => EMPTY,
                 "PL" => {
-                    let v = p.values[0].trim();
+                    let value = p.single()?;
+                    let v = value.trim();
                     let color = match v {
                         "B" | "b" => Color::Black,
                         "W" | "w" => Color::White,
@@ -224,7 +252,7 @@ impl Builder {
             let Some(setup) = self.setup.as_mut() else {
                 return Err(RecordError::property(
                     &p.name,
-                    &p.values[0],
+                    &p.value(),
                     format!(
                         "setup stones after move {} are not supported",
                         self.moves.len()
@@ -232,7 +260,7 @@ impl Builder {
                 ));
             };
             for v in &p.values {
-                for q in points(v, self.size, &p.name)? {
+                for q in points(&unescape(v), self.size, &p.name)? {
                     setup.board.set(q, cell);
                 }
             }
@@ -244,7 +272,12 @@ impl Builder {
                 _ => continue,
             };
             self.plies += 1;
-            self.play(color, &p.name, &p.values[0])?;
+            let raw = p.single().map_err(|e| RecordError::Move {
+                ply: self.plies,
+                text: format!("{}[{}]", p.name, p.values.join("][")),
+                why: e.to_string(),
+            })?;
+            self.play(color, &p.name, &raw)?;
         }
         Ok(())
     }
@@ -405,17 +438,25 @@ pub fn read(text: &str) -> Result<GameRecord<Record>, RecordError> {
                 rest = &rest[1..];
                 let mut props = Vec::new();
                 while let Ok((after, name)) = ident(rest) {
+                    let name: String = name.chars().filter(char::is_ascii_uppercase).collect();
+                    if main && name.is_empty() {
+                        return Err(err(
+                            rest.trim_start(),
+                            "a property name needs a capital letter (B, not b)",
+                        ));
+                    }
+                    let keep = main && READ.contains(&name.as_str());
                     let mut values = Vec::new();
                     let mut r = after;
+                    let mut any = false;
                     while let Ok((after_value, v)) = value(r) {
-                        if main {
-                            values.push(unescape(v));
-                        } else {
-                            values.push(String::new());
+                        any = true;
+                        if keep {
+                            values.push(v);
                         }
                         r = after_value;
                     }
-                    if values.is_empty() {
+                    if !any {
                         let r = r.trim_start();
                         return Err(err(
                             r,
@@ -426,11 +467,8 @@ pub fn read(text: &str) -> Result<GameRecord<Record>, RecordError> {
                             },
                         ));
                     }
-                    if main {
-                        props.push(Property {
-                            name: name.chars().filter(char::is_ascii_uppercase).collect(),
-                            values,
-                        });
+                    if keep {
+                        props.push(Property { name, values });
                     }
                     rest = r;
                 }
@@ -655,6 +693,16 @@ mod tests {
             ("(;SZ[3]AB[aa]AW[ab][ba])", "no liberties"),
             ("(;SZ[3];B[aa];AB[bb])", "setup stones after move 1"),
             ("(;SZ[3]AB[aa", "no closing ']'"),
+            (
+                "(;SZ[9];b[ee])",
+                "column 9 (byte 8): a property name needs a capital letter (B, not b)",
+            ),
+            ("(;sz[9])", "byte 2): a property name needs a capital"),
+            (
+                "(;SZ[9];B[ee][cc])",
+                "illegal move B[ee][cc] at ply 1: B[ee][cc]: takes one value",
+            ),
+            ("(;SZ[9]PL[B][W])", "PL[B][W]: takes one value"),
         ];
         for (text, want) in cases {
             let e = read(text).unwrap_err().to_string();
@@ -665,6 +713,27 @@ mod tests {
         assert!(e.contains("nested deeper than 1000 at byte 2000"), "{e}");
         let nested = format!("{}{}", "(;".repeat(MAX_NESTING), ")".repeat(MAX_NESTING));
         assert!(read(&nested).is_ok());
+    }
+
+    #[test]
+    fn lowercase_inside_a_name_counts_its_capitals_and_variations_are_not_checked() {
+        let game = read("(;SiZe[5]AddBlack[cc];(;White[dd])(;b[aa]))").unwrap();
+        assert_eq!(game.moves, [Some(point_index(5, 3, 3))]);
+        assert_eq!(game.start.game.board.get(point_index(5, 2, 2)), BLACK);
+    }
+
+    #[test]
+    fn tag_values_keep_no_line_breaks_and_unknown_properties_are_not_kept() {
+        let game = read("(;SZ[9]PB[x\nreadyok\r\nbestmove pass]PW[\u{3b7}\t1]XX[a][b];B[ee]C[hi])")
+            .unwrap();
+        assert_eq!(
+            game.tags.players[0].as_deref(),
+            Some("x readyok  bestmove pass")
+        );
+        assert_eq!(game.tags.players[1].as_deref(), Some("\u{3b7} 1"));
+        assert!(write(&game)
+            .lines()
+            .all(|l| !l.contains("readyok") || l.contains("PB[x ")));
     }
 
     #[test]

@@ -24,6 +24,22 @@ impl Record {
         Record { game, passes: 0 }
     }
 
+    /// Takes back the last move (false at the start). The passes are counted again from the
+    /// moves left: two passes undone by one leave the game open.
+    pub fn undo(&mut self) -> bool {
+        if !self.game.undo() {
+            return false;
+        }
+        let moves = self.game.moves();
+        let passes = moves
+            .iter()
+            .rev()
+            .take_while(|(_, mv)| mv.is_none())
+            .count();
+        self.passes = passes.min(2) as u32;
+        true
+    }
+
     /// Black's area minus white's minus komi, no stone taken off as dead.
     pub fn area_score(&self) -> f64 {
         let board = &self.game.board;

@@ -148,7 +148,7 @@ impl Adapter for GoVariant {
     /// of a game ended by two passes: the referee's area count (every stone alive) with the
     /// record's komi.
     fn game_record(&self, options: &Options) -> GameRecord<Record> {
-        let Kept { record, tags } = &self.kept;
+        let Kept { record, tags, .. } = &self.kept;
         let mut tags = tags.clone();
         if tags.get("KM").is_none() {
             tags.set("KM", komi(options).to_string());
@@ -354,7 +354,9 @@ impl Variant for GoVariant {
             "undo" => {
                 args.none()?;
                 self.forget_tree();
-                if self.kept.record.game.undo() {
+                if self.kept.record.undo() {
+                    let plies = self.kept.record.game.moves().len();
+                    self.kept.undone(plies);
                     Ok(())
                 } else {
                     Err(GoError::NothingToUndo.into())

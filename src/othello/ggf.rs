@@ -12,7 +12,7 @@
 use super::board::square_name;
 use super::position::{parse_square, Position};
 use crate::games::error_text;
-use crate::games::record::Tags;
+use crate::games::record::{tag_text, Tags};
 use crate::text::printable;
 use nom::branch::alt;
 use nom::bytes::complete::{escaped, tag, tag_no_case, take_while1};
@@ -590,17 +590,17 @@ pub fn parse_annotated(text: &str) -> Result<Annotated, GgfError> {
                     n: items.len() + 1,
                     error: Box::new(e),
                 })?;
-                notes.push(note.to_string());
+                notes.push(tag_text(note));
                 items.push((at, name == "B", item));
             }
             _ => {}
         }
         match name {
-            "DT" => tags.date = Some(value),
-            "PB" => tags.players[0] = Some(value),
-            "PW" => tags.players[1] = Some(value),
-            "RE" => tags.result = Some(value),
-            n if EXTRA_TAGS.contains(&n) => tags.set(n, value),
+            "DT" => tags.date = Some(tag_text(&value)),
+            "PB" => tags.players[0] = Some(tag_text(&value)),
+            "PW" => tags.players[1] = Some(tag_text(&value)),
+            "RE" => tags.result = Some(tag_text(&value)),
+            n if EXTRA_TAGS.contains(&n) => tags.set(n, tag_text(&value)),
             _ => {}
         }
     }

@@ -164,7 +164,10 @@ pub fn write_ggf(record: &GameRecord<Position>) -> String {
     let mut position = start;
     for (i, &mv) in record.moves.iter().enumerate() {
         let colour = if position.black_to_move { 'B' } else { 'W' };
-        s += &format!("{colour}[{}]", ggf::move_field(Some(mv), record.note(i)));
+        s += &format!(
+            "{colour}[{}]",
+            value(&ggf::move_field(Some(mv), record.note(i)))
+        );
         let before = position.black_to_move;
         if Rules::play(&mut position, mv).is_err() {
             break;
@@ -292,6 +295,20 @@ mod tests {
         assert_eq!(back.moves, r.moves);
         assert_eq!(back.tags, r.tags);
         assert_eq!(back.notes, r.notes);
+    }
+
+    #[test]
+    fn notes_and_names_with_brackets_or_line_breaks_write_back_readable() {
+        let r = read_ggf("(;GM[Othello]PB[a\nb]TY[8]B[F5/1/2\\]x];)").unwrap();
+        assert_eq!(r.tags.players[0].as_deref(), Some("a b"));
+        assert_eq!(r.note(0), "1/2]x");
+        let text = write_ggf(&r);
+        assert!(text.contains("B[F5/1/2\\]x]"), "{text}");
+        let back = read_ggf(&text).unwrap();
+        assert_eq!(
+            (back.moves, back.notes, back.tags.players),
+            (r.moves, r.notes, r.tags.players)
+        );
     }
 
     #[test]

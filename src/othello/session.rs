@@ -89,6 +89,12 @@ pub enum OthelloError {
     FlipsSquare(String),
     #[error("illegal move {token} for {side}")]
     FlipsIllegal { token: String, side: &'static str },
+    /// `record transcript` of a game from another start: a transcript is read from the
+    /// standard one, so it would be another game.
+    #[error(
+        "record transcript: the game does not start from the standard position (use record ggf)"
+    )]
+    TranscriptStart,
     #[error("hint needs K of at least 1")]
     HintCount,
     #[error("hint: the game is over")]
@@ -445,17 +451,28 @@ impl Adapter for OthelloVariant {
 
     /// Every position of the game so far, with the kept tags.
     fn game_record(&self, _options: &Options) -> GameRecord<Position> {
-        let Kept { record, tags } = &self.kept;
+        let Kept {
+            record,
+            tags,
+            notes,
+        } = &self.kept;
         let mut states: Vec<Position> = record.history.iter().map(|s| s.position).collect();
         states.push(record.state.position);
-        othello_record::from_positions(&states, tags.clone())
+        let mut game = othello_record::from_positions(&states, tags.clone());
+        game.notes = notes.clone();
+        game
     }
 
     /// GGF, or the transcript with `record transcript` (`record ggf`: GGF too).
     fn write_record(&self, args: Args, options: &Options) -> Result<Vec<String>, SessionError> {
         let game = self.game_record(options);
         match args.optional_word()? {
-            Some("transcript") => return Ok(vec![othello_record::write_transcript(&game)]),
+            Some("transcript") => {
+                if game.start != <Position as Rules>::start() {
+                    return Err(SessionError::game(OthelloError::TranscriptStart));
+                }
+                return Ok(vec![othello_record::write_transcript(&game)]);
+            }
             Some("ggf") => {}
             _ => args.none()?,
         }
@@ -555,6 +572,8 @@ impl Variant for OthelloVariant {
                 match game.history.pop() {
                     Some(before) => {
                         game.state = before;
+                        let plies = self.kept.record.history.len();
+                        self.kept.undone(plies);
                         Ok(())
                     }
                     None => Err(OthelloError::NothingToUndo),

@@ -22,7 +22,7 @@ use super::position::{Position, Ruleset, HAND};
 use super::record::Record;
 use super::types::{mask_letters, square_name};
 use super::Action;
-use crate::games::record::{GameRecord, RecordError, Recordable, Tags, TimeTerms};
+use crate::games::record::{tag_text, GameRecord, RecordError, Recordable, Tags, TimeTerms};
 use crate::games::rules::Rules;
 use nom::branch::alt;
 use nom::bytes::complete::{escaped_transform, is_not, tag, take_while1};
@@ -39,6 +39,9 @@ pub const GAME: &str = "quantum shogi";
 /// Most plies a kifu may hold: each ply is checked against the whole game for repetition, so the
 /// cap keeps a load to a fraction of a second (real games last a few hundred plies).
 pub const MAX_KIFU_PLIES: usize = 10_000;
+
+/// Most header tags a kifu may have (ryoshi writes at most nine; each is kept and written back).
+const MAX_TAGS: usize = 64;
 
 /// The results a kifu ends with.
 const TERMINATIONS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
@@ -166,7 +169,19 @@ pub fn read(text: &str) -> Result<GameRecord<Record>, RecordError> {
     let mut start = None;
     let mut rules = Ruleset::default();
     let mut game_tag = false;
+    let mut keys: Vec<&str> = Vec::new();
     while let Ok((r, (key, value))) = header_tag(rest) {
+        if keys.contains(&key) {
+            return Err(RecordError::property(key, &value, "the tag is given twice"));
+        }
+        if keys.len() == MAX_TAGS {
+            return Err(syntax(
+                rest.trim_start(),
+                &format!("more than {MAX_TAGS} tags"),
+            ));
+        }
+        keys.push(key);
+        let value = tag_text(&value);
         match key {
             "Game" if value != GAME => {
                 return Err(RecordError::property(
@@ -256,8 +271,17 @@ pub fn read(text: &str) -> Result<GameRecord<Record>, RecordError> {
                 &format!("expected move number {}. or a result", moves.len() + 1),
             ));
         }
-        if tags.result.is_none() && result != "*" {
-            tags.result = Some(result.to_string());
+        // `*` (unknown) yields to a result given in the other place; two results must agree.
+        match tags.result.as_deref() {
+            _ if result == "*" => {}
+            None | Some("*") => tags.result = Some(result.to_string()),
+            Some(tagged) if tagged != result => {
+                return Err(syntax(
+                    rest.trim_start(),
+                    &format!("the result {result} is not the Result tag's {tagged}"),
+                ))
+            }
+            Some(_) => {}
         }
         rest = r;
     }
@@ -338,6 +362,29 @@ mod tests {
     }
 
     #[test]
+    fn tags_are_bounded_and_kept_on_one_line() {
+        let game = "[Game \"quantum shogi\"]";
+        let many: String = (0..MAX_TAGS).map(|i| format!("[T{i} \"x\"]")).collect();
+        assert!(read(&format!("{game}{many}")).is_err());
+        let fits: String = (1..MAX_TAGS).map(|i| format!("[T{i} \"x\"]")).collect();
+        assert_eq!(
+            read(&format!("{game}{fits}")).unwrap().tags.extra.len(),
+            MAX_TAGS - 1
+        );
+        let e = read(&format!("{game}{many}")).unwrap_err().to_string();
+        assert!(e.contains("more than 64 tags"), "{e}");
+        let named = read(&format!("{game}[Sente \"a\nreadyok\"] *")).unwrap();
+        assert_eq!(named.tags.players[0].as_deref(), Some("a readyok"));
+        assert_eq!(
+            write(&named)
+                .lines()
+                .filter(|l| l.contains("readyok"))
+                .count(),
+            1
+        );
+    }
+
+    #[test]
     fn errors_name_the_tag_the_byte_or_the_ply() {
         for (text, want) in [
             ("", "starts with [Game"),
@@ -358,6 +405,14 @@ mod tests {
             (
                 "[Game \"quantum shogi\"] 1. 7g7f 1-0 x",
                 "text after the result",
+            ),
+            (
+                "[Game \"quantum shogi\"] [Result \"1-0\"] 1. 7g7f 0-1",
+                "byte 46): the result 0-1 is not the Result tag's 1-0",
+            ),
+            (
+                "[Game \"quantum shogi\"] [Sente \"a\"] [Sente \"b\"]",
+                "Sente[b]: the tag is given twice",
             ),
         ] {
             let e = read(text).unwrap_err().to_string();

@@ -169,7 +169,7 @@ impl Adapter for QuantumVariant {
 
     /// The kept tags, with the result and its reason once the game has ended.
     fn game_record(&self, _options: &Options) -> GameRecord<Record> {
-        let Kept { record, tags } = &self.kept;
+        let Kept { record, tags, .. } = &self.kept;
         let mut tags = tags.clone();
         if let Some(end) = record.outcome() {
             tags.result = Some(end.verdict.score().into());
@@ -308,6 +308,8 @@ impl Variant for QuantumVariant {
             "undo" => {
                 args.none()?;
                 if self.kept.record.undo() {
+                    let plies = self.kept.record.actions().len();
+                    self.kept.undone(plies);
                     Ok(())
                 } else {
                     Err(QuantumError::NothingToUndo.into())

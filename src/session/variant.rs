@@ -112,12 +112,14 @@ pub struct RecordFacts {
 }
 
 /// The game as a session keeps it: the adapter's record of it, and what the record it was
-/// loaded from said besides the moves (players, komi, ...), written back by `record`; a
-/// `position` command clears them.
+/// loaded from said besides the moves (players, komi, ..., and each move's note), written back
+/// by `record`; a `position` command clears them.
 #[derive(Clone, Debug)]
 pub struct Kept<R> {
     pub record: R,
     pub tags: Tags,
+    /// The loaded moves' notes (Othello's `/eval/time`), one per move from the start.
+    pub notes: Vec<String>,
 }
 
 impl<R> Kept<R> {
@@ -126,7 +128,16 @@ impl<R> Kept<R> {
         Kept {
             record,
             tags: Tags::default(),
+            notes: Vec::new(),
         }
+    }
+
+    /// After `undo` left `plies` moves: the loaded result (and why it came) was the whole
+    /// game's, and a note past the last move belongs to a move no longer played.
+    pub fn undone(&mut self, plies: usize) {
+        self.tags.result = None;
+        self.tags.reason = None;
+        self.notes.truncate(plies);
     }
 }
 
@@ -268,6 +279,7 @@ impl<A: Adapter> Shared for A {
         *self.kept_mut() = Kept {
             record,
             tags: game.tags,
+            notes: game.notes,
         };
         Ok(())
     }
