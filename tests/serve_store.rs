@@ -161,3 +161,79 @@ fn a_damaged_file_is_refused_at_start() {
     assert_eq!(refused.lines().count(), 1, "{refused}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Sends `lines` and `isready`; the lines up to `readyok`.
+fn ask(ws: &mut Client, lines: &str) -> Vec<String> {
+    ws.send(&format!("{lines}\nisready"));
+    let mut got = ws.until(|l| l == "readyok");
+    got.pop();
+    got
+}
+
+/// The body of `GET path`, which must answer 200.
+fn page(server: &Server, path: &str) -> String {
+    let response = server.get(path, "");
+    assert!(response.starts_with("HTTP/1.1 200"), "{path}: {response}");
+    response.split_once("\r\n\r\n").unwrap().1.to_string()
+}
+
+#[test]
+fn two_tabs_on_one_game_never_mix_their_moves() {
+    let server = Server::start(8);
+    let origin = server.origin();
+    let mut a = server.socket("/ws", &origin).unwrap();
+    let lines = ask(
+        &mut a,
+        "setoption name USI_Variant value othello\nusinewgame\nposition startpos moves f5 d6 c3",
+    );
+    let id = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("info string game "))
+        .unwrap_or_else(|| panic!("no game id in {lines:?}"))
+        .to_string();
+    // A second tab opens the same game, then each plays its own line from it.
+    let mut b = server.socket(&format!("/ws?game={id}"), &origin).unwrap();
+    b.until(|l| l.starts_with("info string game "));
+    ask(&mut b, "setoption name USI_Variant value othello");
+    assert_eq!(
+        ask(&mut a, "position startpos moves f5 d6 c3 d3 c4"),
+        Vec::<String>::new()
+    );
+    let told = ask(&mut b, "position startpos moves f5 d6 c3 f4");
+    let fork = told
+        .iter()
+        .find_map(|l| l.strip_prefix("info string game "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("the second tab is not told of its new game: {told:?}"))
+        .to_string();
+    assert_ne!(fork, id);
+    assert!(told[0].contains("changed in another tab"), "{told:?}");
+    ask(&mut a, "position startpos moves f5 d6 c3 d3 c4 b3");
+    ask(&mut b, "position startpos moves f5 d6 c3 f4 f3");
+
+    // Each game holds one tab's line, whole, and replays into its record.
+    let ggf = page(&server, &format!("/record/{id}"));
+    assert!(
+        ggf.trim_end().ends_with("B[F5]W[D6]B[C3]W[D3]B[C4]W[B3];)"),
+        "{ggf}"
+    );
+    let other = page(&server, &format!("/record/{fork}"));
+    assert!(
+        other.trim_end().ends_with("B[F5]W[D6]B[C3]W[F4]B[F3];)"),
+        "{other}"
+    );
+    drop((a, b));
+    for (game, moves) in [(&id, "f5 d6 c3 d3 c4 b3"), (&fork, "f5 d6 c3 f4 f3")] {
+        let mut again = server.socket(&format!("/ws?game={game}"), &origin).unwrap();
+        assert_eq!(
+            again.until(|_| true).remove(0),
+            format!("info string game {game} othello position startpos moves {moves}")
+        );
+    }
+    // The archive counts the moves each game holds.
+    let games = page(&server, "/games");
+    assert!(
+        games.contains("<td>6</td>") && games.contains("<td>5</td>"),
+        "{games}"
+    );
+}

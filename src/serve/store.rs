@@ -370,36 +370,46 @@ impl Store {
     ) -> Result<(), StoreError> {
         let mut conn = self.conn.lock();
         let tx = conn.transaction()?;
-        tx.execute(
-            "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
-            params![id, from as i64],
-        )?;
-        insert_moves(&tx, id, from, moves)?;
-        // The graph's points of the moves replaced go with them.
-        tx.execute(
-            "DELETE FROM points WHERE game = ?1 AND ply > ?2",
-            params![id, from as i64],
-        )?;
-        let changed = tx.execute(
-            "UPDATE games SET plies = ?2, resigned = ?3, result = ?4, reason = ?5, updated = ?6
-             WHERE id = ?1",
-            params![
-                id,
-                (from + moves.len()) as i64,
-                resigned.map(|r| r as i64),
-                ending.map(|e| &e.result),
-                ending.map(|e| &e.reason),
-                now_ms()
-            ],
-        )?;
-        if changed == 0 {
-            return Err(StoreError::Action(format!("no game {id} is stored")));
-        }
+        write_moves(&tx, id, from, moves, resigned, ending)?;
         if let Some(clock) = clock {
             write_clock(&tx, id, clock)?;
         }
         tx.commit()?;
         Ok(())
+    }
+
+    /// Turns an engine page's game `id` from `base` (its moves as the tab last wrote or read
+    /// them) into `moves`, and sets how it stands. Several tabs may play the same game, each
+    /// from its own copy: when the stored game is no longer `base`, or is over, nothing is
+    /// written and the answer is false, so the store never holds a mix of two tabs' moves nor
+    /// rewrites a finished game.
+    pub fn set_engine_moves(
+        &self,
+        id: &str,
+        base: &[String],
+        moves: &[String],
+        ending: Option<&Ending>,
+    ) -> Result<bool, StoreError> {
+        let mut conn = self.conn.lock();
+        let tx = conn.transaction()?;
+        let over: Option<bool> = tx
+            .query_row(
+                "SELECT result IS NOT NULL FROM games WHERE id = ?1",
+                params![id],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let stored: Vec<String> = tx
+            .prepare("SELECT move FROM moves WHERE game = ?1 ORDER BY ply")?
+            .query_map(params![id], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        if over != Some(false) || stored != base {
+            return Ok(false);
+        }
+        let same = base.iter().zip(moves).take_while(|(a, b)| a == b).count();
+        write_moves(&tx, id, same, &moves[same..], None, ending)?;
+        tx.commit()?;
+        Ok(true)
     }
 
     /// Sets a room's clock (at its creation).
@@ -678,6 +688,43 @@ fn insert_moves(
         tx.prepare_cached("INSERT INTO moves (game, ply, move) VALUES (?1, ?2, ?3)")?;
     for (i, mv) in moves.iter().enumerate() {
         insert.execute(params![id, (from + i) as i64, mv])?;
+    }
+    Ok(())
+}
+
+/// Replaces the moves of game `id` from ply `from` on, and sets how the game stands.
+fn write_moves(
+    tx: &rusqlite::Transaction,
+    id: &str,
+    from: usize,
+    moves: &[String],
+    resigned: Option<usize>,
+    ending: Option<&Ending>,
+) -> Result<(), StoreError> {
+    tx.execute(
+        "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
+        params![id, from as i64],
+    )?;
+    insert_moves(tx, id, from, moves)?;
+    // The graph's points of the moves replaced go with them.
+    tx.execute(
+        "DELETE FROM points WHERE game = ?1 AND ply > ?2",
+        params![id, from as i64],
+    )?;
+    let changed = tx.execute(
+        "UPDATE games SET plies = ?2, resigned = ?3, result = ?4, reason = ?5, updated = ?6
+         WHERE id = ?1",
+        params![
+            id,
+            (from + moves.len()) as i64,
+            resigned.map(|r| r as i64),
+            ending.map(|e| &e.result),
+            ending.map(|e| &e.reason),
+            now_ms()
+        ],
+    )?;
+    if changed == 0 {
+        return Err(StoreError::Action(format!("no game {id} is stored")));
     }
     Ok(())
 }

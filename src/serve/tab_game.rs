@@ -7,7 +7,8 @@
 //! game and says so with `info string game <id> <game> position <start> [moves ...]`. A new game
 //! begins with another variant or start, with `usinewgame` followed by another position, and with
 //! any change to a finished game, or to one opened for review (`/ws?review=<id>`): a game that
-//! is over is never rewritten.
+//! is over is never rewritten. Nor does one tab write over another's moves: a tab whose game
+//! was changed elsewhere since it last wrote or read it goes on as a new game.
 //!
 //! A position whose moves are a prefix of the kept game's changes nothing: the page is stepping
 //! back through its game (its review board). A move played from there shortens the game to that
@@ -106,7 +107,7 @@ impl<'a> TabGame<'a> {
             store,
             socket: socket.clone(),
             variant: Options::default().variant,
-            id: super::room::token()[..16].to_string(),
+            id: new_id(),
             start: None,
             moves: Vec::new(),
             stored: false,
@@ -314,7 +315,7 @@ impl<'a> TabGame<'a> {
                 let same = self.moves.iter().zip(&moves).take_while(|(a, b)| a == b);
                 copy_points = Some((self.id.clone(), same.count()));
             }
-            self.id = super::room::token()[..16].to_string();
+            self.id = new_id();
             self.moves.clear();
             self.stored = false;
             self.frozen = false;
@@ -328,46 +329,56 @@ impl<'a> TabGame<'a> {
             return;
         };
         let (ending, settled) = ending_of(&mut played);
-        let saved = if self.stored {
-            let same = self
-                .moves
-                .iter()
-                .zip(&moves)
-                .take_while(|(a, b)| a == b)
-                .count();
+        let written = if self.stored {
             self.store
-                .set_moves(&self.id, same, &moves[same..], None, ending.as_ref())
+                .set_engine_moves(&self.id, &self.moves, &moves, ending.as_ref())
         } else {
-            // The game of an uploaded record keeps the names the record gives.
-            let names = match self.loaded.take() {
-                Some((s, m, names)) if s == start && m == moves => names,
-                _ => self.names.clone(),
-            };
-            let game = StoredGame {
-                id: self.id.clone(),
-                kind: "engine".into(),
-                game: self.variant.as_str().into(),
-                start,
-                seats: None,
-                resigned: None,
-                moves: moves.clone(),
-            };
-            self.store.create(&game).and_then(|()| {
-                for (seat, name) in names.iter().enumerate() {
-                    if let Some(name) = name {
-                        self.store.set_name(&self.id, seat, Some(name))?;
+            Ok(false)
+        };
+        // Another tab on the same game changed it (or ended it) since this one last wrote or
+        // read it: this tab's game goes on as a new game of its own, so that neither tab's
+        // moves are mixed into the other's.
+        let mut forked = None;
+        let saved = match written {
+            Ok(true) => Ok(()),
+            Err(e) => Err(e),
+            Ok(false) => {
+                if self.stored {
+                    forked = Some(std::mem::replace(&mut self.id, new_id()));
+                    self.stored = false;
+                }
+                // The game of an uploaded record keeps the names the record gives.
+                let names = match self.loaded.take() {
+                    Some((s, m, names)) if s == start && m == moves => names,
+                    _ => self.names.clone(),
+                };
+                let game = StoredGame {
+                    id: self.id.clone(),
+                    kind: "engine".into(),
+                    game: self.variant.as_str().into(),
+                    start,
+                    seats: None,
+                    resigned: None,
+                    moves: moves.clone(),
+                };
+                self.store.create(&game).and_then(|()| {
+                    for (seat, name) in names.iter().enumerate() {
+                        if let Some(name) = name {
+                            self.store.set_name(&self.id, seat, Some(name))?;
+                        }
                     }
-                }
-                if let Some((from, plies)) = &copy_points {
-                    self.store.copy_points(from, &self.id, *plies)?;
-                }
-                match &ending {
-                    Some(end) => self
-                        .store
-                        .set_moves(&self.id, moves.len(), &[], None, Some(end)),
-                    None => Ok(()),
-                }
-            })
+                    if let Some((from, plies)) = &copy_points {
+                        self.store.copy_points(from, &self.id, *plies)?;
+                    }
+                    match &ending {
+                        Some(end) => {
+                            self.store
+                                .set_moves(&self.id, moves.len(), &[], None, Some(end))
+                        }
+                        None => Ok(()),
+                    }
+                })
+            }
         };
         let saved = saved.and_then(|()| match &settled {
             Some(end) => self.store.set_go_end(&self.id, end, None, None),
@@ -375,8 +386,13 @@ impl<'a> TabGame<'a> {
         });
         match saved {
             Ok(()) => {
-                if !self.stored {
-                    self.announce();
+                match forked {
+                    Some(old) => self.socket.send_line(&format!(
+                        "info string game {} (a new game: {old} was changed in another tab)",
+                        self.id
+                    )),
+                    None if !self.stored => self.announce(),
+                    None => {}
                 }
                 self.stored = true;
                 self.moves = moves;
@@ -385,6 +401,11 @@ impl<'a> TabGame<'a> {
             Err(e) => self.socket.error(&format!("the game is not saved: {e}")),
         }
     }
+}
+
+/// A new game's id.
+fn new_id() -> String {
+    super::room::token()[..16].to_string()
 }
 
 /// How the game ended, if it did; a Go game over by passes is scored as its page shows it,
