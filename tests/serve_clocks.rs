@@ -213,6 +213,51 @@ fn a_restart_keeps_the_clocks_and_charges_nobody_for_the_time_down() {
 }
 
 #[test]
+fn a_clock_that_does_not_read_costs_only_its_room_after_a_restart() {
+    let dir = temp_dir();
+    let db = dir.join("games.db");
+    let mut server = start_on(&db);
+    let mut rooms = Vec::new();
+    for _ in 0..2 {
+        let (mut a, id, _, invite) = new_room(&server, "new=othello&clock=1%2B0");
+        let mut b = join(&server, &id, &invite);
+        a.send("move f5");
+        state(&mut b, plies(1));
+        rooms.push((id, a, b));
+    }
+    server.kill();
+    // The first room's row (the first one read back) is damaged; the second's flag still falls.
+    let bad = rooms[0].0.clone();
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute(
+            "UPDATE games SET clock_left0 = 'not a time' WHERE id = ?1",
+            [&bad],
+        )
+        .unwrap();
+    }
+    drop(rooms);
+    let mut server = start_on(&db);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    // Nobody joins: only the timer armed at start can let the flag fall.
+    loop {
+        let games = server.get("/games", "");
+        if games.contains("black wins by time forfeit") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no flag fell after the restart");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let err = server.kill_for_stderr();
+    let said: Vec<&str> = err.lines().filter(|l| l.contains(&bad)).collect();
+    assert!(
+        said.len() == 1 && said[0].contains("clock"),
+        "the damaged room is said once: {err}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn a_bad_clock_is_refused_and_none_is_untimed() {
     let server = Server::start(2);
     for (spec, why) in [

@@ -848,8 +848,17 @@ fn finish(outcome: Result<Vec<(Socket, String)>, RoomError>, socket: &Socket) {
 /// The timer's call when the room `id`'s running side may have run out of time: its flag falls
 /// (stored, then shown), or the room's next deadline is set when a move came meanwhile.
 pub fn clock_due(store: &Store, id: &str) {
-    let Ok(held) = hold(store, id) else {
-        return;
+    let held = match hold(store, id) {
+        Ok(held) => held,
+        Err(RoomError::Store(e)) => {
+            // Like a flag the store refused: tried again in a second, rather than the room
+            // left with no timer at all.
+            eprintln!("ryoshi serve: room {id}: its clock cannot be read: {e}");
+            clock::arm(id, Some(now_ms() + 1000));
+            return;
+        }
+        // Gone, or not a room that can be played: nothing to time.
+        Err(_) => return,
     };
     let sends = {
         let mut room = held.0.lock();
@@ -879,11 +888,14 @@ pub fn clock_due(store: &Store, id: &str) {
 }
 
 /// Arms the timer for every stored room whose clock runs (at the server's start: their time
-/// resumes from the start, see [`Clock::resumed`]).
+/// resumes from the start, see [`Clock::resumed`]). A room whose clock cannot be read is said
+/// on stderr and left unarmed; it must not stop the others' flags from falling.
 pub fn arm_stored_clocks(store: &Store) -> Result<(), StoreError> {
     for id in store.running_clocks()? {
-        if let Some(clock) = store.load_clock(&id)? {
-            clock::arm(&id, clock.resumed().deadline());
+        match store.load_clock(&id) {
+            Ok(Some(clock)) => clock::arm(&id, clock.resumed().deadline()),
+            Ok(None) => {}
+            Err(e) => eprintln!("ryoshi serve: room {id}: its clock cannot be read: {e}"),
         }
     }
     Ok(())

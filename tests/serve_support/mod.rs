@@ -83,6 +83,16 @@ impl Server {
         let _ = self.child.wait();
     }
 
+    /// Stops the server as `kill -9` does, and gives what it wrote on stderr.
+    pub fn kill_for_stderr(&mut self) -> String {
+        self.kill();
+        let mut err = String::new();
+        if let Some(mut stderr) = self.child.stderr.take() {
+            let _ = stderr.read_to_string(&mut err);
+        }
+        err
+    }
+
     /// `GET path` with the given extra header lines; the whole response.
     pub fn get(&self, path: &str, headers: &str) -> String {
         let mut s = TcpStream::connect(&self.host).expect("connect");
