@@ -237,3 +237,51 @@ fn two_tabs_on_one_game_never_mix_their_moves() {
         "{games}"
     );
 }
+
+#[test]
+fn another_programs_database_is_refused_and_left_as_it_was() {
+    for schema in [
+        "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me');",
+        // A table of the same name is not enough: ryoshi's tables come with its schema version.
+        "CREATE TABLE games (id TEXT, score INTEGER); INSERT INTO games VALUES ('x', 1);",
+    ] {
+        let dir = temp_dir();
+        let db = dir.join("other.db");
+        rusqlite::Connection::open(&db)
+            .unwrap()
+            .execute_batch(schema)
+            .unwrap();
+        let before = std::fs::read(&db).unwrap();
+        let args = ["--db".to_string(), db.display().to_string()];
+        let refused = Server::try_spawn(2, &args)
+            .err()
+            .expect("another program's database refuses");
+        assert_eq!(
+            refused.trim_end(),
+            format!(
+                "ryoshi: the game database {} is not a ryoshi game database; move it away or \
+                 give another file with --db PATH",
+                db.display()
+            ),
+            "{schema}"
+        );
+        assert!(std::fs::read(&db).unwrap() == before, "changed: {schema}");
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let mode: String = conn
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        let tables: i64 = conn
+            .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(
+            (mode.as_str(), version, tables),
+            ("delete", 0, 1),
+            "{schema}"
+        );
+        drop(conn);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

@@ -102,6 +102,11 @@ pub enum StoreError {
     )]
     Corrupt { path: String, why: String },
     #[error(
+        "the game database {0} is not a ryoshi game database; move it away or give another \
+         file with --db PATH"
+    )]
+    Foreign(String),
+    #[error(
         "the game database {path} has schema version {found}, newer than this ryoshi knows \
          ({known}); use a newer ryoshi or another file"
     )]
@@ -280,6 +285,11 @@ impl Store {
                 path: shown,
                 why: check,
             });
+        }
+        // Another program's database is left exactly as it is (WAL mode would stay switched on):
+        // only an empty file becomes a game database.
+        if !empty_or_ours(&conn).map_err(|e| classify(&shown, e))? {
+            return Err(StoreError::Foreign(shown));
         }
         // WAL: a write is one append and one fsync (`synchronous = FULL`), readers never wait.
         conn.pragma_update(None, "journal_mode", "WAL")
@@ -749,6 +759,23 @@ fn write_clock(tx: &rusqlite::Transaction, id: &str, clock: &Clock) -> rusqlite:
     Ok(())
 }
 
+/// Whether the database is empty (no tables, no schema version) or one that ryoshi made: its
+/// tables, under a schema version ryoshi sets.
+fn empty_or_ours(conn: &Connection) -> rusqlite::Result<bool> {
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let (objects, ours): (i64, i64) = conn.query_row(
+        "SELECT count(*), count(CASE WHEN type = 'table' AND name IN ('games', 'moves') THEN 1 END)
+         FROM sqlite_master",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    Ok(if version == 0 {
+        objects == 0
+    } else {
+        ours == 2
+    })
+}
+
 /// An error at start, said for what it is.
 fn classify(path: &str, e: rusqlite::Error) -> StoreError {
     use rusqlite::ErrorCode;
@@ -914,9 +941,15 @@ mod tests {
     fn a_file_locked_by_another_program_is_refused_clearly() {
         let path = temp("locked");
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        // A ryoshi file in SQLite's default journal mode, where a writer keeps readers out.
         let other = Connection::open(&path).unwrap();
+        other.execute_batch(MIGRATIONS[0]).unwrap();
         other
-            .execute_batch("CREATE TABLE t (x); BEGIN EXCLUSIVE; INSERT INTO t VALUES (1);")
+            .execute_batch(
+                "PRAGMA user_version = 1; BEGIN EXCLUSIVE;
+                 INSERT INTO games (id, kind, game, start, created, updated)
+                     VALUES ('g', 'engine', 'othello', 'startpos', 1, 1);",
+            )
             .unwrap();
         let e = Store::open(&path).err().unwrap();
         assert!(matches!(e, StoreError::Locked(_)), "{e}");
