@@ -355,3 +355,33 @@ fn names_and_the_graph_survive_a_restart() {
     let ggf = body(server.get(&format!("/record/{id}"), ""));
     assert!(ggf.contains("PW[ryoshi]") && !ggf.contains("PB["), "{ggf}");
 }
+
+#[test]
+fn a_quantum_game_without_kakutei_nifu_is_kept_under_its_rules() {
+    let server = Server::start(8);
+    let mut ws = server.socket("/ws", &server.origin()).unwrap();
+    // Pawns on every file but the fifth: P~*5e is legal only with KakuteiNifu off.
+    let start = "sfen qqqqqqqq1/1q5q1/qqqqqqqqq/9/9/9/QQQQPQQQQ/1Q5Q1/QQQQQQQQQ b P~ 1";
+    let lines = ask(
+        &mut ws,
+        &format!(
+            "setoption name USI_Variant value quantumshogi\n\
+             setoption name KakuteiNifu value false\nusinewgame\nposition {start} moves 5g5f"
+        ),
+    );
+    let id = new_id(&lines).expect("the game's id");
+    let mut moves = "5g5f".to_string();
+    for mv in ["5c5d", "P~*5e", "5d5e"] {
+        moves = format!("{moves} {mv}");
+        let lines = ask(&mut ws, &format!("position {start} moves {moves}"));
+        assert!(lines.is_empty(), "{mv}: {lines:?}");
+    }
+    end(ws);
+    assert_eq!(
+        kept(&server, &id),
+        format!("info string game {id} quantumshogi position {start} moves {moves}")
+    );
+    let kifu = body(server.get(&format!("/record/{id}"), ""));
+    assert!(kifu.contains("[KakuteiNifu \"off\"]"), "{kifu}");
+    assert!(body(server.get("/games", "")).contains("<td>4</td>"));
+}

@@ -2,7 +2,7 @@
 //! board and its record; `/record/<id>`, a game's record in its format (the session's `record`,
 //! written by the game's `Recordable`), served as a download.
 
-use super::played::{parse_start, record_kind, Played};
+use super::played::{parse_start, record_kind, rules_options, Played};
 use super::store::{Store, Summary};
 use crate::registry::Game;
 use std::fmt::Write;
@@ -166,14 +166,21 @@ pub fn record(store: &Store, id: &str) -> Answer {
         .dead_stones()
         .and_then(|_| store.load_go_end(id).ok().flatten());
     let agreed = end.as_ref().and_then(super::go_end::agreed_lead);
-    let played =
-        Played::new(variant, parse_start(&stored.start), stored.moves).and_then(|mut p| {
+    let Some(rules) = rules_options(stored.rules.as_deref()) else {
+        return plain(
+            "500 Internal Server Error",
+            "the game's rules do not read\n".into(),
+        );
+    };
+    let played = Played::under(variant, rules, parse_start(&stored.start), stored.moves).and_then(
+        |mut p| {
             p.resigned = stored.resigned;
             p.flagged = clock.as_ref().and_then(|c| c.flagged);
             let unsettled = end.is_some() && p.over().is_some();
             let time = clock.as_ref().map(|c| c.spec);
             p.record(&names, agreed, unsettled, time)
-        });
+        },
+    );
     match played {
         Ok(text) => {
             let (content_type, ext) = record_kind(variant);

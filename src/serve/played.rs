@@ -42,6 +42,37 @@ pub fn parse_start(text: &str) -> Option<StartSpec> {
     }
 }
 
+/// The options that change a game's rules (which moves are legal), all of kind check: a game is
+/// kept with those it was played under, so that it replays as it was played.
+const RULES: &[&str] = &["KakuteiNifu"];
+
+/// The rules of `variant` that `options` set apart from the defaults, as `<name> <value> ...`
+/// (None: the defaults).
+pub fn rules_text(variant: Game, options: &Options) -> Option<String> {
+    let defaults = Options::default();
+    let words: Vec<String> = RULES
+        .iter()
+        .filter(|name| crate::session::options::find(name).is_some_and(|s| s.acts_on(variant)))
+        .filter(|name| options.check(name) != defaults.check(name))
+        .map(|name| format!("{name} {}", options.check(name)))
+        .collect();
+    (!words.is_empty()).then(|| words.join(" "))
+}
+
+/// The options of the rules [`rules_text`] wrote; None when they do not read.
+pub fn rules_options(text: Option<&str>) -> Option<Options> {
+    let mut options = Options::default();
+    let words: Vec<&str> = text.unwrap_or_default().split_whitespace().collect();
+    for pair in words.chunks(2) {
+        let [name, value] = pair else { return None };
+        if !RULES.contains(name) {
+            return None;
+        }
+        options.set(name, Some(value)).ok()?;
+    }
+    Some(options)
+}
+
 impl Played {
     /// Whether the game goes on or ends on the board: no one resigned, no flag fell.
     pub fn on_the_board(&self) -> bool {
@@ -54,7 +85,17 @@ impl Played {
         start: Option<StartSpec>,
         moves: Vec<String>,
     ) -> Result<Played, SessionError> {
-        let mut options = Options::default();
+        Played::under(variant, Options::default(), start, moves)
+    }
+
+    /// [`Played::new`] under the rules `options` set (an engine page's game is played under
+    /// its session's).
+    pub fn under(
+        variant: Game,
+        mut options: Options,
+        start: Option<StartSpec>,
+        moves: Vec<String>,
+    ) -> Result<Played, SessionError> {
         options.variant = variant;
         let mut game = new_variant(variant);
         let start = start.unwrap_or_else(|| game.casual_start());
@@ -74,7 +115,8 @@ impl Played {
     pub fn with_move(&self, mv: &str) -> Result<Played, SessionError> {
         let mut moves = self.moves.clone();
         moves.push(mv.to_string());
-        let mut played = Played::new(self.variant, Some(self.start.clone()), moves)?;
+        let options = self.options.clone();
+        let mut played = Played::under(self.variant, options, Some(self.start.clone()), moves)?;
         played.resigned = self.resigned;
         played.flagged = self.flagged;
         Ok(played)

@@ -344,6 +344,7 @@ impl Room {
             seats: Some(self.seats.clone()),
             resigned: self.played.resigned,
             moves: self.played.moves.clone(),
+            rules: None,
         }
     }
 

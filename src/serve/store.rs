@@ -74,6 +74,9 @@ pub(super) const MIGRATIONS: &[&str] = &[
         accepted INTEGER NOT NULL DEFAULT 0,
         score TEXT
     ) WITHOUT ROWID;",
+    // 5: the rules an engine page's game was played under, when not the defaults, as the
+    // options that set them (`KakuteiNifu false`; played.rs `rules_text`).
+    "ALTER TABLE games ADD COLUMN rules TEXT;",
 ];
 
 /// How long a write waits for another program holding the file (a `sqlite3` shell, a backup).
@@ -142,6 +145,8 @@ pub struct StoredGame {
     pub seats: Option<[String; 2]>,
     pub resigned: Option<usize>,
     pub moves: Vec<String>,
+    /// The rules it is played under, when not the defaults (`KakuteiNifu false`).
+    pub rules: Option<String>,
 }
 
 /// A Go room's end as stored (one row of `go_ends`; see go_end.rs).
@@ -336,8 +341,9 @@ impl Store {
         let tx = conn.transaction()?;
         let seats = game.seats.as_ref();
         tx.execute(
-            "INSERT INTO games (id, kind, game, start, seat0, seat1, resigned, created, updated, plies)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9)",
+            "INSERT INTO games (id, kind, game, start, seat0, seat1, resigned, created, updated, plies,
+                                rules)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10)",
             params![
                 game.id,
                 game.kind,
@@ -347,7 +353,8 @@ impl Store {
                 seats.map(|s| &s[1]),
                 game.resigned.map(|r| r as i64),
                 now,
-                game.moves.len() as i64
+                game.moves.len() as i64,
+                game.rules
             ],
         )?;
         insert_moves(&tx, &game.id, 0, &game.moves)?;
@@ -484,7 +491,7 @@ impl Store {
         let conn = self.conn.lock();
         let row = conn
             .query_row(
-                "SELECT kind, game, start, seat0, seat1, resigned FROM games WHERE id = ?1",
+                "SELECT kind, game, start, seat0, seat1, resigned, rules FROM games WHERE id = ?1",
                 params![id],
                 |r| {
                     let seat0: Option<String> = r.get(3)?;
@@ -498,6 +505,7 @@ impl Store {
                         seats: seat0.zip(seat1).map(|(a, b)| [a, b]),
                         resigned: resigned.and_then(|r| usize::try_from(r).ok()),
                         moves: Vec::new(),
+                        rules: r.get(6)?,
                     })
                 },
             )
@@ -823,6 +831,7 @@ mod tests {
             seats: Some([token_hash("a"), token_hash("b")]),
             resigned: None,
             moves: moves.iter().map(|m| m.to_string()).collect(),
+            rules: None,
         }
     }
 

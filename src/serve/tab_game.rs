@@ -30,12 +30,13 @@
 //! (nothing, or its one error line for a record that does not read; then this says nothing).
 
 use super::names::{self, NameError, Names};
-use super::played::{parse_start, Played};
+use super::played::{parse_start, rules_options, rules_text, Played};
 use super::store::{Ending, GoEndRow, Point, Store, StoreError, StoredGame};
 use super::tab::Socket;
 use crate::protocol::{parse_line, Command};
 use crate::registry::Game;
 use crate::session::options::Options;
+use crate::session::variant::SessionError;
 use crate::session::Registered;
 
 /// The option that chooses the game.
@@ -76,6 +77,9 @@ pub struct TabGame<'a> {
     store: &'a Store,
     socket: Socket,
     variant: Game,
+    /// The session's options as the page set them: its game is played, and kept, under their
+    /// rules.
+    options: Options,
     id: String,
     /// The current game's start (`startpos`, `sfen ...`), once a position was sent.
     start: Option<String>,
@@ -107,6 +111,7 @@ impl<'a> TabGame<'a> {
             store,
             socket: socket.clone(),
             variant: Options::default().variant,
+            options: Options::default(),
             id: new_id(),
             start: None,
             moves: Vec::new(),
@@ -132,7 +137,9 @@ impl<'a> TabGame<'a> {
         };
         let resumed = found.and_then(|g| {
             let variant = Game::named(&g.game)?;
-            let played = Played::new(variant, parse_start(&g.start), g.moves.clone()).ok()?;
+            let rules = rules_options(g.rules.as_deref())?;
+            let played =
+                Played::under(variant, rules, parse_start(&g.start), g.moves.clone()).ok()?;
             Some((g, variant, played.ending().is_some()))
         });
         if let Some((g, variant, over)) = resumed {
@@ -206,6 +213,10 @@ impl<'a> TabGame<'a> {
                             self.start = None;
                         }
                     }
+                }
+                // The session refuses the same values.
+                Ok(Some(Command::SetOption { name, value })) => {
+                    let _ = self.options.set(&name, value.as_deref());
                 }
                 Ok(Some(Command::UsiNewGame)) => self.fresh = true,
                 Ok(Some(Command::Position { start, moves })) => {
@@ -292,6 +303,12 @@ impl<'a> TabGame<'a> {
         ));
     }
 
+    /// The game from `start` after `moves`, under the session's rules.
+    fn played(&self, start: &str, moves: &[String]) -> Result<Played, SessionError> {
+        let options = self.options.clone();
+        Played::under(self.variant, options, parse_start(start), moves.to_vec())
+    }
+
     fn position(&mut self, start: String, moves: Vec<String>) {
         let fresh = std::mem::take(&mut self.fresh);
         let changed = self.start.as_deref() != Some(start.as_str()) || moves != self.moves;
@@ -308,7 +325,7 @@ impl<'a> TabGame<'a> {
         if self.stored && (other_start || (changed && (fresh || self.frozen))) {
             // A position the session refuses (a bad pasted start) leaves the game as it is: the
             // page sends the game's own position again.
-            if Played::new(self.variant, parse_start(&start), moves.clone()).is_err() {
+            if self.played(&start, &moves).is_err() {
                 return;
             }
             if !other_start && !fresh {
@@ -325,7 +342,7 @@ impl<'a> TabGame<'a> {
             return;
         }
         // Only legal games are kept; the session answers an illegal one with its error.
-        let Ok(mut played) = Played::new(self.variant, parse_start(&start), moves.clone()) else {
+        let Ok(mut played) = self.played(&start, &moves) else {
             return;
         };
         let (ending, settled) = ending_of(&mut played);
@@ -360,6 +377,7 @@ impl<'a> TabGame<'a> {
                     seats: None,
                     resigned: None,
                     moves: moves.clone(),
+                    rules: rules_text(self.variant, &self.options),
                 };
                 self.store.create(&game).and_then(|()| {
                     for (seat, name) in names.iter().enumerate() {
