@@ -136,3 +136,41 @@ fn one_address_never_takes_every_engine_session() {
     other.send("isready");
     other.until(|l| l == "readyok");
 }
+
+#[test]
+fn players_seats_never_take_every_connection() {
+    let server = Server::start(2);
+    let seats: Vec<String> = (0..8)
+        .map(|_| {
+            let mut ws = open(&server, "/room?new=go");
+            let words: Vec<String> = ws.until(|_| true)[0]
+                .split_whitespace()
+                .map(str::to_string)
+                .collect();
+            close(ws);
+            format!("/room?room={}&seat={}", words[1], words[3])
+        })
+        .collect();
+    // Four addresses open their own seats, 16 to a room, as many as they are let: each seat
+    // is theirs, so no cap for strangers' sockets applies.
+    let mut held = Vec::new();
+    for a in 0..4 {
+        for j in 0..32 {
+            let path = &seats[(a * 32 + j) / 16];
+            held.extend(server.socket_from([127, 0, 0, 2 + a as u8], path));
+        }
+    }
+    // Pages are still served, and engine tabs still open.
+    let page = server.get("/", "");
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    let mut tab = server.socket("/ws", &server.origin()).unwrap();
+    tab.send("isready");
+    tab.until(|l| l == "readyok");
+    assert_eq!(held.len(), ryoshi::serve::MAX_PLAYER_SOCKETS);
+    let refused = server.get_from([127, 0, 0, 9], &seats[7]);
+    assert!(
+        refused.starts_with("HTTP/1.1 503")
+            && refused.contains("too many players' seats are open (at most 32)"),
+        "{refused}"
+    );
+}

@@ -23,9 +23,13 @@ pub const DEFAULT_MAX_SESSIONS: usize = 8;
 pub const MAX_ROOM_SOCKETS: usize = 64;
 /// Room sockets of [`MAX_ROOM_SOCKETS`] one client address may hold.
 pub const MAX_ROOM_SOCKETS_PER_ADDRESS: usize = 16;
-/// Sockets joining their own seat (with its token) one client address may hold; each room takes
-/// at most [`super::room::MAX_WATCHERS`].
-pub const MAX_PLAYER_SOCKETS_PER_ADDRESS: usize = 32;
+/// Sockets joining their own seat (with its token) at once. Anyone can open rooms and so hold
+/// seats: this share, with [`MAX_ROOM_SOCKETS`] and the engine sessions, leaves connections for
+/// pages (24 of [`MAX_CONNECTIONS`] with the default `--max-sessions`).
+pub const MAX_PLAYER_SOCKETS: usize = 32;
+/// Sockets of [`MAX_PLAYER_SOCKETS`] one client address may hold; each room takes at most
+/// [`super::room::MAX_WATCHERS`].
+pub const MAX_PLAYER_SOCKETS_PER_ADDRESS: usize = 16;
 
 /// Engine sessions one client address may hold: three quarters of `--max-sessions` (rounded
 /// up), so that one client never takes every session.

@@ -29,8 +29,8 @@ use http::Gate;
 use limits::ConnectionSlot;
 pub use limits::{
     engine_sessions_per_address, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS, HEAD_DEADLINE,
-    MAX_CONNECTIONS, MAX_MESSAGE, MAX_PLAYER_SOCKETS_PER_ADDRESS, MAX_ROOM_SOCKETS,
-    MAX_ROOM_SOCKETS_PER_ADDRESS, SOCKET_SEND_BUFFER,
+    MAX_CONNECTIONS, MAX_MESSAGE, MAX_PLAYER_SOCKETS, MAX_PLAYER_SOCKETS_PER_ADDRESS,
+    MAX_ROOM_SOCKETS, MAX_ROOM_SOCKETS_PER_ADDRESS, SOCKET_SEND_BUFFER,
 };
 use parking_lot::Mutex;
 use std::io::{self, Write};
@@ -66,6 +66,7 @@ struct Server {
     sessions: AtomicUsize,
     connections: AtomicUsize,
     room_sockets: AtomicUsize,
+    player_sockets: AtomicUsize,
     next_id: AtomicU64,
     /// Connections still reading their request head, oldest first: when every connection is
     /// taken, the oldest of them is shut to make room (a slowloris holds heads open; a page sends
@@ -187,6 +188,7 @@ pub fn serve(listener: TcpListener, config: &Config, port: u16, store: Store) {
         sessions: AtomicUsize::new(0),
         connections: AtomicUsize::new(0),
         room_sockets: AtomicUsize::new(0),
+        player_sockets: AtomicUsize::new(0),
         next_id: AtomicU64::new(1),
         heads: Mutex::new(Vec::new()),
         sockets: Mutex::new(Vec::new()),

@@ -4,7 +4,8 @@
 
 use super::limits::{
     close_answered, engine_sessions_per_address, limit_send_buffer, AddressSlot, Slot, Use,
-    MAX_MESSAGE, MAX_PLAYER_SOCKETS_PER_ADDRESS, MAX_ROOM_SOCKETS, MAX_ROOM_SOCKETS_PER_ADDRESS,
+    MAX_MESSAGE, MAX_PLAYER_SOCKETS, MAX_PLAYER_SOCKETS_PER_ADDRESS, MAX_ROOM_SOCKETS,
+    MAX_ROOM_SOCKETS_PER_ADDRESS,
 };
 use super::tab::{Socket, Tab};
 use super::tab_game::TabGame;
@@ -71,11 +72,18 @@ pub(super) fn upgrade(
                 &req.param("seat").unwrap_or_default(),
             );
         let refused = if player {
-            places.1 = AddressSlot::take(server, ip, Use::Player, MAX_PLAYER_SOCKETS_PER_ADDRESS);
-            places
-                .1
-                .is_none()
-                .then(|| format!("too many of your seats are open from your address (at most {MAX_PLAYER_SOCKETS_PER_ADDRESS})"))
+            match AddressSlot::take(server, ip, Use::Player, MAX_PLAYER_SOCKETS_PER_ADDRESS) {
+                None => Some(format!(
+                    "too many of your seats are open from your address (at most {MAX_PLAYER_SOCKETS_PER_ADDRESS})"
+                )),
+                Some(place) => {
+                    places.1 = Some(place);
+                    places.0 = Slot::take(&server.player_sockets, MAX_PLAYER_SOCKETS);
+                    places.0.is_none().then(|| {
+                        format!("too many players' seats are open (at most {MAX_PLAYER_SOCKETS})")
+                    })
+                }
+            }
         } else {
             match AddressSlot::take(server, ip, Use::Room, MAX_ROOM_SOCKETS_PER_ADDRESS) {
                 None => Some(format!(
