@@ -285,3 +285,89 @@ fn another_programs_database_is_refused_and_left_as_it_was() {
         let _ = std::fs::remove_dir_all(dir);
     }
 }
+
+/// What a socket on `path` is told before its first `readyok`.
+fn first_lines(server: &Server, path: &str) -> Vec<String> {
+    let mut ws = server.socket(path, &server.origin()).unwrap();
+    ask(&mut ws, "")
+}
+
+#[test]
+fn a_game_the_page_cannot_go_on_with_is_said_in_one_line() {
+    let dir = temp_dir();
+    let db = dir.join("games.db");
+    let mut server = start_on(&db);
+    let new_game = "; this tab begins a new game";
+    assert_eq!(
+        first_lines(&server, "/ws?game=0123456789abcdef"),
+        [format!(
+            "info string error: no game '0123456789abcdef' is kept{new_game}"
+        )]
+    );
+    // The id is the client's text: it is quoted printable, never as lines of its own.
+    assert_eq!(
+        first_lines(&server, "/ws?game=x%0Ainfo%20string%20game%20y"),
+        [format!(
+            "info string error: no game 'x?info string game y' is kept{new_game}"
+        )]
+    );
+    let mut room = server
+        .socket("/room?new=othello", &server.origin())
+        .unwrap();
+    let room_id = room.until(|_| true)[0]
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        first_lines(&server, &format!("/ws?game={room_id}")),
+        [format!(
+            "info string error: the game {room_id} is played in a room (/play?room={room_id}){new_game}"
+        )]
+    );
+    // A game whose moves no longer replay (a move changed by hand in the file).
+    let mut ws = server.socket("/ws", &server.origin()).unwrap();
+    let lines = ask(
+        &mut ws,
+        "setoption name USI_Variant value othello\nusinewgame\nposition startpos moves f5 d6",
+    );
+    let id = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("info string game "))
+        .unwrap()
+        .to_string();
+    server.kill();
+    drop((ws, room));
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute(
+            "UPDATE moves SET move = 'a1' WHERE game = ?1 AND ply = 1",
+            [&id],
+        )
+        .unwrap();
+    let server = start_on(&db);
+    let mut ws = server
+        .socket(&format!("/ws?game={id}"), &server.origin())
+        .unwrap();
+    assert_eq!(
+        ask(&mut ws, ""),
+        [format!(
+            "info string error: the game {id} is kept but does not replay{new_game}"
+        )]
+    );
+    // It does: a game of its own.
+    let lines = ask(
+        &mut ws,
+        "setoption name USI_Variant value othello\nusinewgame\nposition startpos moves f5",
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string game ") && !l.contains(&id)),
+        "{lines:?}"
+    );
+    let record = server.get(&format!("/record/{id}"), "");
+    assert!(record.starts_with("HTTP/1.1 500"), "{record}");
+    drop(server);
+    let _ = std::fs::remove_dir_all(dir);
+}

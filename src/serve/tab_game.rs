@@ -8,7 +8,9 @@
 //! begins with another variant or start, with `usinewgame` followed by another position, and with
 //! any change to a finished game, or to one opened for review (`/ws?review=<id>`): a game that
 //! is over is never rewritten. Nor does one tab write over another's moves: a tab whose game
-//! was changed elsewhere since it last wrote or read it goes on as a new game.
+//! was changed elsewhere since it last wrote or read it goes on as a new game. A socket that
+//! cannot go on with the game it names (none kept, a room's, one that does not replay) is told
+//! why in one line and begins a new game.
 //!
 //! A position whose moves are a prefix of the kept game's changes nothing: the page is stepping
 //! back through its game (its review board). A move played from there shortens the game to that
@@ -122,26 +124,18 @@ impl<'a> TabGame<'a> {
             loaded: None,
         };
         let wanted = game.or(review).unwrap_or_default();
-        let found = if wanted.is_empty() {
+        let resumed = if wanted.is_empty() {
             None
         } else {
-            match store.load(wanted) {
-                // Any kept game opens for review (a copy), a room's too; only an engine page's own
-                // game goes on as itself.
-                Ok(found) => found.filter(|g| g.kind == "engine" || review.is_some()),
-                Err(e) => {
-                    socket.error(&format!("the game {wanted} cannot be read: {e}"));
+            match find_kept(store, wanted, review.is_some()) {
+                Ok(found) => Some(found),
+                Err(why) => {
+                    // The page still shows `?game=<id>` and would look like that game.
+                    socket.error(&format!("{why}; this tab begins a new game"));
                     None
                 }
             }
         };
-        let resumed = found.and_then(|g| {
-            let variant = Game::named(&g.game)?;
-            let rules = rules_options(g.rules.as_deref())?;
-            let played =
-                Played::under(variant, rules, parse_start(&g.start), g.moves.clone()).ok()?;
-            Some((g, variant, played.ending().is_some()))
-        });
         if let Some((g, variant, over)) = resumed {
             {
                 let moves = if g.moves.is_empty() {
@@ -418,6 +412,35 @@ impl<'a> TabGame<'a> {
             }
             Err(e) => self.socket.error(&format!("the game is not saved: {e}")),
         }
+    }
+}
+
+/// The kept game `id` a new socket asked for, its variant and whether it is over; or why the
+/// socket cannot go on with it.
+fn find_kept(store: &Store, id: &str, review: bool) -> Result<(StoredGame, Game, bool), String> {
+    // The id is the client's text.
+    let shown = crate::text::printable(id);
+    let g = match store.load(id) {
+        Ok(Some(g)) => g,
+        Ok(None) => return Err(format!("no game '{shown}' is kept")),
+        Err(e) => return Err(format!("the game {shown} cannot be read: {e}")),
+    };
+    // Any kept game opens for review (a copy), a room's too; only an engine page's own game
+    // goes on as itself.
+    if g.kind != "engine" && !review {
+        return Err(format!(
+            "the game {id} is played in a room (/play?room={id})"
+        ));
+    }
+    let replayed = Game::named(&g.game)
+        .zip(rules_options(g.rules.as_deref()))
+        .and_then(|(variant, rules)| {
+            let played = Played::under(variant, rules, parse_start(&g.start), g.moves.clone());
+            Some((variant, played.ok()?.ending().is_some()))
+        });
+    match replayed {
+        Some((variant, over)) => Ok((g, variant, over)),
+        None => Err(format!("the game {id} is kept but does not replay")),
     }
 }
 
