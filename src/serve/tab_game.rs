@@ -75,6 +75,20 @@ enum TabLineError {
     GraphUnsaved(StoreError),
 }
 
+/// Why a new socket cannot go on with the kept game it asked for (it begins a new one); the id
+/// is the client's text, shown printable.
+#[derive(Debug, thiserror::Error)]
+enum KeptError {
+    #[error("no game '{0}' is kept")]
+    Missing(String),
+    #[error("the game {0} cannot be read: {1}")]
+    Unreadable(String, StoreError),
+    #[error("the game {0} is played in a room (/play?room={0})")]
+    Room(String),
+    #[error("the game {0} is kept but does not replay")]
+    NoReplay(String),
+}
+
 pub struct TabGame<'a> {
     store: &'a Store,
     socket: Socket,
@@ -137,35 +151,33 @@ impl<'a> TabGame<'a> {
             }
         };
         if let Some((g, variant, over)) = resumed {
-            {
-                let moves = if g.moves.is_empty() {
-                    String::new()
-                } else {
-                    format!(" moves {}", g.moves.join(" "))
-                };
-                tab.socket.send_line(&format!(
-                    "info string game {} {} position {}{moves}",
-                    g.id,
-                    variant.as_str(),
-                    g.start
-                ));
-                match store.points(&g.id) {
-                    Ok(points) if !points.is_empty() => {
-                        let words: Vec<String> = points.iter().map(point_text).collect();
-                        tab.socket
-                            .send_line(&format!("info string graph {}", words.join(" ")));
-                    }
-                    Ok(_) => {}
-                    Err(e) => tab.socket.error(&format!("the graph cannot be read: {e}")),
+            let moves = if g.moves.is_empty() {
+                String::new()
+            } else {
+                format!(" moves {}", g.moves.join(" "))
+            };
+            tab.socket.send_line(&format!(
+                "info string game {} {} position {}{moves}",
+                g.id,
+                variant.as_str(),
+                g.start
+            ));
+            match store.points(&g.id) {
+                Ok(points) if !points.is_empty() => {
+                    let words: Vec<String> = points.iter().map(point_text).collect();
+                    tab.socket
+                        .send_line(&format!("info string graph {}", words.join(" ")));
                 }
-                tab.variant = variant;
-                tab.names = store.names(&g.id).unwrap_or_default();
-                tab.id = g.id;
-                tab.start = Some(g.start);
-                tab.moves = g.moves;
-                tab.stored = true;
-                tab.frozen = over || review.is_some();
+                Ok(_) => {}
+                Err(e) => tab.socket.error(&format!("the graph cannot be read: {e}")),
             }
+            tab.variant = variant;
+            tab.names = store.names(&g.id).unwrap_or_default();
+            tab.id = g.id;
+            tab.start = Some(g.start);
+            tab.moves = g.moves;
+            tab.stored = true;
+            tab.frozen = over || review.is_some();
         }
         tab
     }
@@ -358,38 +370,7 @@ impl<'a> TabGame<'a> {
                     forked = Some(std::mem::replace(&mut self.id, new_id()));
                     self.stored = false;
                 }
-                // The game of an uploaded record keeps the names the record gives.
-                let names = match self.loaded.take() {
-                    Some((s, m, names)) if s == start && m == moves => names,
-                    _ => self.names.clone(),
-                };
-                let game = StoredGame {
-                    id: self.id.clone(),
-                    kind: "engine".into(),
-                    game: self.variant.as_str().into(),
-                    start,
-                    seats: None,
-                    resigned: None,
-                    moves: moves.clone(),
-                    rules: rules_text(self.variant, &self.options),
-                };
-                self.store.create(&game).and_then(|()| {
-                    for (seat, name) in names.iter().enumerate() {
-                        if let Some(name) = name {
-                            self.store.set_name(&self.id, seat, Some(name))?;
-                        }
-                    }
-                    if let Some((from, plies)) = &copy_points {
-                        self.store.copy_points(from, &self.id, *plies)?;
-                    }
-                    match &ending {
-                        Some(end) => {
-                            self.store
-                                .set_moves(&self.id, moves.len(), &[], None, Some(end))
-                        }
-                        None => Ok(()),
-                    }
-                })
+                self.create(start, &moves, ending.as_ref(), copy_points)
             }
         };
         let saved = saved.and_then(|()| match &settled {
@@ -413,24 +394,62 @@ impl<'a> TabGame<'a> {
             Err(e) => self.socket.error(&format!("the game is not saved: {e}")),
         }
     }
+
+    /// Keeps the tab's game as a new stored game (`self.id`): its moves, names, the graph
+    /// points of `copy_points` (the game copied and the plies shared) and its end.
+    fn create(
+        &mut self,
+        start: String,
+        moves: &[String],
+        ending: Option<&Ending>,
+        copy_points: Option<(String, usize)>,
+    ) -> Result<(), StoreError> {
+        // The game of an uploaded record keeps the names the record gives.
+        let names = match self.loaded.take() {
+            Some((s, m, names)) if s == start && m == moves => names,
+            _ => self.names.clone(),
+        };
+        let game = StoredGame {
+            id: self.id.clone(),
+            kind: "engine".into(),
+            game: self.variant.as_str().into(),
+            start,
+            seats: None,
+            resigned: None,
+            moves: moves.to_vec(),
+            rules: rules_text(self.variant, &self.options),
+        };
+        self.store.create(&game)?;
+        for (seat, name) in names.iter().enumerate() {
+            if let Some(name) = name {
+                self.store.set_name(&self.id, seat, Some(name))?;
+            }
+        }
+        if let Some((from, plies)) = &copy_points {
+            self.store.copy_points(from, &self.id, *plies)?;
+        }
+        match ending {
+            Some(end) => self
+                .store
+                .set_moves(&self.id, moves.len(), &[], None, Some(end)),
+            None => Ok(()),
+        }
+    }
 }
 
 /// The kept game `id` a new socket asked for, its variant and whether it is over; or why the
 /// socket cannot go on with it.
-fn find_kept(store: &Store, id: &str, review: bool) -> Result<(StoredGame, Game, bool), String> {
-    // The id is the client's text.
+fn find_kept(store: &Store, id: &str, review: bool) -> Result<(StoredGame, Game, bool), KeptError> {
     let shown = crate::text::printable(id);
     let g = match store.load(id) {
         Ok(Some(g)) => g,
-        Ok(None) => return Err(format!("no game '{shown}' is kept")),
-        Err(e) => return Err(format!("the game {shown} cannot be read: {e}")),
+        Ok(None) => return Err(KeptError::Missing(shown)),
+        Err(e) => return Err(KeptError::Unreadable(shown, e)),
     };
     // Any kept game opens for review (a copy), a room's too; only an engine page's own game
     // goes on as itself.
     if g.kind != "engine" && !review {
-        return Err(format!(
-            "the game {id} is played in a room (/play?room={id})"
-        ));
+        return Err(KeptError::Room(shown));
     }
     let replayed = Game::named(&g.game)
         .zip(rules_options(g.rules.as_deref()))
@@ -440,7 +459,7 @@ fn find_kept(store: &Store, id: &str, review: bool) -> Result<(StoredGame, Game,
         });
     match replayed {
         Some((variant, over)) => Ok((g, variant, over)),
-        None => Err(format!("the game {id} is kept but does not replay")),
+        None => Err(KeptError::NoReplay(shown)),
     }
 }
 
