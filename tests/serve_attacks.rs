@@ -533,3 +533,30 @@ fn a_connection_over_the_cap_is_answered_503_until_a_place_is_free() {
         thread::sleep(Duration::from_millis(100));
     }
 }
+
+#[test]
+fn a_message_of_many_finished_games_costs_the_server_a_bounded_time() {
+    let server = Server::start(2);
+    let mut ws = server.socket("/ws", &server.origin()).unwrap();
+    // As many 19×19 games ended by two passes as one message holds, each a new game: each
+    // kept one costs a dead-stone judgement and a write to the disk.
+    let mut message = String::from("setoption name USI_Variant value go");
+    let mut games = 0;
+    while message.len() < ryoshi::serve::MAX_MESSAGE - 100 {
+        let first = if games % 2 == 0 { "D4" } else { "Q16" };
+        message += &format!("\nusinewgame\nposition startpos moves {first} pass pass");
+        games += 1;
+    }
+    let before = server.cpu_seconds();
+    let t0 = Instant::now();
+    ws.send(&format!("{message}\nisready"));
+    let lines = ws.until(|l| l == "readyok");
+    let (cpu, wall) = (server.cpu_seconds() - before, t0.elapsed().as_secs_f64());
+    let kept = lines
+        .iter()
+        .filter(|l| l.starts_with("info string game "))
+        .count();
+    println!("{games} games in one message: {kept} kept, {cpu:.2} CPU s, {wall:.2} s to readyok");
+    assert_eq!(kept, 8, "{:?}", &lines[..lines.len().min(12)]);
+    assert!(cpu < 20.0, "{cpu:.2} CPU seconds for one message");
+}

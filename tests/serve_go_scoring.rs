@@ -241,11 +241,11 @@ fn a_restart_keeps_the_marking_and_the_agreed_score_without_judging_again() {
     let start = || Server::start_with(2, &["--db", &db.display().to_string()]);
     let mut server = start();
     let mut room = open(&server);
-    pass_out(&mut room);
+    let (_, proposal) = pass_out(&mut room);
     room.white.send("dead B5");
     state(&mut room.black, |s| s["scoring"]["dead"] == json!([]));
     room.white.send("accept");
-    state(&mut room.black, |s| s["scoring"]["accepted"][1] == true);
+    let seen = state(&mut room.black, |s| s["scoring"]["accepted"][1] == true);
     server.kill();
 
     // The scoring phase goes on where it was: white's marking and acceptance, no judgement.
@@ -255,7 +255,14 @@ fn a_restart_keeps_the_marking_and_the_agreed_score_without_judging_again() {
     assert_eq!(s["phase"], "scoring", "{s}");
     assert_eq!(s["scoring"]["dead"], json!([]));
     assert_eq!(s["scoring"]["accepted"], json!([false, true]));
-    black.send("accept");
+    // The marking's version is the marking's own: the proposal's, which white changed, is
+    // still refused after the restart, the one black saw before it is still taken.
+    let version = |s: &Value| s["scoring"]["version"].as_u64().unwrap();
+    assert_eq!(version(&s), version(&seen), "{s}");
+    assert_ne!(version(&proposal), version(&seen));
+    black.send(&format!("accept {}", version(&proposal)));
+    assert!(error(&mut black).contains("changed meanwhile"));
+    black.send(&format!("accept {}", version(&seen)));
     let end = state(&mut black, |s| !s["over"].is_null());
     assert_eq!(end["over"], "white wins by area score");
     assert_eq!(server.status()["go_judgements"], 0);

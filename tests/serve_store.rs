@@ -196,9 +196,22 @@ fn two_tabs_on_one_game_never_mix_their_moves() {
     b.until(|l| l.starts_with("info string game "));
     ask(&mut b, "setoption name USI_Variant value othello");
     assert_eq!(
-        ask(&mut a, "position startpos moves f5 d6 c3 d3 c4"),
+        ask(
+            &mut a,
+            "position startpos moves f5 d6 c3 d3 c4\nname black Ann"
+        ),
         Vec::<String>::new()
     );
+    // Nor does a tab that has not seen the other's moves name the sides of the game or draw
+    // its graph: those were the other's moves' to keep.
+    let told = ask(&mut b, "name black Bob\ngraph 1:10 2:20");
+    assert_eq!(told.len(), 2, "{told:?}");
+    for line in &told {
+        assert!(
+            line.contains("changed in another tab meanwhile"),
+            "{told:?}"
+        );
+    }
     let told = ask(&mut b, "position startpos moves f5 d6 c3 f4");
     let fork = told
         .iter()
@@ -230,12 +243,14 @@ fn two_tabs_on_one_game_never_mix_their_moves() {
             format!("info string game {game} othello position startpos moves {moves}")
         );
     }
-    // The archive counts the moves each game holds.
+    // The archive counts the moves each game holds, and names the first game's black as the
+    // tab that played it did.
     let games = page(&server, "/games");
     assert!(
         games.contains("<td>6</td>") && games.contains("<td>5</td>"),
         "{games}"
     );
+    assert!(games.contains("Ann") && !games.contains("Bob"), "{games}");
 }
 
 #[test]
@@ -370,4 +385,57 @@ fn a_game_the_page_cannot_go_on_with_is_said_in_one_line() {
     assert!(record.starts_with("HTTP/1.1 500"), "{record}");
     drop(server);
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_message_keeps_a_bounded_number_of_games_and_the_next_goes_on() {
+    // Room for a socket per game read back, however late the server sees them closed.
+    let server = Server::start(16);
+    let mut ws = server.socket("/ws", &server.origin()).unwrap();
+    // Twelve games in one message: the tab keeps eight of them (`MESSAGE_WORK`), the engine
+    // plays all twelve, and one line says what was not kept.
+    let firsts = [
+        "D4", "E4", "F4", "G4", "H4", "J4", "K4", "L4", "M4", "N4", "O4", "P4",
+    ];
+    let mut message = String::from("setoption name USI_Variant value go");
+    for mv in firsts {
+        message += &format!("\nusinewgame\nposition startpos moves {mv}");
+    }
+    let lines = ask(&mut ws, &message);
+    let ids: Vec<String> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info string game "))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(ids.len(), 8, "{lines:?}");
+    let errors: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
+    assert_eq!(errors.len(), 1, "{lines:?}");
+    assert!(
+        errors[0].contains("its last 4 were sent to the engine but not kept"),
+        "{lines:?}"
+    );
+    let opened = |id: &str| {
+        let mut again = server
+            .socket(&format!("/ws?game={id}"), &server.origin())
+            .unwrap();
+        again.until(|_| true).remove(0)
+    };
+    for (id, mv) in ids.iter().zip(firsts) {
+        assert_eq!(
+            opened(id),
+            format!("info string game {id} go position startpos moves {mv}")
+        );
+    }
+    // The session is in the last game; the next message keeps it, as a game of its own.
+    let lines = ask(&mut ws, "position startpos moves P4 Q16");
+    let id = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("info string game "))
+        .unwrap_or_else(|| panic!("no game id in {lines:?}"))
+        .to_string();
+    assert!(!ids.contains(&id));
+    assert_eq!(
+        opened(&id),
+        format!("info string game {id} go position startpos moves P4 Q16")
+    );
 }

@@ -121,6 +121,26 @@ pub fn settle(played: &mut Played) -> Option<(GoEndRow, Ending)> {
     Some((end, verdict))
 }
 
+/// The marking's `version` in the state: a number of the marking itself (the ply of the last
+/// resume, the stones marked), so that it is the same after a restart and an `accept` of the
+/// marking a player saw is never taken for another one. FNV-1a, cut to 53 bits so that the
+/// page's JavaScript numbers hold it exactly.
+pub fn version(end: &GoEndRow) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let resumed = end.resumed.to_string();
+    let dead = end.dead.as_ref().map(|d| d.join(" "));
+    let text = [Some(resumed.as_str()), dead.as_deref()];
+    for part in text {
+        // A marker apart from the text: no marking (being judged) and an empty one differ.
+        let bytes = part.map_or(&[0xff][..], str::as_bytes);
+        for &b in bytes.iter().chain(&[0xfe]) {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    hash & ((1 << 53) - 1)
+}
+
 /// The `scoring` field of a room's state: null in play; else the dead stones (null while the
 /// proposal is judged), the acceptances, the score they give, the komi and the territory.
 pub fn state(played: &Played, end: &GoEndRow) -> (serde_json::Value, Option<Vec<String>>) {
@@ -148,6 +168,7 @@ pub fn state(played: &Played, end: &GoEndRow) -> (serde_json::Value, Option<Vec<
         "score": score,
         "komi": rules.komi(),
         "territory": territory,
+        "version": version(end),
     });
     (json, lines)
 }
@@ -178,5 +199,36 @@ mod tests {
         assert_eq!(ending("score 0 komi 7.5").result, "draw");
         let othello = Played::new(Game::Othello, None, Vec::new()).unwrap();
         assert_eq!(phase(&othello, &GoEndRow::default()), Phase::Play);
+    }
+
+    #[test]
+    fn a_markings_version_is_its_own_and_differs_from_others() {
+        let with = |resumed: usize, dead: Option<&[&str]>| GoEndRow {
+            resumed,
+            dead: dead.map(|d| d.iter().map(|v| v.to_string()).collect()),
+            ..GoEndRow::default()
+        };
+        let markings = [
+            with(0, None),
+            with(0, Some(&[])),
+            with(0, Some(&["A1"])),
+            with(0, Some(&["A1", "B2"])),
+            with(3, Some(&["A1"])),
+            with(31, None),
+        ];
+        let versions: Vec<u64> = markings.iter().map(version).collect();
+        for (i, v) in versions.iter().enumerate() {
+            assert!(*v < 1 << 53);
+            assert_eq!(*v, version(&markings[i].clone()));
+            let equal = markings
+                .iter()
+                .zip(&versions)
+                .filter(|(m, w)| *w == v && **m != markings[i]);
+            assert_eq!(equal.count(), 0, "{:?}", markings[i]);
+        }
+        // Acceptances and the score are not the marking.
+        let mut accepted = with(0, Some(&["A1"]));
+        accepted.accepted = [true, false];
+        assert_eq!(version(&accepted), versions[2]);
     }
 }

@@ -12,7 +12,7 @@ use super::clock::{self, Clock, ClockSpec};
 use super::go_end::{self, Phase};
 use super::names::{self, NameError, Names};
 use super::played::{parse_start, start_text, Played};
-use super::store::{now_ms, token_hash, Ending, GoEndRow, Store, StoreError, StoredGame};
+use super::store::{now_ms, token_hash, Birth, Ending, GoEndRow, Store, StoreError, StoredGame};
 use super::tab::Socket;
 use crate::games::marking::MarkingError;
 use crate::protocol::StartSpec;
@@ -156,9 +156,6 @@ struct Room {
     go: Option<GoEndRow>,
     /// A connection is judging the dead stones to propose ([`propose`]).
     judging: bool,
-    /// Changes of Go's marking in memory (`scoring.version`): an `accept <version>` sent for
-    /// a marking that changed meanwhile is refused.
-    marking: u64,
 }
 
 /// A connection's hold on its room: the room stays in memory while someone holds it.
@@ -181,7 +178,6 @@ impl Room {
             names: [None, None],
             go: variant.dead_stones().map(|_| GoEndRow::default()),
             judging: false,
-            marking: 0,
         };
         Ok((room, tokens))
     }
@@ -203,7 +199,6 @@ impl Room {
             names: [None, None],
             go: variant.dead_stones().map(|_| go.unwrap_or_default()),
             judging: false,
-            marking: 0,
         })
     }
 
@@ -240,15 +235,17 @@ impl Room {
 
     /// A Go room stored before its end was kept (no `go_ends` row) that ended by two passes:
     /// judged once, the judgement taken as agreed and stored, so it is never judged again.
-    fn settle_unkept_end(&mut self, store: &Store) {
+    /// Shown only once kept: when the store refuses, so is the room (its next load judges it
+    /// again).
+    fn settle_unkept_end(&mut self, store: &Store) -> Result<(), StoreError> {
         if self.phase() != Phase::Scoring {
-            return;
+            return Ok(());
         }
         let played = &self.played;
         let dead = go_end::judge(played.variant, played.start.clone(), played.moves.clone());
         let dead = dead.unwrap_or_default();
         let Some(line) = go_end::score_line(played, &dead) else {
-            return;
+            return Ok(());
         };
         let ending = go_end::ending(&line);
         let end = GoEndRow {
@@ -257,9 +254,9 @@ impl Room {
             accepted: [true; 2],
             score: Some(line),
         };
-        // Kept in memory even when the store refuses: the next load judges it again.
-        let _ = store.set_go_end(&self.id, &end, Some(&ending), None);
+        store.set_go_end(&self.id, &end, Some(&ending), None)?;
         self.go = Some(end);
+        Ok(())
     }
 
     /// `dead <vertex>`, `accept` or `resume` from `seat` in Go's scoring phase, stored.
@@ -306,7 +303,11 @@ impl Room {
                 next.accepted = [false; 2];
             }
             (["accept"] | ["accept", _], Some(dead)) => {
-                if words.get(1).is_some_and(|v| v.parse() != Ok(self.marking)) {
+                // `scoring.version` of the marking the player saw.
+                if words
+                    .get(1)
+                    .is_some_and(|v| v.parse() != Ok(go_end::version(&end)))
+                {
                     return Err(RoomError::MarkingChanged);
                 }
                 next.accepted[who] = true;
@@ -326,9 +327,6 @@ impl Room {
         if let Some(clock) = clock {
             clock::arm(&self.id, clock.deadline());
             self.clock = Some(clock);
-        }
-        if words[0] != "accept" {
-            self.marking += 1;
         }
         self.go = Some(next);
         self.note = Some(note);
@@ -370,13 +368,10 @@ impl Room {
             played.game.warnings()
         };
         let names = played.variant.players();
-        let (mut scoring, score) = match &self.go {
+        let (scoring, score) = match &self.go {
             Some(end) if phase != Phase::Play => go_end::state(played, end),
             _ => (serde_json::Value::Null, None),
         };
-        if let Some(fields) = scoring.as_object_mut() {
-            fields.insert("version".into(), self.marking.into());
-        }
         serde_json::json!({
             "game": played.variant.as_str(),
             "turn": names[played.turn()],
@@ -555,20 +550,22 @@ impl Room {
     }
 }
 
-/// Puts `room` in the table, dropping from memory (not from the store) a room nobody holds when
-/// the table is full: the least recently used first.
+/// Puts `room` in the table, dropping from memory (not from the store) rooms nobody holds while
+/// the table is full, the least recently used first: a table that grew past [`MAX_ROOMS`] while
+/// its rooms were all held comes back to it as they are left.
 fn insert(rooms: &mut HashMap<String, Shared>, id: &str, room: Shared) {
     if rooms.len() >= MAX_ROOMS {
         // Held by the table alone: no connection is in it and nobody is joining it.
-        let idle: Vec<String> = rooms
+        let used = USED.lock();
+        let mut idle: Vec<(u64, String)> = rooms
             .iter()
             .filter(|(_, r)| Arc::strong_count(r) == 1)
-            .map(|(id, _)| id.clone())
+            .map(|(id, _)| (used.get(id).copied().unwrap_or(0), id.clone()))
             .collect();
-        let victim = idle
-            .into_iter()
-            .min_by_key(|id| USED.lock().get(id).copied().unwrap_or(0));
-        if let Some(victim) = victim {
+        drop(used);
+        idle.sort_unstable();
+        let excess = rooms.len() + 1 - MAX_ROOMS;
+        for (_, victim) in idle.into_iter().take(excess) {
             rooms.remove(&victim);
             USED.lock().remove(&victim);
         }
@@ -596,10 +593,13 @@ pub fn create(
 ) -> Result<(String, [String; 2]), RoomError> {
     let (mut room, tokens) = Room::new(variant, start)?;
     room.clock = clock.map(Clock::new);
-    store.create(&room.stored()).map_err(RoomError::Store)?;
-    if let Some(clock) = &room.clock {
-        store.set_clock(&room.id, clock).map_err(RoomError::Store)?;
-    }
+    let birth = Birth {
+        clock: room.clock.as_ref(),
+        ..Birth::default()
+    };
+    store
+        .create(&room.stored(), &birth)
+        .map_err(RoomError::Store)?;
     let id = room.id.clone();
     insert(&mut ROOMS.lock(), &id, Arc::new(Mutex::new(room)));
     Ok((id, tokens))
@@ -627,7 +627,7 @@ fn hold(store: &Store, id: &str) -> Result<Held, RoomError> {
     let mut room = Room::from_stored(stored, clock, go).ok_or(RoomError::NoSuchGame)?;
     room.names = store.names(id).map_err(RoomError::Store)?;
     if unkept && room.go.is_some() {
-        room.settle_unkept_end(store);
+        room.settle_unkept_end(store).map_err(RoomError::Store)?;
     }
     let mut rooms = ROOMS.lock();
     // Another connection may have read it back meanwhile: theirs is the room.
@@ -738,7 +738,6 @@ fn propose(store: &Store, held: &Held) {
                 match store.set_go_end(&room.id, &end, None, None) {
                     Ok(()) => {
                         room.go = Some(end);
-                        room.marking += 1;
                         room.broadcast()
                     }
                     Err(_) => Vec::new(),
@@ -945,7 +944,7 @@ fn rename(store: &Store, held: &Held, seat: Seat, text: &str, socket: &Socket) {
             let mut room = held.0.lock();
             if room.names[who] != name {
                 store
-                    .set_name(&room.id, who, name.as_deref())
+                    .set_name(&room.id, who, name.as_deref(), None)
                     .map_err(RoomError::Store)?;
                 room.names[who] = name;
             }
@@ -1072,6 +1071,31 @@ mod tests {
     }
 
     #[test]
+    fn a_table_grown_past_its_size_while_held_comes_back_once_left() {
+        let mut rooms = HashMap::new();
+        let id = |i: usize| format!("grow{i}");
+        let held: Vec<Shared> = (0..MAX_ROOMS + 5)
+            .map(|i| {
+                let (room, _) = Room::new(Game::Othello, None).unwrap();
+                let shared = Arc::new(Mutex::new(room));
+                insert(&mut rooms, &id(i), Arc::clone(&shared));
+                shared
+            })
+            .collect();
+        // Every room held: none may go.
+        assert_eq!(rooms.len(), MAX_ROOMS + 5);
+        drop(held);
+        let (room, _) = Room::new(Game::Othello, None).unwrap();
+        insert(&mut rooms, "grown", Arc::new(Mutex::new(room)));
+        assert_eq!(rooms.len(), MAX_ROOMS);
+        // The least recently used went.
+        for i in 0..6 {
+            assert!(!rooms.contains_key(&id(i)), "{}", id(i));
+        }
+        assert!(rooms.contains_key(&id(6)) && rooms.contains_key("grown"));
+    }
+
+    #[test]
     fn a_go_room_kept_before_its_end_was_is_judged_once_and_kept() {
         let dir = std::env::temp_dir().join(format!("ryoshi-room-{}-unkept", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -1101,6 +1125,14 @@ mod tests {
             .unwrap();
         }
         let store = Store::open(&path).unwrap();
+        // While another program holds the file's write lock the judgement cannot be kept, and
+        // the room is not shown with it either (its next load judges it again).
+        let other = rusqlite::Connection::open(&path).unwrap();
+        other.execute_batch("BEGIN IMMEDIATE").unwrap();
+        assert!(matches!(hold(&store, "old1"), Err(RoomError::Store(_))));
+        assert!(!ROOMS.lock().contains_key("old1"));
+        other.execute_batch("COMMIT").unwrap();
+        drop(other);
         let held = hold(&store, "old1").unwrap();
         let state = held.0.lock().state();
         assert_eq!(state["over"], "black wins by area score", "{state}");

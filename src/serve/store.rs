@@ -79,6 +79,14 @@ pub(super) const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN rules TEXT;",
 ];
 
+/// Longest text or blob read from or written to the file, in bytes (names and moves are
+/// short; the longest is a 25×25 marking, a few KiB).
+const MAX_TEXT: i32 = 1 << 20;
+/// Most rows read at once: a stored game's moves (a page's game is at most one message long,
+/// 256 KiB, a few tens of thousands of moves), its graph points, the running clocks. A game
+/// beyond it is refused, rather than a file someone else wrote read without bound.
+pub const MAX_ROWS: usize = 1_000_000;
+
 /// How long a write waits for another program holding the file (a `sqlite3` shell, a backup).
 const BUSY_WAIT: Duration = Duration::from_secs(2);
 
@@ -118,6 +126,9 @@ pub enum StoreError {
         found: i64,
         known: usize,
     },
+    /// A tab's change to a game another tab changed since this one last wrote or read it.
+    #[error("the game {0} was changed in another tab meanwhile")]
+    Changed(String),
     /// An action failed: SQLite's words (disk full, file locked by another program ...).
     #[error("the game database: {0}")]
     Action(String),
@@ -184,6 +195,21 @@ pub struct Summary {
 pub struct Ending {
     pub result: String,
     pub reason: String,
+}
+
+/// What a new game is kept with beside its row and moves, in the same transaction (a game is
+/// never seen half made, and its making is one write to the disk).
+#[derive(Default)]
+pub struct Birth<'a> {
+    pub names: super::names::Names,
+    /// A timed room's clock.
+    pub clock: Option<&'a Clock>,
+    /// The game it copies and the plies they share: the graph's points of those plies.
+    pub points_from: Option<(&'a str, usize)>,
+    /// How it ended already (a finished game opened for review and played on is a new game).
+    pub ending: Option<&'a Ending>,
+    /// A Go game's end, as judged.
+    pub go_end: Option<&'a GoEndRow>,
 }
 
 pub struct Store {
@@ -282,6 +308,11 @@ impl Store {
             return Err(StoreError::ReadOnly(shown));
         }
         let _ = conn.busy_timeout(BUSY_WAIT);
+        // A file written by someone else may hold anything: no text read from it is longer
+        // than this (SQLite answers "string or blob too big" instead), so that no read of it
+        // allocates without bound.
+        conn.set_limit(rusqlite::limits::Limit::SQLITE_LIMIT_LENGTH, MAX_TEXT)
+            .map_err(|e| open_error(e.to_string()))?;
         let check: String = conn
             .query_row("PRAGMA quick_check", [], |r| r.get(0))
             .map_err(|e| classify(&shown, e))?;
@@ -334,16 +365,18 @@ impl Store {
         Ok(())
     }
 
-    /// Records a new game (a room at its creation, an engine page's at its first move).
-    pub fn create(&self, game: &StoredGame) -> Result<(), StoreError> {
+    /// Records a new game (a room at its creation, an engine page's at its first move), with
+    /// what `birth` gives, in one transaction.
+    pub fn create(&self, game: &StoredGame, birth: &Birth) -> Result<(), StoreError> {
         let now = now_ms();
         let mut conn = self.conn.lock();
         let tx = conn.transaction()?;
         let seats = game.seats.as_ref();
+        let [name0, name1] = &birth.names;
         tx.execute(
             "INSERT INTO games (id, kind, game, start, seat0, seat1, resigned, created, updated, plies,
-                                rules)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10)",
+                                rules, name0, name1, result, reason)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
             params![
                 game.id,
                 game.kind,
@@ -354,10 +387,27 @@ impl Store {
                 game.resigned.map(|r| r as i64),
                 now,
                 game.moves.len() as i64,
-                game.rules
+                game.rules,
+                name0,
+                name1,
+                birth.ending.map(|e| &e.result),
+                birth.ending.map(|e| &e.reason),
             ],
         )?;
         insert_moves(&tx, &game.id, 0, &game.moves)?;
+        if let Some(clock) = birth.clock {
+            write_clock(&tx, &game.id, clock)?;
+        }
+        if let Some((from, plies)) = birth.points_from {
+            tx.execute(
+                "INSERT OR REPLACE INTO points (game, ply, score, lead)
+                 SELECT ?2, ply, score, lead FROM points WHERE game = ?1 AND ply <= ?3",
+                params![from, game.id, plies as i64],
+            )?;
+        }
+        if let Some(end) = birth.go_end {
+            write_go_end(&tx, &game.id, end)?;
+        }
         tx.commit()?;
         Ok(())
     }
@@ -406,36 +456,20 @@ impl Store {
         base: &[String],
         moves: &[String],
         ending: Option<&Ending>,
+        go_end: Option<&GoEndRow>,
     ) -> Result<bool, StoreError> {
         let mut conn = self.conn.lock();
         let tx = conn.transaction()?;
-        let over: Option<bool> = tx
-            .query_row(
-                "SELECT result IS NOT NULL FROM games WHERE id = ?1",
-                params![id],
-                |r| r.get(0),
-            )
-            .optional()?;
-        let stored: Vec<String> = tx
-            .prepare("SELECT move FROM moves WHERE game = ?1 ORDER BY ply")?
-            .query_map(params![id], |r| r.get(0))?
-            .collect::<Result<_, _>>()?;
-        if over != Some(false) || stored != base {
+        if !engine_game_is(&tx, id, base, false)? {
             return Ok(false);
         }
         let same = base.iter().zip(moves).take_while(|(a, b)| a == b).count();
         write_moves(&tx, id, same, &moves[same..], None, ending)?;
+        if let Some(end) = go_end {
+            write_go_end(&tx, id, end)?;
+        }
         tx.commit()?;
         Ok(true)
-    }
-
-    /// Sets a room's clock (at its creation).
-    pub fn set_clock(&self, id: &str, clock: &Clock) -> Result<(), StoreError> {
-        let mut conn = self.conn.lock();
-        let tx = conn.transaction()?;
-        write_clock(&tx, id, clock)?;
-        tx.commit()?;
-        Ok(())
     }
 
     /// A room's clock as stored (None: untimed, or a time control this ryoshi cannot read).
@@ -475,13 +509,14 @@ impl Store {
         Ok(row.flatten())
     }
 
-    /// The rooms whose clock runs (for the timer, at start).
+    /// The rooms whose clock runs (for the timer, at start), at most [`MAX_ROWS`].
     pub fn running_clocks(&self) -> Result<Vec<String>, StoreError> {
         let conn = self.conn.lock();
-        let mut query = conn
-            .prepare("SELECT id FROM games WHERE clock_running IS NOT NULL AND result IS NULL")?;
+        let mut query = conn.prepare(
+            "SELECT id FROM games WHERE clock_running IS NOT NULL AND result IS NULL LIMIT ?1",
+        )?;
         let ids = query
-            .query_map([], |r| r.get(0))?
+            .query_map(params![MAX_ROWS as i64], |r| r.get(0))?
             .collect::<Result<_, _>>()?;
         Ok(ids)
     }
@@ -513,10 +548,16 @@ impl Store {
         let Some(mut game) = row else {
             return Ok(None);
         };
-        let mut query = conn.prepare("SELECT move FROM moves WHERE game = ?1 ORDER BY ply")?;
+        let mut query =
+            conn.prepare("SELECT move FROM moves WHERE game = ?1 ORDER BY ply LIMIT ?2")?;
         game.moves = query
-            .query_map(params![id], |r| r.get(0))?
+            .query_map(params![id, MAX_ROWS as i64 + 1], |r| r.get(0))?
             .collect::<Result<_, _>>()?;
+        if game.moves.len() > MAX_ROWS {
+            return Err(StoreError::Action(format!(
+                "the game {id} has more than {MAX_ROWS} moves; it is not read"
+            )));
+        }
         Ok(Some(game))
     }
 
@@ -532,17 +573,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         let mut conn = self.conn.lock();
         let tx = conn.transaction()?;
-        tx.execute(
-            "INSERT OR REPLACE INTO go_ends (game, resumed, dead, accepted, score)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![
-                id,
-                end.resumed as i64,
-                end.dead.as_ref().map(|d| d.join(" ")),
-                i64::from(end.accepted[0]) | (i64::from(end.accepted[1]) << 1),
-                end.score
-            ],
-        )?;
+        write_go_end(&tx, id, end)?;
         if let Some(ending) = ending {
             tx.execute(
                 "UPDATE games SET result = ?2, reason = ?3, updated = ?4 WHERE id = ?1",
@@ -620,10 +651,22 @@ pub struct Point {
 /// The evaluation graph of a game.
 impl Store {
     /// Adds points of the game `id`'s graph, all or none: replacing those it has when
-    /// `replace`, else only filling the plies it has none for.
-    pub fn add_points(&self, id: &str, points: &[Point], replace: bool) -> Result<(), StoreError> {
+    /// `replace`, else only filling the plies it has none for; with `base`, only while the
+    /// game's moves are still those (see [`Store::set_engine_moves`]).
+    pub fn add_points(
+        &self,
+        id: &str,
+        points: &[Point],
+        replace: bool,
+        base: Option<&[String]>,
+    ) -> Result<(), StoreError> {
         let mut conn = self.conn.lock();
         let tx = conn.transaction()?;
+        if let Some(base) = base {
+            if !engine_game_is(&tx, id, base, true)? {
+                return Err(StoreError::Changed(id.to_string()));
+            }
+        }
         {
             let mut insert = tx.prepare_cached(if replace {
                 "INSERT OR REPLACE INTO points (game, ply, score, lead) VALUES (?1, ?2, ?3, ?4)"
@@ -638,23 +681,13 @@ impl Store {
         Ok(())
     }
 
-    /// Copies the points of game `from`'s first `plies` moves to the game `to` (a copy of it).
-    pub fn copy_points(&self, from: &str, to: &str, plies: usize) -> Result<(), StoreError> {
-        self.conn.lock().execute(
-            "INSERT OR REPLACE INTO points (game, ply, score, lead)
-             SELECT ?2, ply, score, lead FROM points WHERE game = ?1 AND ply <= ?3",
-            params![from, to, plies as i64],
-        )?;
-        Ok(())
-    }
-
     /// The game `id`'s graph, by ply.
     pub fn points(&self, id: &str) -> Result<Vec<Point>, StoreError> {
         let conn = self.conn.lock();
-        let mut query =
-            conn.prepare("SELECT ply, score, lead FROM points WHERE game = ?1 ORDER BY ply")?;
+        let mut query = conn
+            .prepare("SELECT ply, score, lead FROM points WHERE game = ?1 ORDER BY ply LIMIT ?2")?;
         let points = query
-            .query_map(params![id], |r| {
+            .query_map(params![id, MAX_ROWS as i64], |r| {
                 Ok(Point {
                     ply: usize::try_from(r.get::<_, i64>(0)?).unwrap_or(0),
                     score: r.get(1)?,
@@ -668,16 +701,32 @@ impl Store {
 
 /// The players' names of a game (see `names.rs`).
 impl Store {
-    /// Sets the name of seat `seat` (0 or 1) of the game `id`; None takes it back.
-    pub fn set_name(&self, id: &str, seat: usize, name: Option<&str>) -> Result<(), StoreError> {
+    /// Sets the name of seat `seat` (0 or 1) of the game `id`; None takes it back. With
+    /// `base`, only while the game's moves are still those and it is not over (see
+    /// [`Store::set_engine_moves`]).
+    pub fn set_name(
+        &self,
+        id: &str,
+        seat: usize,
+        name: Option<&str>,
+        base: Option<&[String]>,
+    ) -> Result<(), StoreError> {
         let column = if seat == 0 { "name0" } else { "name1" };
-        let changed = self.conn.lock().execute(
+        let mut conn = self.conn.lock();
+        let tx = conn.transaction()?;
+        if let Some(base) = base {
+            if !engine_game_is(&tx, id, base, false)? {
+                return Err(StoreError::Changed(id.to_string()));
+            }
+        }
+        let changed = tx.execute(
             &format!("UPDATE games SET {column} = ?2 WHERE id = ?1"),
             params![id, name],
         )?;
         if changed == 0 {
             return Err(StoreError::Action(format!("no game {id} is stored")));
         }
+        tx.commit()?;
         Ok(())
     }
 
@@ -745,6 +794,43 @@ fn write_moves(
         return Err(StoreError::Action(format!("no game {id} is stored")));
     }
     Ok(())
+}
+
+fn write_go_end(tx: &rusqlite::Transaction, id: &str, end: &GoEndRow) -> rusqlite::Result<()> {
+    tx.execute(
+        "INSERT OR REPLACE INTO go_ends (game, resumed, dead, accepted, score)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![
+            id,
+            end.resumed as i64,
+            end.dead.as_ref().map(|d| d.join(" ")),
+            i64::from(end.accepted[0]) | (i64::from(end.accepted[1]) << 1),
+            end.score
+        ],
+    )?;
+    Ok(())
+}
+
+/// Whether the engine page's game `id` is still `base` (the moves as a tab last wrote or read
+/// them), and, unless `over_too`, not over: what a tab may change.
+fn engine_game_is(
+    tx: &rusqlite::Transaction,
+    id: &str,
+    base: &[String],
+    over_too: bool,
+) -> rusqlite::Result<bool> {
+    let over: Option<bool> = tx
+        .query_row(
+            "SELECT result IS NOT NULL FROM games WHERE id = ?1",
+            params![id],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let stored: Vec<String> = tx
+        .prepare("SELECT move FROM moves WHERE game = ?1 ORDER BY ply LIMIT ?2")?
+        .query_map(params![id, base.len() as i64 + 1], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    Ok(over.is_some_and(|over| over_too || !over) && stored == base)
 }
 
 fn write_clock(tx: &rusqlite::Transaction, id: &str, clock: &Clock) -> rusqlite::Result<()> {
@@ -835,12 +921,151 @@ mod tests {
         }
     }
 
+    fn strings(words: &[&str]) -> Vec<String> {
+        words.iter().map(|w| w.to_string()).collect()
+    }
+
+    #[test]
+    fn a_game_is_made_whole_in_one_write() {
+        let path = temp("birth");
+        let store = Store::open(&path).unwrap();
+        let mut first = game("g1", &["f5", "d6"]);
+        first.kind = "engine".into();
+        first.seats = None;
+        store.create(&first, &Birth::default()).unwrap();
+        let point = |ply, score| Point {
+            ply,
+            score,
+            lead: None,
+        };
+        store
+            .add_points("g1", &[point(1, 5), point(2, 7)], true, None)
+            .unwrap();
+        let clock = Clock::new(ClockSpec::parse("60+5").unwrap());
+        let ending = Ending {
+            result: "black wins".into(),
+            reason: "resignation".into(),
+        };
+        let end = GoEndRow {
+            resumed: 2,
+            dead: Some(strings(&["A1"])),
+            accepted: [true, false],
+            score: None,
+        };
+        let birth = Birth {
+            names: [Some("Ann".into()), None],
+            clock: Some(&clock),
+            points_from: Some(("g1", 1)),
+            ending: Some(&ending),
+            go_end: Some(&end),
+        };
+        store.create(&game("g2", &["f5", "f6"]), &birth).unwrap();
+        drop(store);
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.load("g2").unwrap().unwrap().moves, ["f5", "f6"]);
+        assert_eq!(store.names("g2").unwrap(), [Some("Ann".to_string()), None]);
+        assert_eq!(store.load_clock("g2").unwrap(), Some(clock));
+        assert_eq!(store.points("g2").unwrap(), [point(1, 5)]);
+        assert_eq!(store.load_go_end("g2").unwrap(), Some(end));
+        let (list, _) = store.list(0, 10).unwrap();
+        let g2 = list.iter().find(|g| g.id == "g2").unwrap();
+        assert_eq!(g2.result.as_deref(), Some("black wins"));
+        // A game made twice is refused whole: nothing of the second making is kept.
+        let again = Birth {
+            names: [None, Some("Bob".into())],
+            ..Birth::default()
+        };
+        assert!(store.create(&game("g2", &["d3"]), &again).is_err());
+        assert_eq!(store.names("g2").unwrap(), [Some("Ann".to_string()), None]);
+        drop(store);
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn a_tab_behind_the_game_changes_nothing_of_it() {
+        let path = temp("behind");
+        let store = Store::open(&path).unwrap();
+        store
+            .create(&game("g1", &["f5", "d6"]), &Birth::default())
+            .unwrap();
+        let base = strings(&["f5", "d6"]);
+        let longer = strings(&["f5", "d6", "c3"]);
+        assert!(store
+            .set_engine_moves("g1", &base, &longer, None, None)
+            .unwrap());
+        // The first tab still thinks the game is two moves long.
+        let point = [Point {
+            ply: 1,
+            score: 3,
+            lead: None,
+        }];
+        let e = store
+            .add_points("g1", &point, true, Some(&base))
+            .unwrap_err();
+        assert!(matches!(e, StoreError::Changed(_)), "{e}");
+        let e = store
+            .set_name("g1", 0, Some("Ann"), Some(&base))
+            .unwrap_err();
+        assert!(matches!(e, StoreError::Changed(_)), "{e}");
+        assert!(!store
+            .set_engine_moves("g1", &base, &strings(&["f5"]), None, None)
+            .unwrap());
+        assert_eq!(store.points("g1").unwrap(), []);
+        assert_eq!(store.names("g1").unwrap(), [None, None]);
+        assert_eq!(store.load("g1").unwrap().unwrap().moves, longer);
+        // Up to date, the same changes are kept.
+        store.add_points("g1", &point, true, Some(&longer)).unwrap();
+        store.set_name("g1", 0, Some("Ann"), Some(&longer)).unwrap();
+        assert_eq!(store.points("g1").unwrap(), point);
+        assert_eq!(store.names("g1").unwrap()[0].as_deref(), Some("Ann"));
+        drop(store);
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn a_file_written_by_someone_else_is_read_within_bounds() {
+        let path = temp("hostile");
+        let store = Store::open(&path).unwrap();
+        for id in ["long", "many"] {
+            store.create(&game(id, &["f5"]), &Birth::default()).unwrap();
+        }
+        drop(store);
+        {
+            // Another program writes a 2 MiB name and more moves than are ever read.
+            let conn = Connection::open(&path).unwrap();
+            conn.execute(
+                "UPDATE games SET name0 = ?1 WHERE id = 'long'",
+                ["x".repeat(2 << 20)],
+            )
+            .unwrap();
+            conn.execute(
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i <= ?1)
+                 INSERT INTO moves (game, ply, move) SELECT 'many', i, 'f5' FROM n",
+                [MAX_ROWS as i64],
+            )
+            .unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let e = store.names("long").unwrap_err();
+        assert!(e.to_string().contains("too big"), "{e}");
+        let e = store.load("many").unwrap_err();
+        assert!(e.to_string().contains("more than"), "{e}");
+        // The rest reads as before, and nothing longer than the bound is written.
+        assert_eq!(store.load("long").unwrap().unwrap().moves, ["f5"]);
+        let long = "y".repeat(MAX_TEXT as usize + 1);
+        assert!(store.set_name("long", 1, Some(&long), None).is_err());
+        drop(store);
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
     #[test]
     fn games_survive_reopening_and_takebacks_rewrite_the_tail() {
         let path = temp("reopen");
         {
             let store = Store::open(&path).unwrap();
-            store.create(&game("g1", &["f5"])).unwrap();
+            store
+                .create(&game("g1", &["f5"]), &Birth::default())
+                .unwrap();
             store
                 .set_moves("g1", 1, &["d6".into()], None, None)
                 .unwrap();
@@ -889,13 +1114,13 @@ mod tests {
         assert_eq!(version as usize, MIGRATIONS.len());
         assert_eq!(store.load("old").unwrap().unwrap().moves, ["f5"]);
         assert_eq!(store.names("old").unwrap(), [None, None]);
-        store.set_name("old", 1, Some("Bob")).unwrap();
+        store.set_name("old", 1, Some("Bob"), None).unwrap();
         assert_eq!(store.names("old").unwrap(), [None, Some("Bob".into())]);
         assert_eq!(
             store.list(0, 1).unwrap().0[0].names,
             [None, Some("Bob".into())]
         );
-        assert!(store.set_name("nope", 0, Some("x")).is_err());
+        assert!(store.set_name("nope", 0, Some("x"), None).is_err());
         // The graph: points beyond a takeback go with the moves.
         store
             .set_moves("old", 1, &["d6".into(), "c3".into()], None, None)
@@ -910,7 +1135,7 @@ mod tests {
             ..point(3, 40)
         };
         store
-            .add_points("old", &[point(1, 10), point(2, -20), lead], true)
+            .add_points("old", &[point(1, 10), point(2, -20), lead], true, None)
             .unwrap();
         assert_eq!(
             store.points("old").unwrap(),
@@ -928,7 +1153,9 @@ mod tests {
     fn a_full_database_fails_the_action_and_keeps_what_it_had() {
         let path = temp("full");
         let store = Store::open(&path).unwrap();
-        store.create(&game("g1", &["f5", "d6"])).unwrap();
+        store
+            .create(&game("g1", &["f5", "d6"]), &Birth::default())
+            .unwrap();
         // No page more than the file has now: the next growth fails as a full disk would.
         {
             let conn = store.conn.lock();

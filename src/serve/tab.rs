@@ -157,7 +157,9 @@ impl Socket {
         Arc::ptr_eq(&self.inner, &other.inner)
     }
 
-    fn open(&self) -> bool {
+    /// Whether the client is still there, as far as this end knows (no write failed, no
+    /// close frame queued).
+    pub fn is_open(&self) -> bool {
         let s = self.inner.state.lock();
         s.alive && !s.closed
     }
@@ -170,7 +172,7 @@ impl Socket {
 
     /// Queues a message, waiting up to [`SEND_WAIT`] for room (the session's own output).
     pub fn send(&self, message: ws::Message) {
-        if self.open()
+        if self.is_open()
             && self
                 .inner
                 .queue
@@ -184,7 +186,7 @@ impl Socket {
     /// Queues a message without waiting: a socket whose queue is full is dropped (broadcasts,
     /// pings).
     pub fn offer(&self, message: ws::Message) {
-        if self.open() && self.inner.queue.try_send(Out::Message(message)).is_err() {
+        if self.is_open() && self.inner.queue.try_send(Out::Message(message)).is_err() {
             self.drop_client();
         }
     }

@@ -33,7 +33,7 @@
 
 use super::names::{self, NameError, Names};
 use super::played::{parse_start, rules_options, rules_text, Played};
-use super::store::{Ending, GoEndRow, Point, Store, StoreError, StoredGame};
+use super::store::{Birth, Ending, GoEndRow, Point, Store, StoreError, StoredGame};
 use super::tab::Socket;
 use crate::protocol::{parse_line, Command};
 use crate::registry::Game;
@@ -43,6 +43,12 @@ use crate::session::Registered;
 
 /// The option that chooses the game.
 const VARIANT: &str = "USI_Variant";
+/// Lines of one message that may cost the tab a replay of its game or a write to the store
+/// (`position`, `name`, `graph`, `loadrecordtext`) that it reads: a page sends one or two a
+/// message. Those beyond go to the session but are not kept, so that a message's work here is
+/// bounded in time as well as in size (a finished 19×19 Go game's judgement alone takes a
+/// fifth of a second).
+pub const MESSAGE_WORK: usize = 8;
 /// Largest score a graph point may hold (quantum shogi's mate is drawn as 30000).
 pub const MAX_POINT_SCORE: i64 = 100_000;
 /// Largest score lead (Go's, in points) a graph point may hold.
@@ -193,52 +199,93 @@ impl<'a> TabGame<'a> {
         matches!(line.split_whitespace().next(), Some("name" | "graph"))
     }
 
-    /// Reads the lines of one message the session accepted, and the server's own.
+    /// Reads the lines of one message the session accepted, and the server's own. Those that
+    /// may cost a replay or a write ([`MESSAGE_WORK`]) are read up to a bound, and only while
+    /// the client is there: this runs on its connection's thread, before its next message.
     pub fn observe(&mut self, text: &str) {
+        let mut work = 0;
+        let mut skipped = 0;
         for line in text.split('\n') {
             let line = line.trim_end_matches('\r');
-            if Self::takes(line) {
-                let line = line.trim_start();
-                let done = match line.strip_prefix("graph") {
-                    Some(points) => self.graph(points),
-                    None => self.name(line["name".len()..].trim_start()),
-                };
-                if let Err(why) = done {
-                    self.socket.error(&why.to_string());
+            let command = if Self::takes(line) {
+                None
+            } else {
+                match parse_line(line) {
+                    Ok(Some(command)) => Some(command),
+                    _ => continue,
                 }
-                continue;
+            };
+            let costly = match &command {
+                None => true,
+                Some(Command::Position { .. }) => true,
+                Some(Command::Extension { name, .. }) => {
+                    name == "loadrecordtext" || name == "loadsgftext"
+                }
+                Some(_) => false,
+            };
+            if costly {
+                if work == MESSAGE_WORK || !self.socket.is_open() {
+                    skipped += 1;
+                    continue;
+                }
+                work += 1;
             }
-            match parse_line(line) {
-                Ok(Some(Command::SetOption {
-                    name,
-                    value: Some(value),
-                })) if name.eq_ignore_ascii_case(VARIANT) => {
-                    if let Some(variant) = Game::named(value.trim()) {
-                        if variant != self.variant {
-                            self.variant = variant;
-                            self.start = None;
-                        }
+            match command {
+                None => self.own_line(line.trim_start()),
+                Some(command) => self.session_line(command),
+            }
+        }
+        if skipped > 0 {
+            self.socket.error(&format!(
+                "a message keeps at most {MESSAGE_WORK} lines of position, name, graph or \
+                 loadrecordtext; its last {skipped} were sent to the engine but not kept"
+            ));
+        }
+    }
+
+    /// `name` or `graph`, which the server answers itself.
+    fn own_line(&mut self, line: &str) {
+        let done = match line.strip_prefix("graph") {
+            Some(points) => self.graph(points),
+            None => self.name(line["name".len()..].trim_start()),
+        };
+        if let Err(why) = done {
+            self.socket.error(&why.to_string());
+        }
+    }
+
+    /// A line the session runs: what it changes of the tab's game.
+    fn session_line(&mut self, command: Command) {
+        match command {
+            Command::SetOption {
+                name,
+                value: Some(value),
+            } if name.eq_ignore_ascii_case(VARIANT) => {
+                if let Some(variant) = Game::named(value.trim()) {
+                    if variant != self.variant {
+                        self.variant = variant;
+                        self.start = None;
                     }
                 }
-                // The session refuses the same values.
-                Ok(Some(Command::SetOption { name, value })) => {
-                    let _ = self.options.set(&name, value.as_deref());
-                }
-                Ok(Some(Command::UsiNewGame)) => self.fresh = true,
-                Ok(Some(Command::Position { start, moves })) => {
-                    self.position(super::played::start_text(&start), moves)
-                }
-                // Go's `loadsgftext` is its `loadrecordtext` under an older name; a game that
-                // does not know the command refuses it, and is told nothing here either.
-                Ok(Some(Command::Extension { name, args }))
-                    if name == "loadrecordtext"
-                        || name == "loadsgftext"
-                            && self.variant.commands().contains(&"loadsgftext") =>
-                {
-                    self.loaded(&args)
-                }
-                _ => {}
             }
+            // The session refuses the same values.
+            Command::SetOption { name, value } => {
+                let _ = self.options.set(&name, value.as_deref());
+            }
+            Command::UsiNewGame => self.fresh = true,
+            Command::Position { start, moves } => {
+                self.position(super::played::start_text(&start), moves)
+            }
+            // Go's `loadsgftext` is its `loadrecordtext` under an older name; a game that
+            // does not know the command refuses it, and is told nothing here either.
+            Command::Extension { name, args }
+                if name == "loadrecordtext"
+                    || name == "loadsgftext"
+                        && self.variant.commands().contains(&"loadsgftext") =>
+            {
+                self.loaded(&args)
+            }
+            _ => {}
         }
     }
 
@@ -254,7 +301,7 @@ impl<'a> TabGame<'a> {
         let name = names::check(text)?;
         if self.stored && !self.frozen && self.names[seat] != name {
             self.store
-                .set_name(&self.id, seat, name.as_deref())
+                .set_name(&self.id, seat, name.as_deref(), Some(&self.moves))
                 .map_err(TabLineError::NameUnsaved)?;
         }
         self.names[seat] = name;
@@ -282,7 +329,7 @@ impl<'a> TabGame<'a> {
         // A finished game's graph is anyone's to open, so none may rewrite it: its points only
         // fill the plies it lacks (the first analysis kept stands).
         self.store
-            .add_points(&self.id, &points, !self.frozen)
+            .add_points(&self.id, &points, !self.frozen, Some(&self.moves))
             .map_err(TabLineError::GraphUnsaved)
     }
 
@@ -353,8 +400,13 @@ impl<'a> TabGame<'a> {
         };
         let (ending, settled) = ending_of(&mut played);
         let written = if self.stored {
-            self.store
-                .set_engine_moves(&self.id, &self.moves, &moves, ending.as_ref())
+            self.store.set_engine_moves(
+                &self.id,
+                &self.moves,
+                &moves,
+                ending.as_ref(),
+                settled.as_ref(),
+            )
         } else {
             Ok(false)
         };
@@ -370,13 +422,10 @@ impl<'a> TabGame<'a> {
                     forked = Some(std::mem::replace(&mut self.id, new_id()));
                     self.stored = false;
                 }
-                self.create(start, &moves, ending.as_ref(), copy_points)
+                let ended = (ending.as_ref(), settled.as_ref());
+                self.create(start, &moves, ended, copy_points)
             }
         };
-        let saved = saved.and_then(|()| match &settled {
-            Some(end) => self.store.set_go_end(&self.id, end, None, None),
-            None => Ok(()),
-        });
         match saved {
             Ok(()) => {
                 match forked {
@@ -396,12 +445,13 @@ impl<'a> TabGame<'a> {
     }
 
     /// Keeps the tab's game as a new stored game (`self.id`): its moves, names, the graph
-    /// points of `copy_points` (the game copied and the plies shared) and its end.
+    /// points of `copy_points` (the game copied and the plies shared) and its end (`ended`:
+    /// the result, Go's end as judged), in one transaction.
     fn create(
         &mut self,
         start: String,
         moves: &[String],
-        ending: Option<&Ending>,
+        ended: (Option<&Ending>, Option<&GoEndRow>),
         copy_points: Option<(String, usize)>,
     ) -> Result<(), StoreError> {
         // The game of an uploaded record keeps the names the record gives.
@@ -419,21 +469,16 @@ impl<'a> TabGame<'a> {
             moves: moves.to_vec(),
             rules: rules_text(self.variant, &self.options),
         };
-        self.store.create(&game)?;
-        for (seat, name) in names.iter().enumerate() {
-            if let Some(name) = name {
-                self.store.set_name(&self.id, seat, Some(name))?;
-            }
-        }
-        if let Some((from, plies)) = &copy_points {
-            self.store.copy_points(from, &self.id, *plies)?;
-        }
-        match ending {
-            Some(end) => self
-                .store
-                .set_moves(&self.id, moves.len(), &[], None, Some(end)),
-            None => Ok(()),
-        }
+        let birth = Birth {
+            names,
+            clock: None,
+            points_from: copy_points
+                .as_ref()
+                .map(|(from, plies)| (from.as_str(), *plies)),
+            ending: ended.0,
+            go_end: ended.1,
+        };
+        self.store.create(&game, &birth)
     }
 }
 
