@@ -18,6 +18,10 @@ const GAME: &str = "(;FF[4]GM[1]SZ[9]KM[0.5]HA[2]RU[Chinese]PB[b]PW[w]AB[cc][gg]
 ";
 const MOVES: usize = 14;
 
+/// Moves of one colour in a row (E5 then C7 by black, G3 then C3 by white): the other side
+/// passed between them, which the file does not give, so it is no move of its numbering.
+const GAPS: &str = "(;FF[4]GM[1]SZ[9]KM[6.5];B[ee];B[cc];W[gg];W[cg];B[gc];B[])";
+
 /// A file in the temporary folder, unique to this test process and `name`.
 fn temp_file(name: &str, text: &str) -> PathBuf {
     let path =
@@ -189,11 +193,39 @@ fn listed(reply: &str) -> Vec<String> {
 }
 
 #[test]
+fn loadsgf_numbers_the_moves_the_file_gives() {
+    let path = temp_file("gaps.sgf", GAPS);
+    let file = path.display();
+    let out = gtp_transcript_with(
+        &[],
+        &format!("loadsgf {file} 3\nshowboard\nloadsgf {file} 5\nshowboard\nquit\n"),
+    );
+    let r = replies(&out);
+    // Before move 3 (W G3): black's two stones, white to move.
+    assert_eq!(r[0], "= white", "{out}");
+    assert_eq!(stones(&r[1]), (vec!["C7".into(), "E5".into()], vec![]));
+    // Before move 5 (B G7): white's two stones too, black to move.
+    assert_eq!(r[2], "= black", "{out}");
+    let white = vec!["C3".to_string(), "G3".to_string()];
+    assert_eq!(stones(&r[3]), (vec!["C7".into(), "E5".into()], white));
+    let _ = std::fs::remove_file(path);
+}
+
+#[test]
 #[ignore = "needs gnugo: apt-get install gnugo"]
 fn loadsgf_move_numbers_reach_gnugos_boards() {
-    let path = temp_file("gnugo.sgf", GAME);
+    same_boards_as_gnugo(
+        "gnugo.sgf",
+        GAME,
+        &[1, 2, 4, 5, 6, 9, 10, 12, 13, 14, 15, 40],
+    );
+    same_boards_as_gnugo("gnugo-gaps.sgf", GAPS, &[1, 2, 3, 4, 5, 6, 7]);
+}
+
+/// `loadsgf <record> <n>` for each of `numbers` gives GNU Go's colour to move, stones and komi.
+fn same_boards_as_gnugo(name: &str, record: &str, numbers: &[usize]) {
+    let path = temp_file(name, record);
     let file = path.display();
-    let numbers = [1, 2, 4, 5, 6, 9, 10, 12, 13, 14, 15, 40];
     let mut ours = String::new();
     let mut theirs = String::new();
     for n in numbers {
@@ -207,7 +239,7 @@ fn loadsgf_move_numbers_reach_gnugos_boards() {
     let r = replies(&gtp_transcript_with(&[], &ours));
     let g = gnugo_replies(&theirs);
     for (i, n) in numbers.iter().enumerate() {
-        assert_eq!(r[2 * i], g[4 * i], "the colour to move at loadsgf {n}");
+        assert_eq!(r[2 * i], g[4 * i], "the colour to move at {name} {n}");
         let (black, white) = stones(&r[2 * i + 1]);
         assert_eq!(black, listed(&g[4 * i + 1]), "black at loadsgf {n}");
         assert_eq!(white, listed(&g[4 * i + 2]), "white at loadsgf {n}");

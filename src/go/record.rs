@@ -123,6 +123,9 @@ struct Builder {
     moves: Vec<Option<usize>>,
     /// `B`/`W` properties read (the ply an error names).
     plies: usize,
+    /// The index in `moves` of each move the record gives (`B`/`W`), the other side's passes
+    /// read between two moves of one colour left out.
+    given: Vec<usize>,
 }
 
 fn sgf_point(text: &str, size: usize, name: &str) -> Result<Option<usize>, RecordError> {
@@ -163,6 +166,7 @@ impl Builder {
             ko: None,
             moves: Vec::new(),
             plies: 0,
+            given: Vec::new(),
         }
     }
 
@@ -339,22 +343,24 @@ impl Builder {
                     .ko
             }
         };
+        self.given.push(self.moves.len());
         self.moves.push(mv);
         self.to_move = color.other();
         Ok(())
     }
 
-    fn finish(mut self) -> Result<GameRecord<Record>, RecordError> {
+    fn finish(mut self) -> Result<(GameRecord<Record>, Vec<usize>), RecordError> {
         self.freeze(None)?;
         let Some(start) = self.start else {
             return Err(RecordError::Empty { format: FORMAT });
         };
-        Ok(GameRecord {
+        let game = GameRecord {
             tags: self.tags,
             start: Record::new(start),
             moves: self.moves,
             notes: Vec::new(),
-        })
+        };
+        Ok((game, self.given))
     }
 }
 
@@ -381,6 +387,13 @@ fn points(text: &str, size: usize, name: &str) -> Result<Vec<usize>, RecordError
 
 /// Reads an SGF text: the first game's main line, replayed.
 pub fn read(text: &str) -> Result<GameRecord<Record>, RecordError> {
+    read_given(text).map(|(game, _)| game)
+}
+
+/// [`read`], and where each move the record gives is in the game's moves (a move by the side
+/// not to move follows the other side's pass, which the record does not give): GTP's
+/// `loadsgf <file> <n>` counts these, as GNU Go does.
+pub fn read_given(text: &str) -> Result<(GameRecord<Record>, Vec<usize>), RecordError> {
     RecordError::check_size(FORMAT, text)?;
     let all = text;
     let text = text.trim_start_matches('\u{feff}');

@@ -9,9 +9,10 @@ use crate::go::{record, Color, Position};
 
 impl Gtp {
     /// `loadsgf <file> [move number]`: the file's main line with its whole history (so `undo`
-    /// steps back through it), up to but not including move `n` (counting from 1, passes
-    /// included; `n` past the end or none: the whole game), and the file's komi. Replies with
-    /// the colour to move.
+    /// steps back through it), up to but not including move `n` (counting the file's `B`/`W`
+    /// properties from 1 as GNU Go does, passes given included, a pass read between two moves
+    /// of one colour not; `n` past the end or none: the whole game), and the file's komi.
+    /// Replies with the colour to move (move `n`'s colour).
     pub(super) fn loadsgf(&mut self, args: &[&str]) -> Result<String, Failure> {
         if args.is_empty() || args.len() > 2 {
             return Err(Failure::LoadsgfArguments);
@@ -29,8 +30,11 @@ impl Gtp {
                     .map_err(|_| Failure::NotInteger("move number"))?,
             ),
         };
-        let game = record::read(&text).map_err(|e| cannot(e.to_string()))?;
-        let played = limit.map_or(game.moves.len(), |n| n.saturating_sub(1));
+        let (game, given) = record::read_given(&text).map_err(|e| cannot(e.to_string()))?;
+        // Move n's place in the game, the other side's pass read before it included.
+        let played = limit
+            .and_then(|n| given.get(n.saturating_sub(1)).copied())
+            .unwrap_or(game.moves.len());
         let mut position: Position = game.start.game.clone();
         for &mv in game.moves.iter().take(played) {
             position
