@@ -109,3 +109,23 @@ fn katago_and_leela_zero_arguments_through_the_binary() {
     engine.send("quit");
     assert!(engine.wait_exit(Duration::from_secs(10)));
 }
+
+#[test]
+fn a_report_with_nothing_to_list_is_not_an_empty_line() {
+    let mut engine = Engine::start_with(&["gtp", "--threads", "1", "--seed", "1"]);
+    let limit = Duration::from_secs(20);
+    engine.send("boardsize 9");
+    let _ = engine.read_until(limit, str::is_empty);
+    // Lizzie's area analysis with a corner allowed that the search rarely visits: reports
+    // before it is visited have nothing to list.
+    engine.send("lz-analyze b 10 allow b A1 1");
+    assert_eq!(engine.next_line(limit).as_deref(), Some("="));
+    std::thread::sleep(Duration::from_millis(700));
+    engine.send("name");
+    let lines = engine.read_until(limit, |l| l == "= ryoshi");
+    let empty = lines.iter().filter(|l| l.is_empty()).count();
+    assert_eq!(empty, 1, "one empty line, the reply's end: {lines:?}");
+    for line in lines.iter().filter(|l| l.starts_with("info ")) {
+        assert!(moves(line).iter().all(|(mv, _, _)| mv == "A1"), "{line}");
+    }
+}

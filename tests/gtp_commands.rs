@@ -83,7 +83,7 @@ fn fixed_handicap_follows_the_specification() {
     let r = replies(
         "1 boardsize 19\n2 fixed_handicap 9\n3 fixed_handicap 2\n4 clear_board\n\
          5 fixed_handicap 1\n6 fixed_handicap 10\n7 fixed_handicap two\n8 fixed_handicap\n\
-         9 fixed_handicap 3\n10 showboard\n11 undo\n12 fixed_handicap 4\n\
+         9 fixed_handicap 3\n10 showboard\n11 undo\n12 clear_board\n12 fixed_handicap 4\n\
          13 boardsize 13\n14 fixed_handicap 5\n15 boardsize 9\n16 fixed_handicap 6\n\
          17 boardsize 6\n18 fixed_handicap 2\n19 boardsize 8\n20 fixed_handicap 5\n\
          21 fixed_handicap 4\n",
@@ -96,25 +96,25 @@ fn fixed_handicap_follows_the_specification() {
     assert_eq!(r[7], "?8 fixed_handicap expects 1 argument(s)");
     assert_eq!(r[8], "=9 D16 Q16 D4");
     assert!(r[9].ends_with("white to move, komi 7.5"), "{}", r[9]);
-    assert_eq!(r[10], "=11", "one undo takes the handicap back");
-    assert_eq!(r[11], "=12 D16 Q16 D4 Q4");
-    assert_eq!(r[13], "=14 D10 K10 G7 D4 K4");
-    assert_eq!(r[15], "=16 C7 G7 C5 G5 C3 G3");
-    assert_eq!(r[17], "?18 invalid number of stones");
-    assert_eq!(r[19], "?20 invalid number of stones");
-    assert_eq!(r[20], "=21 C6 F6 C3 F3");
+    assert_eq!(r[10], "?11 cannot undo", "handicap stones are not moves");
+    assert_eq!(r[12], "=12 D16 Q16 D4 Q4");
+    assert_eq!(r[14], "=14 D10 K10 G7 D4 K4");
+    assert_eq!(r[16], "=16 C7 G7 C5 G5 C3 G3");
+    assert_eq!(r[18], "?18 invalid number of stones");
+    assert_eq!(r[20], "?20 invalid number of stones");
+    assert_eq!(r[21], "=21 C6 F6 C3 F3");
 }
 
 #[test]
 fn white_gets_a_point_per_handicap_stone_while_they_are_on_the_record() {
     let r = replies(
-        "boardsize 9\nfixed_handicap 3\nfinal_score\nundo\nplay b pass\nfinal_score\n\
+        "boardsize 9\nfixed_handicap 3\nfinal_score\nclear_board\nplay b pass\nfinal_score\n\
          clear_board\nset_free_handicap A1 B1\nplay w pass\nfinal_score\nclear_board\n\
          final_score\n",
     );
     // 3 black stones own the whole board: 81 - 7.5 - 3.
     assert_eq!(r[2], "= B+70.5");
-    assert_eq!(r[5], "= W+7.5", "the empty board after undo: komi alone");
+    assert_eq!(r[5], "= W+7.5", "the empty board of a new game: komi alone");
     // A1 B1 own the whole empty board: 81 - 7.5 - 2.
     assert_eq!(r[9], "= B+71.5");
     assert_eq!(r[11], "= W+7.5");
@@ -125,7 +125,7 @@ fn free_handicap_commands() {
     let r = replies(
         "boardsize 9\nset_free_handicap A1\nset_free_handicap A1 A1\nset_free_handicap A1 pass\n\
          set_free_handicap A1 Z9\nset_free_handicap A1 B2 C3\nshowboard\nset_free_handicap D4 E5\n\
-         undo\nplace_free_handicap 81\nplace_free_handicap 1\nplace_free_handicap 12\n\
+         clear_board\nplace_free_handicap 81\nplace_free_handicap 1\nplace_free_handicap 12\n\
          clear_board\nplace_free_handicap 80\n",
     );
     assert_eq!(r[1], "? bad vertex list");
@@ -336,4 +336,54 @@ fn random_new_commands_get_one_reply_each() {
     }
     script.push_str("quit\n");
     assert_eq!(replies(&script).len(), count + 1);
+}
+
+#[test]
+fn handicap_stones_are_the_games_start_and_stay() {
+    let r = replies(
+        "boardsize 9\nfixed_handicap 2\nundo\nplay w E5\nundo\nundo\nshowboard\nclear_board\n\
+         play b pass\nfixed_handicap 2\nset_free_handicap A1 B1\nplace_free_handicap 2\nundo\n\
+         fixed_handicap 2\nprintsgf\n",
+    );
+    let stones = r[1].trim_start_matches("= ").to_string();
+    assert_eq!(
+        r[2], "? cannot undo",
+        "as GNU Go: handicap stones are not moves"
+    );
+    assert_eq!((r[3].as_str(), r[4].as_str()), ("=", "="));
+    assert_eq!(r[5], "? cannot undo");
+    for vertex in stones.split(' ') {
+        let (col, row) = vertex.split_at(1);
+        let line = r[6]
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(row))
+            .unwrap();
+        let at = 2 * (col.as_bytes()[0] - b'A') as usize + 4;
+        assert_eq!(&line[at..at + 1], "X", "{vertex} stays: {}", r[6]);
+    }
+    assert!(r[6].ends_with("white to move, komi 7.5"), "{}", r[6]);
+    // After a move, a pass too, it is too late for handicap stones: a record would put them
+    // before the pass.
+    for reply in &r[9..12] {
+        assert_eq!(reply, "? board not empty");
+    }
+    assert_eq!(r[12], "=");
+    assert_eq!(r[13], format!("= {stones}"));
+    assert!(r[14].contains("HA[2]AB["), "{}", r[14]);
+}
+
+#[test]
+fn out_of_range_numbers_are_answered_as_gnu_go_does() {
+    let r = replies(
+        "boardsize -1\nboardsize 99999999999999999999999\nboardsize nine\nboardsize 1\n\
+         komi 1e306\nkomi -2e6\nkomi 1e6\nfinal_score\n",
+    );
+    assert_eq!(r[0], "? unacceptable size");
+    assert_eq!(r[1], "? unacceptable size");
+    assert_eq!(r[2], "? boardsize not an integer");
+    assert_eq!(r[3], "? unacceptable size");
+    assert_eq!(r[4], "? komi not a float");
+    assert_eq!(r[5], "? komi not a float");
+    assert_eq!(r[6], "=");
+    assert_eq!(r[7], "= W+1000000");
 }

@@ -208,6 +208,17 @@ fn loadsgf_numbers_the_moves_the_file_gives() {
     assert_eq!(r[2], "= black", "{out}");
     let white = vec!["C3".to_string(), "G3".to_string()];
     assert_eq!(stones(&r[3]), (vec!["C7".into(), "E5".into()], white));
+    // Below 1 is before move 1 too; past the end, the whole game.
+    for (n, to_move, black) in [
+        ("0", "black", 0),
+        ("-1", "black", 0),
+        ("99999999999999999999", "white", 3),
+    ] {
+        let out = gtp_transcript_with(&[], &format!("loadsgf {file} {n}\nshowboard\nquit\n"));
+        let r = replies(&out);
+        assert_eq!(r[0], format!("= {to_move}"), "{n}: {out}");
+        assert_eq!(stones(&r[1]).0.len(), black, "{n}: {out}");
+    }
     let _ = std::fs::remove_file(path);
 }
 

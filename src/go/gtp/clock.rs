@@ -108,6 +108,11 @@ impl Clock {
         }
     }
 
+    /// The same time settings with both sides' time full again (a new game).
+    pub fn restarted(&self) -> Clock {
+        Clock::with(self.system, self.main)
+    }
+
     /// A fresh overtime period, when the system has one.
     fn overtime(system: System) -> Option<Left> {
         match system {

@@ -23,12 +23,13 @@ impl Gtp {
             why,
         };
         let text = read_file(path, MAX_RECORD_BYTES).map_err(|e| cannot(e.to_string()))?;
+        // A number below 1 is before move 1 too; one past `usize` is past the end.
         let limit = match args.get(1) {
             None => None,
-            Some(n) => Some(
-                n.parse::<usize>()
-                    .map_err(|_| Failure::NotInteger("move number"))?,
-            ),
+            Some(n) => match n.parse::<i128>() {
+                Ok(n) => Some(usize::try_from(n.max(1)).unwrap_or(usize::MAX)),
+                Err(_) => return Err(Failure::NotInteger("move number")),
+            },
         };
         let (game, given) = record::read_given(&text).map_err(|e| cannot(e.to_string()))?;
         // Move n's place in the game, the other side's pass read before it included.
@@ -45,7 +46,7 @@ impl Gtp {
             .tags
             .get("KM")
             .and_then(|k| k.trim().parse::<f64>().ok())
-            .filter(|k| k.is_finite())
+            .filter(|k| k.abs() <= super::setup::MAX_KOMI)
         {
             self.komi = komi;
         }
@@ -54,10 +55,8 @@ impl Gtp {
             .get("HA")
             .and_then(|h| h.trim().parse::<usize>().ok())
             .filter(|&n| n >= 2);
-        self.game = position;
+        self.new_game(position);
         self.handicap = stones.map(|n| (0, n));
-        self.winrates.clear();
-        self.forget_tree();
         Ok(match self.game.to_move {
             Color::Black => "black".into(),
             Color::White => "white".into(),

@@ -118,8 +118,12 @@ impl Gtp {
         let board = self.game.board.clone();
         // A failed write shows again, and is returned, at the reply's last line.
         let mut report = |snap: &Snapshot| {
-            let text = format!("{}\n", analyze::line(request, &board, snap));
-            let _ = write_text(output, &text);
+            let line = analyze::line(request, &board, snap);
+            // Nothing to list yet (`allow` keeps only moves not visited): an empty line would
+            // end the reply.
+            if !line.is_empty() {
+                let _ = write_text(output, &format!("{line}\n"));
+            }
         };
         if request.genmove {
             let result = self.generate_reporting(

@@ -7,39 +7,53 @@ use crate::go::notation::{format_vertex, parse_vertex};
 use crate::go::search::policy;
 use crate::go::{handicap, Color, Position};
 
+/// Largest komi taken either way (`komi`, a loaded `KM`): a score must stay a number.
+pub(super) const MAX_KOMI: f64 = 1e6;
+
 impl Gtp {
     pub(super) fn boardsize(&mut self, size: &str) -> Result<String, Failure> {
-        let size: usize = size.parse().map_err(|_| Failure::NotInteger("boardsize"))?;
-        self.game = Position::empty(size).map_err(|_| Failure::UnacceptableSize)?;
-        self.handicap = None;
-        self.winrates.clear();
-        self.forget_tree();
+        let digits = size.strip_prefix(['-', '+']).unwrap_or(size);
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(Failure::NotInteger("boardsize"));
+        }
+        // Any other integer (`-1`, 10^30) is one this engine cannot play on, as GNU Go says.
+        let size: usize = size.parse().map_err(|_| Failure::UnacceptableSize)?;
+        let game = Position::empty(size).map_err(|_| Failure::UnacceptableSize)?;
+        self.new_game(game);
         Ok(String::new())
     }
 
     pub(super) fn clear_board(&mut self) -> Result<String, Failure> {
-        self.game = Position::empty(self.game.board.size())?;
+        let game = Position::empty(self.game.board.size())?;
+        self.new_game(game);
+        Ok(String::new())
+    }
+
+    /// Another game from `game` (`boardsize`, `clear_board`, `loadsgf`): no handicap, win
+    /// rates or tree of the last one, and each side's clock full again under the same time
+    /// settings (GNU Go's `init_timers`), for a controller that plays game after game.
+    pub(super) fn new_game(&mut self, game: Position) {
+        self.game = game;
         self.handicap = None;
         self.winrates.clear();
         self.forget_tree();
-        Ok(String::new())
+        self.clock = self.clock.restarted();
     }
 
     pub(super) fn komi(&mut self, komi: &str) -> Result<String, Failure> {
         let k: f64 = komi.parse().map_err(|_| Failure::KomiNotFloat)?;
-        if !k.is_finite() {
+        if k.is_nan() || k.abs() > MAX_KOMI {
             return Err(Failure::KomiNotFloat);
         }
         self.komi = k;
         Ok(String::new())
     }
 
+    /// Takes back the last move; handicap stones are not moves (GTP, GNU Go): they stay.
     pub(super) fn undo(&mut self) -> Result<String, Failure> {
-        if self.game.undo() {
+        let at_handicap = matches!(self.handicap, Some((at, _)) if at == self.game.moves_played());
+        if !at_handicap && self.game.undo() {
             self.forget_tree();
-            if matches!(self.handicap, Some((at, _)) if self.game.moves_played() < at) {
-                self.handicap = None;
-            }
             Ok(String::new())
         } else {
             Err(Failure::CannotUndo)
@@ -74,7 +88,7 @@ impl Gtp {
                 _ => return Err(Failure::BadVertexList),
             }
         }
-        if !self.game.board.is_empty() {
+        if !self.game_is_new() {
             return Err(Failure::BoardNotEmpty);
         }
         self.put_handicap(&points).map(|_| String::new())
@@ -83,7 +97,7 @@ impl Gtp {
     /// Parses a handicap count for `fixed_handicap` / `place_free_handicap` on an empty board.
     fn handicap_count(&self, arg: &str) -> Result<usize, Failure> {
         let n: usize = arg.parse().map_err(|_| Failure::NotInteger("handicap"))?;
-        if !self.game.board.is_empty() {
+        if !self.game_is_new() {
             return Err(Failure::BoardNotEmpty);
         }
         let size = self.game.board.size();
@@ -91,6 +105,12 @@ impl Gtp {
             return Err(Failure::InvalidStones);
         }
         Ok(n)
+    }
+
+    /// Whether handicap stones may go down: an empty board before any move (a pass too), so
+    /// that they are the game's start, as a record writes them.
+    fn game_is_new(&self) -> bool {
+        self.game.board.is_empty() && self.game.moves_played() == 0
     }
 
     /// Places handicap stones and replies with their vertices.
@@ -139,5 +159,30 @@ impl Gtp {
             self.komi
         ));
         out.join("\n")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Args;
+    use super::*;
+
+    #[test]
+    fn a_new_game_starts_with_full_clocks_under_the_same_settings() {
+        let mut gtp = Gtp::with_args(Args::default());
+        gtp.handle("time_settings 60 10 5").unwrap();
+        let fresh = gtp.clock.clone();
+        for command in ["clear_board", "boardsize 13"] {
+            gtp.clock.charge(Color::Black, 50.0);
+            gtp.clock.charge(Color::White, 70.0);
+            assert_ne!(gtp.clock, fresh);
+            let (_, reply) = gtp.handle(command).unwrap();
+            assert!(reply.ok, "{command}");
+            assert_eq!(gtp.clock, fresh, "{command}");
+        }
+        // A refused command starts no new game.
+        gtp.clock.charge(Color::Black, 50.0);
+        gtp.handle("boardsize 1").unwrap();
+        assert_ne!(gtp.clock, fresh);
     }
 }
