@@ -12,7 +12,19 @@ use std::time::{Duration, Instant};
 
 #[test]
 fn sigint_prints_the_summary_of_finished_games() {
-    let dir = scratch("match-sigint");
+    stops_and_prints_the_summary("INT");
+}
+
+#[test]
+fn sigterm_stops_the_match_as_sigint_does() {
+    // It ended the runner at once, its engines (in their own process groups) left running.
+    stops_and_prints_the_summary("TERM");
+}
+
+/// `kill -<signal>` to a running match: the summary of the finished games, each complete in
+/// the results and the records, and no engine left.
+fn stops_and_prints_the_summary(signal: &str) {
+    let dir = scratch(&format!("match-sig{signal}"));
     // Each fake answers after 300 ms with a Nim move, which the quantum referee rejects: a game
     // lasts about 300 ms and ends by an illegal move.
     let text = fake(&dir, "a", "slow", 300)
@@ -35,7 +47,7 @@ fn sigint_prints_the_summary_of_finished_games() {
         std::thread::sleep(Duration::from_millis(20));
     }
     let sent = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args([&format!("-{signal}"), &child.id().to_string()])
         .status()
         .unwrap();
     assert!(sent.success());

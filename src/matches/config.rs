@@ -281,6 +281,13 @@ pub struct SprtConfig {
 fn default_games() -> u32 {
     2
 }
+/// Largest configuration file read.
+const MAX_CONFIG_BYTES: usize = 1 << 20;
+
+/// Most games played at once: each is two engines and three threads of the runner, and far
+/// more than a machine has cores is no faster.
+pub const MAX_CONCURRENCY: usize = 256;
+
 fn default_concurrency() -> usize {
     1
 }
@@ -352,11 +359,9 @@ pub const MAX_GAMES: u64 = 1_000_000;
 /// Why a configuration is refused.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("cannot read {}: {error}", .path.display())]
-    Unreadable {
-        path: PathBuf,
-        error: std::io::Error,
-    },
+    /// The file cannot be read (the error names it): missing, not a regular file, too large.
+    #[error("{0}")]
+    Unreadable(crate::files::FileError),
     /// An error in the file `path`.
     #[error("{}: {error}", .path.display())]
     InFile {
@@ -377,6 +382,9 @@ pub enum ConfigError {
     EmptyCmd(String),
     #[error("engine `{engine}`: option name `{key}` must be one word")]
     OptionName { engine: String, key: String },
+    /// A value with a line break would send the engine a command of its own.
+    #[error("engine `{engine}`: the value of option `{key}` must be one line, with no control characters")]
+    OptionValue { engine: String, key: String },
     /// `options` given to a GTP engine, which has none.
     #[error("engine `{0}`: a GTP engine takes no `options`; give its settings in `args`")]
     GtpOptions(String),
@@ -407,7 +415,7 @@ pub enum ConfigError {
     /// More games than the runner schedules: `games` per pair times the pairs.
     #[error("[match]: `games = {games}` makes {total} games with {pairs} pair(s); the runner schedules at most {MAX_GAMES}")]
     TooManyGames { games: u32, pairs: u64, total: u64 },
-    #[error("[match]: `concurrency` must be at least 1")]
+    #[error("[match]: `concurrency` must be from 1 to {MAX_CONCURRENCY}")]
     NoConcurrency,
     #[error("[match]: give either `openings` or `opening_plies`, not both")]
     OpeningsAndPlies,
@@ -471,10 +479,9 @@ fn line_prefix(line: Option<usize>) -> String {
 impl Config {
     /// Reads and checks a configuration file.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Unreadable {
-            path: path.to_path_buf(),
-            error,
-        })?;
+        // A FIFO or a device is refused, not waited on; a configuration is a few KiB.
+        let text = crate::files::read_file(&path.to_string_lossy(), MAX_CONFIG_BYTES)
+            .map_err(ConfigError::Unreadable)?;
         let base = path.parent().unwrap_or(Path::new("")).to_path_buf();
         Config::read(&text, &base).map_err(|error| ConfigError::InFile {
             path: path.to_path_buf(),
@@ -578,9 +585,15 @@ impl Config {
             if engine.protocol == Protocol::Gtp && !engine.options.is_empty() {
                 return Err(ConfigError::GtpOptions(engine.name.clone()));
             }
-            for key in engine.options.keys() {
+            for (key, value) in &engine.options {
                 if key.is_empty() || key.contains(char::is_whitespace) {
                     return Err(ConfigError::OptionName {
+                        engine: engine.name.clone(),
+                        key: key.clone(),
+                    });
+                }
+                if value.to_string().contains(char::is_control) {
+                    return Err(ConfigError::OptionValue {
                         engine: engine.name.clone(),
                         key: key.clone(),
                     });
@@ -671,7 +684,7 @@ impl Config {
                 total,
             });
         }
-        if m.concurrency == 0 {
+        if m.concurrency == 0 || m.concurrency > MAX_CONCURRENCY {
             return Err(ConfigError::NoConcurrency);
         }
         Ok(())

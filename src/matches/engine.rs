@@ -12,7 +12,7 @@ use crossbeam_channel::{bounded, Receiver, RecvTimeoutError};
 use std::fs::OpenOptions;
 use std::io::{BufReader, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -40,6 +40,17 @@ const QUEUE_LINES: usize = 256;
 
 /// The longest single wait, so a stop request is noticed promptly.
 const POLL: Duration = Duration::from_millis(50);
+
+/// How long a line to the engine may wait for room in its input pipe: an engine that has
+/// stopped reading its input (its 64 KiB pipe full) is given up on after this, never waited on
+/// for ever.
+const WRITE_WAIT: Duration = Duration::from_secs(5);
+/// The same for `quit`, after which the engine is killed anyway.
+const QUIT_WAIT: Duration = Duration::from_millis(500);
+
+/// Options an engine may declare at `usi`: far more than any engine has, few enough that one
+/// flooding `option` lines cannot make the runner hold more than a few MiB.
+const MAX_OPTIONS: usize = 1024;
 
 pub struct Engine {
     child: Child,
@@ -79,7 +90,14 @@ impl Engine {
             let mut words = line.split_whitespace();
             match (words.next(), words.next(), words.next()) {
                 (Some("usiok"), _, _) => break,
-                (Some("option"), Some("name"), Some(name)) => engine.declared.push(name.into()),
+                (Some("option"), Some("name"), Some(name)) => {
+                    if engine.declared.len() == MAX_OPTIONS {
+                        return Err(Failure::Crash(format!(
+                            "it declared more than {MAX_OPTIONS} options before `usiok`"
+                        )));
+                    }
+                    engine.declared.push(name.into());
+                }
                 _ => {}
             }
         }
@@ -111,7 +129,9 @@ impl Engine {
         // A command with a slash is a path (relative to the configuration); a bare name is
         // looked up on PATH.
         let cmd = if config.cmd.contains('/') {
-            resolve(Path::new(&config.cmd))
+            // Absolute: a relative path would be looked up from `working_dir`, not from here.
+            let path = resolve(Path::new(&config.cmd));
+            std::path::absolute(&path).unwrap_or(path)
         } else {
             config.cmd.clone().into()
         };
@@ -144,38 +164,27 @@ impl Engine {
         let mut child = command
             .spawn()
             .map_err(|e| Failure::Crash(format!("cannot start `{}`: {e}", cmd.display())))?;
+        // A second Ctrl-C kills it on the runner's way out.
+        #[cfg(unix)]
+        if let Ok(pid) = i32::try_from(child.id()) {
+            super::signal::register_group(pid);
+        }
         let stdout = child.stdout.take();
         let stdin = child.stdin.take();
-        let (tx, lines) = bounded(QUEUE_LINES);
-        let reader_tap = tap.clone();
-        if let Some(stdout) = stdout {
-            thread::spawn(move || {
-                let mut reader = BufReader::new(stdout);
-                let mut buf = Vec::new();
-                loop {
-                    let line = match lines::read_line(&mut reader, &mut buf, lines::MAX_LINE_BYTES)
-                    {
-                        lines::Read::Eof => break,
-                        // A line over the cap fails: it is passed on empty, which no exchange
-                        // accepts as an answer.
-                        lines::Read::TooLong => String::new(),
-                        lines::Read::Line => {
-                            // Garbage bytes are kept visible rather than ending the stream.
-                            let kept = &buf[..buf.len().min(KEEP_BYTES)];
-                            let text = String::from_utf8_lossy(kept);
-                            text.trim_end_matches(['\n', '\r']).to_string()
-                        }
-                    };
-                    if let Some(tap) = &reader_tap {
-                        tap.read(&line);
-                    }
-                    if tx.send(Some(line)).is_err() {
-                        return;
-                    }
+        #[cfg(unix)]
+        if let Some(stdin) = &stdin {
+            use std::os::fd::AsRawFd;
+            let fd = stdin.as_raw_fd();
+            // SAFETY: fcntl on a descriptor this process owns; only the status flags change.
+            // Non-blocking, so that `send` can give up on an engine that does not read.
+            unsafe {
+                let flags = libc::fcntl(fd, libc::F_GETFL);
+                if flags < 0 || libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) < 0 {
+                    return Err(Failure::Crash("cannot set up its input".into()));
                 }
-                let _ = tx.send(None);
-            });
+            }
         }
+        let lines = read_lines(stdout, tap.clone());
         Ok(Engine {
             child,
             stdin,
@@ -190,15 +199,28 @@ impl Engine {
     }
 
     pub fn send(&mut self, line: &str) -> Result<(), Failure> {
+        self.send_within(line, WRITE_WAIT)
+    }
+
+    /// Sends `line`, waiting at most `wait` for the engine to read what was sent before.
+    fn send_within(&mut self, line: &str, wait: Duration) -> Result<(), Failure> {
         if let Some(tap) = &self.tap {
             tap.sent(line);
         }
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(Failure::Crash("its input is closed".into()));
         };
-        writeln!(stdin, "{line}")
-            .and_then(|_| stdin.flush())
-            .map_err(|e| Failure::Crash(format!("cannot write to it: {e}{}", self.exit_note())))
+        match write_within(stdin, format!("{line}\n").as_bytes(), Instant::now() + wait) {
+            Ok(()) => Ok(()),
+            Err(Written::Full) => Err(Failure::Timeout(format!(
+                "it did not read its input for {} ms",
+                wait.as_millis()
+            ))),
+            Err(Written::Failed(e)) => Err(Failure::Crash(format!(
+                "cannot write to it: {e}{}",
+                self.exit_note()
+            ))),
+        }
     }
 
     /// The next line, waiting until `deadline` at most; `waiting_for` names what was expected.
@@ -268,6 +290,7 @@ impl Engine {
         for _ in 0..10 {
             if self.has_exited() {
                 self.kill_group();
+                self.forget_group();
                 if let Ok(Some(status)) = self.child.try_wait() {
                     self.reaped = true;
                     return format!(" ({status})");
@@ -280,7 +303,7 @@ impl Engine {
 
     /// Sends `quit` and gives the engine a moment to exit before killing it.
     pub fn quit(mut self) {
-        let _ = self.send("quit");
+        let _ = self.send_within("quit", QUIT_WAIT);
         self.stdin = None;
         let deadline = Instant::now() + Duration::from_millis(500);
         while Instant::now() < deadline && !self.has_exited() {
@@ -314,6 +337,17 @@ impl Engine {
         false
     }
 
+    /// The group was killed and its leader is about to be reaped (after which its id may be
+    /// another process's): a second Ctrl-C no longer needs to kill it.
+    fn forget_group(&self) {
+        #[cfg(unix)]
+        if !self.reaped {
+            if let Ok(pid) = i32::try_from(self.child.id()) {
+                super::signal::unregister_group(pid);
+            }
+        }
+    }
+
     /// SIGKILL to the engine's process group (the engine and whatever it started), while the
     /// leader is unreaped.
     fn kill_group(&self) {
@@ -326,6 +360,94 @@ impl Engine {
     }
 }
 
+/// The engine's output as lines on a bounded channel, read on a thread of its own (`None` at
+/// its end), so that the runner waits with a timeout and never on the pipe.
+fn read_lines(stdout: Option<ChildStdout>, reader_tap: Option<Tap>) -> Receiver<Option<String>> {
+    let (tx, lines) = bounded(QUEUE_LINES);
+    if let Some(stdout) = stdout {
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                let line = match lines::read_line(&mut reader, &mut buf, lines::MAX_LINE_BYTES) {
+                    lines::Read::Eof => break,
+                    // A line over the cap fails: it is passed on empty, which no exchange
+                    // accepts as an answer.
+                    lines::Read::TooLong => String::new(),
+                    lines::Read::Line => {
+                        // Garbage bytes are kept visible rather than ending the stream.
+                        let kept = &buf[..buf.len().min(KEEP_BYTES)];
+                        let text = String::from_utf8_lossy(kept);
+                        text.trim_end_matches(['\n', '\r']).to_string()
+                    }
+                };
+                if let Some(tap) = &reader_tap {
+                    tap.read(&line);
+                }
+                if tx.send(Some(line)).is_err() {
+                    return;
+                }
+            }
+            let _ = tx.send(None);
+        });
+    }
+    lines
+}
+
+/// Why a line could not be written.
+enum Written {
+    /// The pipe stayed full until the deadline: the engine does not read.
+    Full,
+    Failed(std::io::Error),
+}
+
+/// Writes all of `bytes` to the engine's (non-blocking) input by `deadline`.
+fn write_within(
+    stdin: &mut ChildStdin,
+    mut bytes: &[u8],
+    deadline: Instant,
+) -> Result<(), Written> {
+    use std::io::ErrorKind;
+    while !bytes.is_empty() {
+        match stdin.write(bytes) {
+            Ok(0) => return Err(Written::Failed(ErrorKind::WriteZero.into())),
+            Ok(n) => bytes = &bytes[n..],
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                let now = Instant::now();
+                if now >= deadline {
+                    return Err(Written::Full);
+                }
+                wait_writable(stdin, (deadline - now).min(POLL));
+            }
+            Err(e) => return Err(Written::Failed(e)),
+        }
+    }
+    Ok(())
+}
+
+/// Waits until the pipe has room, or `wait` has passed.
+fn wait_writable(stdin: &ChildStdin, wait: Duration) {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        let mut fd = libc::pollfd {
+            fd: stdin.as_raw_fd(),
+            events: libc::POLLOUT,
+            revents: 0,
+        };
+        // SAFETY: poll reads and writes only the one pollfd given.
+        unsafe {
+            libc::poll(&mut fd, 1, wait.as_millis().min(1000) as libc::c_int);
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = stdin;
+        thread::sleep(wait.min(Duration::from_millis(5)));
+    }
+}
+
 impl Drop for Engine {
     fn drop(&mut self) {
         self.stdin = None;
@@ -333,6 +455,7 @@ impl Drop for Engine {
         // exited normally), while the leader's id is still ours: an exited but unreaped leader
         // keeps it reserved. Every reap in this file comes after such a kill.
         self.kill_group();
+        self.forget_group();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

@@ -10,7 +10,7 @@ use super::results::{self, ResultsFile};
 use super::schedule::Plan;
 use super::stats::{Sprt, SprtState};
 use super::summary::{finished_line, progress_message, summary_text, Standing, Summary};
-use super::{signal, Hooks};
+use super::Hooks;
 use crossbeam_channel::{bounded, unbounded, RecvTimeoutError};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
@@ -202,7 +202,6 @@ impl<'a, 'o> Runner<'a, 'o> {
             if !self.summary.interrupted && (self.hooks.interrupted)() {
                 self.summary.interrupted = true;
                 self.hooks.stop.store(true, Ordering::SeqCst);
-                signal::restore_default();
             }
             match done_rx.recv_timeout(Duration::from_millis(50)) {
                 Ok(finished) => self.take(finished),
@@ -228,8 +227,11 @@ impl<'a, 'o> Runner<'a, 'o> {
                 &finished,
             ) {
                 Ok(path) => Some(path),
+                // The records are the match's output too (a full disk, a `records` that is a
+                // file): the line is still written, then the match stops.
                 Err(e) => {
                     self.error.get_or_insert(e.into());
+                    self.hooks.stop.store(true, Ordering::SeqCst);
                     None
                 }
             };
@@ -279,14 +281,15 @@ impl<'a, 'o> Runner<'a, 'o> {
                 continue;
             }
             self.lost_in_a_row[idx] += 1;
-            if limit > 0 && self.lost_in_a_row[idx] >= limit && self.error.is_none() {
+            // An earlier error (a record not written) does not turn the limit off.
+            if limit > 0 && self.lost_in_a_row[idx] >= limit && !self.summary.stopped {
                 let (name, cmd) = name_and_cmd(self.config, idx);
                 let why = format!(
                     "{}: {}",
                     game.end.reason,
                     game.detail.as_deref().unwrap_or("")
                 );
-                self.error = Some(MatchError::EngineDied {
+                self.error.get_or_insert(MatchError::EngineDied {
                     name,
                     cmd,
                     count: self.lost_in_a_row[idx],

@@ -102,8 +102,17 @@ pub(super) fn finished_line(game: &FinishedGame) -> String {
         Verdict::Win(Side::Second) => format!("{} wins by {}", game.second, game.end.reason),
         Verdict::Draw => format!("draw by {}", game.end.reason),
     };
+    // The engine's own words: its control characters shown escaped, never run by the
+    // terminal (`\x1b[2J` would clear it).
     let detail = match &game.detail {
-        Some(d) if !d.is_empty() => format!(": {d}"),
+        Some(d) if !d.is_empty() => d.chars().fold(String::from(": "), |mut out, c| {
+            if c.is_control() {
+                out.extend(c.escape_default());
+            } else {
+                out.push(c);
+            }
+            out
+        }),
         _ => String::new(),
     };
     format!(

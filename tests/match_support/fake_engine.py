@@ -19,6 +19,9 @@ usage: fake_engine.py MODE [N] [STARTS_LOG]
                   and before each `bestmove` one `info` line of N MiB
   score N         perfect play, every move with `info ... score cp N` (others say cp 0)
   child           perfect play; starts `sleep 600` first and writes its pid to STARTS_LOG.child
+  deaf            says `usiok` and `readyok` at once and never reads its input
+  options N       declares N options at `usi`, then plays perfectly
+  escape          resigns after an `info string` with terminal escapes
 STARTS_LOG: a file that gets one line per process start (to count restarts).
 Every line received is echoed to stderr as `<< line`, after a first line `cwd <folder>`.
 """
@@ -53,6 +56,12 @@ def flood():
 sys.stderr.write("cwd %s\n" % os.getcwd())
 sys.stderr.flush()
 
+if mode == "deaf":
+    out.write(b"id name deaf\nusiok\nreadyok\n")
+    out.flush()
+    time.sleep(600)
+    sys.exit(0)
+
 
 def say(text):
     with lock:
@@ -74,6 +83,9 @@ for raw in sys.stdin:
             continue
         say("id name fake-" + mode)
         say("option name USI_Variant type combo default nim var nim")
+        if mode == "options":
+            for i in range(n):
+                say("option name Opt%d type check default false" % i)
         say("usiok")
     elif cmd == "isready":
         say("readyok")
@@ -105,6 +117,10 @@ for raw in sys.stdin:
             out.write(b"\xff\xfe garbage \x00 line\n")
             out.write(b"bestmove \xc3\x28\xa0\n")
             out.flush()
+            continue
+        if mode == "escape":
+            say("info string \x1b[2J\x1b]0;owned\x07")
+            say("bestmove resign")
             continue
         if mode == "resign":
             say("bestmove resign")
