@@ -38,18 +38,23 @@ fn run_binary(cwd: &std::path::Path, config: &str, limit: Duration) -> (Option<i
     (status, text)
 }
 
-#[test]
-fn an_engine_that_does_not_read_is_given_up_on() {
-    // Its option's value (100 KB) does not fit the 64 KiB pipe: the runner waited on the write
-    // for ever, and a first Ctrl-C could not stop it.
-    let dir = scratch("match-deaf");
-    let text = fake(&dir, "deaf", "deaf", 0).replace(
+/// engines.toml in `dir`: a deaf engine (it never reads its input) whose option value (100 KB)
+/// does not fit its 64 KiB input pipe, against a good one.
+fn write_deaf_config(dir: &std::path::Path) {
+    let text = fake(dir, "deaf", "deaf", 0).replace(
         "\n\n",
         &format!("\noptions = {{ Big = \"{}\" }}\n\n", "x".repeat(100_000)),
-    ) + &fake(&dir, "good", "good", 0)
+    ) + &fake(dir, "good", "good", 0)
         + "[match]\nvariant = \"othello\"\nengines = [\"deaf\", \"good\"]\ngames = 2\n\
            movetime_ms = 100\n";
     std::fs::write(dir.join("engines.toml"), text).unwrap();
+}
+
+#[test]
+fn an_engine_that_does_not_read_is_given_up_on() {
+    // The runner waited on the write for ever, and a first Ctrl-C could not stop it.
+    let dir = scratch("match-deaf");
+    write_deaf_config(&dir);
     let t0 = Instant::now();
     let (status, out) = run_binary(&dir, "engines.toml", Duration::from_secs(60));
     assert!(status.is_some(), "the runner hung: {out}");
@@ -142,13 +147,7 @@ fn a_second_ctrl_c_ends_the_runner_and_its_engines_at_once() {
     // The runner is held up (a deaf engine's handshake) when Ctrl-C comes twice: it ends at
     // once, and the engine with it (it used to outlive the runner in its own process group).
     let dir = scratch("match-twice");
-    let text = fake(&dir, "deaf", "deaf", 0).replace(
-        "\n\n",
-        &format!("\noptions = {{ Big = \"{}\" }}\n\n", "x".repeat(100_000)),
-    ) + &fake(&dir, "good", "good", 0)
-        + "[match]\nvariant = \"othello\"\nengines = [\"deaf\", \"good\"]\ngames = 2\n\
-           movetime_ms = 100\n";
-    std::fs::write(dir.join("engines.toml"), text).unwrap();
+    write_deaf_config(&dir);
     let mut child = Command::new(common::BIN)
         .args(["match", "engines.toml"])
         .current_dir(&dir)
