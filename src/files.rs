@@ -15,37 +15,37 @@ pub enum FileError {
     NotUtf8(String),
 }
 
-/// Reads a file a user named: a regular file of at most `max` bytes, checked before it is
-/// opened (a FIFO, a device or a directory is refused without blocking), opened non-blocking
-/// in case it was swapped since, checked again once open, and read no further than the cap.
+/// Reads a file a user named: a regular file of at most `max` bytes ([`open_regular`]), read no
+/// further than the cap.
 pub fn read_file(path: &str, max: usize) -> Result<String, FileError> {
     use std::io::Read;
+    let file = open_regular(path, Some(max))?;
+    let mut bytes = Vec::new();
+    file.take(max as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| FileError::Unreadable {
+            path: path.into(),
+            why: e.to_string(),
+        })?;
+    if bytes.len() > max {
+        return Err(FileError::TooLarge {
+            path: path.into(),
+            max,
+        });
+    }
+    String::from_utf8(bytes).map_err(|_| FileError::NotUtf8(path.into()))
+}
+
+/// Opens a file a user named for reading: a regular file (of at most `max` bytes, when given),
+/// checked before it is opened (a FIFO, a device or a directory is refused without blocking),
+/// opened non-blocking in case it was swapped since, and checked again once open.
+pub fn open_regular(path: &str, max: Option<usize>) -> Result<std::fs::File, FileError> {
     let unreadable = |e: std::io::Error| FileError::Unreadable {
         path: path.into(),
         why: e.to_string(),
     };
-    let check = |meta: &std::fs::Metadata| -> Result<(), FileError> {
-        if !meta.is_file() {
-            let kind = if meta.is_dir() {
-                "a directory"
-            } else {
-                "not a regular file"
-            };
-            return Err(FileError::NotAFile {
-                path: path.into(),
-                kind,
-            });
-        }
-        if meta.len() > max as u64 {
-            return Err(FileError::TooLarge {
-                path: path.into(),
-                max,
-            });
-        }
-        Ok(())
-    };
     let meta = std::fs::metadata(path).map_err(unreadable)?;
-    check(&meta)?;
+    check_regular(path, &meta, max)?;
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -54,18 +54,34 @@ pub fn read_file(path: &str, max: usize) -> Result<String, FileError> {
         options.custom_flags(libc::O_NONBLOCK);
     }
     let file = options.open(path).map_err(unreadable)?;
-    check(&file.metadata().map_err(unreadable)?)?;
-    let mut bytes = Vec::new();
-    file.take(max as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(unreadable)?;
-    if bytes.len() > max {
-        return Err(FileError::TooLarge {
+    check_regular(path, &file.metadata().map_err(unreadable)?, max)?;
+    Ok(file)
+}
+
+/// A regular file within `max` bytes, or why not.
+pub fn check_regular(
+    path: &str,
+    meta: &std::fs::Metadata,
+    max: Option<usize>,
+) -> Result<(), FileError> {
+    if !meta.is_file() {
+        let kind = if meta.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file"
+        };
+        return Err(FileError::NotAFile {
             path: path.into(),
-            max,
+            kind,
         });
     }
-    String::from_utf8(bytes).map_err(|_| FileError::NotUtf8(path.into()))
+    match max {
+        Some(max) if meta.len() > max as u64 => Err(FileError::TooLarge {
+            path: path.into(),
+            max,
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// Writes a file a user named (GTP's `printsgf <file>`, NBoard's `record <path>`): a new file or

@@ -34,7 +34,8 @@ fn config(dir: &Path, variant: &str, extra: &str) -> Result<Config, MatchError> 
 fn openings(dir: &Path, variant: &str, extra: &str, count: usize) -> Result<Vec<Opening>, String> {
     let config = config(dir, variant, extra).map_err(|e| e.to_string())?;
     let factory = referee_for_config(&config).map_err(|e| e.to_string())?;
-    schedule::openings(&config, factory.as_ref(), count).map_err(|e| e.to_string())
+    let dealt = schedule::openings(&config, factory.as_ref(), count).map_err(|e| e.to_string())?;
+    Ok(dealt.iter().map(|o| Opening::clone(o)).collect())
 }
 
 fn opening(sfen: Option<&str>, moves: &[&str]) -> Opening {

@@ -20,6 +20,10 @@ pub enum OutputError {
         path: PathBuf,
         error: std::io::Error,
     },
+    /// The results path names a FIFO, a device or a folder: opening it could block the runner,
+    /// and it could not be read back.
+    #[error("'{}' is not a regular file (the results file must be one)", .path.display())]
+    NotAFile { path: PathBuf },
     #[error("cannot write {}: {error}", .path.display())]
     Write {
         path: PathBuf,
@@ -47,25 +51,40 @@ pub struct ResultsFile {
 
 impl ResultsFile {
     /// Opens (or creates) the file for appending. A last line without its newline is ended
-    /// first: the next result then starts a line of its own.
+    /// first: the next result then starts a line of its own. Anything but a regular file is
+    /// refused without blocking: checked before it is opened, opened non-blocking (a FIFO
+    /// swapped in since then does not wait for a reader), and checked again once open.
     pub fn open(path: &Path) -> Result<ResultsFile, OutputError> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             create_dir(dir)?;
         }
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|error| OutputError::Open {
-                path: path.to_path_buf(),
-                error,
-            })?;
+        let not_a_file = || OutputError::NotAFile {
+            path: path.to_path_buf(),
+        };
+        if fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
+            return Err(not_a_file());
+        }
+        let open = |error| OutputError::Open {
+            path: path.to_path_buf(),
+            error,
+        };
+        let mut options = OpenOptions::new();
+        options.create(true).read(true).append(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.custom_flags(libc::O_NONBLOCK);
+        }
+        let file = options.open(path).map_err(open)?;
+        if !file.metadata().map_err(open)?.is_file() {
+            return Err(not_a_file());
+        }
         let mut results = ResultsFile {
             file,
             path: path.to_path_buf(),
             ended_cut_line: false,
         };
-        if last_byte(path).is_some_and(|b| b != b'\n') {
+        if last_byte(&results.file).is_some_and(|b| b != b'\n') {
             results.write_synced(b"\n")?;
             results.ended_cut_line = true;
         }
@@ -73,16 +92,15 @@ impl ResultsFile {
     }
 
     /// How many results the file already holds (one per non-empty line, a line set aside
-    /// excepted).
+    /// excepted), read a line at a time.
     pub fn earlier_results(&self) -> usize {
-        let text = fs::read(&self.path).unwrap_or_default();
-        let text = String::from_utf8_lossy(&text);
-        let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
-        let name = self.path.display().to_string();
-        match super::merge::read_games(&text, &name) {
-            Ok(file) => lines - file.set_aside.len(),
-            Err(_) => lines,
+        use std::io::{Seek, SeekFrom};
+        let mut file = &self.file;
+        if file.seek(SeekFrom::Start(0)).is_err() {
+            return 0;
         }
+        // Appends go to the end whatever the position read here.
+        super::merge::count_results(std::io::BufReader::new(file))
     }
 
     fn write_synced(&mut self, bytes: &[u8]) -> Result<(), OutputError> {
@@ -104,9 +122,9 @@ impl ResultsFile {
 }
 
 /// The file's last byte; `None` for an empty or unreadable file.
-fn last_byte(path: &Path) -> Option<u8> {
+fn last_byte(file: &File) -> Option<u8> {
     use std::io::{Read, Seek, SeekFrom};
-    let mut file = File::open(path).ok()?;
+    let mut file = file;
     file.seek(SeekFrom::End(-1)).ok()?;
     let mut byte = [0u8];
     file.read_exact(&mut byte).ok()?;

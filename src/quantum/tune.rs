@@ -10,7 +10,7 @@
 //! names the parameters that move). Nothing is random but the train/validation split, which
 //! hashes each game with the seed; the output is the same on every run and at every commit.
 
-use crate::matches::merge::{read, MergeError};
+use crate::matches::merge::{read_values, MergeError};
 use crate::matches::opening::{Opening, OpeningError};
 use crate::quantum::action::ActionError;
 use crate::quantum::material::{Values, Weights};
@@ -279,10 +279,10 @@ pub fn load(
     let mut seen = ahash::AHashSet::new();
     let rules = Ruleset::default();
     for (name, text) in files {
-        for game in read(text, name)? {
+        for (game, v) in read_values(text, name)? {
             data.lines += 1;
             progress(data.lines);
-            let v = &game.line;
+            let v = &v;
             let at = |error: GameError| TuneError::Game {
                 file: name.clone(),
                 game: game.game,
