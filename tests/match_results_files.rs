@@ -57,6 +57,16 @@ fn line(game: u64, variant: &str, plies: usize, detail: &str) -> String {
     )
 }
 
+/// The stdout of a run that must have succeeded (its stderr shown when it did not).
+fn succeeded(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 fn mkfifo(path: &Path) {
     let status = Command::new("mkfifo").arg(path).status().expect("mkfifo");
     assert!(status.success());
@@ -111,12 +121,7 @@ fn a_line_cut_inside_a_character_is_set_aside_by_merge() {
         Duration::from_secs(20),
     )
     .expect("merge ends");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = succeeded(&out);
     assert!(
         stdout.contains("Set aside (cut off by a killed run?): r.jsonl: line 3: not UTF-8"),
         "{stdout}"
@@ -148,12 +153,7 @@ fn merging_holds_the_games_not_the_file() {
         .args(["match", "--merge", big.to_str().unwrap()])
         .output()
         .expect("sh runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = succeeded(&out);
     assert!(
         stdout.contains("Merged 5000 games from 1 files"),
         "{stdout}"
