@@ -236,6 +236,42 @@ fn dead_stones_are_judged_counted_and_cleaned_up() {
     assert_eq!(tail[10], "= pass");
 }
 
+/// Twenty-four moves of a 9x9 game against Pachi (docs/matches/issue46-pachi9-58-records, game
+/// 1), black to move: white's C7 C6 C5 are in doubt, so the play-on searches behind the judgement
+/// decide them, and those are won or lost by the komi.
+fn contested_position() -> String {
+    let mut s = String::from("boardsize 9\nclear_board\n");
+    let moves = "G3 J4 H9 C5 D6 C6 E7 G4 F4 F3 E3 F2 G2 E2 E4 H3 H2 J2 C3 H1 G5 G1 C8 C7";
+    for (i, v) in moves.split(' ').enumerate() {
+        let colour = if i % 2 == 0 { "b" } else { "w" };
+        s.push_str(&format!("play {colour} {v}\n"));
+    }
+    s
+}
+
+#[test]
+fn a_new_komi_is_judged_anew() {
+    let dead = |komis: &[&str]| -> Vec<String> {
+        let mut script = contested_position();
+        for k in komis {
+            script.push_str(&format!("komi {k}\nfinal_status_list dead\nfinal_score\n"));
+        }
+        let r = replies(&script);
+        r[r.len() - 2 * komis.len()..].to_vec()
+    };
+    let (at_7, at_40) = (dead(&["7"]), dead(&["40"]));
+    assert_ne!(
+        at_7[0], at_40[0],
+        "the position's judgement depends on the komi"
+    );
+    assert_eq!(
+        dead(&["7", "40"])[2..],
+        at_40[..],
+        "the judgement under 7 is not kept for 40"
+    );
+    assert_eq!(dead(&["40", "7"])[2..], at_7[..]);
+}
+
 #[test]
 fn seki_stones_are_listed_as_seki() {
     // Alive walls (black A-B, white F-G, with eyes) around a seki: the white chain of column C

@@ -118,7 +118,7 @@ impl Gtp {
         let game = self.game_for(color);
         let settings = self.settings(&game, report_ms);
         let snap = self.engine()?.search(&game, &settings, control, report);
-        self.last = Some((game.clone(), snap.clone()));
+        self.last = Some((game.clone(), settings.komi, snap.clone()));
         Ok((game, snap))
     }
 

@@ -62,24 +62,34 @@ pub const COMMANDS: &[&str] = &[
 ];
 
 /// The GTP engine state: the game, the komi, the clock, and the last analysis and end-of-game
-/// judgement (keyed by position).
+/// judgement (each kept with what it was made of).
 pub struct Gtp {
     game: Position,
     komi: f64,
     clock: Clock,
     cache: Option<(Board, Option<usize>, Analysis)>,
-    judged: Option<(Board, Color, Option<usize>, Judgement)>,
+    judged: Option<Judged>,
     /// Handicap stones placed by a handicap command: (moves in the record just after them,
     /// count). White gets a point per stone at the count, as under Chinese rules.
     handicap: Option<(usize, usize)>,
     args: Args,
     /// The search, allocated at the first command that needs it.
     engine: Option<Mcts>,
-    /// The last search's position (with the side that moved first) and its result.
-    last: Option<(Position, Snapshot)>,
+    /// The last search's position (with the side that moved first), its komi and its result.
+    last: Option<(Position, f64, Snapshot)>,
     /// Black's win rate (a fraction) after each move of `game.moves()` the engine searched,
     /// for the record's `SBKV`.
     winrates: Vec<Option<f64>>,
+}
+
+/// An end-of-game judgement and what it was made of: the position and the komi (the play-on
+/// searches behind it are won or lost by the komi).
+struct Judged {
+    board: Board,
+    to_move: Color,
+    ko: Option<usize>,
+    komi: f64,
+    judgement: Judgement,
 }
 
 impl Default for Gtp {

@@ -159,7 +159,7 @@ impl Gtp {
             (next, search.join())
         });
         if let Ok(snap) = snap {
-            self.last = Some((game, snap));
+            self.last = Some((game, settings.komi, snap));
         }
         write_text(output, "\n")?;
         Ok(Some(next))

@@ -2,7 +2,7 @@
 //! judgements behind them, kept until the position changes (a controller asks for the score and
 //! each status list of the same final position in a row).
 
-use super::{Failure, Gtp};
+use super::{Failure, Gtp, Judged};
 use crate::go::analysis::{extended, Analysis};
 use crate::go::notation::{format_vertex, parse_vertex};
 use crate::go::score::{self, Judgement, Life};
@@ -62,34 +62,42 @@ impl Gtp {
         }
     }
 
-    /// The end-of-game judgement of the current position (see [`score::judge`]).
+    /// The end-of-game judgement of the current position under the komi (see [`score::judge`]).
     fn judgement(&mut self) -> &Judgement {
         let g = &self.game;
-        let key_ok = matches!(&self.judged,
-            Some((b, c, ko, _)) if *b == g.board && *c == g.to_move && *ko == g.ko);
+        let komi = self.settings(g, None).komi;
+        let key_ok = matches!(&self.judged, Some(j) if j.board == g.board
+            && j.to_move == g.to_move && j.ko == g.ko && j.komi == komi);
         if !key_ok {
-            let ownership = self.ownership();
+            let ownership = self.ownership(komi);
             let g = &self.game;
-            let komi = self.settings(g, None).komi;
-            let j = player::judge_game(g, komi, &ownership);
-            self.judged = Some((g.board.clone(), g.to_move, g.ko, j));
+            self.judged = Some(Judged {
+                board: g.board.clone(),
+                to_move: g.to_move,
+                ko: g.ko,
+                komi,
+                judgement: player::judge_game(g, komi, &ownership),
+            });
         }
         match &self.judged {
-            Some((_, _, _, j)) => j,
+            Some(j) => &j.judgement,
             None => unreachable!("just filled"),
         }
     }
 
-    /// The ownership of the current position (side to move's view): the last search's when it
-    /// was of this position, otherwise a short seeded search's.
-    fn ownership(&mut self) -> Vec<f64> {
+    /// The ownership of the current position under `komi` (side to move's view): the last
+    /// search's when it was of this position and komi, otherwise a short seeded search's.
+    fn ownership(&mut self, komi: f64) -> Vec<f64> {
         let g = &self.game;
-        if let Some((game, snap)) = &self.last {
-            if game.board == g.board && game.to_move == g.to_move && snap.playouts >= 500 {
+        if let Some((game, searched, snap)) = &self.last {
+            if game.board == g.board
+                && game.to_move == g.to_move
+                && *searched == komi
+                && snap.playouts >= 500
+            {
                 return snap.ownership.clone();
             }
         }
-        let komi = self.settings(g, None).komi;
         player::fresh_ownership(g, komi)
     }
 }
