@@ -186,6 +186,7 @@ fn resuming_is_linear_in_the_kept_games() {
         jobs: &jobs,
         names: &names,
         variant: "othello",
+        conditions: &serde_json::json!({"nodes": 1, "max_plies": 512}),
     };
     let start = Instant::now();
     let (kept, notes) = resume::kept(&path, &of).expect("this match's games");
@@ -209,6 +210,7 @@ fn resuming_another_variants_results_is_refused() {
         jobs: &jobs,
         names: &names,
         variant: "othello",
+        conditions: &serde_json::json!({"nodes": 1, "max_plies": 512}),
     };
     let error = resume::kept(&path, &of).err().expect("refused").to_string();
     assert!(

@@ -116,6 +116,49 @@ fn a_resumed_match_plays_only_the_missing_games_and_sums_up_the_whole() {
     assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
 }
 
+#[test]
+fn a_match_resumed_under_other_conditions_is_refused() {
+    let (_, whole_games) = whole_match();
+    let conditions = serde_json::json!({"movetime_ms": 1000, "max_plies": 512});
+    assert!(whole_games.iter().all(|g| g["conditions"] == conditions));
+    // Game 2 as if played at 500 ms a move: a changed time control is another match.
+    let dir = scratch("resume-conditions");
+    let mut two: Value = whole_games[1].clone();
+    two["conditions"]["movetime_ms"] = 500.into();
+    let file = lines_of(whole_games, &[1]) + &format!("{two}\n");
+    std::fs::write(dir.join("results.jsonl"), &file).unwrap();
+    let (summary, out) = run_config(&dir, None, true);
+    let error = summary.expect_err("refused");
+    assert!(
+        error.contains(r#"game 2 was played under {"max_plies":512,"movetime_ms":500}, this match under {"max_plies":512,"movetime_ms":1000}"#),
+        "{error}"
+    );
+    assert!(!out.contains("Finished game"), "{out}");
+    // A line from before the conditions were recorded is taken as it is.
+    two.as_object_mut().unwrap().remove("conditions");
+    let file = lines_of(whole_games, &[1]) + &format!("{two}\n");
+    std::fs::write(dir.join("results.jsonl"), &file).unwrap();
+    let (summary, out) = run_config(&dir, None, true);
+    assert_eq!(summary.expect("resumed").finished, 22, "{out}");
+}
+
+#[test]
+fn one_run_at_a_time_appends_to_a_results_file() {
+    let dir = scratch("results-lock");
+    let path = dir.join("results.jsonl");
+    let held = matches::results::ResultsFile::open(&path).expect("the first run's");
+    let (summary, out) = run_config(&dir, None, false);
+    let error = summary.expect_err("refused");
+    assert!(
+        error.contains("is in use by another run of the match"),
+        "{error}"
+    );
+    assert!(!out.contains("Finished game"), "{out}");
+    drop(held);
+    let (summary, _) = run_config(&dir, None, false);
+    assert_eq!(summary.expect("free again").finished, 22);
+}
+
 /// A run killed while writing a result leaves a cut last line: `--resume` reports it, sets it
 /// aside, plays that game again and writes after the cut line, never onto it.
 #[test]

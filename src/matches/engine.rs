@@ -370,7 +370,8 @@ fn read_lines(stdout: Option<ChildStdout>, reader_tap: Option<Tap>) -> Receiver<
             let mut buf = Vec::new();
             loop {
                 let line = match lines::read_line(&mut reader, &mut buf, lines::MAX_LINE_BYTES) {
-                    lines::Read::Eof => break,
+                    // The engine's output ends either way: it is lost, as at a crash.
+                    lines::Read::Eof | lines::Read::Failed(_) => break,
                     // A line over the cap fails: it is passed on empty, which no exchange
                     // accepts as an answer.
                     lines::Read::TooLong => String::new(),

@@ -32,6 +32,8 @@ pub struct Row {
     pub opening_index: Option<u64>,
     /// The GTP engines' `final_score` checks: (engine, agrees with the referee).
     pub checks: Vec<(String, bool)>,
+    /// What the game was played under (komi, time control, ply limit); `None` in older files.
+    pub conditions: Option<serde_json::Value>,
 }
 
 impl Row {
@@ -53,6 +55,7 @@ struct Fields {
     opening: Option<String>,
     opening_index: Option<u64>,
     final_scores: Option<Vec<Check>>,
+    conditions: Option<serde_json::Value>,
 }
 
 #[derive(Deserialize)]
@@ -80,6 +83,13 @@ pub enum MergeError {
         name: String,
         line: usize,
         at: usize,
+    },
+    /// The file could not be read at line `line` (a disk error): its games are not all known.
+    #[error("{name}: line {line}: cannot be read: {kind}")]
+    Read {
+        name: String,
+        line: usize,
+        kind: std::io::ErrorKind,
     },
     /// Line `line` is longer than [`MAX_RESULTS_LINE`].
     #[error("{name}: line {line}: longer than {} MiB", MAX_RESULTS_LINE >> 20)]
@@ -135,7 +145,7 @@ pub fn read_values(text: &str, name: &str) -> Result<Vec<(Row, serde_json::Value
         let row = match parse_line(line.as_bytes(), name, i + 1) {
             Line::Blank => continue,
             Line::Game(row) => row,
-            Line::SetAside(error) | Line::Bad(error) => return Err(error),
+            Line::SetAside(error) | Line::Bad(error) | Line::Unread(error) => return Err(error),
         };
         let value = serde_json::from_str(line).map_err(|error| MergeError::Json {
             name: name.into(),
@@ -173,6 +183,8 @@ enum Line {
     SetAside(MergeError),
     /// JSON, but not a game.
     Bad(MergeError),
+    /// The file could not be read on (the last item).
+    Unread(MergeError),
 }
 
 /// Line `number` (from 1) of the file `name`, as bytes without its `\n`.
@@ -236,6 +248,7 @@ fn row(fields: Fields, name: &str, number: usize) -> Result<Row, MergeError> {
         checks: checks
             .filter_map(|c| Some((c.engine?, c.agrees == Some(true))))
             .collect(),
+        conditions: fields.conditions,
     })
 }
 
@@ -245,16 +258,28 @@ struct Lines<R> {
     buf: Vec<u8>,
     number: usize,
     name: String,
+    failed: bool,
 }
 
 impl<R: BufRead> Iterator for Lines<R> {
     type Item = Line;
 
     fn next(&mut self) -> Option<Line> {
+        if self.failed {
+            return None;
+        }
         let read = lines::read_line(&mut self.input, &mut self.buf, MAX_RESULTS_LINE);
         self.number += 1;
         match read {
             lines::Read::Eof => None,
+            lines::Read::Failed(kind) => {
+                self.failed = true;
+                Some(Line::Unread(MergeError::Read {
+                    name: self.name.clone(),
+                    line: self.number,
+                    kind,
+                }))
+            }
             lines::Read::TooLong => Some(Line::SetAside(MergeError::TooLong {
                 name: self.name.clone(),
                 line: self.number,
@@ -270,6 +295,7 @@ fn lines_of<R: BufRead>(input: R, name: &str) -> Lines<R> {
         buf: Vec::new(),
         number: 0,
         name: name.into(),
+        failed: false,
     }
 }
 
@@ -290,7 +316,7 @@ pub fn read_games_from(input: impl BufRead, name: &str) -> Result<ResultsText, M
             Line::Blank => {}
             Line::Game(row) => rows.push(row),
             Line::SetAside(error) => set_aside.push(error),
-            Line::Bad(error) => return Err(error),
+            Line::Bad(error) | Line::Unread(error) => return Err(error),
         }
     }
     Ok(ResultsText { rows, set_aside })
@@ -494,6 +520,7 @@ mod tests {
                 opening: Some("startpos".into()),
                 opening_index: Some(job.opening_index as u64),
                 checks: Vec::new(),
+                conditions: None,
             })
             .collect()
     }
@@ -567,5 +594,15 @@ mod tests {
             .err()
             .unwrap();
         assert!(matches!(error, MergeError::Json { line: 1, .. }), "{error}");
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_read_on_is_no_shorter_file() {
+        let ok = b"{\"game\":1,\"first\":\"x\",\"second\":\"y\",\"result\":\"first\"}\n{\"ga";
+        let error = read_games_from(BufReader::new(lines::Failing { ok }), "r")
+            .err()
+            .unwrap();
+        assert_eq!(error.to_string(), "r: line 2: cannot be read: other error");
+        assert_eq!(count_results(BufReader::new(lines::Failing { ok })), 1);
     }
 }

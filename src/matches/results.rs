@@ -24,6 +24,9 @@ pub enum OutputError {
     /// and it could not be read back.
     #[error("'{}' is not a regular file (the results file must be one)", .path.display())]
     NotAFile { path: PathBuf },
+    /// Another run holds the results file (its lock, taken when it opened it).
+    #[error("{} is in use by another run of the match", .path.display())]
+    InUse { path: PathBuf },
     #[error("cannot write {}: {error}", .path.display())]
     Write {
         path: PathBuf,
@@ -78,6 +81,13 @@ impl ResultsFile {
         let file = options.open(path).map_err(open)?;
         if !file.metadata().map_err(open)?.is_file() {
             return Err(not_a_file());
+        }
+        // One run at a time appends (two would play the same games under the same numbers).
+        // A file system without locks is no reason to refuse the run.
+        if let Err(std::fs::TryLockError::WouldBlock) = file.try_lock() {
+            return Err(OutputError::InUse {
+                path: path.to_path_buf(),
+            });
         }
         let mut results = ResultsFile {
             file,
@@ -154,6 +164,7 @@ pub fn json_line(config: &Config, game: &FinishedGame, record: Option<&Path>) ->
         "time_ms": time_ms,
         "final_position": game.final_position,
         "record": record.map(|p| p.display().to_string()),
+        "conditions": conditions(config),
     });
     // Only games with a score carry it (and the GTP engines' check of it), so lines of other
     // games keep their form.
@@ -170,6 +181,27 @@ pub fn json_line(config: &Config, game: &FinishedGame, record: Option<&Path>) ->
         }
     }
     value.to_string()
+}
+
+/// What a game is played under beyond its opening and engines, as its results line records it
+/// and `--resume` checks it: the komi the game is scored with (Go's, its default when the
+/// configuration sets none), the time control (the limits set) and the ply limit.
+pub fn conditions(config: &Config) -> serde_json::Value {
+    let play = &config.play;
+    let mut map = serde_json::Map::new();
+    let mut put = |key: &str, value: serde_json::Value| {
+        if !value.is_null() {
+            map.insert(key.into(), value);
+        }
+    };
+    put("komi", json!(config.komi()));
+    put("main_ms", json!(play.main_ms));
+    put("inc_ms", json!(play.inc_ms));
+    put("byoyomi_ms", json!(play.byoyomi_ms));
+    put("movetime_ms", json!(play.movetime_ms));
+    put("nodes", json!(play.nodes));
+    put("max_plies", json!(play.max_plies));
+    serde_json::Value::Object(map)
 }
 
 /// The record's file name for game `n` of run `run`.

@@ -36,6 +36,8 @@ pub struct Match<'a> {
     pub names: &'a [String],
     /// The variant's `USI_Variant` value.
     pub variant: &'a str,
+    /// What its games are played under ([`super::results::conditions`]).
+    pub conditions: &'a serde_json::Value,
 }
 
 /// The scheduled games of `of` that the results file at `path` already holds, and the notes on
@@ -105,6 +107,10 @@ fn check(row: &Row, of: &Match, by_number: &AHashMap<u64, usize>) -> Result<usiz
             .as_ref()
             .map_or("null".into(), |o| format!("{o:?}"));
         return Err(format!("started from {was}, this match from {opening}").into());
+    }
+    // Lines written before the conditions were recorded are taken as they are.
+    if let Some(was) = row.conditions.as_ref().filter(|c| *c != of.conditions) {
+        return Err(format!("was played under {was}, this match under {}", of.conditions).into());
     }
     Ok(job)
 }

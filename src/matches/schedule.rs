@@ -227,10 +227,12 @@ impl Plan {
         }
         let (kept, notes) = if config.play.resume {
             let path = config.resolve(&config.play.results);
+            let conditions = super::results::conditions(config);
             let of = resume::Match {
                 jobs: &jobs,
                 names: &config.play.engines,
                 variant: config.play.variant.as_str(),
+                conditions: &conditions,
             };
             resume::kept(&path, &of)?
         } else {

@@ -27,7 +27,8 @@ pub fn spawn_reader<R: BufRead + Send + 'static>(mut input: R, capacity: usize) 
         let mut buf = Vec::new();
         loop {
             let msg = match lines::read_line(&mut input, &mut buf, lines::MAX_LINE_BYTES) {
-                lines::Read::Eof => Input::Eof,
+                // A failed input ends as its end does: nothing more comes from it.
+                lines::Read::Eof | lines::Read::Failed(_) => Input::Eof,
                 lines::Read::TooLong => Input::TooLong,
                 lines::Read::Line => Input::Line(String::from_utf8_lossy(&buf).into_owned()),
             };

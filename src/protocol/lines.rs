@@ -15,8 +15,11 @@ pub enum Read {
     /// The line was longer than the cap: the buffer holds its first `cap` bytes, the rest of it
     /// was read and dropped.
     TooLong,
-    /// End of input (or a read error) before any byte of a new line.
+    /// End of input before any byte of a new line.
     Eof,
+    /// The input failed (not at its end: a disk error, a pipe reset); what was read of the line
+    /// is dropped, and nothing more should be read.
+    Failed(ErrorKind),
 }
 
 /// Reads the next line into `buf` (cleared first), keeping at most `cap` bytes. An unterminated
@@ -28,7 +31,7 @@ pub fn read_line<R: BufRead>(input: &mut R, buf: &mut Vec<u8>, cap: usize) -> Re
         let chunk = match input.fill_buf() {
             Ok(chunk) => chunk,
             Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            Err(_) => break,
+            Err(e) => return Read::Failed(e.kind()),
         };
         if chunk.is_empty() {
             break;
@@ -63,6 +66,25 @@ pub fn too_long_message() -> String {
     format!("line longer than {MAX_LINE_BYTES} bytes; not executed")
 }
 
+/// An input that gives `ok` bytes, then fails (as a disk can), for the readers' tests.
+#[cfg(test)]
+pub struct Failing {
+    pub ok: &'static [u8],
+}
+
+#[cfg(test)]
+impl std::io::Read for Failing {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.ok.is_empty() {
+            return Err(std::io::Error::other("disk gone"));
+        }
+        let n = self.ok.len().min(buf.len());
+        buf[..n].copy_from_slice(&self.ok[..n]);
+        self.ok = &self.ok[n..];
+        Ok(n)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,5 +116,18 @@ mod tests {
         );
         assert_eq!(all(b"abc\nabcd", 3)[1].0, Read::TooLong);
         assert!(all(b"", 3).is_empty());
+    }
+
+    #[test]
+    fn a_failed_read_is_no_end_of_input_and_no_line() {
+        let mut r = std::io::BufReader::with_capacity(2, Failing { ok: b"ab\ncd" });
+        let mut buf = Vec::new();
+        assert_eq!(read_line(&mut r, &mut buf, 10), Read::Line);
+        assert_eq!(buf, b"ab");
+        // "cd" was read, but the line never ended: it is not passed on as one.
+        assert_eq!(
+            read_line(&mut r, &mut buf, 10),
+            Read::Failed(ErrorKind::Other)
+        );
     }
 }
