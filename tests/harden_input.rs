@@ -169,8 +169,8 @@ fn gtp_lines_have_the_same_cap() {
         text.push_str(&line);
     }
     assert_eq!(
-        text,
-        "? line longer than 4194304 bytes; not executed\n\n=2 ryoshi\n\n"
+        text, "?1 line longer than 4194304 bytes; not executed\n\n=2 ryoshi\n\n",
+        "the refusal carries the line's id, read from its first bytes"
     );
     let status = std::fs::read_to_string(format!("/proc/{}/status", child.id()));
     let stdin = writer.join().expect("writer").expect("all written");

@@ -7,13 +7,17 @@ use crossbeam_channel::{bounded, never, select, Receiver};
 use std::io::BufRead;
 use std::thread;
 
+/// How much of a line over the cap is passed on (a GTP id has a few digits).
+pub const HEAD_BYTES: usize = 64;
+
 /// What the reader thread sends.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Input {
     /// One line, without its `\n` (a `\r` before it is kept), invalid UTF-8 replaced.
     Line(String),
-    /// A line over [`lines::MAX_LINE_BYTES`]: it fails without being parsed.
-    TooLong,
+    /// A line over [`lines::MAX_LINE_BYTES`]: it fails without being parsed. It holds the
+    /// line's first [`HEAD_BYTES`] bytes, for a protocol that answers with the command's id.
+    TooLong(String),
     /// The input ended (or failed); the last thing sent.
     Eof,
 }
@@ -29,7 +33,10 @@ pub fn spawn_reader<R: BufRead + Send + 'static>(mut input: R, capacity: usize) 
             let msg = match lines::read_line(&mut input, &mut buf, lines::MAX_LINE_BYTES) {
                 // A failed input ends as its end does: nothing more comes from it.
                 lines::Read::Eof | lines::Read::Failed(_) => Input::Eof,
-                lines::Read::TooLong => Input::TooLong,
+                lines::Read::TooLong => {
+                    let head = &buf[..buf.len().min(HEAD_BYTES)];
+                    Input::TooLong(String::from_utf8_lossy(head).into_owned())
+                }
                 lines::Read::Line => Input::Line(String::from_utf8_lossy(&buf).into_owned()),
             };
             let eof = msg == Input::Eof;
@@ -123,7 +130,7 @@ mod tests {
                     self.seen.push(l);
                     Flow::Continue
                 }
-                Input::TooLong => {
+                Input::TooLong(_) => {
                     self.seen.push("too long".into());
                     Flow::Continue
                 }

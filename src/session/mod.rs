@@ -145,7 +145,7 @@ impl<W: Write> driver::Front for Looped<'_, W> {
                 crate::logging::input(&line);
                 self.session.on_line(&line)
             }
-            Input::TooLong => {
+            Input::TooLong(_) => {
                 self.session.error(&lines::too_long_message());
                 Flow::Continue
             }

@@ -24,6 +24,14 @@ fn preprocess(line: &str) -> String {
         .collect()
 }
 
+/// The id of a line too long to read, from its first bytes: digits followed by a space, as a
+/// command's id is (a controller matches replies by id, so the refusal carries it).
+fn id_of(head: &str) -> Option<String> {
+    let head = preprocess(head);
+    let (id, _) = head.trim_start().split_once(' ')?;
+    (!id.is_empty() && id.bytes().all(|b| b.is_ascii_digit())).then(|| id.to_string())
+}
+
 /// The controller's end of the output is gone: the loop stops with this.
 #[derive(Debug, thiserror::Error)]
 #[error("writing output: {0}")]
@@ -66,7 +74,7 @@ pub fn run_with<R: BufRead + Send + 'static, W: Write + Send>(
         };
         let (id, reply) = match msg {
             Input::Eof => break,
-            Input::TooLong => (None, Reply::failure(lines::too_long_message())),
+            Input::TooLong(head) => (id_of(&head), Reply::failure(lines::too_long_message())),
             Input::Line(line) => {
                 let Some(answer) = gtp.handle(&preprocess(&line)) else {
                     continue;
@@ -163,5 +171,21 @@ impl Gtp {
         }
         write_text(output, "\n")?;
         Ok(Some(next))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::id_of;
+
+    #[test]
+    fn the_id_of_a_line_too_long_is_read_as_handle_reads_it() {
+        assert_eq!(id_of("1 name xxxx").as_deref(), Some("1"));
+        assert_eq!(id_of("  007\tplay b C3").as_deref(), Some("007"));
+        assert_eq!(id_of("name 12 xxxx"), None);
+        assert_eq!(id_of("12a name"), None);
+        // All digits up to the cut: the id's end is not known, so there is none.
+        assert_eq!(id_of(&"9".repeat(64)), None);
+        assert_eq!(id_of("#12 name"), None);
     }
 }

@@ -181,7 +181,7 @@ impl<W: Write> Front<W> {
     fn execute(&mut self, input: Input) -> Flow {
         let line = match input {
             Input::Line(line) => line,
-            Input::TooLong => {
+            Input::TooLong(_) => {
                 self.error(&lines::too_long_message());
                 return Flow::Continue;
             }
