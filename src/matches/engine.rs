@@ -365,7 +365,9 @@ impl Engine {
 fn read_lines(stdout: Option<ChildStdout>, reader_tap: Option<Tap>) -> Receiver<Option<String>> {
     let (tx, lines) = bounded(QUEUE_LINES);
     if let Some(stdout) = stdout {
-        thread::spawn(move || {
+        // Without a reader thread (the system refused one) the sender is dropped: the engine's
+        // output has ended, and it is lost as at a crash.
+        let _ = thread::Builder::new().spawn(move || {
             let mut reader = BufReader::new(stdout);
             let mut buf = Vec::new();
             loop {

@@ -50,6 +50,9 @@ pub enum MatchError {
         count: u32,
         why: String,
     },
+    /// The system refused every worker thread: no game could be played.
+    #[error("cannot start a worker thread: {0}")]
+    NoWorker(std::io::Error),
     #[error(transparent)]
     Merge(#[from] MergeError),
     /// `--log FILE` cannot be opened.

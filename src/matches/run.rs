@@ -190,13 +190,21 @@ impl<'a, 'o> Runner<'a, 'o> {
         }
         drop(job_tx);
         let mut first = Some(slots);
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                let (ctx, job_rx, done_tx) = (ctx.clone(), job_rx.clone(), done_tx.clone());
-                let slots = first.take().unwrap_or_default();
-                thread::spawn(move || work(&ctx, &job_rx, &done_tx, slots))
-            })
-            .collect();
+        // A worker the system refuses is no worker: the others play its games. Only with none
+        // at all does the match stop (the games stay unplayed, as after an interrupt).
+        let mut handles = Vec::with_capacity(workers);
+        let mut refused = None;
+        for _ in 0..workers {
+            let (ctx, job_rx, done_tx) = (ctx.clone(), job_rx.clone(), done_tx.clone());
+            let slots = first.take().unwrap_or_default();
+            match thread::Builder::new().spawn(move || work(&ctx, &job_rx, &done_tx, slots)) {
+                Ok(handle) => handles.push(handle),
+                Err(error) => refused = Some(error),
+            }
+        }
+        if let (true, Some(error)) = (handles.is_empty(), refused) {
+            self.error.get_or_insert(MatchError::NoWorker(error));
+        }
         drop(done_tx);
         loop {
             if !self.summary.interrupted && (self.hooks.interrupted)() {

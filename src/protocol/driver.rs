@@ -27,7 +27,8 @@ pub enum Input {
 /// end of the input or when the receiver is dropped.
 pub fn spawn_reader<R: BufRead + Send + 'static>(mut input: R, capacity: usize) -> Receiver<Input> {
     let (tx, rx) = bounded(capacity);
-    thread::spawn(move || {
+    // Without the thread (the system refused one) the sender is dropped: the input has ended.
+    let spawned = thread::Builder::new().spawn(move || {
         let mut buf = Vec::new();
         loop {
             let msg = match lines::read_line(&mut input, &mut buf, lines::MAX_LINE_BYTES) {
@@ -45,6 +46,9 @@ pub fn spawn_reader<R: BufRead + Send + 'static>(mut input: R, capacity: usize) 
             }
         }
     });
+    if let Err(e) = spawned {
+        eprintln!("ryoshi: cannot start the input reader: {e}");
+    }
     rx
 }
 

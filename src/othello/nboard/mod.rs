@@ -236,7 +236,7 @@ impl<W: Write> Front<W> {
         self.line(&format!("status {NAME} is thinking"));
         self.busy = Some(control.clone());
         let tx = self.tx.clone();
-        thread::spawn(move || {
+        let spawned = thread::Builder::new().spawn(move || {
             let mut send = |event: Event| {
                 let _ = tx.send(event);
             };
@@ -244,5 +244,11 @@ impl<W: Write> Front<W> {
             send(Event::Out(format!("status {NAME} is waiting")));
             send(Event::Finished);
         });
+        // The system refused a thread: no search, and the engine stays ready for the next line.
+        if let Err(e) = spawned {
+            self.busy = None;
+            self.error(&format!("cannot start a search: {e}"));
+            self.line(&format!("status {NAME} is waiting"));
+        }
     }
 }
