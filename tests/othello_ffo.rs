@@ -139,3 +139,40 @@ fn level_3_plays_the_exact_best_move_in_the_endgame() {
         );
     }
 }
+
+#[test]
+fn a_proven_result_cut_short_keeps_the_midgame_estimate() {
+    // FFO #40 (20 empties, black wins by 36). 300,000 nodes prove the win (the null-window
+    // pass) but stop the exact solve: the score was then +1 disc whatever the margin, which
+    // NBoard shows and graphs as the move's value.
+    let entries = load("fforum-40-44.obf");
+    let sfen = entries[0].position.to_text();
+    let out = transcript(
+        format!(
+            "setoption name USI_Variant value othello\nposition sfen {sfen}\ngo nodes 300000\n"
+        )
+        .as_bytes(),
+    );
+    let scores: Vec<i64> = out
+        .lines()
+        .filter(|l| l.starts_with("info depth"))
+        .filter_map(|l| {
+            l.split(" score cp ")
+                .nth(1)?
+                .split(' ')
+                .next()?
+                .parse()
+                .ok()
+        })
+        .collect();
+    let (last, midgame) = match scores[..] {
+        [.., midgame, last] => (last, midgame),
+        _ => panic!("no midgame search before the solve: {out}"),
+    };
+    assert!(
+        !out.contains(" score +36"),
+        "the exact solve was not cut: {out}"
+    );
+    assert_eq!(last, midgame.max(100), "{out}");
+    assert!(last > 100, "{out}");
+}

@@ -255,8 +255,16 @@ pub fn think(
             let wld = solver.solve_window(board, -1, 1);
             if !solver.aborted() {
                 if let Some(sq) = wld.best {
-                    let pv = vec![square_name(sq)];
-                    best = Some((sq, wld.score.signum() * 100, empties, pv));
+                    // The result is proven, its margin not yet: until the exact solve gives it,
+                    // the midgame estimate, brought to the proven side of zero (a won position
+                    // is at least +1, not the +1 a placeholder would say of every win).
+                    let estimate = best.as_ref().map_or(0, |b| b.1);
+                    let score = match wld.score.signum() {
+                        1 => estimate.max(100),
+                        -1 => estimate.min(-100),
+                        _ => 0,
+                    };
+                    best = Some((sq, score, empties, vec![square_name(sq)]));
                 }
                 let exact = solver.solve(board);
                 if !solver.aborted() {
