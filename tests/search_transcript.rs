@@ -287,3 +287,82 @@ fn an_error_waits_behind_the_commands_sent_before_it() {
     let moves = at(&|l| l.contains("3c3d"));
     assert!(bestmove < sfen && sfen < error && error < moves, "{out}");
 }
+
+/// Every line the engine writes for `script` (sent at once, then the end of input); panics
+/// unless it exits within 20 s (a hang here once spun at full CPU for ever).
+fn lines_until_exit(script: &str) -> Vec<String> {
+    let mut e = Engine::start();
+    for line in script.lines() {
+        e.send(line);
+    }
+    e.close_stdin();
+    let deadline = Instant::now() + LONG;
+    let mut lines = Vec::new();
+    while let Some(line) = e.next_line(deadline.saturating_duration_since(Instant::now())) {
+        lines.push(line);
+    }
+    assert!(
+        e.wait_exit(Duration::from_secs(1)),
+        "still running: {lines:#?}"
+    );
+    lines
+}
+
+fn count_bestmoves(lines: &[String]) -> usize {
+    lines.iter().filter(|l| l.starts_with("bestmove")).count()
+}
+
+#[test]
+fn quit_stops_the_searches_of_the_commands_waiting_behind_it() {
+    // The second `go infinite` waited behind the first; quit stopped the first, then ran the
+    // second and waited for it for ever.
+    let lines = lines_until_exit(
+        "position startpos\ngo infinite\nposition startpos moves 7g7f\ngo infinite\nquit\nd\n",
+    );
+    assert_eq!(count_bestmoves(&lines), 2, "{lines:#?}");
+    // Nothing after quit is read.
+    assert!(!lines.iter().any(|l| l.starts_with("sfen ")), "{lines:#?}");
+    // A timed search behind quit does not get its time either.
+    let started = Instant::now();
+    let lines =
+        lines_until_exit("position startpos\ngo movetime 5000\nd\ngo movetime 5000\nquit\n");
+    assert_eq!(count_bestmoves(&lines), 2, "{lines:#?}");
+    assert!(lines.iter().any(|l| l.starts_with("sfen ")), "{lines:#?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn the_end_of_input_after_a_search_that_ended_by_itself_exits() {
+    // The search ended (its bestmove held for `stop`) before the input did: the engine sent
+    // the bestmove at the end of input and then waited for ever.
+    for go in ["go infinite depth 1", "go depth 1 ponder"] {
+        let mut e = Engine::start();
+        e.send("position startpos");
+        e.send(go);
+        e.read_until(LONG, |l| l.starts_with("info depth 1 "));
+        std::thread::sleep(Duration::from_millis(300));
+        e.close_stdin();
+        let lines = e.read_until(LONG, |l| l.starts_with("bestmove"));
+        assert!(e.wait_exit(LONG), "{go}: still running after {lines:#?}");
+    }
+}
+
+#[test]
+fn a_stop_sent_after_a_waiting_go_stops_that_go() {
+    // Each `stop` acted on the search running when it arrived, not on the `go` before it that
+    // still waited: bestmoves went missing and the last `go infinite` ran for ever.
+    let script = "position startpos\n".to_string() + &"go infinite\nstop\n".repeat(20);
+    let lines = lines_until_exit(&script);
+    assert_eq!(count_bestmoves(&lines), 20, "{lines:#?}");
+    // A finished game answers at once, which is where the bestmoves were lost.
+    let script = "position sfen 4k4/9/4P4/9/9/9/9/9/K8 b G17Q19Q~ 1 moves G*5b 5a5b 5c5b\n"
+        .to_string()
+        + &"go infinite\nstop\n".repeat(20)
+        + "quit\n";
+    let lines = lines_until_exit(&script);
+    assert_eq!(count_bestmoves(&lines), 20, "{lines:#?}");
+}

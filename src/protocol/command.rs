@@ -75,4 +75,17 @@ impl Command {
                 | Command::Quit
         )
     }
+
+    /// Commands that start a search (or a search-like job: mate, perft).
+    pub fn starts_search(&self) -> bool {
+        matches!(self, Command::Go(_) | Command::Mate(_) | Command::Perft(_))
+    }
+
+    /// Immediate commands that speak of "the search": the one the client last started.
+    pub fn is_about_the_search(&self) -> bool {
+        matches!(
+            self,
+            Command::Stop | Command::PonderHit(_) | Command::GameOver(_)
+        )
+    }
 }

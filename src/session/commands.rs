@@ -29,8 +29,7 @@ impl<W: Write> Session<W> {
                 Ok(())
             }
             Command::Quit => {
-                self.stop_search();
-                self.wait_for_search();
+                self.quit();
                 return Flow::Quit;
             }
             Command::Stop | Command::GameOver(_) => {

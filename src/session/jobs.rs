@@ -217,6 +217,27 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// `quit`: the input ends here, and searches do not get their time. The running search is
+    /// stopped; the commands waiting behind it run in order, each search they start stopped
+    /// at once (every `go` gets its `bestmove`).
+    pub(super) fn quit(&mut self) {
+        loop {
+            self.stop_search();
+            if self.search.is_some() {
+                // Its end (and the bestmove) comes as an event.
+                let Ok(msg) = self.search_rx.recv() else {
+                    return;
+                };
+                self.on_search(msg);
+                continue;
+            }
+            // Idle: what waits runs until one of the commands starts another search.
+            if self.drain_pending() == Flow::Quit || self.search.is_none() {
+                return;
+            }
+        }
+    }
+
     pub(super) fn on_search(&mut self, msg: SearchMsg) -> Flow {
         match msg {
             SearchMsg::Report(Report::Info(info)) => {
@@ -251,9 +272,19 @@ impl<W: Write> Session<W> {
         self.drain_pending()
     }
 
-    /// Runs what queued up during a search, until one of the commands starts another.
+    /// Runs what queued up during a search, until one of the commands starts another; a
+    /// `stop` (or `ponderhit`, `gameover`) queued right behind that one is carried out at once.
     pub(super) fn drain_pending(&mut self) -> Flow {
-        while self.search.is_none() {
+        loop {
+            let next_acts_now = match self.pending.front() {
+                None => break,
+                Some((item, _)) => {
+                    self.search.is_none() || item.as_ref().is_ok_and(Command::is_about_the_search)
+                }
+            };
+            if !next_acts_now {
+                break;
+            }
             let Some((item, bytes)) = self.pending.pop_front() else {
                 break;
             };

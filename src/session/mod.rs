@@ -166,15 +166,24 @@ impl<W: Write> driver::Front for Looped<'_, W> {
         if !input_ended {
             return false;
         }
-        // No more input: let a timed search finish, stop one that never would, then exit.
-        match &session.search {
-            Some(running) => {
-                if running.waits_for_client {
+        // No more input: let a timed search finish, stop one that never would, run what
+        // waited behind it (stopping each such search it starts), then exit.
+        loop {
+            match &session.search {
+                None => return session.pending.is_empty(),
+                Some(running) if !running.waits_for_client => return false,
+                Some(_) => {
                     session.stop_search();
+                    // Still running: its bestmove comes with its end, an event.
+                    if session.search.is_some() {
+                        return false;
+                    }
+                    // A bestmove it held was sent: the waiting commands run now.
+                    if session.drain_pending() == Flow::Quit {
+                        return true;
+                    }
                 }
-                false
             }
-            None => session.pending.is_empty(),
         }
     }
 }
@@ -241,6 +250,13 @@ impl<W: Write> Session<W> {
         self.line(&format!("info string error: {safe}"));
     }
 
+    /// Whether a command waiting behind the running search starts another.
+    fn search_waiting(&self) -> bool {
+        self.pending
+            .iter()
+            .any(|(item, _)| item.as_ref().is_ok_and(Command::starts_search))
+    }
+
     fn pending_full(&self) -> bool {
         self.pending.len() >= MAX_PENDING || self.pending_bytes >= MAX_PENDING_BYTES
     }
@@ -284,6 +300,12 @@ impl<W: Write> Session<W> {
     }
 
     fn on_command(&mut self, command: Command, bytes: usize) -> Flow {
+        // A `stop` sent after a `go` that still waits is that search's: it waits its turn (and
+        // is then carried out as soon as that search has started).
+        if command.is_about_the_search() && self.search_waiting() {
+            self.queue(Ok(command), bytes);
+            return Flow::Continue;
+        }
         if let Some(running) = &self.search {
             if !command.is_immediate() {
                 // A search that never ends by itself is stopped; a timed one finishes first.
