@@ -237,3 +237,28 @@ fn command_line_perft_and_bench_hall() {
     assert!(out.starts_with("hall: 64 states"), "{out}");
     assert!(out.contains("ratio"), "{out}");
 }
+
+#[test]
+fn a_game_drawn_by_repetition_has_no_moves_and_no_bestmove() {
+    // A lance shuffled back and forth on each side: the start occurs a fourth time after 16
+    // actions. `position` refused a 17th, yet `moves` listed 177 and `go` played one.
+    let cycle = ["1i1h", "1a1b", "1h1i", "1b1a"].repeat(4).join(" ");
+    let out = transcript(
+        format!("position startpos moves {cycle}\nmoves\ngo depth 2\nposition startpos moves {cycle} 1i1h\n")
+            .as_bytes(),
+    );
+    let l = lines(&out);
+    assert_eq!(l[0], "", "{out}");
+    assert!(l.contains(&"bestmove resign"), "{out}");
+    assert!(
+        out.contains("the game is over (fourfold repetition, a draw)"),
+        "{out}"
+    );
+    // One action short of it, the game goes on.
+    let short = ["1i1h", "1a1b", "1h1i", "1b1a"].repeat(4)[..15].join(" ");
+    let out = transcript(format!("position startpos moves {short}\nmoves\n").as_bytes());
+    assert!(
+        out.lines().next().unwrap().split(' ').count() > 100,
+        "{out}"
+    );
+}

@@ -88,6 +88,14 @@ impl Record {
         self.rules
     }
 
+    /// The same game, its history kept, under other rules (an option changed since).
+    pub fn under(&self, rules: Ruleset) -> Record {
+        Record {
+            rules,
+            ..self.clone()
+        }
+    }
+
     pub fn keys(&self) -> &[u64] {
         &self.keys
     }
@@ -224,6 +232,10 @@ impl crate::games::rules::Rules for Record {
     }
 
     fn legal_moves(&self) -> Vec<Action> {
+        // A drawn game has no moves, as `play` says (a captured king's has none already).
+        if self.repetitions() >= 4 {
+            return Vec::new();
+        }
         let mut actions = self.position.legal_actions(&self.rules);
         // Sorted by name, so random openings depend on the seed alone, not on generation order.
         actions.sort_by_cached_key(|&a| self.position.action_name(a));

@@ -14,7 +14,7 @@ use crate::quantum::search::{self as player, Player, QGame};
 use crate::quantum::{perft, Position, Record, Ruleset};
 use crate::quantum::{square_name, PlayError, RecordError};
 use crate::search::tt::Table;
-use crate::search::{Control, Job, Limits, MateJob, Searcher};
+use crate::search::{Control, Info, Job, Limits, MateJob, Outcome, Searcher};
 use crate::session::options::{Kind, Options, Spec};
 use crate::session::variant::{self, Adapter, Kept, Out, PerftJob, SessionError, Variant};
 use crate::stop::Budget;
@@ -153,8 +153,7 @@ impl Adapter for QuantumVariant {
     }
 
     fn with_options(&self, options: &Options) -> Option<Record> {
-        let position = self.kept.record.position().clone();
-        Some(Record::new(position, rules(options)))
+        Some(self.kept.record.under(rules(options)))
     }
 
     fn status(&self) -> Vec<String> {
@@ -250,6 +249,18 @@ impl Variant for QuantumVariant {
     }
 
     fn search(&self, _limits: &Limits, options: &Options) -> Job {
+        // The game was drawn by repetition: no move is legal (`position` refuses one), so `go`
+        // answers as in every finished game.
+        if self.kept.record.repetitions() >= 4 {
+            return Box::new(|control, _| Outcome {
+                info: Info {
+                    time_ms: control.elapsed_ms(),
+                    ..Default::default()
+                },
+                best: None,
+                ponder: None,
+            });
+        }
         let game = QGame::new(self.kept.record.position().clone(), rules(options));
         // The current position is the last key; the search adds it itself.
         let keys = self.kept.record.keys();
