@@ -694,6 +694,40 @@ fn a_finished_game_gets_no_move() {
         .iter()
         .any(|l| l.starts_with("=== ") || l.starts_with("search ")));
     assert_eq!(lines.last().unwrap(), "pong 2");
+    // A move added after the end is refused as such, whichever colour it is written in (the
+    // colour out of turn was said to be the mistake).
+    let text = game.to_text();
+    let open = text.strip_suffix(";)").unwrap();
+    let lines = session(&format!(
+        "set game {open}B[A1];)\nset game {open}W[A1];)\nset\n"
+    ));
+    let errs = errors(&lines);
+    assert_eq!(errs.len(), 3, "{lines:#?}");
+    assert!(
+        errs[..2]
+            .iter()
+            .all(|e| e.ends_with("[A1]: the game is over")),
+        "{errs:?}"
+    );
+    assert_eq!(
+        errs[2],
+        "status error: set: which setting? (game, depth, contempt)"
+    );
+}
+
+#[test]
+fn a_set_game_too_long_to_read_is_refused_as_any_refused_game() {
+    // The line over the cap was refused, but the game before it stayed: `go` answered for a
+    // position NBoard no longer showed.
+    let long = format!("(;GM[Othello]C[{}];)", "x".repeat(4 << 20));
+    let lines = session(&format!(
+        "set depth 1\nset game {EXAMPLE_GAME}\nset game {long}\nping 1\ngo\n"
+    ));
+    let errs = errors(&lines);
+    assert_eq!(errs.len(), 2, "{lines:#?}");
+    assert!(errs[0].contains("line longer than"), "{errs:?}");
+    assert!(errs[1].starts_with("status error: go: no game"), "{errs:?}");
+    assert!(!lines.iter().any(|l| l.starts_with("=== ")), "{lines:#?}");
 }
 
 #[test]

@@ -640,9 +640,10 @@ fn replay(
             item: item.to_text(),
             side: side_name(position.black_to_move),
         };
-        // A colour out of turn is only accepted as the opponent's pass left out of the record.
+        // A colour out of turn is only accepted as the opponent's pass left out of the record;
+        // after the end, no move is (the side to move says nothing then).
         let implied_pass = black != position.black_to_move;
-        if implied_pass {
+        if implied_pass && !position.board.is_game_over() {
             let stuck = position.board.moves() == 0 && !position.board.is_game_over();
             if !stuck || item.square.is_none() {
                 return Err(out_of_turn());

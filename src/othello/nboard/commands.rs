@@ -53,6 +53,7 @@ impl<W: Write> Front<W> {
                 Ok(c) if c.abs() <= 6400 => Ok(()),
                 _ => Err(Failure::Contempt(value.into())),
             },
+            "" => Err(Failure::NoSetting),
             other => Err(Failure::Setting(other.into())),
         }
     }
@@ -208,6 +209,9 @@ pub enum Failure {
     Contempt(String),
     #[error("set {} is not supported (game, depth, contempt)", printable(.0))]
     Setting(String),
+    /// A bare `set`.
+    #[error("set: which setting? (game, depth, contempt)")]
+    NoSetting,
     /// `move`: the move text is refused.
     #[error("move: {0}")]
     MoveText(GgfError),

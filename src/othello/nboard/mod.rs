@@ -181,7 +181,14 @@ impl<W: Write> Front<W> {
     fn execute(&mut self, input: Input) -> Flow {
         let line = match input {
             Input::Line(line) => line,
-            Input::TooLong(_) => {
+            Input::TooLong(head) => {
+                // A `set game` refused for its length is refused as any other: no game until
+                // the next accepted one (a stale `===` would be illegal in NBoard's game).
+                let words: Vec<&str> = head.split_whitespace().take(2).collect();
+                if words == ["set", "game"] {
+                    self.game = None;
+                    self.tags = Tags::default();
+                }
                 self.error(&lines::too_long_message());
                 return Flow::Continue;
             }
