@@ -23,8 +23,8 @@ use std::time::Instant;
 struct Cli {
     #[command(subcommand)]
     command: Option<Sub>,
-    /// Append every protocol line in and out, with a UTC timestamp, to FILE (the USI and
-    /// NBoard loops; USI's `setoption name DebugLog value FILE` does the same).
+    /// Append every protocol line in and out, with a UTC timestamp, to FILE (the USI, NBoard
+    /// and GTP loops; USI's `setoption name DebugLog value FILE` does the same).
     #[arg(long, global = true, value_name = "FILE")]
     debug_log: Option<String>,
 }

@@ -143,6 +143,29 @@ fn debug_log_flag_covers_the_nboard_loop() {
 }
 
 #[test]
+fn debug_log_flag_covers_the_gtp_loop() {
+    // `ryoshi gtp --debug-log FILE` was accepted and left the file empty.
+    let path = temp("gtp.log");
+    let p = path.display().to_string();
+    let (out, _, _) = run(&["gtp", "--debug-log", &p], "1 name\nbogus\n");
+    let log = std::fs::read_to_string(&path).unwrap();
+    let _ = std::fs::remove_file(&path);
+    let texts: Vec<&str> = log.lines().map(text_of).collect();
+    assert_eq!(
+        texts,
+        [
+            "< 1 name",
+            "> =1 ryoshi",
+            "> ",
+            "< bogus",
+            "> ? unknown command",
+            "> "
+        ],
+        "{out}"
+    );
+}
+
+#[test]
 fn access_log_has_one_line_per_request() {
     let path = temp("access.log");
     let p = path.display().to_string();

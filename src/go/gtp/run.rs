@@ -40,6 +40,9 @@ pub struct OutputError(#[from] io::Error);
 crate::games::error_text!(derived: OutputError);
 
 fn write_text<W: Write>(output: &Mutex<W>, text: &str) -> Result<(), OutputError> {
+    for line in text.lines() {
+        crate::logging::output(line);
+    }
     let mut out = output.lock();
     out.write_all(text.as_bytes()).and_then(|_| out.flush())?;
     Ok(())
@@ -76,6 +79,7 @@ pub fn run_with<R: BufRead + Send + 'static, W: Write + Send>(
             Input::Eof => break,
             Input::TooLong(head) => (id_of(&head), Reply::failure(lines::too_long_message())),
             Input::Line(line) => {
+                crate::logging::input(&line);
                 let Some(answer) = gtp.handle(&preprocess(&line)) else {
                     continue;
                 };
