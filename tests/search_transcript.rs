@@ -366,3 +366,32 @@ fn a_stop_sent_after_a_waiting_go_stops_that_go() {
     let lines = lines_until_exit(&script);
     assert_eq!(count_bestmoves(&lines), 20, "{lines:#?}");
 }
+
+#[test]
+fn a_command_behind_a_waiting_infinite_go_stops_it_once_it_runs() {
+    // The `stop` after `d` waited behind `d`, and `d` behind a search that never ends by itself:
+    // with stdin open (a GUI waiting for the bestmove) nothing came.
+    let mut e = Engine::start();
+    for line in [
+        "position startpos",
+        "go movetime 300",
+        "go infinite",
+        "d",
+        "stop",
+    ] {
+        e.send(line);
+    }
+    let lines = e.read_until(LONG, |l| l.starts_with("sfen "));
+    assert_eq!(count_bestmoves(&lines), 2, "{lines:#?}");
+    // A `ponderhit` right behind a waiting `go ponder` turns it into a search on the clock
+    // as soon as it starts: it ends by itself, stdin still open.
+    for line in ["go movetime 300", "go ponder movetime 300", "ponderhit"] {
+        e.send(line);
+    }
+    let seen = std::cell::Cell::new(0);
+    let lines = e.read_until(LONG, |l| {
+        seen.set(seen.get() + usize::from(l.starts_with("bestmove")));
+        seen.get() == 2
+    });
+    assert_eq!(count_bestmoves(&lines), 2, "{lines:#?}");
+}

@@ -560,3 +560,38 @@ fn a_message_of_many_finished_games_costs_the_server_a_bounded_time() {
     assert_eq!(kept, 8, "{:?}", &lines[..lines.len().min(12)]);
     assert!(cpu < 20.0, "{cpu:.2} CPU seconds for one message");
 }
+
+#[test]
+fn a_stop_for_a_waiting_go_passes_a_full_queue() {
+    // serve.md: `stop` is never refused. Queued behind a waiting `go` (it is that search's), it
+    // was refused with the queue full, and the `go infinite` then ran until the tab closed.
+    let server = Server::start(2);
+    let mut ws = server.socket("/ws", &server.origin()).unwrap();
+    ws.stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let full = format!(
+        "position startpos\ngo movetime 2000\n{}go infinite",
+        "d\n".repeat(255)
+    );
+    ws.send(&full);
+    thread::sleep(Duration::from_millis(300));
+    ws.send("stop");
+    let bestmoves = std::cell::Cell::new(0);
+    let lines = ws.until(|l| {
+        bestmoves.set(bestmoves.get() + usize::from(l.starts_with("bestmove")));
+        bestmoves.get() == 2
+    });
+    assert!(!lines.iter().any(|l| l.contains("refused")), "{lines:?}");
+    // A flood of stops passes the cap at most once more each.
+    ws.send(&format!(
+        "go movetime 1000\n{}go infinite\n{}",
+        "d\n".repeat(255),
+        "stop\n".repeat(1000)
+    ));
+    let bestmoves = std::cell::Cell::new(0);
+    ws.until(|l| {
+        bestmoves.set(bestmoves.get() + usize::from(l.starts_with("bestmove")));
+        bestmoves.get() == 2
+    });
+}

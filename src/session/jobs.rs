@@ -272,18 +272,25 @@ impl<W: Write> Session<W> {
         self.drain_pending()
     }
 
-    /// Runs what queued up during a search, until one of the commands starts another; a
-    /// `stop` (or `ponderhit`, `gameover`) queued right behind that one is carried out at once.
+    /// Runs what queued up during a search, until one of the commands starts another. Behind
+    /// that one, a `stop` (or `ponderhit`, `gameover`) is carried out at once, and any other
+    /// command stops it first when it never ends by itself, as one arriving then would.
     pub(super) fn drain_pending(&mut self) -> Flow {
         loop {
-            let next_acts_now = match self.pending.front() {
-                None => break,
-                Some((item, _)) => {
-                    self.search.is_none() || item.as_ref().is_ok_and(Command::is_about_the_search)
-                }
-            };
-            if !next_acts_now {
+            let Some((item, _)) = self.pending.front() else {
                 break;
+            };
+            if let Some(running) = &self.search {
+                if !item.as_ref().is_ok_and(Command::is_about_the_search) {
+                    if running.waits_for_client {
+                        // A held bestmove is sent here, and the search is over.
+                        self.stop_search();
+                    }
+                    if self.search.is_some() {
+                        break;
+                    }
+                    continue;
+                }
             }
             let Some((item, bytes)) = self.pending.pop_front() else {
                 break;
