@@ -276,10 +276,7 @@ impl<W: Write> Session<W> {
     /// that one, a `stop` (or `ponderhit`, `gameover`) is carried out at once, and any other
     /// command stops it first when it never ends by itself, as one arriving then would.
     pub(super) fn drain_pending(&mut self) -> Flow {
-        loop {
-            let Some((item, _)) = self.pending.front() else {
-                break;
-            };
+        while let Some((item, _)) = self.pending.front() {
             if let Some(running) = &self.search {
                 if !item.as_ref().is_ok_and(Command::is_about_the_search) {
                     if running.waits_for_client {
