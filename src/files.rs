@@ -18,6 +18,22 @@ pub enum FileError {
 /// Reads a file a user named: a regular file of at most `max` bytes ([`open_regular`]), read no
 /// further than the cap.
 pub fn read_file(path: &str, max: usize) -> Result<String, FileError> {
+    let bytes = read_bytes(path, max)?;
+    String::from_utf8(bytes).map_err(|_| FileError::NotUtf8(path.into()))
+}
+
+/// [`read_file`] for a game record: bytes that are not UTF-8 (a Latin-1 or Shift_JIS name or
+/// comment in an old SGF) become U+FFFD, as on stdin and in `loadrecordtext`, instead of
+/// refusing the whole file (GNU Go loads such files).
+pub fn read_record_file(path: &str, max: usize) -> Result<String, FileError> {
+    let bytes = read_bytes(path, max)?;
+    Ok(match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
+}
+
+fn read_bytes(path: &str, max: usize) -> Result<Vec<u8>, FileError> {
     use std::io::Read;
     let file = open_regular(path, Some(max))?;
     let mut bytes = Vec::new();
@@ -33,7 +49,7 @@ pub fn read_file(path: &str, max: usize) -> Result<String, FileError> {
             max,
         });
     }
-    String::from_utf8(bytes).map_err(|_| FileError::NotUtf8(path.into()))
+    Ok(bytes)
 }
 
 /// Opens a file a user named for reading: a regular file (of at most `max` bytes, when given),

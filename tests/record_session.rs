@@ -455,3 +455,31 @@ fn finished_games_record_their_result() {
     assert!(out.lines().any(|l| l == "[Reason \"resign\"]"), "{out}");
     assert_eq!(out.lines().last(), Some("0-1"), "{out}");
 }
+
+#[test]
+fn a_record_file_with_bytes_that_are_not_utf8_loads() {
+    // A Latin-1 comment and player name (an old SGF, CA[ISO-8859-1]) refused the whole file,
+    // where GNU Go loads it and loadrecordtext takes the same bytes lossily.
+    let dir = std::env::temp_dir().join(format!("ryoshi-latin1-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("latin1.sgf");
+    std::fs::write(
+        &path,
+        b"(;GM[1]FF[4]CA[ISO-8859-1]SZ[9]PB[Jos\xe9]C[\xe9t\xe9];B[ee];W[cc])",
+    )
+    .unwrap();
+    let out = transcript(
+        format!(
+            "setoption name USI_Variant value go\nloadrecord {}\nd\nrecord\n",
+            path.display()
+        )
+        .as_bytes(),
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(errors(&out).is_empty(), "{out}");
+    assert!(
+        sfens(&out)[0].ends_with("....X..../........./........./........./......... b"),
+        "{out}"
+    );
+    assert!(out.contains("PB[Jos\u{fffd}]"), "{out}");
+}

@@ -82,7 +82,10 @@ pub fn opening_list(
 /// runner and a huge file is refused before it is read.
 fn read_file(path: &Path) -> Result<String, MatchError> {
     let max = crate::games::record::MAX_RECORD_BYTES;
-    Ok(crate::files::read_file(&path.to_string_lossy(), max)?)
+    Ok(crate::files::read_record_file(
+        &path.to_string_lossy(),
+        max,
+    )?)
 }
 
 /// The openings of `openings` as records: every file of a folder (in name order, hidden ones

@@ -5,7 +5,7 @@
 //! the formats are the games' (`games::record::Recordable`).
 
 use super::variant::SessionError;
-use crate::files::{read_file, FileError};
+use crate::files::{read_record_file, FileError};
 use crate::games::record::{GameRecord, RecordError, Recordable, MAX_RECORD_BYTES};
 use crate::protocol::Args;
 
@@ -44,7 +44,7 @@ impl From<RecordError> for SessionError {
 pub fn read<R: Recordable>(name: &str, args: Args) -> Result<GameRecord<R>, SessionError> {
     if name == "loadrecord" {
         let path = args.rest("expected a file path")?.to_string();
-        let text = read_file(&path, MAX_RECORD_BYTES).map_err(RecordCommandError::File)?;
+        let text = read_record_file(&path, MAX_RECORD_BYTES).map_err(RecordCommandError::File)?;
         Ok(
             R::read_record(&text).map_err(|error| RecordCommandError::Record {
                 path: Some(path),

@@ -3,7 +3,7 @@
 //! own moves go into the record as Sabaki writes them (`SBKV`, black's win rate in percent).
 
 use super::{Failure, Gtp};
-use crate::files::read_file;
+use crate::files::read_record_file;
 use crate::games::record::{Tags, MAX_RECORD_BYTES};
 use crate::go::{record, Color, Position};
 
@@ -22,7 +22,7 @@ impl Gtp {
             path: path.into(),
             why,
         };
-        let text = read_file(path, MAX_RECORD_BYTES).map_err(|e| cannot(e.to_string()))?;
+        let text = read_record_file(path, MAX_RECORD_BYTES).map_err(|e| cannot(e.to_string()))?;
         // A number below 1 is before move 1 too; one past `usize` is past the end.
         let limit = match args.get(1) {
             None => None,
