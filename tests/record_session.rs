@@ -483,3 +483,25 @@ fn a_record_file_with_bytes_that_are_not_utf8_loads() {
     );
     assert!(out.contains("PB[Jos\u{fffd}]"), "{out}");
 }
+
+#[test]
+fn a_side_to_move_after_the_first_move_must_agree_with_the_moves() {
+    // `PL[B]` after black's move was ignored without a word (white still moved next).
+    let out = transcript(
+        b"setoption name USI_Variant value go\n\
+          loadrecordtext (;GM[1]SZ[9];B[aa];PL[B])\nd\n\
+          loadrecordtext (;GM[1]SZ[9];B[aa];PL[W])\nd\n",
+    );
+    let errs = errors(&out);
+    assert_eq!(
+        errs,
+        ["info string error: PL[B]: the side to move after move 1 is not supported"],
+        "{out}"
+    );
+    let s = sfens(&out);
+    assert!(s[0].ends_with(" b"), "the game before is kept: {out}");
+    assert!(
+        s[1].starts_with("sfen 9 X........") && s[1].ends_with(" w"),
+        "{out}"
+    );
+}

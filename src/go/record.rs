@@ -245,10 +245,24 @@ impl Builder {
                         "W" | "w" => Color::White,
                         _ => return Err(RecordError::property("PL", v, "not B or W")),
                     };
-                    if let Some(setup) = self.setup.as_mut() {
-                        setup.to_move = color;
-                        self.player_given = true;
-                    }
+                    // After a move the side to move is the moves' to say: a `PL` there that
+                    // says otherwise was silently ignored, so it is refused as setup stones
+                    // there are.
+                    let Some(setup) = self.setup.as_mut() else {
+                        if color == self.to_move {
+                            continue;
+                        }
+                        return Err(RecordError::property(
+                            "PL",
+                            v,
+                            format!(
+                                "the side to move after move {} is not supported",
+                                self.moves.len()
+                            ),
+                        ));
+                    };
+                    setup.to_move = color;
+                    self.player_given = true;
                     continue;
                 }
                 _ => continue,
