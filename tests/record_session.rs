@@ -505,3 +505,20 @@ fn a_side_to_move_after_the_first_move_must_agree_with_the_moves() {
         "{out}"
     );
 }
+
+#[test]
+fn an_othello_property_error_names_the_property_once() {
+    let out = transcript(
+        b"setoption name USI_Variant value othello\n\
+          loadrecordtext (;GM[Othello]TY[10];)\n\
+          loadrecordtext (;GM[Othello]BO[8 ----];)\n",
+    );
+    assert_eq!(
+        errors(&out),
+        [
+            "info string error: TY[10]: only 8x8 Othello is supported",
+            "info string error: BO[...]: the board has 4 squares, not 64"
+        ],
+        "{out}"
+    );
+}

@@ -38,6 +38,12 @@ pub fn is_ggf(text: &str) -> bool {
 fn from_ggf(text: &str, e: GgfError) -> RecordError {
     let syntax = |at: usize, what: String| RecordError::syntax("GGF", text, at, what);
     let what = e.to_string();
+    // A property's error already names it (`TY[10]: ...`, `BO: ...`); the record error names it
+    // again, so its own words go without the name.
+    let why = what
+        .split_once(": ")
+        .filter(|(name, _)| name.starts_with("TY") || name.starts_with("BO"))
+        .map_or(what.clone(), |(_, why)| why.to_string());
     match e {
         GgfError::TooLong(bytes) => RecordError::TooLarge {
             format: "GGF",
@@ -50,7 +56,7 @@ fn from_ggf(text: &str, e: GgfError) -> RecordError {
             syntax(at, what)
         }
         GgfError::NotOthello(v) => RecordError::property("GM", &v, "not an Othello game"),
-        GgfError::Type(v) | GgfError::AntiOthello(v) => RecordError::property("TY", &v, what),
+        GgfError::Type(v) | GgfError::AntiOthello(v) => RecordError::property("TY", &v, why),
         GgfError::Move { n, error } => RecordError::Move {
             ply: n,
             text: match *error {
@@ -95,7 +101,7 @@ fn from_ggf(text: &str, e: GgfError) -> RecordError {
         | GgfError::BoardSide(_)
         | GgfError::BoardNoSide
         | GgfError::BoardTrailing
-        | GgfError::TwoBoards => RecordError::property("BO", "...", what),
+        | GgfError::TwoBoards => RecordError::property("BO", "...", why),
         other => syntax(0, other.to_string()),
     }
 }
