@@ -175,4 +175,11 @@ fn a_proven_result_cut_short_keeps_the_midgame_estimate() {
     );
     assert_eq!(last, midgame.max(100), "{out}");
     assert!(last > 100, "{out}");
+    // Nor does it claim the depth of a solve (20 empties): the margin was not searched there.
+    let last_info = out
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(!last_info.starts_with("info depth 20 "), "{last_info}");
 }

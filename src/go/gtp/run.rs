@@ -28,8 +28,11 @@ fn preprocess(line: &str) -> String {
 /// command's id is (a controller matches replies by id, so the refusal carries it).
 fn id_of(head: &str) -> Option<String> {
     let head = preprocess(head);
-    let (id, _) = head.trim_start().split_once(' ')?;
-    (!id.is_empty() && id.bytes().all(|b| b.is_ascii_digit())).then(|| id.to_string())
+    let head = head.trim_start();
+    // The first token, as `handle` splits it, and only when it ends before the cut.
+    let id = head.split_whitespace().next()?;
+    let ended = head[id.len()..].starts_with(char::is_whitespace);
+    (ended && id.bytes().all(|b| b.is_ascii_digit())).then(|| id.to_string())
 }
 
 /// The controller's end of the output is gone: the loop stops with this.
@@ -165,12 +168,16 @@ impl Gtp {
             unreachable!("allocated above")
         };
         let (next, snap) = std::thread::scope(|scope| {
-            let search = scope.spawn(|| engine.search(&game, &settings, &control, &mut report));
+            // A thread the system refuses is no analysis; the stream still ends at the next
+            // command.
+            let search = std::thread::Builder::new().spawn_scoped(scope, || {
+                engine.search(&game, &settings, &control, &mut report)
+            });
             let next = rx.recv().unwrap_or(Input::Eof);
             control.stop();
-            (next, search.join())
+            (next, search.ok().and_then(|s| s.join().ok()))
         });
-        if let Ok(snap) = snap {
+        if let Some(snap) = snap {
             self.last = Some((game, settings.komi, snap));
         }
         write_text(output, "\n")?;
@@ -191,5 +198,6 @@ mod tests {
         // All digits up to the cut: the id's end is not known, so there is none.
         assert_eq!(id_of(&"9".repeat(64)), None);
         assert_eq!(id_of("#12 name"), None);
+        assert_eq!(id_of("5\u{3000}name").as_deref(), Some("5"));
     }
 }

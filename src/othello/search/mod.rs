@@ -258,13 +258,14 @@ pub fn think(
                     // The result is proven, its margin not yet: until the exact solve gives it,
                     // the midgame estimate, brought to the proven side of zero (a won position
                     // is at least +1, not the +1 a placeholder would say of every win).
-                    let estimate = best.as_ref().map_or(0, |b| b.1);
+                    // Its depth stays the midgame's: the margin is not solved.
+                    let (estimate, depth) = best.as_ref().map_or((0, 0), |b| (b.1, b.2));
                     let score = match wld.score.signum() {
                         1 => estimate.max(100),
                         -1 => estimate.min(-100),
                         _ => 0,
                     };
-                    best = Some((sq, score, empties, vec![square_name(sq)]));
+                    best = Some((sq, score, depth, vec![square_name(sq)]));
                 }
                 let exact = solver.solve(board);
                 if !solver.aborted() {
