@@ -447,6 +447,25 @@ fn finished_games_record_their_result() {
             .any(|l| l == "(;FF[4]GM[1]CA[UTF-8]AP[ryoshi]SZ[3]KM[7.5]RE[B+1.5]"),
         "{out}"
     );
+    // Loaded under Chinese rules with a dead white stone left at A1 (black's area): the count
+    // of every stone alive said W+0.5 where `score` says B+8.5; no result is written then,
+    // while the same game without RU keeps the referee's count.
+    let game = "SZ[3]KM[0.5];B[bb];W[ac];B[];W[])";
+    let out = transcript(
+        format!(
+            "setoption name USI_Variant value go
+             loadrecordtext (;GM[1]RU[Chinese]{game}
+record
+             loadrecordtext (;GM[1]{game}
+record
+"
+        )
+        .as_bytes(),
+    );
+    let heads: Vec<&str> = out.lines().filter(|l| l.starts_with("(;FF[4]")).collect();
+    assert_eq!(heads.len(), 2, "{out}");
+    assert!(!heads[0].contains("RE["), "{out}");
+    assert!(heads[1].contains("RE["), "{out}");
     // Quantum shogi: a loaded kifu that ended by resignation keeps its result and reason.
     let out = transcript(
         b"loadrecordtext [Game \"quantum shogi\"] [Result \"0-1\"] [Reason \"resign\"] 1. 7g7f *\nrecord\n",

@@ -157,7 +157,13 @@ impl Adapter for GoVariant {
             .get("KM")
             .and_then(|k| k.parse().ok())
             .unwrap_or(komi(options));
-        if tags.result.is_none() && record.outcome().is_some() {
+        // The referee's count takes every stone as alive (Tromp-Taylor): the result of a game
+        // under those rules only. A loaded record under others (GNU Go's `RU[Chinese]`, dead
+        // stones left on the board) would get the wrong winner: it gets none.
+        let our_rules = tags
+            .get("RU")
+            .is_none_or(|ru| ru.to_ascii_lowercase().contains("tromp"));
+        if tags.result.is_none() && record.outcome().is_some() && our_rules {
             let board = &record.game.board;
             let all_alive = score::Judgement {
                 life: vec![score::Life::None; board.len()],
