@@ -171,6 +171,22 @@ fn two_engine_schedule(games: usize) -> Vec<Fixture> {
     schedule(&config, &openings)
 }
 
+/// What `--resume` keeps of the results file at `path` for the match of
+/// [`two_engine_schedule`] (`jobs`): engines a and b, Othello, `nodes = 1`.
+fn kept_by_two_engine_match(
+    path: &Path,
+    jobs: &[Fixture],
+) -> Result<(Vec<resume::Kept>, String), resume::ResumeError> {
+    let names = ["a".to_string(), "b".to_string()];
+    let of = resume::Match {
+        jobs,
+        names: &names,
+        variant: "othello",
+        conditions: &serde_json::json!({"nodes": 1, "max_plies": 512}),
+    };
+    resume::kept(path, &of)
+}
+
 #[test]
 fn resuming_is_linear_in_the_kept_games() {
     // Each kept game searched the schedule: 100,000 kept games took 10.8 s (16.8 s here),
@@ -181,15 +197,8 @@ fn resuming_is_linear_in_the_kept_games() {
     let path = dir.join("results.jsonl");
     let text: String = (1..=n as u64).map(|g| line(g, "othello", 0, "")).collect();
     std::fs::write(&path, text).unwrap();
-    let names = ["a".to_string(), "b".to_string()];
-    let of = resume::Match {
-        jobs: &jobs,
-        names: &names,
-        variant: "othello",
-        conditions: &serde_json::json!({"nodes": 1, "max_plies": 512}),
-    };
     let start = Instant::now();
-    let (kept, notes) = resume::kept(&path, &of).expect("this match's games");
+    let (kept, notes) = kept_by_two_engine_match(&path, &jobs).expect("this match's games");
     let took = start.elapsed();
     eprintln!("{n} kept games in {took:?}");
     assert_eq!((kept.len(), notes.as_str()), (n, ""));
@@ -205,14 +214,10 @@ fn resuming_another_variants_results_is_refused() {
     let dir = scratch("results-variant");
     let path = dir.join("results.jsonl");
     std::fs::write(&path, line(1, "othello", 0, "") + &line(2, "go", 0, "")).unwrap();
-    let names = ["a".to_string(), "b".to_string()];
-    let of = resume::Match {
-        jobs: &jobs,
-        names: &names,
-        variant: "othello",
-        conditions: &serde_json::json!({"nodes": 1, "max_plies": 512}),
-    };
-    let error = resume::kept(&path, &of).err().expect("refused").to_string();
+    let error = kept_by_two_engine_match(&path, &jobs)
+        .err()
+        .expect("refused")
+        .to_string();
     assert!(
         error.contains("game 2 was a go game, this match plays othello"),
         "{error}"
