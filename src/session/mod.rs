@@ -267,23 +267,18 @@ impl<W: Write> Session<W> {
         // A `stop` for a waiting search is never refused (serve.md): it passes the cap. One
         // right behind another says nothing more and is dropped (a `stop` after a `ponderhit`
         // still says something), so at most two ever pass.
-        if let Ok(command) = &item {
-            if command.is_about_the_search() {
-                let redundant = match self.pending.back() {
-                    Some((Ok(Command::PonderHit(_)), _)) => {
-                        matches!(command, Command::PonderHit(_))
-                    }
-                    Some((Ok(last), _)) => last.is_about_the_search(),
-                    _ => false,
-                };
-                if !redundant {
-                    self.pending_bytes += bytes;
-                    self.pending.push_back((item, bytes));
+        if item.as_ref().is_ok_and(Command::is_about_the_search) {
+            let redundant = match (self.pending.back(), &item) {
+                (Some((Ok(Command::PonderHit(_)), _)), next) => {
+                    matches!(next, Ok(Command::PonderHit(_)))
                 }
+                (Some((Ok(last), _)), _) => last.is_about_the_search(),
+                _ => false,
+            };
+            if redundant {
                 return;
             }
-        }
-        if self.pending_full() {
+        } else if self.pending_full() {
             self.error(&format!(
                 "{} commands are waiting for the search to end already; line refused",
                 self.pending.len()
