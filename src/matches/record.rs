@@ -96,9 +96,30 @@ pub fn opening_and_players(
     text: &str,
     cut: Option<usize>,
 ) -> Result<(Opening, [Option<String>; 2]), OpeningError> {
+    read_game(game, text, cut, false)
+}
+
+/// The game a record holds as the pages play it: [`opening_and_players`] with every pass the
+/// rules made written as a `pass` move after the placement that caused it (Othello's automatic
+/// pass, which `position` accepts right there: protocol/othello.md), so that a move list pairs
+/// each side's moves.
+pub fn game_with_passes(
+    game: Game,
+    text: &str,
+) -> Result<(Opening, [Option<String>; 2]), OpeningError> {
+    read_game(game, text, None, true)
+}
+
+fn read_game(
+    game: Game,
+    text: &str,
+    cut: Option<usize>,
+    passes: bool,
+) -> Result<(Opening, [Option<String>; 2]), OpeningError> {
     struct Read<'a> {
         text: &'a str,
         cut: Option<usize>,
+        passes: bool,
     }
     impl Visit for Read<'_> {
         type Output = Result<(Opening, [Option<String>; 2]), OpeningError>;
@@ -111,6 +132,7 @@ pub fn opening_and_players(
             let mut moves = Vec::new();
             for (i, &mv) in record.moves.iter().take(cut).enumerate() {
                 let text = position.move_text(mv);
+                let mover = position.side_to_move();
                 // The reader checked every move; a refusal here is still a bad record.
                 position.play(mv).map_err(|e| {
                     OpeningError::Record(crate::games::record::RecordError::Move {
@@ -120,9 +142,13 @@ pub fn opening_and_players(
                     })
                 })?;
                 moves.push(text);
+                // The side to move did not change: the other side had no move and passed.
+                if self.passes && position.outcome().is_none() && position.side_to_move() == mover {
+                    moves.push("pass".to_string());
+                }
             }
             Ok((Opening { sfen, moves }, record.tags.players))
         }
     }
-    game.visit(Read { text, cut })
+    game.visit(Read { text, cut, passes })
 }

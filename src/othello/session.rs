@@ -5,7 +5,7 @@
 //! automatically; an explicit `pass` is accepted right after such an automatic pass (clients
 //! that send the passes they saw) and refused otherwise.
 
-use crate::games::record::{GameRecord, RecordError};
+use crate::games::record::{GameRecord, RecordError, Recordable};
 use crate::games::rules::{Rules, Verdict};
 use crate::othello::board::{flips, squares};
 use crate::othello::count::{count, CountError, CountRow};
@@ -458,7 +458,20 @@ impl Adapter for OthelloVariant {
         } = &self.kept;
         let mut states: Vec<Position> = record.history.iter().map(|s| s.position).collect();
         states.push(record.state.position);
-        let mut game = othello_record::from_positions(&states, tags.clone());
+        let mut tags = tags.clone();
+        // A game over on the board has its result, as GGS writes it (black's disc lead, the
+        // empties to the winner), like the other games' records.
+        let last = record.state.position;
+        if tags.result.is_none() {
+            if let Some(end) = Rules::outcome(&last) {
+                tags.result = Some(<Position as Recordable>::result_tag(
+                    end,
+                    last.final_score(0.0),
+                ));
+                tags.reason = Some(end.reason.to_string());
+            }
+        }
+        let mut game = othello_record::from_positions(&states, tags);
         game.notes = notes.clone();
         game
     }
@@ -622,6 +635,31 @@ mod tests {
         assert!(undo(&mut v).is_err());
         assert_eq!(v.position(), Position::START);
         assert_ne!(after, Position::START);
+    }
+
+    #[test]
+    fn a_record_over_on_the_board_carries_its_result() {
+        let options = Options::default();
+        let mut v = OthelloVariant::new();
+        let mut moves: Vec<String> = Vec::new();
+        let ggf = |v: &OthelloVariant| {
+            v.write_record(Args::new("record", ""), &options)
+                .unwrap()
+                .concat()
+        };
+        loop {
+            v.set_position(&StartSpec::Startpos, &moves, &options)
+                .unwrap();
+            let position = v.position();
+            let Some(&mv) = position.legal_moves().first() else {
+                break;
+            };
+            assert!(!ggf(&v).contains("RE["), "a game on has no result");
+            moves.push(square_name(mv));
+        }
+        let lead = v.position().final_score(0.0).unwrap();
+        assert!(lead != 0.0);
+        assert!(ggf(&v).contains(&format!("RE[{lead:+.2}]")), "{}", ggf(&v));
     }
 
     #[test]

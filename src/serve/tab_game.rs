@@ -335,7 +335,7 @@ impl<'a> TabGame<'a> {
 
     /// Tells the page the game of the record it sent, when the record reads.
     fn loaded(&mut self, text: &str) {
-        let read = crate::matches::record::opening_and_players(self.variant, text.trim(), None);
+        let read = crate::matches::record::game_with_passes(self.variant, text.trim());
         let Ok((opening, players)) = read else {
             return;
         };

@@ -1,0 +1,122 @@
+"""Issue 68's mends in a real (Debian) chromium: records that keep their passes and results,
+and the small defects players met, each pinned.
+
+Usage: test_mends.py <server url> <screenshot dir> <ryoshi binary> [test name ...]
+Run by tests/serve_mends_browser.rs, which starts the server; with names, only those tests run.
+What the pages should show is computed by running the same binary on stdin/stdout.
+"""
+
+import re
+import sys
+
+from playwright.sync_api import sync_playwright
+
+import test_pages as T
+from test_pages import URL, protocol, watch
+
+OTHELLO = "setoption name USI_Variant value othello"
+# A whole game with three passes (white's d8, black's h2, white's a1 each follow the other
+# side's pass): 60 placements and 3 passes, 63 plies as the pages list them.
+PASSING_GAME = (
+    "f5 f4 c3 d6 d3 b2 e6 f6 g4 f3 g5 c6 g3 h3 c5 d2 c7 b7 g7 b8 e3 g6 f7 f8 g2 h4 d1 g1 c8 h5 "
+    "a8 e2 d7 b5 h1 h6 e7 e8 b4 a7 f2 c1 h7 a5 a6 f1 h8 c4 a4 g8 c2 b6 b3 a2 a3 b1 e1 pass d8 "
+    "pass h2 pass a1"
+).split()
+
+
+def sides(moves):
+    """The side to move before each move of `moves` from the standard start (`d`'s sfen)."""
+    lines = [OTHELLO]
+    for i in range(len(moves)):
+        lines += ["position startpos" + (" moves " + " ".join(moves[:i]) if i else ""), "d"]
+    return [l.split()[2] for l in protocol(lines) if l.startswith("sfen ")]
+
+
+def ggf_moves(text):
+    """A GGF's moves in order, as (colour, field): `("B", "F5")`, `("W", "PA")`."""
+    body = text[text.index("BO[") :]
+    return re.findall(r"\b([BW])\[([A-Ha-h][1-8]|PA)[^\]]*\]", body)
+
+
+def listed(page):
+    return page.eval_on_selector_all("#movelist .mv", "els => els.map(e => e.textContent)")
+
+
+def upload(page, name, text):
+    page.set_input_files("#rv-file", files=[{"name": name, "mimeType": "text/plain", "buffer": text.encode()}])
+
+
+def othello_ggf_round_trip(ctx):
+    """A GGF with `PA` passes, uploaded, lists every pass where it was (each row black's move
+    then white's), and its download carries the same moves and passes and the result (`RE`);
+    uploaded again, the same plies."""
+    who = sides(PASSING_GAME)
+    # The GGF as GGS writes it: each move by its colour, every pass `PA`.
+    colour = {"b": "B", "w": "W"}
+    fields = []
+    for i, m in enumerate(PASSING_GAME):
+        # A pass is the move of the side that was to move before the placement it follows.
+        side = who[i - 1] if m == "pass" else who[i]
+        if m == "pass":
+            side = {"b": "w", "w": "b"}[side]
+        fields.append(f"{colour[side]}[{'PA' if m == 'pass' else m.upper()}]")
+    ggf = "(;GM[Othello]PC[test]PB[alice]PW[bob]TY[8]BO[8 " + "-" * 27 + "O*------*O" + "-" * 27 + " *]" + "".join(fields) + ";)"
+    final = protocol([OTHELLO, "position startpos moves " + " ".join(PASSING_GAME), "d"])
+    counts = next(l for l in final if l.startswith("black X "))
+    assert "game over" in counts, counts
+    black, white = (int(w) for w in counts.replace(",", " ").split() if w.isdigit())
+    empties = 64 - black - white
+    lead = black - white + (empties if black > white else -empties if white > black else 0)
+
+    page = watch(ctx.new_page())
+    page.goto(URL + "/othello")
+    page.wait_for_selector('#board[data-ply="0"] .osq.legal')
+    upload(page, "passes.ggf", ggf)
+    n = len(PASSING_GAME)
+    page.wait_for_function(f"() => document.body.dataset.reviewLength === '{n}'")
+    assert listed(page) == PASSING_GAME, listed(page)
+    # Each row is black's move then white's: a pass sits in its passer's column.
+    rows = page.eval_on_selector_all("#movelist li", "els => els.map(li => [...li.querySelectorAll('.mv')].map(e => e.textContent))")
+    for r, row in enumerate(rows):
+        for c, mv in enumerate(row):
+            i = 2 * r + c
+            if mv != "pass":
+                assert who[i] == "bw"[c], (i, mv, who[i], row)
+    # The download: the same moves and passes, with the result as GGS writes it.
+    page.wait_for_function("() => location.search.startsWith('?game=')")
+    with page.expect_download() as d:
+        page.click("#rv-download")
+    down = open(d.value.path()).read()
+    assert ggf_moves(down) == ggf_moves(ggf), (down, ggf)
+    assert f"RE[{lead:+.2f}]" in down, (lead, down)
+    assert "PB[alice]PW[bob]" in down, down
+    # Uploaded again: the same plies.
+    page.click("#new")
+    page.wait_for_selector('#board[data-ply="0"] .osq.legal')
+    upload(page, "again.ggf", down)
+    page.wait_for_function(f"() => document.body.dataset.reviewLength === '{n}'")
+    assert listed(page) == PASSING_GAME, listed(page)
+    page.close()
+
+
+TESTS = {
+    "othello ggf round trip": othello_ggf_round_trip,
+}
+
+
+def main():
+    chosen = sys.argv[4:] or list(TESTS)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=T.FLAGS)
+        for name in chosen:
+            ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+            TESTS[name](ctx)
+            ctx.close()
+            print("ok", name, flush=True)
+        browser.close()
+    assert not T.console_errors, T.console_errors
+    print("ok all", flush=True)
+
+
+if __name__ == "__main__":
+    main()
