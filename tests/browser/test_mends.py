@@ -99,9 +99,95 @@ def othello_ggf_round_trip(ctx):
     page.close()
 
 
+# White to move with one placement, d8; black then has none and passes; white's f6 fills the
+# board and ends the game (found by search through the binary; checked again below).
+PASS_THEN_END = "OXXOOOOOOOOXOOOOOXOOOOXOXOOOOOOOOOOOOOOOOOOOO-OOXXOXXOOOOOX-XOOO w"
+
+
+def othello_result_alone(ctx):
+    """The engine's move, black's pass, the engine's last move: the finished game shows its
+    result, and the pass announced before it is gone."""
+    end = protocol([OTHELLO, f"position sfen {PASS_THEN_END} moves d8", "d", f"position sfen {PASS_THEN_END} moves d8 f6", "d"])
+    status = [l for l in end if l.startswith("black X ")]
+    assert "white to move" in status[0] and "game over" in status[1], status
+    page = watch(ctx.new_page())
+    page.goto(URL + "/othello")
+    page.wait_for_selector('#board[data-ply="0"]')
+    page.click("text=Position")
+    page.fill("#sfen", PASS_THEN_END)
+    page.click("#paste")
+    page.wait_for_function("() => document.getElementById('board').dataset.over !== ''", timeout=20000)
+    assert listed(page) == ["d8", "pass", "f6"], listed(page)
+    assert page.inner_text("#announce") == "", page.inner_text("#announce")
+    assert "white wins" in page.inner_text("#status").lower(), page.inner_text("#status")
+    page.close()
+
+
+def fallen_flag_reads_zero(ctx):
+    """A byoyomi room whose flag fell shows the fallen clock at zero, struck through, not the
+    byoyomi period it had: in the tab that saw it fall and in one opened afterwards."""
+    a = watch(ctx.new_page())
+    a.goto(URL + "/play?new=othello&clock=1b3")
+    a.wait_for_function("() => document.getElementById('invite').value.includes('seat=')")
+    b = watch(ctx.browser.new_context().new_page())
+    b.goto(a.input_value("#invite"))
+    b.wait_for_selector('#board[data-ply="0"]')
+    a.click('[data-square="f5"]')
+    white = '#clocks .clock[data-side="white"]'
+    for p in (a, b):
+        p.wait_for_selector('#board[data-over="black wins by time forfeit"]', timeout=10000)
+    late = watch(ctx.new_page())
+    late.goto(a.url.split("&seat=")[0])
+    late.wait_for_selector('#board[data-over="black wins by time forfeit"]')
+    for p in (a, b, late):
+        p.wait_for_selector(white + ".flagged")
+        assert p.inner_text(white + " .time") == "0:00.0", p.inner_text(white + " .time")
+        assert p.get_attribute(white, "data-ms") == "0"
+    b.context.close()
+
+
+def promoted_capture_text(ctx):
+    """The king taken by a promoted rook: the end says +R, as the legend and the list do."""
+    page = watch(ctx.new_page())
+    page.goto(URL + "/quantum")
+    page.wait_for_selector('#board[data-ply="0"] .qpiece')
+    page.click("text=Position (QSFEN)")
+    page.fill("#qsfen", T.KING_CAPTURE)
+    page.click("#paste")
+    page.wait_for_selector('[data-square="5b"] .qpiece[data-cands="R"]')
+    page.click('[data-square="5b"]')
+    page.click('[data-square="5a"]')
+    page.wait_for_selector("#promote:not([hidden])")
+    page.click("#promote-yes")
+    page.wait_for_selector('#board[data-over="Sente wins by king capture"]')
+    text = page.inner_text("main")
+    assert "The promoted rook (+R) on 5a took the king" in text, text
+    assert "promoted rook (R)" not in text, text
+    page.close()
+
+
+def go_page_on_a_phone(browser):
+    """The Go engine page at 390 px: no wider than the screen, the Moves panel open."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = watch(ctx.new_page())
+    page.goto(URL + "/go")
+    page.wait_for_selector("#board g.pt", state="attached")
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390, f"the Go page is {width} px wide at 390"
+    assert page.evaluate("() => document.getElementById('movelist').closest('details').open")
+    ctx.close()
+
+
 TESTS = {
     "othello ggf round trip": othello_ggf_round_trip,
+    "othello result alone": othello_result_alone,
+    "fallen flag reads zero": fallen_flag_reads_zero,
+    "promoted capture text": promoted_capture_text,
+    "go page on a phone": go_page_on_a_phone,
 }
+
+# Tests that open their own browser context (another viewport).
+OWN_CONTEXT = {"go page on a phone"}
 
 
 def main():
@@ -109,9 +195,12 @@ def main():
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=T.FLAGS)
         for name in chosen:
-            ctx = browser.new_context(viewport={"width": 1200, "height": 900})
-            TESTS[name](ctx)
-            ctx.close()
+            if name in OWN_CONTEXT:
+                TESTS[name](browser)
+            else:
+                ctx = browser.new_context(viewport={"width": 1200, "height": 900})
+                TESTS[name](ctx)
+                ctx.close()
             print("ok", name, flush=True)
         browser.close()
     assert not T.console_errors, T.console_errors

@@ -325,9 +325,8 @@ export function captureText(pos, lastMove) {
   const { row, col } = squareIndex(to[1]);
   const p = pos.board[row] && pos.board[row][col];
   if (!p || !p.cands) return "";
-  const kind = (t) => `${p.promoted ? "promoted " : ""}${NAMES[t]}`;
-  const what =
-    p.cands.length === 1 ? `The ${kind(p.cands)} (${p.cands})` : `The piece that may be a ${[...p.cands].map((t) => `${kind(t)} (${t})`).join(" or ")}`;
+  const kind = (t) => `${p.promoted ? "promoted " : ""}${NAMES[t]} (${p.promoted ? "+" : ""}${t})`;
+  const what = p.cands.length === 1 ? `The ${kind(p.cands)}` : `The piece that may be a ${[...p.cands].map(kind).join(" or ")}`;
   // The move as the move list writes it (a capture, as it took the king).
   const move = actionText(lastMove, { mark: p.owner === "b" ? "☗" : "☖", before: { [to[1]]: p } });
   return `${what} on ${to[1]} took the king: ${move}.`;

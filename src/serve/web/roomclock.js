@@ -41,9 +41,10 @@ function draw() {
     ...order.map((side) => {
       const f = face(clock, side, side === running ? performance.now() - at : 0);
       const inByoyomi = byo && f.main <= 0;
-      const shown = inByoyomi ? f.period : f.main;
-      const left = f.main + (byo ? f.period + (f.periods - 1) * clock.period_ms : 0);
       const name = state.names[side];
+      // A fallen flag has no time left, whatever the last state before it said.
+      const shown = clock.flagged === name ? 0 : inByoyomi ? f.period : f.main;
+      const left = f.main + (byo ? f.period + (f.periods - 1) * clock.period_ms : 0);
       const box = document.createElement("div");
       box.className = "clock";
       box.dataset.side = name;
