@@ -16,16 +16,35 @@ pub enum MarkingError {
     NoStone(String),
 }
 
+/// Which stones a click on one marks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// Its chain: its colour's stones joined to it (Go's block), as OGS marks a click.
+    Chain,
+    /// Its group: its colour's stones reachable through that colour and the empty points that
+    /// touch no stone of the other colour (a dead group of several chains inside the other
+    /// side's area), which OGS offers after the chain.
+    Group,
+}
+
 /// The marking's rules. Every position is the text of the game's view (`position()`); `None`
 /// when it does not read.
 pub trait DeadStones: Sync {
     /// Whether these moves (those since play last resumed) stop play for marking: Go's two
     /// passes in a row.
     fn play_stopped(&self, moves: &[String]) -> bool;
-    /// `dead` with the group at `point` toggled (Go: the stones of its colour reachable through
-    /// that colour and the empty points away from the other colour): all dead when any of it
-    /// was alive, else all alive. An error when no stone is there.
+    /// `dead` with the stones `reach` takes from `point` toggled: all dead when any of them was
+    /// alive, else all alive. An error when no stone is there.
     fn toggle(
+        &self,
+        position: &str,
+        dead: &[String],
+        point: &str,
+        reach: Reach,
+    ) -> Result<Vec<String>, MarkingError>;
+    /// The stones of the group at `point` ([`Reach::Group`]) marked otherwise than the stone
+    /// there: what a toggle of the group would change after its chain was toggled.
+    fn spread(
         &self,
         position: &str,
         dead: &[String],

@@ -1,12 +1,13 @@
-//! Go's dead-stone marking, for a room's scoring phase (`games::marking`): toggling a group,
-//! and the area score, score lines and territory a marking gives (komi 7.5, as the rooms play).
+//! Go's dead-stone marking, for a room's scoring phase (`games::marking`): toggling a chain or
+//! its group, and the area score, score lines and territory a marking gives (komi 7.5, as the
+//! rooms play).
 
 use super::board::EMPTY;
 use super::notation::{format_vertex, parse_position, parse_vertex};
 use super::rules::KOMI;
 use super::score::{area_score, empty_region, without_dead, Judgement, Life};
 use super::{Board, Color};
-use crate::games::marking::{DeadStones, MarkingError};
+use crate::games::marking::{DeadStones, MarkingError, Reach};
 use crate::text::gtp_score;
 
 /// Go's marking rules (the one value [`Rules::dead_stones`](crate::games::rules::Rules) gives).
@@ -53,11 +54,11 @@ fn judgement(board: &Board, dead: &[String]) -> Judgement {
     Judgement { life }
 }
 
-/// The stones a click on `p` marks: its colour's stones reachable from it through that colour's
-/// stones and the empty points that touch no stone of the other colour. So one click takes a dead
-/// group of several blocks inside the other side's area (as Sabaki and OGS do), but never
-/// crosses a wall's gap (a point beside the other colour, such as an unfilled dame) into the
-/// live stones beyond it.
+/// The group of the stone on `p` ([`Reach::Group`]): its colour's stones reachable from it
+/// through that colour's stones and the empty points that touch no stone of the other colour. So
+/// it takes a dead group of several blocks inside the other side's area, but never crosses a
+/// wall's gap (a point beside the other colour, such as an unfilled dame) into the live stones
+/// beyond it.
 fn group(board: &Board, p: usize) -> Vec<usize> {
     let colour = board.get(p);
     let touches_other = |q: usize| {
@@ -85,18 +86,61 @@ fn group(board: &Board, p: usize) -> Vec<usize> {
     stones
 }
 
-fn toggled(board: &Board, dead: &[String], vertex: &str) -> Result<Vec<String>, MarkingError> {
-    let p = match parse_vertex(vertex, board.size()) {
-        Ok(Some(p)) if Color::from_cell(board.get(p)).is_some() => p,
-        _ => return Err(MarkingError::NoStone(vertex.to_string())),
-    };
+/// The chain (block) of the stone on `p`: its colour's stones joined to it through stones only.
+fn chain(board: &Board, p: usize) -> Vec<usize> {
+    let colour = board.get(p);
+    let mut seen = vec![false; board.len()];
+    let mut stack = vec![p];
+    let mut stones = Vec::new();
+    seen[p] = true;
+    while let Some(q) = stack.pop() {
+        stones.push(q);
+        for n in board.neighbors(q) {
+            if !seen[n] && board.get(n) == colour {
+                seen[n] = true;
+                stack.push(n);
+            }
+        }
+    }
+    stones
+}
+
+/// The stone a vertex names, or the error that names none.
+fn stone(board: &Board, vertex: &str) -> Result<usize, MarkingError> {
+    match parse_vertex(vertex, board.size()) {
+        Ok(Some(p)) if Color::from_cell(board.get(p)).is_some() => Ok(p),
+        _ => Err(MarkingError::NoStone(vertex.to_string())),
+    }
+}
+
+fn toggled(
+    board: &Board,
+    dead: &[String],
+    vertex: &str,
+    reach: Reach,
+) -> Result<Vec<String>, MarkingError> {
+    let p = stone(board, vertex)?;
     let mut marked = mask(board, dead);
-    let stones = group(board, p);
+    let stones = match reach {
+        Reach::Chain => chain(board, p),
+        Reach::Group => group(board, p),
+    };
     let now_dead = !stones.iter().all(|&s| marked[s]);
     for s in stones {
         marked[s] = now_dead;
     }
     Ok(names(board, &marked))
+}
+
+/// The stones of the group of `vertex` ([`group`]) whose mark differs from its own.
+fn spread(board: &Board, dead: &[String], vertex: &str) -> Result<Vec<String>, MarkingError> {
+    let p = stone(board, vertex)?;
+    let marked = mask(board, dead);
+    let mut apart = vec![false; board.len()];
+    for s in group(board, p) {
+        apart[s] = marked[s] != marked[p];
+    }
+    Ok(names(board, &apart))
 }
 
 fn score_line(board: &Board, dead: &[String]) -> String {
@@ -152,9 +196,19 @@ impl DeadStones for GoMarking {
         position: &str,
         dead: &[String],
         point: &str,
+        reach: Reach,
     ) -> Result<Vec<String>, MarkingError> {
         let board = board(position).ok_or(MarkingError::Position)?;
-        toggled(&board, dead, point)
+        toggled(&board, dead, point, reach)
+    }
+
+    fn spread(
+        &self,
+        position: &str,
+        dead: &[String],
+        point: &str,
+    ) -> Result<Vec<String>, MarkingError> {
+        spread(&board(position).ok_or(MarkingError::Position)?, dead, point)
     }
 
     fn score_line(&self, position: &str, dead: &[String]) -> Option<String> {
@@ -183,7 +237,7 @@ mod tests {
         // Black's wall on the middle column, two white stones in black's left side.
         let position = "5 ..X../OOX../..X../..X../..X.. b";
         let m = &GO_MARKING;
-        let dead = m.toggle(position, &[], "a4").unwrap();
+        let dead = m.toggle(position, &[], "a4", Reach::Chain).unwrap();
         assert_eq!(dead, ["A4", "B4"]);
         // Black: 15 points with the two stones off; white: 0 (the right side is black's too).
         assert_eq!(
@@ -192,11 +246,11 @@ mod tests {
         );
         assert_eq!(m.score_line(position, &[]).unwrap(), "score B+5.5 komi 7.5");
         assert_eq!(
-            m.toggle(position, &dead, "B4").unwrap(),
+            m.toggle(position, &dead, "B4", Reach::Chain).unwrap(),
             Vec::<String>::new()
         );
-        assert!(m.toggle(position, &dead, "A1").is_err());
-        assert!(m.toggle(position, &dead, "Z9").is_err());
+        assert!(m.toggle(position, &dead, "A1", Reach::Chain).is_err());
+        assert!(m.toggle(position, &dead, "Z9", Reach::Chain).is_err());
         let line = m.score_line(position, &dead).unwrap();
         let lines = m.score_lines(position, line, &dead).unwrap();
         assert_eq!(lines[1..], ["dead b", "dead w A4 B4"]);
@@ -205,24 +259,33 @@ mod tests {
     }
 
     #[test]
-    fn a_toggle_takes_a_dead_group_of_several_blocks_but_not_through_a_gap() {
+    fn a_click_marks_its_chain_and_the_group_is_offered_but_not_through_a_gap() {
         // Two white blocks in black's left side, white's live stones right of black's wall, and
         // the wall's gap at D4 (an unfilled dame beside black on both sides).
         let position = "7 ...X.../O..X.../...X.../.O...../...X.../...X.OO/...X.O. b";
         let m = &GO_MARKING;
-        let dead = m.toggle(position, &[], "A6").unwrap();
+        // A click marks its chain only, and the rest of its group is what spreading adds.
+        let chain = m.toggle(position, &[], "A6", Reach::Chain).unwrap();
+        assert_eq!(chain, ["A6"]);
+        assert_eq!(m.spread(position, &chain, "A6").unwrap(), ["B4"]);
+        let dead = m.toggle(position, &chain, "A6", Reach::Group).unwrap();
         assert_eq!(dead, ["A6", "B4"]);
+        assert!(m.spread(position, &dead, "A6").unwrap().is_empty());
         // Again on the other block: both come back to life together.
         assert_eq!(
-            m.toggle(position, &dead, "B4").unwrap(),
+            m.toggle(position, &dead, "B4", Reach::Group).unwrap(),
             Vec::<String>::new()
         );
-        let right = m.toggle(position, &dead, "G2").unwrap();
+        let right = m.toggle(position, &dead, "G2", Reach::Group).unwrap();
         assert_eq!(right, ["A6", "B4", "F2", "G2", "F1"]);
         // A black stone takes black's whole wall with it, but nothing white.
-        let wall = m.toggle(position, &[], "D7").unwrap();
+        let wall = m.toggle(position, &[], "D7", Reach::Group).unwrap();
         assert_eq!(wall.len(), 6);
         assert!(wall.iter().all(|v| v.starts_with('D')));
+        // Its chain stops at the gap; the group's other chain is offered.
+        let top = m.toggle(position, &[], "D7", Reach::Chain).unwrap();
+        assert_eq!(top, ["D7", "D6", "D5"]);
+        assert_eq!(m.spread(position, &top, "D5").unwrap(), ["D3", "D2", "D1"]);
     }
 
     #[test]

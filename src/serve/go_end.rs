@@ -7,7 +7,7 @@
 
 use super::played::Played;
 use super::store::{Ending, GoEndRow};
-use crate::games::marking::{DeadStones, MarkingError};
+use crate::games::marking::{DeadStones, MarkingError, Reach};
 use crate::protocol::StartSpec;
 use crate::registry::Game;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -48,10 +48,22 @@ fn position(played: &Played) -> String {
     played.game.view(&played.options).position()
 }
 
-/// `dead` with the group at `point` toggled.
-pub fn toggle(played: &Played, dead: &[String], point: &str) -> Result<Vec<String>, MarkingError> {
+/// `dead` with the stones `reach` takes at `point` toggled.
+pub fn toggle(
+    played: &Played,
+    dead: &[String],
+    point: &str,
+    reach: Reach,
+) -> Result<Vec<String>, MarkingError> {
     let rules = rules(played).ok_or(MarkingError::NoMarking)?;
-    rules.toggle(&position(played), dead, point)
+    rules.toggle(&position(played), dead, point, reach)
+}
+
+/// What a toggle of the group at `point` would change after its chain's (`dead`).
+pub fn spread(played: &Played, dead: &[String], point: &str) -> Vec<String> {
+    rules(played)
+        .and_then(|r| r.spread(&position(played), dead, point).ok())
+        .unwrap_or_default()
 }
 
 /// The `score` line of a marking, as the game's `score` writes it: `score <B+n|W+n|0> komi <k>`.

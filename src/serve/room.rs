@@ -14,7 +14,7 @@ use super::names::{self, NameError, Names};
 use super::played::{parse_start, start_text, Played};
 use super::store::{now_ms, token_hash, Birth, Ending, GoEndRow, Store, StoreError, StoredGame};
 use super::tab::Socket;
-use crate::games::marking::MarkingError;
+use crate::games::marking::{MarkingError, Reach};
 use crate::protocol::StartSpec;
 use crate::registry::Game;
 use crate::session::variant::SessionError;
@@ -156,6 +156,10 @@ struct Room {
     go: Option<GoEndRow>,
     /// A connection is judging the dead stones to propose ([`propose`]).
     judging: bool,
+    /// Go's scoring: after a player's click marked a chain, the rest of its group marked
+    /// otherwise, which the page offers that player to mark too (`dead <vertex> group`):
+    /// (seat, vertex, stones). Not stored: a question, gone with any other action.
+    spread: Option<(usize, String, Vec<String>)>,
 }
 
 /// A connection's hold on its room: the room stays in memory while someone holds it.
@@ -178,6 +182,7 @@ impl Room {
             names: [None, None],
             go: variant.dead_stones().map(|_| GoEndRow::default()),
             judging: false,
+            spread: None,
         };
         Ok((room, tokens))
     }
@@ -199,6 +204,7 @@ impl Room {
             names: [None, None],
             go: variant.dead_stones().map(|_| go.unwrap_or_default()),
             judging: false,
+            spread: None,
         })
     }
 
@@ -270,6 +276,8 @@ impl Room {
             _ => return Err(RoomError::NotScoring),
         };
         let name = self.played.variant.players()[who];
+        self.spread = None;
+        let mut offer = None;
         let mut next = end.clone();
         let mut ending = None;
         let mut clock = None;
@@ -288,8 +296,17 @@ impl Room {
                 note = format!("{name} resumes play");
             }
             (["dead", _] | ["accept"] | ["accept", _], None) => return Err(RoomError::Judging),
-            (["dead", vertex], Some(dead)) => {
-                let marked = go_end::toggle(&self.played, dead, vertex)?;
+            (["dead", vertex] | ["dead", vertex, "group"], Some(dead)) => {
+                // A click marks its chain; the rest of its group only when asked (as OGS).
+                let reach = match words.len() {
+                    2 => Reach::Chain,
+                    _ => Reach::Group,
+                };
+                let marked = go_end::toggle(&self.played, dead, vertex, reach)?;
+                let rest = go_end::spread(&self.played, &marked, vertex);
+                if reach == Reach::Chain && !rest.is_empty() {
+                    offer = Some((who, vertex.to_ascii_uppercase(), rest));
+                }
                 note = format!(
                     "{name} marks {} {}",
                     vertex.to_ascii_uppercase(),
@@ -329,6 +346,7 @@ impl Room {
             self.clock = Some(clock);
         }
         self.go = Some(next);
+        self.spread = offer;
         self.note = Some(note);
         Ok(())
     }
@@ -368,10 +386,17 @@ impl Room {
             played.game.warnings()
         };
         let names = played.variant.players();
-        let (scoring, score) = match &self.go {
+        let (mut scoring, score) = match &self.go {
             Some(end) if phase != Phase::Play => go_end::state(played, end),
             _ => (serde_json::Value::Null, None),
         };
+        let asking = self.spread.as_ref().filter(|_| over.is_none());
+        if let (Some(fields), Some((seat, vertex, stones))) = (scoring.as_object_mut(), asking) {
+            fields.insert(
+                "spread".into(),
+                serde_json::json!({ "by": names[*seat], "vertex": vertex, "stones": stones }),
+            );
+        }
         serde_json::json!({
             "game": played.variant.as_str(),
             "turn": names[played.turn()],

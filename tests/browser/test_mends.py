@@ -178,16 +178,64 @@ def go_page_on_a_phone(browser):
     ctx.close()
 
 
+# White walls off columns A-E, black F-J; white's H5 and H3 are one dead group of two chains
+# (H4 between them touches no black stone).
+GO_TWO_CHAINS = "/".join("....OX.O." if r in (4, 6) else "....OX..." for r in range(9))
+
+
+def dead_marks(page):
+    return page.eval_on_selector_all("#board .mark[data-mark^='dead']", "els => els.map(e => e.parentNode.dataset.vertex).sort()")
+
+
+def go_scoring_marks_the_chain(browser):
+    """In a Go room's scoring phase a click marks the clicked chain only; the player who clicked
+    is asked whether to mark the rest of its group too (as OGS asks), the other is not."""
+    lines = protocol(["setoption name USI_Variant value go", f"position sfen 9 {GO_TWO_CHAINS} b moves pass pass", "score"])
+    dead = next(l for l in lines if l.startswith("dead w")).split()[2:]
+    assert dead == [], lines  # the proposal: both white chains alive
+    ctxs = [browser.new_context() for _ in range(2)]
+    a, b = (watch(c.new_page()) for c in ctxs)
+    a.goto(URL + f"/play?new=go&start=9_{GO_TWO_CHAINS}_b")
+    a.wait_for_function("() => document.getElementById('invite').value.includes('seat=')")
+    b.goto(a.input_value("#invite"))
+    b.wait_for_selector('#board[data-ply="0"]')
+    a.click("#pass")
+    b.wait_for_selector('#board[data-ply="1"]')
+    b.click("#pass")
+    for p in (a, b):
+        p.wait_for_function("() => document.getElementById('status').textContent.includes('If accepted as marked')", timeout=20000)
+        assert dead_marks(p) == [], dead_marks(p)
+    # Black's click on H3 marks H3 alone; black is asked about H5, white is not.
+    a.click('#board [data-vertex="H3"].pt')
+    for p in (a, b):
+        p.wait_for_function("() => document.querySelectorAll(\"#board .mark[data-mark^='dead']\").length === 1")
+        assert dead_marks(p) == ["H3"], dead_marks(p)
+    a.wait_for_selector("#spread:not([hidden])")
+    assert "H5" in a.inner_text("#spread-text"), a.inner_text("#spread-text")
+    assert b.is_hidden("#spread")
+    a.click("#spread-yes")
+    for p in (a, b):
+        p.wait_for_function("() => document.querySelectorAll(\"#board .mark[data-mark^='dead']\").length === 2")
+        assert dead_marks(p) == ["H3", "H5"], dead_marks(p)
+    a.wait_for_selector("#spread", state="hidden")
+    # White's click on H5 brings that chain back alone, and white is asked about H3.
+    b.click('#board [data-vertex="H5"].pt')
+    b.wait_for_selector("#spread:not([hidden])")
+    assert dead_marks(b) == ["H3"] and "H3" in b.inner_text("#spread-text"), (dead_marks(b), b.inner_text("#spread-text"))
+    for c in ctxs:
+        c.close()
+
 TESTS = {
     "othello ggf round trip": othello_ggf_round_trip,
     "othello result alone": othello_result_alone,
     "fallen flag reads zero": fallen_flag_reads_zero,
     "promoted capture text": promoted_capture_text,
     "go page on a phone": go_page_on_a_phone,
+    "go scoring marks the chain": go_scoring_marks_the_chain,
 }
 
 # Tests that open their own browser context (another viewport).
-OWN_CONTEXT = {"go page on a phone"}
+OWN_CONTEXT = {"go page on a phone", "go scoring marks the chain"}
 
 
 def main():

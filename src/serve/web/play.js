@@ -194,7 +194,8 @@ function drawQuantum(root) {
 }
 
 // Go's scoring phase (after two passes): the marked dead stones (✕) and the territory they give;
-// a player's click on a stone toggles its group (`dead <vertex>`), as on Sabaki and OGS.
+// a player's click on a stone toggles its chain (`dead <vertex>`), and when the rest of its group
+// is marked otherwise the page asks before marking that too (`dead <vertex> group`), as OGS.
 function drawGoRoom(root) {
   const [size, rows] = state.sfen.split(/\s+/);
   const box = el("div", { class: "gboard" });
@@ -225,7 +226,7 @@ function scoringText(score) {
   const mine = names.indexOf(state.you);
   const todo =
     mine >= 0 && !sc.accepted[mine]
-      ? "Click a stone to mark its group dead or alive, then accept (or resume play)."
+      ? "Click a stone to mark its chain dead or alive, then accept (or resume play)."
       : `Waiting for ${waiting.join(" and ")} to accept.`;
   return `Scoring. If accepted as marked: ${score.text} Accepted: black ${black ? "yes" : "not yet"}, white ${white ? "yes" : "not yet"}. ${todo}`;
 }
@@ -264,6 +265,14 @@ function render() {
   const scoring = state.phase === "scoring" && state.you !== "spectator";
   $("accept").hidden = $("resume").hidden = !scoring;
   $("accept").disabled = !scoring || !state.scoring.dead || state.scoring.accepted[PLAYERS.go.indexOf(state.you)];
+  // The rest of the group the player's last click reached, to mark too on request.
+  const spread = scoring && state.scoring.spread && state.scoring.spread.by === state.you ? state.scoring.spread : null;
+  $("spread").hidden = !spread;
+  if (spread) {
+    const n = spread.stones.length;
+    $("spread-text").textContent = `${spread.vertex}'s group has ${n} more stone${n > 1 ? "s" : ""} marked otherwise: ${spread.stones.join(" ")}.`;
+    $("spread-yes").onclick = () => send(`dead ${spread.vertex} group`);
+  }
   $("resign").hidden = !!state.over || state.you === "spectator";
   showPresence(PLAYERS[state.game]);
   $("you-line").hidden = false;
