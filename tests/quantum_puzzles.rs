@@ -41,6 +41,40 @@ fn the_file_on_disk_is_the_one_compiled_in() {
 }
 
 #[test]
+fn the_collection_is_in_order_easiest_first_certain_ones_apart() {
+    let shipped = collection();
+    let mut ordered = shipped.clone();
+    puzzles::order(&mut ordered);
+    assert!(
+        shipped == ordered,
+        "the collection is not in puzzles::order"
+    );
+    // The first puzzles turn on an uncertain piece; the certain-only ones come last, after the
+    // comment that opens their section.
+    assert!(shipped[..10].iter().all(puzzles::around_uncertain));
+    let certain = shipped.iter().position(|p| p.uncertain == 0).expect("some");
+    assert!(shipped[certain..].iter().all(|p| p.uncertain == 0));
+    let section = COLLECTION
+        .lines()
+        .position(|l| l == puzzles::CERTAIN_SECTION)
+        .expect("the section's comment");
+    let first_certain = puzzles::format_line(&shipped[certain]);
+    assert_eq!(
+        COLLECTION.lines().nth(section + 1),
+        Some(first_certain.as_str())
+    );
+    // `ryoshi puzzles order` writes the file as it is.
+    let bin = env!("CARGO_BIN_EXE_ryoshi");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/puzzles/quantum.txt");
+    let out = Command::new(bin)
+        .args(["puzzles", "order", path])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout) == COLLECTION);
+}
+
+#[test]
 fn every_shipped_puzzle_holds_against_dfpn() {
     let puzzles = collection();
     assert!(puzzles.len() >= 200, "{} puzzles", puzzles.len());

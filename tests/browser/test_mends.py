@@ -225,6 +225,42 @@ def go_scoring_marks_the_chain(browser):
     for c in ctxs:
         c.close()
 
+def puzzles_in_page_notation(ctx):
+    """The puzzle page writes every action as the other pages do (☗7g→7f, not 7g7f): the
+    refutation of a wrong move, the defence and the answer; its list has the certain-only
+    puzzles in a section of their own, after those with uncertain pieces."""
+    import urllib.request
+    with urllib.request.urlopen(URL + "/puzzles.txt", timeout=5) as r:
+        listed = [[f.strip() for f in l.split("|")] for l in r.read().decode().splitlines() if l.strip() and not l.startswith("#")]
+    for index, (qsfen, length, first, line, _) in enumerate(listed):
+        if length != "3":
+            continue
+        legal = protocol(["position sfen " + qsfen, "moves"])[-1].split()
+        wrong = [m for m in legal if "*" not in m and m != first and m.rstrip("+") + "+" not in legal]
+        if wrong:
+            break
+    raw = re.compile(r"\b\d[a-i]\d[a-i]\+?\b|\*\d[a-i]")
+    page = watch(ctx.new_page())
+    page.goto(f"{URL}/puzzle#{index + 1}")
+    page.wait_for_selector(f'#board[data-puzzle="{index}"][data-state="play"] .qpiece')
+    T.click_move(page, wrong[0])
+    page.wait_for_selector('#board[data-state="failed"]', timeout=20000)
+    said = page.inner_text("#status")
+    assert f"{wrong[0][:2]}→{wrong[0][2:4]}" in said or f"{wrong[0][:2]}×{wrong[0][2:4]}" in said, said
+    assert " does not work: ☖" in said or " does not work: ☗" in said, said
+    assert not raw.search(said), said
+    page.click("#answer")
+    page.wait_for_function("() => document.getElementById('status').textContent.endsWith('Try the next one.')", timeout=30000)
+    said = page.inner_text("#status")
+    assert said.count("☗") + said.count("☖") == int(length) and not raw.search(said), said
+    # Two sections: uncertain pieces first, then every piece certain.
+    groups = page.eval_on_selector_all("#pick optgroup", "els => els.map(g => [g.label, g.children.length])")
+    certain = sum(1 for p in listed if p[4] == "0")
+    assert len(groups) == 2 and groups[1][1] == certain and groups[0][1] == len(listed) - certain, groups
+    assert "certain" in groups[1][0], groups
+    page.close()
+
+
 TESTS = {
     "othello ggf round trip": othello_ggf_round_trip,
     "othello result alone": othello_result_alone,
@@ -232,6 +268,7 @@ TESTS = {
     "promoted capture text": promoted_capture_text,
     "go page on a phone": go_page_on_a_phone,
     "go scoring marks the chain": go_scoring_marks_the_chain,
+    "puzzles in page notation": puzzles_in_page_notation,
 }
 
 # Tests that open their own browser context (another viewport).

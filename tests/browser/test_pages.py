@@ -699,7 +699,8 @@ def click_move(page, move):
     (answering "Promote?" as the move says)."""
     if "*" in move:
         token, to = move.split("*")
-        page.click(f'.hand-piece[data-token="{token}"]')
+        # The mover's hand is the bottom one (the other may hold the same token).
+        page.click(f'#hand-bottom .hand-piece[data-token="{token}"]')
         page.click(f'[data-square="{to}"]')
         return
     page.click(f'[data-square="{move[0:2]}"]')

@@ -6,7 +6,7 @@
 //! number of worker threads.
 
 use super::solve::{solve, Rejected};
-use super::{check, format_line, parse_file, uncertain, Puzzle, MAX_LENGTH};
+use super::{body, check, order, parse_file, uncertain, Puzzle, MAX_LENGTH};
 use crate::quantum::search::{think, Player, QGame};
 use crate::quantum::{qsfen, Position, Record, Ruleset};
 use crate::rng::{mix, SplitMix64};
@@ -55,6 +55,11 @@ pub struct Args {
 pub enum Command {
     /// Re-check every puzzle of a file against df-pn (exit status 1 if any fails)
     Check {
+        /// A puzzle file (`data/puzzles/quantum.txt`)
+        file: std::path::PathBuf,
+    },
+    /// Write a puzzle file's puzzles to stdout in the order `ryoshi puzzles` writes them
+    Order {
         /// A puzzle file (`data/puzzles/quantum.txt`)
         file: std::path::PathBuf,
     },
@@ -212,6 +217,11 @@ pub enum PuzzlesError {
     Read { path: String, error: std::io::Error },
     #[error("{path} is over {MAX_FILE_BYTES} bytes")]
     TooLarge { path: String },
+    #[error("line {line}: {error}")]
+    Line {
+        line: usize,
+        error: super::PuzzleError,
+    },
     #[error("{bad} of {total} puzzles fail")]
     Fail { bad: usize, total: usize },
 }
@@ -221,8 +231,10 @@ const MAX_FILE_BYTES: u64 = 16 << 20;
 
 /// Runs `ryoshi puzzles`: generates to stdout, or checks a file.
 pub fn run_cli(args: &Args) -> Result<(), PuzzlesError> {
-    if let Some(Command::Check { file }) = &args.command {
-        return check_file(file);
+    match &args.command {
+        Some(Command::Check { file }) => return check_file(file),
+        Some(Command::Order { file }) => return order_file(file),
+        None => {}
     }
     let t0 = Instant::now();
     let yields = play_all(args);
@@ -245,8 +257,7 @@ pub fn run_cli(args: &Args) -> Result<(), PuzzlesError> {
             });
         }
     }
-    // Shortest first, then the more certain (closer to shogi) first; stable for equal grades.
-    puzzles.sort_by_key(|p| (p.length, p.uncertain));
+    order(&mut puzzles);
     let mut out = std::io::stdout().lock();
     let mut text = String::new();
     text.push_str("# Quantum shogi forced-capture puzzles: capture the king in N plies.\n");
@@ -257,10 +268,7 @@ pub fn run_cli(args: &Args) -> Result<(), PuzzlesError> {
     text.push_str(
         "# Checked by: ryoshi puzzles check <file> (and tests/quantum_puzzles.rs) with df-pn.\n",
     );
-    for p in &puzzles {
-        text.push_str(&format_line(p));
-        text.push('\n');
-    }
+    text.push_str(&body(&puzzles));
     out.write_all(text.as_bytes())
         .map_err(PuzzlesError::Write)?;
     eprintln!(
@@ -308,8 +316,8 @@ pub fn summary(puzzles: &[Puzzle]) -> String {
     text
 }
 
-/// `ryoshi puzzles check FILE`: one line per failing puzzle, then a count.
-fn check_file(file: &std::path::Path) -> Result<(), PuzzlesError> {
+/// A puzzle file's text, at most [`MAX_FILE_BYTES`].
+fn read_file(file: &std::path::Path) -> Result<String, PuzzlesError> {
     let path = file.display().to_string();
     let read = |error| PuzzlesError::Read {
         path: path.clone(),
@@ -318,7 +326,33 @@ fn check_file(file: &std::path::Path) -> Result<(), PuzzlesError> {
     if std::fs::metadata(file).map_err(read)?.len() > MAX_FILE_BYTES {
         return Err(PuzzlesError::TooLarge { path });
     }
-    let text = std::fs::read_to_string(file).map_err(read)?;
+    std::fs::read_to_string(file).map_err(read)
+}
+
+/// `ryoshi puzzles order FILE`: the file on stdout with its puzzles in [`order`] (its header of
+/// `#` lines kept, its other comments dropped); a line that does not read fails it.
+fn order_file(file: &std::path::Path) -> Result<(), PuzzlesError> {
+    let text = read_file(file)?;
+    let mut puzzles = Vec::new();
+    for (line, puzzle) in parse_file(&text) {
+        puzzles.push(puzzle.map_err(|error| PuzzlesError::Line { line, error })?);
+    }
+    order(&mut puzzles);
+    let mut out: String = text
+        .lines()
+        .take_while(|l| l.starts_with('#') && *l != super::CERTAIN_SECTION)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    out.push_str(&body(&puzzles));
+    std::io::stdout()
+        .lock()
+        .write_all(out.as_bytes())
+        .map_err(PuzzlesError::Write)
+}
+
+/// `ryoshi puzzles check FILE`: one line per failing puzzle, then a count.
+fn check_file(file: &std::path::Path) -> Result<(), PuzzlesError> {
+    let text = read_file(file)?;
     let rules = Ruleset::default();
     let t0 = Instant::now();
     let (mut good, mut bad) = (0, 0);

@@ -87,6 +87,67 @@ pub fn uncertain(pos: &Position) -> u32 {
         .count() as u32
 }
 
+/// Whether the solver plays an uncertain piece on the way (one that may still be more than one
+/// type when it moves or is dropped): the puzzle turns on what quantum shogi adds. False for a
+/// line that does not read.
+pub fn around_uncertain(p: &Puzzle) -> bool {
+    let Ok(mut pos) = qsfen::read(&p.qsfen) else {
+        return false;
+    };
+    let rules = Ruleset::default();
+    for (i, name) in p.line.iter().enumerate() {
+        let Ok(a) = pos.parse_action(name, &rules) else {
+            return false;
+        };
+        let piece = match a {
+            Action::Move { from, .. } => pos.piece_at(from),
+            Action::Drop { piece, .. } => Some(usize::from(piece)),
+        };
+        let uncertain = piece.is_some_and(|i| pos.pieces()[i].mask.count_ones() > 1);
+        if i % 2 == 0 && uncertain {
+            return true;
+        }
+        pos = pos.after(a);
+    }
+    false
+}
+
+/// The puzzles' order, easiest first, as `ryoshi puzzles` writes them and the page lists them:
+/// those with an uncertain piece, then those whose every piece is certain (plain shogi, a
+/// section of their own); in each, the shorter first, then those the solver plays an uncertain
+/// piece in ([`around_uncertain`]), then the fewer uncertain pieces. Stable for equal grades.
+pub fn order(puzzles: &mut [Puzzle]) {
+    puzzles.sort_by_cached_key(|p| {
+        (
+            p.uncertain == 0,
+            p.length,
+            !around_uncertain(p),
+            p.uncertain,
+        )
+    });
+}
+
+/// The comment line that opens the section of puzzles whose every piece is certain.
+pub const CERTAIN_SECTION: &str =
+    "# Every piece certain (plain shogi, no uncertain piece): a section of their own.";
+
+/// A puzzle file's lines after its header: the puzzles in their [`order`], the certain-only
+/// ones after [`CERTAIN_SECTION`].
+pub fn body(puzzles: &[Puzzle]) -> String {
+    let mut text = String::new();
+    let mut section = false;
+    for p in puzzles {
+        if p.uncertain == 0 && !section {
+            text.push_str(CERTAIN_SECTION);
+            text.push('\n');
+            section = true;
+        }
+        text.push_str(&format_line(p));
+        text.push('\n');
+    }
+    text
+}
+
 /// One line of a puzzle file: `None` for a comment or a blank line.
 pub fn parse_line(text: &str) -> Result<Option<Puzzle>, PuzzleError> {
     let text = text.trim();

@@ -3,8 +3,8 @@
 // `d` after every action, the clickable squares come from `moves`, and every move of the solver
 // is judged by the engine's `defend <plies>` (protocol/quantum.md): the defender's longest
 // resistance when the move still forces the capture in time, else the reply that refutes it.
-import { Engine, errorsIn, say, attempt, cancelPromotion } from "/assets/engine.js";
-import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed, rememberPosition, showActions, pieceClicks } from "/assets/qboard.js";
+import { Engine, errorsIn, say, attempt, cancelPromotion, el } from "/assets/engine.js";
+import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed, rememberPosition, showActions, pieceClicks, movesText } from "/assets/qboard.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME = { b: "sente", w: "gote" };
@@ -71,6 +71,10 @@ function parsePuzzles(text) {
 
 const puzzle = () => S.puzzles[S.index];
 const attacker = () => puzzle().qsfen.split(/\s+/)[1];
+// ☗/☖ for ply `i` of the puzzle (the attacker moves first).
+const markOf = (i) => MARK[i % 2 === 0 ? attacker() : attacker() === "b" ? "w" : "b"];
+// Ply `i` of `moves` (the game shown by default) in the page's words (`☗7g→7f`, qboard.js).
+const words = (i, moves = S.moves) => movesText(S.start, moves, i, markOf(i), seen);
 
 function positionCommand() {
   return `position ${S.start}${S.moves.length ? " moves " + S.moves.join(" ") : ""}`;
@@ -104,7 +108,8 @@ function taskText() {
   const p = puzzle();
   const side = attacker();
   const grade = `${p.length} ${p.length === 1 ? "ply" : "plies"} · ${p.uncertain} uncertain ${p.uncertain === 1 ? "piece" : "pieces"}`;
-  return `${MARK[side]} ${NAME[side][0].toUpperCase() + NAME[side].slice(1)} to move: capture the king in ${p.length} (${grade})`;
+  const section = p.uncertain === 0 ? " · every piece certain" : "";
+  return `${MARK[side]} ${NAME[side][0].toUpperCase() + NAME[side].slice(1)} to move: capture the king in ${p.length} (${grade}${section})`;
 }
 
 function render() {
@@ -127,8 +132,7 @@ function render() {
   board.dataset.left = String(S.left);
   board.dataset.puzzle = String(S.index);
   $("task").textContent = taskText();
-  const first = attacker();
-  showActions($("movelist"), S.start, S.moves, (i) => MARK[i % 2 === 0 ? first : first === "b" ? "w" : "b"], seen);
+  showActions($("movelist"), S.start, S.moves, markOf, seen);
   renderProgress();
 }
 
@@ -136,7 +140,8 @@ function renderProgress() {
   const solved = S.puzzles.filter((p) => progress.solved[p.qsfen]).length;
   $("progress").textContent = `Solved ${solved} of ${S.puzzles.length} in this browser.`;
   const pick = $("pick");
-  for (const [i, opt] of [...pick.options].entries()) {
+  for (const opt of pick.options) {
+    const i = Number(opt.value);
     const p = S.puzzles[i];
     const mark = progress.solved[p.qsfen] ? " ✓" : progress.failed[p.qsfen] ? " ✗" : "";
     const text = `#${i + 1} · in ${p.length} · ${p.uncertain} uncertain${mark}`;
@@ -203,7 +208,7 @@ async function play(move) {
     S.left = Number(answer[3]);
     S.state = "play";
     render();
-    say(`Good. The defence ${reply}: capture the king in ${S.left} more ${S.left === 1 ? "ply" : "plies"}.`);
+    say(`Good. The defence ${words(S.moves.length - 1)}: capture the king in ${S.left} more ${S.left === 1 ? "ply" : "plies"}.`);
     return;
   }
   S.state = "failed";
@@ -211,7 +216,8 @@ async function play(move) {
   saveProgress();
   render();
   const why = S.winner && S.winner !== attacker() ? "it takes your king" : "no capture is forced in time";
-  say(`${move} does not work: ${reply} refutes it (${why}). Try again, or see the answer.`, "lost");
+  const n = S.moves.length;
+  say(`${words(n - 2)} does not work: ${words(n - 1)} refutes it (${why}). Try again, or see the answer.`, "lost");
 }
 
 // Plays the main line from the start, one action a second.
@@ -220,7 +226,8 @@ async function showAnswer() {
   const gen = S.gen;
   S.state = "answer";
   const line = puzzle().line;
-  say("The answer: " + line.join(" "));
+  const answer = () => line.map((_, i) => words(i, line)).join(", ");
+  say(`The answer: ${answer()}`);
   for (const move of line) {
     await new Promise((r) => setTimeout(r, 700));
     if (gen !== S.gen) return;
@@ -228,7 +235,7 @@ async function showAnswer() {
     await refresh(move);
     render();
   }
-  say(`The answer: ${line.join(" ")}. Try the next one.`);
+  say(`The answer: ${answer()}. Try the next one.`);
 }
 
 function nextUnsolved() {
@@ -244,8 +251,12 @@ async function main() {
   const response = await fetch("/puzzles.txt");
   S.puzzles = parsePuzzles(await response.text());
   if (!S.puzzles.length) return say("No puzzles were found.", "error");
+  // Two sections, as the file orders them: puzzles with uncertain pieces (easiest first), then
+  // those whose every piece is certain (plain shogi).
   const pick = $("pick");
-  S.puzzles.forEach((_, i) => pick.append(new Option(`#${i + 1}`, String(i))));
+  const groups = [el("optgroup", { label: "Quantum: with uncertain pieces" }), el("optgroup", { label: "Every piece certain (plain shogi)" })];
+  S.puzzles.forEach((p, i) => groups[p.uncertain === 0 ? 1 : 0].append(new Option(`#${i + 1}`, String(i))));
+  pick.append(...groups.filter((g) => g.children.length));
   await engine.connect();
   await engine.request(["usinewgame"]);
   // A puzzle can be linked: /puzzle#12 opens the twelfth.

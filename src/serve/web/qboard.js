@@ -374,10 +374,13 @@ export function rememberPosition(memo, start, moves, pos, limit = 2048) {
 // The move list of a quantum game in words (`label(i)`: the mover's ☗/☖), each move's raw
 // action its title and `data-action`.
 export function showActions(list, start, moves, label, memo) {
-  const keys = [start];
-  for (const m of moves) keys.push(`${keys.at(-1)} ${m}`);
-  const at = (k) => memo.get(keys[k]) || null;
-  showMoves(list, moves, label, (i) => actionText(moves[i], { mark: label(i), before: at(i), after: at(i + 1) }));
+  showMoves(list, moves, label, (i) => movesText(start, moves, i, label(i), memo));
+}
+
+// Move `i` of `moves` from `start` in words, with the positions around it that `memo` holds.
+export function movesText(start, moves, i, mark, memo) {
+  const at = (k) => memo.get([start, ...moves.slice(0, k)].join(" ")) || null;
+  return actionText(moves[i], { mark, before: at(i), after: at(i + 1) });
 }
 
 // The clicks of a page where one side plays quantum shogi by selecting a piece (or a hand token)
