@@ -25,11 +25,19 @@ const ASSETS: &[(&str, &str, &str)] = &[
     asset!("/play", "text/html", "play.html"),
     asset!("/puzzle", "text/html", "puzzle.html"),
     asset!("/assets/puzzle.js", "text/javascript", "puzzle.js"),
+    asset!("/learn", "text/html", "learn.html"),
+    asset!("/assets/learn.js", "text/javascript", "learn.js"),
     // The puzzle collection the puzzle page plays (the file `ryoshi puzzles` made and checks).
     (
         "/puzzles.txt",
         "text/plain",
         include_str!("../../data/puzzles/quantum.txt"),
+    ),
+    // The protocol's index, for the home page's footer (the pages speak to players).
+    (
+        "/protocol",
+        "text/plain",
+        include_str!("../../protocol/README.md"),
     ),
     asset!("/assets/style.css", "text/css", "style.css"),
     asset!("/assets/engine.js", "text/javascript", "engine.js"),

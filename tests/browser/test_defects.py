@@ -457,7 +457,8 @@ def quantum_newcomer_help(browser):
     key = texts(page, "#letter-key li")
     names = ["king", "rook", "bishop", "gold", "silver", "knight", "lance", "pawn"]
     assert [k.split()[:2] for k in key] == [[t, n] for t, n in zip("KRBGSNLP", names)], key
-    page.click("text=Rules in brief")
+    # The rules start open (issue 68: a newcomer should not have to find them).
+    assert page.locator("#rules").get_attribute("open") is not None, "the rules start open"
     rules = page.inner_text("#rules")
     assert all(n in rules for n in names) and "capturing a piece that can only be the king" in rules, rules
     for path in ("/quantum", "/play?new=quantumshogi&start=" + T.KING_CAPTURE.replace(" ", "_")):

@@ -371,6 +371,33 @@ export function rememberPosition(memo, start, moves, pos, limit = 2048) {
   memo.set([start, ...moves].join(" "), candsBySquare(pos));
 }
 
+// What an action narrowed, in one sentence: the moved (or dropped) piece's lost types, then
+// every other piece whose candidates shrank, and why (the count K1 R1 B1 G2 S2 N2 L2 P9).
+// `before` and `after` are the positions around it by square (`candsBySquare`).
+export function narrowingText(action, before, after, mark = "") {
+  const lost = (was, now) => [...was].filter((t) => !now.includes(t));
+  const m = /^(\d[a-i])(\d[a-i])\+?$/.exec(action) || /\*(\d[a-i])$/.exec(action);
+  const to = m && (m[2] || m[1]);
+  const from = m && m[2] ? m[1] : null;
+  const parts = [];
+  const moved = to && after[to];
+  const was = from ? before[from] : null;
+  if (moved && was) {
+    const gone = lost(was.cands, moved.cands);
+    parts.push(gone.length ? `the piece now on ${to} cannot be ${gone.join(", ")} (no such piece makes that move)` : `the piece now on ${to} keeps ${[...moved.cands].join(", ")}`);
+  } else if (moved) parts.push(`the dropped piece on ${to} may be ${[...moved.cands].join(", ")}`);
+  const others = [];
+  for (const [sq, p] of Object.entries(after)) {
+    const prev = before[sq];
+    if (sq === to || !prev || prev.owner !== p.owner || prev.origin !== p.origin) continue;
+    const gone = lost(prev.cands, p.cands);
+    if (gone.length) others.push(`${sq} cannot be ${gone.join(", ")}`);
+  }
+  if (others.length) parts.push(`${others.join("; ")}, since each side's 20 pieces must still fit K1 R1 B1 G2 S2 N2 L2 P9`);
+  else parts.push("no other piece narrowed");
+  return `${actionText(action, { mark, before, after })}: ${parts.join("; ")}.`;
+}
+
 // The move list of a quantum game in words (`label(i)`: the mover's ☗/☖), each move's raw
 // action its title and `data-action`.
 export function showActions(list, start, moves, label, memo) {

@@ -2,7 +2,7 @@
 // action, the clickable squares come from `moves`, the engine's reply from `go movetime`.
 import { Engine, parseInfo, errorsIn, say, sayOver, attempt, freshGame, cancelPromotion } from "/assets/engine.js";
 import { attachReview } from "/assets/review.js";
-import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed, kingWarning, captureText, rememberPosition, showActions, pieceClicks } from "/assets/qboard.js";
+import { parseQsfen, drawBoard, indexMoves, candsBySquare, narrowed, kingWarning, captureText, rememberPosition, showActions, pieceClicks, narrowingText } from "/assets/qboard.js";
 
 const GAME = "quantumshogi";
 const $ = (id) => document.getElementById(id);
@@ -97,6 +97,8 @@ function render() {
   board.dataset.side = S.pos.side;
   board.dataset.over = S.over || "";
   showActions($("movelist"), S.start, S.moves, mark, seen);
+  $("explained").textContent = "";
+  $("explain").disabled = !S.moves.length;
   if (S.over) sayOver(S.over, S.demo ? "spectator" : NAME[S.human], S.over.endsWith("king capture") ? captureText(S.pos, S.moves[S.moves.length - 1]) : "");
   else if (S.thinking) say(`Engine (${NAME[S.pos.side]}) is thinking…`);
   else if (S.demo) say("Engine vs engine");
@@ -315,6 +317,13 @@ async function main() {
   // opened for review waits for the player).
   if (engine.resumed?.game === GAME && engine.mode === "game") maybeEngine();
   $("new").onclick = () => restart("startpos");
+  // On request: why the last move narrowed the pieces it did (the moved one and the others).
+  $("explain").onclick = () => {
+    const n = S.moves.length;
+    const at = (k) => seen.get([S.start, ...S.moves.slice(0, k)].join(" "));
+    if (!n || !at(n - 1) || !at(n)) return;
+    $("explained").textContent = narrowingText(S.moves[n - 1], at(n - 1), at(n), mark(n - 1));
+  };
   $("takeback").onclick = takeBack;
   $("flip").onclick = () => {
     S.flipped = !S.flipped;
