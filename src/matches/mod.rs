@@ -14,6 +14,7 @@ pub mod error;
 pub mod game;
 pub mod gtp;
 pub mod iolog;
+pub mod joint;
 pub mod merge;
 pub mod opening;
 pub mod record;
