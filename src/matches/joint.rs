@@ -75,7 +75,7 @@ impl Tail {
 pub struct Joint {
     tails: Vec<Tail>,
     games: Vec<Row>,
-    sprt: Sprt,
+    sprt: Option<Sprt>,
     state: SprtState,
 }
 
@@ -84,11 +84,11 @@ impl Joint {
     /// `own`; `None` when `own` is not a shard's file name (the shard then decides nothing).
     pub fn new(own: &Path, shard: Shard, sprt: SprtConfig) -> Option<Joint> {
         let base = base_of(own, shard)?;
-        Some(Joint::over(&shard_files(&base, shard.count), sprt))
+        Some(Joint::over(&shard_files(&base, shard.count), Some(sprt)))
     }
 
-    /// Over the results files `files`.
-    pub fn over(files: &[PathBuf], sprt: SprtConfig) -> Joint {
+    /// Over the results files `files`; without an SPRT it only gathers the games.
+    pub fn over(files: &[PathBuf], sprt: Option<SprtConfig>) -> Joint {
         Joint {
             tails: files
                 .iter()
@@ -98,7 +98,7 @@ impl Joint {
                 })
                 .collect(),
             games: Vec::new(),
-            sprt: Sprt::new(sprt),
+            sprt: sprt.map(Sprt::new),
             state: SprtState::Continue,
         }
     }
@@ -113,8 +113,8 @@ impl Joint {
         if !new.is_empty() {
             let games = std::mem::take(&mut self.games);
             self.games = merge::union(vec![games, new])?;
-            self.state = match self.pairs().as_slice() {
-                [pair] => self.sprt.state(&pair.penta),
+            self.state = match (&self.sprt, self.pairs().as_slice()) {
+                (Some(sprt), [pair]) => sprt.state(&pair.penta),
                 _ => SprtState::Continue,
             };
         }
@@ -136,8 +136,8 @@ impl Joint {
         self.state
     }
 
-    pub fn sprt(&self) -> &Sprt {
-        &self.sprt
+    pub fn sprt(&self) -> Option<&Sprt> {
+        self.sprt.as_ref()
     }
 }
 

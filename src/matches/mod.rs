@@ -24,6 +24,7 @@ pub mod resume;
 mod run;
 pub mod schedule;
 pub(crate) mod signal;
+pub mod slurm;
 pub mod stats;
 pub mod summary;
 

@@ -369,12 +369,12 @@ impl<'a, 'o> Runner<'a, 'o> {
         self.summary.pairs = self.standing.pairs;
         if let Some(joint) = &self.joint {
             let pairs = joint.pairs();
-            if let [pair] = pairs.as_slice() {
+            if let ([pair], Some(sprt)) = (pairs.as_slice(), joint.sprt()) {
                 let _ = writeln!(
                     self.out,
                     "All shards: {} games; {}",
                     joint.games().len(),
-                    joint.sprt().line(&pair.penta)
+                    sprt.line(&pair.penta)
                 );
             }
         }
