@@ -252,3 +252,59 @@ fn the_readme_dry_run_prints_the_batch_script() {
         text(&out)
     );
 }
+
+/// Ctrl-C on the waiting command cancels the job: it says so, keeps the games finished so far in
+/// the results file, and fails pointing at `--resume`; no task runs on.
+#[test]
+#[ignore = "needs slurm: apt-get install slurm-wlm munge (run as root)"]
+fn an_interrupted_wait_cancels_its_job() {
+    let cluster = Cluster::start();
+    let dir = scratch("slurm-interrupt");
+    let path = config(&dir, 16, 40);
+    let log = dir.join("waiting.out");
+    let waiting = ryoshi(&cluster, &path, &["--slurm", "2"])
+        .stdout(std::fs::File::create(&log).unwrap())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let shard2 = dir.join("results-shard2of2.jsonl");
+    let t0 = Instant::now();
+    while numbers(&shard2).is_empty() {
+        assert!(t0.elapsed() < Duration::from_secs(120), "no game in task 2");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", &waiting.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = waiting.wait_with_output().unwrap();
+    let said = std::fs::read_to_string(&log).unwrap() + &text(&out);
+    assert!(!out.status.success(), "{said}");
+    let id = said
+        .split("Submitted job ")
+        .nth(1)
+        .and_then(|s| s.split(':').next())
+        .expect("the job id")
+        .to_string();
+    assert!(
+        said.contains(&format!("Interrupted: job {id} cancelled (scancel {id})")),
+        "{said}"
+    );
+    assert!(said.contains("--slurm 2 --resume` plays them"), "{said}");
+    assert!(!numbers(&dir.join("results.jsonl")).is_empty(), "{said}");
+    // The tasks end within Slurm's kill wait.
+    let t0 = Instant::now();
+    loop {
+        let queue = cluster
+            .command("squeue")
+            .args(["--noheader", "--states=RUNNING,PENDING"])
+            .output()
+            .unwrap();
+        if String::from_utf8_lossy(&queue.stdout).trim().is_empty() {
+            break;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(60), "tasks still run");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
