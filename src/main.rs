@@ -67,6 +67,13 @@ enum Sub {
         /// Print the summary, Elo and SPRT of the union of these results files instead.
         #[arg(long, num_args = 1.., value_name = "RESULTS", conflicts_with = "shard")]
         merge: Vec<String>,
+        /// Submit the match to Slurm as one job array of N shards, wait for it showing the
+        /// merged progress, and merge its results (the `[slurm]` table: protocol/match.md).
+        #[arg(long, value_name = "N", conflicts_with_all = ["shard", "merge", "log"])]
+        slurm: Option<usize>,
+        /// With --slurm: print the batch script and submit nothing.
+        #[arg(long, requires = "slurm")]
+        dry_run: bool,
         /// SPRT of --merge: H0 Elo.
         #[arg(
             long,
@@ -246,10 +253,20 @@ fn run_command(command: Option<Sub>) -> Result<(), CliError> {
             resume,
             log,
             merge,
+            slurm,
+            dry_run,
             elo0,
             elo1,
         }) => {
-            if merge.is_empty() {
+            if let Some(tasks) = slurm {
+                let args = ryoshi::matches::slurm::Args {
+                    config: std::path::Path::new(&config),
+                    tasks,
+                    dry_run,
+                    resume,
+                };
+                Ok(ryoshi::matches::slurm::run_cli(&args, &mut io::stdout())?)
+            } else if merge.is_empty() {
                 Ok(ryoshi::matches::run_cli(
                     &config,
                     shard.as_deref(),

@@ -17,6 +17,8 @@ pub struct Config {
     pub engines: Vec<EngineConfig>,
     #[serde(rename = "match")]
     pub play: MatchConfig,
+    /// `[slurm]`: how `ryoshi match --slurm N` submits the match (see [`super::slurm`]).
+    pub slurm: Option<super::slurm::SlurmConfig>,
     /// The folder relative paths are resolved against (the configuration file's folder).
     #[serde(skip)]
     pub base_dir: PathBuf,

@@ -55,6 +55,8 @@ pub enum MatchError {
     NoWorker(std::io::Error),
     #[error(transparent)]
     Merge(#[from] MergeError),
+    #[error("--slurm: {0}")]
+    Slurm(#[from] super::slurm::SlurmError),
     /// `--log FILE` cannot be opened.
     #[error("--log: cannot open {}: {error}", .path.display())]
     Log {

@@ -14,6 +14,7 @@ pub mod error;
 pub mod game;
 pub mod gtp;
 pub mod iolog;
+pub mod joint;
 pub mod merge;
 pub mod opening;
 pub mod record;
@@ -23,6 +24,7 @@ pub mod resume;
 mod run;
 pub mod schedule;
 pub(crate) mod signal;
+pub mod slurm;
 pub mod stats;
 pub mod summary;
 

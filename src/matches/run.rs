@@ -5,6 +5,7 @@ use super::config::Config;
 use super::engine::Failure;
 use super::error::MatchError;
 use super::game::{self, Context, FinishedGame, Fixture, Slots};
+use super::joint::Joint;
 use super::referee::Side;
 use super::results::{self, ResultsFile};
 use super::schedule::Plan;
@@ -75,6 +76,8 @@ pub struct Runner<'a, 'o> {
     /// Per engine, the games in a row in which its process was lost.
     lost_in_a_row: Vec<u32>,
     error: Option<MatchError>,
+    /// A shard's SPRT over all the shards' results files (see [`super::joint`]).
+    joint: Option<Joint>,
 }
 
 impl<'a, 'o> Runner<'a, 'o> {
@@ -92,6 +95,13 @@ impl<'a, 'o> Runner<'a, 'o> {
             standing.count(job, names, k.row.result, k.row.final_scores());
         }
         let sprt = config.play.sprt.map(Sprt::new);
+        let joint = config
+            .play
+            .shard
+            .zip(config.play.sprt)
+            .and_then(|(shard, sprt)| {
+                Joint::new(&config.resolve(&config.play.results), shard, sprt)
+            });
         let summary = Summary {
             pairs: Vec::new(),
             finished: plan.kept.len(),
@@ -111,6 +121,7 @@ impl<'a, 'o> Runner<'a, 'o> {
             bar: ProgressBar::hidden(),
             lost_in_a_row: vec![0; names.len()],
             error: None,
+            joint,
         }
     }
 
@@ -126,7 +137,31 @@ impl<'a, 'o> Runner<'a, 'o> {
                 return Vec::new();
             }
         }
+        if self.joint_decided() {
+            return Vec::new();
+        }
         jobs
+    }
+
+    /// Whether the SPRT of all the shards' games has decided (reading what their files
+    /// gained); false for a run that is no shard or has no SPRT. Files that belong to two
+    /// matches stop the run with the error.
+    fn joint_decided(&mut self) -> bool {
+        let Some(joint) = self.joint.as_mut() else {
+            return false;
+        };
+        match joint.refresh() {
+            Ok(SprtState::Continue) => false,
+            Ok(_) => {
+                self.hooks.stop.store(true, Ordering::SeqCst);
+                true
+            }
+            Err(error) => {
+                self.error.get_or_insert(error.into());
+                self.hooks.stop.store(true, Ordering::SeqCst);
+                true
+            }
+        }
     }
 
     /// Opens the results file and says where everything goes, before the first game: results
@@ -206,6 +241,7 @@ impl<'a, 'o> Runner<'a, 'o> {
             self.error.get_or_insert(MatchError::NoWorker(error));
         }
         drop(done_tx);
+        let mut idle = 0u32;
         loop {
             if !self.summary.interrupted && (self.hooks.interrupted)() {
                 self.summary.interrupted = true;
@@ -213,7 +249,14 @@ impl<'a, 'o> Runner<'a, 'o> {
             }
             match done_rx.recv_timeout(Duration::from_millis(50)) {
                 Ok(finished) => self.take(finished),
-                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Timeout) => {
+                    // Another shard's decision stops this one within a second, its games in
+                    // progress abandoned, however long they are.
+                    idle += 1;
+                    if idle.is_multiple_of(20) {
+                        self.joint_decided();
+                    }
+                }
                 Err(RecvTimeoutError::Disconnected) => break,
             }
         }
@@ -227,6 +270,11 @@ impl<'a, 'o> Runner<'a, 'o> {
     /// the SPRT and the engines' failures in a row.
     fn take(&mut self, finished: FinishedGame) {
         let config = self.config;
+        // A game finished after the shards' SPRT decided is not counted, as a single run
+        // abandons the games in progress when its SPRT decides.
+        if self.joint_decided() {
+            return;
+        }
         if let Some(outputs) = self.outputs.as_mut() {
             let record = match results::write_record(
                 &outputs.records_dir,
@@ -268,11 +316,12 @@ impl<'a, 'o> Runner<'a, 'o> {
         if let Some(sprt) = &self.sprt {
             let state = sprt.state(&self.standing.pairs[0].penta);
             self.summary.sprt = Some(state);
-            // A shard plays all its games: only the merged results may decide.
+            // A shard's own games decide nothing: only all the shards' together may.
             if state != SprtState::Continue && config.play.shard.is_none() {
                 self.hooks.stop.store(true, Ordering::SeqCst);
             }
         }
+        self.joint_decided();
     }
 
     /// Counts the games in a row each engine's process was lost in; at `crash_limit` the match
@@ -318,6 +367,17 @@ impl<'a, 'o> Runner<'a, 'o> {
             );
         }
         self.summary.pairs = self.standing.pairs;
+        if let Some(joint) = &self.joint {
+            let pairs = joint.pairs();
+            if let ([pair], Some(sprt)) = (pairs.as_slice(), joint.sprt()) {
+                let _ = writeln!(
+                    self.out,
+                    "All shards: {} games; {}",
+                    joint.games().len(),
+                    sprt.line(&pair.penta)
+                );
+            }
+        }
         let _ = write!(
             self.out,
             "{}",

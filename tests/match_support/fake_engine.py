@@ -22,6 +22,8 @@ usage: fake_engine.py MODE [N] [STARTS_LOG]
   deaf            says `usiok` and `readyok` at once and never reads its input
   options N       declares N options at `usi`, then plays perfectly
   escape          resigns after an `info string` with terminal escapes
+  weak N          perfect play, but takes 1 from a pile that is a multiple of N (a blunder that
+                  depends on the position only, so each game's result on its opening only)
 STARTS_LOG: a file that gets one line per process start (to count restarts).
 Every line received is echoed to stderr as `<< line`, after a first line `cwd <folder>`.
 """
@@ -134,6 +136,8 @@ for raw in sys.stdin:
                 out.flush()
         if mode == "null":
             take = 0
+        elif mode == "weak" and pile % n == 0:
+            take = 1
         else:
             take = pile % 4 or 1
         score = n if mode == "score" else 0
