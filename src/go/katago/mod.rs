@@ -1,0 +1,3 @@
+//! KataGo's interfaces beyond GTP: its rules (`rules.rs`).
+
+pub mod rules;
