@@ -50,6 +50,8 @@ enum Sub {
     Gtp(ryoshi::go::gtp::Args),
     /// Speak the NBoard protocol (Othello GUIs) on stdin/stdout.
     Nboard,
+    /// Speak KataGo's analysis engine protocol (Go: JSON queries, KaTrain) on stdin/stdout.
+    Analysis(ryoshi::go::katago::Args),
     /// Play an engine match from a configuration file, or merge results files.
     Match {
         #[arg(default_value = "engines.toml")]
@@ -245,6 +247,11 @@ fn run_command(command: Option<Sub>) -> Result<(), CliError> {
         )?),
         Some(Sub::Nboard) => {
             ryoshi::othello::nboard::run(BufReader::new(io::stdin()), io::stdout());
+            Ok(())
+        }
+        Some(Sub::Analysis(args)) => {
+            // A closed stdout ends the engine quietly, as it ends GTP's loop.
+            let _ = ryoshi::go::katago::run(args, BufReader::new(io::stdin()), io::stdout());
             Ok(())
         }
         Some(Sub::Match {

@@ -129,3 +129,97 @@ fn a_report_with_nothing_to_list_is_not_an_empty_line() {
         assert!(moves(line).iter().all(|(mv, _, _)| mv == "A1"), "{line}");
     }
 }
+
+/// The `rootInfo` visits of a kata-analyze line.
+fn root_visits(line: &str) -> u64 {
+    let root = line.split(" rootInfo ").nth(1).expect("a rootInfo section");
+    let t: Vec<&str> = root.split_whitespace().collect();
+    t[t.iter().position(|&x| x == "visits").unwrap() + 1]
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn avoid_and_allow_send_the_visits_elsewhere() {
+    let mut engine = Engine::start_with(&["gtp", "--threads", "1", "--seed", "1"]);
+    let limit = Duration::from_secs(20);
+    engine.send("boardsize 9");
+    let _ = engine.read_until(limit, str::is_empty);
+    let (_, line) = stream(&mut engine, "kata-analyze B 20 rootInfo true");
+    let favourites: Vec<String> = moves(&line).into_iter().take(3).map(|m| m.0).collect();
+    assert_eq!(favourites.len(), 3, "{line}");
+    // Avoided: not searched at all, so every playout of the root went through another move.
+    let (first, line) = stream(
+        &mut engine,
+        &format!(
+            "kata-analyze B 20 rootInfo true avoid b {} 1",
+            favourites.join(",")
+        ),
+    );
+    assert_eq!(first, "=");
+    let listed = moves(&line);
+    assert!(
+        listed.iter().all(|(m, _, _)| !favourites.contains(m)),
+        "{line}"
+    );
+    let sum: u64 = listed.iter().map(|m| m.2).sum();
+    assert!(sum + 1 >= root_visits(&line) && sum > 100, "{sum}: {line}");
+    // Allowed: the root's playouts all went to the allowed moves.
+    let (_, line) = stream(
+        &mut engine,
+        "kata-analyze B 20 rootInfo true allow b C3,G7 1",
+    );
+    let listed = moves(&line);
+    assert!(
+        listed.iter().all(|(m, _, _)| m == "C3" || m == "G7"),
+        "{line}"
+    );
+    let sum: u64 = listed.iter().map(|m| m.2).sum();
+    assert!(sum + 1 >= root_visits(&line) && sum > 100, "{sum}: {line}");
+    // Only until the depth given: white's replies below are free (pv longer than the ban).
+    let best = line.split("info move ").nth(1).unwrap();
+    let best = best.split(" rootInfo ").next().unwrap();
+    let pv: Vec<&str> = best
+        .split(" pv ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert!(pv.len() > 1, "{line}");
+    engine.send("quit");
+    assert!(engine.wait_exit(Duration::from_secs(10)));
+}
+
+#[test]
+fn kata_get_rules_and_kata_set_rules_with_katago_s_names() {
+    let out = common::gtp_transcript(
+        "kata-get-rules\nkata-set-rules chinese\nkata-set-rules japanese\n\
+         kata-set-rules {\"ko\":\"SIMPLE\",\"scoring\":\"AREA\",\"suicide\":false,\"tax\":\"NONE\",\"whiteHandicapBonus\":\"N\"}\n\
+         kata-set-rules chess\nkata-set-rules\nknown_command kata-set-rules\n",
+    );
+    let replies: Vec<&str> = out.split("\n\n").filter(|r| !r.is_empty()).collect();
+    assert_eq!(
+        replies[0],
+        "= {\"friendlyPassOk\":false,\"hasButton\":false,\"ko\":\"SIMPLE\",\"scoring\":\"AREA\",\
+         \"suicide\":false,\"tax\":\"NONE\",\"whiteHandicapBonus\":\"N\"}"
+    );
+    assert_eq!(replies[1], "=");
+    assert!(
+        replies[2].starts_with("? rules not supported: scoring TERRITORY")
+            && replies[2].contains("whiteHandicapBonus 0"),
+        "{}",
+        replies[2]
+    );
+    assert_eq!(replies[3], "=");
+    assert!(
+        replies[4].starts_with("? Could not parse rules: "),
+        "{}",
+        replies[4]
+    );
+    assert!(
+        replies[5].starts_with("? Could not parse rules: "),
+        "{}",
+        replies[5]
+    );
+    assert_eq!(replies[6], "= true");
+}

@@ -185,3 +185,52 @@ fn gtp_lines_have_the_same_cap() {
         assert!(kib < 40_000, "peak {kib} KiB for a 64 MiB line");
     }
 }
+
+#[test]
+fn go_after_a_refused_position_does_not_search_the_one_before() {
+    // Each refused way (no `sfen` word, an illegal move, a refusal that waited behind a
+    // search) leaves `go` and `go mate` without a position until one is accepted.
+    let refused = "go: no position, the last position was refused";
+    for bad in [
+        "position 4k4/9/4P4/9/9/9/9/9/K8 b G17Q19Q~ 1",
+        "position startpos moves 7g7f 7g7f",
+    ] {
+        let out = transcript(
+            format!(
+                "position sfen 4k4/9/4P4/9/9/9/9/9/K8 b G17Q19Q~ 1\n{bad}\ngo depth 3\ngo mate 1000\n\
+                 go infinite\nposition sfen 4k4/9/4P4/9/9/9/9/9/K8 b G17Q19Q~ 1\ngo depth 3\nquit\n"
+            )
+            .as_bytes(),
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        let errs = errors(&out);
+        assert_eq!(errs.len(), 4, "{bad}: {out}");
+        assert!(
+            errs[1..].iter().all(|e| e.contains(refused)),
+            "{bad}: {out}"
+        );
+        let answers: Vec<&str> = lines
+            .iter()
+            .copied()
+            .filter(|l| l.starts_with("bestmove") || l.starts_with("checkmate"))
+            .collect();
+        assert_eq!(
+            answers[..3],
+            ["bestmove resign", "checkmate nomate", "bestmove resign"],
+            "{bad}: {out}"
+        );
+        // Accepted again: searched (the `quit` right behind it may cut it short).
+        assert!(
+            answers.len() == 4 && answers[3] != "bestmove resign",
+            "{bad}: {out}"
+        );
+    }
+    // Refused while a search runs: the error waits its turn, and so does the `go` after it.
+    let out =
+        transcript(b"position startpos\ngo depth 4\nposition sfen nonsense\ngo depth 1\nquit\n");
+    let answers: Vec<&str> = out.lines().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(answers.len(), 2, "{out}");
+    assert_ne!(answers[0], "bestmove resign", "{out}");
+    assert_eq!(answers[1], "bestmove resign", "{out}");
+    assert!(errors(&out)[1].contains(refused), "{out}");
+}

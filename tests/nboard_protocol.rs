@@ -609,6 +609,38 @@ fn go_keeps_within_the_clock_of_the_game() {
     assert!(engine.wait_exit(Duration::from_secs(5)));
 }
 
+#[test]
+fn an_untimed_game_searches_to_its_depth() {
+    // NBoard's GGF writer gives a game without a clock as `TI[0]`; its own engines read that
+    // as no clock. With 16 empties and depth 8 the move must be the exact solve's, eval an
+    // integer, as without a `TI` at all; a 10 ms budget would leave a midgame estimate.
+    let mut solver = Solver::new(16);
+    for seed in [4u64, 5] {
+        let game = endgame(seed, 16);
+        let text = game.to_text();
+        let nboard = text.replace(
+            "(;GM[Othello]PC[ryoshi]",
+            "(;GM[Othello]PC[NBoard]DT[2026-12-07 18:30:00 GMT]PB[ryoshi]PW[chris]RE[?]TI[0]",
+        );
+        assert!(nboard.contains("TI[0]TY[8]BO[8 "), "{nboard}");
+        let board = game.position.board;
+        let best = squares(board.moves())
+            .map(|sq| -solver.score(&board.play_with(sq, flips(board.player, board.opponent, sq))))
+            .max()
+            .unwrap();
+        for set_game in [nboard, text] {
+            let lines = session(&format!("set game {set_game}\nset depth 8\nping 1\ngo\n"));
+            let (mv, eval) = lines.iter().find_map(|l| move_line(l)).expect("=== line");
+            assert_eq!(eval, Some(f64::from(best)), "seed {seed}: {lines:#?}");
+            let sq = squares(board.moves())
+                .find(|&sq| square_name(sq).eq_ignore_ascii_case(&mv))
+                .expect("a legal move");
+            let after = board.play_with(sq, flips(board.player, board.opponent, sq));
+            assert_eq!(-solver.score(&after), best, "seed {seed}: {mv}");
+        }
+    }
+}
+
 /// A seeded game that contains a pass (a `PA` item).
 fn game_with_pass() -> Record {
     (0..)

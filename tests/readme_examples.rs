@@ -189,6 +189,16 @@ fn check(line: &str, out: &str) {
             |l| l.starts_with("play ") && l.len() > 5,
             "the move played",
         );
+    } else if line.ends_with("-- analysis") {
+        has_line(
+            out,
+            |l| {
+                l.starts_with("{\"id\":\"q\",\"isDuringSearch\":false,")
+                    && l.contains("\"moveInfos\":[{")
+                    && l.contains("\"currentPlayer\":\"W\"")
+            },
+            "the analysis of the position",
+        );
     } else if line.ends_with("-- gtp") {
         has_line(out, |l| l.starts_with("=3 ") && l.len() > 3, "genmove");
         has_line(out, |l| l.starts_with("=4 "), "unconditional_status");

@@ -36,6 +36,22 @@ def main(path):
     assert listener.score == listener.mate_score, (listener.score, listener.info)
     assert listener.info["score"] == "mate" and listener.info["mate"] == 3, listener.info
     print("mate: bestmove", bestmove, "info", listener.info)
+    # cshogi writes `position <sfen argument>`: a caller that forgets the word `sfen` sends a
+    # bare SFEN, which is refused; the next `go` must not search the position before it.
+    engine.position(sfen="4k4/9/9/4P4/9/9/9/9/K8 b G17Q19Q~ 1")
+    lines = []
+    bestmove, _ = engine.go(byoyomi=1000, listener=lines.append)
+    assert bestmove == "resign", (bestmove, lines)
+    errors = [l for l in lines if l.startswith("info string error:")]
+    assert len(errors) == 2, lines
+    assert "expected 'startpos' or 'sfen'" in errors[0], errors
+    assert "the last position was refused" in errors[1], errors
+    print("bare sfen: bestmove", bestmove, "errors", errors)
+    # Once a position is accepted, `go` searches it again.
+    engine.position(sfen="sfen 4k4/9/4P4/9/9/9/9/9/K8 b G17Q19Q~ 1")
+    bestmove, _ = engine.go(byoyomi=1000)
+    assert bestmove == "G*5b", bestmove
+    print("accepted again: bestmove", bestmove)
     engine.quit()
     print("quit: ok")
 

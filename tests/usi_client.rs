@@ -1,6 +1,7 @@
 //! A real USI client drives the engine: cshogi (PyPI) connects, sets an option, starts a game,
 //! sends a position and `go` with byoyomi, and reads `bestmove` and the info score; on a forced
-//! king capture its `InfoListener` reads the mate score that its `--mate_win` acts on.
+//! king capture its `InfoListener` reads the mate score that its `--mate_win` acts on; a bare
+//! SFEN (its caller forgot the word `sfen`) is refused and the next `go` does not search.
 //! Needs cshogi, so it is #[ignore]d in the quick run; the full run (README, `.ci/run`) includes
 //! it, and then a missing cshogi is a failure.
 
@@ -41,5 +42,9 @@ fn cshogi_usi_client_plays_against_ryoshi() {
     }
     // cshogi read the forced capture as a mate (its --mate_win ends the game there).
     assert!(stdout.contains("mate: bestmove G*5b"), "{stdout}");
+    // A bare SFEN (the word `sfen` forgotten) is refused, and `go` then resigns at once
+    // rather than search the mate position before it.
+    assert!(stdout.contains("bare sfen: bestmove resign"), "{stdout}");
+    assert!(stdout.contains("accepted again: bestmove G*5b"), "{stdout}");
     assert!(stdout.contains("quit: ok"), "{stdout}");
 }

@@ -11,6 +11,7 @@ pub mod board;
 pub mod eye;
 pub mod gtp;
 pub(crate) mod handicap;
+pub mod katago;
 pub mod marking;
 pub mod notation;
 pub mod perft;

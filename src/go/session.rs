@@ -232,6 +232,9 @@ fn analysis_line(game: &Position, snap: &Snapshot) -> String {
         ownership: true,
         root_info: false,
         restrictions: Vec::new(),
+        min_moves: 0,
+        max_moves: None,
+        pv_visits: false,
         genmove: false,
     };
     format!("analysis {}", analyze::line(&request, &game.board, snap))

@@ -105,9 +105,10 @@ impl Record {
 
     /// Milliseconds left on the clock of black (`black`) or white: the start clock, less the
     /// times of that side's moves, plus an increment per move (the grace period is left as a
-    /// reserve). None without a clock.
+    /// reserve). None without a clock, and for a clock that is all zero: NBoard writes `TI[0]`
+    /// for a game without one, and its own engines then search to their depth.
     pub fn remaining_ms(&self, black: bool) -> Option<u64> {
-        let clock = self.clocks[usize::from(!black)]?;
+        let clock = self.clocks[usize::from(!black)].filter(|c| *c != Clock::default())?;
         let (mut used, mut count) = (0.0f64, 0u64);
         for (_, item) in self.moves.iter().filter(|(b, _)| *b == black) {
             used += item.time.filter(|t| *t > 0.0).unwrap_or(0.0);
@@ -792,6 +793,16 @@ mod tests {
             parse("(;GM[Othello]TI[soon];)").unwrap().remaining_ms(true),
             None
         );
+        // A zero clock, however written, is no clock; zero left on a real clock is zero.
+        for zero in ["TI[0]", "TI[0:00]", "TI[0/0/0]", "TB[0]TW[0:00:00]"] {
+            let g = parse(&format!("(;GM[Othello]{zero}B[F5];)")).unwrap();
+            assert_eq!(g.remaining_ms(true), None, "{zero}");
+            assert_eq!(g.remaining_ms(false), None, "{zero}");
+        }
+        let g = parse("(;GM[Othello]TI[0/5]B[F5//1];)").unwrap();
+        assert_eq!(g.remaining_ms(true), Some(4_000));
+        let g = parse("(;GM[Othello]TI[0:02]B[F5//2];)").unwrap();
+        assert_eq!(g.remaining_ms(true), Some(0));
     }
 
     #[test]

@@ -3,6 +3,10 @@
 
 use super::*;
 
+/// The error of a `go` (or `go mate`) after a refused `position`.
+const NO_POSITION: &str =
+    "go: no position, the last position was refused (send a position that is accepted)";
+
 impl<W: Write> Session<W> {
     pub(super) fn execute(&mut self, command: Command) -> Flow {
         let result = match command {
@@ -38,8 +42,14 @@ impl<W: Write> Session<W> {
             }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Position { start, moves } => {
-                self.game.set_position(&start, &moves, &self.options)
+                let result = self.game.set_position(&start, &moves, &self.options);
+                self.position_refused = result.is_err();
+                result
             }
+            // The client believes its position is set: searching the one before would answer
+            // a question it did not ask.
+            Command::Go(_) if self.position_refused => self.refuse_search("bestmove resign"),
+            Command::Mate(_) if self.position_refused => self.refuse_search("checkmate nomate"),
             Command::Go(params) => {
                 self.start_search(&params);
                 Ok(())
@@ -82,6 +92,13 @@ impl<W: Write> Session<W> {
         Flow::Continue
     }
 
+    /// A `go` after a refused `position`: one error line, then the line that ends the search.
+    fn refuse_search(&mut self, answer: &str) -> Result<(), SessionError> {
+        self.error(NO_POSITION);
+        self.line(answer);
+        Ok(())
+    }
+
     /// A word the protocol does not know: a record command (every game's), the current
     /// game's own command, or refused as another game's or as unknown.
     pub(super) fn extension(&mut self, name: &str, args: &str) -> Result<(), SessionError> {
@@ -112,7 +129,11 @@ impl<W: Write> Session<W> {
         };
         let args = Args::new(name, args);
         if is_record {
-            game.record_command(name, args, options, out)
+            let result = game.record_command(name, args, options, out);
+            if name != "record" && result.is_ok() {
+                self.position_refused = false;
+            }
+            result
         } else {
             game.extension(name, args, options, budget, out)
         }
@@ -142,6 +163,7 @@ impl<W: Write> Session<W> {
             .map_err(SessionError::Option)?;
         if self.options.variant != before {
             self.game = new_variant(self.options.variant);
+            self.position_refused = false;
         }
         let Some(spec) = options::find(name) else {
             return Ok(());

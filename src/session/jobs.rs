@@ -294,7 +294,7 @@ impl<W: Write> Session<W> {
             };
             self.pending_bytes -= bytes;
             match item {
-                Err(e) => self.error(&e.to_string()),
+                Err(e) => self.refused(&e),
                 Ok(command) => {
                     if self.execute(command) == Flow::Quit {
                         return Flow::Quit;

@@ -216,6 +216,9 @@ struct Session<W: Write> {
     search_rx: Receiver<SearchMsg>,
     /// What may stop a command run on this thread (`count`, `solve`).
     budget: Budget,
+    /// The last `position` was refused: `go` answers `bestmove resign` until one is accepted
+    /// (or the game is replaced by a variant switch or a loaded record).
+    position_refused: bool,
 }
 
 impl<W: Write> Session<W> {
@@ -232,6 +235,7 @@ impl<W: Write> Session<W> {
             search_tx,
             search_rx,
             budget,
+            position_refused: false,
         }
     }
 
@@ -302,15 +306,28 @@ impl<W: Write> Session<W> {
         match parse_line(line) {
             Ok(Some(command)) => self.on_command(command, line.len()),
             Ok(None) => Flow::Continue,
-            Err(e) if !self.pending.is_empty() => {
-                self.queue(Err(SessionError::Parse(e)), line.len());
-                Flow::Continue
-            }
             Err(e) => {
-                self.error(&e.to_string());
+                let e = if line.split_whitespace().next() == Some("position") {
+                    SessionError::Position(e)
+                } else {
+                    SessionError::Parse(e)
+                };
+                if self.pending.is_empty() {
+                    self.refused(&e);
+                } else {
+                    self.queue(Err(e), line.len());
+                }
                 Flow::Continue
             }
         }
+    }
+
+    /// Answers a line refused before it ran (in its turn, if it waited behind a search).
+    fn refused(&mut self, e: &SessionError) {
+        if matches!(e, SessionError::Position(_)) {
+            self.position_refused = true;
+        }
+        self.error(&e.to_string());
     }
 
     fn on_command(&mut self, command: Command, bytes: usize) -> Flow {

@@ -39,6 +39,9 @@ pub enum SessionError {
     /// A line that is no command.
     #[error(transparent)]
     Parse(#[from] crate::protocol::parse::ParseError),
+    /// A `position` line that does not parse (the position is then refused, see `go`).
+    #[error(transparent)]
+    Position(crate::protocol::parse::ParseError),
     /// `setoption` refused.
     #[error(transparent)]
     Option(super::options::OptionError),

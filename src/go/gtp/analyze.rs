@@ -4,7 +4,7 @@
 use super::Failure;
 use crate::go::notation::format_move;
 use crate::go::search::fast::PASS;
-use crate::go::search::mcts::{MoveInfo, Snapshot};
+use crate::go::search::mcts::{Ban, MoveInfo, Snapshot};
 use crate::go::{Board, Color};
 
 /// `ryoshi gtp [--threads N] [--playouts N] [--seed N] [--tree-mb N] [--movetime-ms N]`.
@@ -74,8 +74,15 @@ pub struct Request {
     pub ownership: bool,
     /// KataGo's `rootInfo true`: a `rootInfo` section after the moves.
     pub root_info: bool,
-    /// `avoid`/`allow` clauses (Leela Zero's), applied to the listed root moves.
+    /// `avoid`/`allow` clauses (Leela Zero's): the search keeps off those moves, and the
+    /// list leaves them out.
     pub restrictions: Vec<Restriction>,
+    /// KataGo's `minmoves`: at least this many moves listed, unsearched ones after the others.
+    pub min_moves: usize,
+    /// KataGo's `maxmoves`: at most this many moves listed (None: all).
+    pub max_moves: Option<usize>,
+    /// KataGo's `pvVisits true`: each line's `pvVisits` after its `pv`.
+    pub pv_visits: bool,
     /// `genmove_analyze`: search under the clock, then play.
     pub genmove: bool,
 }
@@ -98,7 +105,10 @@ enum Clause {
     Interval(f64),
     Ownership(bool),
     RootInfo(bool),
-    /// `minmoves`/`maxmoves` and KataGo's other flags: read, no effect.
+    MinMoves(u64),
+    MaxMoves(u64),
+    PvVisits(bool),
+    /// KataGo's flags for what ryoshi does not compute: read, no effect (protocol/gtp.md).
     Ignored,
     Restrict {
         allow: bool,
@@ -197,16 +207,14 @@ mod grammar {
             map(preceded(key("interval"), number), Clause::Interval),
             map(preceded(key("ownership"), boolean), Clause::Ownership),
             map(preceded(key("rootInfo"), boolean), Clause::RootInfo),
-            value(
-                Clause::Ignored,
-                preceded(alt((key("minmoves"), key("maxmoves"))), integer),
-            ),
+            map(preceded(key("minmoves"), integer), Clause::MinMoves),
+            map(preceded(key("maxmoves"), integer), Clause::MaxMoves),
+            map(preceded(key("pvVisits"), boolean), Clause::PvVisits),
             value(
                 Clause::Ignored,
                 preceded(
                     alt((
                         key("ownershipStdev"),
-                        key("pvVisits"),
                         key("pvEdgeVisits"),
                         key("movesOwnership"),
                         key("movesOwnershipStdev"),
@@ -247,11 +255,18 @@ pub fn parse(
     let mut ownership = false;
     let mut root_info = false;
     let mut restrictions = Vec::new();
+    let (mut min_moves, mut max_moves, mut pv_visits) = (0, None, false);
+    // A count beyond the board's moves means all of them.
+    let count = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
     for clause in clauses {
         match clause {
             Clause::Interval(cs) => interval_cs = cs,
             Clause::Ownership(b) => ownership = b,
             Clause::RootInfo(b) => root_info = b,
+            Clause::MinMoves(n) => min_moves = count(n),
+            // KataGo: 0 is no limit.
+            Clause::MaxMoves(n) => max_moves = (n > 0).then(|| count(n)),
+            Clause::PvVisits(b) => pv_visits = b,
             Clause::Ignored => {}
             Clause::Restrict {
                 allow,
@@ -288,22 +303,49 @@ pub fn parse(
         ownership: ownership && format == Format::Kata,
         root_info: root_info && format == Format::Kata,
         restrictions,
+        min_moves,
+        max_moves,
+        pv_visits: pv_visits && format == Format::Kata,
         genmove,
     })
+}
+
+/// The search's bans for the request's `avoid`/`allow` clauses.
+pub fn bans(request: &Request) -> Vec<Ban> {
+    request
+        .restrictions
+        .iter()
+        .map(|r| Ban {
+            color: r.color,
+            allow: r.allow,
+            moves: r
+                .moves
+                .iter()
+                .map(|m| m.map_or(PASS, |p| p as u16))
+                .collect(),
+            until: r.until,
+        })
+        .collect()
 }
 
 fn vertex(board: &Board, mv: u16) -> String {
     format_move(board, (mv != PASS).then_some(mv as usize))
 }
 
+/// KataGo's utility of a win rate: ryoshi's search values a win at 1 and a loss at -1, and
+/// nothing else (no score term).
+pub fn utility(winrate: f64) -> f64 {
+    2.0 * winrate - 1.0
+}
+
 /// A lower confidence bound of a win rate after `n` playouts (the normal approximation).
-fn lcb(winrate: f64, n: u32) -> f64 {
+pub fn lcb(winrate: f64, n: u32) -> f64 {
     let n = n.max(1) as f64;
     (winrate - 1.96 * (winrate * (1.0 - winrate) / n).sqrt()).max(0.0)
 }
 
 /// Whether the root move `mv` of `color` may be listed under the request's `avoid`/`allow`.
-fn listed(request: &Request, mv: u16) -> bool {
+pub fn listed(request: &Request, mv: u16) -> bool {
     let point = (mv != PASS).then_some(mv as usize);
     request
         .restrictions
@@ -312,38 +354,69 @@ fn listed(request: &Request, mv: u16) -> bool {
         .all(|r| r.moves.contains(&point) == r.allow)
 }
 
-/// What a listed move reports: its win rate and score lead as a client may take them at face
-/// value. The first move (the most visited) reports its means; every other move reports a
-/// lower bound: its lower confidence bound, and never more than the first move's (KataGo's
-/// practice of trusting visits, so that a move of 7 visits cannot outshine the move of 9151 a
-/// client such as Sabaki takes the highest win rate from).
-fn shown(first: Option<&MoveInfo>, m: &MoveInfo) -> (f64, f64) {
+/// What a listed move's win rate reports, as a client may take it at face value. The first
+/// move (the most visited) reports its mean; every other move reports a lower bound: its lower
+/// confidence bound, and never more than the first move's (KataGo's practice of trusting
+/// visits, so that a move of 7 visits cannot outshine the move of 9151 a client such as Sabaki
+/// takes the highest win rate from). The score lead is each move's own mean.
+fn shown(first: Option<&MoveInfo>, m: &MoveInfo) -> f64 {
     match first {
-        None => (m.winrate, m.score_lead),
-        Some(f) => (
-            m.winrate.min(lcb(m.winrate, m.visits)).min(f.winrate),
-            m.score_lead.min(f.score_lead),
-        ),
+        None => m.winrate,
+        // A move without playouts has no bound of its own (see `listed_moves`).
+        Some(f) if m.visits == 0 => m.winrate.min(f.winrate),
+        Some(f) => m.winrate.min(lcb(m.winrate, m.visits)).min(f.winrate),
     }
+}
+
+/// The moves a report lists: the searched ones most visited first, then (up to `minmoves`)
+/// the unsearched ones by prior, with the root's win rate and lead (no playout has told them
+/// apart) and no lower bound; at most `maxmoves`.
+pub fn listed_moves(request: &Request, snap: &Snapshot) -> Vec<MoveInfo> {
+    let mut moves: Vec<MoveInfo> = snap
+        .moves
+        .iter()
+        .filter(|m| listed(request, m.mv))
+        .cloned()
+        .collect();
+    moves.sort_by_key(|m| std::cmp::Reverse(m.visits));
+    let extra = request.min_moves.saturating_sub(moves.len());
+    moves.extend(
+        snap.unvisited
+            .iter()
+            .filter(|(mv, _)| listed(request, *mv))
+            .take(extra)
+            .map(|&(mv, prior)| MoveInfo {
+                mv,
+                visits: 0,
+                winrate: snap.winrate,
+                prior,
+                score_lead: snap.score_lead,
+                pv: vec![mv],
+                pv_visits: vec![0],
+            }),
+    );
+    if let Some(max) = request.max_moves {
+        moves.truncate(max);
+    }
+    moves
 }
 
 /// One report line (`info move ... info move ... [rootInfo ...] [ownership ...]`), side to
 /// move's view, most visited move first.
 pub fn line(request: &Request, board: &Board, snap: &Snapshot) -> String {
     let mut out = String::new();
-    let mut moves: Vec<&MoveInfo> = snap
-        .moves
-        .iter()
-        .filter(|m| listed(request, m.mv))
-        .collect();
-    moves.sort_by_key(|m| std::cmp::Reverse(m.visits));
-    let best = moves.first().copied();
+    let moves = listed_moves(request, snap);
+    let best = moves.first();
     for (order, m) in moves.iter().enumerate() {
         if !out.is_empty() {
             out.push(' ');
         }
-        let (winrate, score_lead) = shown((order > 0).then_some(best).flatten(), m);
-        let lower = lcb(m.winrate, m.visits).min(winrate);
+        let winrate = shown((order > 0).then_some(best).flatten(), m);
+        let lower = if m.visits == 0 {
+            0.0
+        } else {
+            lcb(m.winrate, m.visits).min(winrate)
+        };
         let pv: Vec<String> = m.pv.iter().map(|&mv| vertex(board, mv)).collect();
         match request.format {
             Format::Lz => out.push_str(&format!(
@@ -355,18 +428,28 @@ pub fn line(request: &Request, board: &Board, snap: &Snapshot) -> String {
                 (lower * 10000.0).round() as i64,
                 pv.join(" ")
             )),
-            Format::Kata => out.push_str(&format!(
-                "info move {} visits {} winrate {:.6} scoreMean {:.3} scoreLead {:.3} prior {:.6} \
-                 lcb {:.6} order {order} pv {}",
-                vertex(board, m.mv),
-                m.visits,
-                winrate,
-                score_lead,
-                score_lead,
-                m.prior,
-                lower,
-                pv.join(" ")
-            )),
+            Format::Kata => {
+                out.push_str(&format!(
+                    "info move {} visits {} edgeVisits {} utility {:.6} winrate {:.6} \
+                     scoreMean {:.3} scoreLead {:.3} prior {:.6} lcb {:.6} utilityLcb {:.6} \
+                     order {order} pv {}",
+                    vertex(board, m.mv),
+                    m.visits,
+                    m.visits,
+                    utility(winrate),
+                    winrate,
+                    m.score_lead,
+                    m.score_lead,
+                    m.prior,
+                    lower,
+                    utility(lower),
+                    pv.join(" ")
+                ));
+                if request.pv_visits {
+                    let visits: Vec<String> = m.pv_visits.iter().map(u32::to_string).collect();
+                    out.push_str(&format!(" pvVisits {}", visits.join(" ")));
+                }
+            }
         }
     }
     if request.root_info {
@@ -412,6 +495,7 @@ mod tests {
             prior: 0.01,
             score_lead: lead,
             pv: vec![mv],
+            pv_visits: vec![visits],
         }
     }
 
@@ -427,6 +511,7 @@ mod tests {
                 info(board, "E5", 9151, 0.4915, -0.4),
                 info(board, "D4", 42, 0.40, -2.0),
             ],
+            unvisited: vec![(PASS, 0.02)],
             ownership: vec![0.0; board.len()],
             time_ms: 1000,
             nodes: 9200,
@@ -495,13 +580,41 @@ mod tests {
         let kata = request(Format::Kata, &["rootInfo", "true"]).unwrap();
         let text = line(&kata, &board, &snap);
         assert!(text.starts_with(
-            "info move E5 visits 9151 winrate 0.491500 scoreMean -0.400 scoreLead -0.400 "
+            "info move E5 visits 9151 edgeVisits 9151 utility -0.017000 winrate 0.491500 \
+             scoreMean -0.400 scoreLead -0.400 prior 0.010000 lcb 0.481257 utilityLcb -0.037486 \
+             order 0 pv E5 info move D4 "
         ));
-        assert!(text.contains("info move J7 visits 7 winrate 0.3796"));
-        assert!(text.ends_with(
-            " rootInfo visits 9200 winrate 0.491500 scoreMean -0.400 scoreLead -0.400 \
-             currentPlayer B"
+        // Each move's own score lead, even above the first move's.
+        assert!(text.contains(
+            "info move J7 visits 7 edgeVisits 7 utility -0.240757 winrate 0.379622 \
+             scoreMean 6.000 scoreLead 6.000 "
         ));
+        assert!(
+            text.ends_with(
+                " rootInfo visits 9200 winrate 0.491500 scoreMean -0.400 scoreLead -0.400 \
+                 currentPlayer B"
+            ),
+            "{text}"
+        );
+        // minmoves lists the unsearched pass after the searched moves, maxmoves cuts the list,
+        // pvVisits follows each pv.
+        let more = request(Format::Kata, &["minmoves", "5", "pvVisits", "true"]).unwrap();
+        let text = line(&more, &board, &snap);
+        assert_eq!(text.matches("info move").count(), 4, "{text}");
+        assert!(
+            text.ends_with(
+                "info move pass visits 0 edgeVisits 0 utility -0.017000 winrate 0.491500 \
+                 scoreMean -0.400 scoreLead -0.400 prior 0.020000 lcb 0.000000 \
+                 utilityLcb -1.000000 order 3 pv pass pvVisits 0"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("order 0 pv E5 pvVisits 9151 info move D4"),
+            "{text}"
+        );
+        let fewer = request(Format::Kata, &["maxmoves", "2", "minmoves", "9"]).unwrap();
+        assert_eq!(line(&fewer, &board, &snap).matches("info move").count(), 2);
         // avoid: the avoided moves are not listed.
         let avoid = request(Format::Lz, &["avoid", "b", "E5,J7", "1"]).unwrap();
         assert_eq!(

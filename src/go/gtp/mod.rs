@@ -16,6 +16,7 @@ mod setup;
 mod status;
 
 use crate::go::analysis::Analysis;
+use crate::go::katago::rules::{KataRules, RulesError};
 use crate::go::score::Judgement;
 use crate::go::search::mcts::{Mcts, Snapshot};
 use crate::go::{Board, Color, HandicapError, Illegal, Position, SizeError};
@@ -59,6 +60,8 @@ pub const COMMANDS: &[&str] = &[
     "genmove_analyze",
     "lz-genmove_analyze",
     "kata-genmove_analyze",
+    "kata-get-rules",
+    "kata-set-rules",
 ];
 
 /// The GTP engine state: the game, the komi, the clock, and the last analysis and end-of-game
@@ -189,6 +192,30 @@ pub enum Failure {
     /// The search tree could not be allocated.
     #[error("{0}")]
     Memory(String),
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    /// `kata-set-rules` with rules ryoshi does not play.
+    #[error("rules not supported: {0}")]
+    OtherRules(String),
+}
+
+/// `kata-set-rules <name|json>`: accepted when the rules are ryoshi's own (KataGo's `chinese`,
+/// `friendlyPassOk` either way), refused with how they differ otherwise.
+fn set_rules(args: &[&str]) -> Result<String, Failure> {
+    let text = args.join(" ");
+    let rules = KataRules::parse(&serde_json::Value::String(text))?;
+    let mut differences = rules.differences();
+    if rules.white_handicap_bonus != KataRules::ours().white_handicap_bonus {
+        differences.push(format!(
+            "whiteHandicapBonus {} (ryoshi gives white N)",
+            rules.white_handicap_bonus
+        ));
+    }
+    if differences.is_empty() {
+        Ok(String::new())
+    } else {
+        Err(Failure::OtherRules(differences.join(", ")))
+    }
 }
 
 fn parse_color(text: &str) -> Result<Color, Failure> {
@@ -313,6 +340,8 @@ impl Gtp {
             "time_settings" => self.time_settings(args),
             "kgs-time_settings" => self.kgs_time_settings(args),
             "time_left" => want(3).and_then(|_| self.time_left(args)),
+            "kata-get-rules" => want(0).map(|_| KataRules::ours().to_json()),
+            "kata-set-rules" => set_rules(args),
             _ => Err(Failure::UnknownCommand),
         }
     }

@@ -3,7 +3,7 @@
 //! itself).
 
 use super::{analyze, Args, Gtp, Reply};
-use crate::go::search::mcts::Snapshot;
+use crate::go::search::mcts::{Settings, Snapshot};
 use crate::protocol::driver::{self, Input};
 use crate::protocol::lines;
 use crate::search::{Control, Limits};
@@ -163,7 +163,14 @@ impl Gtp {
             0,
         );
         let game = self.game_for(request.color);
-        let settings = self.settings(&game, Some(request.interval_ms));
+        let settings = Settings {
+            bans: analyze::bans(request),
+            ..self.settings(&game, Some(request.interval_ms))
+        };
+        if !settings.bans.is_empty() {
+            // Visits a kept tree gave the banned moves would still count at the root.
+            self.forget_tree();
+        }
         let Some(engine) = &self.engine else {
             unreachable!("allocated above")
         };

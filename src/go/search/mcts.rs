@@ -51,6 +51,27 @@ pub struct Settings {
     pub weighted_rave: bool,
     /// RAVE's equivalence ([`RAVE_EQUIV`] in play).
     pub rave_equiv: f32,
+    /// Moves the search must not choose near the root (analysis' `avoid`/`allow`).
+    pub bans: Vec<Ban>,
+}
+
+/// KataGo's `avoidMoves`/`allowMoves` (GTP's `avoid`/`allow`): at the first `until` plies of
+/// the search (ply 0 = the root's moves), a move of `color` that is listed (`allow`: that is
+/// not listed) is never chosen, so its visits go to the other moves. When every move of a node
+/// is banned the ban is lifted there (a search must go on).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ban {
+    pub color: Color,
+    pub allow: bool,
+    /// Points as [`FastBoard`] numbers them, [`PASS`] for a pass.
+    pub moves: Vec<u16>,
+    pub until: u64,
+}
+
+impl Ban {
+    fn forbids(&self, ply: usize, color: Color, mv: u16) -> bool {
+        (ply as u64) < self.until && color == self.color && self.moves.contains(&mv) != self.allow
+    }
 }
 
 impl Settings {
@@ -64,12 +85,13 @@ impl Settings {
             report_ms: None,
             weighted_rave: true,
             rave_equiv: RAVE_EQUIV,
+            bans: Vec::new(),
         }
     }
 }
 
 /// One root move as the analysis shows it (side to move's point of view).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct MoveInfo {
     pub mv: u16,
     pub visits: u32,
@@ -78,10 +100,12 @@ pub struct MoveInfo {
     /// Points the side to move leads by after this move (komi included).
     pub score_lead: f64,
     pub pv: Vec<u16>,
+    /// The playouts through each move of `pv` (the first is `visits`).
+    pub pv_visits: Vec<u32>,
 }
 
 /// The state of a search (side to move's point of view).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Snapshot {
     /// Playouts of this search (not counting those kept from the previous move).
     pub playouts: u64,
@@ -90,6 +114,9 @@ pub struct Snapshot {
     pub score_lead: f64,
     /// Root moves with at least one playout, most visited first.
     pub moves: Vec<MoveInfo>,
+    /// The root moves not yet played out, with their priors, the likeliest first (for
+    /// `minmoves`).
+    pub unvisited: Vec<(u16, f64)>,
     /// Per point in scanning order: +1 the side to move owns it, -1 the opponent.
     pub ownership: Vec<f64>,
     pub time_ms: u64,
@@ -251,6 +278,7 @@ impl Mcts {
             .map(|c| {
                 let node = tree.nodes[c];
                 let mut pv = vec![node.mv];
+                let mut pv_visits = vec![node.n];
                 let mut i = c;
                 while pv.len() < 16 {
                     let Some(best) = tree.children(i).max_by_key(|&k| tree.nodes[k].n) else {
@@ -260,6 +288,7 @@ impl Mcts {
                         break;
                     }
                     pv.push(tree.nodes[best].mv);
+                    pv_visits.push(tree.nodes[best].n);
                     i = best;
                 }
                 MoveInfo {
@@ -269,6 +298,7 @@ impl Mcts {
                     prior: (node.pw / prior_total) as f64,
                     score_lead: sign * node.score as f64 / node.n as f64,
                     pv,
+                    pv_visits,
                 }
             })
             .collect();
@@ -279,6 +309,12 @@ impl Mcts {
                 .then(b.winrate.total_cmp(&a.winrate))
                 .then(a.mv.cmp(&b.mv))
         });
+        let mut unvisited: Vec<(u16, f64)> = tree
+            .children(0)
+            .filter(|&c| tree.nodes[c].n == 0)
+            .map(|c| (tree.nodes[c].mv, (tree.nodes[c].pw / prior_total) as f64))
+            .collect();
+        unvisited.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         let runs = s.runs.max(1) as f64;
         let ownership = game
             .board
@@ -302,6 +338,7 @@ impl Mcts {
             winrate,
             score_lead,
             moves,
+            unvisited,
             ownership,
             time_ms: control.elapsed_ms(),
             nodes: tree.nodes.len(),
@@ -418,7 +455,18 @@ impl Worker {
                     self.children = children_of(&mut self.board);
                     tree.expand(i, &self.children);
                 }
-                let c = select(tree, i, settings.rave_equiv);
+                let ply = self.path.len() - 1;
+                let c = if settings.bans.iter().any(|b| (ply as u64) < b.until) {
+                    let mover = if ply.is_multiple_of(2) {
+                        root.to_move
+                    } else {
+                        root.to_move.other()
+                    };
+                    let banned = |mv| settings.bans.iter().any(|b| b.forbids(ply, mover, mv));
+                    select(tree, i, settings.rave_equiv, Some(&banned))
+                } else {
+                    select(tree, i, settings.rave_equiv, None)
+                };
                 tree.nodes[c].n += 1;
                 let mv = tree.nodes[c].mv;
                 self.board.play(mv);
@@ -531,12 +579,17 @@ impl Worker {
     }
 }
 
-/// The child of `i` with the best mix of mean result (priors included) and AMAF.
-fn select(tree: &Tree, i: usize, rave_equiv: f32) -> usize {
+/// The child of `i` with the best mix of mean result (priors included) and AMAF, among those
+/// not `banned` (among all when every one is).
+fn select(tree: &Tree, i: usize, rave_equiv: f32, banned: Option<&dyn Fn(u16) -> bool>) -> usize {
     let mut best = usize::MAX;
     let mut best_value = f32::NEG_INFINITY;
+    let banned = banned.filter(|b| tree.children(i).any(|c| !b(tree.nodes[c].mv)));
     for c in tree.children(i) {
         let node = &tree.nodes[c];
+        if banned.is_some_and(|b| b(node.mv)) {
+            continue;
+        }
         // The prior's playouts count as the node's own (Pachi merges them into the node's
         // statistics before the mix, Fuego initialises its counts with them): an unvisited
         // move's first AMAF results then weigh against its prior, not replace it.

@@ -385,12 +385,13 @@ mod tests {
                 winrate: 0.9,
                 prior: 0.0,
                 score_lead: 0.0,
-                pv: Vec::new(),
+                ..MoveInfo::default()
             }],
             ownership: Vec::new(),
             time_ms: 0,
             nodes: 1,
             threads: 1,
+            ..Snapshot::default()
         };
         assert_eq!(tromp_taylor(&game), 4);
         assert_eq!(decide(&game, 7.0, 1, &snap, true), Choice::Play(c4));
@@ -414,13 +415,14 @@ mod tests {
                 winrate: 0.5,
                 prior: 0.0,
                 score_lead: 0.0,
-                pv: Vec::new(),
+                ..MoveInfo::default()
             }],
             // Black to move: +1 where black owns the point.
             ownership: vec![ownership; 25],
             time_ms: 0,
             nodes: 1,
             threads: 1,
+            ..Snapshot::default()
         };
         // The playouts end with black owning every point: the white block is dead, capture it.
         assert_eq!(decide(&game, 7.0, 1, &snap(1.0), true), Choice::Play(c4));
