@@ -8,6 +8,8 @@ pub mod options;
 mod pending;
 pub mod record;
 mod report;
+#[cfg(test)]
+mod tests;
 pub mod variant;
 
 use crate::protocol::driver::{self, Flow, Input};
