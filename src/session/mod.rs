@@ -31,10 +31,7 @@ pub const ENGINE_AUTHOR: &str = "the ryoshi developers";
 
 /// Lines read ahead of the loop; when they are all waiting, the reader waits.
 pub const LINE_QUEUE: usize = 16;
-/// Commands that may wait for a running search to end (with the errors of lines after them)...
-pub const MAX_PENDING: usize = 256;
-/// ...and the bytes of their lines (one line always fits, however long).
-pub const MAX_PENDING_BYTES: usize = 1 << 20;
+pub use pending::{MAX_PENDING, MAX_PENDING_BYTES};
 
 /// Search reports waiting for the loop. A search's progress lines (a few a second) are dropped
 /// beyond it, so a client that stops reading its output while `go infinite` runs costs a fixed

@@ -4,9 +4,13 @@
 //! type decides; the rules are tested here without a search thread.
 
 use super::variant::SessionError;
-use super::{MAX_PENDING, MAX_PENDING_BYTES};
 use crate::protocol::Command;
 use std::collections::VecDeque;
+
+/// Commands that may wait for a running search to end (with the errors of lines after them)...
+pub const MAX_PENDING: usize = 256;
+/// ...and the bytes of their lines (one line always fits, however long).
+pub const MAX_PENDING_BYTES: usize = 1 << 20;
 
 /// A waiting command, or the error of a line that came after one (answered in its turn, so
 /// replies keep the order of the lines).
