@@ -1,6 +1,10 @@
 //! Command line: no arguments = the protocol loop (USI, or NBoard after a first line `nboard N`);
 //! subcommands for perft, bench, gtp, nboard, match and serve.
 
+// SAFETY: allowed for the default SIGPIPE action restored at start (libc).
+// Each unsafe block says why it is sound.
+#![allow(unsafe_code)]
+
 use clap::{Parser, Subcommand};
 use ryoshi::protocol::StartSpec;
 use ryoshi::registry::NAMES;

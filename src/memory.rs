@@ -2,6 +2,10 @@
 //! largest table size that can be had when the requested one cannot, within the calling
 //! thread's budget (a served session's thread has one: see [`limit_thread`]).
 
+// SAFETY: allowed for sysconf for the machine's physical memory (libc).
+// Each unsafe block says why it is sound.
+#![allow(unsafe_code)]
+
 use std::cell::Cell;
 
 thread_local! {

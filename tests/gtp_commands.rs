@@ -236,7 +236,7 @@ fn dead_stones_are_judged_counted_and_cleaned_up() {
     assert_eq!(tail[10], "= pass");
 }
 
-/// Twenty-four moves of a 9x9 game against Pachi (docs/matches/issue46-pachi9-58-records, game
+/// Twenty-four moves of a 9x9 game against Pachi (evidence/issue46-pachi9-58.jsonl.gz, game
 /// 1), black to move: white's C7 C6 C5 are in doubt, so the play-on searches behind the judgement
 /// decide them, and those are won or lost by the komi.
 fn contested_position() -> String {

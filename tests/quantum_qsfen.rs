@@ -230,7 +230,7 @@ fn fuzzed_qsfen_and_actions_never_panic() {
     }
 }
 
-/// Game 275 of `docs/matches/issue47-selfplay.jsonl` (the second tuning round's data, played by
+/// Game 275 of `evidence/issue47-selfplay.jsonl.gz` (the second tuning round's data, played by
 /// 2300478): its 54th move drops `Q~`, a piece that today's `bare_q` no longer writes bare (it
 /// is `q[NP]~` now). A bare Q that names no bare piece still names the one uncertain piece of
 /// its origin in hand, so the old records, and the tuner's data, read as they were written.

@@ -157,6 +157,9 @@ fn command_line_output_into_a_closed_pipe_ends_quietly() {
 
 /// A person who runs `ryoshi` in a terminal is told on stderr what it waits for; a GUI's pipe
 /// gets nothing on stderr and nothing extra on stdout.
+// SAFETY: allowed for openpty (libc), a real terminal for the engine's stdin. Each unsafe
+// block says why it is sound.
+#[allow(unsafe_code)]
 #[test]
 fn a_terminal_is_told_what_the_engine_waits_for_and_a_pipe_is_not() {
     use std::io::{Read, Write};

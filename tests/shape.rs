@@ -145,3 +145,52 @@ fn the_scan_sees_a_long_function() {
         ]
     );
 }
+
+/// The `allow(unsafe_code)` lines of a text that no `// SAFETY:` comment in the three lines
+/// above explains, as 1-based line numbers.
+fn unexplained_unsafe_allowances(text: &str) -> Vec<usize> {
+    let lines: Vec<&str> = text.lines().collect();
+    (0..lines.len())
+        .filter(|&i| {
+            lines[i].trim_start().starts_with('#') && lines[i].contains("allow(unsafe_code)")
+        })
+        .filter(|&i| {
+            !lines[i.saturating_sub(3)..i]
+                .iter()
+                .any(|l| l.trim_start().starts_with("// SAFETY:"))
+        })
+        .map(|i| i + 1)
+        .collect()
+}
+
+/// Cargo.toml denies `unsafe_code` (the compiler enforces it); where a module or a test allows
+/// it, a SAFETY comment next to the allowance says what for.
+#[test]
+fn unsafe_code_is_denied_except_where_a_safety_comment_allows_it() {
+    let manifest = fs::read_to_string(Path::new(ROOT).join("Cargo.toml")).expect("Cargo.toml");
+    let rust_lints = manifest
+        .split("[lints.rust]")
+        .nth(1)
+        .and_then(|t| t.split("\n[").next())
+        .expect("a [lints.rust] table");
+    assert!(
+        rust_lints.contains("unsafe_code = \"deny\""),
+        "{rust_lints}"
+    );
+    let mut allowances = 0;
+    let mut found = Vec::new();
+    for file in source_files(&["src", "tests"]) {
+        let text = fs::read_to_string(&file).expect("a readable file");
+        allowances += text
+            .lines()
+            .filter(|l| l.trim_start().starts_with('#') && l.contains("allow(unsafe_code)"))
+            .count();
+        for line in unexplained_unsafe_allowances(&text) {
+            found.push(format!("{}:{line}", file.display()));
+        }
+    }
+    assert!(found.is_empty(), "no SAFETY comment:\n{}", found.join("\n"));
+    assert!(allowances > 0, "the scan found no allowance at all");
+    let bare = "//! A module.\n\n// Fast.\n#![allow(unsafe_code)]\n";
+    assert_eq!(unexplained_unsafe_allowances(bare), vec![4]);
+}

@@ -1,6 +1,10 @@
 //! Benchmarks for go: `ryoshi bench benson [--oracle ORACLE.json] [ROUNDS] [PART]`,
 //! `ryoshi bench go-playouts [SECONDS] [THREADS]` and `ryoshi bench go-judge`.
 
+// SAFETY: allowed for getrusage for the process's CPU time (libc).
+// Each unsafe block says why it is sound.
+#![allow(unsafe_code)]
+
 use crate::go::analysis::extended;
 use crate::go::benson::Benson;
 use crate::go::notation::parse_position;
@@ -166,8 +170,9 @@ const JUDGE_PLIES: [usize; 5] = [60, 120, 180, 250, usize::MAX];
 
 /// The process's CPU time (user and system), in milliseconds.
 fn cpu_ms() -> f64 {
-    // SAFETY: getrusage only writes the struct it is given.
+    // SAFETY: rusage is plain integers, for which all zeros is a valid value.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage only writes the struct it is given.
     if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
         return f64::NAN;
     }

@@ -5,6 +5,10 @@
 //! Ctrl-C in the terminal reaches only the runner, which then ends the games itself, and killing
 //! an engine also kills anything it started (a wrapper script's children).
 
+// SAFETY: allowed for fcntl, waitid and poll on the engines' pipes and processes (libc).
+// Each unsafe block says why it is sound.
+#![allow(unsafe_code)]
+
 use super::config::EngineConfig;
 use super::iolog::Tap;
 use crate::protocol::lines;

@@ -6,6 +6,10 @@
 //! summary of the finished ones); a second one kills every engine's process group still
 //! registered and ends the process at once, so that no engine outlives the runner.
 
+// SAFETY: allowed for signal handlers, kill and _exit (libc), so that no engine outlives the runner.
+// Each unsafe block says why it is sound.
+#![allow(unsafe_code)]
+
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);

@@ -3,6 +3,10 @@
 //!
 //! A [`Board`] is seen from the side to move: `player` moves next, `opponent` waits.
 
+// SAFETY: allowed for AVX2 move generation, called only where the CPU has it.
+// Each unsafe block says why it is sound.
+#![allow(unsafe_code)]
+
 /// Every square but the a and h files: a shift east or west must not wrap around a row.
 const NOT_EDGE_FILES: u64 = 0x7E7E_7E7E_7E7E_7E7E;
 

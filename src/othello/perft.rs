@@ -7,6 +7,10 @@
 //! compiled a second time with POPCNT/BMI/AVX2 enabled, chosen at run time when the CPU has them
 //! (the crate is built for generic x86-64, whose popcount is a slow bit-trick).
 
+// SAFETY: allowed for the perft compiled again with POPCNT/BMI/AVX2, called only where the CPU has them.
+// Each unsafe block says why it is sound.
+#![allow(unsafe_code)]
+
 #[cfg(target_arch = "x86_64")]
 use super::board::moves_avx2;
 use super::board::{flips, moves, squares, Board};

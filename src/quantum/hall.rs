@@ -20,6 +20,10 @@
 //! sixteen subsets per instruction; elsewhere on 64-bit words, eight per instruction (a unit
 //! test checks that both agree).
 
+// SAFETY: allowed for SSE2 intrinsics (part of every x86_64 CPU) for Hall's condition.
+// Each unsafe block says why it is sound.
+#![allow(unsafe_code)]
+
 use super::types::{Mask, ALL, CAPACITY, PIECES_PER_SIDE};
 
 #[cfg(target_arch = "x86_64")]

@@ -6,6 +6,10 @@
 //! type, which some complete assignment uses). Since masks are exact, an action is consistent
 //! iff `mask ∩ E ≠ ∅`: legality costs one AND, and the count at the last ply of perft is exact.
 
+// SAFETY: allowed for SSE2 intrinsics (part of every x86_64 CPU) for the consistency masks.
+// Each unsafe block says why it is sound.
+#![allow(unsafe_code)]
+
 use super::action::Action;
 use super::position::{origin_of, Piece, Position, Ruleset, HAND};
 use super::types::*;

@@ -9,6 +9,10 @@
 //! table was shared (same fields, same size, same slot count), so one thread searches exactly as
 //! it did.
 
+// SAFETY: allowed for madvise for huge pages on the table's own allocation (libc).
+// Each unsafe block says why it is sound.
+#![allow(unsafe_code)]
+
 use super::game::WIN_BOUND;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 

@@ -2,6 +2,10 @@
 //! sessions and room sockets (and the places that count against them), the deadline of a request
 //! head, and the kernel buffer of an upgraded socket.
 
+// SAFETY: allowed for setsockopt for an upgraded socket's kernel buffer (libc).
+// Each unsafe block says why it is sound.
+#![allow(unsafe_code)]
+
 use super::{http, Server};
 use http::Request;
 use std::io::{self, Read};

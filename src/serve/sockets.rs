@@ -2,6 +2,10 @@
 //! at `/room`), reading its frames until it closes, and the pinger that keeps live tabs open
 //! and finds the dead ones. The sessions behind them live in `tab.rs` and `room.rs`.
 
+// SAFETY: allowed for malloc_trim after a socket closes (libc).
+// Each unsafe block says why it is sound.
+#![allow(unsafe_code)]
+
 use super::limits::{
     close_answered, engine_sessions_per_address, limit_send_buffer, AddressSlot, Slot, Use,
     MAX_MESSAGE, MAX_PLAYER_SOCKETS, MAX_PLAYER_SOCKETS_PER_ADDRESS, MAX_ROOM_SOCKETS,

@@ -8,6 +8,10 @@
 //! The schema's version is `PRAGMA user_version`; [`MIGRATIONS`] bring an older file up to date
 //! and a newer one is refused.
 
+// SAFETY: allowed for flock on the database's lock file (libc).
+// Each unsafe block says why it is sound.
+#![allow(unsafe_code)]
+
 use super::clock::{Clock, ClockSpec};
 use parking_lot::Mutex;
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};

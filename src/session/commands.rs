@@ -1,7 +1,12 @@
 //! What each command does: the one dispatch from a parsed [`Command`] to the session, a game's
 //! own commands, and the options.
 
-use super::*;
+use super::options::{self, Options};
+use super::variant::SessionError;
+use super::{new_variant, record, Registered, Session, ENGINE_AUTHOR, ENGINE_NAME};
+use crate::protocol::driver::Flow;
+use crate::protocol::{Args, Command};
+use std::io::Write;
 
 /// The error of a `go` (or `go mate`) after a refused `position`.
 const NO_POSITION: &str =

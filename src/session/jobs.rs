@@ -1,7 +1,18 @@
 //! The jobs that run on the search thread (`go`, `go mate`, `go perft`): starting them, their
 //! reports, `stop` and `ponderhit`, and the one `bestmove` that ends each.
 
-use super::*;
+use super::report::{info_line, same_report};
+use super::variant::SessionError;
+use super::{Running, SearchMsg, Session};
+use crate::games::rules::Side;
+use crate::protocol::driver::Flow;
+use crate::protocol::GoParams;
+use crate::search::{Control, Info, Limits, Outcome, Report};
+use crossbeam_channel::Sender;
+use std::io::Write;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+use std::thread;
 
 impl<W: Write> Session<W> {
     /// `go perft N` on its own thread: `isready` is answered and `stop` ends it meanwhile.
@@ -270,39 +281,6 @@ impl<W: Write> Session<W> {
             }
         }
         self.drain_pending()
-    }
-
-    /// Runs what queued up during a search, until one of the commands starts another. Behind
-    /// that one, a `stop` (or `ponderhit`, `gameover`) is carried out at once, and any other
-    /// command stops it first when it never ends by itself, as one arriving then would.
-    pub(super) fn drain_pending(&mut self) -> Flow {
-        while let Some((item, _)) = self.pending.front() {
-            if let Some(running) = &self.search {
-                if !item.as_ref().is_ok_and(Command::is_about_the_search) {
-                    if running.waits_for_client {
-                        // A held bestmove is sent here, and the search is over.
-                        self.stop_search();
-                    }
-                    if self.search.is_some() {
-                        break;
-                    }
-                    continue;
-                }
-            }
-            let Some((item, bytes)) = self.pending.pop_front() else {
-                break;
-            };
-            self.pending_bytes -= bytes;
-            match item {
-                Err(e) => self.refused(&e),
-                Ok(command) => {
-                    if self.execute(command) == Flow::Quit {
-                        return Flow::Quit;
-                    }
-                }
-            }
-        }
-        Flow::Continue
     }
 
     /// Sends the final info line and the one `bestmove` of this search.

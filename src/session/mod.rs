@@ -5,23 +5,23 @@
 mod commands;
 mod jobs;
 pub mod options;
+mod pending;
 pub mod record;
 mod report;
+#[cfg(test)]
+mod tests;
 pub mod variant;
 
-use crate::games::rules::Side;
 use crate::protocol::driver::{self, Flow, Input};
-use crate::protocol::{lines, parse_line, Args, Command, GoParams};
+use crate::protocol::{lines, parse_line, Command};
 use crate::registry::Game;
-use crate::search::{Control, Info, Limits, Outcome, Report};
+use crate::search::{Control, Info, Outcome, Report};
 use crate::stop::{Budget, Flag};
 use crossbeam_channel::{bounded, Receiver, Sender};
 use options::Options;
-use report::same_report;
+use pending::{Arrival, Pending, Push, Step};
 pub use report::{info_line, score_text};
-use std::collections::VecDeque;
 use std::io::{BufRead, Write};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use std::thread;
 use variant::{SessionError, Variant};
@@ -31,10 +31,7 @@ pub const ENGINE_AUTHOR: &str = "the ryoshi developers";
 
 /// Lines read ahead of the loop; when they are all waiting, the reader waits.
 pub const LINE_QUEUE: usize = 16;
-/// Commands that may wait for a running search to end (with the errors of lines after them)...
-pub const MAX_PENDING: usize = 256;
-/// ...and the bytes of their lines (one line always fits, however long).
-pub const MAX_PENDING_BYTES: usize = 1 << 20;
+pub use pending::{MAX_PENDING, MAX_PENDING_BYTES};
 
 /// Search reports waiting for the loop. A search's progress lines (a few a second) are dropped
 /// beyond it, so a client that stops reading its output while `go infinite` runs costs a fixed
@@ -133,7 +130,7 @@ impl<W: Write> driver::Front for Looped<'_, W> {
     type Event = SearchMsg;
 
     fn reading(&self) -> bool {
-        self.overflow == Overflow::Refuse || !self.session.pending_full()
+        self.overflow == Overflow::Refuse || !self.session.pending.is_full()
     }
 
     fn on_input(&mut self, input: Input) -> Flow {
@@ -208,10 +205,8 @@ struct Session<W: Write> {
     game: Box<dyn Variant>,
     search: Option<Running>,
     /// Commands that arrived during a search and need the engine idle, and the errors of lines
-    /// that came after them (answered in turn, so replies keep the order of the lines), with
-    /// the length of their lines; bounded by [`MAX_PENDING`] and [`MAX_PENDING_BYTES`].
-    pending: VecDeque<(Result<Command, SessionError>, usize)>,
-    pending_bytes: usize,
+    /// that came after them.
+    pending: Pending,
     search_tx: Sender<SearchMsg>,
     search_rx: Receiver<SearchMsg>,
     /// What may stop a command run on this thread (`count`, `solve`).
@@ -230,8 +225,7 @@ impl<W: Write> Session<W> {
             game: new_variant(options.variant),
             options,
             search: None,
-            pending: VecDeque::new(),
-            pending_bytes: 0,
+            pending: Pending::default(),
             search_tx,
             search_rx,
             budget,
@@ -254,50 +248,30 @@ impl<W: Write> Session<W> {
         self.line(&format!("info string error: {safe}"));
     }
 
-    /// Whether a command waiting behind the running search starts another.
-    fn search_waiting(&self) -> bool {
-        self.pending
-            .iter()
-            .any(|(item, _)| item.as_ref().is_ok_and(Command::starts_search))
-    }
-
-    fn pending_full(&self) -> bool {
-        self.pending.len() >= MAX_PENDING || self.pending_bytes >= MAX_PENDING_BYTES
+    /// The running search, as the queue sees it.
+    fn search_state(&self) -> pending::Search {
+        match &self.search {
+            None => pending::Search::Idle,
+            Some(running) if running.waits_for_client => pending::Search::WaitsForClient,
+            Some(_) => pending::Search::Timed,
+        }
     }
 
     /// Queues a command (or an error) behind the running search; refused when the queue is
     /// full (only a [`Overflow::Refuse`] loop reads lines then).
-    fn queue(&mut self, item: Result<Command, SessionError>, bytes: usize) {
-        // A `stop` for a waiting search is never refused (serve.md): it passes the cap. One
-        // right behind another says nothing more and is dropped (a `stop` after a `ponderhit`
-        // still says something), so at most two ever pass.
-        if item.as_ref().is_ok_and(Command::is_about_the_search) {
-            let redundant = match (self.pending.back(), &item) {
-                (Some((Ok(Command::PonderHit(_)), _)), next) => {
-                    matches!(next, Ok(Command::PonderHit(_)))
-                }
-                (Some((Ok(last), _)), _) => last.is_about_the_search(),
-                _ => false,
-            };
-            if redundant {
-                return;
-            }
-        } else if self.pending_full() {
+    fn queue(&mut self, item: pending::Item, bytes: usize) {
+        if self.pending.push(item, bytes) == Push::Full {
             self.error(&format!(
                 "{} commands are waiting for the search to end already; line refused",
                 self.pending.len()
             ));
-            return;
         }
-        self.pending_bytes += bytes;
-        self.pending.push_back((item, bytes));
     }
 
     /// The session is being given up (its tab closed): the queue is dropped, the running job
     /// stopped and waited for.
     fn abandon(&mut self) {
         self.pending.clear();
-        self.pending_bytes = 0;
         self.stop_search();
         self.wait_for_search();
     }
@@ -331,25 +305,39 @@ impl<W: Write> Session<W> {
     }
 
     fn on_command(&mut self, command: Command, bytes: usize) -> Flow {
-        // A `stop` sent after a `go` that still waits is that search's: it waits its turn (and
-        // is then carried out as soon as that search has started).
-        if command.is_about_the_search() && self.search_waiting() {
-            self.queue(Ok(command), bytes);
-            return Flow::Continue;
-        }
-        if let Some(running) = &self.search {
-            if !command.is_immediate() {
-                // A search that never ends by itself is stopped; a timed one finishes first.
-                if running.waits_for_client {
+        match self.pending.arrival(&command, self.search_state()) {
+            Arrival::ForTheWaitingSearch => {
+                self.queue(Ok(command), bytes);
+                Flow::Continue
+            }
+            Arrival::Wait { stop_first } => {
+                if stop_first {
                     self.stop_search();
                 }
                 self.queue(Ok(command), bytes);
-                return self.drain_pending();
+                self.drain_pending()
             }
+            Arrival::Run => match self.execute(command) {
+                Flow::Quit => Flow::Quit,
+                Flow::Continue => self.drain_pending(),
+            },
         }
-        match self.execute(command) {
-            Flow::Quit => Flow::Quit,
-            Flow::Continue => self.drain_pending(),
+    }
+
+    /// Runs what queued up during a search, as far as the queue's rules let it: until one of
+    /// the commands starts another search that the next one has to wait for.
+    fn drain_pending(&mut self) -> Flow {
+        loop {
+            match self.pending.next(self.search_state()) {
+                Step::Done => return Flow::Continue,
+                Step::StopSearch => self.stop_search(),
+                Step::Run(Err(e)) => self.refused(&e),
+                Step::Run(Ok(command)) => {
+                    if self.execute(command) == Flow::Quit {
+                        return Flow::Quit;
+                    }
+                }
+            }
         }
     }
 }

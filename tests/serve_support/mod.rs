@@ -1,5 +1,8 @@
 //! Starts `ryoshi serve` on a free port, and a minimal WebSocket client for the tests.
 #![allow(dead_code)]
+// SAFETY: allowed for raw socket calls (a half-open connection, a small receive buffer) and
+// sysconf (libc). Each unsafe block says why it is sound.
+#![allow(unsafe_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

@@ -8,6 +8,10 @@
 //! machine the helpers find no free core: then the node ratio (the helpers' search overhead) and
 //! nodes per CPU second (the cost of sharing the table) still say what N free cores would give.
 
+// SAFETY: allowed for getrusage for the process's CPU time (libc).
+// Each unsafe block says why it is sound.
+#![allow(unsafe_code)]
+
 use super::BenchError;
 use crate::quantum::search::{bench_positions, QGame};
 use crate::quantum::{Position, Ruleset};
@@ -21,8 +25,9 @@ type Sample = (f64, u64, f64);
 fn cpu_seconds() -> f64 {
     #[cfg(unix)]
     {
-        // SAFETY: getrusage only writes the struct it is given.
+        // SAFETY: rusage is plain integers, for which all zeros is a valid value.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: getrusage only writes the struct it is given.
         if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0 {
             let t = |v: libc::timeval| v.tv_sec as f64 + v.tv_usec as f64 / 1e6;
             return t(usage.ru_utime) + t(usage.ru_stime);

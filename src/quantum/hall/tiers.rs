@@ -11,6 +11,10 @@
 //! stuck in 41 of 2992 (then `project_seated` seats the side); the links between types and the
 //! test for paths back of one or two links are done on all 64 type pairs at once.
 
+// SAFETY: allowed for SSE2 intrinsics (part of every x86_64 CPU) for the tiers' projection.
+// Each unsafe block says why it is sound.
+#![allow(unsafe_code)]
+
 use super::{closure, project_seated, PIECES_PER_SIDE};
 use crate::quantum::types::Mask;
 use std::arch::x86_64::*;

@@ -6,6 +6,10 @@
 //! which AVX2 lacks for 64-bit lanes (the compiler's version of the plain loop emulates it
 //! byte by byte).
 
+// SAFETY: allowed for AVX2 flips, called only where the CPU has it.
+// Each unsafe block says why it is sound.
+#![allow(unsafe_code)]
+
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
