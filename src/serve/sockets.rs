@@ -3,8 +3,8 @@
 //! and finds the dead ones. The sessions behind them live in `tab.rs` and `room.rs`.
 
 use super::limits::{
-    close_answered, engine_sessions_per_address, limit_send_buffer, AddressSlot, Slot, Use,
-    MAX_MESSAGE, MAX_PLAYER_SOCKETS, MAX_PLAYER_SOCKETS_PER_ADDRESS, MAX_ROOM_SOCKETS,
+    close_answered, engine_sessions_per_address, limit_send_buffer, take_shared, AddressSlot, Held,
+    Use, MAX_MESSAGE, MAX_PLAYER_SOCKETS, MAX_PLAYER_SOCKETS_PER_ADDRESS, MAX_ROOM_SOCKETS,
     MAX_ROOM_SOCKETS_PER_ADDRESS,
 };
 use super::tab::{Socket, Tab};
@@ -64,6 +64,7 @@ pub(super) fn upgrade(
         .peer_addr()
         .map_or(std::net::IpAddr::from([0, 0, 0, 0]), |a| a.ip());
     let mut places = (None, None);
+    let mut what = None;
     if req.path == "/room" {
         let player = req.param("new").is_none()
             && room::is_player(
@@ -71,6 +72,7 @@ pub(super) fn upgrade(
                 &req.param("room").unwrap_or_default(),
                 &req.param("seat").unwrap_or_default(),
             );
+        what = Some(if player { Use::Player } else { Use::Room });
         let refused = if player {
             match AddressSlot::take(server, ip, Use::Player, MAX_PLAYER_SOCKETS_PER_ADDRESS) {
                 None => Some(format!(
@@ -78,7 +80,13 @@ pub(super) fn upgrade(
                 )),
                 Some(place) => {
                     places.1 = Some(place);
-                    places.0 = Slot::take(&server.player_sockets, MAX_PLAYER_SOCKETS);
+                    places.0 = take_shared(
+                        server,
+                        &server.player_sockets,
+                        MAX_PLAYER_SOCKETS,
+                        ip,
+                        Use::Player,
+                    );
                     places.0.is_none().then(|| {
                         format!("too many players' seats are open (at most {MAX_PLAYER_SOCKETS})")
                     })
@@ -91,7 +99,8 @@ pub(super) fn upgrade(
                 )),
                 Some(place) => {
                     places.1 = Some(place);
-                    places.0 = Slot::take(&server.room_sockets, MAX_ROOM_SOCKETS);
+                    places.0 =
+                        take_shared(server, &server.room_sockets, MAX_ROOM_SOCKETS, ip, Use::Room);
                     places.0.is_none().then(|| {
                         format!("too many room connections (at most {MAX_ROOM_SOCKETS})")
                     })
@@ -122,10 +131,12 @@ pub(super) fn upgrade(
     };
     let id = server.next_id.fetch_add(1, Ordering::SeqCst);
     server.sockets.lock().push((id, socket.clone()));
-    if req.path == "/ws" {
-        engine_socket(server, req, &stream, &socket, ip);
-    } else {
-        room_socket(server, req, &stream, &socket, id);
+    match what {
+        None => engine_socket(server, req, &stream, &socket, ip),
+        Some(what) => {
+            let held = Held::register(server, ip, what, &socket);
+            room_socket(server, req, &stream, &socket, id, &held);
+        }
     }
     server.sockets.lock().retain(|(i, _)| *i != id);
     drop(places);
@@ -234,7 +245,14 @@ fn give_back_memory() {
     }
 }
 
-fn room_socket(server: &Server, req: &Request, stream: &TcpStream, socket: &Socket, conn: u64) {
+fn room_socket(
+    server: &Server,
+    req: &Request,
+    stream: &TcpStream,
+    socket: &Socket,
+    conn: u64,
+    held: &Held,
+) {
     let (id, token) = match req.param("new") {
         Some(game) => {
             let Some(variant) = crate::registry::Game::named(&game) else {
@@ -272,7 +290,7 @@ fn room_socket(server: &Server, req: &Request, stream: &TcpStream, socket: &Sock
         }
         None => (req.param("room").unwrap_or_default(), req.param("seat")),
     };
-    let (held, seat) = match room::join(&server.store, &id, token.as_deref(), conn, socket) {
+    let (joined, seat) = match room::join(&server.store, &id, token.as_deref(), conn, socket) {
         Ok(joined) => joined,
         Err(why) => {
             socket.error(&why.to_string());
@@ -281,7 +299,8 @@ fn room_socket(server: &Server, req: &Request, stream: &TcpStream, socket: &Sock
         }
     };
     read_frames(stream, socket, |text| {
-        room::message(&server.store, &held, seat, text, socket)
+        held.touch();
+        room::message(&server.store, &joined, seat, text, socket)
     });
-    room::leave(held, conn);
+    room::leave(joined, conn);
 }
