@@ -100,6 +100,36 @@ fn oversized_and_garbage_messages_get_errors() {
     other.until(|l| l == "readyok");
 }
 
+/// RFC 6455 7.4: a close status no endpoint may send is answered 1002, an allowed one 1000;
+/// a close reason that is not UTF-8 fails the connection (1007).
+#[test]
+fn close_frames_are_answered_as_rfc_6455_says() {
+    let server = Server::start(2);
+    let close = |code: u16, reason: &[u8]| {
+        // A room socket each (closed engine sessions give their places back a little later).
+        let mut ws = server
+            .socket("/room?new=othello", &server.origin())
+            .unwrap();
+        let mut payload = code.to_be_bytes().to_vec();
+        payload.extend_from_slice(reason);
+        ws.send_frame(8, &payload);
+        loop {
+            match ws.next() {
+                Some(Frame::Close(answer)) => return answer,
+                Some(_) => continue,
+                None => panic!("no close frame for {code}"),
+            }
+        }
+    };
+    for code in [999, 1005, 1006, 1015, 5000] {
+        assert_eq!(close(code, b""), 1002, "{code}");
+    }
+    for code in [1000, 1001, 3000, 4000] {
+        assert_eq!(close(code, b"bye"), 1000, "{code}");
+    }
+    assert_eq!(close(1000, b"\xff\xfe"), 1007);
+}
+
 /// RFC 6455 5.4: control frames may come between the fragments of a message. A ping there is
 /// answered with its pong, and the message is read whole.
 #[test]

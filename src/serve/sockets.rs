@@ -178,8 +178,16 @@ fn read_frames(stream: &TcpStream, socket: &Socket, mut on_text: impl FnMut(&str
                 socket.close(1009, "message too big");
                 break;
             }
-            ws::Incoming::Close => {
+            ws::Incoming::Close(1000) => {
                 socket.close(1000, "");
+                break;
+            }
+            ws::Incoming::Close(code) => {
+                socket.close(code, "a close status no endpoint may send");
+                break;
+            }
+            ws::Incoming::BadClose => {
+                socket.close(1007, "a close reason must be UTF-8");
                 break;
             }
             ws::Incoming::Idle => {
