@@ -8,7 +8,7 @@ use super::limits::{
     MAX_ROOM_SOCKETS_PER_ADDRESS,
 };
 use super::tab::{Socket, Tab};
-use super::tab_game::TabGame;
+use super::tab_game::{record_refusal, TabGame};
 use super::{http, room, ws, Server};
 use http::Request;
 use std::net::TcpStream;
@@ -233,7 +233,9 @@ fn engine_socket(
             let (game, review) = (req.param("game"), req.param("review"));
             let mut kept = TabGame::open(&server.store, socket, game.as_deref(), review.as_deref());
             read_frames(stream, socket, |text| {
-                tab.message(text, TabGame::takes, |lines| kept.observe(lines))
+                let variant = kept.variant();
+                let refuses = |command: &crate::protocol::Command| record_refusal(variant, command);
+                tab.message(text, TabGame::takes, refuses, |lines| kept.observe(lines))
             });
             tab.close();
             give_back_memory();
