@@ -154,6 +154,13 @@ pub(super) fn take_shared<'a>(
     if let Some(place) = Slot::take(counter, max) {
         return Some(place);
     }
+    // This address's places, the sockets still opening counted (they are registered as holders
+    // only once upgraded), less the place of this one.
+    let mine = server
+        .per_address
+        .lock()
+        .get(&(ip, what))
+        .map_or(0, |n| n.saturating_sub(1));
     let victim = {
         let holders = server.holders.lock();
         let live = || {
@@ -168,8 +175,7 @@ pub(super) fn take_shared<'a>(
                 None => held.push((h.ip, 1)),
             }
         }
-        let mine = held.iter().find(|(a, _)| *a == ip).map_or(0, |&(_, n)| n);
-        let addresses = held.len() + usize::from(mine == 0);
+        let addresses = held.len() + usize::from(!held.iter().any(|&(a, _)| a == ip));
         let share = max / addresses.max(1);
         // The most held, the lowest address among equals (no map's order decides).
         let (most, n) = held
@@ -186,9 +192,11 @@ pub(super) fn take_shared<'a>(
         victim.evicted.store(true, Ordering::SeqCst);
         victim
     };
-    victim.socket.error(&format!(
-        "closed to make room for another address: the room sockets are shared among the \
-         addresses present when all {max} are taken, and yours holds more than its share"
+    // Offered, never waited for: a victim that does not read is dropped at once.
+    victim.socket.offer_line(&format!(
+        "info string error: closed to make room for another address: the room sockets are \
+         shared among the addresses present when all {max} are taken, and yours holds more \
+         than its share"
     ));
     victim.socket.close(1013, "room for another address");
     let deadline = Instant::now() + EVICTION_WAIT;
