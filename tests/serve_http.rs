@@ -100,6 +100,79 @@ fn oversized_and_garbage_messages_get_errors() {
     other.until(|l| l == "readyok");
 }
 
+/// Issue 70: a 200 KiB SGF of passes (within the page's upload limit) loaded, but the page's
+/// `position` of its game was longer than a message and the socket closed with 1009. Such a
+/// record is refused before loading, with the reason, and the socket goes on; a long record
+/// whose game the page can send back loads, and its position is taken.
+#[test]
+fn a_record_the_page_could_not_send_back_is_refused_before_loading() {
+    let server = Server::start(2);
+    let mut ws = server.socket("/ws", &server.origin()).unwrap();
+    ws.send("setoption name USI_Variant value go\nusinewgame");
+    let sgf = |moves: usize| format!("(;GM[1]FF[4]SZ[9]{})", ";B[];W[]".repeat(moves / 2));
+    let long = sgf(200 * 1024 / 4 - 32);
+    assert!(long.len() <= 200 * 1024, "within the page's upload limit");
+    ws.send(&format!("loadrecordtext {long}\nd\nisready"));
+    let lines = ws.until(|l| l == "readyok");
+    let refused: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
+    assert!(
+        refused.len() == 1 && refused[0].contains("is not loaded"),
+        "{refused:?}"
+    );
+    assert!(!lines.iter().any(|l| l.starts_with("info string loaded")));
+    // The session's own board (19×19), not the record's (9×9).
+    let sfen = lines.iter().find(|l| l.starts_with("sfen "));
+    assert!(sfen.is_some_and(|l| l.starts_with("sfen 19 ")), "{sfen:?}");
+    // The longest game a page sends back loads, and comes back whole.
+    let fits = sgf(ryoshi::serve::MAX_MESSAGE / 2 / 5 - 400);
+    ws.send(&format!("loadrecordtext {fits}\nisready"));
+    let lines = ws.until(|l| l == "readyok");
+    let loaded = lines
+        .iter()
+        .find(|l| l.starts_with("info string loaded go "))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    let position = loaded.trim_start_matches("info string loaded go ");
+    assert!(position.len() > 100_000);
+    // As the page's review download sends it: the game twice, in one message.
+    ws.send(&format!("{position}\nrecord\n{position}\nisready"));
+    let lines = ws.until(|l| l == "readyok");
+    assert!(
+        !lines.iter().any(|l| l.contains("error")),
+        "{:?}",
+        &lines[..2]
+    );
+}
+
+/// RFC 6455 7.4: a close status no endpoint may send is answered 1002, an allowed one 1000;
+/// a close reason that is not UTF-8 fails the connection (1007).
+#[test]
+fn close_frames_are_answered_as_rfc_6455_says() {
+    let server = Server::start(2);
+    let close = |code: u16, reason: &[u8]| {
+        // A room socket each (closed engine sessions give their places back a little later).
+        let mut ws = server
+            .socket("/room?new=othello", &server.origin())
+            .unwrap();
+        let mut payload = code.to_be_bytes().to_vec();
+        payload.extend_from_slice(reason);
+        ws.send_frame(8, &payload);
+        loop {
+            match ws.next() {
+                Some(Frame::Close(answer)) => return answer,
+                Some(_) => continue,
+                None => panic!("no close frame for {code}"),
+            }
+        }
+    };
+    for code in [999, 1005, 1006, 1015, 5000] {
+        assert_eq!(close(code, b""), 1002, "{code}");
+    }
+    for code in [1000, 1001, 3000, 4000] {
+        assert_eq!(close(code, b"bye"), 1000, "{code}");
+    }
+    assert_eq!(close(1000, b"\xff\xfe"), 1007);
+}
+
 /// RFC 6455 5.4: control frames may come between the fragments of a message. A ping there is
 /// answered with its pong, and the message is read whole.
 #[test]

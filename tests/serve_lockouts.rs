@@ -93,9 +93,17 @@ fn strangers_sockets_never_keep_a_player_out() {
             ws
         })
         .collect();
-    // A socket more from an address at its cap is refused, and so is one past the global cap.
+    // A socket more from an address at its cap is refused. A fifth address shares the global
+    // cap: its sockets take the places of the others' until it holds its share (64 / 5).
     let refused = server.get_from([127, 0, 0, 2], "/room?new=go");
     assert!(refused.contains("from your address (at most"), "{refused}");
+    let fifth: Vec<Client> = (0..all / 5)
+        .map(|i| {
+            server
+                .socket_from([127, 0, 0, 99], "/room?new=go")
+                .unwrap_or_else(|| panic!("socket {i} of the fifth address is within its share"))
+        })
+        .collect();
     let refused = server.get_from([127, 0, 0, 99], "/room?new=go");
     assert!(
         refused.contains("too many room connections (at most"),
@@ -110,7 +118,7 @@ fn strangers_sockets_never_keep_a_player_out() {
     let mut tab = server.socket("/ws", &origin).unwrap();
     tab.send("isready");
     tab.until(|l| l == "readyok");
-    drop(strangers);
+    drop((strangers, fifth));
 }
 
 #[test]
@@ -140,7 +148,7 @@ fn one_address_never_takes_every_engine_session() {
 #[test]
 fn players_seats_never_take_every_connection() {
     let server = Server::start(2);
-    let seats: Vec<String> = (0..8)
+    let seats: Vec<String> = (0..9)
         .map(|_| {
             let mut ws = open(&server, "/room?new=go");
             let words: Vec<String> = ws.until(|_| true)[0]
@@ -166,11 +174,85 @@ fn players_seats_never_take_every_connection() {
     let mut tab = server.socket("/ws", &server.origin()).unwrap();
     tab.send("isready");
     tab.until(|l| l == "readyok");
-    assert_eq!(held.len(), ryoshi::serve::MAX_PLAYER_SOCKETS);
-    let refused = server.get_from([127, 0, 0, 9], &seats[7]);
+    // The seats are shared among the addresses present: a fifth address takes its share (32 /
+    // 5) of them, and no more.
+    let all = ryoshi::serve::MAX_PLAYER_SOCKETS;
+    for i in 0..all / 5 {
+        let ws = server.socket_from([127, 0, 0, 9], &seats[8]);
+        held.push(ws.unwrap_or_else(|| panic!("seat {i} of the fifth address is its share")));
+    }
+    let refused = server.get_from([127, 0, 0, 9], &seats[8]);
     assert!(
         refused.starts_with("HTTP/1.1 503")
             && refused.contains("too many players' seats are open (at most 32)"),
         "{refused}"
     );
+}
+
+/// Issue 70: four addresses holding 16 room sockets each used to take all 64, and every other
+/// player's new room got 503. Ten addresses now each hold what their caps allow, and an
+/// eleventh still makes a room and plays in it: the caps are shared among the addresses present,
+/// the idle sockets of the address holding the most giving way.
+#[test]
+fn ten_full_addresses_leave_room_for_an_eleventh() {
+    let server = Server::start(2);
+    let per_address = ryoshi::serve::MAX_ROOM_SOCKETS_PER_ADDRESS;
+    let words = |ws: &mut Client| -> Vec<String> {
+        ws.until(|_| true)[0]
+            .split_whitespace()
+            .map(str::to_string)
+            .collect()
+    };
+    let mut held = Vec::new();
+    for a in 0..10u8 {
+        let from = [127, 0, 0, 2 + a];
+        let mut invites = Vec::new();
+        for _ in 0..per_address {
+            if let Some(mut ws) = server.socket_from(from, "/room?new=othello") {
+                let w = words(&mut ws);
+                invites.push(format!("/room?room={}&seat={}", w[1], w[5]));
+                held.push(ws);
+            }
+        }
+        for path in &invites {
+            held.extend(server.socket_from(from, path));
+        }
+    }
+    // The first socket of all was idle longest, on an address holding more than its share.
+    match held[0].until(|l| l.contains("make room")).pop() {
+        Some(l) => assert!(
+            l.starts_with("info string error: closed to make room"),
+            "{l}"
+        ),
+        None => unreachable!(),
+    }
+    assert_eq!(held[0].next(), Some(Frame::Close(1013)));
+    // No more sockets than the caps allow are open (the status request is one more).
+    // (A closed socket's thread ends just after it gives its place back: waited for.)
+    let caps = ryoshi::serve::MAX_ROOM_SOCKETS + ryoshi::serve::MAX_PLAYER_SOCKETS;
+    let mut open = usize::MAX;
+    for _ in 0..100 {
+        open = server.status()["connections"].as_u64().unwrap() as usize;
+        if open <= caps + 1 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(open <= caps + 1, "{open} connections");
+    // The eleventh address makes a room, joins its other seat, and both play.
+    let from = [127, 0, 0, 12];
+    let mut black = server
+        .socket_from(from, "/room?new=othello")
+        .expect("a new room from an eleventh address");
+    let w = words(&mut black);
+    let path = format!("/room?room={}&seat={}", w[1], w[5]);
+    let mut white = server
+        .socket_from(from, &path)
+        .expect("its other seat from the same address");
+    black.until(|l| l.starts_with("state ") && l.contains("\"you\":\"black\""));
+    black.send("move f5");
+    white.until(|l| l.contains("\"moves\":[\"f5\"]") && l.contains("\"you\":\"white\""));
+    white.send("move f6");
+    black.until(|l| l.contains("\"moves\":[\"f5\",\"f6\"]"));
+    drop(held);
 }

@@ -10,7 +10,7 @@ use super::{http, Server};
 use http::Request;
 use std::io::{self, Read};
 use std::net::{IpAddr, TcpStream};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -87,6 +87,134 @@ impl Drop for AddressSlot<'_> {
         }
     }
 }
+/// How long a new room socket waits for the place of a socket it had closed (its thread sees
+/// the end and gives the place back within milliseconds).
+const EVICTION_WAIT: Duration = Duration::from_secs(2);
+
+/// One upgraded room socket holding a place under a global cap, for [`take_shared`] to choose
+/// from when the cap is reached.
+pub(super) struct Holder {
+    id: u64,
+    ip: IpAddr,
+    what: Use,
+    socket: super::tab::Socket,
+    /// When the socket last sent a message (ms since 1970; its opening at first).
+    last_message: AtomicI64,
+    evicted: AtomicBool,
+}
+
+/// A [`Holder`] registered for as long as its socket is served.
+pub(super) struct Held<'a> {
+    server: &'a Server,
+    holder: Arc<Holder>,
+}
+
+impl<'a> Held<'a> {
+    pub(super) fn register(
+        server: &'a Server,
+        ip: IpAddr,
+        what: Use,
+        socket: &super::tab::Socket,
+    ) -> Held<'a> {
+        let holder = Arc::new(Holder {
+            id: server.next_id.fetch_add(1, Ordering::SeqCst),
+            ip,
+            what,
+            socket: socket.clone(),
+            last_message: AtomicI64::new(super::store::now_ms()),
+            evicted: AtomicBool::new(false),
+        });
+        server.holders.lock().push(Arc::clone(&holder));
+        Held { server, holder }
+    }
+
+    /// The socket sent a message: it is not idle.
+    pub(super) fn touch(&self) {
+        let now = super::store::now_ms();
+        self.holder.last_message.store(now, Ordering::Relaxed);
+    }
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        let id = self.holder.id;
+        self.server.holders.lock().retain(|h| h.id != id);
+    }
+}
+
+/// A place under the global cap `max` of `counter` (room sockets, or players' seats) for a
+/// socket of `ip`. When the cap is reached, the addresses present share it: an address holding
+/// fewer than its share (`max` over the addresses holding places, itself counted) takes the
+/// place of the socket idle longest (no message for the longest time) of the address holding
+/// the most, when that one holds more than its share. That socket is told why and closed
+/// (status 1013). None when no place comes free.
+pub(super) fn take_shared<'a>(
+    server: &Server,
+    counter: &'a AtomicUsize,
+    max: usize,
+    ip: IpAddr,
+    what: Use,
+) -> Option<Slot<'a>> {
+    if let Some(place) = Slot::take(counter, max) {
+        return Some(place);
+    }
+    // This address's places, the sockets still opening counted (they are registered as holders
+    // only once upgraded), less the place of this one.
+    let mine = server
+        .per_address
+        .lock()
+        .get(&(ip, what))
+        .map_or(0, |n| n.saturating_sub(1));
+    let victim = {
+        let holders = server.holders.lock();
+        let live = || {
+            holders
+                .iter()
+                .filter(|h| h.what == what && !h.evicted.load(Ordering::SeqCst))
+        };
+        let mut held: Vec<(IpAddr, usize)> = Vec::new();
+        for h in live() {
+            match held.iter_mut().find(|(a, _)| *a == h.ip) {
+                Some((_, n)) => *n += 1,
+                None => held.push((h.ip, 1)),
+            }
+        }
+        let addresses = held.len() + usize::from(!held.iter().any(|&(a, _)| a == ip));
+        let share = max / addresses.max(1);
+        // The most held, the lowest address among equals (no map's order decides).
+        let (most, n) = held
+            .iter()
+            .copied()
+            .max_by_key(|&(a, n)| (n, std::cmp::Reverse(a)))?;
+        if mine >= share || n <= share || most == ip {
+            return None;
+        }
+        let victim = live()
+            .filter(|h| h.ip == most)
+            .min_by_key(|h| (h.last_message.load(Ordering::Relaxed), h.id))?
+            .clone();
+        victim.evicted.store(true, Ordering::SeqCst);
+        victim
+    };
+    // Offered, never waited for: a victim that does not read is dropped at once.
+    victim.socket.offer_line(&format!(
+        "info string error: closed to make room for another address: the room sockets are \
+         shared among the addresses present when all {max} are taken, and yours holds more \
+         than its share"
+    ));
+    victim.socket.close(1013, "room for another address");
+    let deadline = Instant::now() + EVICTION_WAIT;
+    loop {
+        std::thread::sleep(Duration::from_millis(5));
+        if let Some(place) = Slot::take(counter, max) {
+            return Some(place);
+        }
+        if Instant::now() > deadline {
+            return None;
+        }
+    }
+}
+
 /// The whole request head must arrive within this time (not per read: a byte every few seconds
 /// does not keep a connection).
 pub const HEAD_DEADLINE: Duration = Duration::from_secs(10);

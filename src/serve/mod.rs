@@ -76,6 +76,8 @@ struct Server {
     sockets: Mutex<Vec<(u64, Socket)>>,
     /// Places each client address holds ([`limits::AddressSlot`]).
     per_address: Mutex<ahash::AHashMap<(IpAddr, limits::Use), usize>>,
+    /// Room sockets holding places under the global caps, oldest first ([`limits::take_shared`]).
+    holders: Mutex<Vec<Arc<limits::Holder>>>,
 }
 
 fn is_loopback(host: &str) -> bool {
@@ -193,6 +195,7 @@ pub fn serve(listener: TcpListener, config: &Config, port: u16, store: Store) {
         heads: Mutex::new(Vec::new()),
         sockets: Mutex::new(Vec::new()),
         per_address: Mutex::new(ahash::AHashMap::new()),
+        holders: Mutex::new(Vec::new()),
     });
     start_clocks(&server);
     {

@@ -7,12 +7,12 @@
 #![allow(unsafe_code)]
 
 use super::limits::{
-    close_answered, engine_sessions_per_address, limit_send_buffer, AddressSlot, Slot, Use,
-    MAX_MESSAGE, MAX_PLAYER_SOCKETS, MAX_PLAYER_SOCKETS_PER_ADDRESS, MAX_ROOM_SOCKETS,
+    close_answered, engine_sessions_per_address, limit_send_buffer, take_shared, AddressSlot, Held,
+    Use, MAX_MESSAGE, MAX_PLAYER_SOCKETS, MAX_PLAYER_SOCKETS_PER_ADDRESS, MAX_ROOM_SOCKETS,
     MAX_ROOM_SOCKETS_PER_ADDRESS,
 };
 use super::tab::{Socket, Tab};
-use super::tab_game::TabGame;
+use super::tab_game::{record_refusal, TabGame};
 use super::{http, room, ws, Server};
 use http::Request;
 use std::net::TcpStream;
@@ -68,6 +68,7 @@ pub(super) fn upgrade(
         .peer_addr()
         .map_or(std::net::IpAddr::from([0, 0, 0, 0]), |a| a.ip());
     let mut places = (None, None);
+    let mut what = None;
     if req.path == "/room" {
         let player = req.param("new").is_none()
             && room::is_player(
@@ -75,6 +76,7 @@ pub(super) fn upgrade(
                 &req.param("room").unwrap_or_default(),
                 &req.param("seat").unwrap_or_default(),
             );
+        what = Some(if player { Use::Player } else { Use::Room });
         let refused = if player {
             match AddressSlot::take(server, ip, Use::Player, MAX_PLAYER_SOCKETS_PER_ADDRESS) {
                 None => Some(format!(
@@ -82,7 +84,13 @@ pub(super) fn upgrade(
                 )),
                 Some(place) => {
                     places.1 = Some(place);
-                    places.0 = Slot::take(&server.player_sockets, MAX_PLAYER_SOCKETS);
+                    places.0 = take_shared(
+                        server,
+                        &server.player_sockets,
+                        MAX_PLAYER_SOCKETS,
+                        ip,
+                        Use::Player,
+                    );
                     places.0.is_none().then(|| {
                         format!("too many players' seats are open (at most {MAX_PLAYER_SOCKETS})")
                     })
@@ -95,7 +103,8 @@ pub(super) fn upgrade(
                 )),
                 Some(place) => {
                     places.1 = Some(place);
-                    places.0 = Slot::take(&server.room_sockets, MAX_ROOM_SOCKETS);
+                    places.0 =
+                        take_shared(server, &server.room_sockets, MAX_ROOM_SOCKETS, ip, Use::Room);
                     places.0.is_none().then(|| {
                         format!("too many room connections (at most {MAX_ROOM_SOCKETS})")
                     })
@@ -126,10 +135,12 @@ pub(super) fn upgrade(
     };
     let id = server.next_id.fetch_add(1, Ordering::SeqCst);
     server.sockets.lock().push((id, socket.clone()));
-    if req.path == "/ws" {
-        engine_socket(server, req, &stream, &socket, ip);
-    } else {
-        room_socket(server, req, &stream, &socket, id);
+    match what {
+        None => engine_socket(server, req, &stream, &socket, ip),
+        Some(what) => {
+            let held = Held::register(server, ip, what, &socket);
+            room_socket(server, req, &stream, &socket, id, &held);
+        }
     }
     server.sockets.lock().retain(|(i, _)| *i != id);
     drop(places);
@@ -171,8 +182,16 @@ fn read_frames(stream: &TcpStream, socket: &Socket, mut on_text: impl FnMut(&str
                 socket.close(1009, "message too big");
                 break;
             }
-            ws::Incoming::Close => {
+            ws::Incoming::Close(1000) => {
                 socket.close(1000, "");
+                break;
+            }
+            ws::Incoming::Close(code) => {
+                socket.close(code, "a close status no endpoint may send");
+                break;
+            }
+            ws::Incoming::BadClose => {
+                socket.close(1007, "a close reason must be UTF-8");
                 break;
             }
             ws::Incoming::Idle => {
@@ -218,7 +237,9 @@ fn engine_socket(
             let (game, review) = (req.param("game"), req.param("review"));
             let mut kept = TabGame::open(&server.store, socket, game.as_deref(), review.as_deref());
             read_frames(stream, socket, |text| {
-                tab.message(text, TabGame::takes, |lines| kept.observe(lines))
+                let variant = kept.variant();
+                let refuses = |command: &crate::protocol::Command| record_refusal(variant, command);
+                tab.message(text, TabGame::takes, refuses, |lines| kept.observe(lines))
             });
             tab.close();
             give_back_memory();
@@ -238,7 +259,14 @@ fn give_back_memory() {
     }
 }
 
-fn room_socket(server: &Server, req: &Request, stream: &TcpStream, socket: &Socket, conn: u64) {
+fn room_socket(
+    server: &Server,
+    req: &Request,
+    stream: &TcpStream,
+    socket: &Socket,
+    conn: u64,
+    held: &Held,
+) {
     let (id, token) = match req.param("new") {
         Some(game) => {
             let Some(variant) = crate::registry::Game::named(&game) else {
@@ -276,7 +304,7 @@ fn room_socket(server: &Server, req: &Request, stream: &TcpStream, socket: &Sock
         }
         None => (req.param("room").unwrap_or_default(), req.param("seat")),
     };
-    let (held, seat) = match room::join(&server.store, &id, token.as_deref(), conn, socket) {
+    let (joined, seat) = match room::join(&server.store, &id, token.as_deref(), conn, socket) {
         Ok(joined) => joined,
         Err(why) => {
             socket.error(&why.to_string());
@@ -285,7 +313,8 @@ fn room_socket(server: &Server, req: &Request, stream: &TcpStream, socket: &Sock
         }
     };
     read_frames(stream, socket, |text| {
-        room::message(&server.store, &held, seat, text, socket)
+        held.touch();
+        room::message(&server.store, &joined, seat, text, socket)
     });
-    room::leave(held, conn);
+    room::leave(joined, conn);
 }

@@ -6,7 +6,10 @@
 //! second server on the same file is refused at start instead of interleaving its writes. Seat
 //! tokens are stored as their SHA-1 (they are 128 random bits: the hash cannot be turned back).
 //! The schema's version is `PRAGMA user_version`; [`MIGRATIONS`] bring an older file up to date
-//! and a newer one is refused.
+//! and a newer one is refused. The file is marked as ryoshi's with `PRAGMA application_id`
+//! ([`APPLICATION_ID`]); a file without the mark is taken only when it is empty, or when its
+//! tables are exactly those some schema version of ryoshi made (files kept before the mark),
+//! and is then marked.
 
 // SAFETY: allowed for flock on the database's lock file (libc).
 // Each unsafe block says why it is sound.
@@ -83,6 +86,10 @@ pub(super) const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN rules TEXT;",
 ];
 
+/// SQLite's `application_id` of ryoshi's game databases: "RYSH", so that `file(1)` and
+/// `sqlite3` name the file's owner, and another program's file is never taken for ours.
+pub const APPLICATION_ID: i32 = 0x5259_5348;
+
 /// Longest text or blob read from or written to the file, in bytes (names and moves are
 /// short; the longest is a 25×25 marking, a few KiB).
 const MAX_TEXT: i32 = 1 << 20;
@@ -111,6 +118,15 @@ pub enum StoreError {
     Locked(String),
     #[error("the game database {0} is read-only; give a writable file with --db PATH")]
     ReadOnly(String),
+    #[error(
+        "the game database {path} cannot be created: this user may not write in {folder} \
+         ({why}); give a writable folder with --db PATH"
+    )]
+    CannotCreate {
+        path: String,
+        folder: String,
+        why: String,
+    },
     #[error(
         "the game database {path} is not a ryoshi game database or is damaged ({why}); move it \
          away or give another file with --db PATH"
@@ -250,6 +266,16 @@ pub fn token_hash(token: &str) -> String {
         .collect()
 }
 
+/// Whether a file system call failed for want of the right to write (permissions, a read-only
+/// file system), rather than for what is at the path.
+fn refused_write(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind;
+    matches!(
+        e.kind(),
+        ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem
+    )
+}
+
 /// Takes the file's `flock` without waiting; false when another process holds it. (SQLite's own
 /// locks are `fcntl` locks, which `flock` does not touch on Linux.)
 fn lock_exclusive(file: &File) -> bool {
@@ -275,9 +301,17 @@ impl Store {
             path: shown.clone(),
             why,
         };
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| open_error(format!("cannot create {}: {e}", dir.display())))?;
+        let folder = path.parent().filter(|d| !d.as_os_str().is_empty());
+        let cannot_write = |dir: &Path, e: std::io::Error| StoreError::CannotCreate {
+            path: shown.clone(),
+            folder: dir.display().to_string(),
+            why: e.to_string(),
+        };
+        if let Some(dir) = folder {
+            std::fs::create_dir_all(dir).map_err(|e| match refused_write(&e) {
+                true => cannot_write(dir, e),
+                false => open_error(format!("cannot create {}: {e}", dir.display())),
+            })?;
         }
         let lock = match std::fs::OpenOptions::new()
             .read(true)
@@ -287,9 +321,12 @@ impl Store {
             .open(path)
         {
             Ok(file) => file,
-            Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => match File::open(path) {
-                Ok(_) => return Err(StoreError::ReadOnly(shown)),
-                Err(e) => return Err(open_error(e.to_string())),
+            // The file is there but may not be written, or it may not be made there (a new
+            // file in a folder this user cannot write, whose own error would only say that the
+            // file is not there).
+            Err(e) if refused_write(&e) => match path.try_exists() {
+                Ok(true) => return Err(StoreError::ReadOnly(shown)),
+                _ => return Err(cannot_write(folder.unwrap_or(Path::new(".")), e)),
             },
             Err(e) => return Err(open_error(e.to_string())),
         };
@@ -332,6 +369,8 @@ impl Store {
             return Err(StoreError::Foreign(shown));
         }
         // WAL: a write is one append and one fsync (`synchronous = FULL`), readers never wait.
+        // Changing the journal mode needs the file to itself: a program holding it is found
+        // here (after the busy wait) or by the write lock taken to migrate.
         conn.pragma_update(None, "journal_mode", "WAL")
             .map_err(|e| classify(&shown, e))?;
         conn.pragma_update(None, "synchronous", "FULL")
@@ -359,13 +398,20 @@ impl Store {
                 known: MIGRATIONS.len(),
             });
         }
+        // One write transaction, taken even when there is nothing to migrate: a program that
+        // holds the file's write lock (a `sqlite3` shell in `BEGIN EXCLUSIVE`, which a WAL file
+        // still lets readers past) is found at start, not at the first move.
+        let tx = conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(|e| classify(&self.path, e))?;
         for (i, step) in MIGRATIONS.iter().enumerate().skip(version as usize) {
-            let tx = conn.transaction().map_err(|e| classify(&self.path, e))?;
             tx.execute_batch(step)
                 .and_then(|_| tx.pragma_update(None, "user_version", (i + 1) as i64))
-                .and_then(|_| tx.commit())
                 .map_err(|e| classify(&self.path, e))?;
         }
+        tx.pragma_update(None, "application_id", APPLICATION_ID)
+            .and_then(|_| tx.commit())
+            .map_err(|e| classify(&self.path, e))?;
         Ok(())
     }
 
@@ -857,21 +903,52 @@ fn write_clock(tx: &rusqlite::Transaction, id: &str, clock: &Clock) -> rusqlite:
     Ok(())
 }
 
-/// Whether the database is empty (no tables, no schema version) or one that ryoshi made: its
-/// tables, under a schema version ryoshi sets.
+/// Whether the database is empty (no tables, no schema version, no mark), marked as ryoshi's,
+/// or unmarked with exactly the tables, columns and indexes that ryoshi's first `user_version`
+/// migrations make (a file kept before the mark). A table of the same name is not enough.
 fn empty_or_ours(conn: &Connection) -> rusqlite::Result<bool> {
-    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    let (objects, ours): (i64, i64) = conn.query_row(
-        "SELECT count(*), count(CASE WHEN type = 'table' AND name IN ('games', 'moves') THEN 1 END)
-         FROM sqlite_master",
-        [],
-        |r| Ok((r.get(0)?, r.get(1)?)),
+    let pragma = |name: &str| conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get::<_, i64>(0));
+    let (id, version) = (pragma("application_id")?, pragma("user_version")?);
+    if id == i64::from(APPLICATION_ID) {
+        return Ok(true);
+    }
+    if id != 0 || version < 0 || version as usize > MIGRATIONS.len() {
+        return Ok(false);
+    }
+    let Some(found) = schema(conn)? else {
+        return Ok(false);
+    };
+    let made = Connection::open_in_memory()?;
+    made.execute_batch(&MIGRATIONS[..version as usize].concat())?;
+    Ok(schema(&made)?.is_some_and(|made| made == found))
+}
+
+/// The schema's shape, in order: each table and index with its table, and each table's
+/// columns (name, type, not null, default, key). None past a bound no ryoshi file comes near.
+fn schema(conn: &Connection) -> rusqlite::Result<Option<Vec<String>>> {
+    const MAX_SHAPE: usize = 1000;
+    let mut query = conn.prepare(
+        "SELECT m.type, m.name, m.tbl_name, p.name, p.type, p.\"notnull\", p.dflt_value, p.pk
+         FROM sqlite_master m LEFT JOIN pragma_table_info(m.name) p ON m.type = 'table'
+         ORDER BY m.type, m.name, p.cid",
     )?;
-    Ok(if version == 0 {
-        objects == 0
-    } else {
-        ours == 2
-    })
+    let mut rows = query.query([])?;
+    let mut shape = Vec::new();
+    while let Some(row) = rows.next()? {
+        if shape.len() == MAX_SHAPE {
+            return Ok(None);
+        }
+        let mut cells = Vec::with_capacity(8);
+        for i in 0..8 {
+            cells.push(match row.get_ref(i)? {
+                rusqlite::types::ValueRef::Null => "-".to_string(),
+                rusqlite::types::ValueRef::Integer(n) => n.to_string(),
+                value => value.as_str().unwrap_or("?").to_string(),
+            });
+        }
+        shape.push(cells.join("|"));
+    }
+    Ok(Some(shape))
 }
 
 /// An error at start, said for what it is.
@@ -1196,6 +1273,131 @@ mod tests {
         drop(other);
         assert!(Store::open(&path).is_ok(), "free again");
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    fn marks(path: &Path) -> (i64, i64, String) {
+        let conn = Connection::open(path).unwrap();
+        let pragma = |name: &str| -> rusqlite::Result<i64> {
+            conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get(0))
+        };
+        let mode = conn
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
+        (
+            pragma("application_id").unwrap(),
+            pragma("user_version").unwrap(),
+            mode,
+        )
+    }
+
+    /// A new file is marked as ryoshi's; so is an unmarked file of an older schema that ryoshi
+    /// made, once opened.
+    #[test]
+    fn ryoshi_marks_its_files() {
+        let path = temp("marked");
+        drop(Store::open(&path).unwrap());
+        let latest = MIGRATIONS.len() as i64;
+        assert_eq!(
+            marks(&path),
+            (APPLICATION_ID.into(), latest, "wal".to_string())
+        );
+        for version in 1..=MIGRATIONS.len() {
+            let path = temp(&format!("unmarked-{version}"));
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            {
+                let old = Connection::open(&path).unwrap();
+                old.execute_batch(&MIGRATIONS[..version].concat()).unwrap();
+                old.pragma_update(None, "user_version", version as i64)
+                    .unwrap();
+            }
+            drop(Store::open(&path).unwrap());
+            assert_eq!(
+                marks(&path),
+                (APPLICATION_ID.into(), latest, "wal".to_string()),
+                "version {version}"
+            );
+            let _ = std::fs::remove_dir_all(path.parent().unwrap());
+        }
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    /// Without the mark, a file whose tables are named as ryoshi's but are not those ryoshi
+    /// made (the attack's file: `games(x)`, `moves(y)`, `user_version` 1), or whose mark is
+    /// another program's, is refused and left byte for byte as it was.
+    #[test]
+    fn a_foreign_file_is_refused_and_untouched() {
+        let schemas = [
+            "CREATE TABLE games(x); CREATE TABLE moves(y); PRAGMA user_version = 1;".to_string(),
+            // Ryoshi's first tables with one column more.
+            format!(
+                "{} ALTER TABLE games ADD COLUMN extra TEXT; PRAGMA user_version = 1;",
+                MIGRATIONS[0]
+            ),
+            // Ryoshi's tables, the schema version of the next migration.
+            format!("{} PRAGMA user_version = 2;", MIGRATIONS[0]),
+            // Ryoshi's tables under another program's mark.
+            format!(
+                "{} PRAGMA user_version = 1; PRAGMA application_id = 7;",
+                MIGRATIONS[0]
+            ),
+        ];
+        for (i, schema) in schemas.iter().enumerate() {
+            let path = temp(&format!("foreign-{i}"));
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            Connection::open(&path)
+                .unwrap()
+                .execute_batch(schema)
+                .unwrap();
+            let before = std::fs::read(&path).unwrap();
+            let e = Store::open(&path).err().unwrap();
+            assert!(matches!(e, StoreError::Foreign(_)), "{schema}: {e}");
+            assert!(std::fs::read(&path).unwrap() == before, "changed: {schema}");
+            assert_eq!(marks(&path).2, "delete", "{schema}");
+            let _ = std::fs::remove_dir_all(path.parent().unwrap());
+        }
+    }
+
+    /// A WAL file lets readers past a writer: the write lock another program holds (a `sqlite3`
+    /// shell in `BEGIN EXCLUSIVE`) is still found at start, and said.
+    #[test]
+    fn a_wal_file_locked_by_another_program_is_refused_at_start() {
+        let path = temp("locked-wal");
+        drop(Store::open(&path).unwrap());
+        let other = Connection::open(&path).unwrap();
+        other.execute_batch("BEGIN EXCLUSIVE;").unwrap();
+        let e = Store::open(&path).err().unwrap();
+        assert!(matches!(e, StoreError::Locked(_)), "{e}");
+        assert!(e.to_string().contains("locked by another program"), "{e}");
+        drop(other);
+        assert!(Store::open(&path).is_ok(), "free again");
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    /// A new file where this user may not write is said so, not "No such file or directory".
+    /// Tests may run as root, whom permissions do not stop: sysfs refuses new files to anyone
+    /// (read-only when mounted so: the same words).
+    #[test]
+    fn a_file_that_may_not_be_created_is_said_so() {
+        let mut places = vec![PathBuf::from("/sys/ryoshi-games.db")];
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } != 0 {
+            use std::os::unix::fs::PermissionsExt;
+            let path = temp("no-write");
+            let dir = path.parent().unwrap();
+            std::fs::create_dir_all(dir).unwrap();
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o555)).unwrap();
+            places.push(path);
+        }
+        for path in places.iter().filter(|p| p.parent().unwrap().is_dir()) {
+            let e = Store::open(path).err().unwrap();
+            assert!(matches!(e, StoreError::CannotCreate { .. }), "{e}");
+            let text = e.to_string();
+            assert!(text.contains("may not write in"), "{text}");
+            assert!(!path.exists());
+        }
+        if let Some(path) = places.get(1) {
+            let _ = std::fs::remove_dir_all(path.parent().unwrap());
+        }
     }
 
     #[test]

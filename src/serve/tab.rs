@@ -368,7 +368,13 @@ impl Tab {
     /// and those the server answers itself (`ours`). `before` sees the lines the session will
     /// run, with the server's own in their places, before the session runs them (so that what
     /// the server says of them comes before the session's answers).
-    pub fn message(&self, text: &str, ours: impl Fn(&str) -> bool, before: impl FnOnce(&str)) {
+    pub fn message(
+        &self,
+        text: &str,
+        ours: impl Fn(&str) -> bool,
+        refuses: impl Fn(&Command) -> Option<String>,
+        before: impl FnOnce(&str),
+    ) {
         let mut accepted = Vec::with_capacity(text.len() + 1);
         let mut seen = String::new();
         let mut lines = 0;
@@ -383,7 +389,7 @@ impl Tab {
                 continue;
             }
             if let Ok(Some(command)) = parse_line(line) {
-                if let Some(why) = refusal(&command) {
+                if let Some(why) = refusal(&command).or_else(|| refuses(&command)) {
                     self.socket.error(&why);
                     continue;
                 }

@@ -31,6 +31,7 @@
 //! `info string loaded <game> position <start> [moves ...]`, sent before the session's own answer
 //! (nothing, or its one error line for a record that does not read; then this says nothing).
 
+use super::limits::MAX_MESSAGE;
 use super::names::{self, NameError, Names};
 use super::played::{parse_start, rules_options, rules_text, Played};
 use super::store::{Birth, Ending, GoEndRow, Point, Store, StoreError, StoredGame};
@@ -287,6 +288,11 @@ impl<'a> TabGame<'a> {
             }
             _ => {}
         }
+    }
+
+    /// The game the session plays, as the lines it accepted set it.
+    pub fn variant(&self) -> Game {
+        self.variant
     }
 
     /// `name <side> <text>`: the name of that side (`black`, `sente` ...), none when the
@@ -559,6 +565,42 @@ fn point_text(p: &Point) -> String {
         Some(lead) => format!("{}:{}:{lead}", p.ply, p.score),
         None => format!("{}:{}", p.ply, p.score),
     }
+}
+
+/// Longest `position` line of a loaded record's game: the pages send a game's `position` twice
+/// in one message at most (the review's graph and download: the ply evaluated, then the page's
+/// own), with a few short lines, and a message holds [`MAX_MESSAGE`] bytes.
+pub const MAX_LOADED_POSITION: usize = MAX_MESSAGE / 2 - 1024;
+
+/// Why a served session refuses `loadrecordtext` (or Go's `loadsgftext`) in `variant`, before
+/// loading it: the page could not send its game back. A record that does not read is the
+/// session's to refuse.
+pub fn record_refusal(variant: Game, command: &Command) -> Option<String> {
+    let Command::Extension { name, args } = command else {
+        return None;
+    };
+    if name != "loadrecordtext" && name != "loadsgftext" {
+        return None;
+    }
+    let opening = crate::matches::record::opening(variant, args.trim(), None).ok()?;
+    let start = opening
+        .sfen
+        .as_ref()
+        .map_or("startpos".len(), |s| "sfen ".len() + s.len());
+    let moves: usize = opening.moves.iter().map(|m| 1 + m.len()).sum();
+    let moves = if moves == 0 {
+        0
+    } else {
+        " moves".len() + moves
+    };
+    let bytes = "position ".len() + start + moves;
+    (bytes > MAX_LOADED_POSITION).then(|| {
+        format!(
+            "{name}: the record's game of {} moves is a position line of {bytes} bytes, and a \
+             page sends it back at most {MAX_LOADED_POSITION} long; it is not loaded",
+            opening.moves.len()
+        )
+    })
 }
 
 #[cfg(test)]

@@ -46,8 +46,13 @@ pub enum Incoming {
     /// was read): the rest of it was never read, so the socket must close (status 1009).
     TooLong(usize),
     Ping(Bytes),
-    /// The client closed, or the socket ended.
-    Close,
+    /// The client closed, or the socket ended: the status to answer with, 1000, or 1002 for a
+    /// close frame whose status no endpoint may send (RFC 6455 7.4: below 1000, 1004 to 1006,
+    /// 1015, the unassigned 1016 to 2999, 5000 and up).
+    Close(u16),
+    /// A close frame whose reason is not UTF-8: the connection fails (status 1007, RFC 6455
+    /// 8.1).
+    BadClose,
     /// Nothing came for the read timeout.
     Idle,
     /// A frame that breaks RFC 6455 (status 1002), in tungstenite's words.
@@ -55,11 +60,74 @@ pub enum Incoming {
 }
 
 /// A stream that reads and drops what is written to it: the reading endpoint's own replies.
-struct ReadOnly<R>(R);
+/// It never hands over bytes past the end of a frame, so that it knows the opcode of the frame
+/// `tungstenite` works on when it fails: tungstenite says "not UTF-8" alike for a text message
+/// (the socket goes on) and for a close frame's reason (the connection fails).
+struct ReadOnly<R> {
+    inner: R,
+    /// The header read so far, and how long it is (2 until its second byte says).
+    header: [u8; 14],
+    have: usize,
+    need: usize,
+    /// Payload bytes of the current frame not yet handed over.
+    left: u64,
+    /// The opcode of the last frame whose header was read whole.
+    opcode: u8,
+}
+
+/// The close frame's opcode.
+const CLOSE: u8 = 0x8;
+
+impl<R> ReadOnly<R> {
+    fn new(inner: R) -> Self {
+        ReadOnly {
+            inner,
+            header: [0; 14],
+            have: 0,
+            need: 2,
+            left: 0,
+            opcode: 0,
+        }
+    }
+
+    /// Takes in `bytes` of a header.
+    fn header_read(&mut self, bytes: &[u8]) {
+        self.header[self.have..self.have + bytes.len()].copy_from_slice(bytes);
+        self.have += bytes.len();
+        if self.have == 2 {
+            let length = match self.header[1] & 0x7f {
+                126 => 2,
+                127 => 8,
+                _ => 0,
+            };
+            self.need = 2 + length + if self.header[1] & 0x80 != 0 { 4 } else { 0 };
+        }
+        if self.have == self.need {
+            self.opcode = self.header[0] & 0x0f;
+            self.left = match self.header[1] & 0x7f {
+                126 => u64::from(u16::from_be_bytes([self.header[2], self.header[3]])),
+                127 => u64::from_be_bytes(self.header[2..10].try_into().unwrap_or_default()),
+                n => u64::from(n),
+            };
+            (self.have, self.need) = (0, 2);
+        }
+    }
+}
 
 impl<R: Read> Read for ReadOnly<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.0.read(buf)
+        if self.left > 0 {
+            let most = buf
+                .len()
+                .min(usize::try_from(self.left).unwrap_or(usize::MAX));
+            let n = self.inner.read(&mut buf[..most])?;
+            self.left -= n as u64;
+            return Ok(n);
+        }
+        let most = buf.len().min(self.need - self.have);
+        let n = self.inner.read(&mut buf[..most])?;
+        self.header_read(&buf[..n]);
+        Ok(n)
     }
 }
 
@@ -82,7 +150,7 @@ pub struct Reader<R: Read> {
 impl<R: Read> Reader<R> {
     pub fn new(inner: R) -> Self {
         Reader {
-            ws: WebSocket::from_raw_socket(ReadOnly(inner), Role::Server, Some(config())),
+            ws: WebSocket::from_raw_socket(ReadOnly::new(inner), Role::Server, Some(config())),
         }
     }
 
@@ -90,13 +158,18 @@ impl<R: Read> Reader<R> {
         loop {
             return match self.ws.read() {
                 Ok(Message::Text(text)) => Incoming::Text(text.as_str().to_string()),
+                Err(Error::Utf8(_)) if self.ws.get_ref().opcode == CLOSE => Incoming::BadClose,
                 Ok(Message::Binary(_)) | Err(Error::Utf8(_)) => Incoming::NotText,
                 Ok(Message::Ping(body)) => Incoming::Ping(body),
                 Ok(Message::Pong(_) | Message::Frame(_)) => continue,
+                // tungstenite puts 1002 in place of a status no endpoint may send.
+                Ok(Message::Close(Some(frame))) if frame.code == CloseCode::Protocol => {
+                    Incoming::Close(1002)
+                }
                 Ok(Message::Close(_))
                 | Err(Error::ConnectionClosed | Error::AlreadyClosed)
                 | Err(Error::Protocol(ProtocolError::ResetWithoutClosingHandshake)) => {
-                    Incoming::Close
+                    Incoming::Close(1000)
                 }
                 Err(Error::Capacity(CapacityError::MessageTooLong { size, .. })) => {
                     Incoming::TooLong(size)
@@ -109,7 +182,7 @@ impl<R: Read> Reader<R> {
                 {
                     Incoming::Idle
                 }
-                Err(Error::Io(_)) => Incoming::Close,
+                Err(Error::Io(_)) => Incoming::Close(1000),
                 Err(e) => Incoming::Broken(e.to_string()),
             };
         }
@@ -216,7 +289,7 @@ mod tests {
         assert_eq!(r.next_message(), Incoming::NotText);
         assert_eq!(r.next_message(), Incoming::NotText);
         assert_eq!(r.next_message(), Incoming::Text("d".into()));
-        assert_eq!(r.next_message(), Incoming::Close);
+        assert_eq!(r.next_message(), Incoming::Close(1000));
         let long = client_bytes(vec![data(Data::Text, true, &vec![b'x'; MAX_MESSAGE + 1])]);
         let mut r = Reader::new(&long[..]);
         assert_eq!(r.next_message(), Incoming::TooLong(MAX_MESSAGE + 1));
@@ -231,6 +304,52 @@ mod tests {
         let mut r = Reader::new(&at_limit[..]);
         assert!(matches!(r.next_message(), Incoming::Text(t) if t.len() == MAX_MESSAGE));
         assert_eq!(r.next_message(), Incoming::TooLong(MAX_MESSAGE + 1));
+    }
+
+    fn close(code: u16, reason: &[u8]) -> Frame {
+        let mut payload = code.to_be_bytes().to_vec();
+        payload.extend_from_slice(reason);
+        let mut frame = Frame::ping(payload);
+        frame.header_mut().opcode =
+            OpCode::Control(tungstenite::protocol::frame::coding::Control::Close);
+        frame
+    }
+
+    /// RFC 6455 7.4: a status no endpoint may send is answered 1002; a reason that is not UTF-8
+    /// fails the connection, where a text message that is not goes on.
+    #[test]
+    fn close_statuses_and_reasons_follow_rfc_6455() {
+        for (code, answer) in [
+            (999, 1002),
+            (1005, 1002),
+            (1006, 1002),
+            (1015, 1002),
+            (1016, 1002),
+            (5000, 1002),
+            (1000, 1000),
+            (1001, 1000),
+            (3000, 1000),
+            (4999, 1000),
+        ] {
+            let bytes = client_bytes(vec![close(code, b"bye")]);
+            assert_eq!(
+                Reader::new(&bytes[..]).next_message(),
+                Incoming::Close(answer),
+                "{code}"
+            );
+        }
+        // Behind messages of each header length, so that frames are followed through.
+        let bytes = client_bytes(vec![
+            data(Data::Text, true, b"\xff"),
+            data(Data::Text, true, &[b'x'; 300]),
+            data(Data::Text, true, &vec![b'y'; 70_000]),
+            close(1000, b"\xff\xfe"),
+        ]);
+        let mut r = Reader::new(&bytes[..]);
+        assert_eq!(r.next_message(), Incoming::NotText);
+        assert!(matches!(r.next_message(), Incoming::Text(t) if t.len() == 300));
+        assert!(matches!(r.next_message(), Incoming::Text(t) if t.len() == 70_000));
+        assert_eq!(r.next_message(), Incoming::BadClose);
     }
 
     #[test]

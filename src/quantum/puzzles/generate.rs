@@ -5,22 +5,26 @@
 //! depth with one thread and a table cleared per game, so the output does not depend on the
 //! number of worker threads.
 
+// SAFETY: allowed for the thread CPU clock of `puzzles check` (libc's pthread_getcpuclockid
+// and clock_gettime). Each unsafe block says why it is sound.
+#![allow(unsafe_code)]
+
 use super::solve::{solve, Rejected};
-use super::{body, check, order, parse_file, uncertain, Puzzle, MAX_LENGTH};
+use super::{body, check, order, parse_file, uncertain, Puzzle, PuzzleError, MAX_LENGTH};
 use crate::quantum::search::{think, Player, QGame};
 use crate::quantum::{qsfen, Position, Record, Ruleset};
 use crate::rng::{mix, SplitMix64};
 use crate::search::{Control, Limits, Searcher};
 use ahash::AHashSet;
 use std::io::Write;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Games longer than this stop (a draw by the move limit).
 const MAX_PLIES: usize = 300;
-/// Seconds any one df-pn judgement may take before the position is given up. Far above what
-/// positions of 7 plies need, so that no result depends on the machine; the generator says so
-/// when it ever happens.
-const JUDGEMENT_SECONDS: u64 = 60;
+/// Seconds any one df-pn judgement may take before the position is given up (and, of CPU time,
+/// one puzzle's check: [`check_within`]). Far above what positions of 7 plies need, so that no
+/// result depends on the machine; the generator says so when it ever happens.
+pub const JUDGEMENT_SECONDS: u64 = 60;
 
 /// `ryoshi puzzles`' arguments.
 #[derive(clap::Args, Clone, Debug)]
@@ -57,6 +61,9 @@ pub enum Command {
     Check {
         /// A puzzle file (`data/puzzles/quantum.txt`)
         file: std::path::PathBuf,
+        /// CPU seconds one puzzle's check may take before it is reported not decided
+        #[arg(long, default_value_t = JUDGEMENT_SECONDS)]
+        seconds: u64,
     },
     /// Write a puzzle file's puzzles to stdout in the order `ryoshi puzzles` writes them
     Order {
@@ -218,12 +225,13 @@ pub enum PuzzlesError {
     #[error("{path} is over {MAX_FILE_BYTES} bytes")]
     TooLarge { path: String },
     #[error("line {line}: {error}")]
-    Line {
-        line: usize,
-        error: super::PuzzleError,
+    Line { line: usize, error: PuzzleError },
+    #[error("{bad} of {total} puzzles fail, {undecided} not decided")]
+    Fail {
+        bad: usize,
+        undecided: usize,
+        total: usize,
     },
-    #[error("{bad} of {total} puzzles fail")]
-    Fail { bad: usize, total: usize },
 }
 
 /// The largest puzzle file `puzzles check` reads (the shipped one is about 60 KiB).
@@ -232,7 +240,9 @@ const MAX_FILE_BYTES: u64 = 16 << 20;
 /// Runs `ryoshi puzzles`: generates to stdout, or checks a file.
 pub fn run_cli(args: &Args) -> Result<(), PuzzlesError> {
     match &args.command {
-        Some(Command::Check { file }) => return check_file(file),
+        Some(Command::Check { file, seconds }) => {
+            return check_file(file, Duration::from_secs(*seconds))
+        }
         Some(Command::Order { file }) => return order_file(file),
         None => {}
     }
@@ -350,16 +360,21 @@ fn order_file(file: &std::path::Path) -> Result<(), PuzzlesError> {
         .map_err(PuzzlesError::Write)
 }
 
-/// `ryoshi puzzles check FILE`: one line per failing puzzle, then a count.
-fn check_file(file: &std::path::Path) -> Result<(), PuzzlesError> {
+/// `ryoshi puzzles check FILE`: one line per failing puzzle and per puzzle not decided within
+/// `limit` of CPU time, then the counts.
+fn check_file(file: &std::path::Path, limit: Duration) -> Result<(), PuzzlesError> {
     let text = read_file(file)?;
     let rules = Ruleset::default();
     let t0 = Instant::now();
-    let (mut good, mut bad) = (0, 0);
+    let (mut good, mut bad, mut undecided) = (0, 0, 0);
+    let seconds = limit.as_secs();
     for (line, puzzle) in parse_file(&text) {
-        let result = puzzle.and_then(|p| check(&p, &rules, &judgement_clock()));
-        match result {
+        match puzzle.and_then(|p| check_within(&p, &rules, limit)) {
             Ok(()) => good += 1,
+            Err(PuzzleError::Timeout) => {
+                undecided += 1;
+                println!("{}:{line}: not decided in {seconds} s", file.display());
+            }
             Err(e) => {
                 bad += 1;
                 println!("{}:{line}: {e}", file.display());
@@ -367,14 +382,91 @@ fn check_file(file: &std::path::Path) -> Result<(), PuzzlesError> {
         }
     }
     println!(
-        "{good} puzzles hold, {bad} fail ({:.1} s)",
+        "{good} puzzles hold, {bad} fail, {undecided} not decided in {seconds} s of CPU time \
+         each ({:.1} s)",
         t0.elapsed().as_secs_f64()
     );
-    if bad > 0 || good == 0 {
+    if bad > 0 || undecided > 0 || good == 0 {
         return Err(PuzzlesError::Fail {
             bad,
-            total: good + bad,
+            undecided,
+            total: good + bad + undecided,
         });
     }
     Ok(())
+}
+
+/// [`check`], stopped once it has taken `limit` of this thread's CPU time. CPU time, not the
+/// clock's: on a busy machine (both cores taken by others) a check takes longer, not another
+/// verdict. A limit of 0 decides nothing.
+pub fn check_within(p: &Puzzle, rules: &Ruleset, limit: Duration) -> Result<(), PuzzleError> {
+    let control = Control::new(
+        Limits {
+            infinite: true,
+            ..Default::default()
+        },
+        0,
+    );
+    if limit.is_zero() {
+        control.stop();
+    }
+    let Some(clock) = ThreadClock::current() else {
+        // No CPU clock to read: the wall clock's limit instead.
+        let timed = Control::new(
+            Limits {
+                movetime: Some(limit.as_millis() as u64),
+                ..Default::default()
+            },
+            0,
+        );
+        return check(p, rules, &timed);
+    };
+    let start = clock.used();
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                if clock.used().saturating_sub(start) >= limit {
+                    control.stop();
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+        let result = check(p, rules, &control);
+        done.store(true, std::sync::atomic::Ordering::SeqCst);
+        result
+    })
+}
+
+/// The CPU time one thread has used, readable from another thread.
+struct ThreadClock(libc::clockid_t);
+
+impl ThreadClock {
+    /// The calling thread's clock.
+    #[cfg(target_os = "linux")]
+    fn current() -> Option<ThreadClock> {
+        let mut id: libc::clockid_t = 0;
+        // SAFETY: the calling thread's own handle, and a place for the clock's id.
+        let ok = unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut id) } == 0;
+        ok.then_some(ThreadClock(id))
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn current() -> Option<ThreadClock> {
+        None
+    }
+
+    fn used(&self) -> Duration {
+        let mut t = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: a valid clock id (its thread outlives every reader: see check_within) and a
+        // timespec to fill.
+        if unsafe { libc::clock_gettime(self.0, &mut t) } != 0 {
+            return Duration::MAX;
+        }
+        Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+    }
 }
