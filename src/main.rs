@@ -54,6 +54,10 @@ enum Sub {
     Match {
         #[arg(default_value = "engines.toml")]
         config: String,
+        /// Set a key of the configuration: `match.games=200`, `engine.NAME.options.Threads=2`
+        /// (a TOML value; an empty one removes the key). Repeatable.
+        #[arg(long, value_name = "KEY=VALUE", conflicts_with = "merge")]
+        set: Vec<String>,
         /// Play only the K-th of N disjoint slices of the games (same seeds and openings).
         #[arg(long, value_name = "K/N")]
         shard: Option<String>,
@@ -242,6 +246,7 @@ fn run_command(command: Option<Sub>) -> Result<(), CliError> {
         }
         Some(Sub::Match {
             config,
+            set,
             shard,
             resume,
             log,
@@ -252,6 +257,7 @@ fn run_command(command: Option<Sub>) -> Result<(), CliError> {
             if merge.is_empty() {
                 Ok(ryoshi::matches::run_cli(
                     &config,
+                    &set,
                     shard.as_deref(),
                     resume,
                     log.as_deref(),
