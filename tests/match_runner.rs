@@ -1,5 +1,6 @@
 //! `ryoshi match` as a fastchess or cutechess-cli user drives it, through the real binary:
-//! configuration keys set from the command line (`--set`).
+//! configuration keys set from the command line (`--set`) and the report lines printed when
+//! stdout is no terminal.
 //!
 //! The fake engines answer with Nim moves, which quantum shogi refuses: whoever moves first
 //! loses by an illegal move, and one who resigns at once loses whatever its colour. So every
@@ -126,4 +127,78 @@ fn set_overrides_any_key_and_is_refused_as_the_file_is() {
         assert!(stdout.is_empty(), "{stdout}");
         assert!(!results.exists(), "{set}");
     }
+}
+
+/// The report lines of a run whose stdout is no terminal: one every `report_every` games, with
+/// the score, Elo, game pairs, LLR (an SPRT) and ETA; the last one agrees with the summary.
+#[test]
+fn reports_come_every_report_every_games_off_a_terminal() {
+    let dir = scratch("match-runner-reports");
+    let text = config(&dir, &["a", "b"], "games = 12\n");
+    let (code, stdout, stderr) = match_with(&dir, &text, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let reports: Vec<&str> = stdout.lines().filter(|l| l.starts_with("Report")).collect();
+    // Every game is lost by the side that moves first: each opening's pair is 1 - 1.
+    assert_eq!(reports.len(), 1, "{stdout}");
+    let (head, score) = reports[0].split_once(": ").unwrap();
+    assert!(
+        head.starts_with("Report after 10 of 12 games, ETA "),
+        "{stdout}"
+    );
+    assert!(
+        score.starts_with("a vs b: 5 - 5 - 0 [0.500] Elo 0.0 +/- "),
+        "{stdout}"
+    );
+    assert!(reports[0].ends_with(", Ptnml [0, 0, 5, 0, 0]"), "{stdout}");
+    // It follows game 10's line.
+    let lines: Vec<&str> = stdout.lines().collect();
+    let at = lines.iter().position(|l| l.starts_with("Report")).unwrap();
+    assert!(lines[at - 1].starts_with("Finished game 10 "), "{stdout}");
+
+    // Every 4 games, with an SPRT: the match stops when it decides, at a pair's end, and the
+    // last report is of the last game, its LLR the summary's.
+    let (code, stdout, _) = match_with(
+        &dir,
+        &text,
+        &[
+            "--set",
+            "match.report_every=4",
+            "--set",
+            "match.games=400",
+            "--set",
+            "match.sprt={ elo0 = 0, elo1 = 10 }",
+        ],
+    );
+    assert_eq!(code, Some(0));
+    let finished = stdout
+        .lines()
+        .filter(|l| l.starts_with("Finished game"))
+        .count();
+    let reports: Vec<&str> = stdout.lines().filter(|l| l.starts_with("Report")).collect();
+    assert!(finished < 400, "{stdout}");
+    assert_eq!(reports.len(), finished / 4, "{stdout}");
+    for (i, r) in reports.iter().enumerate() {
+        let head = format!("Report after {} of 400 games, ETA ", 4 * (i + 1));
+        assert!(r.starts_with(&head), "{r}");
+        assert!(r.contains(", LLR "), "{r}");
+        assert!(r.ends_with(" (-2.94, 2.94)"), "{r}");
+    }
+    let llr = |text: &str, key: &str| -> f64 {
+        let rest = &text[text.rfind(key).unwrap() + key.len()..];
+        rest.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    let summary_llr = llr(&stdout, "llr ");
+    if finished % 4 == 0 {
+        let last = reports.last().unwrap();
+        assert_eq!(
+            llr(last, "LLR "),
+            (summary_llr * 100.0).round() / 100.0,
+            "{stdout}"
+        );
+    }
+    assert!(stdout.contains("H0 was accepted"), "{stdout}");
+
+    // `report_every = 0`: none.
+    let (_, stdout, _) = match_with(&dir, &text, &["--set", "match.report_every=0"]);
+    assert!(!stdout.contains("Report"), "{stdout}");
 }

@@ -175,6 +175,10 @@ pub struct MatchConfig {
     #[serde(default = "default_records")]
     pub records: PathBuf,
     pub sprt: Option<SprtConfig>,
+    /// When stdout is no terminal, a report line after every this many finished games; 0 =
+    /// none.
+    #[serde(default = "default_report_every")]
+    pub report_every: u32,
     /// `[match.resign]`: resign adjudication by score (off when absent).
     pub resign: Option<ResignAdjudication>,
     /// `[match.draw]`: draw adjudication by score (off when absent).
@@ -189,6 +193,10 @@ pub struct MatchConfig {
     /// `ryoshi match --log FILE`: every line to and from every engine (never read from TOML).
     #[serde(skip)]
     pub log: Option<PathBuf>,
+    /// Print the report lines of `report_every` (`ryoshi match` sets it when stdout is no
+    /// terminal; never read from TOML).
+    #[serde(skip)]
+    pub reports: bool,
 }
 
 /// The K-th (1-based) of N disjoint slices of a match: the game pairs (one opening, both
@@ -289,6 +297,9 @@ const MAX_CONFIG_BYTES: usize = 1 << 20;
 /// more than a machine has cores is no faster.
 pub const MAX_CONCURRENCY: usize = 256;
 
+fn default_report_every() -> u32 {
+    10
+}
 fn default_concurrency() -> usize {
     1
 }
@@ -921,7 +932,7 @@ byoyomi_ms = 100
              `games`, `concurrency`, `byoyomi_ms`, `main_ms`, `inc_ms`, \
              `movetime_ms`, `nodes`, `board_size`, `komi`, `margin_ms`, `timeout_ms`, `openings`, \
              `openings_format`, `openings_cut`, `opening_plies`, `opening_plies_max`, `seed`, \
-             `max_plies`, `crash_limit`, `results`, `records`, `sprt`, `resign`, \
+             `max_plies`, `crash_limit`, `results`, `records`, `sprt`, `report_every`, `resign`, \
              `draw`",
         );
         // The file's own words for a wrong type, a wrong value, a wrong table.

@@ -55,6 +55,9 @@ pub fn run_cli(
     config.play.log = log.map(Path::to_path_buf);
     config.play.shard = shard.map(config::Shard::parse).transpose()?;
     config.play.resume = resume;
+    // On a terminal the progress bar shows the score; elsewhere (nohup, CI, a batch job) the
+    // report lines do.
+    config.play.reports = !std::io::stdout().is_terminal();
     if let Some(shard) = config.play.shard {
         config.play.results = shard.results_path(&config.play.results);
     }

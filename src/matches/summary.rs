@@ -4,7 +4,7 @@
 use super::game::{FinishedGame, Fixture};
 use super::referee::{Side, Verdict};
 use super::schedule::pairs;
-use super::stats::{Penta, Sprt, SprtState, Tally};
+use super::stats::{Llr, Penta, Sprt, SprtState, Tally};
 use std::collections::BTreeMap;
 
 /// One pair of engines and its score, from `a`'s side: by game, and by game pair (the two
@@ -142,6 +142,123 @@ pub(super) fn progress_message(pairs: &[PairScore]) -> String {
     )
 }
 
+/// One engine's games against the whole field: its tally and its game pairs, from its side.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FieldScore {
+    pub name: String,
+    pub tally: Tally,
+    pub penta: Penta,
+}
+
+/// Each engine of `pairs` against the field, in the order the engines first appear.
+pub fn field_scores(pairs: &[PairScore]) -> Vec<FieldScore> {
+    let mut field: Vec<FieldScore> = Vec::new();
+    for p in pairs {
+        for (name, is_a) in [(&p.a, true), (&p.b, false)] {
+            let index = match field.iter().position(|f| &f.name == name) {
+                Some(i) => i,
+                None => {
+                    field.push(FieldScore {
+                        name: name.clone(),
+                        ..FieldScore::default()
+                    });
+                    field.len() - 1
+                }
+            };
+            let f = &mut field[index];
+            let (won, lost) = match is_a {
+                true => (p.tally.wins, p.tally.losses),
+                false => (p.tally.losses, p.tally.wins),
+            };
+            f.tally.wins += won;
+            f.tally.losses += lost;
+            f.tally.draws += p.tally.draws;
+            for (k, &n) in p.penta.counts.iter().enumerate() {
+                // Counted from `a`'s side: `b` scored the other 4 - k half points.
+                f.penta.counts[if is_a { k } else { 4 - k }] += n;
+            }
+        }
+    }
+    field
+}
+
+/// A duration as a report gives it: `45s`, `3m 20s`, `2h 05m`.
+pub(super) fn short_duration(d: std::time::Duration) -> String {
+    let s = d.as_secs();
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m {:02}s", s / 60, s % 60),
+        _ => format!("{}h {:02}m", s / 3600, s / 60 % 60),
+    }
+}
+
+/// The score, Elo and game pairs of one side, for a report line: `6 - 3 - 1 [0.650] Elo 108.4
+/// +/- 220.3, Ptnml [0, 1, 2, 1, 1]`.
+fn report_score(tally: &Tally, penta: &Penta) -> String {
+    let elo = match tally.elo().map(|e| e.columns()) {
+        Some((bound, dash)) if dash == "-" => bound,
+        Some((diff, err)) => format!("{diff} +/- {err}"),
+        None => "n/a".into(),
+    };
+    let c = penta.counts;
+    format!(
+        "{} - {} - {} [{:.3}] Elo {elo}, Ptnml [{}, {}, {}, {}, {}]",
+        tally.wins,
+        tally.losses,
+        tally.draws,
+        tally.score().unwrap_or(0.0),
+        c[0],
+        c[1],
+        c[2],
+        c[3],
+        c[4]
+    )
+}
+
+/// The report printed every `report_every` games when stdout is no terminal: one line for two
+/// engines (with the SPRT's LLR and bounds), a head line and one line per engine against the
+/// field for more. `eta`: the time left at this run's pace (`None` before a game of it).
+pub(super) fn report(
+    pairs: &[PairScore],
+    sprt: Option<&Sprt>,
+    finished: usize,
+    scheduled: usize,
+    eta: Option<std::time::Duration>,
+) -> String {
+    let eta = eta.map_or_else(|| "n/a".into(), short_duration);
+    let head = format!("Report after {finished} of {scheduled} games, ETA {eta}");
+    match pairs {
+        [p] => {
+            let llr = sprt.map_or_else(String::new, |sprt| {
+                let c = &sprt.config;
+                let llr = p.penta.llr(c.elo0, c.elo1).unwrap_or(0.0);
+                format!(
+                    ", LLR {llr:.2} ({:.2}, {:.2})",
+                    sprt.lower_bound(),
+                    sprt.upper_bound()
+                )
+            });
+            format!(
+                "{head}: {} vs {}: {}{llr}\n",
+                p.a,
+                p.b,
+                report_score(&p.tally, &p.penta)
+            )
+        }
+        _ => {
+            let mut s = format!("{head}:\n");
+            for f in field_scores(pairs) {
+                s.push_str(&format!(
+                    "  {} vs field: {}\n",
+                    f.name,
+                    report_score(&f.tally, &f.penta)
+                ));
+            }
+            s
+        }
+    }
+}
+
 /// The end-of-match text: per pair the score line and the Elo line, then the SPRT line.
 pub fn summary_text(summary: &Summary, sprt: Option<&Sprt>) -> String {
     let mut s = String::new();
@@ -267,5 +384,99 @@ mod tests {
         assert_eq!(rows[3][..2], ["3", "c"]);
         assert_eq!(rows[3][4..], ["8", "31.2%", "12.5%"]);
         assert_eq!(rows.len(), 4);
+    }
+
+    fn pair(a: &str, b: &str, wins: u32, losses: u32, draws: u32, penta: [u32; 5]) -> PairScore {
+        PairScore {
+            a: a.into(),
+            b: b.into(),
+            tally: Tally {
+                wins,
+                losses,
+                draws,
+            },
+            penta: Penta { counts: penta },
+            ..PairScore::default()
+        }
+    }
+
+    #[test]
+    fn each_engine_against_the_field_counts_from_its_own_side() {
+        let pairs = [
+            pair("a", "b", 3, 1, 0, [0, 1, 0, 1, 0]),
+            pair("a", "c", 0, 2, 2, [1, 0, 1, 0, 0]),
+        ];
+        let field = field_scores(&pairs);
+        let names: Vec<&str> = field.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["a", "b", "c"]);
+        let t = |f: &FieldScore| (f.tally.wins, f.tally.losses, f.tally.draws);
+        assert_eq!(t(&field[0]), (3, 3, 2));
+        assert_eq!(t(&field[1]), (1, 3, 0));
+        assert_eq!(t(&field[2]), (2, 0, 2));
+        assert_eq!(field[0].penta.counts, [1, 1, 1, 1, 0]);
+        // b's pairs mirrored: a's ½ is b's 1½, a's 1½ is b's ½.
+        assert_eq!(field[1].penta.counts, [0, 1, 0, 1, 0]);
+        assert_eq!(field[2].penta.counts, [0, 0, 1, 0, 1]);
+        // The points add up: every game's point goes to one side or is shared.
+        let points: f64 = field
+            .iter()
+            .map(|f| f.tally.score().unwrap() * f64::from(f.tally.games()))
+            .sum();
+        assert_eq!(points, 8.0);
+    }
+
+    #[test]
+    fn reports_give_score_elo_pairs_llr_and_eta() {
+        let p = pair("new", "old", 6, 3, 1, [0, 1, 2, 1, 1]);
+        let sprt = Sprt::new(crate::matches::config::SprtConfig {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        });
+        let eta = Some(std::time::Duration::from_secs(200));
+        let text = report(std::slice::from_ref(&p), Some(&sprt), 10, 100, eta);
+        let (elo, err) = p.tally.elo().unwrap().columns();
+        let llr = p.penta.llr(0.0, 10.0).unwrap();
+        assert_eq!(
+            text,
+            format!(
+                "Report after 10 of 100 games, ETA 3m 20s: new vs old: 6 - 3 - 1 [0.650] Elo \
+                 {elo} +/- {err}, Ptnml [0, 1, 2, 1, 1], LLR {llr:.2} (-2.94, 2.94)\n"
+            )
+        );
+        let plain = report(std::slice::from_ref(&p), None, 10, 100, None);
+        assert!(
+            plain.starts_with("Report after 10 of 100 games, ETA n/a: "),
+            "{plain}"
+        );
+        assert!(!plain.contains("LLR"), "{plain}");
+        let q = pair("new", "other", 2, 2, 0, [0, 0, 2, 0, 0]);
+        let text = report(&[p, q], None, 14, 200, eta);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "Report after 14 of 200 games, ETA 3m 20s:");
+        assert!(
+            lines[1].starts_with("  new vs field: 8 - 5 - 1 [0.607] Elo "),
+            "{text}"
+        );
+        assert!(
+            lines[2].starts_with("  old vs field: 3 - 6 - 1 [0.350] Elo "),
+            "{text}"
+        );
+        assert!(lines[2].ends_with("Ptnml [1, 1, 2, 1, 0]"), "{text}");
+        assert!(
+            lines[3].starts_with("  other vs field: 2 - 2 - 0 [0.500]"),
+            "{text}"
+        );
+        assert_eq!(lines.len(), 4);
+        for (secs, want) in [
+            (0, "0s"),
+            (59, "59s"),
+            (60, "1m 00s"),
+            (3599, "59m 59s"),
+            (7500, "2h 05m"),
+        ] {
+            assert_eq!(short_duration(std::time::Duration::from_secs(secs)), want);
+        }
     }
 }
