@@ -1,6 +1,6 @@
 //! `ryoshi match` as a fastchess or cutechess-cli user drives it, through the real binary:
-//! configuration keys set from the command line (`--set`) and the report lines printed when
-//! stdout is no terminal.
+//! configuration keys set from the command line (`--set`), the report lines printed when stdout
+//! is no terminal, and tournaments (round robin, gauntlet).
 //!
 //! The fake engines answer with Nim moves, which quantum shogi refuses: whoever moves first
 //! loses by an illegal move, and one who resigns at once loses whatever its colour. So every
@@ -201,4 +201,146 @@ fn reports_come_every_report_every_games_off_a_terminal() {
     // `report_every = 0`: none.
     let (_, stdout, _) = match_with(&dir, &text, &["--set", "match.report_every=0"]);
     assert!(!stdout.contains("Report"), "{stdout}");
+}
+
+/// The rows of the standings table (rank, name, ..., games, score) and of the crosstable.
+fn tables(stdout: &str) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
+    let rows = |head: &str| -> Vec<Vec<String>> {
+        let at = stdout
+            .find(head)
+            .unwrap_or_else(|| panic!("no {head}: {stdout}"));
+        stdout[at..]
+            .lines()
+            .skip(1)
+            .take_while(|l| !l.starts_with("Crosstable") && !l.starts_with("Finished"))
+            .map(|l| l.split_whitespace().map(str::to_string).collect())
+            .collect()
+    };
+    (rows("Rank "), rows("Crosstable"))
+}
+
+/// A gauntlet: the first engine plays each other one, who do not meet; the standings and the
+/// crosstable say so, at the end and in the merged summary of its shards.
+#[test]
+fn a_gauntlet_plays_the_first_engine_against_each_other() {
+    let dir = scratch("match-runner-gauntlet");
+    // Three games a pair: the first engine moves first in games 1 and 3 of each pair, and
+    // loses them.
+    let text = config(
+        &dir,
+        &["g", "x", "y"],
+        "games = 3\ntournament = \"gauntlet\"\n",
+    );
+    let (code, stdout, stderr) = match_with(&dir, &text, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let results = read_results(&dir.join("results.jsonl"));
+    assert_eq!(results.len(), 6);
+    for r in &results {
+        assert!(r["first"] == "g" || r["second"] == "g", "{r}");
+    }
+    let (standings, crosstable) = tables(&stdout);
+    let short: Vec<Vec<&str>> = standings
+        .iter()
+        .map(|r| vec![r[0].as_str(), r[1].as_str(), r[4].as_str(), r[5].as_str()])
+        .collect();
+    assert_eq!(
+        short,
+        [
+            ["1", "x", "3", "66.7%"],
+            ["2", "y", "3", "66.7%"],
+            ["3", "g", "6", "33.3%"]
+        ]
+    );
+    assert_eq!(
+        crosstable,
+        [
+            ["x", "-", ".", "2/3"],
+            ["y", ".", "-", "2/3"],
+            ["g", "1/3", "1/3", "-"]
+        ]
+    );
+    assert!(stdout.contains("Score of g vs x: 1 - 2 - 0"), "{stdout}");
+    assert!(stdout.contains("Score of g vs y: 1 - 2 - 0"), "{stdout}");
+    assert!(!stdout.contains("x vs y"), "{stdout}");
+
+    // Its shards, merged: the same tables.
+    let shards = ["1/2", "2/2"];
+    for shard in shards {
+        let (code, _, stderr) = match_with(&dir, &text, &["--shard", shard]);
+        assert_eq!(code, Some(0), "{stderr}");
+    }
+    let out = Command::new(common::BIN)
+        .args(["match", "--merge"])
+        .arg(dir.join("results-shard1of2.jsonl"))
+        .arg(dir.join("results-shard2of2.jsonl"))
+        .output()
+        .unwrap();
+    let merged = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{merged}");
+    assert_eq!(tables(&merged), (standings, crosstable));
+
+    // A round robin of the same engines: every pair meets.
+    let text = config(
+        &dir,
+        &["g", "x", "y"],
+        "games = 3\nresults = \"rr.jsonl\"\n",
+    );
+    let (_, stdout, _) = match_with(&dir, &text, &[]);
+    assert_eq!(read_results(&dir.join("rr.jsonl")).len(), 9);
+    let (_, crosstable) = tables(&stdout);
+    assert!(crosstable.iter().flatten().all(|c| c != "."), "{stdout}");
+
+    // The SPRT is for two engines.
+    let text = config(
+        &dir,
+        &["g", "x", "y"],
+        "tournament = \"gauntlet\"\n[match.sprt]\nelo0 = 0\nelo1 = 5\n",
+    );
+    let (code, stdout, stderr) = match_with(&dir, &text, &[]);
+    assert_eq!(code, Some(1));
+    assert!(stdout.is_empty());
+    assert!(
+        stderr.contains("[match.sprt]: SPRT needs exactly two engines"),
+        "{stderr}"
+    );
+}
+
+/// The README's `--set` example, as written (from a copy of `engines.toml` whose engines are
+/// this build): its overrides take, and through its pipe the report lines come.
+#[test]
+fn the_readme_set_example_reports_through_a_pipe() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let line = readme
+        .lines()
+        .filter_map(|l| l.strip_prefix("    "))
+        .find(|l| l.starts_with("target/release/ryoshi match engines.toml --set"))
+        .expect("the README's --set example");
+    let command = line.strip_suffix(" | tee match.log").expect(line);
+    let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+    let config = std::fs::read_to_string(root.join("engines.toml")).unwrap();
+    let dir = scratch("match-runner-readme");
+    std::fs::write(
+        dir.join("engines.toml"),
+        config.replace("target/release/ryoshi", common::BIN),
+    )
+    .unwrap();
+    let out = Command::new(common::BIN)
+        .args(&args)
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert_eq!(read_results(&dir.join("results.jsonl")).len(), 4);
+    for n in [2, 4] {
+        let head = format!("Report after {n} of 4 games, ETA ");
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.starts_with(&head) && l.contains(": search vs possibilityist: ")),
+            "{stdout}"
+        );
+    }
+    assert!(stdout.ends_with("Finished match\n"), "{stdout}");
 }

@@ -80,6 +80,17 @@ pub enum Protocol {
     Gtp,
 }
 
+/// Which pairs of the listed engines play each other.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Tournament {
+    /// Every pair (two engines: their match).
+    #[default]
+    RoundRobin,
+    /// The first engine against each other one; the others do not meet.
+    Gauntlet,
+}
+
 /// What an openings file holds: `position` lines, or game records in the game's own format (one
 /// a line, or one a file in a folder).
 #[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
@@ -131,6 +142,9 @@ impl<'de> Deserialize<'de> for VariantName {
 pub struct MatchConfig {
     pub variant: VariantName,
     pub engines: Vec<String>,
+    /// Which pairs of `engines` play: every pair, or the first engine against each other one.
+    #[serde(default)]
+    pub tournament: Tournament,
     /// Games per pair of engines.
     #[serde(default = "default_games")]
     pub games: u32,
@@ -451,7 +465,7 @@ pub enum ConfigError {
     /// `[match.resign]` or `[match.draw]` (the table) with `movecount` 0 or a negative `score`.
     #[error("[match.{0}]: `movecount` must be at least 1 and `score` at least 0")]
     Adjudication(&'static str),
-    #[error("[match.sprt]: SPRT needs exactly two engines")]
+    #[error("[match.sprt]: SPRT needs exactly two engines (a tournament of more has no one test); leave it out, or run the pairs as matches of their own")]
     SprtEngines,
     #[error("[match.sprt]: `elo0` must be below `elo1`")]
     SprtElo,
@@ -596,6 +610,11 @@ impl Config {
                 .is_some_and(|p| self.resolve(p).is_dir())
     }
 
+    /// The pairs of engines (indices into `[match] engines`) that play, in schedule order.
+    pub fn pairs(&self) -> Vec<(usize, usize)> {
+        super::schedule::pairs(self.play.engines.len(), self.play.tournament)
+    }
+
     pub fn engine(&self, name: &str) -> Option<&EngineConfig> {
         self.engines.iter().find(|e| e.name == name)
     }
@@ -733,8 +752,7 @@ impl Config {
         if m.games == 0 {
             return Err(ConfigError::NoGames);
         }
-        let n = m.engines.len() as u64;
-        let pairs = n * (n - 1) / 2;
+        let pairs = self.pairs().len() as u64;
         let total = u64::from(m.games).saturating_mul(pairs);
         if total > MAX_GAMES {
             return Err(ConfigError::TooManyGames {
@@ -915,6 +933,7 @@ byoyomi_ms = 100
             "engine.b.options.Hash=64",
             "match.byoyomi_ms=",
             "match.nodes=1000",
+            "match.tournament=gauntlet",
         ])
         .unwrap();
         assert_eq!(c.play.games, 200);
@@ -922,6 +941,7 @@ byoyomi_ms = 100
         assert_eq!(c.engines[0].options["USI_Hash"], OptionValue::Int(16));
         assert_eq!(c.engines[1].options["Hash"], OptionValue::Int(64));
         assert_eq!(c.time_control(), TimeControl::Nodes(1000));
+        assert_eq!(c.play.tournament, Tournament::Gauntlet);
         let refused = |sets: &[&str], want: &str| {
             let err = with(sets).unwrap_err().to_string();
             assert_eq!(err, want);
@@ -929,7 +949,7 @@ byoyomi_ms = 100
         refused(
             &["match.gamez=3"],
             "with --set match.gamez=3: unknown field `gamez`, expected one of `variant`, `engines`, \
-             `games`, `concurrency`, `byoyomi_ms`, `main_ms`, `inc_ms`, \
+             `tournament`, `games`, `concurrency`, `byoyomi_ms`, `main_ms`, `inc_ms`, \
              `movetime_ms`, `nodes`, `board_size`, `komi`, `margin_ms`, `timeout_ms`, `openings`, \
              `openings_format`, `openings_cut`, `opening_plies`, `opening_plies_max`, `seed`, \
              `max_plies`, `crash_limit`, `results`, `records`, `sprt`, `report_every`, `resign`, \
@@ -947,6 +967,10 @@ byoyomi_ms = 100
             (
                 "match.openings_format=csv",
                 "byoyomi_ms = 100\nopenings_format = \"csv\"",
+            ),
+            (
+                "match.tournament=swiss",
+                "byoyomi_ms = 100\ntournament = \"swiss\"",
             ),
             ("match.sprt.elo1=5", "byoyomi_ms = 100\nsprt = { elo1 = 5 }"),
             ("engine.a.options.Threads=[1]", "byoyomi_ms = 100\n"),

@@ -90,7 +90,7 @@ impl<'a, 'o> Runner<'a, 'o> {
         out: &'o mut dyn Write,
     ) -> Self {
         let names = &config.play.engines;
-        let mut standing = Standing::new(names);
+        let mut standing = Standing::new(names, &config.pairs());
         for k in &plan.kept {
             let job = &plan.scheduled[k.job];
             standing.count(job, names, k.row.result, k.row.final_scores());

@@ -3,7 +3,6 @@
 
 use super::game::{FinishedGame, Fixture};
 use super::referee::{Side, Verdict};
-use super::schedule::pairs;
 use super::stats::{Llr, Penta, Sprt, SprtState, Tally};
 use std::collections::BTreeMap;
 
@@ -54,10 +53,10 @@ pub(super) struct Standing {
 }
 
 impl Standing {
-    pub(super) fn new(names: &[String]) -> Standing {
-        let pairs = pairs(names.len())
-            .into_iter()
-            .map(|(a, b)| PairScore::new(&names[a], &names[b]));
+    pub(super) fn new(names: &[String], pairs: &[(usize, usize)]) -> Standing {
+        let pairs = pairs
+            .iter()
+            .map(|&(a, b)| PairScore::new(&names[a], &names[b]));
         Standing {
             pairs: pairs.collect(),
             checks: Default::default(),
@@ -289,6 +288,7 @@ pub fn summary_text(summary: &Summary, sprt: Option<&Sprt>) -> String {
     }
     if summary.pairs.len() > 1 {
         s.push_str(&standings(&summary.pairs));
+        s.push_str(&crosstable(&summary.pairs));
     }
     if !summary.interrupted && !summary.stopped {
         s.push_str("Finished match\n");
@@ -296,54 +296,99 @@ pub fn summary_text(summary: &Summary, sprt: Option<&Sprt>) -> String {
     s
 }
 
-/// A round robin's table: each engine's games against the whole field, best score first
-/// (ties keep the listed order), with the Elo of that score and its 95% `+/-`.
-pub fn standings(pairs: &[PairScore]) -> String {
-    let mut names: Vec<&str> = Vec::new();
-    for p in pairs {
-        for n in [p.a.as_str(), p.b.as_str()] {
-            if !names.contains(&n) {
-                names.push(n);
-            }
-        }
-    }
-    let mut rows: Vec<(&str, Tally)> = names
-        .iter()
-        .map(|&name| {
-            let mut t = Tally::default();
-            for p in pairs {
-                let (w, l) = if p.a == name {
-                    (p.tally.wins, p.tally.losses)
-                } else if p.b == name {
-                    (p.tally.losses, p.tally.wins)
-                } else {
-                    continue;
-                };
-                t.wins += w;
-                t.losses += l;
-                t.draws += p.tally.draws;
-            }
-            (name, t)
-        })
-        .collect();
+/// The engines of `pairs` against the field, best score first (ties keep the listed order).
+fn ranked(pairs: &[PairScore]) -> Vec<FieldScore> {
+    let mut rows = field_scores(pairs);
     rows.sort_by(|x, y| {
-        let (a, b) = (x.1.score().unwrap_or(0.0), y.1.score().unwrap_or(0.0));
+        let (a, b) = (
+            x.tally.score().unwrap_or(0.0),
+            y.tally.score().unwrap_or(0.0),
+        );
         b.partial_cmp(&a).unwrap_or(std::cmp::Ordering::Equal)
     });
-    let width = names.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
+    rows
+}
+
+/// A tournament's table: each engine's games against the whole field, best score first (ties
+/// keep the listed order), with the Elo of that score and its 95% `+/-`.
+pub fn standings(pairs: &[PairScore]) -> String {
+    let rows = ranked(pairs);
+    let width = rows.iter().map(|f| f.name.len()).max().unwrap_or(4).max(4);
     let mut s = format!(
         "Rank {:<width$} {:>7} {:>7} {:>6} {:>7} {:>6}\n",
         "Name", "Elo", "+/-", "Games", "Score", "Draw"
     );
-    for (rank, (name, t)) in rows.iter().enumerate() {
+    for (rank, f) in rows.iter().enumerate() {
+        let t = &f.tally;
         let (elo, err) = t.elo().map(|e| e.columns()).unwrap_or_default();
         s.push_str(&format!(
-            "{:>4} {name:<width$} {elo:>7} {err:>7} {:>6} {:>6.1}% {:>5.1}%\n",
+            "{:>4} {:<width$} {elo:>7} {err:>7} {:>6} {:>6.1}% {:>5.1}%\n",
             rank + 1,
+            f.name,
             t.games(),
             100.0 * t.score().unwrap_or(0.0),
             100.0 * t.draw_ratio()
         ));
+    }
+    s
+}
+
+/// The crosstable: per row engine (in the standings' order) its points against each column
+/// engine out of the games they played (`2.5/4`); `-` on the diagonal, `.` for engines that
+/// do not meet (a gauntlet's).
+pub fn crosstable(pairs: &[PairScore]) -> String {
+    let rows = ranked(pairs);
+    let cell = |row: &str, column: &str| -> String {
+        if row == column {
+            return "-".into();
+        }
+        let found = pairs.iter().find_map(|p| {
+            let t = &p.tally;
+            if p.a == row && p.b == column {
+                Some((t.wins, t.losses, t.games()))
+            } else if p.b == row && p.a == column {
+                Some((t.losses, t.wins, t.games()))
+            } else {
+                None
+            }
+        });
+        match found {
+            Some((won, lost, games)) if games > 0 => {
+                let draws = games - won - lost;
+                format!("{}/{games}", f64::from(won) + f64::from(draws) / 2.0)
+            }
+            _ => ".".into(),
+        }
+    };
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| rows.iter().map(|c| cell(&r.name, &c.name)).collect())
+        .collect();
+    let head = "Crosstable";
+    let name_width = rows
+        .iter()
+        .map(|f| f.name.len())
+        .max()
+        .unwrap_or(0)
+        .max(head.len());
+    let width = cells
+        .iter()
+        .flatten()
+        .map(String::len)
+        .chain(rows.iter().map(|f| f.name.len()))
+        .max()
+        .unwrap_or(1);
+    let mut s = format!("{head:<name_width$}");
+    for c in &rows {
+        s.push_str(&format!(" {:>width$}", c.name));
+    }
+    s.push('\n');
+    for (r, line) in rows.iter().zip(&cells) {
+        s.push_str(&format!("{:<name_width$}", r.name));
+        for c in line {
+            s.push_str(&format!(" {c:>width$}"));
+        }
+        s.push('\n');
     }
     s
 }
@@ -478,5 +523,25 @@ mod tests {
         ] {
             assert_eq!(short_duration(std::time::Duration::from_secs(secs)), want);
         }
+    }
+
+    #[test]
+    fn the_crosstable_gives_points_of_each_meeting() {
+        // A gauntlet: g meets x and y, who do not meet.
+        let pairs = [
+            pair("g", "x", 3, 1, 2, [0; 5]),
+            pair("g", "y", 0, 1, 1, [0; 5]),
+        ];
+        let table = crosstable(&pairs);
+        let rows: Vec<Vec<&str>> = table
+            .lines()
+            .map(|l| l.split_whitespace().collect())
+            .collect();
+        // Standings order: y 1.5/2 (75%), g 4.5/8, x 2/6.
+        assert_eq!(rows[0], ["Crosstable", "y", "g", "x"]);
+        assert_eq!(rows[1], ["y", "-", "1.5/2", "."]);
+        assert_eq!(rows[2], ["g", "0.5/2", "-", "4/6"]);
+        assert_eq!(rows[3], ["x", ".", "2/6", "-"]);
+        assert_eq!(rows.len(), 4);
     }
 }
