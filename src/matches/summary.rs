@@ -399,21 +399,12 @@ mod tests {
 
     #[test]
     fn standings_add_each_engines_games() {
-        let pair = |a: &str, b: &str, wins, losses, draws| PairScore {
-            a: a.into(),
-            b: b.into(),
-            tally: Tally {
-                wins,
-                losses,
-                draws,
-            },
-            ..PairScore::default()
-        };
-        let table = standings(&[
-            pair("a", "b", 1, 2, 1),
-            pair("a", "c", 3, 0, 1),
-            pair("b", "c", 2, 2, 0),
-        ]);
+        let pairs = [
+            pair("a", "b", 1, 2, 1, [0; 5]),
+            pair("a", "c", 3, 0, 1, [0; 5]),
+            pair("b", "c", 2, 2, 0, [0; 5]),
+        ];
+        let table = standings(&pairs);
         let rows: Vec<Vec<&str>> = table
             .lines()
             .map(|l| l.split_whitespace().collect())
@@ -429,6 +420,11 @@ mod tests {
         assert_eq!(rows[3][..2], ["3", "c"]);
         assert_eq!(rows[3][4..], ["8", "31.2%", "12.5%"]);
         assert_eq!(rows.len(), 4);
+        // protocol/match.md shows these tables.
+        let doc = include_str!("../../protocol/match.md");
+        for line in table.lines().chain(crosstable(&pairs).lines()) {
+            assert!(doc.contains(&format!("\n    {line}\n")), "{line}");
+        }
     }
 
     fn pair(a: &str, b: &str, wins: u32, losses: u32, draws: u32, penta: [u32; 5]) -> PairScore {
