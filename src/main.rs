@@ -60,6 +60,10 @@ enum Sub {
     Match {
         #[arg(default_value = "engines.toml")]
         config: String,
+        /// Set a key of the configuration: `match.games=200`, `engine.NAME.options.Threads=2`
+        /// (a TOML value; an empty one removes the key). Repeatable.
+        #[arg(long, value_name = "KEY=VALUE", conflicts_with = "merge")]
+        set: Vec<String>,
         /// Play only the K-th of N disjoint slices of the games (same seeds and openings).
         #[arg(long, value_name = "K/N")]
         shard: Option<String>,
@@ -260,6 +264,7 @@ fn run_command(command: Option<Sub>) -> Result<(), CliError> {
         }
         Some(Sub::Match {
             config,
+            set,
             shard,
             resume,
             log,
@@ -272,6 +277,7 @@ fn run_command(command: Option<Sub>) -> Result<(), CliError> {
             if let Some(tasks) = slurm {
                 let args = ryoshi::matches::slurm::Args {
                     config: std::path::Path::new(&config),
+                    set: &set,
                     tasks,
                     dry_run,
                     resume,
@@ -280,6 +286,7 @@ fn run_command(command: Option<Sub>) -> Result<(), CliError> {
             } else if merge.is_empty() {
                 Ok(ryoshi::matches::run_cli(
                     &config,
+                    &set,
                     shard.as_deref(),
                     resume,
                     log.as_deref(),

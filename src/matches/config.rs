@@ -3,6 +3,7 @@
 //! Every table denies unknown keys, so a typo is an error that names the key instead of a
 //! setting silently ignored. Relative paths are taken from the configuration file's folder.
 
+pub use super::overrides::{Override, OverrideError};
 use crate::games::rules::MatchSettings;
 use crate::registry;
 use serde::Deserialize;
@@ -81,6 +82,17 @@ pub enum Protocol {
     Gtp,
 }
 
+/// Which pairs of the listed engines play each other.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Tournament {
+    /// Every pair (two engines: their match).
+    #[default]
+    RoundRobin,
+    /// The first engine against each other one; the others do not meet.
+    Gauntlet,
+}
+
 /// What an openings file holds: `position` lines, or game records in the game's own format (one
 /// a line, or one a file in a folder).
 #[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
@@ -132,6 +144,9 @@ impl<'de> Deserialize<'de> for VariantName {
 pub struct MatchConfig {
     pub variant: VariantName,
     pub engines: Vec<String>,
+    /// Which pairs of `engines` play: every pair, or the first engine against each other one.
+    #[serde(default)]
+    pub tournament: Tournament,
     /// Games per pair of engines.
     #[serde(default = "default_games")]
     pub games: u32,
@@ -176,6 +191,10 @@ pub struct MatchConfig {
     #[serde(default = "default_records")]
     pub records: PathBuf,
     pub sprt: Option<SprtConfig>,
+    /// When stdout is no terminal, a report line after every this many finished games; 0 =
+    /// none.
+    #[serde(default = "default_report_every")]
+    pub report_every: u32,
     /// `[match.resign]`: resign adjudication by score (off when absent).
     pub resign: Option<ResignAdjudication>,
     /// `[match.draw]`: draw adjudication by score (off when absent).
@@ -190,6 +209,10 @@ pub struct MatchConfig {
     /// `ryoshi match --log FILE`: every line to and from every engine (never read from TOML).
     #[serde(skip)]
     pub log: Option<PathBuf>,
+    /// Print the report lines of `report_every` (`ryoshi match` sets it when stdout is no
+    /// terminal; never read from TOML).
+    #[serde(skip)]
+    pub reports: bool,
 }
 
 /// The K-th (1-based) of N disjoint slices of a match: the game pairs (one opening, both
@@ -290,6 +313,9 @@ const MAX_CONFIG_BYTES: usize = 1 << 20;
 /// more than a machine has cores is no faster.
 pub const MAX_CONCURRENCY: usize = 256;
 
+fn default_report_every() -> u32 {
+    10
+}
 fn default_concurrency() -> usize {
     1
 }
@@ -376,6 +402,12 @@ pub enum ConfigError {
         line: Option<usize>,
         message: String,
     },
+    /// A `--set` that cannot be applied (a path through a value, an engine no entry names).
+    #[error(transparent)]
+    Override(OverrideError),
+    /// The configuration changed by `--set` (the overrides, joined) is refused.
+    #[error("with --set {with}: {message}")]
+    WithOverrides { with: String, message: String },
     #[error("[[engine]]: `name` must not be empty")]
     EmptyName,
     #[error("[[engine]]: the name `{0}` is used twice")]
@@ -435,7 +467,7 @@ pub enum ConfigError {
     /// `[match.resign]` or `[match.draw]` (the table) with `movecount` 0 or a negative `score`.
     #[error("[match.{0}]: `movecount` must be at least 1 and `score` at least 0")]
     Adjudication(&'static str),
-    #[error("[match.sprt]: SPRT needs exactly two engines")]
+    #[error("[match.sprt]: SPRT needs exactly two engines (a tournament of more has no one test); leave it out, or run the pairs as matches of their own")]
     SprtEngines,
     #[error("[match.sprt]: `elo0` must be below `elo1`")]
     SprtElo,
@@ -481,11 +513,16 @@ fn line_prefix(line: Option<usize>) -> String {
 impl Config {
     /// Reads and checks a configuration file.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        Config::load_with(path, &[])
+    }
+
+    /// Reads a configuration file, changes it by `overrides` (`--set`), and checks the result.
+    pub fn load_with(path: &Path, overrides: &[Override]) -> Result<Config, ConfigError> {
         // A FIFO or a device is refused, not waited on; a configuration is a few KiB.
         let text = crate::files::read_file(&path.to_string_lossy(), MAX_CONFIG_BYTES)
             .map_err(ConfigError::Unreadable)?;
         let base = path.parent().unwrap_or(Path::new("")).to_path_buf();
-        Config::read(&text, &base).map_err(|error| ConfigError::InFile {
+        Config::read_with(&text, &base, overrides).map_err(|error| ConfigError::InFile {
             path: path.to_path_buf(),
             error: Box::new(error),
         })
@@ -493,6 +530,18 @@ impl Config {
 
     /// Parses and checks configuration text; `base_dir` anchors relative paths.
     pub fn read(text: &str, base_dir: &Path) -> Result<Config, ConfigError> {
+        Config::read_with(text, base_dir, &[])
+    }
+
+    /// [`Config::read`], the text changed by `overrides` first. The file alone is read first,
+    /// so that its own errors keep their line; the overrides then change its table, which is
+    /// read as the file is (unknown keys and wrong types refused alike), and the checks run on
+    /// the result.
+    pub fn read_with(
+        text: &str,
+        base_dir: &Path,
+        overrides: &[Override],
+    ) -> Result<Config, ConfigError> {
         let mut config: Config = toml::from_str(text).map_err(|e| {
             // One line: where, then toml's own message (which names an unknown key).
             let message = e.message().trim().replace('\n', "; ");
@@ -501,6 +550,30 @@ impl Config {
                 .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1);
             ConfigError::Toml { line, message }
         })?;
+        if !overrides.is_empty() {
+            let with = || {
+                let texts: Vec<&str> = overrides.iter().map(|o| o.text.as_str()).collect();
+                texts.join(" --set ")
+            };
+            // The file parsed above, so it is a table.
+            let mut table: toml::Table = toml::from_str(text).unwrap_or_default();
+            for o in overrides {
+                o.apply(&mut table).map_err(ConfigError::Override)?;
+            }
+            config = toml::Value::Table(table).try_into().map_err(|e| {
+                let message = e.message().trim().replace('\n', "; ");
+                ConfigError::WithOverrides {
+                    with: with(),
+                    message,
+                }
+            })?;
+            config.base_dir = base_dir.to_path_buf();
+            config.check().map_err(|error| ConfigError::WithOverrides {
+                with: with(),
+                message: error.to_string(),
+            })?;
+            return Ok(config);
+        }
         config.base_dir = base_dir.to_path_buf();
         config.check()?;
         Ok(config)
@@ -537,6 +610,11 @@ impl Config {
                 .openings
                 .as_ref()
                 .is_some_and(|p| self.resolve(p).is_dir())
+    }
+
+    /// The pairs of engines (indices into `[match] engines`) that play, in schedule order.
+    pub fn pairs(&self) -> Vec<(usize, usize)> {
+        super::schedule::pairs(self.play.engines.len(), self.play.tournament)
     }
 
     pub fn engine(&self, name: &str) -> Option<&EngineConfig> {
@@ -676,8 +754,7 @@ impl Config {
         if m.games == 0 {
             return Err(ConfigError::NoGames);
         }
-        let n = m.engines.len() as u64;
-        let pairs = n * (n - 1) / 2;
+        let pairs = self.pairs().len() as u64;
         let total = u64::from(m.games).saturating_mul(pairs);
         if total > MAX_GAMES {
             return Err(ConfigError::TooManyGames {
@@ -843,6 +920,92 @@ byoyomi_ms = 100
             .unwrap_err()
             .to_string();
         assert!(err.contains("`extra`"), "{err}");
+    }
+
+    #[test]
+    fn overrides_are_read_as_the_file_is() {
+        let with = |sets: &[&str]| {
+            let overrides: Vec<Override> =
+                sets.iter().map(|s| Override::parse(s).unwrap()).collect();
+            Config::read_with(BASE, Path::new(""), &overrides)
+        };
+        let c = with(&[
+            "match.games=200",
+            "engine.a.options.Threads=2",
+            "engine.b.options.Hash=64",
+            "match.byoyomi_ms=",
+            "match.nodes=1000",
+            "match.tournament=gauntlet",
+        ])
+        .unwrap();
+        assert_eq!(c.play.games, 200);
+        assert_eq!(c.engines[0].options["Threads"], OptionValue::Int(2));
+        assert_eq!(c.engines[0].options["USI_Hash"], OptionValue::Int(16));
+        assert_eq!(c.engines[1].options["Hash"], OptionValue::Int(64));
+        assert_eq!(c.time_control(), TimeControl::Nodes(1000));
+        assert_eq!(c.play.tournament, Tournament::Gauntlet);
+        let refused = |sets: &[&str], want: &str| {
+            let err = with(sets).unwrap_err().to_string();
+            assert_eq!(err, want);
+        };
+        refused(
+            &["match.gamez=3"],
+            "with --set match.gamez=3: unknown field `gamez`, expected one of `variant`, `engines`, \
+             `tournament`, `games`, `concurrency`, `byoyomi_ms`, `main_ms`, `inc_ms`, \
+             `movetime_ms`, `nodes`, `board_size`, `komi`, `margin_ms`, `timeout_ms`, `openings`, \
+             `openings_format`, `openings_cut`, `opening_plies`, `opening_plies_max`, `seed`, \
+             `max_plies`, `crash_limit`, `results`, `records`, `sprt`, `report_every`, `resign`, \
+             `draw`",
+        );
+        // The file's own words for a wrong type, a wrong value, a wrong table.
+        let file = |text: &str| {
+            Config::read(&BASE.replace("byoyomi_ms = 100", text), Path::new(""))
+                .unwrap_err()
+                .to_string()
+        };
+        for (set, in_file) in [
+            ("match.games=many", "byoyomi_ms = 100\ngames = \"many\""),
+            ("match.games=-1", "byoyomi_ms = 100\ngames = -1"),
+            (
+                "match.openings_format=csv",
+                "byoyomi_ms = 100\nopenings_format = \"csv\"",
+            ),
+            (
+                "match.tournament=swiss",
+                "byoyomi_ms = 100\ntournament = \"swiss\"",
+            ),
+            ("match.sprt.elo1=5", "byoyomi_ms = 100\nsprt = { elo1 = 5 }"),
+            ("engine.a.options.Threads=[1]", "byoyomi_ms = 100\n"),
+        ] {
+            let err = with(&[set]).unwrap_err().to_string();
+            let prefix = format!("with --set {set}: ");
+            assert!(err.starts_with(&prefix), "{err}");
+            if set.starts_with("match") {
+                let want = file(in_file);
+                let want = want.split_once(": ").map_or(&*want, |(_, m)| m);
+                assert_eq!(&err[prefix.len()..], want, "{set}");
+            }
+        }
+        refused(
+            &["match.games=0"],
+            "with --set match.games=0: [match]: `games` must be at least 1",
+        );
+        refused(
+            &["match.nodes=5"],
+            "with --set match.nodes=5: [match]: give exactly one time control (`byoyomi_ms`, \
+             `main_ms`, `movetime_ms` or `nodes`)",
+        );
+        refused(
+            &["engine.c.cmd=x"],
+            "--set engine.c.cmd=x: no [[engine]] is named `c` (the engines: `a`, `b`)",
+        );
+        // The file's own errors keep their line whatever the overrides.
+        let broken = BASE.replace("byoyomi_ms = 100", "byoyomi_ms = \"x\"");
+        let overrides = [Override::parse("match.games=4").unwrap()];
+        let err = Config::read_with(&broken, Path::new(""), &overrides)
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("line 15: invalid type"), "{err}");
     }
 
     #[test]

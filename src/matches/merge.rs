@@ -536,10 +536,11 @@ mod tests {
         // Three engines, one game: games 1, 2 and 3 are each pair's only game, all with the
         // earlier-listed engine first; the odd-game rule read game 2 as e2 vs e0.
         for engines in 2..=4 {
-            let want: Vec<(String, String)> = schedule::pairs(engines)
-                .into_iter()
-                .map(|(a, b)| (format!("e{a}"), format!("e{b}")))
-                .collect();
+            let want: Vec<(String, String)> =
+                schedule::pairs(engines, crate::matches::config::Tournament::RoundRobin)
+                    .into_iter()
+                    .map(|(a, b)| (format!("e{a}"), format!("e{b}")))
+                    .collect();
             for games in 1..=5 {
                 let rows = match_rows(engines, games);
                 assert_eq!(sides(&rows), want, "{engines} engines, {games} games");

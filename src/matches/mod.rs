@@ -17,6 +17,7 @@ pub mod iolog;
 pub mod joint;
 pub mod merge;
 pub mod opening;
+pub mod overrides;
 pub mod record;
 pub mod referee;
 pub mod results;
@@ -39,17 +40,26 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-/// `ryoshi match CONFIG [--shard K/N] [--resume] [--log FILE]`.
+/// `ryoshi match CONFIG [--set KEY=VALUE ...] [--shard K/N] [--resume] [--log FILE]`.
 pub fn run_cli(
     config: &str,
+    set: &[String],
     shard: Option<&str>,
     resume: bool,
     log: Option<&Path>,
 ) -> Result<(), MatchError> {
-    let mut config = Config::load(Path::new(config))?;
+    let overrides = set
+        .iter()
+        .map(|text| config::Override::parse(text))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(config::ConfigError::Override)?;
+    let mut config = Config::load_with(Path::new(config), &overrides)?;
     config.play.log = log.map(Path::to_path_buf);
     config.play.shard = shard.map(config::Shard::parse).transpose()?;
     config.play.resume = resume;
+    // On a terminal the progress bar shows the score; elsewhere (nohup, CI, a batch job) the
+    // report lines do.
+    config.play.reports = !std::io::stdout().is_terminal();
     if let Some(shard) = config.play.shard {
         config.play.results = shard.results_path(&config.play.results);
     }

@@ -10,7 +10,7 @@ use super::referee::Side;
 use super::results::{self, ResultsFile};
 use super::schedule::Plan;
 use super::stats::{Sprt, SprtState};
-use super::summary::{finished_line, progress_message, summary_text, Standing, Summary};
+use super::summary::{finished_line, progress_message, report, summary_text, Standing, Summary};
 use super::Hooks;
 use crossbeam_channel::{bounded, unbounded, RecvTimeoutError};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Starts every engine once before the first game (see [`game::start_all`]); an engine that
 /// cannot start or finish its handshake is the error. A stop (Ctrl-C) meanwhile is no error:
@@ -78,6 +78,10 @@ pub struct Runner<'a, 'o> {
     error: Option<MatchError>,
     /// A shard's SPRT over all the shards' results files (see [`super::joint`]).
     joint: Option<Joint>,
+    /// When this run's first game was handed out, and the games it has finished: the report's
+    /// pace.
+    started: Instant,
+    played: usize,
 }
 
 impl<'a, 'o> Runner<'a, 'o> {
@@ -89,7 +93,7 @@ impl<'a, 'o> Runner<'a, 'o> {
         out: &'o mut dyn Write,
     ) -> Self {
         let names = &config.play.engines;
-        let mut standing = Standing::new(names);
+        let mut standing = Standing::new(names, &config.pairs());
         for k in &plan.kept {
             let job = &plan.scheduled[k.job];
             standing.count(job, names, k.row.result, k.row.final_scores());
@@ -122,6 +126,8 @@ impl<'a, 'o> Runner<'a, 'o> {
             lost_in_a_row: vec![0; names.len()],
             error: None,
             joint,
+            started: Instant::now(),
+            played: 0,
         }
     }
 
@@ -224,6 +230,7 @@ impl<'a, 'o> Runner<'a, 'o> {
             let _ = job_tx.send(job);
         }
         drop(job_tx);
+        self.started = Instant::now();
         let mut first = Some(slots);
         // A worker the system refuses is no worker: the others play its games. Only with none
         // at all does the match stop (the games stay unplayed, as after an interrupt).
@@ -299,6 +306,7 @@ impl<'a, 'o> Runner<'a, 'o> {
             }
         }
         self.summary.finished += 1;
+        self.played += 1;
         let checks = finished.engine_scores.iter();
         let checks = checks.map(|c| (c.engine.as_str(), c.agrees));
         let names = &config.play.engines;
@@ -322,6 +330,25 @@ impl<'a, 'o> Runner<'a, 'o> {
             }
         }
         self.joint_decided();
+        let every = config.play.report_every as usize;
+        if config.play.reports && every > 0 && self.summary.finished.is_multiple_of(every) {
+            self.print_report();
+        }
+    }
+
+    /// The report of `report_every`: the score so far and the time left at this run's pace.
+    fn print_report(&mut self) {
+        let left = self.summary.scheduled.saturating_sub(self.summary.finished);
+        let per_game = self.started.elapsed() / self.played.max(1) as u32;
+        let text = report(
+            &self.standing.pairs,
+            self.sprt.as_ref(),
+            self.summary.finished,
+            self.summary.scheduled,
+            per_game.checked_mul(left as u32),
+        );
+        let _ = write!(self.out, "{text}");
+        let _ = self.out.flush();
     }
 
     /// Counts the games in a row each engine's process was lost in; at `crash_limit` the match

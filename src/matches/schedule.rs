@@ -1,7 +1,7 @@
 //! The schedule: which games a match plays, in which order, from which openings and with which
 //! colours; a shard's slice of it; and the games a resumed run already holds.
 
-use super::config::{self, Config};
+use super::config::{self, Config, Tournament};
 use super::error::MatchError;
 use super::game::Fixture;
 use super::opening::{self, Opening, OpeningError};
@@ -10,12 +10,15 @@ use super::resume;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The engine pairs of a round robin, in the order the engines are listed.
-pub fn pairs(n: usize) -> Vec<(usize, usize)> {
+/// The engine pairs of a tournament of `n` engines, in the order the engines are listed: every
+/// pair (a round robin), or the first engine with each other one (a gauntlet).
+pub fn pairs(n: usize, tournament: Tournament) -> Vec<(usize, usize)> {
     let mut v = Vec::new();
     for i in 0..n {
         for j in i + 1..n {
-            v.push((i, j));
+            if i == 0 || tournament == Tournament::RoundRobin {
+                v.push((i, j));
+            }
         }
     }
     v
@@ -180,7 +183,7 @@ pub fn start_explicitly(
 /// twice with colours swapped.
 pub fn schedule(config: &Config, openings: &[Arc<Opening>]) -> Vec<Fixture> {
     let games = config.play.games as usize;
-    let pairs = pairs(config.play.engines.len());
+    let pairs = config.pairs();
     let mut jobs = Vec::new();
     for (k, opening) in openings.iter().enumerate().take(games.div_ceil(2)) {
         for (p, &(a, b)) in pairs.iter().enumerate() {
@@ -225,7 +228,7 @@ impl Plan {
         let openings = deal(list, rounds);
         let mut jobs = schedule(config, &openings);
         if let Some(shard) = config.play.shard {
-            let pairs = pairs(config.play.engines.len()).len();
+            let pairs = config.pairs().len();
             jobs.retain(|job| shard.holds(job.opening_index * pairs + job.pair));
         }
         let (kept, notes) = if config.play.resume {
@@ -307,6 +310,37 @@ mod tests {
         let numbers: Vec<usize> = jobs.iter().map(|j| j.game).collect();
         assert_eq!(numbers, (1..=9).collect::<Vec<_>>());
         assert_eq!(jobs[6].opening.moves, ["m1"]);
+    }
+
+    #[test]
+    fn a_gauntlet_pairs_the_first_engine_with_each_other() {
+        assert_eq!(pairs(4, Tournament::Gauntlet), [(0, 1), (0, 2), (0, 3)]);
+        assert_eq!(
+            pairs(4, Tournament::RoundRobin),
+            [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+        );
+        assert_eq!(
+            pairs(2, Tournament::Gauntlet),
+            pairs(2, Tournament::RoundRobin)
+        );
+        let mut c = config(&["a", "b", "c"], 3);
+        c.play.tournament = Tournament::Gauntlet;
+        let openings: Vec<Arc<Opening>> = (0..2).map(|_| Arc::new(Opening::startpos())).collect();
+        let shape: Vec<(usize, usize, usize)> = schedule(&c, &openings)
+            .iter()
+            .map(|j| (j.pair, j.first, j.second))
+            .collect();
+        assert_eq!(
+            shape,
+            [
+                (0, 0, 1),
+                (0, 1, 0),
+                (1, 0, 2),
+                (1, 2, 0),
+                (0, 0, 1),
+                (1, 0, 2)
+            ]
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! through their results files ([`super::joint`]), so the configuration's folder (results,
 //! records, openings) must be one folder for every node: a cluster's shared file system.
 
-use super::config::{Config, SprtConfig};
+use super::config::{Config, ConfigError, Override, SprtConfig};
 use super::error::MatchError;
 use super::joint::{self, Joint};
 use super::merge::{self, Row};
@@ -154,6 +154,8 @@ impl SlurmConfig {
 /// The command line's choices: `--slurm N`, `--dry-run`, `--resume`.
 pub struct Args<'a> {
     pub config: &'a Path,
+    /// `--set KEY=VALUE` overrides, applied here and passed on to every task.
+    pub set: &'a [String],
     pub tasks: usize,
     pub dry_run: bool,
     pub resume: bool,
@@ -164,6 +166,8 @@ struct Job {
     config: Config,
     /// The configuration file, absolute.
     config_path: PathBuf,
+    /// The `--set` overrides, as given (each task reads them again).
+    set: Vec<String>,
     slurm: SlurmConfig,
     tasks: usize,
     /// The match's results file (absolute) and the shards' files.
@@ -230,12 +234,18 @@ fn prepare(args: &Args) -> Result<Job, MatchError> {
         path: args.config.to_path_buf(),
         error,
     })?;
-    let config = Config::load(&config_path)?;
+    let overrides = args
+        .set
+        .iter()
+        .map(|text| Override::parse(text))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(ConfigError::Override)?;
+    let config = Config::load_with(&config_path, &overrides)?;
     let slurm = config.slurm.clone().unwrap_or_default();
     slurm.check()?;
     let factory = referee_for_config(&config)?;
     let plan = Plan::make(&config, factory.as_ref())?;
-    let pairs = schedule::pairs(config.play.engines.len()).len();
+    let pairs = config.pairs().len();
     let game_pairs = plan
         .scheduled
         .iter()
@@ -274,6 +284,7 @@ fn prepare(args: &Args) -> Result<Job, MatchError> {
     Ok(Job {
         config,
         config_path,
+        set: args.set.to_vec(),
         slurm,
         tasks: args.tasks,
         results,
@@ -456,8 +467,14 @@ fn batch_script(job: &Job) -> String {
     }
     let folder = job.config_path.parent().unwrap_or(Path::new("/"));
     text.push_str(&format!("cd {}\n", quote(&folder.to_string_lossy())));
+    // Every task reads the configuration as this command did: the same overrides.
+    let set: String = job
+        .set
+        .iter()
+        .map(|s| format!(" --set {}", quote(s)))
+        .collect();
     text.push_str(&format!(
-        "exec {} match {} --shard \"$SLURM_ARRAY_TASK_ID/{}\" --resume\n",
+        "exec {} match {}{set} --shard \"$SLURM_ARRAY_TASK_ID/{}\" --resume\n",
         quote(&job.ryoshi.to_string_lossy()),
         quote(&job.config_path.to_string_lossy()),
         job.tasks
@@ -822,6 +839,7 @@ mod tests {
         Job {
             config,
             config_path: "/data/m/engines.toml".into(),
+            set: Vec::new(),
             slurm,
             tasks,
             results: "/data/m/results.jsonl".into(),
@@ -855,6 +873,20 @@ mod tests {
             cd '/data/m'\n\
             exec '/opt/ryoshi it'\\''s/ryoshi' match '/data/m/engines.toml' --shard \"$SLURM_ARRAY_TASK_ID/4\" --resume\n";
         assert_eq!(script, want);
+    }
+
+    #[test]
+    fn every_task_gets_the_overrides_of_the_command() {
+        let mut job = job(MATCH, 2);
+        job.set = vec!["match.games=8".into(), "engine.a b.options.X=it's".into()];
+        let script = batch_script(&job);
+        let last = script.lines().last().unwrap_or_default();
+        assert_eq!(
+            last,
+            "exec '/opt/ryoshi it'\\''s/ryoshi' match '/data/m/engines.toml' \
+             --set 'match.games=8' --set 'engine.a b.options.X=it'\\''s' \
+             --shard \"$SLURM_ARRAY_TASK_ID/2\" --resume"
+        );
     }
 
     #[test]

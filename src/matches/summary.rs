@@ -3,8 +3,7 @@
 
 use super::game::{FinishedGame, Fixture};
 use super::referee::{Side, Verdict};
-use super::schedule::pairs;
-use super::stats::{Penta, Sprt, SprtState, Tally};
+use super::stats::{Llr, Penta, Sprt, SprtState, Tally};
 use std::collections::BTreeMap;
 
 /// One pair of engines and its score, from `a`'s side: by game, and by game pair (the two
@@ -54,10 +53,10 @@ pub(super) struct Standing {
 }
 
 impl Standing {
-    pub(super) fn new(names: &[String]) -> Standing {
-        let pairs = pairs(names.len())
-            .into_iter()
-            .map(|(a, b)| PairScore::new(&names[a], &names[b]));
+    pub(super) fn new(names: &[String], pairs: &[(usize, usize)]) -> Standing {
+        let pairs = pairs
+            .iter()
+            .map(|&(a, b)| PairScore::new(&names[a], &names[b]));
         Standing {
             pairs: pairs.collect(),
             checks: Default::default(),
@@ -142,6 +141,123 @@ pub(super) fn progress_message(pairs: &[PairScore]) -> String {
     )
 }
 
+/// One engine's games against the whole field: its tally and its game pairs, from its side.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FieldScore {
+    pub name: String,
+    pub tally: Tally,
+    pub penta: Penta,
+}
+
+/// Each engine of `pairs` against the field, in the order the engines first appear.
+pub fn field_scores(pairs: &[PairScore]) -> Vec<FieldScore> {
+    let mut field: Vec<FieldScore> = Vec::new();
+    for p in pairs {
+        for (name, is_a) in [(&p.a, true), (&p.b, false)] {
+            let index = match field.iter().position(|f| &f.name == name) {
+                Some(i) => i,
+                None => {
+                    field.push(FieldScore {
+                        name: name.clone(),
+                        ..FieldScore::default()
+                    });
+                    field.len() - 1
+                }
+            };
+            let f = &mut field[index];
+            let (won, lost) = match is_a {
+                true => (p.tally.wins, p.tally.losses),
+                false => (p.tally.losses, p.tally.wins),
+            };
+            f.tally.wins += won;
+            f.tally.losses += lost;
+            f.tally.draws += p.tally.draws;
+            for (k, &n) in p.penta.counts.iter().enumerate() {
+                // Counted from `a`'s side: `b` scored the other 4 - k half points.
+                f.penta.counts[if is_a { k } else { 4 - k }] += n;
+            }
+        }
+    }
+    field
+}
+
+/// A duration as a report gives it: `45s`, `3m 20s`, `2h 05m`.
+pub(super) fn short_duration(d: std::time::Duration) -> String {
+    let s = d.as_secs();
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m {:02}s", s / 60, s % 60),
+        _ => format!("{}h {:02}m", s / 3600, s / 60 % 60),
+    }
+}
+
+/// The score, Elo and game pairs of one side, for a report line: `6 - 3 - 1 [0.650] Elo 108.4
+/// +/- 220.3, Ptnml [0, 1, 2, 1, 1]`.
+fn report_score(tally: &Tally, penta: &Penta) -> String {
+    let elo = match tally.elo().map(|e| e.columns()) {
+        Some((bound, dash)) if dash == "-" => bound,
+        Some((diff, err)) => format!("{diff} +/- {err}"),
+        None => "n/a".into(),
+    };
+    let c = penta.counts;
+    format!(
+        "{} - {} - {} [{:.3}] Elo {elo}, Ptnml [{}, {}, {}, {}, {}]",
+        tally.wins,
+        tally.losses,
+        tally.draws,
+        tally.score().unwrap_or(0.0),
+        c[0],
+        c[1],
+        c[2],
+        c[3],
+        c[4]
+    )
+}
+
+/// The report printed every `report_every` games when stdout is no terminal: one line for two
+/// engines (with the SPRT's LLR and bounds), a head line and one line per engine against the
+/// field for more. `eta`: the time left at this run's pace (`None` before a game of it).
+pub(super) fn report(
+    pairs: &[PairScore],
+    sprt: Option<&Sprt>,
+    finished: usize,
+    scheduled: usize,
+    eta: Option<std::time::Duration>,
+) -> String {
+    let eta = eta.map_or_else(|| "n/a".into(), short_duration);
+    let head = format!("Report after {finished} of {scheduled} games, ETA {eta}");
+    match pairs {
+        [p] => {
+            let llr = sprt.map_or_else(String::new, |sprt| {
+                let c = &sprt.config;
+                let llr = p.penta.llr(c.elo0, c.elo1).unwrap_or(0.0);
+                format!(
+                    ", LLR {llr:.2} ({:.2}, {:.2})",
+                    sprt.lower_bound(),
+                    sprt.upper_bound()
+                )
+            });
+            format!(
+                "{head}: {} vs {}: {}{llr}\n",
+                p.a,
+                p.b,
+                report_score(&p.tally, &p.penta)
+            )
+        }
+        _ => {
+            let mut s = format!("{head}:\n");
+            for f in field_scores(pairs) {
+                s.push_str(&format!(
+                    "  {} vs field: {}\n",
+                    f.name,
+                    report_score(&f.tally, &f.penta)
+                ));
+            }
+            s
+        }
+    }
+}
+
 /// The end-of-match text: per pair the score line and the Elo line, then the SPRT line.
 pub fn summary_text(summary: &Summary, sprt: Option<&Sprt>) -> String {
     let mut s = String::new();
@@ -172,6 +288,7 @@ pub fn summary_text(summary: &Summary, sprt: Option<&Sprt>) -> String {
     }
     if summary.pairs.len() > 1 {
         s.push_str(&standings(&summary.pairs));
+        s.push_str(&crosstable(&summary.pairs));
     }
     if !summary.interrupted && !summary.stopped {
         s.push_str("Finished match\n");
@@ -179,54 +296,99 @@ pub fn summary_text(summary: &Summary, sprt: Option<&Sprt>) -> String {
     s
 }
 
-/// A round robin's table: each engine's games against the whole field, best score first
-/// (ties keep the listed order), with the Elo of that score and its 95% `+/-`.
-pub fn standings(pairs: &[PairScore]) -> String {
-    let mut names: Vec<&str> = Vec::new();
-    for p in pairs {
-        for n in [p.a.as_str(), p.b.as_str()] {
-            if !names.contains(&n) {
-                names.push(n);
-            }
-        }
-    }
-    let mut rows: Vec<(&str, Tally)> = names
-        .iter()
-        .map(|&name| {
-            let mut t = Tally::default();
-            for p in pairs {
-                let (w, l) = if p.a == name {
-                    (p.tally.wins, p.tally.losses)
-                } else if p.b == name {
-                    (p.tally.losses, p.tally.wins)
-                } else {
-                    continue;
-                };
-                t.wins += w;
-                t.losses += l;
-                t.draws += p.tally.draws;
-            }
-            (name, t)
-        })
-        .collect();
+/// The engines of `pairs` against the field, best score first (ties keep the listed order).
+fn ranked(pairs: &[PairScore]) -> Vec<FieldScore> {
+    let mut rows = field_scores(pairs);
     rows.sort_by(|x, y| {
-        let (a, b) = (x.1.score().unwrap_or(0.0), y.1.score().unwrap_or(0.0));
+        let (a, b) = (
+            x.tally.score().unwrap_or(0.0),
+            y.tally.score().unwrap_or(0.0),
+        );
         b.partial_cmp(&a).unwrap_or(std::cmp::Ordering::Equal)
     });
-    let width = names.iter().map(|n| n.len()).max().unwrap_or(4).max(4);
+    rows
+}
+
+/// A tournament's table: each engine's games against the whole field, best score first (ties
+/// keep the listed order), with the Elo of that score and its 95% `+/-`.
+pub fn standings(pairs: &[PairScore]) -> String {
+    let rows = ranked(pairs);
+    let width = rows.iter().map(|f| f.name.len()).max().unwrap_or(4).max(4);
     let mut s = format!(
         "Rank {:<width$} {:>7} {:>7} {:>6} {:>7} {:>6}\n",
         "Name", "Elo", "+/-", "Games", "Score", "Draw"
     );
-    for (rank, (name, t)) in rows.iter().enumerate() {
+    for (rank, f) in rows.iter().enumerate() {
+        let t = &f.tally;
         let (elo, err) = t.elo().map(|e| e.columns()).unwrap_or_default();
         s.push_str(&format!(
-            "{:>4} {name:<width$} {elo:>7} {err:>7} {:>6} {:>6.1}% {:>5.1}%\n",
+            "{:>4} {:<width$} {elo:>7} {err:>7} {:>6} {:>6.1}% {:>5.1}%\n",
             rank + 1,
+            f.name,
             t.games(),
             100.0 * t.score().unwrap_or(0.0),
             100.0 * t.draw_ratio()
         ));
+    }
+    s
+}
+
+/// The crosstable: per row engine (in the standings' order) its points against each column
+/// engine out of the games they played (`2.5/4`); `-` on the diagonal, `.` for engines that
+/// do not meet (a gauntlet's).
+pub fn crosstable(pairs: &[PairScore]) -> String {
+    let rows = ranked(pairs);
+    let cell = |row: &str, column: &str| -> String {
+        if row == column {
+            return "-".into();
+        }
+        let found = pairs.iter().find_map(|p| {
+            let t = &p.tally;
+            if p.a == row && p.b == column {
+                Some((t.wins, t.losses, t.games()))
+            } else if p.b == row && p.a == column {
+                Some((t.losses, t.wins, t.games()))
+            } else {
+                None
+            }
+        });
+        match found {
+            Some((won, lost, games)) if games > 0 => {
+                let draws = games - won - lost;
+                format!("{}/{games}", f64::from(won) + f64::from(draws) / 2.0)
+            }
+            _ => ".".into(),
+        }
+    };
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| rows.iter().map(|c| cell(&r.name, &c.name)).collect())
+        .collect();
+    let head = "Crosstable";
+    let name_width = rows
+        .iter()
+        .map(|f| f.name.len())
+        .max()
+        .unwrap_or(0)
+        .max(head.len());
+    let width = cells
+        .iter()
+        .flatten()
+        .map(String::len)
+        .chain(rows.iter().map(|f| f.name.len()))
+        .max()
+        .unwrap_or(1);
+    let mut s = format!("{head:<name_width$}");
+    for c in &rows {
+        s.push_str(&format!(" {:>width$}", c.name));
+    }
+    s.push('\n');
+    for (r, line) in rows.iter().zip(&cells) {
+        s.push_str(&format!("{:<name_width$}", r.name));
+        for c in line {
+            s.push_str(&format!(" {c:>width$}"));
+        }
+        s.push('\n');
     }
     s
 }
@@ -237,21 +399,12 @@ mod tests {
 
     #[test]
     fn standings_add_each_engines_games() {
-        let pair = |a: &str, b: &str, wins, losses, draws| PairScore {
-            a: a.into(),
-            b: b.into(),
-            tally: Tally {
-                wins,
-                losses,
-                draws,
-            },
-            ..PairScore::default()
-        };
-        let table = standings(&[
-            pair("a", "b", 1, 2, 1),
-            pair("a", "c", 3, 0, 1),
-            pair("b", "c", 2, 2, 0),
-        ]);
+        let pairs = [
+            pair("a", "b", 1, 2, 1, [0; 5]),
+            pair("a", "c", 3, 0, 1, [0; 5]),
+            pair("b", "c", 2, 2, 0, [0; 5]),
+        ];
+        let table = standings(&pairs);
         let rows: Vec<Vec<&str>> = table
             .lines()
             .map(|l| l.split_whitespace().collect())
@@ -266,6 +419,125 @@ mod tests {
         assert_eq!(rows[2][4..], ["8", "56.2%", "12.5%"]);
         assert_eq!(rows[3][..2], ["3", "c"]);
         assert_eq!(rows[3][4..], ["8", "31.2%", "12.5%"]);
+        assert_eq!(rows.len(), 4);
+        // protocol/match.md shows these tables.
+        let doc = include_str!("../../protocol/match.md");
+        for line in table.lines().chain(crosstable(&pairs).lines()) {
+            assert!(doc.contains(&format!("\n    {line}\n")), "{line}");
+        }
+    }
+
+    fn pair(a: &str, b: &str, wins: u32, losses: u32, draws: u32, penta: [u32; 5]) -> PairScore {
+        PairScore {
+            a: a.into(),
+            b: b.into(),
+            tally: Tally {
+                wins,
+                losses,
+                draws,
+            },
+            penta: Penta { counts: penta },
+            ..PairScore::default()
+        }
+    }
+
+    #[test]
+    fn each_engine_against_the_field_counts_from_its_own_side() {
+        let pairs = [
+            pair("a", "b", 3, 1, 0, [0, 1, 0, 1, 0]),
+            pair("a", "c", 0, 2, 2, [1, 0, 1, 0, 0]),
+        ];
+        let field = field_scores(&pairs);
+        let names: Vec<&str> = field.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["a", "b", "c"]);
+        let t = |f: &FieldScore| (f.tally.wins, f.tally.losses, f.tally.draws);
+        assert_eq!(t(&field[0]), (3, 3, 2));
+        assert_eq!(t(&field[1]), (1, 3, 0));
+        assert_eq!(t(&field[2]), (2, 0, 2));
+        assert_eq!(field[0].penta.counts, [1, 1, 1, 1, 0]);
+        // b's pairs mirrored: a's ½ is b's 1½, a's 1½ is b's ½.
+        assert_eq!(field[1].penta.counts, [0, 1, 0, 1, 0]);
+        assert_eq!(field[2].penta.counts, [0, 0, 1, 0, 1]);
+        // The points add up: every game's point goes to one side or is shared.
+        let points: f64 = field
+            .iter()
+            .map(|f| f.tally.score().unwrap() * f64::from(f.tally.games()))
+            .sum();
+        assert_eq!(points, 8.0);
+    }
+
+    #[test]
+    fn reports_give_score_elo_pairs_llr_and_eta() {
+        let p = pair("new", "old", 6, 3, 1, [0, 1, 2, 1, 1]);
+        let sprt = Sprt::new(crate::matches::config::SprtConfig {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        });
+        let eta = Some(std::time::Duration::from_secs(200));
+        let text = report(std::slice::from_ref(&p), Some(&sprt), 10, 100, eta);
+        let (elo, err) = p.tally.elo().unwrap().columns();
+        let llr = p.penta.llr(0.0, 10.0).unwrap();
+        assert_eq!(
+            text,
+            format!(
+                "Report after 10 of 100 games, ETA 3m 20s: new vs old: 6 - 3 - 1 [0.650] Elo \
+                 {elo} +/- {err}, Ptnml [0, 1, 2, 1, 1], LLR {llr:.2} (-2.94, 2.94)\n"
+            )
+        );
+        let plain = report(std::slice::from_ref(&p), None, 10, 100, None);
+        assert!(
+            plain.starts_with("Report after 10 of 100 games, ETA n/a: "),
+            "{plain}"
+        );
+        assert!(!plain.contains("LLR"), "{plain}");
+        let q = pair("new", "other", 2, 2, 0, [0, 0, 2, 0, 0]);
+        let text = report(&[p, q], None, 14, 200, eta);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "Report after 14 of 200 games, ETA 3m 20s:");
+        assert!(
+            lines[1].starts_with("  new vs field: 8 - 5 - 1 [0.607] Elo "),
+            "{text}"
+        );
+        assert!(
+            lines[2].starts_with("  old vs field: 3 - 6 - 1 [0.350] Elo "),
+            "{text}"
+        );
+        assert!(lines[2].ends_with("Ptnml [1, 1, 2, 1, 0]"), "{text}");
+        assert!(
+            lines[3].starts_with("  other vs field: 2 - 2 - 0 [0.500]"),
+            "{text}"
+        );
+        assert_eq!(lines.len(), 4);
+        for (secs, want) in [
+            (0, "0s"),
+            (59, "59s"),
+            (60, "1m 00s"),
+            (3599, "59m 59s"),
+            (7500, "2h 05m"),
+        ] {
+            assert_eq!(short_duration(std::time::Duration::from_secs(secs)), want);
+        }
+    }
+
+    #[test]
+    fn the_crosstable_gives_points_of_each_meeting() {
+        // A gauntlet: g meets x and y, who do not meet.
+        let pairs = [
+            pair("g", "x", 3, 1, 2, [0; 5]),
+            pair("g", "y", 0, 1, 1, [0; 5]),
+        ];
+        let table = crosstable(&pairs);
+        let rows: Vec<Vec<&str>> = table
+            .lines()
+            .map(|l| l.split_whitespace().collect())
+            .collect();
+        // Standings order: y 1.5/2 (75%), g 4.5/8, x 2/6.
+        assert_eq!(rows[0], ["Crosstable", "y", "g", "x"]);
+        assert_eq!(rows[1], ["y", "-", "1.5/2", "."]);
+        assert_eq!(rows[2], ["g", "0.5/2", "-", "4/6"]);
+        assert_eq!(rows[3], ["x", ".", "2/6", "-"]);
         assert_eq!(rows.len(), 4);
     }
 }
