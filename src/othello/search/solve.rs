@@ -107,11 +107,15 @@ impl MoveList {
 /// and 148.8M but a third more CPU.
 const ORDER_SEARCH_EMPTIES: u32 = 12;
 /// From this many empties on, moves are ordered by a shallow search on the learned pattern
-/// evaluation instead, [`EVAL_ORDER_DEPTH`] plies. FFO #40-#44, nodes (with the first guess):
-/// from 20 empties at depth 3, 226M; depth 2 from 20, 232M; depth 1-2 from 19, 248M; depth 0-2
-/// from 18, 254M; depth 0-3 from 16, 283M; none, 273M.
-const EVAL_ORDER_EMPTIES: u32 = 20;
-const EVAL_ORDER_DEPTH: u32 = 3;
+/// evaluation instead: 2 plies, 3 from [`EVAL_ORDER_DEEP_EMPTIES`]. FFO #40-#44, nodes (table
+/// from 7 empties, look-ahead from 12): 2-3 plies from 18, 140.0M; 3 plies from 18, 137.3M
+/// but 9% more CPU; 2-3 from 16, 130.1M but 12% more CPU; 3 plies from 20 (before), 149.0M.
+const EVAL_ORDER_EMPTIES: u32 = 18;
+const EVAL_ORDER_DEEP_EMPTIES: u32 = 20;
+/// A disc of the learned evaluation against the mobility key: worth two moves of the
+/// opponent's mobility. FFO #40-#44 (3 plies from 20): 1/2 move 157.2M, 1 move 151.2M, 2 moves
+/// 149.0M, 4 moves 146.6M.
+const EVAL_ORDER_WEIGHT: i32 = 2 * W_MOBILITY;
 /// Plies of the search on the learned evaluation that gives MTD(f) its first guess, at most
 /// (and 12 fewer than the empties). FFO #40-#44, nodes: 4 plies 242M, 8 plies 232M, 10 plies
 /// 234M; the search itself takes up to 0.1 s on FFO #20-#39.
@@ -843,10 +847,10 @@ impl<'a> Solver<'a> {
         let n = (!(p | o)).count_ones();
         let prefetch_children = n > TT_MIN_EMPTIES;
         let deep = (ORDER_SEARCH_EMPTIES..EVAL_ORDER_EMPTIES).contains(&n);
-        // From EVAL_ORDER_EMPTIES on, a three-ply search on the learned evaluation orders the
-        // moves, with as much weight per disc as one move of the opponent's mobility (as Edax
-        // does from its depth-3 sorting searches on).
+        // From EVAL_ORDER_EMPTIES on, a shallow search on the learned evaluation orders the
+        // moves (as Edax does with its sorting searches).
         let eval_order = n >= EVAL_ORDER_EMPTIES;
+        let eval_depth = if n >= EVAL_ORDER_DEEP_EMPTIES { 3 } else { 2 };
         let mut list = MoveList::default();
         for sq in squares(m) {
             let key = if sq as u8 == tt_move {
@@ -880,8 +884,8 @@ impl<'a> Solver<'a> {
                     key -= reply_value(np, no) * ORDER_EVAL_WEIGHT;
                 }
                 if eval_order {
-                    let v = -eval_search(np, no, EVAL_ORDER_DEPTH, -i32::MAX, i32::MAX, false, &mut || false);
-                    key -= v * W_MOBILITY / 100;
+                    let v = -eval_search(np, no, eval_depth, -i32::MAX, i32::MAX, false, &mut || false);
+                    key -= v * EVAL_ORDER_WEIGHT / 100;
                 }
                 key
             };
