@@ -119,8 +119,9 @@ const EVAL_ORDER_DEEP_EMPTIES: u32 = 20;
 const EVAL_ORDER_WEIGHT: i32 = 2 * W_MOBILITY;
 /// Plies of the search on the learned evaluation that gives MTD(f) its first guess, at most
 /// (and 12 fewer than the empties). FFO #40-#44, nodes: 4 plies 242M, 8 plies 232M, 10 plies
-/// 234M; the search itself takes up to 0.1 s on FFO #20-#39.
-const GUESS_DEPTH: u32 = 8;
+/// 234M (issue 18); with the table from 7 empties and the ordering of issue 67, 10 plies
+/// 131.5M against 135.9M at 8.
+const GUESS_DEPTH: u32 = 10;
 /// The look-ahead's weight against the mobility key.
 const ORDER_EVAL_WEIGHT: i32 = 128;
 /// Ordering weights: the opponent's weighted mobility after the move, our corner-anchored
@@ -512,9 +513,9 @@ impl<'a> Solver<'a> {
             .min(GUESS_DEPTH);
         let mut guess = 0;
         if depth > 0 {
-            // Up to 8 plies without a table: tens of milliseconds, more on a loaded machine, so
-            // it asks the abort check as the solve does (every POLL_INTERVAL evaluations), and
-            // a move searched to its clock's end is not sent late.
+            // Up to GUESS_DEPTH plies without a table: up to tenths of a second, more on a loaded
+            // machine, so it asks the abort check as the solve does (every POLL_INTERVAL
+            // evaluations), and a move searched to its clock's end is not sent late.
             let mut evals = 0u64;
             let mut stop = || {
                 evals += 1;
