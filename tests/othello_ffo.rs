@@ -66,6 +66,33 @@ fn ffo_45_to_49() {
     check(&load("fforum-45-49.obf"), "fforum", 45, |_| true);
 }
 
+/// FFO #50-#59: each line scores every move, and #59 (34 empties, a wipe-out) solves quickly.
+#[test]
+fn ffo_50_to_59_are_complete_and_59_solves() {
+    let mut entries = load("fforum-50-54.obf");
+    entries.extend(load("fforum-55-59.obf"));
+    assert_eq!(entries.len(), 10);
+    for (i, e) in entries.iter().enumerate() {
+        let moves = e.position.board.moves().count_ones() as usize;
+        assert_eq!(e.scores.len(), moves, "#{} scores every move", 50 + i);
+    }
+    check(&entries, "fforum", 50, |e| {
+        e.position.board.empties().count_ones() == 34
+    });
+}
+
+#[test]
+#[ignore = "by hand: billions of nodes; cargo test --release -- --ignored by_hand_"]
+fn by_hand_ffo_50_to_54() {
+    check(&load("fforum-50-54.obf"), "fforum", 50, |_| true);
+}
+
+#[test]
+#[ignore = "by hand: tens of billions of nodes; cargo test --release -- --ignored by_hand_"]
+fn by_hand_ffo_55_to_59() {
+    check(&load("fforum-55-59.obf"), "fforum", 55, |_| true);
+}
+
 #[test]
 fn solve_and_hint_through_the_binary() {
     let entries = load("fforum-1-19.obf");

@@ -76,9 +76,10 @@ pub struct CountArgs {
 /// `bench othello-solve`'s arguments.
 #[derive(clap::Args)]
 pub struct SolveArgs {
-    /// OBF positions to solve, each checked against its best score (default: FFO #40-#44)
+    /// OBF positions to solve, each checked against its best score (default: FFO #40-#44);
+    /// several files are solved in turn with one total
     #[arg(value_name = "FILE.obf")]
-    file: Option<String>,
+    files: Vec<String>,
 }
 
 /// `bench othello-eval`'s arguments.
@@ -138,61 +139,136 @@ pub fn perft_bench(args: PerftArgs) -> Result<(), BenchError> {
 const DEFAULT_OBF: &str = include_str!("../../tests/data/othello/fforum-40-44.obf");
 const DEFAULT_OBF_NAME: &str = "fforum-40-44.obf";
 
-/// `othello-solve [file]`: solves FFO positions (default: #40-#44, tests/data/othello/
-/// fforum-40-44.obf, built in) and checks each score against the file.
+/// Published node counts on FFO #40-#59: (FFO number, Egaroucid 7.8.0 SIMD with 42 threads,
+/// Edax 4.5.5 x64-v3 with 32 threads), both from the files of Egaroucid's benchmarks page for
+/// 7.8.0 (`000_ffo40_59_Core_i9-13900K_SIMD.txt`, `010_ffo40_59_Core_i9-13900K_edax_x64_v3.txt`,
+/// hash 2^25, Core i9-13900K). Multi-threaded counts: somewhat above one thread's.
+const ANCHORS: [(usize, u64, u64); 20] = [
+    (40, 9_645_526, 10_593_841),
+    (41, 11_823_528, 23_504_239),
+    (42, 18_176_660, 29_753_131),
+    (43, 68_152_369, 89_413_746),
+    (44, 7_940_057, 19_875_648),
+    (45, 193_612_001, 269_538_788),
+    (46, 42_932_299, 68_859_306),
+    (47, 13_401_971, 20_213_841),
+    (48, 95_261_523, 163_208_900),
+    (49, 222_739_622, 369_260_322),
+    (50, 523_197_906, 982_629_790),
+    (51, 169_952_079, 350_205_998),
+    (52, 360_325_529, 785_392_624),
+    (53, 1_431_005_834, 3_185_945_823),
+    (54, 2_182_164_652, 4_282_847_738),
+    (55, 6_715_594_734, 11_709_882_077),
+    (56, 613_958_492, 1_440_917_181),
+    (57, 1_008_918_237, 1_646_036_510),
+    (58, 892_560_995, 2_079_154_919),
+    (59, 5_871_982, 958_168),
+];
+
+/// The anchors' counts of FFO position `number`, when published.
+fn anchors(number: usize) -> Option<(u64, u64)> {
+    ANCHORS
+        .iter()
+        .find(|a| a.0 == number)
+        .map(|&(_, egaroucid, edax)| (egaroucid, edax))
+}
+
+/// The FFO number of a file's first line, from a name like `fforum-40-44.obf`.
+fn first_ffo_number(path: &str) -> Option<usize> {
+    std::path::Path::new(path)
+        .file_stem()?
+        .to_str()?
+        .strip_prefix("fforum-")?
+        .split('-')
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// `othello-solve [file...]`: solves FFO positions (default: #40-#44, tests/data/othello/
+/// fforum-40-44.obf, built in), checks each score against the file, and sets each position's
+/// nodes beside Egaroucid's and Edax's published counts (ratios: ours over theirs).
 pub fn solve_bench(args: SolveArgs) -> Result<(), BenchError> {
-    let (path, text) = match args.file {
-        Some(path) => {
-            let text = std::fs::read_to_string(&path).map_err(|error| BenchError::Unreadable {
-                path: path.clone(),
-                error,
-            })?;
-            (path, text)
-        }
-        None => (DEFAULT_OBF_NAME.to_string(), DEFAULT_OBF.to_string()),
-    };
-    let entries = obf::parse_file(&text).map_err(|error| BenchError::Obf {
-        path: path.clone(),
-        error,
-    })?;
-    // FFO numbers from a name like `fforum-40-44.obf`; else lines count from 1.
-    let first: usize = std::path::Path::new(&path)
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .and_then(|s| s.strip_prefix("fforum-"))
-        .and_then(|s| s.split('-').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(1);
+    let mut sets = Vec::new();
+    if args.files.is_empty() {
+        sets.push((DEFAULT_OBF_NAME.to_string(), DEFAULT_OBF.to_string()));
+    }
+    for path in args.files {
+        let text = std::fs::read_to_string(&path).map_err(|error| BenchError::Unreadable {
+            path: path.clone(),
+            error,
+        })?;
+        sets.push((path, text));
+    }
     let mut total_nodes = 0u64;
+    let mut wrong = 0;
+    // Sums over the positions with published counts: ours, Egaroucid's, Edax's.
+    let mut anchored = (0u64, 0u64, 0u64);
     let t_all = Instant::now();
-    for (i, e) in entries.iter().enumerate() {
-        let mut solver = Solver::new(22);
-        let t0 = Instant::now();
-        let r = solver.solve(&e.position.board);
-        let s = t0.elapsed().as_secs_f64();
-        total_nodes += solver.nodes;
-        let expect = e.best_score();
-        println!(
-            "#{:<3} empties {:2} best {} score {:+} (file {:+}) {} nodes {} {:.3} s {:.1} Mn/s",
-            first + i,
-            e.position.board.empties().count_ones(),
-            r.best.map(square_name).unwrap_or_else(|| "none".into()),
-            r.score,
-            expect.unwrap_or(0),
-            if Some(r.score) == expect {
-                "ok"
-            } else {
-                "WRONG"
-            },
-            solver.nodes,
-            s,
-            solver.nodes as f64 / s.max(1e-9) / 1e6,
-        );
+    for (path, text) in sets {
+        let entries = obf::parse_file(&text).map_err(|error| BenchError::Obf {
+            path: path.clone(),
+            error,
+        })?;
+        // FFO numbers from the file's name; else lines count from 1 and have no anchors.
+        let first = first_ffo_number(&path);
+        for (i, e) in entries.iter().enumerate() {
+            let mut solver = Solver::new(22);
+            let t0 = Instant::now();
+            let r = solver.solve(&e.position.board);
+            let s = t0.elapsed().as_secs_f64();
+            total_nodes += solver.nodes;
+            let expect = e.best_score();
+            let ok = Some(r.score) == expect;
+            wrong += usize::from(!ok);
+            let number = first.map(|f| f + i);
+            let beside = match number.and_then(anchors) {
+                Some((egaroucid, edax)) => {
+                    anchored.0 += solver.nodes;
+                    anchored.1 += egaroucid;
+                    anchored.2 += edax;
+                    format!(
+                        " egaroucid {egaroucid} (x{:.2}) edax {edax} (x{:.2})",
+                        solver.nodes as f64 / egaroucid as f64,
+                        solver.nodes as f64 / edax as f64
+                    )
+                }
+                None => String::new(),
+            };
+            println!(
+                "#{:<3} empties {:2} best {} score {:+} (file {:+}) {} nodes {}{beside} {:.3} s {:.1} Mn/s",
+                number.unwrap_or(i + 1),
+                e.position.board.empties().count_ones(),
+                r.best.map(square_name).unwrap_or_else(|| "none".into()),
+                r.score,
+                expect.unwrap_or(0),
+                if ok { "ok" } else { "WRONG" },
+                solver.nodes,
+                s,
+                solver.nodes as f64 / s.max(1e-9) / 1e6,
+            );
+        }
     }
     let s = t_all.elapsed().as_secs_f64();
+    if anchored.1 > 0 {
+        println!(
+            "anchored {} nodes egaroucid {} (x{:.2}) edax {} (x{:.2})",
+            anchored.0,
+            anchored.1,
+            anchored.0 as f64 / anchored.1 as f64,
+            anchored.2,
+            anchored.0 as f64 / anchored.2 as f64
+        );
+    }
     println!(
-        "total {total_nodes} nodes {s:.3} s {:.1} Mn/s",
-        total_nodes as f64 / s.max(1e-9) / 1e6
+        "total {total_nodes} nodes {s:.3} s {:.1} Mn/s{}",
+        total_nodes as f64 / s.max(1e-9) / 1e6,
+        if wrong == 0 {
+            String::new()
+        } else {
+            format!(" {wrong} WRONG")
+        }
     );
     Ok(())
 }

@@ -24,12 +24,16 @@ use crate::othello::board::{flips, moves, neighbours, squares, Board};
 use last_flip::count_last_flips;
 
 /// At or below this many empties the solver walks the empties list (no move generation, no TT).
-const SHALLOW: u32 = 7;
-/// At or above this many empties nodes use the transposition table.
-const TT_MIN_EMPTIES: u32 = 9;
+/// FFO #40-#44: 158.7M nodes at 6 (with the table from 7) against 228.2M at 7 (table from 9),
+/// the same CPU time; 136.0M at 5, but 15% more CPU.
+const SHALLOW: u32 = 6;
+/// At or above this many empties nodes use the transposition table: every node above
+/// [`SHALLOW`]. FFO #40-#44 with the walk up to 7 empties: from 8, 209.3M nodes; from 10, 241.8M.
+const TT_MIN_EMPTIES: u32 = 7;
 /// At or above this many empties, children are looked up before searching (enhanced
-/// transposition cutoff). Each look-up is a likely cache miss, so only high in the tree.
-const ETC_MIN_EMPTIES: u32 = 15;
+/// transposition cutoff). Each look-up is a likely cache miss, so only high in the tree. FFO
+/// #40-#44: from 12, 135.9M nodes against 140.0M from 15.
+const ETC_MIN_EMPTIES: u32 = 12;
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 
@@ -103,18 +107,25 @@ impl MoveList {
 }
 
 /// From this many empties on (below [`EVAL_ORDER_EMPTIES`]), moves are also ordered by a
-/// two-ply look-ahead on a small evaluation (worth its cost only high in the tree).
-const ORDER_SEARCH_EMPTIES: u32 = 14;
+/// two-ply look-ahead on a small evaluation (worth its cost only high in the tree). FFO
+/// #40-#44: from 12, 151.2M nodes; from 14, 158.7M; from 16, 171.5M; from 10 and 11, 147.6M
+/// and 148.8M but a third more CPU.
+const ORDER_SEARCH_EMPTIES: u32 = 12;
 /// From this many empties on, moves are ordered by a shallow search on the learned pattern
-/// evaluation instead, [`EVAL_ORDER_DEPTH`] plies. FFO #40-#44, nodes (with the first guess):
-/// from 20 empties at depth 3, 226M; depth 2 from 20, 232M; depth 1-2 from 19, 248M; depth 0-2
-/// from 18, 254M; depth 0-3 from 16, 283M; none, 273M.
-const EVAL_ORDER_EMPTIES: u32 = 20;
-const EVAL_ORDER_DEPTH: u32 = 3;
+/// evaluation instead: 2 plies, 3 from [`EVAL_ORDER_DEEP_EMPTIES`]. FFO #40-#44, nodes (table
+/// from 7 empties, look-ahead from 12): 2-3 plies from 18, 140.0M; 3 plies from 18, 137.3M
+/// but 9% more CPU; 2-3 from 16, 130.1M but 12% more CPU; 3 plies from 20 (before), 149.0M.
+const EVAL_ORDER_EMPTIES: u32 = 18;
+const EVAL_ORDER_DEEP_EMPTIES: u32 = 20;
+/// A disc of the learned evaluation against the mobility key: worth two moves of the
+/// opponent's mobility. FFO #40-#44 (3 plies from 20): 1/2 move 157.2M, 1 move 151.2M, 2 moves
+/// 149.0M, 4 moves 146.6M.
+const EVAL_ORDER_WEIGHT: i32 = 2 * W_MOBILITY;
 /// Plies of the search on the learned evaluation that gives MTD(f) its first guess, at most
 /// (and 12 fewer than the empties). FFO #40-#44, nodes: 4 plies 242M, 8 plies 232M, 10 plies
-/// 234M; the search itself takes up to 0.1 s on FFO #20-#39.
-const GUESS_DEPTH: u32 = 8;
+/// 234M (issue 18); with the table from 7 empties and the ordering of issue 67, 10 plies
+/// 131.5M against 135.9M at 8.
+const GUESS_DEPTH: u32 = 10;
 /// The look-ahead's weight against the mobility key.
 const ORDER_EVAL_WEIGHT: i32 = 128;
 /// Ordering weights: the opponent's weighted mobility after the move, our corner-anchored
@@ -157,7 +168,10 @@ fn reply_value(p: u64, o: u64) -> i32 {
     worst
 }
 
-/// A plain alpha-beta on the learned evaluation (centi-discs, side to move), `depth` plies:
+/// From this many plies left, [`eval_search`] orders its moves.
+const EVAL_SEARCH_ORDER_DEPTH: u32 = 3;
+
+/// An alpha-beta on the learned evaluation (centi-discs, side to move), `depth` plies, no table:
 /// the score guess at the root and the ordering of moves high in the tree. `stop` is asked at
 /// every node: once it says so, the search unwinds at once with a meaningless score (the guess
 /// at the root is the one part of a solve that would otherwise not see the clock).
@@ -183,8 +197,26 @@ fn eval_search<S: FnMut() -> bool>(
         }
         return -eval_search(o, p, depth, -beta, -alpha, true, stop);
     }
+    // Fastest first from 3 plies on: the callers ask with the full window, so the order
+    // changes only how much is searched, never the value.
+    let mut list = MoveList::default();
+    if depth >= EVAL_SEARCH_ORDER_DEPTH {
+        for sq in squares(m) {
+            let f = flips(p, o, sq);
+            let theirs = moves(o ^ f, p | f | 1 << sq);
+            list.push(
+                (theirs.count_ones() + (theirs & CORNERS).count_ones()) as i32,
+                sq,
+            );
+        }
+        list.sort();
+    } else {
+        for sq in squares(m) {
+            list.push(0, sq);
+        }
+    }
     let mut best = -i32::MAX;
-    for sq in squares(m) {
+    for sq in list.iter() {
         let f = flips(p, o, sq);
         let v = -eval_search(
             o ^ f,
@@ -506,9 +538,9 @@ impl<'a> Solver<'a> {
             .min(GUESS_DEPTH);
         let mut guess = 0;
         if depth > 0 {
-            // Up to 8 plies without a table: tens of milliseconds, more on a loaded machine, so
-            // it asks the abort check as the solve does (every POLL_INTERVAL evaluations), and
-            // a move searched to its clock's end is not sent late.
+            // Up to GUESS_DEPTH plies without a table: up to tenths of a second, more on a loaded
+            // machine, so it asks the abort check as the solve does (every POLL_INTERVAL
+            // evaluations), and a move searched to its clock's end is not sent late.
             let mut evals = 0u64;
             let mut stop = || {
                 evals += 1;
@@ -842,10 +874,10 @@ impl<'a> Solver<'a> {
         let n = (!(p | o)).count_ones();
         let prefetch_children = n > TT_MIN_EMPTIES;
         let deep = (ORDER_SEARCH_EMPTIES..EVAL_ORDER_EMPTIES).contains(&n);
-        // From EVAL_ORDER_EMPTIES on, a three-ply search on the learned evaluation orders the
-        // moves, with as much weight per disc as one move of the opponent's mobility (as Edax
-        // does from its depth-3 sorting searches on).
+        // From EVAL_ORDER_EMPTIES on, a shallow search on the learned evaluation orders the
+        // moves (as Edax does with its sorting searches).
         let eval_order = n >= EVAL_ORDER_EMPTIES;
+        let eval_depth = if n >= EVAL_ORDER_DEEP_EMPTIES { 3 } else { 2 };
         let mut list = MoveList::default();
         for sq in squares(m) {
             let key = if sq as u8 == tt_move {
@@ -879,8 +911,8 @@ impl<'a> Solver<'a> {
                     key -= reply_value(np, no) * ORDER_EVAL_WEIGHT;
                 }
                 if eval_order {
-                    let v = -eval_search(np, no, EVAL_ORDER_DEPTH, -i32::MAX, i32::MAX, false, &mut || false);
-                    key -= v * W_MOBILITY / 100;
+                    let v = -eval_search(np, no, eval_depth, -i32::MAX, i32::MAX, false, &mut || false);
+                    key -= v * EVAL_ORDER_WEIGHT / 100;
                 }
                 key
             };
