@@ -10,7 +10,7 @@ use super::config::{Config, ConfigError, Override, SprtConfig};
 use super::error::MatchError;
 use super::joint::{self, Joint};
 use super::merge::{self, Row};
-use super::schedule::{self, Plan};
+use super::schedule::Plan;
 use super::stats::{Llr, SprtState};
 use super::summary::PairScore;
 use super::{referee_for_config, signal};
