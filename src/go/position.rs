@@ -166,7 +166,11 @@ impl Position {
     /// as GTP's move out of turn does, and a search tree kept for the history's side would then
     /// be searched for the other.)
     pub fn moves_since(&self, earlier: &Position) -> Option<Vec<(Color, Option<usize>)>> {
-        let steps = self.history.get(earlier.history.len()..)?;
+        let (before, steps) = self.history.split_at_checked(earlier.history.len())?;
+        // Another board (size) or history: no moves lead from it (and its board cannot take them).
+        if self.board.size() != earlier.board.size() || before != earlier.history {
+            return None;
+        }
         if steps.iter().any(|s| s.point == HANDICAP) {
             return None;
         }
@@ -253,6 +257,10 @@ mod tests {
         out_of_turn.to_move = out_of_turn.to_move.other();
         assert_eq!(out_of_turn.moves_since(&earlier), None);
         assert_eq!(out_of_turn.moves_since(&out_of_turn), Some(Vec::new()));
+        // A longer game on another board is no continuation (and is not replayed on this one).
+        let mut bigger = Position::empty(9).unwrap();
+        play(&mut bigger, "J9 H9 G9 F9");
+        assert_eq!(bigger.moves_since(&earlier), None);
         // Handicap stones in between break the chain.
         let empty = Position::empty(5).unwrap();
         let mut handicap = empty.clone();
