@@ -32,6 +32,14 @@ fn gtp_ok(engine: &mut Engine, command: &str) {
 /// `kata-genmove_analyze b rootInfo true`: the root's visits at the end of the search, and the
 /// best move's pv (its first vertex is the move played).
 fn genmove(engine: &mut Engine) -> (u64, Vec<String>) {
+    let (visits, pv, played) = analysed_genmove(engine);
+    assert_eq!(Some(&pv[0]), Some(&played));
+    (visits, pv)
+}
+
+/// `kata-genmove_analyze b rootInfo true`: the root's visits at the end of the search, the
+/// best move's pv and the move played (a pass near the end may differ from the pv's first).
+fn analysed_genmove(engine: &mut Engine) -> (u64, Vec<String>, String) {
     engine.send("kata-genmove_analyze b rootInfo true");
     let lines = engine.read_until(LIMIT, |l| l.starts_with("play "));
     let played = lines.last().expect("a play line").clone();
@@ -50,11 +58,8 @@ fn genmove(engine: &mut Engine) -> (u64, Vec<String>) {
         .nth(1)
         .expect("a pv");
     let pv: Vec<String> = best.split_whitespace().map(str::to_string).collect();
-    assert_eq!(
-        Some(&pv[0]),
-        played.split(' ').nth(1).map(str::to_string).as_ref()
-    );
-    (field(root, "visits").parse().expect("visits"), pv)
+    let played = played.split(' ').nth(1).expect("a move").to_string();
+    (field(root, "visits").parse().expect("visits"), pv, played)
 }
 
 #[test]
@@ -87,6 +92,25 @@ fn gtp_keeps_the_subtree_of_the_moves_played_and_drops_it_otherwise() {
     let (again, _) = genmove(&mut engine);
     assert!(again > PLAYOUTS + 1, "{again}");
     gtp_ok(&mut engine, "quit");
+}
+
+#[test]
+fn gtp_searches_a_move_out_of_turn_afresh() {
+    // Issue 70: black to move again after black's own move is no node of the tree kept for
+    // white's answer. Searched in that subtree, black played white's moves: on 2x2 a stone
+    // went on a taken point and the playout board's empty list ran out (a panic).
+    let playouts = PLAYOUTS.to_string();
+    for size in ["2", "9"] {
+        let mut engine =
+            Engine::start_with(&["gtp", "--playouts", &playouts, "--seed", "1", "--no-resign"]);
+        gtp_ok(&mut engine, &format!("boardsize {size}"));
+        gtp_ok(&mut engine, "komi 0");
+        let (first, _, _) = analysed_genmove(&mut engine);
+        assert_eq!(first, PLAYOUTS, "{size}");
+        let (again, _, _) = analysed_genmove(&mut engine);
+        assert_eq!(again, PLAYOUTS, "{size}: black again is searched afresh");
+        gtp_ok(&mut engine, "quit");
+    }
 }
 
 /// Sends USI lines, then reads to `bestmove`; returns the sum of the last analysis line's

@@ -159,24 +159,30 @@ impl Position {
     }
 
     /// The moves that lead from `earlier` to this position, oldest first (who played and where,
-    /// `None` = pass), when this position is `earlier` (its board, side to move, ko and history)
-    /// followed by moves; `None` otherwise, or when handicap stones were placed in between.
+    /// `None` = pass), when this position is exactly `earlier` followed by moves: played forward
+    /// from `earlier`, they give this board, history, side to move and ko ban. `None` otherwise,
+    /// or when handicap stones were placed in between. (The side to move and the ko ban are
+    /// checked after the moves, not only before: a caller may set them apart from the history,
+    /// as GTP's move out of turn does, and a search tree kept for the history's side would then
+    /// be searched for the other.)
     pub fn moves_since(&self, earlier: &Position) -> Option<Vec<(Color, Option<usize>)>> {
-        let extra = self.history.len().checked_sub(earlier.history.len())?;
-        let steps = &self.history[earlier.history.len()..];
+        let (before, steps) = self.history.split_at_checked(earlier.history.len())?;
+        // Another board (size) or history: no moves lead from it (and its board cannot take them).
+        if self.board.size() != earlier.board.size() || before != earlier.history {
+            return None;
+        }
         if steps.iter().any(|s| s.point == HANDICAP) {
             return None;
         }
-        let mut back = self.clone();
-        for _ in 0..extra {
-            back.undo();
+        let moves: Vec<(Color, Option<usize>)> = steps
+            .iter()
+            .map(|s| (s.color, (s.point != PASS).then_some(s.point as usize)))
+            .collect();
+        let mut forward = earlier.clone();
+        for &(color, mv) in &moves {
+            forward.play_as(color, mv).ok()?;
         }
-        (back == *earlier).then(|| {
-            steps
-                .iter()
-                .map(|s| (s.color, (s.point != PASS).then_some(s.point as usize)))
-                .collect()
-        })
+        (forward == *self).then_some(moves)
     }
 
     /// The position before the first move (after any handicap placed first), with no history.
@@ -245,6 +251,16 @@ mod tests {
         let same_board = Position::new(earlier.board.clone(), earlier.to_move);
         assert_eq!(game.moves_since(&same_board), None);
         assert_eq!(game.board.get(b2), Color::White.cell());
+        // A side to move or ko ban set apart from the history (GTP's move out of turn) is
+        // another position than the moves lead to.
+        let mut out_of_turn = game.clone();
+        out_of_turn.to_move = out_of_turn.to_move.other();
+        assert_eq!(out_of_turn.moves_since(&earlier), None);
+        assert_eq!(out_of_turn.moves_since(&out_of_turn), Some(Vec::new()));
+        // A longer game on another board is no continuation (and is not replayed on this one).
+        let mut bigger = Position::empty(9).unwrap();
+        play(&mut bigger, "J9 H9 G9 F9");
+        assert_eq!(bigger.moves_since(&earlier), None);
         // Handicap stones in between break the chain.
         let empty = Position::empty(5).unwrap();
         let mut handicap = empty.clone();
