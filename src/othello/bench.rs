@@ -24,6 +24,9 @@ pub enum BenchError {
     /// The perft table gave `hashed` leaves where the plain count gave `leaves`.
     #[error("the table changed the count: {hashed} != {leaves}")]
     TableChanged { hashed: u64, leaves: u64 },
+    /// A solve disagreed with the file's score: the bench's figures mean nothing then.
+    #[error("{wrong} of {total} scores differ from the file")]
+    WrongScores { wrong: usize, total: usize },
 }
 
 /// Othello's benchmarks. The doc comment of each is its line in `bench list`.
@@ -203,6 +206,7 @@ pub fn solve_bench(args: SolveArgs) -> Result<(), BenchError> {
     }
     let mut total_nodes = 0u64;
     let mut wrong = 0;
+    let mut total = 0;
     // Sums over the positions with published counts: ours, Egaroucid's, Edax's.
     let mut anchored = (0u64, 0u64, 0u64);
     let t_all = Instant::now();
@@ -222,6 +226,7 @@ pub fn solve_bench(args: SolveArgs) -> Result<(), BenchError> {
             let expect = e.best_score();
             let ok = Some(r.score) == expect;
             wrong += usize::from(!ok);
+            total += 1;
             let number = first.map(|f| f + i);
             let beside = match number.and_then(anchors) {
                 Some((egaroucid, edax)) => {
@@ -270,6 +275,9 @@ pub fn solve_bench(args: SolveArgs) -> Result<(), BenchError> {
             format!(" {wrong} WRONG")
         }
     );
+    if wrong > 0 {
+        return Err(BenchError::WrongScores { wrong, total });
+    }
     Ok(())
 }
 
