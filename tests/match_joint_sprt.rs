@@ -92,10 +92,13 @@ fn shards_stop_together_with_the_verdict_of_one_machine() {
         assert!(out.contains("All shards: "), "{out}");
         assert!(out.contains("H1 was accepted"), "{out}");
     }
-    // Together they played about what one machine did: each shard finishes at most the game
-    // it was playing, and its pair's other game, after another decided.
+    // Together they played about what one machine did. Not exactly: the shards' games at any
+    // moment are not a prefix of the schedule (each shard is a few pairs ahead or behind), so
+    // the LLR crosses its bound some pairs earlier or later than on one machine (97 to 111
+    // games here against 102, under load); past that each shard finishes at most the game it
+    // was playing and its pair's other game.
     assert!(
-        merged.finished <= one.finished + 2 * count,
+        merged.finished <= one.finished + one.finished / 5 + 2 * count,
         "{} against {}\n{text}",
         merged.finished,
         one.finished

@@ -105,7 +105,7 @@ fn set_overrides_any_key_and_is_refused_as_the_file_is() {
         ),
         (
             "games=1",
-            format!("{in_file}with --set games=1: unknown field `games`, expected `engine` or `match`"),
+            format!("{in_file}with --set games=1: unknown field `games`, expected one of `engine`, `match`, `slurm`"),
         ),
         (
             "engine.c.options.Threads=2",
