@@ -38,15 +38,14 @@ pub struct OverrideError {
 crate::games::error_text!(derived: OverrideError);
 
 /// A path segment: a bare TOML key, or a quoted one (an engine named `my engine`).
-fn segment(input: &str) -> IResult<&str, String> {
+fn segment(input: &str) -> IResult<&str, &str> {
     let bare = take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     let quoted = delimited(char('"'), is_not("\""), char('"'));
-    let (input, key) = alt((bare, quoted))(input)?;
-    Ok((input, key.to_string()))
+    alt((bare, quoted))(input)
 }
 
 /// `KEY=VALUE`: the key's segments and the value's text.
-fn assignment(input: &str) -> IResult<&str, (Vec<String>, &str)> {
+fn assignment(input: &str) -> IResult<&str, (Vec<&str>, &str)> {
     all_consuming(separated_pair(
         separated_list1(char('.'), segment),
         char('='),
@@ -87,7 +86,7 @@ impl Override {
         let value = (!value_text.trim().is_empty()).then(|| value(value_text));
         Ok(Override {
             text: text.to_string(),
-            path,
+            path: path.into_iter().map(str::to_string).collect(),
             value,
         })
     }
@@ -100,7 +99,7 @@ impl Override {
         };
         let (mut table, keys) = if self.path[0] == "engine" {
             (
-                engine_table(table, &self.path[1]).map_err(refuse)?,
+                engine_table(table, &self.path[1]).map_err(|e| refuse(e.to_string()))?,
                 &self.path[2..],
             )
         } else {
@@ -136,8 +135,17 @@ impl Override {
     }
 }
 
+/// No `[[engine]]` has the name a `--set engine.NAME...` gives.
+#[derive(Debug, thiserror::Error)]
+enum NoEngine {
+    #[error("no [[engine]] is named `{name}` (there are none)")]
+    NoneAtAll { name: String },
+    #[error("no [[engine]] is named `{name}` (the engines: {names})")]
+    Others { name: String, names: String },
+}
+
 /// The `[[engine]]` table named `name`.
-fn engine_table<'t>(table: &'t mut Table, name: &str) -> Result<&'t mut Table, String> {
+fn engine_table<'t>(table: &'t mut Table, name: &str) -> Result<&'t mut Table, NoEngine> {
     let engines = match table.get_mut("engine") {
         Some(Value::Array(engines)) => engines.as_mut_slice(),
         _ => &mut [],
@@ -151,12 +159,13 @@ fn engine_table<'t>(table: &'t mut Table, name: &str) -> Result<&'t mut Table, S
         .iter_mut()
         .filter_map(Value::as_table_mut)
         .find(|e| e.get("name").and_then(Value::as_str) == Some(name));
+    let name = name.to_string();
     found.ok_or_else(|| match names.is_empty() {
-        true => format!("no [[engine]] is named `{name}` (there are none)"),
-        false => format!(
-            "no [[engine]] is named `{name}` (the engines: {})",
-            names.join(", ")
-        ),
+        true => NoEngine::NoneAtAll { name },
+        false => NoEngine::Others {
+            name,
+            names: names.join(", "),
+        },
     })
 }
 
