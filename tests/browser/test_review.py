@@ -174,26 +174,35 @@ def othello_review(ctx):
 
 def finished_othello_graph(ctx):
     """A whole game (each side's first legal move, to the end) uploaded and graphed: the last
-    point is its final disc count, black's, as the engine counts it."""
+    point is its final disc count, black's, as the engine counts it. The page lists each pass
+    the rules made as a move of its own, so the review has a ply for each."""
     moves = []
+    passes = 0
+    mover = None
     while True:
         lines = protocol(["setoption name USI_Variant value othello", "position startpos" + (" moves " + " ".join(moves) if moves else ""), "d"])
+        counts = next(l for l in lines if l.startswith("black X "))
+        side = counts.rsplit(",", 1)[-1]
+        if mover is not None and side == mover:
+            passes += 1  # the side that just moved moves again: the other one passed
         legal = next(l for l in lines if l.startswith("moves:"))[6:].split()
         if not legal:
-            counts = next(l for l in lines if l.startswith("black X "))
             break
+        mover = side
         moves.append(legal[0])
     assert "game over" in counts, counts
+    assert passes > 0, "the game should pass at least once: it tests the page's pass plies"
+    plies = len(moves) + passes
     black, white = (int(w) for w in counts.replace(",", " ").split() if w.isdigit())
     page = watch(ctx.new_page())
     page.goto(URL + "/othello")
     page.wait_for_selector('#board[data-ply="0"] .osq.legal')
     page.set_input_files("#rv-file", files=[{"name": "g.txt", "mimeType": "text/plain", "buffer": "".join(moves).encode()}])
-    page.wait_for_function(f"() => document.body.dataset.reviewLength === '{len(moves)}'")
+    page.wait_for_function(f"() => document.body.dataset.reviewLength === '{plies}'")
     page.click("#rv-eval")
     page.wait_for_function("() => document.querySelector('#rv-progress').textContent.startsWith('Evaluated')", timeout=120000)
     titles = page.eval_on_selector_all("#rv-graph circle.rv-pt title", "els => els.map(e => e.textContent)")
-    assert len(titles) == len(moves), (len(titles), len(moves))
+    assert len(titles) == plies, (len(titles), plies)
     diff = black - white
     assert titles[-1].endswith(f": {'+' if diff > 0 else ''}{diff} discs"), (titles[-1], counts)
     page.close()
