@@ -73,30 +73,79 @@ const READ: [&str; 15] = [
     "GM", "SZ", "KM", "HA", "RU", "PB", "PW", "DT", "RE", "AB", "AW", "AE", "PL", "B", "W",
 ];
 
-/// One property of a main-line node that the reader takes: its identifier (capitals only) and
-/// its values as written (escapes still in; a point list of thousands stays in the text).
-struct Property<'a> {
-    name: String,
-    values: Vec<&'a str>,
+/// The name a property identifier stands for, if the reader takes it: its capitals, compared
+/// without being collected.
+fn kept(ident: &str) -> Option<&'static str> {
+    let capitals = || ident.bytes().filter(u8::is_ascii_uppercase);
+    READ.into_iter().find(|name| capitals().eq(name.bytes()))
 }
 
-impl Property<'_> {
+/// `[value]...` from the start of `text`, escapes still in.
+fn values(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        let (after, v) = value(rest).ok()?;
+        rest = after;
+        Some(v)
+    })
+}
+
+/// One property of a main-line node that the reader takes: its name and the text of its
+/// values, which are read again when wanted. Nothing per property is collected, so a node of
+/// a million properties costs no more memory than its text (issue 70).
+struct Property<'a> {
+    name: &'static str,
+    /// From the first `[` on, escapes still in.
+    values: &'a str,
+}
+
+impl<'a> Property<'a> {
+    fn values(&self) -> impl Iterator<Item = &'a str> {
+        values(self.values)
+    }
+
     /// The first value, unescaped.
     fn value(&self) -> String {
-        unescape(self.values[0])
+        unescape(self.values().next().unwrap_or(""))
+    }
+
+    /// The values as written, for a message.
+    fn written(&self) -> String {
+        self.values().collect::<Vec<_>>().join("][")
     }
 
     /// The one value of a property that takes one (a move, `PL`).
     fn single(&self) -> Result<String, RecordError> {
-        match self.values.len() {
-            1 => Ok(self.value()),
+        let mut all = self.values();
+        match (all.next(), all.next()) {
+            (Some(v), None) => Ok(unescape(v)),
             _ => Err(RecordError::property(
-                &self.name,
-                &self.values.join("]["),
+                self.name,
+                &self.written(),
                 "takes one value",
             )),
         }
     }
+}
+
+/// The properties the reader takes of a node whose syntax has been checked, read from its
+/// text (after the `;`) each time they are wanted.
+fn properties(node: &str) -> impl Iterator<Item = Property<'_>> {
+    let mut rest = node;
+    std::iter::from_fn(move || loop {
+        let (after, name) = ident(rest).ok()?;
+        let start = after.trim_start();
+        rest = start;
+        while let Ok((r, _)) = value(rest) {
+            rest = r;
+        }
+        if let Some(name) = kept(name) {
+            return Some(Property {
+                name,
+                values: start,
+            });
+        }
+    })
 }
 
 /// What the tree syntax allows next.
@@ -171,11 +220,11 @@ impl Builder {
     }
 
     /// The root node: the board size first, whatever the order of the properties.
-    fn root(&mut self, props: &[Property<'_>]) -> Result<(), RecordError> {
-        for p in props {
+    fn root(&mut self, node: &str) -> Result<(), RecordError> {
+        for p in properties(node) {
             let value = p.value();
             let v = value.trim();
-            match p.name.as_str() {
+            match p.name {
                 "GM" if v != "1" => {
                     return Err(RecordError::property("GM", v, "not a Go record (GM[1])"))
                 }
@@ -200,14 +249,14 @@ impl Builder {
         let board = Board::new(self.size)
             .map_err(|e| RecordError::property("SZ", &self.size.to_string(), e.to_string()))?;
         self.setup = Some(Position::new(board, Color::Black));
-        self.node(props, true)
+        self.node(node, true)
     }
 
-    fn node(&mut self, props: &[Property<'_>], root: bool) -> Result<(), RecordError> {
-        for p in props {
+    fn node(&mut self, node: &str, root: bool) -> Result<(), RecordError> {
+        for p in properties(node) {
             let raw = &p.value();
             let v = raw.trim();
-            match p.name.as_str() {
+            match p.name {
                 "KM" => {
                     if !v.parse::<f64>().is_ok_and(f64::is_finite) {
                         return Err(RecordError::property("KM", v, "komi is not a number"));
@@ -226,14 +275,14 @@ impl Builder {
                 "DT" => self.tags.date = Some(tag_text(raw)),
                 "RE" => self.tags.result = Some(tag_text(raw)),
                 "SZ" | "GM" if !root => {
-                    return Err(RecordError::property(&p.name, v, "only in the root node"))
+                    return Err(RecordError::property(p.name, v, "only in the root node"))
                 }
                 _ => {}
             }
         }
         // Setup and the side to move, then the moves.
-        for p in props {
-            let cell = match p.name.as_str() {
+        for p in properties(node) {
+            let cell = match p.name {
                 "AB" => BLACK,
                 "AW" => WHITE,
                 "AE" => EMPTY,
@@ -269,7 +318,7 @@ impl Builder {
             };
             let Some(setup) = self.setup.as_mut() else {
                 return Err(RecordError::property(
-                    &p.name,
+                    p.name,
                     &p.value(),
                     format!(
                         "setup stones after move {} are not supported",
@@ -277,14 +326,14 @@ impl Builder {
                     ),
                 ));
             };
-            for v in &p.values {
-                for q in points(&unescape(v), self.size, &p.name)? {
+            for v in p.values() {
+                for q in points(&unescape(v), self.size, p.name)? {
                     setup.board.set(q, cell);
                 }
             }
         }
-        for p in props {
-            let color = match p.name.as_str() {
+        for p in properties(node) {
+            let color = match p.name {
                 "B" => Color::Black,
                 "W" => Color::White,
                 _ => continue,
@@ -292,10 +341,10 @@ impl Builder {
             self.plies += 1;
             let raw = p.single().map_err(|e| RecordError::Move {
                 ply: self.plies,
-                text: format!("{}[{}]", p.name, p.values.join("][")),
+                text: format!("{}[{}]", p.name, p.written()),
                 why: e.to_string(),
             })?;
-            self.play(color, &p.name, &raw)?;
+            self.play(color, p.name, &raw)?;
         }
         Ok(())
     }
@@ -463,24 +512,18 @@ pub fn read_given(text: &str) -> Result<(GameRecord<Record>, Vec<usize>), Record
                     return Err(err(rest, "a node (';') outside a game tree's node list"));
                 }
                 rest = &rest[1..];
-                let mut props = Vec::new();
+                let node = rest;
                 while let Ok((after, name)) = ident(rest) {
-                    let name: String = name.chars().filter(char::is_ascii_uppercase).collect();
-                    if main && name.is_empty() {
+                    if main && !name.bytes().any(|b| b.is_ascii_uppercase()) {
                         return Err(err(
                             rest.trim_start(),
                             "a property name needs a capital letter (B, not b)",
                         ));
                     }
-                    let keep = main && READ.contains(&name.as_str());
-                    let mut values = Vec::new();
                     let mut r = after;
                     let mut any = false;
-                    while let Ok((after_value, v)) = value(r) {
+                    while let Ok((after_value, _)) = value(r) {
                         any = true;
-                        if keep {
-                            values.push(v);
-                        }
                         r = after_value;
                     }
                     if !any {
@@ -494,16 +537,14 @@ pub fn read_given(text: &str) -> Result<(GameRecord<Record>, Vec<usize>), Record
                             },
                         ));
                     }
-                    if keep {
-                        props.push(Property { name, values });
-                    }
                     rest = r;
                 }
                 if main {
+                    let node = &node[..node.len() - rest.len()];
                     if main_nodes == 0 {
-                        builder.root(&props)?;
+                        builder.root(node)?;
                     } else {
-                        builder.node(&props, false)?;
+                        builder.node(node, false)?;
                     }
                     main_nodes += 1;
                 }
