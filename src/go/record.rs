@@ -6,9 +6,9 @@
 //! variation at every branch), node by node, so memory follows the main line's moves and not
 //! the file. Kept: `SZ` (any size ryoshi plays, `n` or `n:n`), `KM`, `RU`, `HA`, `PB`, `PW`,
 //! `DT`, `RE`, the setup `AB`/`AW`/`AE` (rectangles `aa:cc` too) and `PL` before the first move,
-//! and the moves `B`/`W` (`B[]`, and `B[tt]` on boards up to 19x19, are passes). A move by the
-//! side not to move is read as the other side's pass first (GNU Go plays it as given; a record
-//! has alternating moves). Every move is replayed under the rules.
+//! and the moves `B`/`W`, one a node (`B[]`, and `B[tt]` on boards up to 19x19, are passes).
+//! A move by the side not to move is read as the other side's pass first (GNU Go plays it as
+//! given; a record has alternating moves). Every move is replayed under the rules.
 //!
 //! Writing gives `(;FF[4]GM[1]CA[UTF-8]AP[ryoshi]SZ[19]KM[7.5]...PB[..]PW[..]AB[..]AW[..]PL[W]`
 //! then one node per move (`;B[dd]`, passes `;W[]`), ten to a line, as GNU Go, Sabaki and KGS
@@ -332,6 +332,9 @@ impl Builder {
                 }
             }
         }
+        // SGF gives a node one move. Two (`B[]B[]`, 3 bytes for a pass and the other side's)
+        // would let a file hold more moves than its bytes allow in 16x the file (issue 70).
+        let mut moved = false;
         for p in properties(node) {
             let color = match p.name {
                 "B" => Color::Black,
@@ -339,6 +342,13 @@ impl Builder {
                 _ => continue,
             };
             self.plies += 1;
+            if std::mem::replace(&mut moved, true) {
+                return Err(RecordError::Move {
+                    ply: self.plies,
+                    text: format!("{}[{}]", p.name, p.written()),
+                    why: "a node holds one move (SGF FF[4])".into(),
+                });
+            }
             let raw = p.single().map_err(|e| RecordError::Move {
                 ply: self.plies,
                 text: format!("{}[{}]", p.name, p.written()),
