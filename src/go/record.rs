@@ -91,8 +91,8 @@ fn values(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// One property of a main-line node that the reader takes: its name and the text of its
-/// values, which are read again when wanted. Nothing per property is collected, so a node of
-/// a million properties costs no more memory than its text (issue 70).
+/// values, which are read again when wanted, so that a node of a million properties costs
+/// 32 bytes each, borrowed from the text, in one list reused from node to node (issue 70).
 struct Property<'a> {
     name: &'static str,
     /// From the first `[` on, escapes still in.
@@ -126,26 +126,6 @@ impl<'a> Property<'a> {
             )),
         }
     }
-}
-
-/// The properties the reader takes of a node whose syntax has been checked, read from its
-/// text (after the `;`) each time they are wanted.
-fn properties(node: &str) -> impl Iterator<Item = Property<'_>> {
-    let mut rest = node;
-    std::iter::from_fn(move || loop {
-        let (after, name) = ident(rest).ok()?;
-        let start = after.trim_start();
-        rest = start;
-        while let Ok((r, _)) = value(rest) {
-            rest = r;
-        }
-        if let Some(name) = kept(name) {
-            return Some(Property {
-                name,
-                values: start,
-            });
-        }
-    })
 }
 
 /// What the tree syntax allows next.
@@ -220,8 +200,8 @@ impl Builder {
     }
 
     /// The root node: the board size first, whatever the order of the properties.
-    fn root(&mut self, node: &str) -> Result<(), RecordError> {
-        for p in properties(node) {
+    fn root(&mut self, props: &[Property<'_>]) -> Result<(), RecordError> {
+        for p in props {
             let value = p.value();
             let v = value.trim();
             match p.name {
@@ -249,11 +229,11 @@ impl Builder {
         let board = Board::new(self.size)
             .map_err(|e| RecordError::property("SZ", &self.size.to_string(), e.to_string()))?;
         self.setup = Some(Position::new(board, Color::Black));
-        self.node(node, true)
+        self.node(props, true)
     }
 
-    fn node(&mut self, node: &str, root: bool) -> Result<(), RecordError> {
-        for p in properties(node) {
+    fn node(&mut self, props: &[Property<'_>], root: bool) -> Result<(), RecordError> {
+        for p in props {
             let raw = &p.value();
             let v = raw.trim();
             match p.name {
@@ -281,7 +261,7 @@ impl Builder {
             }
         }
         // Setup and the side to move, then the moves.
-        for p in properties(node) {
+        for p in props {
             let cell = match p.name {
                 "AB" => BLACK,
                 "AW" => WHITE,
@@ -335,7 +315,7 @@ impl Builder {
         // SGF gives a node one move. Two (`B[]B[]`, 3 bytes for a pass and the other side's)
         // would let a file hold more moves than its bytes allow in 16x the file (issue 70).
         let mut moved = false;
-        for p in properties(node) {
+        for p in props {
             let color = match p.name {
                 "B" => Color::Black,
                 "W" => Color::White,
@@ -481,6 +461,8 @@ pub fn read_given(text: &str) -> Result<(GameRecord<Record>, Vec<usize>), Record
     let mut main = false;
     let mut main_nodes = 0usize;
     let mut builder = Builder::new();
+    // The main-line node's properties, the list reused.
+    let mut props = Vec::new();
     loop {
         rest = rest.trim_start();
         let Some(c) = rest.chars().next() else {
@@ -522,7 +504,8 @@ pub fn read_given(text: &str) -> Result<(GameRecord<Record>, Vec<usize>), Record
                     return Err(err(rest, "a node (';') outside a game tree's node list"));
                 }
                 rest = &rest[1..];
-                let node = rest;
+                props.clear();
+                let mut moves_here = 0usize;
                 while let Ok((after, name)) = ident(rest) {
                     if main && !name.bytes().any(|b| b.is_ascii_uppercase()) {
                         return Err(err(
@@ -547,14 +530,23 @@ pub fn read_given(text: &str) -> Result<(GameRecord<Record>, Vec<usize>), Record
                             },
                         ));
                     }
+                    let kept = kept(name).filter(|_| main);
+                    let a_move = matches!(kept, Some("B" | "W"));
+                    // Two moves are enough for the node's error (it holds one).
+                    moves_here += usize::from(a_move);
+                    if let Some(name) = kept.filter(|_| !a_move || moves_here <= 2) {
+                        props.push(Property {
+                            name,
+                            values: after.trim_start(),
+                        });
+                    }
                     rest = r;
                 }
                 if main {
-                    let node = &node[..node.len() - rest.len()];
                     if main_nodes == 0 {
-                        builder.root(node)?;
+                        builder.root(&props)?;
                     } else {
-                        builder.node(node, false)?;
+                        builder.node(&props, false)?;
                     }
                     main_nodes += 1;
                 }
