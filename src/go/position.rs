@@ -1,7 +1,7 @@
 //! A game record: the board, the side to move, the ko point and the history for `undo`.
 //!
 //! The history keeps each move, not each board: the point, who played it, the side to move and
-//! the ko point before it, and the stones it captured (12 bytes a move and 2 a captured stone,
+//! the ko point before it, and the stones it captured (8 bytes a move and 2 a captured stone,
 //! where a whole 19x19 board was some 540), so a long record costs memory in proportion to its
 //! moves. `undo` puts the captured stones back.
 
@@ -12,6 +12,8 @@ use crate::games::error_text;
 const PASS: u16 = u16::MAX;
 /// A history step's point for handicap stones (placed all at once; `changes` lists them).
 const HANDICAP: u16 = u16::MAX - 1;
+/// A history step's ko point when there was none.
+const NO_KO: u16 = u16::MAX;
 
 /// One step of the history.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,9 +24,11 @@ struct Step {
     color: Color,
     /// The side to move and the ko point before it.
     to_move: Color,
-    ko: Option<u16>,
-    /// How many points at the end of `changes` are this step's (captured, or placed handicap).
-    changed: u32,
+    /// The ko point, or [`NO_KO`].
+    ko: u16,
+    /// How many points at the end of `changes` are this step's (captured, or placed handicap):
+    /// at most a board's 625 points.
+    changed: u16,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,8 +76,8 @@ impl Position {
             point: mv.map_or(PASS, |p| p as u16),
             color,
             to_move: self.to_move,
-            ko: self.ko.map(|k| k as u16),
-            changed: (self.changes.len() - mark) as u32,
+            ko: self.ko.map_or(NO_KO, |k| k as u16),
+            changed: (self.changes.len() - mark) as u16,
         });
         self.ko = new_ko;
         self.to_move = color.other();
@@ -102,7 +106,7 @@ impl Position {
         }
         self.changes.truncate(from);
         self.to_move = step.to_move;
-        self.ko = step.ko.map(usize::from);
+        self.ko = (step.ko != NO_KO).then_some(usize::from(step.ko));
         true
     }
 
@@ -125,8 +129,8 @@ impl Position {
             point: HANDICAP,
             color: Color::Black,
             to_move: self.to_move,
-            ko: self.ko.map(|k| k as u16),
-            changed: points.len() as u32,
+            ko: self.ko.map_or(NO_KO, |k| k as u16),
+            changed: points.len() as u16,
         });
         self.ko = None;
         self.to_move = Color::White;
@@ -269,8 +273,10 @@ mod tests {
     }
 
     #[test]
-    fn a_step_is_twelve_bytes() {
-        assert_eq!(std::mem::size_of::<Step>(), 12);
+    fn a_step_is_eight_bytes() {
+        // A record's history is as long as its moves: reading one stays within 16x the file
+        // (issue 70, tests/record_memory.rs).
+        assert_eq!(std::mem::size_of::<Step>(), 8);
     }
 
     #[test]

@@ -6,9 +6,9 @@
 //! variation at every branch), node by node, so memory follows the main line's moves and not
 //! the file. Kept: `SZ` (any size ryoshi plays, `n` or `n:n`), `KM`, `RU`, `HA`, `PB`, `PW`,
 //! `DT`, `RE`, the setup `AB`/`AW`/`AE` (rectangles `aa:cc` too) and `PL` before the first move,
-//! and the moves `B`/`W` (`B[]`, and `B[tt]` on boards up to 19x19, are passes). A move by the
-//! side not to move is read as the other side's pass first (GNU Go plays it as given; a record
-//! has alternating moves). Every move is replayed under the rules.
+//! and the moves `B`/`W`, one a node (`B[]`, and `B[tt]` on boards up to 19x19, are passes).
+//! A move by the side not to move is read as the other side's pass first (GNU Go plays it as
+//! given; a record has alternating moves). Every move is replayed under the rules.
 //!
 //! Writing gives `(;FF[4]GM[1]CA[UTF-8]AP[ryoshi]SZ[19]KM[7.5]...PB[..]PW[..]AB[..]AW[..]PL[W]`
 //! then one node per move (`;B[dd]`, passes `;W[]`), ten to a line, as GNU Go, Sabaki and KGS
@@ -73,26 +73,55 @@ const READ: [&str; 15] = [
     "GM", "SZ", "KM", "HA", "RU", "PB", "PW", "DT", "RE", "AB", "AW", "AE", "PL", "B", "W",
 ];
 
-/// One property of a main-line node that the reader takes: its identifier (capitals only) and
-/// its values as written (escapes still in; a point list of thousands stays in the text).
-struct Property<'a> {
-    name: String,
-    values: Vec<&'a str>,
+/// The name a property identifier stands for, if the reader takes it: its capitals, compared
+/// without being collected.
+fn kept(ident: &str) -> Option<&'static str> {
+    let capitals = || ident.bytes().filter(u8::is_ascii_uppercase);
+    READ.into_iter().find(|name| capitals().eq(name.bytes()))
 }
 
-impl Property<'_> {
+/// `[value]...` from the start of `text`, escapes still in.
+fn values(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        let (after, v) = value(rest).ok()?;
+        rest = after;
+        Some(v)
+    })
+}
+
+/// One property of a main-line node that the reader takes: its name and the text of its
+/// values, which are read again when wanted, so that a node of a million properties costs
+/// 32 bytes each, borrowed from the text, in one list reused from node to node (issue 70).
+struct Property<'a> {
+    name: &'static str,
+    /// From the first `[` on, escapes still in.
+    values: &'a str,
+}
+
+impl<'a> Property<'a> {
+    fn values(&self) -> impl Iterator<Item = &'a str> {
+        values(self.values)
+    }
+
     /// The first value, unescaped.
     fn value(&self) -> String {
-        unescape(self.values[0])
+        unescape(self.values().next().unwrap_or(""))
+    }
+
+    /// The values as written, for a message.
+    fn written(&self) -> String {
+        self.values().collect::<Vec<_>>().join("][")
     }
 
     /// The one value of a property that takes one (a move, `PL`).
     fn single(&self) -> Result<String, RecordError> {
-        match self.values.len() {
-            1 => Ok(self.value()),
+        let mut all = self.values();
+        match (all.next(), all.next()) {
+            (Some(v), None) => Ok(unescape(v)),
             _ => Err(RecordError::property(
-                &self.name,
-                &self.values.join("]["),
+                self.name,
+                &self.written(),
                 "takes one value",
             )),
         }
@@ -175,7 +204,7 @@ impl Builder {
         for p in props {
             let value = p.value();
             let v = value.trim();
-            match p.name.as_str() {
+            match p.name {
                 "GM" if v != "1" => {
                     return Err(RecordError::property("GM", v, "not a Go record (GM[1])"))
                 }
@@ -207,7 +236,7 @@ impl Builder {
         for p in props {
             let raw = &p.value();
             let v = raw.trim();
-            match p.name.as_str() {
+            match p.name {
                 "KM" => {
                     if !v.parse::<f64>().is_ok_and(f64::is_finite) {
                         return Err(RecordError::property("KM", v, "komi is not a number"));
@@ -226,14 +255,14 @@ impl Builder {
                 "DT" => self.tags.date = Some(tag_text(raw)),
                 "RE" => self.tags.result = Some(tag_text(raw)),
                 "SZ" | "GM" if !root => {
-                    return Err(RecordError::property(&p.name, v, "only in the root node"))
+                    return Err(RecordError::property(p.name, v, "only in the root node"))
                 }
                 _ => {}
             }
         }
         // Setup and the side to move, then the moves.
         for p in props {
-            let cell = match p.name.as_str() {
+            let cell = match p.name {
                 "AB" => BLACK,
                 "AW" => WHITE,
                 "AE" => EMPTY,
@@ -269,7 +298,7 @@ impl Builder {
             };
             let Some(setup) = self.setup.as_mut() else {
                 return Err(RecordError::property(
-                    &p.name,
+                    p.name,
                     &p.value(),
                     format!(
                         "setup stones after move {} are not supported",
@@ -277,25 +306,35 @@ impl Builder {
                     ),
                 ));
             };
-            for v in &p.values {
-                for q in points(&unescape(v), self.size, &p.name)? {
+            for v in p.values() {
+                for q in points(&unescape(v), self.size, p.name)? {
                     setup.board.set(q, cell);
                 }
             }
         }
+        // SGF gives a node one move. Two (`B[]B[]`, 3 bytes for a pass and the other side's)
+        // would let a file hold more moves than its bytes allow in 16x the file (issue 70).
+        let mut moved = false;
         for p in props {
-            let color = match p.name.as_str() {
+            let color = match p.name {
                 "B" => Color::Black,
                 "W" => Color::White,
                 _ => continue,
             };
             self.plies += 1;
+            if std::mem::replace(&mut moved, true) {
+                return Err(RecordError::Move {
+                    ply: self.plies,
+                    text: format!("{}[{}]", p.name, p.written()),
+                    why: "a node holds one move (SGF FF[4])".into(),
+                });
+            }
             let raw = p.single().map_err(|e| RecordError::Move {
                 ply: self.plies,
-                text: format!("{}[{}]", p.name, p.values.join("][")),
+                text: format!("{}[{}]", p.name, p.written()),
                 why: e.to_string(),
             })?;
-            self.play(color, &p.name, &raw)?;
+            self.play(color, p.name, &raw)?;
         }
         Ok(())
     }
@@ -422,6 +461,8 @@ pub fn read_given(text: &str) -> Result<(GameRecord<Record>, Vec<usize>), Record
     let mut main = false;
     let mut main_nodes = 0usize;
     let mut builder = Builder::new();
+    // The main-line node's properties, the list reused.
+    let mut props = Vec::new();
     loop {
         rest = rest.trim_start();
         let Some(c) = rest.chars().next() else {
@@ -463,24 +504,19 @@ pub fn read_given(text: &str) -> Result<(GameRecord<Record>, Vec<usize>), Record
                     return Err(err(rest, "a node (';') outside a game tree's node list"));
                 }
                 rest = &rest[1..];
-                let mut props = Vec::new();
+                props.clear();
+                let mut moves_here = 0usize;
                 while let Ok((after, name)) = ident(rest) {
-                    let name: String = name.chars().filter(char::is_ascii_uppercase).collect();
-                    if main && name.is_empty() {
+                    if main && !name.bytes().any(|b| b.is_ascii_uppercase()) {
                         return Err(err(
                             rest.trim_start(),
                             "a property name needs a capital letter (B, not b)",
                         ));
                     }
-                    let keep = main && READ.contains(&name.as_str());
-                    let mut values = Vec::new();
                     let mut r = after;
                     let mut any = false;
-                    while let Ok((after_value, v)) = value(r) {
+                    while let Ok((after_value, _)) = value(r) {
                         any = true;
-                        if keep {
-                            values.push(v);
-                        }
                         r = after_value;
                     }
                     if !any {
@@ -494,8 +530,15 @@ pub fn read_given(text: &str) -> Result<(GameRecord<Record>, Vec<usize>), Record
                             },
                         ));
                     }
-                    if keep {
-                        props.push(Property { name, values });
+                    let kept = kept(name).filter(|_| main);
+                    let a_move = matches!(kept, Some("B" | "W"));
+                    // Two moves are enough for the node's error (it holds one).
+                    moves_here += usize::from(a_move);
+                    if let Some(name) = kept.filter(|_| !a_move || moves_here <= 2) {
+                        props.push(Property {
+                            name,
+                            values: after.trim_start(),
+                        });
                     }
                     rest = r;
                 }

@@ -36,6 +36,9 @@ impl Gtp {
         let played = limit
             .and_then(|n| given.get(n.saturating_sub(1)).copied())
             .unwrap_or(game.moves.len());
+        // The replay's history is as long as the moves: the text and the move numbers go
+        // first, so that the peak stays within 16x the file (issue 70).
+        drop((text, given));
         let mut position: Position = game.start.game.clone();
         for &mv in game.moves.iter().take(played) {
             position
