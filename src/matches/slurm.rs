@@ -12,7 +12,7 @@ use super::joint::{self, Joint};
 use super::merge::{self, Row};
 use super::schedule::Plan;
 use super::stats::{Llr, SprtState};
-use super::summary::PairScore;
+use super::summary::{llr_text, PairScore};
 use super::{referee_for_config, signal};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -696,11 +696,7 @@ fn progress_line(
         if let Some(sprt) = joint.sprt() {
             let c = sprt.config;
             if let Some(llr) = p.penta.llr(c.elo0, c.elo1) {
-                line.push_str(&format!(
-                    ", LLR {llr:.2} ({:.2}, {:.2})",
-                    sprt.lower_bound(),
-                    sprt.upper_bound()
-                ));
+                line.push_str(&llr_text(llr, sprt));
             }
         }
     }

@@ -214,6 +214,16 @@ fn report_score(tally: &Tally, penta: &Penta) -> String {
     )
 }
 
+/// `, LLR 1.23 (-2.94, 2.94)`: an SPRT's log-likelihood ratio beside its bounds, as the report
+/// and `--slurm`'s progress line give it.
+pub(super) fn llr_text(llr: f64, sprt: &Sprt) -> String {
+    format!(
+        ", LLR {llr:.2} ({:.2}, {:.2})",
+        sprt.lower_bound(),
+        sprt.upper_bound()
+    )
+}
+
 /// The report printed every `report_every` games when stdout is no terminal: one line for two
 /// engines (with the SPRT's LLR and bounds), a head line and one line per engine against the
 /// field for more. `eta`: the time left at this run's pace (`None` before a game of it).
@@ -230,12 +240,7 @@ pub(super) fn report(
         [p] => {
             let llr = sprt.map_or_else(String::new, |sprt| {
                 let c = &sprt.config;
-                let llr = p.penta.llr(c.elo0, c.elo1).unwrap_or(0.0);
-                format!(
-                    ", LLR {llr:.2} ({:.2}, {:.2})",
-                    sprt.lower_bound(),
-                    sprt.upper_bound()
-                )
+                llr_text(p.penta.llr(c.elo0, c.elo1).unwrap_or(0.0), sprt)
             });
             format!(
                 "{head}: {} vs {}: {}{llr}\n",
