@@ -11,94 +11,53 @@
 //! (GGF's are at most 64 KiB, where those costs still fit).
 //! Before the fix a file of `PB[x]` properties peaked at 33x.
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_ryoshi");
+use common::Engine;
+use std::path::PathBuf;
+use std::time::Duration;
 
 /// At most this many times the file's bytes above the idle process.
 const RATIO: u64 = 16;
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+/// How long one command may take (a load of a few MiB takes about a second).
+const LIMIT: Duration = Duration::from_secs(120);
+
+/// Sends `line`, then returns the lines up to the one for which `end` holds.
+fn ask(engine: &mut Engine, line: &str, end: impl Fn(&str) -> bool) -> String {
+    engine.send(line);
+    engine.read_until(LIMIT, end).join("\n")
 }
 
-impl Engine {
-    fn start(args: &[&str]) -> Engine {
-        let mut child = Command::new(BIN)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start ryoshi");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        Engine {
-            child,
-            stdin,
-            stdout,
-        }
-    }
-
-    /// Sends `line`, then returns the lines up to the one for which `end` holds.
-    fn ask(&mut self, line: &str, end: impl Fn(&str) -> bool) -> String {
-        writeln!(self.stdin, "{line}").expect("write to ryoshi");
-        self.stdin.flush().expect("flush");
-        let mut seen = String::new();
-        loop {
-            let mut l = String::new();
-            assert!(
-                self.stdout.read_line(&mut l).expect("read ryoshi") > 0,
-                "ryoshi ended after {line:.60}: {seen}"
-            );
-            seen += &l;
-            if end(l.trim_end()) {
-                return seen;
-            }
-        }
-    }
-
-    /// A GTP command's answer (up to its empty line).
-    fn gtp(&mut self, line: &str) -> String {
-        self.ask(line, |l| l.is_empty())
-    }
-
-    /// A USI command's output, synchronised by `isready`.
-    fn usi(&mut self, line: &str) -> String {
-        self.ask(&format!("{line}\nisready"), |l| l == "readyok")
-    }
-
-    fn status(&self, key: &str) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
-            .expect("read /proc/PID/status");
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(key))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-            .unwrap_or_else(|| panic!("no {key} in /proc/PID/status"))
-    }
-
-    /// Resets the peak to the current resident set and returns it, in bytes.
-    fn idle(&self) -> u64 {
-        std::fs::write(format!("/proc/{}/clear_refs", self.child.id()), "5")
-            .expect("reset the peak resident set (/proc/PID/clear_refs, Linux 4.0)");
-        self.status("VmHWM:") * 1024
-    }
-
-    fn peak(&self) -> u64 {
-        self.status("VmHWM:") * 1024
-    }
+/// A GTP command's answer (up to its empty line).
+fn gtp(engine: &mut Engine, line: &str) -> String {
+    ask(engine, line, |l| l.is_empty())
 }
 
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// A USI command's output, synchronised by `isready`.
+fn usi(engine: &mut Engine, line: &str) -> String {
+    ask(engine, &format!("{line}\nisready"), |l| l == "readyok")
+}
+
+fn status(engine: &Engine, key: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", engine.id()))
+        .expect("read /proc/PID/status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(key))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("no {key} in /proc/PID/status"))
+}
+
+/// Resets the peak to the current resident set and returns it, in bytes.
+fn idle(engine: &Engine) -> u64 {
+    std::fs::write(format!("/proc/{}/clear_refs", engine.id()), "5")
+        .expect("reset the peak resident set (/proc/PID/clear_refs, Linux 4.0)");
+    status(engine, "VmHWM:") * 1024
+}
+
+fn peak(engine: &Engine) -> u64 {
+    status(engine, "VmHWM:") * 1024
 }
 
 /// `text` in a file of this test's own.
@@ -130,21 +89,14 @@ fn check(
     loaded: impl Fn(&str) -> bool,
 ) {
     let path = file(name, text);
-    let mut engine = Engine::start(args);
-    let gtp = args == ["gtp"];
-    let ask = |engine: &mut Engine, line: &str| {
-        if gtp {
-            engine.gtp(line)
-        } else {
-            engine.usi(line)
-        }
-    };
+    let mut engine = Engine::start_with(args);
+    let command = if args == ["gtp"] { gtp } else { usi };
     for line in setup {
-        ask(&mut engine, line);
+        command(&mut engine, line);
     }
-    let idle = engine.idle();
-    let answer = ask(&mut engine, &format!("{load} {}", path.display()));
-    let peak = engine.peak();
+    let idle = idle(&engine);
+    let answer = command(&mut engine, &format!("{load} {}", path.display()));
+    let peak = peak(&engine);
     std::fs::remove_file(&path).ok();
     assert!(loaded(&answer), "{name}: {answer}");
     let bytes = text.len() as u64;

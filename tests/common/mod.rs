@@ -146,6 +146,11 @@ impl Engine {
         stdin.flush().expect("flush");
     }
 
+    /// The process id (for /proc/PID/...).
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn close_stdin(&mut self) {
         self.stdin = None;
     }
