@@ -62,6 +62,14 @@ macro_rules! declare {
                 }
             }
 
+            /// Whether a room's players may agree a draw (the rules'
+            /// [`Rules::DRAW_BY_AGREEMENT`]).
+            pub const fn draw_by_agreement(self) -> bool {
+                match self {
+                    $(Game::$game => <$rules as Rules>::DRAW_BY_AGREEMENT),+
+                }
+            }
+
             /// What a match may set of this game, and whether GTP carries it (the rules'
             /// [`Rules::MATCH`]).
             pub const fn settings(self) -> $crate::games::rules::MatchSettings {

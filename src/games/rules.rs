@@ -112,6 +112,8 @@ pub enum Reason {
     Adjudication,
     /// The runner stopped.
     Stopped,
+    /// Both players agreed to a draw (a room's draw offer accepted).
+    Agreement,
 }
 
 impl Reason {
@@ -130,6 +132,7 @@ impl Reason {
             Reason::BothEnginesFailed => "both engines failed",
             Reason::Adjudication => "adjudication",
             Reason::Stopped => "stopped",
+            Reason::Agreement => "agreement",
         }
     }
 }
@@ -204,6 +207,9 @@ pub trait Rules: Clone + Send + 'static {
     type Move: Copy;
     /// What a match may set of the game (board size, komi) and whether GTP carries it.
     const MATCH: MatchSettings = MatchSettings::NONE;
+    /// Whether two players may end a game as a draw by agreement (a room's draw offer): only
+    /// where a draw is a result the game has.
+    const DRAW_BY_AGREEMENT: bool = true;
     /// Why a position text, a move text or a move is refused (the message is the protocol's).
     type Error: std::error::Error + Send + Sync + 'static;
 

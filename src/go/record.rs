@@ -674,6 +674,8 @@ impl Recordable for Record {
     fn result_tag(end: GameEnd, score: Option<f64>) -> String {
         match (score, end.verdict) {
             (Some(lead), _) => crate::text::gtp_score(lead),
+            // SGF's words for a draw; `Void` (no result) for one no rule decided (`max_plies`).
+            (None, Verdict::Draw) if end.reason == Reason::Agreement => "Draw".into(),
             (None, Verdict::Draw) => "Void".into(),
             (None, Verdict::Win(side)) => {
                 let winner = if side == Side::First { "B" } else { "W" };

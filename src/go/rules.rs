@@ -80,6 +80,9 @@ impl Rules for Record {
         komi: Some(KOMI),
         gtp: true,
     };
+    /// With a half-point komi a refereed Go game has no draw, and Go servers (KGS, OGS) offer
+    /// none by agreement: a game ends by score or by resignation.
+    const DRAW_BY_AGREEMENT: bool = false;
     type Error = RulesError;
 
     fn start() -> Self {

@@ -22,6 +22,8 @@ pub struct Played {
     pub resigned: Option<usize>,
     /// The seat (0 or 1) whose flag fell (rooms' clocks).
     pub flagged: Option<usize>,
+    /// The players agreed a draw (a room's draw offer accepted).
+    pub drawn: bool,
 }
 
 /// `startpos` or `sfen <fields>`, as a `position` command writes it.
@@ -74,9 +76,10 @@ pub fn rules_options(text: Option<&str>) -> Option<Options> {
 }
 
 impl Played {
-    /// Whether the game goes on or ends on the board: no one resigned, no flag fell.
+    /// Whether the game goes on or ends on the board: no one resigned, no flag fell, no draw
+    /// was agreed.
     pub fn on_the_board(&self) -> bool {
-        self.resigned.is_none() && self.flagged.is_none()
+        self.resigned.is_none() && self.flagged.is_none() && !self.drawn
     }
 
     /// The game from `start` (the variant's own start when None) after `moves`, each checked.
@@ -108,6 +111,7 @@ impl Played {
             game,
             resigned: None,
             flagged: None,
+            drawn: false,
         })
     }
 
@@ -119,6 +123,7 @@ impl Played {
         let mut played = Played::under(self.variant, options, Some(self.start.clone()), moves)?;
         played.resigned = self.resigned;
         played.flagged = self.flagged;
+        played.drawn = self.drawn;
         Ok(played)
     }
 
@@ -165,8 +170,15 @@ impl Played {
         })
     }
 
-    /// The end the rules do not see: a resignation, or a fallen flag (the opponent wins).
+    /// The end the rules do not see: a resignation, or a fallen flag (the opponent wins), or a
+    /// draw by agreement.
     fn end_off_the_board(&self) -> Option<GameEnd> {
+        if self.drawn && self.resigned.is_none() && self.flagged.is_none() {
+            return Some(GameEnd {
+                verdict: Verdict::Draw,
+                reason: Reason::Agreement,
+            });
+        }
         let (seat, reason) = match (self.resigned, self.flagged) {
             (Some(seat), _) => (seat, Reason::Resign),
             (None, Some(seat)) => (seat, Reason::TimeForfeit),
@@ -197,6 +209,7 @@ impl Played {
         if !self.variant.commands().contains(&"score")
             || self.resigned.is_some()
             || self.flagged.is_some()
+            || self.drawn
             || self.over().is_none()
         {
             return None;
