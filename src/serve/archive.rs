@@ -161,6 +161,10 @@ pub fn record(store: &Store, id: &str) -> Answer {
         Err(e) => return plain("500 Internal Server Error", format!("{e}\n")),
     };
     let clock = store.load_clock(id).ok().flatten();
+    let drawn = match store.offers(id) {
+        Ok(offers) => super::room::offers::Offers::new(offers).drawn(),
+        Err(e) => return plain("500 Internal Server Error", format!("{e}\n")),
+    };
     // A Go room's result is what its players agreed, not the rules' count (every stone alive).
     let end = variant
         .dead_stones()
@@ -176,6 +180,7 @@ pub fn record(store: &Store, id: &str) -> Answer {
         |mut p| {
             p.resigned = stored.resigned;
             p.flagged = clock.as_ref().and_then(|c| c.flagged);
+            p.drawn = drawn;
             let unsettled = end.is_some() && p.over().is_some();
             let time = clock.as_ref().map(|c| c.spec);
             p.record(&names, agreed, unsettled, time)

@@ -213,6 +213,24 @@ impl Clock {
         true
     }
 
+    /// The running side's time is charged up to `now`, with no increment, and stops: a
+    /// takeback or a draw agreed is not a move. False when its flag had fallen (nothing is
+    /// changed then).
+    #[must_use]
+    pub fn charge(&mut self, now: i64) -> bool {
+        let Some((side, since)) = self.running else {
+            return true;
+        };
+        let mut after = self.clone();
+        let (in_time, _) = after.spend(side, now.saturating_sub(since).max(0) as u64);
+        if !in_time {
+            return false;
+        }
+        after.running = None;
+        *self = after;
+        true
+    }
+
     /// `side`'s time runs from `now`.
     pub fn start(&mut self, side: usize, now: i64) {
         self.running = Some((side, now));

@@ -8,6 +8,8 @@
 //! lock; the table's lock is held only to find, add or drop a room, never while a game is
 //! replayed or its state rendered.
 
+pub(in crate::serve) mod offers;
+
 use super::clock::{self, Clock, ClockSpec};
 use super::go_end::{self, Phase};
 use super::names::{self, NameError, Names};
@@ -18,6 +20,7 @@ use crate::games::marking::{MarkingError, Reach};
 use crate::protocol::StartSpec;
 use crate::registry::Game;
 use crate::session::variant::SessionError;
+use offers::{OfferError, Offers};
 use once_cell::sync::Lazy;
 use parking_lot::Mutex;
 use std::collections::HashMap;
@@ -82,10 +85,14 @@ pub enum RoomError {
     Name(#[from] NameError),
     #[error("this game has {MAX_WATCHERS} connections already")]
     TooManyWatchers,
+    /// An offer (a draw, a takeback, a rematch) or its answer, refused.
+    #[error(transparent)]
+    Offer(#[from] OfferError),
     /// Not `move <move>`, `resign` or `view <ply>` (the text as sent).
     #[error(
-        "unknown room command '{}' (expected: move <move>, resign, name <text> or view <ply>; \
-         Go's scoring: dead <vertex>, accept or resume)",
+        "unknown room command '{}' (expected: move <move>, resign, name <text>, view <ply>, \
+         offer/accept/decline/withdraw draw, takeback or rematch; Go's scoring: dead <vertex>, \
+         accept or resume)",
         crate::text::printable(.0)
     )]
     UnknownCommand(String),
@@ -160,6 +167,8 @@ struct Room {
     /// otherwise, which the page offers that player to mark too (`dead <vertex> group`):
     /// (seat, vertex, stones). Not stored: a question, gone with any other action.
     spread: Option<(usize, String, Vec<String>)>,
+    /// What the players offered each other (offers.rs).
+    offers: Offers,
 }
 
 /// A connection's hold on its room: the room stays in memory while someone holds it.
@@ -183,6 +192,7 @@ impl Room {
             go: variant.dead_stones().map(|_| GoEndRow::default()),
             judging: false,
             spread: None,
+            offers: Offers::default(),
         };
         Ok((room, tokens))
     }
@@ -205,6 +215,7 @@ impl Room {
             go: variant.dead_stones().map(|_| go.unwrap_or_default()),
             judging: false,
             spread: None,
+            offers: Offers::default(),
         })
     }
 
@@ -418,6 +429,9 @@ impl Room {
             "score": score,
             "clock": self.clock.as_ref().map(|c| c.json(names, now_ms())),
             "names": self.names,
+            "offers": self.offers.json(names, played.moves.len()),
+            "rematch": self.offers.rematch(),
+            "draws": played.variant.draw_by_agreement(),
         })
     }
 
@@ -651,6 +665,8 @@ fn hold(store: &Store, id: &str) -> Result<Held, RoomError> {
     let unkept = go.is_none();
     let mut room = Room::from_stored(stored, clock, go).ok_or(RoomError::NoSuchGame)?;
     room.names = store.names(id).map_err(RoomError::Store)?;
+    room.offers = Offers::new(store.offers(id).map_err(RoomError::Store)?);
+    room.played.drawn = room.offers.drawn();
     if unkept && room.go.is_some() {
         room.settle_unkept_end(store).map_err(RoomError::Store)?;
     }
@@ -808,6 +824,15 @@ pub fn message(store: &Store, held: &Held, seat: Seat, text: &str, socket: &Sock
             ["move", mv] => room.played(seat, mv).map(|p| (p, Some(*mv))),
             ["resign"] => room.resigned(seat).map(|p| (p, None)),
             [] => return,
+            [verb @ ("offer" | "withdraw" | "decline" | "accept"), kind]
+                if offers::Kind::parse(kind).is_some() || *verb != "accept" =>
+            {
+                let sends = room
+                    .offer(store, seat, verb, kind)
+                    .map(|()| room.broadcast());
+                drop(room);
+                return finish(sends, socket);
+            }
             ["dead" | "accept" | "resume", ..] => {
                 let sends = room.scoring(store, seat, &words).map(|()| room.broadcast());
                 drop(room);

@@ -16,6 +16,7 @@
 #![allow(unsafe_code)]
 
 use super::clock::{Clock, ClockSpec};
+use super::room::offers::{Answer, Kind, OfferRow};
 use parking_lot::Mutex;
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use std::fs::File;
@@ -84,6 +85,18 @@ pub(super) const MIGRATIONS: &[&str] = &[
     // 5: the rules an engine page's game was played under, when not the defaults, as the
     // options that set them (`KakuteiNifu false`; played.rs `rules_text`).
     "ALTER TABLE games ADD COLUMN rules TEXT;",
+    // 6: what a room's players offer each other (room/offers.rs): a draw, a takeback or a
+    // rematch, one row per kind and seat: the game's plies when it was made, its answer (NULL
+    // while it waits; `declined`, `withdrawn` or `accepted`) and an accepted rematch's room.
+    "CREATE TABLE offers (
+        game TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        ply INTEGER NOT NULL,
+        answer TEXT,
+        room TEXT,
+        PRIMARY KEY (game, kind, seat)
+    ) WITHOUT ROWID;",
 ];
 
 /// SQLite's `application_id` of ryoshi's game databases: "RYSH", so that `file(1)` and
@@ -230,6 +243,8 @@ pub struct Birth<'a> {
     pub ending: Option<&'a Ending>,
     /// A Go game's end, as judged.
     pub go_end: Option<&'a GoEndRow>,
+    /// A rematch: the room it follows, and that room's offer, accepted.
+    pub rematch_of: Option<(&'a str, &'a OfferRow)>,
 }
 
 pub struct Store {
@@ -457,6 +472,9 @@ impl Store {
         }
         if let Some(end) = birth.go_end {
             write_go_end(&tx, &game.id, end)?;
+        }
+        if let Some((old, offer)) = birth.rematch_of {
+            write_offer(&tx, old, offer)?;
         }
         tx.commit()?;
         Ok(())
@@ -795,6 +813,111 @@ impl Store {
     }
 }
 
+/// What a room's players offer each other (see room/offers.rs).
+impl Store {
+    /// The offers of the room `id`, made and answered.
+    pub fn offers(&self, id: &str) -> Result<Vec<OfferRow>, StoreError> {
+        let conn = self.conn.lock();
+        let mut query = conn
+            .prepare("SELECT kind, seat, ply, answer, room FROM offers WHERE game = ?1 LIMIT 16")?;
+        let rows = query
+            .query_map(params![id], |r| {
+                let kind: String = r.get(0)?;
+                let answer: Option<String> = r.get(3)?;
+                Ok((
+                    kind,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, i64>(2)?,
+                    answer,
+                    r.get(4)?,
+                ))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        // A row this ryoshi cannot read (another program's) is left out, not trusted.
+        Ok(rows
+            .into_iter()
+            .filter_map(|(kind, seat, ply, answer, room)| {
+                Some(OfferRow {
+                    kind: Kind::parse(&kind)?,
+                    seat: usize::try_from(seat).ok().filter(|s| *s < 2)?,
+                    ply: usize::try_from(ply).ok()?,
+                    answer: Answer::parse(answer.as_deref())?,
+                    room,
+                })
+            })
+            .collect())
+    }
+
+    /// Keeps an offer as made or answered.
+    pub fn set_offer(&self, id: &str, offer: &OfferRow) -> Result<(), StoreError> {
+        let mut conn = self.conn.lock();
+        let tx = conn.transaction()?;
+        write_offer(&tx, id, offer)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// A draw agreed: the offer accepted, the game's result and its clock, stopped, at once.
+    pub fn agree_draw(
+        &self,
+        id: &str,
+        offer: &OfferRow,
+        ending: &Ending,
+        clock: Option<&Clock>,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.conn.lock();
+        let tx = conn.transaction()?;
+        write_offer(&tx, id, offer)?;
+        tx.execute(
+            "UPDATE games SET result = ?2, reason = ?3, updated = ?4 WHERE id = ?1",
+            params![id, ending.result, ending.reason, now_ms()],
+        )?;
+        if let Some(clock) = clock {
+            write_clock(&tx, id, clock)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// A takeback agreed: the game cut to its first `keep` moves, its clock, and the offers of
+    /// the game on (draws, takebacks) forgotten, at once.
+    pub fn take_back(
+        &self,
+        id: &str,
+        keep: usize,
+        clock: Option<&Clock>,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.conn.lock();
+        let tx = conn.transaction()?;
+        write_moves(&tx, id, keep, &[], None, None)?;
+        tx.execute(
+            "DELETE FROM offers WHERE game = ?1 AND kind IN ('draw', 'takeback')",
+            params![id],
+        )?;
+        if let Some(clock) = clock {
+            write_clock(&tx, id, clock)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+}
+
+fn write_offer(tx: &rusqlite::Transaction, id: &str, offer: &OfferRow) -> rusqlite::Result<()> {
+    tx.execute(
+        "INSERT OR REPLACE INTO offers (game, kind, seat, ply, answer, room)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            id,
+            offer.kind.as_str(),
+            offer.seat as i64,
+            offer.ply as i64,
+            offer.answer.as_str(),
+            offer.room
+        ],
+    )?;
+    Ok(())
+}
+
 fn insert_moves(
     tx: &rusqlite::Transaction,
     id: &str,
@@ -1039,6 +1162,7 @@ mod tests {
             points_from: Some(("g1", 1)),
             ending: Some(&ending),
             go_end: Some(&end),
+            rematch_of: None,
         };
         store.create(&game("g2", &["f5", "f6"]), &birth).unwrap();
         drop(store);

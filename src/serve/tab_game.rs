@@ -483,6 +483,7 @@ impl<'a> TabGame<'a> {
                 .map(|(from, plies)| (from.as_str(), *plies)),
             ending: ended.0,
             go_end: ended.1,
+            rematch_of: None,
         };
         self.store.create(&game, &birth)
     }
