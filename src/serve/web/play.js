@@ -274,6 +274,7 @@ function render() {
     $("spread-yes").onclick = () => send(`dead ${spread.vertex} group`);
   }
   $("resign").hidden = !!state.over || state.you === "spectator";
+  showOffers();
   showPresence(PLAYERS[state.game]);
   $("you-line").hidden = false;
   if (state.same_seat > 0 && !state.over) {
@@ -293,8 +294,8 @@ function render() {
   }
   if (!(state.same_seat > 0 && !state.over)) $("announce").textContent = state.note || "";
   // Othello's end is worded as on the Othello page: the margin, empties to the winner.
-  if (state.over && state.game === "othello" && !/ (resigns|time forfeit)$/.test(state.over)) sayOver(othelloResult(state.sfen.split(/\s+/)[0]), state.you);
-  else if (state.over && state.game === "go" && goScore(state.score) && !/ (resigns|time forfeit)$/.test(state.over)) {
+  if (state.over && state.game === "othello" && !/ (resigns|time forfeit|agreement)$/.test(state.over)) sayOver(othelloResult(state.sfen.split(/\s+/)[0]), state.you);
+  else if (state.over && state.game === "go" && goScore(state.score) && !/ (resigns|time forfeit|agreement)$/.test(state.over)) {
     const [text, dead] = goEndText(goScore(state.score));
     sayOver(text, state.you, dead);
   }
@@ -305,6 +306,43 @@ function render() {
   else say(`${myTurn() ? "Your move" : `Waiting for ${state.turn}`} (you are ${state.you}). ${extra}`);
   showSteps();
 }
+
+// What the players offer each other (protocol/serve.md, "Offers"): a draw where the game has
+// one (`state.draws`, from the game's rules), a takeback, a rematch once the game is over. The
+// server keeps them and says which wait (`state.offers`); the opponent's are answered here.
+const OFFERED = { draw: "a draw", takeback: "to take back their last move", rematch: "a rematch" };
+
+function showOffers() {
+  const player = state.you !== "spectator";
+  const pending = state.offers || [];
+  const waits = (kind) => pending.some((o) => o.kind === kind);
+  $("offer-draw").hidden = !player || !!state.over || !state.draws || state.phase === "scoring" || waits("draw");
+  $("offer-takeback").hidden = !player || !!state.over || state.phase === "scoring" || !state.moves.length || waits("takeback");
+  $("offer-rematch").hidden = !player || !state.over || !!state.rematch || waits("rematch");
+  $("rematch-link").hidden = !state.rematch;
+  if (state.rematch) $("rematch-link").href = rematchLink();
+  const button = (text, line) => el("button", { type: "button", onclick: () => send(line) }, text);
+  $("offer-list").replaceChildren(
+    ...pending.map((o) => {
+      const row = el("p", { class: "offer", "data-kind": o.kind, "data-by": o.by });
+      const words = o.kind === "takeback" && o.by === state.you ? "to take back your last move" : OFFERED[o.kind];
+      if (o.by === state.you) row.append(`You asked ${words}; waiting for the answer. `, button("Withdraw", `withdraw ${o.kind}`));
+      else if (player) row.append(`Your opponent (${o.by}) asks ${words}. `, button("Accept", `accept ${o.kind}`), " ", button("Decline", `decline ${o.kind}`));
+      else row.append(`${o.by} asks ${words}.`);
+      return row;
+    }),
+  );
+}
+
+// The rematch's room: a player's seat token is theirs there too (the colours swapped).
+function rematchLink() {
+  const seat = params.get("seat");
+  return `/play?room=${state.rematch}${seat && state.you !== "spectator" ? `&seat=${encodeURIComponent(seat)}` : ""}`;
+}
+
+$("offer-draw").onclick = () => send("offer draw");
+$("offer-takeback").onclick = () => send("offer takeback");
+$("offer-rematch").onclick = () => send("offer rematch");
 
 // Who has the game open, as the server's last state says; while this page's own connection is
 // down that state is old, and the page says it does not know.
@@ -393,7 +431,14 @@ function connect() {
       }
     } else if (line.startsWith("state ")) {
       retryIn = 1;
+      const before = state;
       state = JSON.parse(line.slice(6));
+      // A rematch agreed while this page watches: everyone in the room moves to it, as on
+      // lichess (a page that comes later shows the link).
+      if (before && !before.rematch && state.rematch) {
+        location.assign(rematchLink());
+        return;
+      }
       if (state.game === "quantumshogi") rememberPosition(seen, "", state.moves, parseQsfen(state.sfen));
       // The creator gets the invitation back after a reload (this browser kept it).
       if ($("links").hidden && state.you !== "spectator") {
