@@ -23,8 +23,8 @@ function myTurn() {
 
 // Stepping back through the room's game in place (protocol/serve.md, "Stepping back in a
 // room"): `viewing` is the ply shown, null for the live position. The server replays earlier
-// plies (`view <k>`, answered to this socket alone); a room's moves never change, so each answer
-// is kept. As on lichess, a move that comes meanwhile joins the list and the view stays where
+// plies (`view <k>`, answered to this socket alone); each answer is kept until a takeback
+// changes the moves. As on lichess, a move that comes meanwhile joins the list and the view stays where
 // it is; the board takes no move until it is back at the live position.
 let viewing = null;
 let viewFrom = 0;
@@ -438,6 +438,11 @@ function connect() {
       if (before && !before.rematch && state.rematch) {
         location.assign(rematchLink());
         return;
+      }
+      // A takeback changes the game's moves: the positions kept for the plies it replaced go.
+      if (before && !before.moves.every((m, i) => state.moves[i] === m)) {
+        views.clear();
+        if (viewing !== null && viewing >= state.moves.length) viewing = null;
       }
       if (state.game === "quantumshogi") rememberPosition(seen, "", state.moves, parseQsfen(state.sfen));
       // The creator gets the invitation back after a reload (this browser kept it).
