@@ -351,6 +351,23 @@ mod tests {
         ] {
             assert!(kifu.contains(tag), "{tag} in {kifu}");
         }
+        // A draw agreed, in the kifu's and GGF's words, and SGF's (Go has no such draw in
+        // rooms, but its record says it as SGF does).
+        quantum.resigned = None;
+        quantum.drawn = true;
+        assert_eq!(quantum.over().as_deref(), Some("draw by agreement"));
+        let kifu = quantum.record(&none, None, false, None).unwrap();
+        for tag in ["[Result \"1/2-1/2\"]", "[Reason \"agreement\"]"] {
+            assert!(kifu.contains(tag), "{tag} in {kifu}");
+        }
+        let mut drawn = Played::new(Game::Othello, None, vec!["f5".into()]).unwrap();
+        drawn.drawn = true;
+        let ggf = drawn.record(&none, None, false, None).unwrap();
+        assert!(ggf.contains("RE[0.00]"), "{ggf}");
+        let mut go = Played::new(Game::Go, None, vec!["E5".into()]).unwrap();
+        go.drawn = true;
+        let sgf = go.record(&none, None, false, None).unwrap();
+        assert!(sgf.contains("RE[Draw]"), "{sgf}");
         let mut othello = Played::new(Game::Othello, None, vec![]).unwrap();
         othello.flagged = Some(0);
         let ggf = othello.record(&none, None, false, byoyomi).unwrap();
