@@ -11,7 +11,7 @@
 use super::{Room, RoomError, Seat};
 use crate::serve::clock::{self, Clock};
 use crate::serve::played::Played;
-use crate::serve::store::{now_ms, Birth, Store, StoreError};
+use crate::serve::store::{now_ms, Birth, Store};
 
 /// What is offered.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -220,37 +220,22 @@ impl Room {
             answer,
             room: None,
         };
-        let note = match verb {
+        let (row, note) = match (verb, theirs, mine) {
             // Offering what the opponent offers accepts it.
-            "offer" | "accept" if theirs => return self.accept(store, who, kind),
-            "accept" | "decline" => {
-                return match (verb, theirs) {
-                    ("decline", true) => {
-                        let declined = OfferRow {
-                            answer: Answer::Declined,
-                            ..self
-                                .offers
-                                .row(kind, 1 - who)
-                                .cloned()
-                                .unwrap_or(row(1 - who, Answer::Declined))
-                        };
-                        self.keep(store, declined, format!("{name} declines the {words}"))
-                    }
-                    _ => Err(OfferError::NoneToAnswer(
-                        words,
-                        if verb == "accept" {
-                            "accept"
-                        } else {
-                            "decline"
-                        },
-                    )
-                    .into()),
-                };
+            ("offer" | "accept", true, _) => return self.accept(store, who, kind),
+            ("decline", true, _) => {
+                let mut row = self
+                    .offers
+                    .row(kind, 1 - who)
+                    .cloned()
+                    .unwrap_or(row(1 - who, Answer::Pending));
+                row.answer = Answer::Declined;
+                (row, format!("{name} declines the {words}"))
             }
-            "offer" => {
-                if mine {
-                    return Err(OfferError::Already(words).into());
-                }
+            ("accept", false, _) => return Err(OfferError::NoneToAnswer(words, "accept").into()),
+            ("decline", false, _) => return Err(OfferError::NoneToAnswer(words, "decline").into()),
+            ("offer", _, true) => return Err(OfferError::Already(words).into()),
+            ("offer", _, false) => {
                 if self.offers.current(kind, who, plies).is_some() {
                     return Err(match kind {
                         Kind::Rematch => OfferError::NoSecondRematch,
@@ -261,23 +246,21 @@ impl Room {
                 if kind == Kind::Takeback {
                     self.takeback_point(who)?;
                 }
-                (
-                    row(who, Answer::Pending),
-                    match kind {
-                        Kind::Draw => format!("{name} offers a draw"),
-                        Kind::Takeback => format!("{name} asks to take back their last move"),
-                        Kind::Rematch => format!("{name} offers a rematch"),
-                    },
-                )
+                let note = match kind {
+                    Kind::Draw => format!("{name} offers a draw"),
+                    Kind::Takeback => format!("{name} asks to take back their last move"),
+                    Kind::Rematch => format!("{name} offers a rematch"),
+                };
+                (row(who, Answer::Pending), note)
             }
-            "withdraw" if mine => (
+            ("withdraw", _, true) => (
                 row(who, Answer::Withdrawn),
                 format!("{name} withdraws the {words} offer"),
             ),
-            "withdraw" => return Err(OfferError::NoneToWithdraw(words).into()),
+            ("withdraw", _, false) => return Err(OfferError::NoneToWithdraw(words).into()),
             _ => return Err(OfferError::Unknown.into()),
         };
-        self.keep(store, note.0, note.1)
+        self.keep(store, row, note)
     }
 
     /// Keeps `row`, then shows it.
@@ -317,6 +300,7 @@ impl Room {
             Kind::Draw => {
                 let mut next = self.replayed(self.played.moves.len())?;
                 next.drawn = true;
+                // A drawn game always has its ending; `Unknown` is never said.
                 let ending = next.ending().ok_or(OfferError::Unknown)?;
                 store
                     .agree_draw(&self.id, &row, &ending, clock.as_ref())
@@ -413,7 +397,7 @@ impl Room {
         };
         store
             .create(&next.stored(), &birth)
-            .map_err(|e: StoreError| RoomError::Unsaved(e))?;
+            .map_err(RoomError::Unsaved)?;
         Ok(next.id)
     }
 }
