@@ -2,7 +2,7 @@
 draw, takeback and rematch offers between two tabs as the two players, a third as spectator,
 each offer left waiting across a `kill -9` and restart of the server, then answered.
 
-- Othello: black offers a draw; after the restart white accepts: every tab shows the draw, and
+- Othello: white offers a draw and withdraws it; black offers one; after the restart white accepts: every tab shows the draw, and
   `/games` and the downloaded GGF (`RE[0.00]`) say so.
 - Quantum shogi on a clock: gote's takeback declined (nothing changes), then sente's asked,
   the server restarted, and accepted: sente's last move and gote's reply are gone from every
@@ -83,6 +83,13 @@ def draw_before(ctxs, server):
     all_at(pages, 2)
     # Othello has draws: the button is there; a spectator has none.
     assert not c.is_visible("#offer-draw")
+    # White offers and withdraws: the offer leaves every tab.
+    b.click("#offer-draw")
+    offer_row(a, "draw")
+    answer(b, "draw", "Withdraw")
+    for p in pages:
+        offer_row(p, "draw", state="detached")
+    assert "white withdraws the draw offer" in c.inner_text("#announce")
     a.click("#offer-draw")
     row = offer_row(b, "draw")
     assert "Accept" in row.inner_text() and "Decline" in row.inner_text(), row.inner_text()
