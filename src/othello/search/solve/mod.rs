@@ -21,25 +21,41 @@ mod flip;
 mod last_flip;
 mod order;
 mod search;
+mod split;
 mod stability;
 mod table;
 
 use crate::othello::board::{flips, moves, Board};
 use last_flip::count_last_flips;
 use order::{eval_search, GUESS_DEPTH};
+use split::{Pool, Split};
 pub use stability::{stable_discs, stable_edges};
-use table::{new_table, Bucket};
+use std::sync::Arc;
+use table::{Table, NO_MOVE};
 
-/// The solver's state: node counter, transposition table, and the abort check.
+/// The solver's state: node counter, transposition table, threads and the abort check.
 pub struct Solver<'a> {
+    /// Nodes searched, by every thread once a solve is over.
     pub nodes: u64,
-    table: Vec<Bucket>,
-    mask: usize,
+    table: Arc<Table>,
     abort: Option<&'a dyn Fn(u64) -> bool>,
     aborted: bool,
     /// The node count at which `abort` is asked next.
     next_poll: u64,
     native: bool,
+    threads: usize,
+    /// While a solve runs on several threads: what they share, the split point this thread
+    /// works in, and the nodes already added to the shared count (a helper's).
+    pool: Option<Arc<Pool>>,
+    current: Option<Arc<Split>>,
+    helper: bool,
+    flushed: u64,
+    /// [`split::SPLIT_MIN_EMPTIES`] and [`split::PARALLEL_MIN_EMPTIES`] (lowered by the
+    /// tests, so that small endgames split too).
+    split_min: u32,
+    parallel_min: u32,
+    /// Split points this thread opened (the tests check that threads shared work).
+    splits: u64,
 }
 
 /// Nodes between two calls of the abort check.
@@ -72,16 +88,40 @@ impl<'a> Solver<'a> {
     /// A solver with a table of 2^`log2_entries` x 3/4 entries (2^`log2_entries` x 16 bytes).
     /// When that much memory cannot be had, the table halves until it can.
     pub fn new(log2_entries: u32) -> Solver<'a> {
-        let table = new_table(1usize << (log2_entries.max(2) - 2));
+        let table = Table::new(1usize << (log2_entries.max(2) - 2));
+        Solver::with_table(Arc::new(table))
+    }
+
+    fn with_table(table: Arc<Table>) -> Solver<'a> {
         Solver {
             nodes: 0,
-            mask: table.len() - 1,
             table,
             abort: None,
             aborted: false,
             next_poll: POLL_INTERVAL,
             native: crate::othello::perft::has_native(),
+            threads: 1,
+            pool: None,
+            current: None,
+            helper: false,
+            flushed: 0,
+            split_min: split::SPLIT_MIN_EMPTIES,
+            parallel_min: split::PARALLEL_MIN_EMPTIES,
+            splits: 0,
         }
+    }
+
+    /// Solves with `threads` threads (this one and helpers started for each solve of enough
+    /// empties), sharing the table ([`split`]). The scores are the same; the node counts vary
+    /// from run to run.
+    pub fn with_threads(mut self, threads: usize) -> Solver<'a> {
+        if threads > 1 {
+            if let Some(table) = Arc::get_mut(&mut self.table) {
+                table.share();
+                self.threads = threads;
+            }
+        }
+        self
     }
 
     /// Polled every few thousand nodes; when it says true the search unwinds and the result of
@@ -103,7 +143,6 @@ impl<'a> Solver<'a> {
         if board.moves() == 0 {
             return self.solve_window(board, -64, 64);
         }
-        let (mut lo, mut hi) = (-64, 64);
         // The first guess from a shallow search on the learned evaluation: each test between
         // it and the score costs a whole null-window search (FFO #40-#44: 273M nodes instead
         // of 297M). Scores are even (64 squares): the nearest even disc count. Small solves
@@ -143,10 +182,16 @@ impl<'a> Solver<'a> {
             }
             guess = ((cp + if cp >= 0 { 100 } else { -100 }) / 200 * 2).clamp(-64, 64);
         }
+        self.with_helpers(board, |s| s.mtd(board, guess))
+    }
+
+    /// The MTD(f) tests from `guess`, until the score is known.
+    fn mtd(&mut self, board: &Board, mut guess: i32) -> Solved {
+        let (mut lo, mut hi) = (-64, 64);
         let mut best = None;
         while lo < hi {
             let beta = if guess == lo { guess + 1 } else { guess };
-            let r = self.solve_window(board, beta - 1, beta);
+            let r = self.root(board, beta - 1, beta);
             if self.aborted {
                 break;
             }
@@ -167,6 +212,12 @@ impl<'a> Solver<'a> {
     /// As [`Solver::solve`], but the score is only exact inside (alpha, beta); outside it is a
     /// bound on the same side (fail-soft).
     pub fn solve_window(&mut self, board: &Board, alpha: i32, beta: i32) -> Solved {
+        self.with_helpers(board, |s| s.root(board, alpha, beta))
+    }
+
+    /// The root's moves in the window, PVS: the first with the whole window, the others with
+    /// a null one (shared out when threads wait for work).
+    fn root(&mut self, board: &Board, alpha: i32, beta: i32) -> Solved {
         let (p, o) = (board.player, board.opponent);
         let m = moves(p, o);
         if m == 0 {
@@ -174,10 +225,18 @@ impl<'a> Solver<'a> {
             return Solved { best: None, score };
         }
         let mut alpha = alpha;
-        let mut best = (None, -65);
+        let mut best = (NO_MOVE, -65);
         // SAFETY: compiled without extra target features.
         let list = unsafe { self.ordered_generic(p, o, m, 65, false) }.unwrap_or_default();
         for (i, sq) in list.iter().enumerate() {
+            if i == 1 && list.len >= 3 {
+                if let Some(pool) = self.idle_pool() {
+                    let (score, sq) =
+                        self.split(pool, (p, o), alpha, beta, (best.1, best.0), &list, 1);
+                    best = (sq, score);
+                    break;
+                }
+            }
             let f = flips(p, o, sq);
             let (np, no) = (o ^ f, p | f | 1 << sq);
             let mut score;
@@ -193,7 +252,7 @@ impl<'a> Solver<'a> {
                 break;
             }
             if score > best.1 {
-                best = (Some(sq), score);
+                best = (sq as u8, score);
                 if score > alpha {
                     alpha = score;
                 }
@@ -203,7 +262,7 @@ impl<'a> Solver<'a> {
             }
         }
         Solved {
-            best: best.0,
+            best: (best.0 != NO_MOVE).then_some(best.0 as u32),
             score: best.1,
         }
     }
@@ -240,9 +299,14 @@ impl<'a> Solver<'a> {
     fn poll(&mut self) {
         self.next_poll = self.nodes + POLL_INTERVAL;
         if let Some(abort) = self.abort {
-            if abort(self.nodes) {
+            if abort(self.nodes + self.others_nodes()) {
                 self.aborted = true;
+                self.stop_all();
             }
+        }
+        if self.pool.is_some() {
+            self.flush_nodes();
+            self.aborted |= self.cancelled();
         }
     }
 

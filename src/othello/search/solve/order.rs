@@ -8,7 +8,7 @@ use crate::othello::board::{flips, moves, neighbours, squares};
 pub(super) const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 /// Up to 32 moves with their ordering keys, on the stack.
-#[derive(Default)]
+#[derive(Clone, Copy, Default)]
 pub(super) struct MoveList {
     keys: [i32; 32],
     pub(super) moves: [u32; 32],

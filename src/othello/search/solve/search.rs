@@ -5,7 +5,7 @@ use super::order::{
     EVAL_ORDER_EMPTIES, EVAL_ORDER_WEIGHT, ORDER_EVAL_WEIGHT, ORDER_SEARCH_EMPTIES,
     W_CORNER_STABILITY, W_MOBILITY, W_POTENTIAL,
 };
-use super::table::{Entry, NO_MOVE};
+use super::table::NO_MOVE;
 use super::{final_score, stable_discs, Solver};
 use crate::othello::board::{flips, moves, neighbours, squares};
 
@@ -96,7 +96,7 @@ impl<'a> Solver<'a> {
         }
         let use_tt = n >= TT_MIN_EMPTIES;
         if use_tt {
-            self.prefetch(p, o);
+            self.table.prefetch(p, o);
         }
         let m = moves(p, o);
         if m == 0 {
@@ -119,7 +119,7 @@ impl<'a> Solver<'a> {
             }
         }
         if use_tt {
-            if let Some(e) = self.probe(p, o) {
+            if let Some(e) = self.table.probe(p, o) {
                 let (lo, hi) = (e.lower as i32, e.upper as i32);
                 if lo >= beta {
                     return lo;
@@ -149,6 +149,17 @@ impl<'a> Solver<'a> {
                 Err(cut) => return cut,
             };
             for (i, sq) in list.iter().enumerate() {
+                if i == 1 && n >= self.split_min && list.len >= 3 {
+                    // Young brothers wait: the first move searched, the others go to the
+                    // threads waiting for work, if any.
+                    if let Some(pool) = self.idle_pool() {
+                        (best_score, best_move) = self.split(pool, (p, o), alpha, beta, (best_score, best_move), &list, 1);
+                        if self.aborted {
+                            return 0;
+                        }
+                        break;
+                    }
+                }
                 let f = $flips(p, o, sq);
                 let (np, no) = (o ^ f, p | f | 1 << sq);
                 let mut score;
@@ -176,29 +187,7 @@ impl<'a> Solver<'a> {
             }
         }
         if use_tt && !self.aborted {
-            let e = self.slot_for(p, o);
-            let same = e.holds(p, o);
-            let (mut lo, mut hi) = if same {
-                (e.lower as i32, e.upper as i32)
-            } else {
-                (-64, 64)
-            };
-            if best_score <= alpha0 {
-                hi = hi.min(best_score);
-            } else if best_score >= beta0 {
-                lo = lo.max(best_score);
-            } else {
-                lo = best_score;
-                hi = best_score;
-            }
-            *e = Entry {
-                player: p,
-                opponent: o,
-                lower: lo as i8,
-                upper: hi as i8,
-                best: best_move,
-                empties: n as u8,
-            };
+            self.table.store(p, o, n, alpha0, beta0, best_score, best_move);
         }
         best_score
     }
@@ -211,7 +200,7 @@ impl<'a> Solver<'a> {
     $(#[target_feature(enable = $features)])?
     pub(super) unsafe fn $ordered(&self, p: u64, o: u64, m: u64, beta: i32, etc: bool) -> Result<MoveList, i32> {
         let tt_move = if (!(p | o)).count_ones() >= TT_MIN_EMPTIES {
-            self.probe(p, o).map_or(NO_MOVE, |e| e.best)
+            self.table.probe(p, o).map_or(NO_MOVE, |e| e.best)
         } else {
             NO_MOVE
         };
@@ -230,7 +219,7 @@ impl<'a> Solver<'a> {
                 let f = $flips(p, o, sq);
                 let (np, no) = (o ^ f, p | f | 1 << sq);
                 if etc {
-                    if let Some(e) = self.probe(np, no) {
+                    if let Some(e) = self.table.probe(np, no) {
                         if -(e.upper as i32) >= beta {
                             return Err(-(e.upper as i32));
                         }
@@ -239,7 +228,7 @@ impl<'a> Solver<'a> {
                 if prefetch_children {
                     // The child's bucket, fetched while the other moves are weighed: its
                     // probe at the child's start would otherwise wait for memory.
-                    self.prefetch(np, no);
+                    self.table.prefetch(np, no);
                 }
                 let theirs = moves(np, no);
                 let empties = !(np | no);

@@ -242,3 +242,67 @@ fn agrees_with_minimax_on_random_endgames() {
         checked += 1;
     }
 }
+
+/// A random endgame: seeded random play from the start down to `empties` empties (fewer when
+/// the game ends first).
+fn random_endgame(rand: &mut impl FnMut() -> u64, empties: u32) -> Board {
+    let mut b = Board::START;
+    while b.empties().count_ones() > empties {
+        let m = b.moves();
+        if m == 0 {
+            if b.pass().moves() == 0 {
+                break;
+            }
+            b = b.pass();
+            continue;
+        }
+        let list: Vec<u32> = squares(m).collect();
+        b = b.play(list[(rand() % list.len() as u64) as usize]).unwrap();
+    }
+    b
+}
+
+/// Two threads splitting from 7 empties (the solver's thresholds lowered so that small
+/// endgames split at every level): the scores of minimax, best moves that reach them.
+#[test]
+fn two_threads_agree_with_minimax_on_random_endgames() {
+    let mut rng = crate::rng::SplitMix64::new(2027);
+    let mut rand = || rng.next();
+    let mut solver = Solver::new(12).with_threads(2);
+    solver.split_min = 7;
+    solver.parallel_min = 8;
+    for i in 0..200 {
+        let b = random_endgame(&mut rand, 8 + i % 3);
+        let expect = minimax(b.player, b.opponent, false);
+        let got = solver.solve(&b);
+        assert_eq!(got.score, expect, "{b:?}");
+        if let Some(sq) = got.best {
+            let after = b.play(sq).unwrap();
+            assert_eq!(-minimax(after.player, after.opponent, false), expect);
+        }
+        for t in [expect - 1, expect] {
+            let s = solver.solve_window(&b, t, t + 1).score;
+            assert_eq!(s > t, expect > t, "window ({t},{}) gave {s}", t + 1);
+        }
+    }
+    assert!(solver.splits > 100, "{} split points", solver.splits);
+}
+
+/// Larger endgames, where one thread is the oracle (itself checked against minimax above and
+/// on the FFO positions): two and three threads splitting from 9 empties give its scores.
+#[test]
+fn threads_agree_with_one_thread_on_larger_endgames() {
+    let mut rng = crate::rng::SplitMix64::new(2028);
+    let mut rand = || rng.next();
+    let mut one = Solver::new(16);
+    for threads in [2, 3] {
+        let mut many = Solver::new(16).with_threads(threads);
+        many.split_min = 9;
+        many.parallel_min = 10;
+        for i in 0..40 {
+            let b = random_endgame(&mut rand, 12 + i % 5);
+            assert_eq!(many.solve(&b).score, one.solve(&b).score, "{b:?}");
+        }
+        assert!(many.splits > 100, "{} split points", many.splits);
+    }
+}
