@@ -53,7 +53,11 @@ enum Sub {
     /// Speak GTP v2 (Go) on stdin/stdout.
     Gtp(ryoshi::go::gtp::Args),
     /// Speak the NBoard protocol (Othello GUIs) on stdin/stdout.
-    Nboard,
+    Nboard {
+        /// Threads of the exact endgame solves (as USI's Threads)
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+    },
     /// Speak KataGo's analysis engine protocol (Go: JSON queries, KaTrain) on stdin/stdout.
     Analysis(ryoshi::go::katago::Args),
     /// Play an engine match from a configuration file, or merge results files.
@@ -253,8 +257,12 @@ fn run_command(command: Option<Sub>) -> Result<(), CliError> {
             BufReader::new(io::stdin()),
             io::stdout(),
         )?),
-        Some(Sub::Nboard) => {
-            ryoshi::othello::nboard::run(BufReader::new(io::stdin()), io::stdout());
+        Some(Sub::Nboard { threads }) => {
+            ryoshi::othello::nboard::run_with(
+                BufReader::new(io::stdin()),
+                io::stdout(),
+                threads as usize,
+            );
             Ok(())
         }
         Some(Sub::Analysis(args)) => {

@@ -31,7 +31,12 @@ fn session(script: &str) -> Vec<String> {
 
 /// `ryoshi nboard` on the whole script, to the end of its output.
 fn subcommand(script: &str) -> Vec<String> {
-    let mut engine = Engine::start_with(&["nboard"]);
+    subcommand_with(&[], script)
+}
+
+/// `ryoshi nboard ARGS...` on the whole script, to the end of its output.
+fn subcommand_with(args: &[&str], script: &str) -> Vec<String> {
+    let mut engine = Engine::start_with(&[&["nboard"], args].concat());
     for line in script.lines() {
         engine.send(line);
     }
@@ -943,4 +948,36 @@ fn a_flood_of_commands_behind_a_search_is_answered_in_order() {
         .iter()
         .all(|l| l == "learned"));
     assert_eq!(lines[first_learned + 3000..], ["pong 2"]);
+}
+
+#[test]
+fn nboard_threads_solve_endgames_exactly() {
+    // `ryoshi nboard --threads 2`: depth 9 solves from 18 empties, on two threads (from 16).
+    for seed in [4u64, 5, 6] {
+        let game = random_game_until(seed, 200, |p| {
+            p.board.empties().count_ones() <= 18 && p.board.moves() != 0
+        });
+        let board = game.position.board;
+        let lines = subcommand_with(
+            &["--threads", "2"],
+            &format!(
+                "nboard 2\nset depth 9\nset game {}\nping 1\ngo\n",
+                game.to_text()
+            ),
+        );
+        let mut solver = Solver::new(20);
+        let scored: Vec<(String, i32)> = squares(board.moves())
+            .map(|sq| {
+                let after = board.play_with(sq, flips(board.player, board.opponent, sq));
+                (square_name(sq).to_ascii_uppercase(), -solver.score(&after))
+            })
+            .collect();
+        let best = scored.iter().map(|&(_, s)| s).max().unwrap();
+        let (mv, eval) = lines.iter().find_map(|l| move_line(l)).expect("=== line");
+        assert_eq!(eval, Some(best as f64), "seed {seed}: {lines:#?}");
+        assert!(
+            scored.iter().any(|(m, s)| *m == mv && *s == best),
+            "seed {seed}: {mv}"
+        );
+    }
 }

@@ -17,8 +17,19 @@ fn load(name: &str) -> Vec<ObfEntry> {
 /// Solves each entry and checks the score and that the move is one of the best in the file.
 /// `first` is the FFO number of the file's first line; `keep` picks the lines to solve.
 fn check(entries: &[ObfEntry], label: &str, first: usize, keep: impl Fn(&ObfEntry) -> bool) {
+    check_threads(entries, label, first, 1, keep);
+}
+
+/// As [`check`], each solve on `threads` threads.
+fn check_threads(
+    entries: &[ObfEntry],
+    label: &str,
+    first: usize,
+    threads: usize,
+    keep: impl Fn(&ObfEntry) -> bool,
+) {
     for (i, e) in entries.iter().enumerate().filter(|(_, e)| keep(e)) {
-        let mut solver = Solver::new(20);
+        let mut solver = Solver::new(20).with_threads(threads);
         let r = solver.solve(&e.position.board);
         let best = e.best_score().unwrap();
         assert_eq!(r.score, best, "{label} #{}", first + i);
@@ -46,6 +57,41 @@ fn ffo_20_to_39_up_to_21_empties() {
     let fast = |e: &ObfEntry| e.position.board.empties().count_ones() <= 21;
     assert!(entries.iter().filter(|e| fast(e)).count() >= 16);
     check(&entries, "fforum", 20, fast);
+}
+
+/// Two threads share out the moves of nodes from 12 empties (young brothers wait): the same
+/// exact scores, and a best move among the file's.
+#[test]
+fn ffo_1_to_39_up_to_21_empties_with_two_threads() {
+    let fast = |e: &ObfEntry| e.position.board.empties().count_ones() <= 21;
+    check_threads(&load("fforum-1-19.obf"), "fforum", 1, 2, fast);
+    check_threads(&load("fforum-20-39.obf"), "fforum", 20, 2, fast);
+}
+
+#[test]
+#[ignore = "the timed benchmark set on two threads; see `ryoshi bench othello-solve --threads 2`"]
+fn ffo_40_to_49_with_two_threads() {
+    check_threads(&load("fforum-40-44.obf"), "fforum", 40, 2, |_| true);
+    check_threads(&load("fforum-45-49.obf"), "fforum", 45, 2, |_| true);
+}
+
+#[test]
+fn solve_with_two_threads_through_the_binary() {
+    // FFO #20-#23 (20-22 empties): `Threads` reaches Othello's `solve`.
+    let entries = load("fforum-20-39.obf");
+    for e in entries.iter().take(4) {
+        let sfen = e.position.to_text();
+        let out = transcript(
+            format!(
+                "setoption name USI_Variant value othello\nsetoption name Threads value 2\n\
+                 position sfen {sfen}\nsolve\n"
+            )
+            .as_bytes(),
+        );
+        let best = e.best_score().unwrap();
+        let solve: Vec<&str> = out.lines().next().unwrap().split_whitespace().collect();
+        assert_eq!(solve[2..4], ["score", &best.to_string()], "{out}");
+    }
 }
 
 #[test]

@@ -56,8 +56,8 @@ fn an_option_the_game_ignores_says_so() {
     );
     assert_eq!(
         lines(&out),
+        // Threads acts on Othello's exact solves.
         vec![
-            "info string Threads has no effect on othello",
             "info string MultiPV has no effect on othello",
             "readyok",
             "readyok"

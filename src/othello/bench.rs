@@ -83,6 +83,9 @@ pub struct SolveArgs {
     /// several files are solved in turn with one total
     #[arg(value_name = "FILE.obf")]
     files: Vec<String>,
+    /// Threads of each solve (as the USI option Threads)
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: u64,
 }
 
 /// `bench othello-eval`'s arguments.
@@ -218,7 +221,7 @@ pub fn solve_bench(args: SolveArgs) -> Result<(), BenchError> {
         // FFO numbers from the file's name; else lines count from 1 and have no anchors.
         let first = first_ffo_number(&path);
         for (i, e) in entries.iter().enumerate() {
-            let mut solver = Solver::new(22);
+            let mut solver = Solver::new(22).with_threads(args.threads as usize);
             let t0 = Instant::now();
             let r = solver.solve(&e.position.board);
             let s = t0.elapsed().as_secs_f64();

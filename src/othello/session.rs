@@ -210,6 +210,11 @@ impl Default for OthelloVariant {
     }
 }
 
+/// The exact solver's threads (`Threads`; 256 at most, so the conversion cannot fail).
+fn threads(options: &Options) -> usize {
+    usize::try_from(options.threads).unwrap_or(1)
+}
+
 /// Integer discs from centi-discs, rounded to nearest.
 fn discs(centi: i32) -> i32 {
     (centi + if centi >= 0 { 50 } else { -50 }) / 100
@@ -273,7 +278,7 @@ impl OthelloVariant {
         Ok(())
     }
 
-    fn solve(&self, budget: &Budget, out: Out) -> Result<(), OthelloError> {
+    fn solve(&self, threads: usize, budget: &Budget, out: Out) -> Result<(), OthelloError> {
         let board = self.position().board;
         let empties = board.empties().count_ones();
         if empties > MAX_SOLVE_EMPTIES {
@@ -287,7 +292,7 @@ impl OthelloVariant {
             stopped.set(why);
             why.is_some()
         };
-        let mut solver = Solver::new(22).with_abort(&abort);
+        let mut solver = Solver::new(22).with_abort(&abort).with_threads(threads);
         let spinner = crate::progress::spinner(format!("solving {empties} empties"));
         let r = solver.solve(&board);
         if let Some(spinner) = spinner {
@@ -361,7 +366,7 @@ impl Adapter for OthelloVariant {
             max: 3,
         },
     )];
-    const IGNORED_OPTIONS: &'static [&'static str] = &["Threads", "MultiPV"];
+    const IGNORED_OPTIONS: &'static [&'static str] = &["MultiPV"];
     type Rules = Position;
     type Record = Record;
     type Error = OthelloError;
@@ -548,7 +553,12 @@ impl Variant for OthelloVariant {
     }
 
     fn search(&self, _limits: &Limits, options: &Options) -> Job {
-        search::job(self.position(), options.spin("Level"), options.seed)
+        search::job(
+            self.position(),
+            options.spin("Level"),
+            options.seed,
+            threads(options),
+        )
     }
 
     fn bench(&mut self, _options: &Options, out: Out) -> Result<(), SessionError> {
@@ -563,7 +573,7 @@ impl Variant for OthelloVariant {
         &mut self,
         name: &str,
         args: Args,
-        _options: &Options,
+        options: &Options,
         budget: &Budget,
         out: Out,
     ) -> Result<(), SessionError> {
@@ -577,7 +587,7 @@ impl Variant for OthelloVariant {
             "hint" => self.hint(args.optional_number()?, out),
             "solve" => {
                 args.none()?;
-                self.solve(budget, out)
+                self.solve(threads(options), budget, out)
             }
             "undo" => {
                 args.none()?;

@@ -338,6 +338,7 @@ pub fn self_play(
             EvalArg::Pattern => Eval::Pattern,
         },
         noise: 0,
+        threads: 1,
     };
     let mut board = Board::START;
     let mut black = true;

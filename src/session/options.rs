@@ -458,8 +458,10 @@ mod tests {
     #[test]
     fn each_option_knows_the_games_it_acts_on() {
         let threads = find("threads").unwrap();
-        assert!(threads.acts_on(Game::Go) && !threads.acts_on(Game::Othello));
+        assert!(threads.acts_on(Game::Go) && threads.acts_on(Game::Othello));
         assert!(threads.reallocates() && threads.served_max() == Some(1));
+        let multipv = find("MultiPV").unwrap();
+        assert!(multipv.acts_on(Game::QuantumShogi) && !multipv.acts_on(Game::Othello));
         let level = find("Level").unwrap();
         assert!(level.acts_on(Game::Othello) && !level.acts_on(Game::QuantumShogi));
         assert!(Game::ALL

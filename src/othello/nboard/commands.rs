@@ -2,7 +2,7 @@
 //! and the searches it asks for (started here, run by `task.rs`). The loop in `mod.rs` only
 //! queues and dispatches them, so what a command answers is read here.
 
-use super::task::{self, Depth};
+use super::task;
 use super::{Event, Front, MAX_DEPTH, NAME};
 use crate::games::record::Tags;
 use crate::othello::ggf::{self, GgfError, MoveItem, Played, Record};
@@ -41,7 +41,7 @@ impl<W: Write> Front<W> {
             },
             "depth" => match value.parse::<u32>() {
                 Ok(d) if (1..=MAX_DEPTH).contains(&d) => {
-                    self.depth = Depth(d);
+                    self.depth.plies = d;
                     self.line(&format!("set myname {NAME}-{d}"));
                     Ok(())
                 }

@@ -49,13 +49,18 @@ enum Event {
 /// Runs the NBoard loop until `quit`, the end of the input (after which queued commands and
 /// a running search finish first), or a failed write to `output`.
 pub fn run<R: BufRead + Send + 'static, W: Write>(input: R, output: W) {
+    run_with(input, output, 1);
+}
+
+/// As [`run`], the exact solves on `threads` threads.
+pub fn run_with<R: BufRead + Send + 'static, W: Write>(input: R, output: W, threads: usize) {
     // Input is bounded twice: the channel, and the commands queued behind a search; when the
     // queue is full the reader waits until the search ends.
     let lines = driver::spawn_reader(input, 64);
     // The worker's output waits for room: it is the protocol's answer and is never dropped,
     // and a client that stops reading holds the worker, not our memory.
     let (work_tx, work_rx) = bounded(WORKER_LINES);
-    driver::drive(&mut Front::new(output, work_tx), lines, work_rx);
+    driver::drive(&mut Front::new(output, work_tx, threads), lines, work_rx);
 }
 
 impl<W: Write> driver::Front for Front<W> {
@@ -123,12 +128,15 @@ fn is_ping(input: &Input) -> bool {
 }
 
 impl<W: Write> Front<W> {
-    fn new(out: W, tx: Sender<Event>) -> Self {
+    fn new(out: W, tx: Sender<Event>, threads: usize) -> Self {
         Front {
             out,
             game: Some(Record::from_start(Position::START)),
             tags: Tags::default(),
-            depth: Depth(DEFAULT_DEPTH),
+            depth: Depth {
+                threads: threads.max(1),
+                ..Depth::new(DEFAULT_DEPTH)
+            },
             busy: None,
             queue: VecDeque::new(),
             tx,
@@ -231,7 +239,7 @@ impl<W: Write> Front<W> {
         F: FnOnce(&Control, &mut dyn FnMut(Event)) + Send + 'static,
     {
         let limits = Limits {
-            depth: Some(self.depth.0),
+            depth: Some(self.depth.plies),
             movetime,
             ..Default::default()
         };

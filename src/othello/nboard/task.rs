@@ -14,20 +14,30 @@ use crate::search::{Control, Report};
 /// practical reach without a clock).
 pub const MAX_EXACT_EMPTIES: u32 = 20;
 
-/// How deep `go` and `hint` look, from `set depth N`.
+/// How deep `go` and `hint` look, from `set depth N`, and the exact solver's threads
+/// (`ryoshi nboard --threads N`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Depth(pub u32);
+pub struct Depth {
+    pub plies: u32,
+    pub threads: usize,
+}
 
 impl Depth {
+    /// `plies` deep, one thread.
+    pub fn new(plies: u32) -> Depth {
+        Depth { plies, threads: 1 }
+    }
+
     /// Empties at or below which the result is an exact solve.
     pub fn exact_empties(self) -> u32 {
-        (2 * self.0).min(MAX_EXACT_EMPTIES)
+        (2 * self.plies).min(MAX_EXACT_EMPTIES)
     }
 
     /// The strongest Othello level (full evaluation, no random spread), capped at N plies.
     pub fn level(self) -> Level {
         Level {
-            max_depth: Some(self.0),
+            max_depth: Some(self.plies),
+            threads: self.threads,
             solve_empties: self.exact_empties(),
             noise: 0,
             ..Level::new(3)
@@ -213,7 +223,9 @@ pub fn analyse(
     let empties = board.empties().count_ones();
     if empties <= depth.exact_empties() {
         let abort = |_: u64| control.is_stopped();
-        let mut solver = Solver::new(20).with_abort(&abort);
+        let mut solver = Solver::new(20)
+            .with_abort(&abort)
+            .with_threads(depth.threads);
         let mut list = Vec::new();
         for sq in squares(board.moves()) {
             let after = board.play_with(sq, flips(board.player, board.opponent, sq));
@@ -234,7 +246,7 @@ pub fn analyse(
         return solver.nodes.max(1);
     }
     let mut ranker = Ranker::new(Some(control), crate::othello::search::Eval::Pattern);
-    for d in 1..=depth.0.min(empties) {
+    for d in 1..=depth.plies.min(empties) {
         let ranked = ranker.rank(board, d);
         if ranker.stopped() || control.is_stopped() {
             break;
@@ -309,11 +321,11 @@ mod tests {
 
     #[test]
     fn exact_depth_follows_the_depth() {
-        assert_eq!(Depth(1).exact_empties(), 2);
-        assert_eq!(Depth(8).exact_empties(), 16);
-        assert_eq!(Depth(30).exact_empties(), MAX_EXACT_EMPTIES);
-        assert_eq!(Depth(5).level().max_depth, Some(5));
-        assert_eq!(Depth(5).level().noise, 0);
+        assert_eq!(Depth::new(1).exact_empties(), 2);
+        assert_eq!(Depth::new(8).exact_empties(), 16);
+        assert_eq!(Depth::new(30).exact_empties(), MAX_EXACT_EMPTIES);
+        assert_eq!(Depth::new(5).level().max_depth, Some(5));
+        assert_eq!(Depth::new(5).level().noise, 0);
     }
 
     #[test]
@@ -321,8 +333,10 @@ mod tests {
         let c = control();
         c.stop();
         let mut lines = Vec::new();
-        go(&Position::START.board, Depth(6), &c, &mut |l| lines.push(l));
-        hint(&Position::START.board, 4, Depth(6), &c, &mut |l| {
+        go(&Position::START.board, Depth::new(6), &c, &mut |l| {
+            lines.push(l)
+        });
+        hint(&Position::START.board, 4, Depth::new(6), &c, &mut |l| {
             lines.push(l)
         });
         assert!(lines.is_empty(), "{lines:?}");
@@ -332,7 +346,7 @@ mod tests {
     fn hint_rows_cover_every_move_best_first() {
         let c = control();
         let mut last = Vec::new();
-        analyse(&Position::START.board, Depth(3), &c, &mut |rows, _| {
+        analyse(&Position::START.board, Depth::new(3), &c, &mut |rows, _| {
             last = rows.to_vec()
         });
         assert_eq!(last.len(), 4);

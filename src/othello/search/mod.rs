@@ -41,6 +41,8 @@ pub struct Level {
     pub eval: Eval,
     /// Random spread of root scores, centi-discs (0 = none).
     pub noise: i32,
+    /// Threads of the exact solve (`Threads`).
+    pub threads: usize,
 }
 
 impl Level {
@@ -52,6 +54,7 @@ impl Level {
                 solve_empties: 0,
                 eval: Eval::Simple,
                 noise: 300,
+                threads: 1,
             },
             2 => Level {
                 level: 2,
@@ -59,6 +62,7 @@ impl Level {
                 solve_empties: 12,
                 eval: Eval::Pattern,
                 noise: 0,
+                threads: 1,
             },
             _ => Level {
                 level: 3,
@@ -66,6 +70,7 @@ impl Level {
                 solve_empties: 20,
                 eval: Eval::Pattern,
                 noise: 0,
+                threads: 1,
             },
         }
     }
@@ -167,10 +172,13 @@ impl<'a> Ranker<'a> {
     }
 }
 
-/// The `go` job for a position (already past any forced pass). The limits reach it through the
-/// `Control` the session builds.
-pub fn job(position: Position, level: u64, seed: u64) -> Job {
-    let level = Level::new(level);
+/// The `go` job for a position (already past any forced pass), its exact solves on `threads`
+/// threads. The limits reach it through the `Control` the session builds.
+pub fn job(position: Position, level: u64, seed: u64, threads: usize) -> Job {
+    let level = Level {
+        threads,
+        ..Level::new(level)
+    };
     Box::new(move |control: &Control, report: &mut dyn FnMut(Report)| {
         think(&position.board, level, seed, control, report)
     })
@@ -250,7 +258,9 @@ pub fn think(
             let limit = control.node_limit();
             let abort =
                 |n: u64| control.hard_expired() || limit.is_some_and(|l| start_nodes + n >= l);
-            let mut solver = Solver::new(20).with_abort(&abort);
+            let mut solver = Solver::new(20)
+                .with_abort(&abort)
+                .with_threads(level.threads);
             // Win/loss/draw first (a null window at 0 is cheap), then the exact margin.
             let wld = solver.solve_window(board, -1, 1);
             if !solver.aborted() {
