@@ -252,9 +252,9 @@ pub trait Rules: Clone + Send + 'static {
         None
     }
 
-    /// The marking rules of a game whose end is scored after the players mark dead stones
-    /// (Go); `None` for the others.
-    fn dead_stones() -> Option<&'static dyn super::marking::DeadStones> {
+    /// The game's end-of-game agreement, which rooms run once its moves stop play; `None`
+    /// for a game that ends by its rules alone.
+    fn end_agreement() -> Option<&'static dyn super::end::EndAgreement> {
         None
     }
 

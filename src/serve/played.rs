@@ -189,12 +189,12 @@ impl Played {
             .map(|e| format!("{} by {}", e.result, e.reason))
     }
 
-    /// The lines of the game's own `score` command at the end (Go's, protocol/go.md: the score
-    /// with the dead stones taken off, the komi, then `dead b ...` and `dead w ...`), for the
-    /// rooms to show as the game's engine page does; None for a game without one, a game on or
-    /// a resignation. The judgement searches (a few seconds): the rooms keep what it says.
-    pub fn score_report(&mut self) -> Option<Vec<String>> {
-        if !self.variant.commands().contains(&"score")
+    /// The lines of the game's own judgement `command` at the end (its end agreement's
+    /// [`judge_command`](crate::games::end::EndAgreement::judge_command)), for the rooms to
+    /// propose as the game's engine page shows it; None for a game without it, a game on or a
+    /// resignation. The judgement may search (a few seconds): the rooms keep what it says.
+    pub fn judgement(&mut self, command: &str) -> Option<Vec<String>> {
+        if !self.variant.commands().contains(&command)
             || self.resigned.is_some()
             || self.flagged.is_some()
             || self.over().is_none()
@@ -204,8 +204,8 @@ impl Played {
         let mut lines = Vec::new();
         self.game
             .extension(
-                "score",
-                Args::new("score", ""),
+                command,
+                Args::new(command, ""),
                 &self.options,
                 &crate::stop::Budget::default(),
                 &mut |line: &str| lines.push(line.to_string()),

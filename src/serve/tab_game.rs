@@ -34,7 +34,7 @@
 use super::limits::MAX_MESSAGE;
 use super::names::{self, NameError, Names};
 use super::played::{parse_start, rules_options, rules_text, Played};
-use super::store::{Birth, Ending, GoEndRow, Point, Store, StoreError, StoredGame};
+use super::store::{Birth, Ending, Point, Store, StoreError, StoredGame};
 use super::tab::Socket;
 use crate::protocol::{parse_line, Command};
 use crate::registry::Game;
@@ -411,7 +411,7 @@ impl<'a> TabGame<'a> {
                 &self.moves,
                 &moves,
                 ending.as_ref(),
-                settled.as_ref(),
+                settled.as_deref(),
             )
         } else {
             Ok(false)
@@ -428,7 +428,7 @@ impl<'a> TabGame<'a> {
                     forked = Some(std::mem::replace(&mut self.id, new_id()));
                     self.stored = false;
                 }
-                let ended = (ending.as_ref(), settled.as_ref());
+                let ended = (ending.as_ref(), settled.as_deref());
                 self.create(start, &moves, ended, copy_points)
             }
         };
@@ -452,12 +452,12 @@ impl<'a> TabGame<'a> {
 
     /// Keeps the tab's game as a new stored game (`self.id`): its moves, names, the graph
     /// points of `copy_points` (the game copied and the plies shared) and its end (`ended`:
-    /// the result, Go's end as judged), in one transaction.
+    /// the result, its end agreement's text as judged), in one transaction.
     fn create(
         &mut self,
         start: String,
         moves: &[String],
-        ended: (Option<&Ending>, Option<&GoEndRow>),
+        ended: (Option<&Ending>, Option<&str>),
         copy_points: Option<(String, usize)>,
     ) -> Result<(), StoreError> {
         // The game of an uploaded record keeps the names the record gives.
@@ -482,7 +482,7 @@ impl<'a> TabGame<'a> {
                 .as_ref()
                 .map(|(from, plies)| (from.as_str(), *plies)),
             ending: ended.0,
-            go_end: ended.1,
+            end: ended.1,
         };
         self.store.create(&game, &birth)
     }
@@ -519,15 +519,15 @@ fn new_id() -> String {
     super::room::token()[..16].to_string()
 }
 
-/// How the game ended, if it did; a Go game over by passes is scored as its page shows it,
-/// with the judgement's dead stones off the board (kept as its agreed end), not with every
-/// stone alive.
-fn ending_of(played: &mut Played) -> (Option<Ending>, Option<GoEndRow>) {
+/// How the game ended, if it did; a game whose end its players agree on is ended as its page
+/// shows it, with the game's judgement taken as agreed (kept as its agreement's text), not by
+/// the rules' own count.
+fn ending_of(played: &mut Played) -> (Option<Ending>, Option<String>) {
     let Some(ending) = played.ending() else {
         return (None, None);
     };
-    match super::go_end::settle(played) {
-        Some((end, verdict)) => (Some(verdict), Some(end)),
+    match super::end::settle(played) {
+        Some((end, verdict)) => (Some(verdict), Some(end.text())),
         None => (Some(ending), None),
     }
 }
