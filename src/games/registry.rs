@@ -38,7 +38,7 @@ macro_rules! declare {
                 }
             }
 
-            /// What the first and the second player are called (`sente`/`gote`, `black`/`white`).
+            /// What the first and the second player are called (`black`/`white`, ...).
             pub const fn players(self) -> [&'static str; 2] {
                 match self {
                     $(Game::$game => <$rules as Rules>::PLAYERS),+

@@ -122,10 +122,10 @@ impl Played {
         Ok(played)
     }
 
-    /// This game with the rules' automatic pass at its end written as a `pass` move, which
-    /// Othello accepts right after one (protocol/othello.md): a move list that shows every pass
-    /// pairs each side's moves. Itself when the side to move did not just pass (Go's `pass`
-    /// hands over the turn, so it is never written here; quantum shogi has none).
+    /// This game with the rules' automatic pass at its end written as a `pass` move, which a
+    /// game with automatic passes accepts right after one (protocol/othello.md): a move list
+    /// that shows every pass pairs each side's moves. Itself when the side to move did not just
+    /// pass (a `pass` the player chose hands over the turn, so it is never written here).
     pub fn with_automatic_pass(self) -> Played {
         if self.over().is_some() {
             return self;
@@ -179,7 +179,7 @@ impl Played {
         })
     }
 
-    /// Why the game is over as the rooms say it (`black resigns`, `white wins by disc count`),
+    /// Why the game is over as the rooms say it (`black resigns`, `white wins by <reason>`),
     /// or None.
     pub fn over(&self) -> Option<String> {
         if let Some(seat) = self.resigned {

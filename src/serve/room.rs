@@ -425,7 +425,7 @@ impl Room {
             "legal": legal,
             "over": over,
             "note": self.note,
-            // `d`'s lines: the pages draw the quantum candidate sets from them.
+            // `d`'s lines: the pages draw what the board alone does not show from them.
             "display": played.game.display(),
             "warnings": warnings,
             "connected": [self.connections(Seat::First) > 0, self.connections(Seat::Second) > 0],
@@ -545,7 +545,7 @@ impl Room {
             if !clock.moved(mover, now) {
                 return Err(mover);
             }
-            // Othello's automatic pass is the opponent's move, made at once.
+            // The rules' automatic pass is the opponent's move, made at once.
             for _ in self.played.moves.len() + 1..next.moves.len() {
                 clock.start(1 - mover, now);
                 let _ = clock.moved(1 - mover, now);

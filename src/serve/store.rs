@@ -60,7 +60,7 @@ pub(super) const MIGRATIONS: &[&str] = &[
     ALTER TABLE games ADD COLUMN clock_flagged INTEGER;",
     // 3: the players' names (the first player's, the second's), given in a room or on an
     // engine page; none in a game from before. The evaluation graph: the engine's score for
-    // the first player after move `ply` (from 1), and Go's score lead.
+    // the first player after move `ply` (from 1), and the score lead of a game that counts one.
     "ALTER TABLE games ADD COLUMN name0 TEXT;
     ALTER TABLE games ADD COLUMN name1 TEXT;
     CREATE TABLE points (
@@ -690,7 +690,7 @@ pub struct Point {
     pub ply: usize,
     /// The engine's score for the first player, in its game's unit (`score cp`).
     pub score: i64,
-    /// Go's score lead for black.
+    /// The first player's score lead, in points, of a game that counts one.
     pub lead: Option<f64>,
 }
 
