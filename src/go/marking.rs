@@ -209,13 +209,6 @@ fn territory(board: &Board, dead: &[String]) -> [Vec<String>; 2] {
 }
 
 impl GoMarking {
-    fn play_stopped(&self, moves: &[String]) -> bool {
-        moves.len() >= 2
-            && moves[moves.len() - 2..]
-                .iter()
-                .all(|m| m.eq_ignore_ascii_case("pass"))
-    }
-
     /// `dead` with the stones `reach` takes from `point` toggled: all dead when any of them
     /// was alive, else all alive. An error when no stone is there.
     fn toggle(
@@ -281,8 +274,12 @@ impl EndAgreement for GoMarking {
         &["dead"]
     }
 
+    /// Two passes in a row.
     fn play_stopped(&self, moves: &[String]) -> bool {
-        GoMarking::play_stopped(self, moves)
+        moves.len() >= 2
+            && moves[moves.len() - 2..]
+                .iter()
+                .all(|m| m.eq_ignore_ascii_case("pass"))
     }
 
     fn judge_command(&self) -> &'static str {
@@ -449,5 +446,62 @@ mod tests {
         assert!(GO_MARKING.play_stopped(&moves));
         assert!(!GO_MARKING.play_stopped(&moves[..2]));
         assert!(!GO_MARKING.play_stopped(&moves[2..]));
+    }
+
+    #[test]
+    fn the_agreement_proposes_changes_and_scores_in_gos_words() {
+        // As above: two white stones in black's left side.
+        let position = "5 ..X../OOX../..X../..X../..X.. b";
+        let m: &dyn EndAgreement = &GO_MARKING;
+        let judgement = ["score B+17.5 komi 7.5", "dead b", "dead w A4 B4"].map(String::from);
+        assert_eq!(m.proposal(&judgement), "A4 B4");
+        assert_eq!(m.proposal(&["score 0 komi 7.5".to_string()]), "");
+        // A click on a marked stone brings its chain back to life.
+        let change = m.change(position, "A4 B4", &["dead", "b4"]).unwrap();
+        assert_eq!(change.proposal, "");
+        assert_eq!(change.note, "marks B4 alive");
+        assert_eq!(change.aside, None);
+        let change = m.change(position, "", &["dead", "A4", "group"]).unwrap();
+        assert_eq!(
+            (change.proposal.as_str(), change.note.as_str()),
+            ("A4 B4", "marks A4 dead")
+        );
+        let refused = m.change(position, "", &["dead", "A1"]).unwrap_err();
+        assert_eq!(refused, "no stone at 'A1'");
+        assert!(m.change(position, "", &["dead"]).is_err());
+        // The verdict is the score line; its ending and lead are black's.
+        let verdict = m.verdict(position, "A4 B4").unwrap();
+        assert_eq!(verdict, "score B+17.5 komi 7.5");
+        let ending = m.ending(&verdict);
+        assert_eq!(
+            (ending.0.as_str(), ending.1.as_str()),
+            ("black wins", "area score")
+        );
+        assert_eq!(m.lead(&verdict), Some(17.5));
+        assert_eq!(m.ending("score W+0.5 komi 7.5").0, "white wins");
+        // Shown: the dead stones, the score, the komi and the territory; none while judged.
+        let shown = m.shown(position, Some("A4 B4"), None);
+        assert_eq!(shown.fields["dead"], serde_json::json!(["A4", "B4"]));
+        assert_eq!(shown.fields["score"], "B+17.5");
+        assert_eq!(shown.fields["komi"], 7.5);
+        let lines = shown.lines.unwrap();
+        assert_eq!(lines, ["score B+17.5 komi 7.5", "dead b", "dead w A4 B4"]);
+        let judging = m.shown(position, None, None);
+        assert!(judging.fields["dead"].is_null() && judging.lines.is_none());
+        // An agreed verdict shows as it was agreed.
+        let agreed = m.shown(position, Some(""), Some("score W+99 komi 7.5"));
+        assert_eq!(agreed.fields["score"], "W+99");
+    }
+
+    #[test]
+    fn a_click_that_leaves_its_group_split_asks_about_the_rest() {
+        let position = "7 ...X.../O..X.../...X.../.O...../...X.../...X.OO/...X.O. b";
+        let change = GO_MARKING.change(position, "", &["dead", "a6"]).unwrap();
+        assert_eq!(change.proposal, "A6");
+        let aside = change.aside.unwrap();
+        assert_eq!(
+            aside["spread"],
+            serde_json::json!({ "vertex": "A6", "stones": ["B4"] })
+        );
     }
 }

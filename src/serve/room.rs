@@ -1209,6 +1209,52 @@ mod tests {
     }
 
     #[test]
+    fn the_agreements_words_are_the_games() {
+        // Go's, as they were before the agreement was a hook (protocol/serve.md).
+        let go = Game::Go.end_agreement().unwrap().texts();
+        let said = [
+            RoomError::SpectatorAgrees(go),
+            RoomError::NotAgreeing(go),
+            RoomError::Agreeing(go),
+            RoomError::Judging(go),
+            RoomError::Changed(go),
+        ]
+        .map(|e| e.to_string());
+        assert_eq!(
+            said,
+            [
+                "a spectator cannot mark dead stones, accept or resume",
+                "the game is not in its scoring phase (two passes in a row begin it)",
+                "the game is in its scoring phase: mark the dead stones (dead <vertex>), \
+                 accept, or resume play",
+                "the dead stones are being judged: the server's proposal follows",
+                "the dead stones changed meanwhile: look at them again, then accept",
+            ]
+        );
+        let unknown = RoomError::UnknownCommand("x".into(), Some(go)).to_string();
+        assert!(unknown
+            .ends_with("; its scoring: mark the dead stones (dead <vertex>), accept or resume)"));
+        // A game without one: no field in its state, and its messages say it has none.
+        let dir = std::env::temp_dir().join(format!("ryoshi-room-{}-none", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let store = Store::open(&dir.join("games.db")).unwrap();
+        let (mut room, _) = Room::new(Game::Othello, None).unwrap();
+        assert!(room.state().get("scoring").is_none());
+        let refused = room.agree(&store, Seat::First, &["accept"]).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "the game is not in its agreement phase (this game has none)"
+        );
+        assert!(!agreement_verb(Game::Othello, "dead"));
+        assert!(agreement_verb(Game::Go, "dead") && agreement_verb(Game::Othello, "resume"));
+        let unknown = RoomError::UnknownCommand("dead a1".into(), None).to_string();
+        assert!(unknown.ends_with("or view <ply>)"), "{unknown}");
+        drop(store);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
     fn a_player_may_resign_and_then_nobody_moves() {
         let (mut room, _) = Room::new(Game::QuantumShogi, None).unwrap();
         assert!(room.resign(Seat::Spectator).is_err());
