@@ -1,8 +1,7 @@
-//! The end-of-game agreement a game may provide (the rules' [`Rules::end_agreement`]
-//! (super::rules::Rules::end_agreement)): once its moves stop play, the server proposes how the
-//! game stands (from the game's own judgement), either player changes the proposal, and when
-//! both accept the same one the game ends with the verdict the game draws from it; `resume`
-//! goes back to play. The server keeps the phase, the acceptances and the resume; what a
+//! The end-of-game agreement a game may provide (the rules' `end_agreement`): once its moves
+//! stop play, the server proposes how the game stands (from the game's own judgement), either
+//! player changes the proposal, and when both accept the same one the game ends with the
+//! verdict the game draws from it; `resume` goes back to play. The server keeps the phase, the acceptances and the resume; what a
 //! proposal and a verdict say is the game's text, which the server stores and never reads.
 
 /// What the room says of the agreement, in the game's words (in its errors and its state).
@@ -42,8 +41,8 @@ pub struct Shown {
 }
 
 /// The rules of a game's end agreement. Positions are the text of the game's view
-/// (`position()`); a proposal is the game's own text (empty: nothing proposed yet is `None`
-/// on the server's side, never passed here).
+/// (`position()`); a proposal and a verdict are the game's own texts (the server's `None`: not
+/// judged yet, not agreed yet).
 pub trait EndAgreement: Sync {
     /// What the room says of it.
     fn texts(&self) -> &'static EndTexts;
