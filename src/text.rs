@@ -4,8 +4,8 @@
 //! typed through these, so that no error line echoes control bytes or megabytes.
 
 /// A score as GTP writes it, black's lead: `B+3.5`, `W+12`, `0` (rounded to three decimals, so
-/// that a komi such as 0.1 prints as written). Go's `score` and `final_score`, its records, and
-/// the match runner's results (Othello's disc difference too) all write it so.
+/// that a lead such as 0.1 prints as written). The games' own score commands, their records,
+/// and the match runner's results all write it so.
 pub fn gtp_score(lead: f64) -> String {
     let points = (lead.abs() * 1000.0).round() / 1000.0;
     if points == 0.0 {

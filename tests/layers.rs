@@ -289,3 +289,171 @@ fn the_game_name_scan_sees_a_game() {
         vec![(1, "crate::go".to_string()), (2, "Game::Go".to_string())]
     );
 }
+
+/// Each game's concept words (lower case; `_` in the code reads as a space, so `dead_stones`
+/// is `dead stones`). Generic code says what a game does in words every game shares (move,
+/// position, proposal, verdict), so a change to one game's concepts stays in its folder. Left
+/// out on purpose: `pass` (Othello's automatic pass too, and the protocols' move), `group` and
+/// `chain` (Rust's and English's own), `drop` (Rust's `drop`), `candidate` (a search's
+/// candidate moves); the game names themselves (`go` is USI's search command) are
+/// [`no_generic_code_names_a_game`]'s.
+const GAME_WORDS: &[(&str, &[&str])] = &[
+    (
+        "go",
+        &[
+            "go's",
+            "dead stone",
+            "dead stones",
+            "komi",
+            "stone",
+            "stones",
+            "vertex",
+            "vertices",
+            "territory",
+            "scoring",
+            "ko",
+            "seki",
+            "atari",
+        ],
+    ),
+    (
+        "othello",
+        &["othello's", "disc", "discs", "flip", "flips", "flipped"],
+    ),
+    (
+        "quantum shogi",
+        &[
+            "shogi's",
+            "hand piece",
+            "hand pieces",
+            "piece drop",
+            "piece drops",
+            "promote",
+            "promotes",
+            "promoted",
+            "promotion",
+            "promotions",
+            "sente",
+            "gote",
+            "candidate set",
+            "candidate sets",
+        ],
+    ),
+];
+
+/// The lines of generic code that still use a game's words, by file: each may only go down
+/// (lower it when it does). The match runner speaks GTP, whose own words are Go's (`komi`,
+/// byo-yomi `stones`), and a match's settings carry the komi of a game that has one.
+const WORDS_LEFT: &[(&str, usize)] = &[
+    ("src/games/record.rs", 3),
+    ("src/games/rules.rs", 9),
+    ("src/matches/config.rs", 17),
+    ("src/matches/game.rs", 4),
+    ("src/matches/gtp.rs", 8),
+    ("src/matches/merge.rs", 1),
+    ("src/matches/mod.rs", 2),
+    ("src/matches/record.rs", 5),
+    ("src/matches/referee.rs", 11),
+    ("src/matches/results.rs", 2),
+];
+
+/// The game words of `line` (comments included), each with the game it belongs to.
+fn game_words(line: &str) -> Vec<(&'static str, &'static str)> {
+    let text = line.to_lowercase().replace('_', " ");
+    let mut found = Vec::new();
+    for &(game, words) in GAME_WORDS {
+        for &word in words {
+            let alone = text.match_indices(word).any(|(at, _)| {
+                let before = text[..at].chars().next_back();
+                let after = text[at + word.len()..].chars().next();
+                !before.is_some_and(char::is_alphanumeric)
+                    && !after.is_some_and(char::is_alphanumeric)
+            });
+            if alone {
+                found.push((game, word));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_generic_code_uses_a_games_words() {
+    // Outside the game folders, main.rs (the command line's help) and the unit tests.
+    let games = game_folders();
+    let src = Path::new(ROOT).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let mut over = Vec::new();
+    let mut counts = BTreeMap::new();
+    for file in &files {
+        let rel = file
+            .strip_prefix(ROOT)
+            .expect("under the root")
+            .to_string_lossy();
+        let in_game = top_module(&src, file).is_some_and(|(module, _)| games.contains(&module));
+        if in_game || rel == "src/main.rs" {
+            continue;
+        }
+        let text = fs::read_to_string(file).expect("readable source");
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        let mut lines = Vec::new();
+        for (n, line) in code.lines().enumerate() {
+            let words = game_words(line);
+            if !words.is_empty() {
+                lines.push(format!("{rel}:{}: {words:?}", n + 1));
+            }
+        }
+        let left = WORDS_LEFT
+            .iter()
+            .find(|(f, _)| *f == rel)
+            .map_or(0, |(_, n)| *n);
+        if lines.len() != left {
+            over.push(format!(
+                "{rel}: {} lines with a game's words, {left} allowed:\n{}",
+                lines.len(),
+                lines.join("\n")
+            ));
+        }
+        counts.insert(rel.to_string(), lines.len());
+    }
+    for (file, _) in WORDS_LEFT {
+        assert!(
+            counts.contains_key(*file),
+            "{file} is gone: take it off WORDS_LEFT"
+        );
+    }
+    assert!(
+        over.is_empty(),
+        "generic code and game words (a line left may only go: lower WORDS_LEFT):\n{}",
+        over.join("\n")
+    );
+}
+
+#[test]
+fn the_word_scan_sees_a_games_words() {
+    assert_eq!(
+        game_words("let dead_stones = 3; // komi"),
+        [("go", "dead stones"), ("go", "komi"), ("go", "stones")]
+    );
+    assert_eq!(
+        game_words("Go's scoring"),
+        [("go", "go's"), ("go", "scoring")]
+    );
+    assert_eq!(
+        game_words("/// flips a disc"),
+        [("othello", "disc"), ("othello", "flips")]
+    );
+    assert_eq!(game_words("sente"), [("quantum shogi", "sente")]);
+    // Words inside others, and the shared ones, are not a game's.
+    for line in [
+        "token kokoro",
+        "stoned",
+        "discord",
+        "drop(room); pass; go",
+        "promoter",
+    ] {
+        assert!(game_words(line).is_empty(), "{line}");
+    }
+}

@@ -439,3 +439,105 @@ fn a_message_keeps_a_bounded_number_of_games_and_the_next_goes_on() {
         format!("info string game {id} go position startpos moves P4 Q16")
     );
 }
+
+/// What ryoshi's schema version 5 made (migrations 1 to 5 of src/serve/store.rs, as they were
+/// then): a room's end agreement was the `go_ends` table's columns.
+const SCHEMA_5: &str = "CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        game TEXT NOT NULL,
+        start TEXT NOT NULL,
+        seat0 TEXT,
+        seat1 TEXT,
+        resigned INTEGER,
+        result TEXT,
+        reason TEXT,
+        created INTEGER NOT NULL,
+        updated INTEGER NOT NULL,
+        plies INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX games_by_date ON games (created DESC, id);
+    CREATE TABLE moves (
+        game TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL,
+        move TEXT NOT NULL,
+        PRIMARY KEY (game, ply)
+    ) WITHOUT ROWID;
+    ALTER TABLE games ADD COLUMN clock TEXT;
+    ALTER TABLE games ADD COLUMN clock_left0 INTEGER;
+    ALTER TABLE games ADD COLUMN clock_left1 INTEGER;
+    ALTER TABLE games ADD COLUMN clock_periods0 INTEGER;
+    ALTER TABLE games ADD COLUMN clock_periods1 INTEGER;
+    ALTER TABLE games ADD COLUMN clock_running INTEGER;
+    ALTER TABLE games ADD COLUMN clock_since INTEGER;
+    ALTER TABLE games ADD COLUMN clock_flagged INTEGER;
+    ALTER TABLE games ADD COLUMN name0 TEXT;
+    ALTER TABLE games ADD COLUMN name1 TEXT;
+    CREATE TABLE points (
+        game TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL,
+        score INTEGER NOT NULL,
+        lead REAL,
+        PRIMARY KEY (game, ply)
+    ) WITHOUT ROWID;
+    CREATE TABLE go_ends (
+        game TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        resumed INTEGER NOT NULL DEFAULT 0,
+        dead TEXT,
+        accepted INTEGER NOT NULL DEFAULT 0,
+        score TEXT
+    ) WITHOUT ROWID;
+    ALTER TABLE games ADD COLUMN rules TEXT;
+    PRAGMA user_version = 5;";
+
+/// A Go room in its scoring phase kept by schema version 5 (the lone white stone marked dead,
+/// black's acceptance given) goes on after the upgrade where it was: the same marking and
+/// acceptance, not judged again, and white's accept of the version shown ends it with the
+/// marking's score.
+#[test]
+fn a_version_5_database_keeps_its_rooms_scoring() {
+    let dir = temp_dir();
+    let db = dir.join("games.db");
+    let rows = "....XO.../....XO.../....XO.../....XO.../.O..XO.../....XO.../....XO.../....XO.../\
+                ....XO...";
+    {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        conn.execute_batch(SCHEMA_5).unwrap();
+        // The seats of `abc` and `def`, as SHA-1.
+        conn.execute(
+            "INSERT INTO games (id, kind, game, start, seat0, seat1, created, updated, plies)
+             VALUES ('00000000000000bb', 'room', 'go', ?1,
+                     'a9993e364706816aba3e25717850c26c9cd0d89d',
+                     '589c22335a381f122d129225f5c0ba3056ed5811', 1, 1, 2)",
+            [format!("sfen 9 {rows} b")],
+        )
+        .unwrap();
+        conn.execute_batch(
+            "INSERT INTO moves VALUES ('00000000000000bb', 0, 'pass'), ('00000000000000bb', 1, 'pass');
+             INSERT INTO go_ends (game, resumed, dead, accepted) VALUES ('00000000000000bb', 0, 'B5', 1);",
+        )
+        .unwrap();
+    }
+    let server = start_on(&db);
+    let origin = server.origin();
+    let mut white = server
+        .socket("/room?room=00000000000000bb&seat=def", &origin)
+        .unwrap();
+    let line = state_with(&mut white, "\"phase\":\"scoring\"");
+    let state: serde_json::Value = serde_json::from_str(&line["state ".len()..]).unwrap();
+    assert_eq!(
+        state["scoring"]["dead"],
+        serde_json::json!(["B5"]),
+        "{state}"
+    );
+    assert_eq!(
+        state["scoring"]["accepted"],
+        serde_json::json!([true, false])
+    );
+    assert_eq!(state["scoring"]["score"], "B+1.5");
+    assert_eq!(server.status()["go_judgements"], 0, "read back, not judged");
+    let version = &state["scoring"]["version"];
+    white.send(&format!("accept {version}"));
+    state_with(&mut white, "\"over\":\"black wins by area score\"");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -16,7 +16,7 @@ macro_rules! error_text {
 }
 pub(crate) use error_text;
 
-pub mod marking;
+pub mod end;
 pub mod record;
 pub mod registry;
 pub mod rules;

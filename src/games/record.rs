@@ -1,5 +1,5 @@
-//! Game records: a game from its start with its whole history, in its field's own format (Go's
-//! SGF, Othello's GGF and transcript, quantum shogi's kifu). Each game's record module (in its
+//! Game records: a game from its start with its whole history, in its field's own format (SGF,
+//! GGF, a kifu, ...). Each game's record module (in its
 //! folder: `go/record.rs`, `othello/record.rs`, `quantum/kifu.rs`) implements [`Recordable`] for
 //! its rules type; the session, GTP, NBoard and the match runner all read and write through it.
 //!
@@ -20,7 +20,7 @@ pub const MAX_NESTING: usize = 1000;
 pub struct Tags {
     /// The date as written (`DT`, `Date`).
     pub date: Option<String>,
-    /// The first and the second player's names (`PB`/`PW`, `Sente`/`Gote`).
+    /// The first and the second player's names (SGF's `PB`/`PW`, ...).
     pub players: [Option<String>; 2],
     /// The result as the format writes it (`B+2.5`, `1-0`, `32-32`).
     pub result: Option<String>,
@@ -59,7 +59,7 @@ pub fn tag_text(raw: &str) -> String {
 }
 
 /// A game from its start: the start position, the moves in order, and the tags. `notes[i]`, when
-/// present and not empty, is what the format writes beside move `i` (Othello's `/eval/time`).
+/// present and not empty, is what the format writes beside move `i` (`/eval/time`).
 #[derive(Clone, Debug)]
 pub struct GameRecord<R: Rules> {
     pub tags: Tags,

@@ -38,7 +38,7 @@ macro_rules! declare {
                 }
             }
 
-            /// What the first and the second player are called (`sente`/`gote`, `black`/`white`).
+            /// What the first and the second player are called (`black`/`white`, ...).
             pub const fn players(self) -> [&'static str; 2] {
                 match self {
                     $(Game::$game => <$rules as Rules>::PLAYERS),+
@@ -54,11 +54,11 @@ macro_rules! declare {
                 }
             }
 
-            /// The marking rules of a game scored after its players mark dead stones (the
-            /// rules' [`Rules::dead_stones`]): rooms run a scoring phase with them.
-            pub fn dead_stones(self) -> Option<&'static dyn $crate::games::marking::DeadStones> {
+            /// The game's end-of-game agreement (the rules' [`Rules::end_agreement`]): rooms
+            /// run it once the game's moves stop play.
+            pub fn end_agreement(self) -> Option<&'static dyn $crate::games::end::EndAgreement> {
                 match self {
-                    $(Game::$game => <$rules as Rules>::dead_stones()),+
+                    $(Game::$game => <$rules as Rules>::end_agreement()),+
                 }
             }
 

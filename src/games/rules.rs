@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-/// A player by the order of play: `First` moves first (sente in shogi, black in Othello and Go).
+/// A player by the order of play: `First` moves first (`black` in most games).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Side {
     First,
@@ -70,7 +70,7 @@ impl Verdict {
         }
     }
 
-    /// The first player wins on `ordering == Greater` (more discs, more area, ...).
+    /// The first player wins on `ordering == Greater` (more points, more area, ...).
     pub fn from_ordering(ordering: std::cmp::Ordering) -> Verdict {
         match ordering {
             std::cmp::Ordering::Greater => Verdict::Win(Side::First),
@@ -86,7 +86,7 @@ impl Verdict {
 /// record and the pages show (`protocol/match.md`, "How games end").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Reason {
-    /// An ending by the game's rules, in its words: `king capture`, `disc count`, `area score`.
+    /// An ending by the game's rules, in its words: `king capture`, `area score`, ...
     Rule(&'static str),
     /// The move list reached the match's `max_plies`.
     MaxPlies,
@@ -202,7 +202,7 @@ impl MatchSettings {
 pub trait Rules: Clone + Send + 'static {
     /// The `USI_Variant` name.
     const NAME: &'static str;
-    /// What the first and the second player are called (`sente`, `black`, ...).
+    /// What the first and the second player are called (`black`, ...).
     const PLAYERS: [&'static str; 2];
     type Move: Copy;
     /// What a match may set of the game (board size, komi) and whether GTP carries it.
@@ -244,7 +244,7 @@ pub trait Rules: Clone + Send + 'static {
     }
 
     /// The referee's score of an ended game: the first player's lead, with `komi` for the second
-    /// player where the game has one (Go's area, Othello's discs); `None` for a game that is not
+    /// player where the game has one (an area, a count of pieces); `None` for a game that is not
     /// decided by a score. A match's referee takes the verdict of a scored end from it.
     fn final_score(&self, komi: f64) -> Option<f64> {
         let _ = komi;
@@ -258,9 +258,9 @@ pub trait Rules: Clone + Send + 'static {
         None
     }
 
-    /// The marking rules of a game whose end is scored after the players mark dead stones
-    /// (Go); `None` for the others.
-    fn dead_stones() -> Option<&'static dyn super::marking::DeadStones> {
+    /// The game's end-of-game agreement, which rooms run once its moves stop play; `None`
+    /// for a game that ends by its rules alone.
+    fn end_agreement() -> Option<&'static dyn super::end::EndAgreement> {
         None
     }
 

@@ -1,16 +1,41 @@
-//! Go's dead-stone marking, for a room's scoring phase (`games::marking`): toggling a chain or
-//! its group, and the area score, score lines and territory a marking gives (komi 7.5, as the
-//! rooms play).
+//! Go's end agreement (`games::end`), as KGS and OGS have it: two passes in a row stop play
+//! for a scoring phase; the proposal is the dead stones (Go's `score` judgement first), a
+//! player toggles a chain or its group dead or alive (`dead <vertex> [group]`), and the verdict
+//! is the area score with the marked stones off and komi 7.5 (as the rooms play), with the score
+//! lines and territory the state shows.
 
 use super::board::EMPTY;
 use super::notation::{format_vertex, parse_position, parse_vertex};
 use super::rules::KOMI;
 use super::score::{area_score, empty_region, without_dead, Judgement, Life};
 use super::{Board, Color};
-use crate::games::marking::{DeadStones, MarkingError, Reach};
+use crate::games::end::{Change, EndAgreement, EndTexts, Shown};
 use crate::text::gtp_score;
 
-/// Go's marking rules (the one value [`Rules::dead_stones`](crate::games::rules::Rules) gives).
+/// Why a block cannot be marked.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MarkingError {
+    /// The position text does not read as Go's.
+    #[error("the position does not read")]
+    Position,
+    /// No stone at the point (as sent).
+    #[error("no stone at '{}'", crate::text::printable(.0))]
+    NoStone(String),
+}
+
+/// Which stones a click on one marks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// Its chain: its colour's stones joined to it (Go's block), as OGS marks a click.
+    Chain,
+    /// Its group: its colour's stones reachable through that colour and the empty points that
+    /// touch no stone of the other colour (a dead group of several chains inside the other
+    /// side's area), which OGS offers after the chain.
+    Group,
+}
+
+/// Go's marking rules (the one value [`Rules::end_agreement`](crate::games::rules::Rules)
+/// gives).
 pub struct GoMarking;
 
 pub static GO_MARKING: GoMarking = GoMarking;
@@ -183,14 +208,9 @@ fn territory(board: &Board, dead: &[String]) -> [Vec<String>; 2] {
     [names(board, &owned[0]), names(board, &owned[1])]
 }
 
-impl DeadStones for GoMarking {
-    fn play_stopped(&self, moves: &[String]) -> bool {
-        moves.len() >= 2
-            && moves[moves.len() - 2..]
-                .iter()
-                .all(|m| m.eq_ignore_ascii_case("pass"))
-    }
-
+impl GoMarking {
+    /// `dead` with the stones `reach` takes from `point` toggled: all dead when any of them
+    /// was alive, else all alive. An error when no stone is there.
     fn toggle(
         &self,
         position: &str,
@@ -202,6 +222,8 @@ impl DeadStones for GoMarking {
         toggled(&board, dead, point, reach)
     }
 
+    /// The stones of the group at `point` ([`Reach::Group`]) marked otherwise than the stone
+    /// there: what a toggle of the group would change after its chain was toggled.
     fn spread(
         &self,
         position: &str,
@@ -211,6 +233,7 @@ impl DeadStones for GoMarking {
         spread(&board(position).ok_or(MarkingError::Position)?, dead, point)
     }
 
+    /// The score line of a marking, as Go's `score` writes it (`score <B+n|W+n|0> komi <k>`).
     fn score_line(&self, position: &str, dead: &[String]) -> Option<String> {
         Some(score_line(&board(position)?, dead))
     }
@@ -222,9 +245,135 @@ impl DeadStones for GoMarking {
     fn territory(&self, position: &str, dead: &[String]) -> Option<[Vec<String>; 2]> {
         Some(territory(&board(position)?, dead))
     }
+}
 
-    fn komi(&self) -> f64 {
-        KOMI
+/// The dead stones of a proposal (vertices, space-separated).
+fn dead_of(proposal: &str) -> Vec<String> {
+    proposal.split_whitespace().map(str::to_string).collect()
+}
+
+/// The score of a `score <B+n|W+n|0> komi <k>` line: its second word.
+fn score_word(score_line: &str) -> Option<&str> {
+    score_line.split_whitespace().nth(1)
+}
+
+static TEXTS: EndTexts = EndTexts {
+    phase: "scoring",
+    begins: "two passes in a row begin it",
+    change: "mark the dead stones (dead <vertex>)",
+    act: "mark dead stones",
+    proposal: "the dead stones",
+};
+
+impl EndAgreement for GoMarking {
+    fn texts(&self) -> &'static EndTexts {
+        &TEXTS
+    }
+
+    fn verbs(&self) -> &'static [&'static str] {
+        &["dead"]
+    }
+
+    /// Two passes in a row.
+    fn play_stopped(&self, moves: &[String]) -> bool {
+        moves.len() >= 2
+            && moves[moves.len() - 2..]
+                .iter()
+                .all(|m| m.eq_ignore_ascii_case("pass"))
+    }
+
+    fn judge_command(&self) -> &'static str {
+        "score"
+    }
+
+    /// The dead stones of the `score` judgement (its `dead b ...` and `dead w ...` lines).
+    fn proposal(&self, judgement: &[String]) -> String {
+        let dead: Vec<&str> = judgement
+            .iter()
+            .filter_map(|l| l.strip_prefix("dead "))
+            .flat_map(|l| l.split_whitespace().skip(1))
+            .collect();
+        dead.join(" ")
+    }
+
+    /// `dead <vertex>` marks its chain; `dead <vertex> group` its group, which is asked about
+    /// (the aside) when the chain's mark left the rest of it otherwise, as OGS asks.
+    fn change(&self, position: &str, proposal: &str, words: &[&str]) -> Result<Change, String> {
+        let (vertex, reach) = match words {
+            ["dead", vertex] => (*vertex, Reach::Chain),
+            ["dead", vertex, "group"] => (*vertex, Reach::Group),
+            _ => {
+                return Err(format!(
+                    "expected dead <vertex> [group], not '{}'",
+                    words.join(" ")
+                ))
+            }
+        };
+        let dead = dead_of(proposal);
+        let marked = self
+            .toggle(position, &dead, vertex, reach)
+            .map_err(|e| e.to_string())?;
+        let rest = self.spread(position, &marked, vertex).unwrap_or_default();
+        let vertex = vertex.to_ascii_uppercase();
+        let aside = (reach == Reach::Chain && !rest.is_empty()).then(|| {
+            let json = serde_json::json!({ "vertex": vertex, "stones": rest });
+            let mut fields = serde_json::Map::new();
+            fields.insert("spread".into(), json);
+            fields
+        });
+        let now = if marked.len() > dead.len() {
+            "dead"
+        } else {
+            "alive"
+        };
+        Ok(Change {
+            proposal: marked.join(" "),
+            note: format!("marks {vertex} {now}"),
+            aside,
+        })
+    }
+
+    fn verdict(&self, position: &str, proposal: &str) -> Option<String> {
+        self.score_line(position, &dead_of(proposal))
+    }
+
+    fn ending(&self, verdict: &str) -> (String, String) {
+        let result = match score_word(verdict).and_then(|s| s.as_bytes().first()) {
+            Some(b'B') => "black wins",
+            Some(b'W') => "white wins",
+            _ => "draw",
+        };
+        (result.into(), "area score".into())
+    }
+
+    fn lead(&self, verdict: &str) -> Option<f64> {
+        crate::text::parse_score(score_word(verdict)?)
+    }
+
+    /// The dead stones (null while judged), the score they give, the komi and the territory;
+    /// the `score` command's lines.
+    fn shown(&self, position: &str, proposal: Option<&str>, verdict: Option<&str>) -> Shown {
+        let dead = proposal.map(dead_of);
+        let marked = dead.as_ref().and_then(|dead| {
+            let line = match verdict {
+                Some(line) => line.to_string(),
+                None => self.score_line(position, dead)?,
+            };
+            let score = score_word(&line).map(str::to_string);
+            let lines = self.score_lines(position, line, dead)?;
+            let [b, w] = self.territory(position, dead)?;
+            Some((score, lines, serde_json::json!({ "b": b, "w": w })))
+        });
+        let (score, lines, territory) = match marked {
+            Some((score, lines, territory)) => (score, Some(lines), territory),
+            None => (None, None, serde_json::Value::Null),
+        };
+        let mut fields = serde_json::Map::new();
+        fields.insert("dead".into(), serde_json::json!(dead));
+        fields.insert("score".into(), serde_json::json!(score));
+        fields.insert("komi".into(), serde_json::json!(KOMI));
+        fields.insert("territory".into(), territory);
+        Shown { fields, lines }
     }
 }
 
@@ -297,5 +446,62 @@ mod tests {
         assert!(GO_MARKING.play_stopped(&moves));
         assert!(!GO_MARKING.play_stopped(&moves[..2]));
         assert!(!GO_MARKING.play_stopped(&moves[2..]));
+    }
+
+    #[test]
+    fn the_agreement_proposes_changes_and_scores_in_gos_words() {
+        // As above: two white stones in black's left side.
+        let position = "5 ..X../OOX../..X../..X../..X.. b";
+        let m: &dyn EndAgreement = &GO_MARKING;
+        let judgement = ["score B+17.5 komi 7.5", "dead b", "dead w A4 B4"].map(String::from);
+        assert_eq!(m.proposal(&judgement), "A4 B4");
+        assert_eq!(m.proposal(&["score 0 komi 7.5".to_string()]), "");
+        // A click on a marked stone brings its chain back to life.
+        let change = m.change(position, "A4 B4", &["dead", "b4"]).unwrap();
+        assert_eq!(change.proposal, "");
+        assert_eq!(change.note, "marks B4 alive");
+        assert_eq!(change.aside, None);
+        let change = m.change(position, "", &["dead", "A4", "group"]).unwrap();
+        assert_eq!(
+            (change.proposal.as_str(), change.note.as_str()),
+            ("A4 B4", "marks A4 dead")
+        );
+        let refused = m.change(position, "", &["dead", "A1"]).unwrap_err();
+        assert_eq!(refused, "no stone at 'A1'");
+        assert!(m.change(position, "", &["dead"]).is_err());
+        // The verdict is the score line; its ending and lead are black's.
+        let verdict = m.verdict(position, "A4 B4").unwrap();
+        assert_eq!(verdict, "score B+17.5 komi 7.5");
+        let ending = m.ending(&verdict);
+        assert_eq!(
+            (ending.0.as_str(), ending.1.as_str()),
+            ("black wins", "area score")
+        );
+        assert_eq!(m.lead(&verdict), Some(17.5));
+        assert_eq!(m.ending("score W+0.5 komi 7.5").0, "white wins");
+        // Shown: the dead stones, the score, the komi and the territory; none while judged.
+        let shown = m.shown(position, Some("A4 B4"), None);
+        assert_eq!(shown.fields["dead"], serde_json::json!(["A4", "B4"]));
+        assert_eq!(shown.fields["score"], "B+17.5");
+        assert_eq!(shown.fields["komi"], 7.5);
+        let lines = shown.lines.unwrap();
+        assert_eq!(lines, ["score B+17.5 komi 7.5", "dead b", "dead w A4 B4"]);
+        let judging = m.shown(position, None, None);
+        assert!(judging.fields["dead"].is_null() && judging.lines.is_none());
+        // An agreed verdict shows as it was agreed.
+        let agreed = m.shown(position, Some(""), Some("score W+99 komi 7.5"));
+        assert_eq!(agreed.fields["score"], "W+99");
+    }
+
+    #[test]
+    fn a_click_that_leaves_its_group_split_asks_about_the_rest() {
+        let position = "7 ...X.../O..X.../...X.../.O...../...X.../...X.OO/...X.O. b";
+        let change = GO_MARKING.change(position, "", &["dead", "a6"]).unwrap();
+        assert_eq!(change.proposal, "A6");
+        let aside = change.aside.unwrap();
+        assert_eq!(
+            aside["spread"],
+            serde_json::json!({ "vertex": "A6", "stones": ["B4"] })
+        );
     }
 }

@@ -161,7 +161,7 @@ impl Rules for Record {
         Some(crate::games::record::RecordFormat::of())
     }
 
-    fn dead_stones() -> Option<&'static dyn crate::games::marking::DeadStones> {
+    fn end_agreement() -> Option<&'static dyn crate::games::end::EndAgreement> {
         Some(&super::marking::GO_MARKING)
     }
 

@@ -247,7 +247,7 @@ pub fn erf(x: f64) -> f64 {
 }
 
 /// Gives every result not seen yet half a count. Without it a sample variance from a handful of
-/// results decides: three pairs scoring 1½, 2, 2 gave σ² = 0.014 and an llr of 5.9 at
+/// results decides: three pairs that scored 1½, 2, 2 gave σ² = 0.014 and an llr of 5.9 at
 /// elo1 = 50, H1 after six games. With it they give 0.42; one-sided matches still decide (eight
 /// pairs won at elo1 = 50), and on hundreds of games, where every result has been seen, nothing
 /// changes.

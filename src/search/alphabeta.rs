@@ -735,7 +735,7 @@ impl<G: SearchGame> Searcher<G> {
     }
 
     // Called for every generated move, most of which are never searched: inlined into the
-    // scoring loop, the game's hint and tests fuse with it.
+    // ordering loop, the game's hint and tests fuse with it.
     #[inline(always)]
     fn order_score(&self, pos: &G, mv: G::Move, tt_code: u32, ply: u32) -> i64 {
         let code = G::code(mv);

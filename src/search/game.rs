@@ -69,7 +69,7 @@ pub trait SearchGame: Clone + Send + 'static {
         None
     }
 
-    /// A move ordering score: higher first (captures of valuable pieces, promotions).
+    /// A move ordering score: higher first (captures of valuable pieces, say).
     fn order_hint(&self, mv: Self::Move) -> i32;
 
     /// Moves searched in quiescence (captures).

@@ -9,8 +9,8 @@ pub struct Limits {
     pub movetime: Option<u64>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
-    /// The moves the main time left must last: GTP's Canadian stones, or the game's estimate
-    /// of the moves it has left (a Go board's empty points); `None`: [`crate::search::time`]'s
+    /// The moves the main time left must last: GTP's Canadian byo-yomi count, or the game's
+    /// estimate of the moves it has left; `None`: [`crate::search::time`]'s
     /// share for quantum shogi.
     pub moves_to_go: Option<u64>,
     pub infinite: bool,

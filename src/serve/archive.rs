@@ -165,11 +165,15 @@ pub fn record(store: &Store, id: &str) -> Answer {
         Ok(offers) => super::room::offers::Offers::new(offers).drawn(),
         Err(e) => return plain("500 Internal Server Error", format!("{e}\n")),
     };
-    // A Go room's result is what its players agreed, not the rules' count (every stone alive).
+    // The result of a room with an end agreement is what its players agreed, not the rules'
+    // own count.
     let end = variant
-        .dead_stones()
-        .and_then(|_| store.load_go_end(id).ok().flatten());
-    let agreed = end.as_ref().and_then(super::go_end::agreed_lead);
+        .end_agreement()
+        .and_then(|_| store.load_end(id).ok().flatten())
+        .and_then(|text| super::end::Agreement::read(&text));
+    let agreed = end
+        .as_ref()
+        .and_then(|end| super::end::agreed_lead(variant, end));
     let Some(rules) = rules_options(stored.rules.as_deref()) else {
         return plain(
             "500 Internal Server Error",

@@ -12,7 +12,7 @@
 
 mod archive;
 mod clock;
-mod go_end;
+mod end;
 pub(crate) mod http;
 mod limits;
 mod names;

@@ -1,7 +1,7 @@
 //! Players' names, as lichess and OGS show them: each seat of a room names itself
 //! (`name <text>`), an engine page names both sides (`name <side> <text>`: the player's name and
 //! the engine's, `ryoshi <version>`). They are kept with the game, shown in the room's state and
-//! in `/games`, and written into its record (SGF and GGF `PB`/`PW`, the kifu's `Sente`/`Gote`).
+//! in `/games`, and written into its record (as each record format names its players).
 
 /// Longest name, in characters.
 pub const MAX_NAME: usize = 40;

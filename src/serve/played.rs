@@ -127,10 +127,10 @@ impl Played {
         Ok(played)
     }
 
-    /// This game with the rules' automatic pass at its end written as a `pass` move, which
-    /// Othello accepts right after one (protocol/othello.md): a move list that shows every pass
-    /// pairs each side's moves. Itself when the side to move did not just pass (Go's `pass`
-    /// hands over the turn, so it is never written here; quantum shogi has none).
+    /// This game with the rules' automatic pass at its end written as a `pass` move, which a
+    /// game with automatic passes accepts right after one (protocol/othello.md): a move list
+    /// that shows every pass pairs each side's moves. Itself when the side to move did not just
+    /// pass (a `pass` the player chose hands over the turn, so it is never written here).
     pub fn with_automatic_pass(self) -> Played {
         if self.over().is_some() {
             return self;
@@ -191,7 +191,7 @@ impl Played {
         })
     }
 
-    /// Why the game is over as the rooms say it (`black resigns`, `white wins by disc count`),
+    /// Why the game is over as the rooms say it (`black resigns`, `white wins by <reason>`),
     /// or None.
     pub fn over(&self) -> Option<String> {
         if let Some(seat) = self.resigned {
@@ -201,12 +201,12 @@ impl Played {
             .map(|e| format!("{} by {}", e.result, e.reason))
     }
 
-    /// The lines of the game's own `score` command at the end (Go's, protocol/go.md: the score
-    /// with the dead stones taken off, the komi, then `dead b ...` and `dead w ...`), for the
-    /// rooms to show as the game's engine page does; None for a game without one, a game on or
-    /// a resignation. The judgement searches (a few seconds): the rooms keep what it says.
-    pub fn score_report(&mut self) -> Option<Vec<String>> {
-        if !self.variant.commands().contains(&"score")
+    /// The lines of the game's own judgement `command` at the end (its end agreement's
+    /// [`judge_command`](crate::games::end::EndAgreement::judge_command)), for the rooms to
+    /// propose as the game's engine page shows it; None for a game without it, a game on or a
+    /// resignation. The judgement may search (a few seconds): the rooms keep what it says.
+    pub fn judgement(&mut self, command: &str) -> Option<Vec<String>> {
+        if !self.variant.commands().contains(&command)
             || self.resigned.is_some()
             || self.flagged.is_some()
             || self.drawn
@@ -217,8 +217,8 @@ impl Played {
         let mut lines = Vec::new();
         self.game
             .extension(
-                "score",
-                Args::new("score", ""),
+                command,
+                Args::new(command, ""),
                 &self.options,
                 &crate::stop::Budget::default(),
                 &mut |line: &str| lines.push(line.to_string()),

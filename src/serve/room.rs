@@ -11,12 +11,12 @@
 pub(in crate::serve) mod offers;
 
 use super::clock::{self, Clock, ClockSpec};
-use super::go_end::{self, Phase};
+use super::end::{self, Agreement, Phase};
 use super::names::{self, NameError, Names};
 use super::played::{parse_start, start_text, Played};
-use super::store::{now_ms, token_hash, Birth, Ending, GoEndRow, Store, StoreError, StoredGame};
+use super::store::{now_ms, token_hash, Birth, Ending, Store, StoreError, StoredGame};
 use super::tab::Socket;
-use crate::games::marking::{MarkingError, Reach};
+use crate::games::end::EndTexts;
 use crate::protocol::StartSpec;
 use crate::registry::Game;
 use crate::session::variant::SessionError;
@@ -88,14 +88,15 @@ pub enum RoomError {
     /// An offer (a draw, a takeback, a rematch) or its answer, refused.
     #[error(transparent)]
     Offer(#[from] OfferError),
-    /// Not `move <move>`, `resign` or `view <ply>` (the text as sent).
+    /// Not `move <move>`, `resign`, `name <text>`, `view <ply>` or an offer, nor a message of
+    /// the game's end agreement (the text as sent, and the game's agreement).
     #[error(
-        "unknown room command '{}' (expected: move <move>, resign, name <text>, view <ply>, \
-         offer/accept/decline/withdraw draw, takeback or rematch; Go's scoring: dead <vertex>, \
-         accept or resume)",
-        crate::text::printable(.0)
+        "unknown room command '{}' (expected: move <move>, resign, name <text>, view <ply> or \
+         offer/accept/decline/withdraw draw, takeback or rematch{})",
+        crate::text::printable(.0),
+        .1.map(agreement_help).unwrap_or_default()
     )]
-    UnknownCommand(String),
+    UnknownCommand(String, Option<&'static EndTexts>),
     /// `view` of a ply the game does not have (the text as sent, and the game's length).
     #[error(
         "no ply '{ply}' to view: this game has plies 0 to {plies}",
@@ -109,24 +110,38 @@ pub enum RoomError {
     /// The store could not make or read the room.
     #[error(transparent)]
     Store(StoreError),
-    #[error("a spectator cannot mark dead stones, accept or resume")]
-    SpectatorScores,
-    #[error("the game is not in its scoring phase (two passes in a row begin it)")]
-    NotScoring,
-    #[error(
-        "the game is in its scoring phase: mark the dead stones (dead <vertex>), accept, or \
-         resume play"
-    )]
-    Scoring,
-    #[error("the dead stones are being judged: the server's proposal follows")]
-    Judging,
-    /// A `dead <vertex>` that names no stone.
-    #[error(transparent)]
-    Marking(#[from] MarkingError),
-    /// An `accept <version>` of a marking that changed since.
-    #[error("the dead stones changed meanwhile: look at them again, then accept")]
-    MarkingChanged,
+    /// The end agreement's messages from a spectator.
+    #[error("a spectator cannot {}, accept or resume", .0.act)]
+    SpectatorAgrees(&'static EndTexts),
+    /// An agreement's message in play (or in a game without one).
+    #[error("the game is not in its {} phase ({})", .0.phase, .0.begins)]
+    NotAgreeing(&'static EndTexts),
+    /// A move in the agreement's phase.
+    #[error("the game is in its {} phase: {}, accept, or resume play", .0.phase, .0.change)]
+    Agreeing(&'static EndTexts),
+    #[error("{} are being judged: the server's proposal follows", .0.proposal)]
+    Judging(&'static EndTexts),
+    /// A change the game's agreement refused (its text).
+    #[error("{0}")]
+    Change(String),
+    /// An `accept <version>` of a proposal that changed since.
+    #[error("{} changed meanwhile: look at them again, then accept", .0.proposal)]
+    Changed(&'static EndTexts),
 }
+
+/// What the unknown-command error adds for a game with an end agreement.
+fn agreement_help(texts: &EndTexts) -> String {
+    format!("; its {}: {}, accept or resume", texts.phase, texts.change)
+}
+
+/// The texts of a game without an agreement, for the errors its agreement's messages get.
+static NO_AGREEMENT: EndTexts = EndTexts {
+    phase: "agreement",
+    begins: "this game has none",
+    change: "",
+    act: "agree",
+    proposal: "the proposal",
+};
 
 crate::games::error_text!(derived: RoomError);
 
@@ -159,14 +174,13 @@ struct Room {
     clock: Option<Clock>,
     /// The names the players gave (`name <text>`), kept with the game.
     names: Names,
-    /// A Go room's end (the scoring phase and what was agreed); None in other games.
-    go: Option<GoEndRow>,
-    /// A connection is judging the dead stones to propose ([`propose`]).
+    /// The game's end agreement (its phase and what was agreed); None in a game without one.
+    end: Option<Agreement>,
+    /// A connection is judging the proposal ([`propose`]).
     judging: bool,
-    /// Go's scoring: after a player's click marked a chain, the rest of its group marked
-    /// otherwise, which the page offers that player to mark too (`dead <vertex> group`):
-    /// (seat, vertex, stones). Not stored: a question, gone with any other action.
-    spread: Option<(usize, String, Vec<String>)>,
+    /// The agreement's question to the player of a seat after their change (the fields it adds
+    /// to the agreement's state). Not stored: a question, gone with any other action.
+    aside: Option<(usize, serde_json::Map<String, serde_json::Value>)>,
     /// What the players offered each other (offers.rs).
     offers: Offers,
 }
@@ -189,16 +203,20 @@ impl Room {
             note: None,
             clock: None,
             names: [None, None],
-            go: variant.dead_stones().map(|_| GoEndRow::default()),
+            end: variant.end_agreement().map(|_| Agreement::default()),
             judging: false,
-            spread: None,
+            aside: None,
             offers: Offers::default(),
         };
         Ok((room, tokens))
     }
 
-    /// The room as stored, its moves replayed, with its clock (`go`: its Go end as stored).
-    fn from_stored(stored: StoredGame, clock: Option<Clock>, go: Option<GoEndRow>) -> Option<Room> {
+    /// The room as stored, its moves replayed, with its clock and its end agreement as stored.
+    fn from_stored(
+        stored: StoredGame,
+        clock: Option<Clock>,
+        end: Option<Agreement>,
+    ) -> Option<Room> {
         let variant = Game::named(&stored.game)?;
         let start = parse_start(&stored.start)?;
         let mut played = Played::new(variant, Some(start), stored.moves).ok()?;
@@ -212,152 +230,150 @@ impl Room {
             note: None,
             clock: clock.map(Clock::resumed),
             names: [None, None],
-            go: variant.dead_stones().map(|_| go.unwrap_or_default()),
+            end: variant.end_agreement().map(|_| end.unwrap_or_default()),
             judging: false,
-            spread: None,
+            aside: None,
             offers: Offers::default(),
         })
     }
 
-    /// Where the game stands: play, Go's scoring phase, or agreed (other games: play).
+    /// Where the game stands: play, its end agreement's phase, or agreed (a game without
+    /// one: play).
     fn phase(&self) -> Phase {
-        match &self.go {
-            Some(end) if self.played.on_the_board() => go_end::phase(&self.played, end),
+        match &self.end {
+            Some(end) if self.played.on_the_board() => end::phase(&self.played, end),
             _ => Phase::Play,
         }
     }
 
-    /// How the game ended, as the room says it: a Go game ended by two passes is over only
-    /// once both players accepted the dead stones, with the agreed score's verdict.
+    /// The game's agreement texts, for its errors.
+    fn texts(&self) -> &'static EndTexts {
+        self.played
+            .variant
+            .end_agreement()
+            .map_or(&NO_AGREEMENT, |h| h.texts())
+    }
+
+    /// How the game ended, as the room says it: a game whose play stopped for its end
+    /// agreement is over only once both players accepted, with the verdict's ending.
     fn over(&self) -> Option<String> {
-        match (&self.go, self.phase()) {
-            (Some(end), Phase::Agreed) => end.score.as_deref().map(|line| {
-                let e = go_end::ending(line);
+        match (&self.end, self.phase()) {
+            (Some(end), Phase::Agreed) => end.verdict.as_deref().map(|verdict| {
+                let e = end::ending(self.played.variant, verdict);
                 format!("{} by {}", e.result, e.reason)
             }),
-            // Resumed after two passes, the rules' own end does not count.
+            // Resumed after play stopped, the rules' own end does not count.
             (Some(_), _) if self.played.on_the_board() => None,
             _ => self.played.over(),
         }
     }
 
-    /// How `next` ended for the archive: as [`Room::over`] says (the agreed score is stored
-    /// with the agreement).
+    /// How `next` ended for the archive: as [`Room::over`] says (the verdict is stored with
+    /// the agreement).
     fn ending_of(&self, next: &Played) -> Option<Ending> {
-        match self.go {
+        match self.end {
             Some(_) if next.on_the_board() => None,
             _ => next.ending(),
         }
     }
 
-    /// A Go room stored before its end was kept (no `go_ends` row) that ended by two passes:
-    /// judged once, the judgement taken as agreed and stored, so it is never judged again.
-    /// Shown only once kept: when the store refuses, so is the room (its next load judges it
-    /// again).
+    /// A room stored before its game kept its end agreement (no `game_ends` row) whose play
+    /// stopped: judged once, the judgement taken as agreed and stored, so it is never judged
+    /// again. Shown only once kept: when the store refuses, so is the room (its next load
+    /// judges it again).
     fn settle_unkept_end(&mut self, store: &Store) -> Result<(), StoreError> {
-        if self.phase() != Phase::Scoring {
+        if self.phase() != Phase::Agreeing {
             return Ok(());
         }
         let played = &self.played;
-        let dead = go_end::judge(played.variant, played.start.clone(), played.moves.clone());
-        let dead = dead.unwrap_or_default();
-        let Some(line) = go_end::score_line(played, &dead) else {
+        let proposal = end::judge(played.variant, played.start.clone(), played.moves.clone());
+        let proposal = proposal.unwrap_or_default();
+        let Some(verdict) = end::verdict(played, &proposal) else {
             return Ok(());
         };
-        let ending = go_end::ending(&line);
-        let end = GoEndRow {
+        let ending = end::ending(played.variant, &verdict);
+        let end = Agreement {
             resumed: 0,
-            dead: Some(dead),
+            proposal: Some(proposal),
             accepted: [true; 2],
-            score: Some(line),
+            verdict: Some(verdict),
         };
-        store.set_go_end(&self.id, &end, Some(&ending), None)?;
-        self.go = Some(end);
+        store.set_end(&self.id, &end.text(), Some(&ending), None)?;
+        self.end = Some(end);
         Ok(())
     }
 
-    /// `dead <vertex>`, `accept` or `resume` from `seat` in Go's scoring phase, stored.
-    fn scoring(&mut self, store: &Store, seat: Seat, words: &[&str]) -> Result<(), RoomError> {
-        let who = seat.index().ok_or(RoomError::SpectatorScores)?;
+    /// A message of the end agreement from `seat` in its phase (`accept`, `resume`, or one of
+    /// the game's changes), stored.
+    fn agree(&mut self, store: &Store, seat: Seat, words: &[&str]) -> Result<(), RoomError> {
+        let texts = self.texts();
+        let who = seat.index().ok_or(RoomError::SpectatorAgrees(texts))?;
         if let Some(why) = self.over() {
             return Err(RoomError::Over(why));
         }
-        let end = match &self.go {
-            Some(end) if self.phase() == Phase::Scoring => end.clone(),
-            _ => return Err(RoomError::NotScoring),
+        let (hook, end) = match (self.played.variant.end_agreement(), &self.end) {
+            (Some(hook), Some(end)) if self.phase() == Phase::Agreeing => (hook, end.clone()),
+            _ => return Err(RoomError::NotAgreeing(texts)),
         };
         let name = self.played.variant.players()[who];
-        self.spread = None;
-        let mut offer = None;
+        self.aside = None;
+        let mut aside = None;
         let mut next = end.clone();
         let mut ending = None;
         let mut clock = None;
         let note;
-        match (words, &end.dead) {
+        match (words, &end.proposal) {
             (["resume"], _) => {
-                next = GoEndRow {
-                    resumed: self.played.moves.len(),
-                    ..GoEndRow::default()
-                };
-                // Play goes on, and so does the side to move's time (the passes stopped it).
+                next = Agreement::fresh(self.played.moves.len());
+                // Play goes on, and so does the side to move's time (stopped with play).
                 clock = self.clock.clone().map(|mut c| {
                     c.start(self.played.turn(), now_ms());
                     c
                 });
                 note = format!("{name} resumes play");
             }
-            (["dead", _] | ["accept"] | ["accept", _], None) => return Err(RoomError::Judging),
-            (["dead", vertex] | ["dead", vertex, "group"], Some(dead)) => {
-                // A click marks its chain; the rest of its group only when asked (as OGS).
-                let reach = match words.len() {
-                    2 => Reach::Chain,
-                    _ => Reach::Group,
-                };
-                let marked = go_end::toggle(&self.played, dead, vertex, reach)?;
-                let rest = go_end::spread(&self.played, &marked, vertex);
-                if reach == Reach::Chain && !rest.is_empty() {
-                    offer = Some((who, vertex.to_ascii_uppercase(), rest));
-                }
-                note = format!(
-                    "{name} marks {} {}",
-                    vertex.to_ascii_uppercase(),
-                    if marked.len() > dead.len() {
-                        "dead"
-                    } else {
-                        "alive"
-                    }
-                );
-                next.dead = Some(marked);
-                next.accepted = [false; 2];
-            }
-            (["accept"] | ["accept", _], Some(dead)) => {
-                // `scoring.version` of the marking the player saw.
+            (["accept"] | ["accept", _], None) => return Err(RoomError::Judging(texts)),
+            (["accept"] | ["accept", _], Some(proposal)) => {
+                // The `version` of the proposal the player saw.
                 if words
                     .get(1)
-                    .is_some_and(|v| v.parse() != Ok(go_end::version(&end)))
+                    .is_some_and(|v| v.parse() != Ok(end::version(&end)))
                 {
-                    return Err(RoomError::MarkingChanged);
+                    return Err(RoomError::Changed(texts));
                 }
                 next.accepted[who] = true;
                 if next.accepted == [true; 2] {
-                    let line =
-                        go_end::score_line(&self.played, dead).ok_or(RoomError::NotScoring)?;
-                    ending = Some(go_end::ending(&line));
-                    next.score = Some(line);
+                    let verdict = end::verdict(&self.played, proposal)
+                        .ok_or(RoomError::NotAgreeing(texts))?;
+                    ending = Some(end::ending(self.played.variant, &verdict));
+                    next.verdict = Some(verdict);
                 }
-                note = format!("{name} accepts the dead stones");
+                note = format!("{name} accepts {}", texts.proposal);
             }
-            _ => return Err(RoomError::UnknownCommand(words.join(" "))),
+            ([verb, ..], _) if !hook.verbs().contains(verb) => {
+                return Err(RoomError::UnknownCommand(words.join(" "), Some(texts)));
+            }
+            (_, None) => return Err(RoomError::Judging(texts)),
+            (_, Some(proposal)) => {
+                let position = end::position(&self.played);
+                let change = hook
+                    .change(&position, proposal, words)
+                    .map_err(RoomError::Change)?;
+                aside = change.aside.map(|fields| (who, fields));
+                note = format!("{name} {}", change.note);
+                next.proposal = Some(change.proposal);
+                next.accepted = [false; 2];
+            }
         }
         store
-            .set_go_end(&self.id, &next, ending.as_ref(), clock.as_ref())
+            .set_end(&self.id, &next.text(), ending.as_ref(), clock.as_ref())
             .map_err(RoomError::Unsaved)?;
         if let Some(clock) = clock {
             clock::arm(&self.id, clock.deadline());
             self.clock = Some(clock);
         }
-        self.go = Some(next);
-        self.spread = offer;
+        self.end = Some(next);
+        self.aside = aside;
         self.note = Some(note);
         Ok(())
     }
@@ -397,18 +413,22 @@ impl Room {
             played.game.warnings()
         };
         let names = played.variant.players();
-        let (mut scoring, score) = match &self.go {
-            Some(end) if phase != Phase::Play => go_end::state(played, end),
+        let (mut agreement, score) = match &self.end {
+            Some(end) if phase != Phase::Play => end::state(played, end),
             _ => (serde_json::Value::Null, None),
         };
-        let asking = self.spread.as_ref().filter(|_| over.is_none());
-        if let (Some(fields), Some((seat, vertex, stones))) = (scoring.as_object_mut(), asking) {
-            fields.insert(
-                "spread".into(),
-                serde_json::json!({ "by": names[*seat], "vertex": vertex, "stones": stones }),
-            );
+        let asking = self.aside.as_ref().filter(|_| over.is_none());
+        if let (Some(fields), Some((seat, aside))) = (agreement.as_object_mut(), asking) {
+            for (key, value) in aside {
+                let mut value = value.clone();
+                if let Some(question) = value.as_object_mut() {
+                    question.insert("by".into(), names[*seat].into());
+                }
+                fields.insert(key.clone(), value);
+            }
         }
-        serde_json::json!({
+        let hook = played.variant.end_agreement();
+        let mut state = serde_json::json!({
             "game": played.variant.as_str(),
             "turn": names[played.turn()],
             "sfen": view.position(),
@@ -416,23 +436,27 @@ impl Room {
             "legal": legal,
             "over": over,
             "note": self.note,
-            // `d`'s lines: the pages draw the quantum candidate sets from them.
+            // `d`'s lines: the pages draw what the board alone does not show from them.
             "display": played.game.display(),
             "warnings": warnings,
             "connected": [self.connections(Seat::First) > 0, self.connections(Seat::Second) > 0],
-            "phase": match phase {
+            "phase": match (phase, hook) {
                 _ if over.is_some() => "over",
-                Phase::Scoring => "scoring",
+                (Phase::Agreeing, Some(hook)) => hook.texts().phase,
                 _ => "play",
             },
-            "scoring": scoring,
             "score": score,
             "clock": self.clock.as_ref().map(|c| c.json(names, now_ms())),
             "names": self.names,
             "offers": self.offers.json(names, played.moves.len()),
             "rematch": self.offers.rematch(),
             "draws": played.variant.draw_by_agreement(),
-        })
+        });
+        // The agreement's field is named after its phase (a game without one has neither).
+        if let Some(hook) = hook {
+            state[hook.texts().phase] = agreement;
+        }
+        state
     }
 
     fn state_line(&self, state: &serde_json::Value, seat: Seat) -> String {
@@ -482,8 +506,8 @@ impl Room {
         if let Some(why) = self.over() {
             return Err(RoomError::Over(why));
         }
-        if self.phase() == Phase::Scoring {
-            return Err(RoomError::Scoring);
+        if self.phase() == Phase::Agreeing {
+            return Err(RoomError::Agreeing(self.texts()));
         }
         let turn = self.played.turn();
         if turn != mover {
@@ -501,13 +525,10 @@ impl Room {
     /// Takes `next` as the game (once stored): `mover`'s move `mv`, or a resignation.
     fn take(&mut self, next: Played, mover: Option<(usize, &str)>) {
         self.played = next;
-        // Two passes begin Go's scoring afresh: nothing marked or accepted yet.
-        if self.phase() == Phase::Scoring {
-            if let Some(end) = &mut self.go {
-                *end = GoEndRow {
-                    resumed: end.resumed,
-                    ..GoEndRow::default()
-                };
+        // Play that stops begins the agreement afresh: nothing proposed or accepted yet.
+        if self.phase() == Phase::Agreeing {
+            if let Some(end) = &mut self.end {
+                *end = Agreement::fresh(end.resumed);
             }
         }
         // Said the same way for every game: a pass that was played, or one the rules made
@@ -538,7 +559,7 @@ impl Room {
             if !clock.moved(mover, now) {
                 return Err(mover);
             }
-            // Othello's automatic pass is the opponent's move, made at once.
+            // The rules' automatic pass is the opponent's move, made at once.
             for _ in self.played.moves.len() + 1..next.moves.len() {
                 clock.start(1 - mover, now);
                 let _ = clock.moved(1 - mover, now);
@@ -656,18 +677,19 @@ fn hold(store: &Store, id: &str) -> Result<Held, RoomError> {
         .filter(|g| g.kind == "room")
         .ok_or(RoomError::NoSuchGame)?;
     let clock = store.load_clock(id).map_err(RoomError::Store)?;
-    let marks = Game::named(&stored.game).is_some_and(|g| g.dead_stones().is_some());
-    let go = if marks {
-        store.load_go_end(id).map_err(RoomError::Store)?
+    let agrees = Game::named(&stored.game).is_some_and(|g| g.end_agreement().is_some());
+    let end = if agrees {
+        let text = store.load_end(id).map_err(RoomError::Store)?;
+        text.as_deref().and_then(Agreement::read)
     } else {
         None
     };
-    let unkept = go.is_none();
-    let mut room = Room::from_stored(stored, clock, go).ok_or(RoomError::NoSuchGame)?;
+    let unkept = end.is_none();
+    let mut room = Room::from_stored(stored, clock, end).ok_or(RoomError::NoSuchGame)?;
     room.names = store.names(id).map_err(RoomError::Store)?;
     room.offers = Offers::new(store.offers(id).map_err(RoomError::Store)?);
     room.played.drawn = room.offers.drawn();
-    if unkept && room.go.is_some() {
+    if unkept && room.end.is_some() {
         room.settle_unkept_end(store).map_err(RoomError::Store)?;
     }
     let mut rooms = ROOMS.lock();
@@ -740,19 +762,19 @@ pub fn join(
     for (to, line) in others {
         to.offer_line(&line);
     }
-    // A scoring phase whose proposal was not judged (the server stopped meanwhile).
+    // An agreement whose proposal was not judged (the server stopped meanwhile).
     propose(store, &held);
     Ok((held, seat))
 }
 
-/// When the room is in Go's scoring phase without its proposal, judges the dead stones on this
+/// When the room is in its end agreement's phase without a proposal, judges the game on this
 /// connection's thread outside the room's lock (the state with the phase is out already; other
-/// messages to the room go on meanwhile), stores them and sends the state with them.
+/// messages to the room go on meanwhile), stores the proposal and sends the state with it.
 fn propose(store: &Store, held: &Held) {
     let job = {
         let mut room = held.0.lock();
-        let waiting = room.go.as_ref().is_some_and(|end| end.dead.is_none());
-        if room.judging || !waiting || room.phase() != Phase::Scoring {
+        let waiting = room.end.as_ref().is_some_and(|end| end.proposal.is_none());
+        if room.judging || !waiting || room.phase() != Phase::Agreeing {
             return;
         }
         room.judging = true;
@@ -760,25 +782,25 @@ fn propose(store: &Store, held: &Held) {
         (played.variant, played.start.clone(), played.moves.clone())
     };
     let (variant, start, moves) = job;
-    let dead = go_end::judge(variant, start, moves.clone()).unwrap_or_default();
+    let proposal = end::judge(variant, start, moves.clone()).unwrap_or_default();
     let sends = {
         let mut room = held.0.lock();
         room.judging = false;
-        match room.go.clone() {
+        match room.end.clone() {
             // Still the game it judged, and still waiting (not resumed, resigned or replayed).
             Some(end)
                 if room.played.moves == moves
-                    && end.dead.is_none()
-                    && room.phase() == Phase::Scoring =>
+                    && end.proposal.is_none()
+                    && room.phase() == Phase::Agreeing =>
             {
-                let end = GoEndRow {
-                    dead: Some(dead),
+                let end = Agreement {
+                    proposal: Some(proposal),
                     ..end
                 };
                 // Shown only once kept; else the next connection to join judges again.
-                match store.set_go_end(&room.id, &end, None, None) {
+                match store.set_end(&room.id, &end.text(), None, None) {
                     Ok(()) => {
-                        room.go = Some(end);
+                        room.end = Some(end);
                         room.broadcast()
                     }
                     Err(_) => Vec::new(),
@@ -804,8 +826,8 @@ pub fn leave(held: Held, conn: u64) {
     }
 }
 
-/// One message from a connection in a room: `move <m>`, `resign`, or in Go's scoring phase
-/// `dead <vertex>`, `accept` or `resume`. The move is stored, then
+/// One message from a connection in a room: `move <m>`, `resign`, or in the game's end
+/// agreement `accept`, `resume` or one of its changes. The move is stored, then
 /// the new state goes to everyone in the room after the room is unlocked, without waiting: a
 /// connection that does not read its messages is dropped ([`Socket::offer_line`]), and nobody
 /// else waits for it.
@@ -833,12 +855,15 @@ pub fn message(store: &Store, held: &Held, seat: Seat, text: &str, socket: &Sock
                 drop(room);
                 return finish(sends, socket);
             }
-            ["dead" | "accept" | "resume", ..] => {
-                let sends = room.scoring(store, seat, &words).map(|()| room.broadcast());
+            [verb, ..] if agreement_verb(room.played.variant, verb) => {
+                let sends = room.agree(store, seat, &words).map(|()| room.broadcast());
                 drop(room);
                 return finish(sends, socket);
             }
-            _ => Err(RoomError::UnknownCommand(text.trim().into())),
+            _ => {
+                let texts = room.played.variant.end_agreement().map(|h| h.texts());
+                Err(RoomError::UnknownCommand(text.trim().into(), texts))
+            }
         };
         next.and_then(|(next, mv)| {
             let clock = match room.clock_after(&next, now_ms()) {
@@ -846,15 +871,12 @@ pub fn message(store: &Store, held: &Held, seat: Seat, text: &str, socket: &Sock
                 // The flag fell before the move came: the game is lost on time instead.
                 Err(side) => return room.fall(store, side),
             };
-            // Two passes begin Go's scoring: its end is kept afresh before the moves are.
-            if let Some(end) = &room.go {
-                if next.resigned.is_none() && go_end::phase(&next, end) != Phase::Play {
-                    let fresh = GoEndRow {
-                        resumed: end.resumed,
-                        ..GoEndRow::default()
-                    };
+            // Play that stops begins the agreement: kept afresh before the moves are.
+            if let Some(end) = &room.end {
+                if next.resigned.is_none() && end::phase(&next, end) != Phase::Play {
+                    let fresh = Agreement::fresh(end.resumed);
                     store
-                        .set_go_end(&room.id, &fresh, None, None)
+                        .set_end(&room.id, &fresh.text(), None, None)
                         .map_err(RoomError::Unsaved)?;
                 }
             }
@@ -881,6 +903,13 @@ pub fn message(store: &Store, held: &Held, seat: Seat, text: &str, socket: &Sock
     };
     finish(outcome, socket);
     propose(store, held);
+}
+
+/// Whether `verb` begins a message of an end agreement (`accept`, `resume`, or a change of
+/// `variant`'s agreement): those of a game without one get its error too.
+fn agreement_verb(variant: Game, verb: &str) -> bool {
+    let changes = variant.end_agreement().map_or(&[][..], |h| h.verbs());
+    verb == "accept" || verb == "resume" || changes.contains(&verb)
 }
 
 /// Sends a message's outcome: the states to everyone, or the error to its sender.
@@ -1093,11 +1122,11 @@ mod tests {
         assert_eq!(room.phase(), Phase::Play);
         room.play(Seat::First, "pass").unwrap();
         // Two passes open the scoring phase: not over, no move, the proposal to come.
-        assert_eq!(room.phase(), Phase::Scoring);
+        assert_eq!(room.phase(), Phase::Agreeing);
         assert!(room.over().is_none());
         assert!(matches!(
             room.play(Seat::Second, "D4"),
-            Err(RoomError::Scoring)
+            Err(RoomError::Agreeing(_))
         ));
         let state = room.state();
         assert_eq!(state["phase"], "scoring");
@@ -1105,9 +1134,9 @@ mod tests {
         assert_eq!(state["legal"], serde_json::json!([]));
         // The proposal is Go's `score` judgement: here nothing dead, black's whole board.
         let played = &room.played;
-        let dead = go_end::judge(played.variant, played.start.clone(), played.moves.clone());
-        assert_eq!(dead, Some(Vec::new()));
-        room.go.as_mut().unwrap().dead = dead;
+        let dead = end::judge(played.variant, played.start.clone(), played.moves.clone());
+        assert_eq!(dead.as_deref(), Some(""));
+        room.end.as_mut().unwrap().proposal = dead;
         let state = room.state();
         assert_eq!(
             state["score"],
@@ -1190,15 +1219,62 @@ mod tests {
         let (list, _) = store.list(0, 10).unwrap();
         assert_eq!(list[0].result.as_deref(), Some("black wins"));
         // Kept: read back as stored, never judged again (a stored score shows as it is).
-        let mut end = store.load_go_end("old1").unwrap().unwrap();
-        assert_eq!(end.dead, Some(vec!["B9".to_string()]));
-        end.score = Some("score W+99 komi 7.5".into());
-        store.set_go_end("old1", &end, None, None).unwrap();
+        let text = store.load_end("old1").unwrap().unwrap();
+        let mut end = Agreement::read(&text).unwrap();
+        assert_eq!(end.proposal.as_deref(), Some("B9"));
+        end.verdict = Some("score W+99 komi 7.5".into());
+        store.set_end("old1", &end.text(), None, None).unwrap();
         drop(held);
         ROOMS.lock().remove("old1");
         let held = hold(&store, "old1").unwrap();
         assert_eq!(held.0.lock().state()["over"], "white wins by area score");
         drop(held);
+        drop(store);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn the_agreements_words_are_the_games() {
+        // Go's, as they were before the agreement was a hook (protocol/serve.md).
+        let go = Game::Go.end_agreement().unwrap().texts();
+        let said = [
+            RoomError::SpectatorAgrees(go),
+            RoomError::NotAgreeing(go),
+            RoomError::Agreeing(go),
+            RoomError::Judging(go),
+            RoomError::Changed(go),
+        ]
+        .map(|e| e.to_string());
+        assert_eq!(
+            said,
+            [
+                "a spectator cannot mark dead stones, accept or resume",
+                "the game is not in its scoring phase (two passes in a row begin it)",
+                "the game is in its scoring phase: mark the dead stones (dead <vertex>), \
+                 accept, or resume play",
+                "the dead stones are being judged: the server's proposal follows",
+                "the dead stones changed meanwhile: look at them again, then accept",
+            ]
+        );
+        let unknown = RoomError::UnknownCommand("x".into(), Some(go)).to_string();
+        assert!(unknown
+            .ends_with("; its scoring: mark the dead stones (dead <vertex>), accept or resume)"));
+        // A game without one: no field in its state, and its messages say it has none.
+        let dir = std::env::temp_dir().join(format!("ryoshi-room-{}-none", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let store = Store::open(&dir.join("games.db")).unwrap();
+        let (mut room, _) = Room::new(Game::Othello, None).unwrap();
+        assert!(room.state().get("scoring").is_none());
+        let refused = room.agree(&store, Seat::First, &["accept"]).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "the game is not in its agreement phase (this game has none)"
+        );
+        assert!(!agreement_verb(Game::Othello, "dead"));
+        assert!(agreement_verb(Game::Go, "dead") && agreement_verb(Game::Othello, "resume"));
+        let unknown = RoomError::UnknownCommand("dead a1".into(), None).to_string();
+        assert!(unknown.ends_with("or view <ply>)"), "{unknown}");
         drop(store);
         let _ = std::fs::remove_dir_all(dir);
     }

@@ -148,7 +148,7 @@ fn status(server: &Server) -> String {
             .and_then(|v| v.split_whitespace().next())
             .and_then(|v| v.parse().ok())
     };
-    serde_json::json!({
+    let mut json = serde_json::json!({
         "sessions": server.sessions.load(Ordering::SeqCst),
         "max_sessions": server.max_sessions,
         "max_sessions_per_address": super::engine_sessions_per_address(server.max_sessions),
@@ -156,7 +156,9 @@ fn status(server: &Server) -> String {
         "connections": server.connections.load(Ordering::SeqCst),
         "threads": field("Threads:"),
         "rss_kb": field("VmRSS:"),
-        "go_judgements": super::go_end::JUDGEMENTS.load(Ordering::SeqCst),
-    })
-    .to_string()
+    });
+    for (key, n) in super::end::judgements() {
+        json[key] = n.into();
+    }
+    json.to_string()
 }

@@ -61,7 +61,7 @@ pub(super) const MIGRATIONS: &[&str] = &[
     ALTER TABLE games ADD COLUMN clock_flagged INTEGER;",
     // 3: the players' names (the first player's, the second's), given in a room or on an
     // engine page; none in a game from before. The evaluation graph: the engine's score for
-    // the first player after move `ply` (from 1), and Go's score lead.
+    // the first player after move `ply` (from 1), and the score lead of a game that counts one.
     "ALTER TABLE games ADD COLUMN name0 TEXT;
     ALTER TABLE games ADD COLUMN name1 TEXT;
     CREATE TABLE points (
@@ -71,10 +71,10 @@ pub(super) const MIGRATIONS: &[&str] = &[
         lead REAL,
         PRIMARY KEY (game, ply)
     ) WITHOUT ROWID;",
-    // 4: a Go room's end (go_end.rs): the ply of its last `resume` (0: none), the dead stones
-    // marked after two passes (vertices, space-separated; NULL while the server's proposal is
+    // 4: a room's end agreement, in its first form, for one game (6 makes it the game's own
+    // text): the ply of its last `resume` (0: none), the proposal (NULL while the server's is
     // judged), the acceptances (bit 1: the first seat, bit 2: the second) and, once both
-    // accepted, the agreed `score` line. A Go room stored without a row ended before this.
+    // accepted, the verdict.
     "CREATE TABLE go_ends (
         game TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
         resumed INTEGER NOT NULL DEFAULT 0,
@@ -85,7 +85,24 @@ pub(super) const MIGRATIONS: &[&str] = &[
     // 5: the rules an engine page's game was played under, when not the defaults, as the
     // options that set them (`KakuteiNifu false`; played.rs `rules_text`).
     "ALTER TABLE games ADD COLUMN rules TEXT;",
-    // 6: what a room's players offer each other (room/offers.rs): a draw, a takeback or a
+    // 6: a room's end agreement (end.rs), one text a row that the agreement writes and reads
+    // (JSON: the ply of its last `resume`, the proposal, the acceptances, the verdict; the
+    // proposal and the verdict in the game's own words). A room of a game with an agreement
+    // stored without a row ended before 4. The rows of 4's table keep their words.
+    "CREATE TABLE game_ends (
+        game TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        state TEXT NOT NULL
+    ) WITHOUT ROWID;
+    INSERT INTO game_ends (game, state)
+        SELECT game, json_object(
+            'resumed', resumed,
+            'proposal', dead,
+            'accepted', json_array(json(iif(accepted & 1, 'true', 'false')),
+                                   json(iif(accepted & 2, 'true', 'false'))),
+            'verdict', score)
+        FROM go_ends;
+    DROP TABLE go_ends;",
+    // 7: what a room's players offer each other (room/offers.rs): a draw, a takeback or a
     // rematch, one row per kind and seat: the game's plies when it was made, its answer (NULL
     // while it waits; `declined`, `withdrawn` or `accepted`) and an accepted rematch's room.
     "CREATE TABLE offers (
@@ -193,18 +210,6 @@ pub struct StoredGame {
     pub rules: Option<String>,
 }
 
-/// A Go room's end as stored (one row of `go_ends`; see go_end.rs).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct GoEndRow {
-    /// The ply of the last `resume`: two passes in a row from there end play.
-    pub resumed: usize,
-    /// The dead stones marked (vertices); None while the server's proposal is judged.
-    pub dead: Option<Vec<String>>,
-    pub accepted: [bool; 2],
-    /// The agreed `score` line, once both players accepted.
-    pub score: Option<String>,
-}
-
 /// One line of the archive.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Summary {
@@ -241,8 +246,8 @@ pub struct Birth<'a> {
     pub points_from: Option<(&'a str, usize)>,
     /// How it ended already (a finished game opened for review and played on is a new game).
     pub ending: Option<&'a Ending>,
-    /// A Go game's end, as judged.
-    pub go_end: Option<&'a GoEndRow>,
+    /// Its end agreement's text (end.rs), as judged.
+    pub end: Option<&'a str>,
     /// A rematch: the room it follows, and that room's offer, accepted.
     pub rematch_of: Option<(&'a str, &'a OfferRow)>,
 }
@@ -470,8 +475,8 @@ impl Store {
                 params![from, game.id, plies as i64],
             )?;
         }
-        if let Some(end) = birth.go_end {
-            write_go_end(&tx, &game.id, end)?;
+        if let Some(end) = birth.end {
+            write_end(&tx, &game.id, end)?;
         }
         if let Some((old, offer)) = birth.rematch_of {
             write_offer(&tx, old, offer)?;
@@ -524,7 +529,7 @@ impl Store {
         base: &[String],
         moves: &[String],
         ending: Option<&Ending>,
-        go_end: Option<&GoEndRow>,
+        end: Option<&str>,
     ) -> Result<bool, StoreError> {
         let mut conn = self.conn.lock();
         let tx = conn.transaction()?;
@@ -533,8 +538,8 @@ impl Store {
         }
         let same = base.iter().zip(moves).take_while(|(a, b)| a == b).count();
         write_moves(&tx, id, same, &moves[same..], None, ending)?;
-        if let Some(end) = go_end {
-            write_go_end(&tx, id, end)?;
+        if let Some(end) = end {
+            write_end(&tx, id, end)?;
         }
         tx.commit()?;
         Ok(true)
@@ -629,19 +634,19 @@ impl Store {
         Ok(Some(game))
     }
 
-    /// Writes a Go room's end, and with `ending` the game's result and reason too (the
-    /// agreed score), with `clock` the room's clock (restarted when play resumes), in one
-    /// transaction.
-    pub fn set_go_end(
+    /// Writes a room's end agreement (its text), and with `ending` the game's result and
+    /// reason too (the agreed verdict), with `clock` the room's clock (restarted when play
+    /// resumes), in one transaction.
+    pub fn set_end(
         &self,
         id: &str,
-        end: &GoEndRow,
+        end: &str,
         ending: Option<&Ending>,
         clock: Option<&Clock>,
     ) -> Result<(), StoreError> {
         let mut conn = self.conn.lock();
         let tx = conn.transaction()?;
-        write_go_end(&tx, id, end)?;
+        write_end(&tx, id, end)?;
         if let Some(ending) = ending {
             tx.execute(
                 "UPDATE games SET result = ?2, reason = ?3, updated = ?4 WHERE id = ?1",
@@ -655,24 +660,15 @@ impl Store {
         Ok(())
     }
 
-    /// A Go room's end, or None (not a Go room, or one stored before `go_ends`).
-    pub fn load_go_end(&self, id: &str) -> Result<Option<GoEndRow>, StoreError> {
+    /// A room's end agreement (its text), or None (a game without one, or a room stored
+    /// before its game kept one).
+    pub fn load_end(&self, id: &str) -> Result<Option<String>, StoreError> {
         let conn = self.conn.lock();
         Ok(conn
             .query_row(
-                "SELECT resumed, dead, accepted, score FROM go_ends WHERE game = ?1",
+                "SELECT state FROM game_ends WHERE game = ?1",
                 params![id],
-                |r| {
-                    let resumed: i64 = r.get(0)?;
-                    let dead: Option<String> = r.get(1)?;
-                    let accepted: i64 = r.get(2)?;
-                    Ok(GoEndRow {
-                        resumed: usize::try_from(resumed).unwrap_or(0),
-                        dead: dead.map(|d| d.split_whitespace().map(str::to_string).collect()),
-                        accepted: [accepted & 1 != 0, accepted & 2 != 0],
-                        score: r.get(3)?,
-                    })
-                },
+                |r| r.get(0),
             )
             .optional()?)
     }
@@ -712,7 +708,7 @@ pub struct Point {
     pub ply: usize,
     /// The engine's score for the first player, in its game's unit (`score cp`).
     pub score: i64,
-    /// Go's score lead for black.
+    /// The first player's score lead, in points, of a game that counts one.
     pub lead: Option<f64>,
 }
 
@@ -969,17 +965,10 @@ fn write_moves(
     Ok(())
 }
 
-fn write_go_end(tx: &rusqlite::Transaction, id: &str, end: &GoEndRow) -> rusqlite::Result<()> {
+fn write_end(tx: &rusqlite::Transaction, id: &str, end: &str) -> rusqlite::Result<()> {
     tx.execute(
-        "INSERT OR REPLACE INTO go_ends (game, resumed, dead, accepted, score)
-         VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![
-            id,
-            end.resumed as i64,
-            end.dead.as_ref().map(|d| d.join(" ")),
-            i64::from(end.accepted[0]) | (i64::from(end.accepted[1]) << 1),
-            end.score
-        ],
+        "INSERT OR REPLACE INTO game_ends (game, state) VALUES (?1, ?2)",
+        params![id, end],
     )?;
     Ok(())
 }
@@ -1150,18 +1139,14 @@ mod tests {
             result: "black wins".into(),
             reason: "resignation".into(),
         };
-        let end = GoEndRow {
-            resumed: 2,
-            dead: Some(strings(&["A1"])),
-            accepted: [true, false],
-            score: None,
-        };
+        // The store keeps an agreement's text as it is, without reading it.
+        let end = r#"{"resumed":2,"proposal":"A1"}"#;
         let birth = Birth {
             names: [Some("Ann".into()), None],
             clock: Some(&clock),
             points_from: Some(("g1", 1)),
             ending: Some(&ending),
-            go_end: Some(&end),
+            end: Some(end),
             rematch_of: None,
         };
         store.create(&game("g2", &["f5", "f6"]), &birth).unwrap();
@@ -1171,7 +1156,7 @@ mod tests {
         assert_eq!(store.names("g2").unwrap(), [Some("Ann".to_string()), None]);
         assert_eq!(store.load_clock("g2").unwrap(), Some(clock));
         assert_eq!(store.points("g2").unwrap(), [point(1, 5)]);
-        assert_eq!(store.load_go_end("g2").unwrap(), Some(end));
+        assert_eq!(store.load_end("g2").unwrap().as_deref(), Some(end));
         let (list, _) = store.list(0, 10).unwrap();
         let g2 = list.iter().find(|g| g.id == "g2").unwrap();
         assert_eq!(g2.result.as_deref(), Some("black wins"));
@@ -1290,6 +1275,69 @@ mod tests {
         assert!(store.load("nope").unwrap().is_none());
         let (list, total) = store.list(0, 10).unwrap();
         assert_eq!((list.len(), total, list[0].plies), (1, 1, 2));
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    /// A file of schema version 5 keeps its rooms' end agreements, written by then in one
+    /// game's columns, as the agreements' texts: each reads back as it was, with the same
+    /// version (an `accept` a page sent before the upgrade still matches).
+    #[test]
+    fn a_version_5_file_keeps_its_rooms_ends() {
+        use super::super::end::{version, Agreement};
+        let path = temp("v5");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        {
+            let old = Connection::open(&path).unwrap();
+            old.execute_batch(&MIGRATIONS[..5].concat()).unwrap();
+            old.execute_batch(
+                "PRAGMA user_version = 5;
+                 INSERT INTO games (id, kind, game, start, created, updated, plies)
+                     VALUES ('judging', 'room', 'go', 'startpos', 1, 1, 2),
+                            ('marked', 'room', 'go', 'startpos', 1, 1, 5),
+                            ('agreed', 'room', 'go', 'startpos', 1, 1, 2);
+                 INSERT INTO go_ends (game, resumed) VALUES ('judging', 0);
+                 INSERT INTO go_ends (game, resumed, dead, accepted)
+                     VALUES ('marked', 3, 'A1 B2', 2);
+                 INSERT INTO go_ends (game, resumed, dead, accepted, score)
+                     VALUES ('agreed', 0, '', 3, 'score W+7.5 komi 7.5');",
+            )
+            .unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let read = |id: &str| Agreement::read(&store.load_end(id).unwrap().unwrap()).unwrap();
+        assert_eq!(read("judging"), Agreement::default());
+        let marked = read("marked");
+        assert_eq!(
+            marked,
+            Agreement {
+                resumed: 3,
+                proposal: Some("A1 B2".into()),
+                accepted: [false, true],
+                verdict: None,
+            }
+        );
+        // The version the old columns gave: FNV-1a of "3", 0xfe, "A1 B2", 0xfe.
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for &b in b"3\xfeA1 B2\xfe" {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+        assert_eq!(version(&marked), hash & ((1 << 53) - 1));
+        let agreed = read("agreed");
+        assert_eq!(agreed.proposal.as_deref(), Some(""));
+        assert_eq!(agreed.accepted, [true, true]);
+        assert_eq!(agreed.verdict.as_deref(), Some("score W+7.5 komi 7.5"));
+        let tables: i64 = store
+            .conn
+            .lock()
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE name = 'go_ends'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(tables, 0, "the old table goes");
+        drop(store);
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 

@@ -26,7 +26,7 @@
 //! opens a kept game is told its points with `info string graph ...`. A takeback drops the
 //! points of the moves it replaces.
 //!
-//! A record the page uploads (`loadrecordtext`, or Go's `loadsgftext`) is read here too, with the
+//! A record the page uploads (`loadrecordtext`, or its older name `loadsgftext`) is read here too, with the
 //! same reader as the session's, so that the page learns the game it holds:
 //! `info string loaded <game> position <start> [moves ...]`, sent before the session's own answer
 //! (nothing, or its one error line for a record that does not read; then this says nothing).
@@ -34,7 +34,7 @@
 use super::limits::MAX_MESSAGE;
 use super::names::{self, NameError, Names};
 use super::played::{parse_start, rules_options, rules_text, Played};
-use super::store::{Birth, Ending, GoEndRow, Point, Store, StoreError, StoredGame};
+use super::store::{Birth, Ending, Point, Store, StoreError, StoredGame};
 use super::tab::Socket;
 use crate::protocol::{parse_line, Command};
 use crate::registry::Game;
@@ -50,9 +50,9 @@ const VARIANT: &str = "USI_Variant";
 /// bounded in time as well as in size (a finished 19×19 Go game's judgement alone takes a
 /// fifth of a second).
 pub const MESSAGE_WORK: usize = 8;
-/// Largest score a graph point may hold (quantum shogi's mate is drawn as 30000).
+/// Largest score a graph point may hold (a mate is drawn as 30000).
 pub const MAX_POINT_SCORE: i64 = 100_000;
-/// Largest score lead (Go's, in points) a graph point may hold.
+/// Largest score lead (in points) a graph point may hold.
 pub const MAX_POINT_LEAD: f64 = 1000.0;
 
 /// Why the tab layer refuses a `name` or `graph` line (the line is then not kept at all).
@@ -277,7 +277,7 @@ impl<'a> TabGame<'a> {
             Command::Position { start, moves } => {
                 self.position(super::played::start_text(&start), moves)
             }
-            // Go's `loadsgftext` is its `loadrecordtext` under an older name; a game that
+            // `loadsgftext` is a game's `loadrecordtext` under an older name; a game that
             // does not know the command refuses it, and is told nothing here either.
             Command::Extension { name, args }
                 if name == "loadrecordtext"
@@ -295,7 +295,7 @@ impl<'a> TabGame<'a> {
         self.variant
     }
 
-    /// `name <side> <text>`: the name of that side (`black`, `sente` ...), none when the
+    /// `name <side> <text>`: the name of that side (`black`, `white` ...), none when the
     /// text is empty.
     fn name(&mut self, args: &str) -> Result<(), TabLineError> {
         let (side, text) = args.split_once(char::is_whitespace).unwrap_or((args, ""));
@@ -411,7 +411,7 @@ impl<'a> TabGame<'a> {
                 &self.moves,
                 &moves,
                 ending.as_ref(),
-                settled.as_ref(),
+                settled.as_deref(),
             )
         } else {
             Ok(false)
@@ -428,7 +428,7 @@ impl<'a> TabGame<'a> {
                     forked = Some(std::mem::replace(&mut self.id, new_id()));
                     self.stored = false;
                 }
-                let ended = (ending.as_ref(), settled.as_ref());
+                let ended = (ending.as_ref(), settled.as_deref());
                 self.create(start, &moves, ended, copy_points)
             }
         };
@@ -452,12 +452,12 @@ impl<'a> TabGame<'a> {
 
     /// Keeps the tab's game as a new stored game (`self.id`): its moves, names, the graph
     /// points of `copy_points` (the game copied and the plies shared) and its end (`ended`:
-    /// the result, Go's end as judged), in one transaction.
+    /// the result, its end agreement's text as judged), in one transaction.
     fn create(
         &mut self,
         start: String,
         moves: &[String],
-        ended: (Option<&Ending>, Option<&GoEndRow>),
+        ended: (Option<&Ending>, Option<&str>),
         copy_points: Option<(String, usize)>,
     ) -> Result<(), StoreError> {
         // The game of an uploaded record keeps the names the record gives.
@@ -482,7 +482,7 @@ impl<'a> TabGame<'a> {
                 .as_ref()
                 .map(|(from, plies)| (from.as_str(), *plies)),
             ending: ended.0,
-            go_end: ended.1,
+            end: ended.1,
             rematch_of: None,
         };
         self.store.create(&game, &birth)
@@ -520,15 +520,15 @@ fn new_id() -> String {
     super::room::token()[..16].to_string()
 }
 
-/// How the game ended, if it did; a Go game over by passes is scored as its page shows it,
-/// with the judgement's dead stones off the board (kept as its agreed end), not with every
-/// stone alive.
-fn ending_of(played: &mut Played) -> (Option<Ending>, Option<GoEndRow>) {
+/// How the game ended, if it did; a game whose end its players agree on is ended as its page
+/// shows it, with the game's judgement taken as agreed (kept as its agreement's text), not by
+/// the rules' own count.
+fn ending_of(played: &mut Played) -> (Option<Ending>, Option<String>) {
     let Some(ending) = played.ending() else {
         return (None, None);
     };
-    match super::go_end::settle(played) {
-        Some((end, verdict)) => (Some(verdict), Some(end)),
+    match super::end::settle(played) {
+        Some((end, verdict)) => (Some(verdict), Some(end.text())),
         None => (Some(ending), None),
     }
 }
@@ -573,7 +573,7 @@ fn point_text(p: &Point) -> String {
 /// own), with a few short lines, and a message holds [`MAX_MESSAGE`] bytes.
 pub const MAX_LOADED_POSITION: usize = MAX_MESSAGE / 2 - 1024;
 
-/// Why a served session refuses `loadrecordtext` (or Go's `loadsgftext`) in `variant`, before
+/// Why a served session refuses `loadrecordtext` (or `loadsgftext`) in `variant`, before
 /// loading it: the page could not send its game back. A record that does not read is the
 /// session's to refuse.
 pub fn record_refusal(variant: Game, command: &Command) -> Option<String> {

@@ -84,7 +84,7 @@ pub enum Kind {
         default: &'static str,
         vars: &'static [&'static str],
     },
-    /// A number in half points (Go's komi), declared as a USI `string`, as shogi GUIs have
+    /// A number in half points (a game's compensation), declared as a USI `string`, as GUIs have
     /// no decimal kind.
     Halves {
         default: i32,

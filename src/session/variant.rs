@@ -108,20 +108,20 @@ pub struct RecordFacts {
     pub players: [Option<String>; 2],
     /// How the game ended, with the first player's lead when a score decided it.
     pub end: Option<(GameEnd, Option<f64>)>,
-    /// Over on the board, its result not known yet (Go's dead stones not agreed): `?`, SGF's
+    /// Over on the board, its result not known yet (its end agreement not reached): `?`, SGF's
     /// unknown result.
     pub unsettled: bool,
     pub time: Option<TimeTerms>,
 }
 
 /// The game as a session keeps it: the adapter's record of it, and what the record it was
-/// loaded from said besides the moves (players, komi, ..., and each move's note), written back
+/// loaded from said besides the moves (players, rules, ..., and each move's note), written back
 /// by `record`; a `position` command clears them.
 #[derive(Clone, Debug)]
 pub struct Kept<R> {
     pub record: R,
     pub tags: Tags,
-    /// The loaded moves' notes (Othello's `/eval/time`), one per move from the start.
+    /// The loaded moves' notes (`/eval/time`), one per move from the start.
     pub notes: Vec<String>,
 }
 
@@ -150,17 +150,17 @@ impl<R> Kept<R> {
 pub trait Adapter: Send {
     /// The game's rules, with its record format.
     type Rules: Recordable;
-    /// The game's own commands (`count`, `flips`, `benson`, ...), by name: the session sends
+    /// The game's own commands (`count`, `benson`, ...), by name: the session sends
     /// these, and only these, to [`Variant::extension`].
     const COMMANDS: &'static [&'static str] = &[];
     /// The game's own options (`usi` declares them after the shared ones; the game reads them
-    /// by name, as `options.halves("Komi")`).
+    /// by name, as `options.halves(name)`).
     const OPTIONS: &'static [Spec] = &[];
     /// The shared options that change nothing in this game (`setoption` says so).
     const IGNORED_OPTIONS: &'static [&'static str] = &[];
     /// The game so far as the session keeps it: the rules' state (the rules type itself for
-    /// most games), with anything only the session needs beside it (Othello's placements for
-    /// `undo`), made from a position by `from`.
+    /// most games), with anything only the session needs beside it (what `undo` needs that
+    /// the rules forget), made from a position by `from`.
     type Record: Send + Borrow<Self::Rules> + From<Self::Rules>;
     /// Why a position or a listed move is refused, as the game words it; the rules' errors
     /// convert into it.
@@ -193,8 +193,8 @@ pub trait Adapter: Send {
     fn play_listed(record: &mut Self::Record, number: usize, text: &str)
         -> Result<(), Self::Error>;
 
-    /// The current rules as `options` set them now, when they differ (quantum shogi's
-    /// `KakuteiNifu`, read at each command).
+    /// The current rules as `options` set them now, when they differ (an option of the
+    /// game's rules, read at each command).
     fn with_options(&self, options: &Options) -> Option<Self::Rules> {
         let _ = options;
         None
@@ -209,7 +209,7 @@ pub trait Adapter: Send {
     fn status(&self) -> Vec<String>;
 
     /// The game so far from its start, with the kept tags, as `record` writes it (`options`
-    /// give what the tags leave out, as Go's komi).
+    /// give what the tags leave out, as the rules' options).
     fn game_record(&self, options: &Options) -> GameRecord<Self::Rules>;
 
     /// `record`'s lines: [`Adapter::game_record`] in the game's format; no arguments unless

@@ -113,7 +113,7 @@ pub enum OfferError {
     NoneToWithdraw(&'static str),
     #[error("you have no move to take back")]
     NoMove,
-    #[error("a takeback does not go back past a resumed scoring phase")]
+    #[error("a takeback does not go back past a resume of the end agreement")]
     PastResume,
     #[error("the rematch is the game {0} already")]
     Rematched(String),
@@ -363,7 +363,7 @@ impl Room {
     /// last few plies only, each a replay.
     fn takeback_point(&self, seat: usize) -> Result<usize, RoomError> {
         let plies = self.played.moves.len();
-        let resumed = self.go.as_ref().map_or(0, |end| end.resumed);
+        let resumed = self.end.as_ref().map_or(0, |end| end.resumed);
         for keep in (0..plies).rev().take(6) {
             let before = self.replayed(keep)?;
             if before.turn() == seat && before.with_automatic_pass().moves.len() == keep {
