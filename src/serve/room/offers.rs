@@ -205,7 +205,7 @@ impl Room {
                 return Err(OfferError::NoDraw(self.played.variant.as_str()).into())
             }
             (Kind::Takeback, None) if self.phase() != super::Phase::Play => {
-                return Err(RoomError::Scoring)
+                return Err(RoomError::Agreeing(self.texts()))
             }
             _ => {}
         }
@@ -324,7 +324,7 @@ impl Room {
                 let taken = self.played.moves.len() - keep;
                 self.played = next;
                 self.offers.0.retain(|r| !r.kind.lapses());
-                self.spread = None;
+                self.aside = None;
                 self.note = Some(format!(
                     "{name} accepts the takeback: {taken} move{} taken back",
                     if taken == 1 { "" } else { "s" }
