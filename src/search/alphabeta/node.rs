@@ -7,6 +7,7 @@ use super::{Searcher, CLOCK_EVERY, MAX_PLY};
 use crate::search::control::Control;
 use crate::search::game::{ProbCut, SearchGame, WIN, WIN_BOUND};
 use crate::search::tt::{from_tt, Bound};
+use std::ops::ControlFlow;
 
 /// Reverse futility acts this close to the horizon (by `SearchGame::RFP_MARGIN` a ply: the
 /// opponent is not expected to recover that much).
@@ -16,6 +17,59 @@ const RFP_DEPTH: i32 = 3;
 const LMP_LIMIT: [usize; 4] = [0, 8, 17, 32];
 /// Internal iterative reduction acts from this depth (for games that ask for it).
 const IIR_DEPTH: i32 = 4;
+
+/// What a node's move loop needs from the tests before it.
+#[derive(Clone, Copy)]
+struct Node {
+    key: u64,
+    depth: i32,
+    /// The window as the node was entered.
+    alpha: i32,
+    beta: i32,
+    ply: u32,
+    /// The table's move (`u32::MAX`: none).
+    tt_code: u32,
+    /// Futility and move-count pruning may act (not at the root nor near a mate score).
+    prune: bool,
+    static_eval: i32,
+}
+
+/// Selection sort's step: brings the best-scored move at or after `i` to `i` and returns it.
+/// Most nodes cut off after the first few moves. Stable for a staged game, so that its
+/// captures come in the same order whether the quiet moves are in the list or not (a swap
+/// would let them reorder equal captures).
+#[inline(always)]
+fn bring_best_to<M: Copy>(i: usize, moves: &mut [M], scores: &mut [i64], staged: bool) -> M {
+    let j = best_from(scores, i);
+    if staged {
+        moves[i..=j].rotate_right(1);
+        scores[i..=j].rotate_right(1);
+    } else {
+        moves.swap(i, j);
+        scores.swap(i, j);
+    }
+    moves[i]
+}
+
+/// Futility and late-move pruning: a late quiet move (the `quiets`-th) at `depth` is not
+/// searched when too many came before it or when the static evaluation is too far below alpha.
+#[inline(always)]
+fn futile<G: SearchGame>(depth: i32, quiets: usize, static_eval: i32, alpha: i32) -> bool {
+    let d = depth as usize;
+    (d < LMP_LIMIT.len() && quiets > LMP_LIMIT[d])
+        || (d < G::FUTILITY_MARGIN.len() && static_eval + G::FUTILITY_MARGIN[d] <= alpha)
+}
+
+/// The reduction of the `index`-th move of a node of `depth` if it is late (none before the
+/// fifth move nor below depth 3; at least two plies are left).
+#[inline(always)]
+pub(super) fn reduction(depth: i32, index: usize) -> i32 {
+    if depth >= 3 && index >= 4 {
+        late_move_reduction(depth, index).min(depth - 2)
+    } else {
+        0
+    }
+}
 
 /// Plies taken off a late quiet move: growing with the log of both the depth and the move's
 /// rank, as in Stockfish (at least 1 where reductions apply).
@@ -84,7 +138,7 @@ impl<G: SearchGame> Searcher<G> {
         &mut self,
         pos: &G,
         mut depth: i32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         ply: u32,
         control: &Control,
@@ -104,21 +158,10 @@ impl<G: SearchGame> Searcher<G> {
             return self.quiesce(pos, alpha, beta, ply, 0, control);
         }
         self.seldepth = self.seldepth.max(ply);
-        let mut tt_code = u32::MAX;
-        if let Some(e) = self.tt.probe(key) {
-            tt_code = e.code;
-            if e.depth as i32 >= depth && beta - alpha == 1 {
-                let s = from_tt(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
-            }
-        }
+        let tt_code = match self.probe(key, depth, alpha, beta, ply) {
+            ControlFlow::Break(score) => return score,
+            ControlFlow::Continue(code) => code,
+        };
         // Internal iterative reduction: a node the table knows nothing of (no move to try
         // first) is searched a ply shallower; the next iteration, with its move stored, goes
         // the full depth.
@@ -154,102 +197,133 @@ impl<G: SearchGame> Searcher<G> {
         {
             return static_eval;
         }
-        // Null move: if passing still fails high, a real move will too (zugzwang is rare here).
         if try_null && static_eval >= beta {
-            let mut passed = pos.clone();
-            if passed.play_null() {
-                self.keys.push(key);
-                // Deeper and further above beta, a larger reduction (as Stockfish's).
-                let r = 2 + depth / 4 + ((static_eval - beta) / G::NULL_MARGIN).min(2);
-                let score =
-                    -self.alphabeta(&passed, depth - 1 - r, -beta, -beta + 1, ply + 1, control);
-                self.keys.pop();
-                if self.aborted {
-                    return 0;
-                }
-                if score >= beta && score < WIN_BOUND {
-                    return score;
-                }
+            if let Some(score) = self.null_move(pos, key, depth, beta, static_eval, ply, control) {
+                return score;
             }
         }
-        let mut moves = std::mem::take(&mut self.buffers[ply as usize]);
-        moves.clear();
-        // Staged where the game can: the captures first, the quiet moves only once none of
-        // them has cut off. Not when the table's move is quiet: it goes first, so the whole
-        // list is needed. A staged game picks its moves stably (see below) on either path.
-        // Without captures the whole list is the quiet moves: generated at once, as before.
-        let staged = pos.generate_tactical(&mut moves);
-        let mut quiets_pending = staged
-            && !moves.is_empty()
-            && (tt_code == u32::MAX || moves.iter().any(|&m| G::code(m) == tt_code));
-        if !quiets_pending {
-            moves.clear();
-            pos.generate(&mut moves);
+        let node = Node {
+            key,
+            depth,
+            alpha,
+            beta,
+            ply,
+            tt_code,
+            prune,
+            static_eval,
+        };
+        self.search_moves(pos, node, control)
+    }
+
+    /// The table's entry for `key`: its move's code (`u32::MAX` for none) to try first, or
+    /// the score when its bound already decides a null-window node.
+    #[inline(always)]
+    fn probe(
+        &self,
+        key: u64,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: u32,
+    ) -> ControlFlow<i32, u32> {
+        let Some(e) = self.tt.probe(key) else {
+            return ControlFlow::Continue(u32::MAX);
+        };
+        if e.depth as i32 >= depth && beta - alpha == 1 {
+            let s = from_tt(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return ControlFlow::Break(s);
+            }
         }
+        ControlFlow::Continue(e.code)
+    }
+
+    /// Null move: if passing still fails high, a real move will too (zugzwang is rare here).
+    /// `Some` with the node's score when it does (0 when the search was stopped).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn null_move(
+        &mut self,
+        pos: &G,
+        key: u64,
+        depth: i32,
+        beta: i32,
+        static_eval: i32,
+        ply: u32,
+        control: &Control,
+    ) -> Option<i32> {
+        let mut passed = pos.clone();
+        if !passed.play_null() {
+            return None;
+        }
+        self.keys.push(key);
+        // Deeper and further above beta, a larger reduction (as Stockfish's).
+        let r = 2 + depth / 4 + ((static_eval - beta) / G::NULL_MARGIN).min(2);
+        let score = -self.alphabeta(&passed, depth - 1 - r, -beta, -beta + 1, ply + 1, control);
+        self.keys.pop();
+        if self.aborted {
+            return Some(0);
+        }
+        (score >= beta && score < WIN_BOUND).then_some(score)
+    }
+
+    /// The moves of a node, searched best first, with futility and move-count pruning of late
+    /// quiet moves; the result is stored in the table.
+    #[inline(always)]
+    fn search_moves(&mut self, pos: &G, node: Node, control: &Control) -> i32 {
+        let Node {
+            key,
+            depth,
+            mut alpha,
+            beta,
+            ply,
+            tt_code,
+            prune,
+            static_eval,
+        } = node;
+        let (mut moves, staged, mut quiets_pending) = self.node_moves(pos, tt_code, ply);
         if moves.is_empty() {
             self.buffers[ply as usize] = moves;
             return pos.terminal_score(ply); // by default, no legal action loses
         }
         let mut scores = std::mem::take(&mut self.score_buffers[ply as usize]);
         scores.clear();
-        scores.extend(
-            moves
-                .iter()
-                .map(|&m| self.order_score(pos, m, tt_code, ply)),
-        );
+        self.append_scores(pos, &moves, &mut scores, tt_code, ply);
         // Quiet moves that attack the opponent's king are kept from futility and move-count
         // pruning, the fastest way to a forced capture. Not a ply from the horizon: the reply
         // there is quiescence, which stands pat, so the attack could prove nothing.
         let checks = prune && depth >= 2 && pos.may_give_check();
-        let original_alpha = alpha;
         let mut best = -WIN - 1;
         let mut best_code = u32::MAX;
         let mut quiets = 0usize;
         self.keys.push(key);
-        let mut next = 0;
-        loop {
-            let i = next;
-            next += 1;
+        for i in 0.. {
             if i == moves.len() {
                 if !quiets_pending {
                     break;
                 }
                 quiets_pending = false;
-                let start = moves.len();
                 append_quiets(pos, &mut moves);
-                scores.extend(
-                    moves[start..]
-                        .iter()
-                        .map(|&m| self.order_score(pos, m, tt_code, ply)),
-                );
+                self.append_scores(pos, &moves, &mut scores, tt_code, ply);
                 if i == moves.len() {
                     break;
                 }
             }
-            // Selection sort: most nodes cut off after the first few moves. Stable for a
-            // staged game, so that its captures come in the same order whether the quiet
-            // moves are in the list or not (a swap would let them reorder equal captures).
-            let j = best_from(&scores, i);
-            if staged {
-                moves[i..=j].rotate_right(1);
-                scores[i..=j].rotate_right(1);
-            } else {
-                moves.swap(i, j);
-                scores.swap(i, j);
-            }
-            let mv = moves[i];
+            let mv = bring_best_to(i, &mut moves, &mut scores, staged);
             let quiet = !pos.is_tactical(mv);
             let mut pruned = false;
             if prune && i > 0 && quiet && best > -WIN_BOUND {
                 // Moves come sorted: from here on every move is quiet and ordered later.
                 quiets += 1;
-                let d = depth as usize;
-                pruned = (d < LMP_LIMIT.len() && quiets > LMP_LIMIT[d])
-                    || (d < G::FUTILITY_MARGIN.len()
-                        && static_eval + G::FUTILITY_MARGIN[d] <= alpha);
-                if pruned && !checks {
-                    break;
-                }
+                pruned = futile::<G>(depth, quiets, static_eval, alpha);
+            }
+            if pruned && !checks {
+                break;
             }
             if pruned && !pos.may_check(mv) {
                 continue;
@@ -259,13 +333,9 @@ impl<G: SearchGame> Searcher<G> {
             if pruned && !child.in_check() {
                 continue;
             }
-            // Late quiet moves are searched a ply shallower first.
-            let reduction =
-                if self.pruning && depth >= 3 && i >= 4 && quiet && scores[i] < (1 << 39) - 1 {
-                    late_move_reduction(depth, i).min(depth - 2)
-                } else {
-                    0
-                };
+            // Late quiet moves (not the killers) are searched a ply shallower first.
+            let late = self.pruning && quiet && scores[i] < (1 << 39) - 1;
+            let reduction = if late { reduction(depth, i) } else { 0 };
             let score = self.search_child(
                 &child,
                 i == 0,
@@ -284,25 +354,10 @@ impl<G: SearchGame> Searcher<G> {
                 best_code = G::code(mv);
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply as usize + 1);
-                    let line = &mut head[ply as usize];
-                    line.clear();
-                    line.push(mv);
-                    line.extend_from_slice(&tail[0]);
+                    self.set_pv(ply, mv);
                     if alpha >= beta {
-                        if !pos.is_tactical(mv) {
-                            let k = &mut self.killers[ply as usize];
-                            if k[0] != best_code {
-                                k[1] = k[0];
-                                k[0] = best_code;
-                            }
-                            let bonus = (depth * depth).min(HISTORY_MAX / 8);
-                            update_history(&mut self.history[G::history_index(mv)], bonus);
-                            // Every quiet move before this one was searched, or pruned as
-                            // futile: they failed where this one cut off.
-                            for &other in moves[..i].iter().filter(|&&m| !pos.is_tactical(m)) {
-                                update_history(&mut self.history[G::history_index(other)], -bonus);
-                            }
+                        if quiet {
+                            self.reward_quiet_cutoff(pos, &moves[..=i], depth, ply);
                         }
                         break;
                     }
@@ -315,15 +370,92 @@ impl<G: SearchGame> Searcher<G> {
         if self.aborted {
             return 0;
         }
-        let bound = if best >= beta {
+        self.store(&node, best, best_code);
+        best
+    }
+
+    /// Stores a node's result in the table, bounded as the window it was entered with says.
+    #[inline(always)]
+    fn store(&self, node: &Node, best: i32, best_code: u32) {
+        let bound = if best >= node.beta {
             Bound::Lower
-        } else if best > original_alpha {
+        } else if best > node.alpha {
             Bound::Exact
         } else {
             Bound::Upper
         };
-        self.tt.store(key, best_code, best, depth, bound, ply);
-        best
+        self.tt
+            .store(node.key, best_code, best, node.depth, bound, node.ply);
+    }
+
+    /// A node's moves in the ply's buffer: staged where the game can, the captures first, the
+    /// quiet moves only once none of them has cut off. Not when the table's move is quiet: it
+    /// goes first, so the whole list is needed. A staged game picks its moves stably (see
+    /// [`bring_best_to`]) on either path. Without captures the whole list is the quiet moves:
+    /// generated at once. Returns the moves, whether the game stages, and whether the quiet
+    /// moves are still to come.
+    #[inline(always)]
+    fn node_moves(&mut self, pos: &G, tt_code: u32, ply: u32) -> (Vec<G::Move>, bool, bool) {
+        let mut moves = std::mem::take(&mut self.buffers[ply as usize]);
+        moves.clear();
+        let staged = pos.generate_tactical(&mut moves);
+        let quiets_pending = staged
+            && !moves.is_empty()
+            && (tt_code == u32::MAX || moves.iter().any(|&m| G::code(m) == tt_code));
+        if !quiets_pending {
+            moves.clear();
+            pos.generate(&mut moves);
+        }
+        (moves, staged, quiets_pending)
+    }
+
+    /// The order scores of `moves` after the first `scores.len()`, appended.
+    #[inline(always)]
+    fn append_scores(
+        &self,
+        pos: &G,
+        moves: &[G::Move],
+        scores: &mut Vec<i64>,
+        tt_code: u32,
+        ply: u32,
+    ) {
+        let start = scores.len();
+        scores.extend(
+            moves[start..]
+                .iter()
+                .map(|&m| self.order_score(pos, m, tt_code, ply)),
+        );
+    }
+
+    /// The line at `ply`: `mv`, then the line its child found.
+    #[inline(always)]
+    fn set_pv(&mut self, ply: u32, mv: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply as usize + 1);
+        let line = &mut head[ply as usize];
+        line.clear();
+        line.push(mv);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// A quiet move (the last of `tried`) cut off: it becomes a killer and gains history.
+    /// Every quiet move before it was searched, or pruned as futile: they failed where it cut
+    /// off, and lose history.
+    #[inline(always)]
+    fn reward_quiet_cutoff(&mut self, pos: &G, tried: &[G::Move], depth: i32, ply: u32) {
+        let Some((&mv, before)) = tried.split_last() else {
+            return;
+        };
+        let code = G::code(mv);
+        let k = &mut self.killers[ply as usize];
+        if k[0] != code {
+            k[1] = k[0];
+            k[0] = code;
+        }
+        let bonus = (depth * depth).min(HISTORY_MAX / 8);
+        update_history(&mut self.history[G::history_index(mv)], bonus);
+        for &other in before.iter().filter(|&&m| !pos.is_tactical(m)) {
+            update_history(&mut self.history[G::history_index(other)], -bonus);
+        }
     }
 
     /// Multi-ProbCut at a null-window node: a shallow null-window search around the bound the
