@@ -57,38 +57,23 @@ impl<G: SearchGame> Searcher<G> {
             }
             let lines = self.multipv.min(root_moves.len());
             if lines > 1 {
-                // The k-th best move is the best of the moves after the first k - 1.
-                let mut others = Vec::with_capacity(lines - 1);
-                for k in 1..lines {
-                    match self.root_search(root, &mut root_moves[k..], depth, control, false) {
-                        Some(it) if !self.aborted => others.push(it),
-                        _ => break,
-                    }
-                }
-                if self.aborted {
+                if !self.other_lines(
+                    root,
+                    &mut root_moves,
+                    lines,
+                    depth,
+                    control,
+                    &mut best,
+                    report,
+                ) {
                     break; // the best move of this depth stands; its other lines are unfinished
                 }
-                if let Some(b) = best.take() {
-                    // As Stockfish: the lines by score, the first being the best move.
-                    let mut all = vec![b];
-                    all.extend(others);
-                    all.sort_by_key(|it| std::cmp::Reverse(it.score));
-                    for (k, it) in all.iter().enumerate() {
-                        root_moves[k] = it.pv[0];
-                        let mut info = self.info(root, it, control);
-                        info.multipv = Some(k as u32 + 1);
-                        report(Report::Info(info));
-                    }
-                    best = all.into_iter().next();
-                }
-                if best.as_ref().is_some_and(|b| {
-                    b.score.abs() > WIN_BOUND && depth as i32 > WIN - b.score.abs()
-                }) {
+                if best.as_ref().is_some_and(|b| decided(b, depth)) {
                     break;
                 }
             } else if let Some(b) = &best {
                 report(Report::Info(self.info(root, b, control)));
-                if b.score.abs() > WIN_BOUND && depth as i32 > WIN - b.score.abs() {
+                if decided(b, depth) {
                     break; // a forced result within the horizon: deeper search changes nothing
                 }
             }
@@ -119,6 +104,46 @@ impl<G: SearchGame> Searcher<G> {
             best: names.first().cloned(),
             ponder: names.get(1).cloned(),
         }
+    }
+
+    /// MultiPV: the k-th best move is the best of the moves after the first k - 1. Searches
+    /// the `lines - 1` lines after `best` at `depth` and reports all by score, the best
+    /// becoming the first of them. False when the search was stopped before they were done.
+    #[allow(clippy::too_many_arguments)]
+    fn other_lines(
+        &mut self,
+        root: &G,
+        root_moves: &mut [G::Move],
+        lines: usize,
+        depth: u32,
+        control: &Control,
+        best: &mut Option<Iteration<G::Move>>,
+        report: &mut dyn FnMut(Report),
+    ) -> bool {
+        let mut others = Vec::with_capacity(lines - 1);
+        for k in 1..lines {
+            match self.root_search(root, &mut root_moves[k..], depth, control, false) {
+                Some(it) if !self.aborted => others.push(it),
+                _ => break,
+            }
+        }
+        if self.aborted {
+            return false;
+        }
+        if let Some(b) = best.take() {
+            // As Stockfish: the lines by score, the first being the best move.
+            let mut all = vec![b];
+            all.extend(others);
+            all.sort_by_key(|it| std::cmp::Reverse(it.score));
+            for (k, it) in all.iter().enumerate() {
+                root_moves[k] = it.pv[0];
+                let mut info = self.info(root, it, control);
+                info.multipv = Some(k as u32 + 1);
+                report(Report::Info(info));
+            }
+            *best = all.into_iter().next();
+        }
+        true
     }
 
     pub(super) fn info(&self, root: &G, it: &Iteration<G::Move>, control: &Control) -> Info {
@@ -213,4 +238,9 @@ impl<G: SearchGame> Searcher<G> {
             pv: self.pv[0].clone(),
         })
     }
+}
+
+/// A forced result within the horizon of an iteration at `depth`: deeper search changes nothing.
+fn decided<M>(it: &Iteration<M>, depth: u32) -> bool {
+    it.score.abs() > WIN_BOUND && depth as i32 > WIN - it.score.abs()
 }
