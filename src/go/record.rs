@@ -503,45 +503,7 @@ pub fn read_given(text: &str) -> Result<(GameRecord<Record>, Vec<usize>), Record
                 if depth == 0 || last == Last::Close {
                     return Err(err(rest, "a node (';') outside a game tree's node list"));
                 }
-                rest = &rest[1..];
-                props.clear();
-                let mut moves_here = 0usize;
-                while let Ok((after, name)) = ident(rest) {
-                    if main && !name.bytes().any(|b| b.is_ascii_uppercase()) {
-                        return Err(err(
-                            rest.trim_start(),
-                            "a property name needs a capital letter (B, not b)",
-                        ));
-                    }
-                    let mut r = after;
-                    let mut any = false;
-                    while let Ok((after_value, _)) = value(r) {
-                        any = true;
-                        r = after_value;
-                    }
-                    if !any {
-                        let r = r.trim_start();
-                        return Err(err(
-                            r,
-                            if r.starts_with('[') {
-                                "a property value has no closing ']'"
-                            } else {
-                                "expected '[' after a property name"
-                            },
-                        ));
-                    }
-                    let kept = kept(name).filter(|_| main);
-                    let a_move = matches!(kept, Some("B" | "W"));
-                    // Two moves are enough for the node's error (it holds one).
-                    moves_here += usize::from(a_move);
-                    if let Some(name) = kept.filter(|_| !a_move || moves_here <= 2) {
-                        props.push(Property {
-                            name,
-                            values: after.trim_start(),
-                        });
-                    }
-                    rest = r;
-                }
+                rest = node_properties(all, &rest[1..], main, &mut props)?;
                 if main {
                     if main_nodes == 0 {
                         builder.root(&props)?;
@@ -565,6 +527,57 @@ pub fn read_given(text: &str) -> Result<(GameRecord<Record>, Vec<usize>), Record
         }
     }
     builder.finish()
+}
+
+/// The properties of the node at `rest` (a tail of `all`, after its `;`): where the node is on
+/// the main line, those the record keeps go into `props`. Returns the text after them.
+fn node_properties<'a>(
+    all: &str,
+    mut rest: &'a str,
+    main: bool,
+    props: &mut Vec<Property<'a>>,
+) -> Result<&'a str, RecordError> {
+    let err =
+        |rest: &str, what: &str| RecordError::syntax(FORMAT, all, all.len() - rest.len(), what);
+    props.clear();
+    let mut moves_here = 0usize;
+    while let Ok((after, name)) = ident(rest) {
+        if main && !name.bytes().any(|b| b.is_ascii_uppercase()) {
+            return Err(err(
+                rest.trim_start(),
+                "a property name needs a capital letter (B, not b)",
+            ));
+        }
+        let mut r = after;
+        let mut any = false;
+        while let Ok((after_value, _)) = value(r) {
+            any = true;
+            r = after_value;
+        }
+        if !any {
+            let r = r.trim_start();
+            return Err(err(
+                r,
+                if r.starts_with('[') {
+                    "a property value has no closing ']'"
+                } else {
+                    "expected '[' after a property name"
+                },
+            ));
+        }
+        let kept = kept(name).filter(|_| main);
+        let a_move = matches!(kept, Some("B" | "W"));
+        // Two moves are enough for the node's error (it holds one).
+        moves_here += usize::from(a_move);
+        if let Some(name) = kept.filter(|_| !a_move || moves_here <= 2) {
+            props.push(Property {
+                name,
+                values: after.trim_start(),
+            });
+        }
+        rest = r;
+    }
+    Ok(rest)
 }
 
 /// The SGF text of a game.
