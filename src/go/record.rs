@@ -233,6 +233,13 @@ impl Builder {
     }
 
     fn node(&mut self, props: &[Property<'_>], root: bool) -> Result<(), RecordError> {
+        self.node_tags(props, root)?;
+        self.node_setup(props)?;
+        self.node_move(props)
+    }
+
+    /// The game information a node gives (`SZ` and `GM` only at the root).
+    fn node_tags(&mut self, props: &[Property<'_>], root: bool) -> Result<(), RecordError> {
         for p in props {
             let raw = &p.value();
             let v = raw.trim();
@@ -260,7 +267,11 @@ impl Builder {
                 _ => {}
             }
         }
-        // Setup and the side to move, then the moves.
+        Ok(())
+    }
+
+    /// Setup stones and the side to move, refused after a move.
+    fn node_setup(&mut self, props: &[Property<'_>]) -> Result<(), RecordError> {
         for p in props {
             let cell = match p.name {
                 "AB" => BLACK,
@@ -312,6 +323,11 @@ impl Builder {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// The node's move, played.
+    fn node_move(&mut self, props: &[Property<'_>]) -> Result<(), RecordError> {
         // SGF gives a node one move. Two (`B[]B[]`, 3 bytes for a pass and the other side's)
         // would let a file hold more moves than its bytes allow in 16x the file (issue 70).
         let mut moved = false;
