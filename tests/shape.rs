@@ -1,5 +1,5 @@
-//! The shape the front ends keep (issue 45): no function over 100 lines in GTP, the session,
-//! NBoard, the runner or the server, no `mod.rs` over 400 lines anywhere, and errors typed
+//! The shape the crate keeps (issues 45 and 71): no function over 100 lines (a few named
+//! exceptions, each with its reason), no `mod.rs` over 400 lines anywhere, and errors typed
 //! (`Result<_, String>` only in main.rs, which prints them). Test modules are not counted.
 //! One module style: a module with submodules is a folder with a `mod.rs`, never `foo.rs`
 //! beside `foo/`.
@@ -8,12 +8,34 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-const FRONT_ENDS: [&str; 5] = [
-    "src/go/gtp",
-    "src/session",
-    "src/othello/nboard",
-    "src/matches",
-    "src/serve",
+/// The functions allowed over [`MAX_FUNCTION`]: (file, function, why). A function made by a
+/// macro has an empty name here.
+const LONG_FUNCTIONS: [(&str, &str, &str); 5] = [
+    (
+        "src/go/unconditional_reference.rs",
+        "unconditional_life",
+        "the reference oracle: GNU Go's procedure in one plain sequence, to read beside it",
+    ),
+    (
+        "src/go/benson_reference.rs",
+        "safe_points",
+        "the reference oracle: Benson's definition step by step, to read beside it",
+    ),
+    (
+        "src/othello/tune.rs",
+        "fit_cli",
+        "src/othello is being changed on other branches (issue 71): split once they land",
+    ),
+    (
+        "src/othello/search/mod.rs",
+        "think",
+        "the Othello search is being changed on other branches (issue 71)",
+    ),
+    (
+        "src/othello/search/solve.rs",
+        "",
+        "the endgame solver is being rewritten on its own branch (issue 71)",
+    ),
 ];
 const MAX_FUNCTION: usize = 100;
 const MAX_MOD_RS: usize = 400;
@@ -79,15 +101,23 @@ fn functions(text: &str) -> Vec<(String, usize, usize)> {
 }
 
 #[test]
-fn no_front_end_function_is_over_a_screen() {
-    let files = source_files(&FRONT_ENDS);
-    assert!(files.len() > 30, "the front ends' files: {}", files.len());
+fn no_function_is_over_a_screen() {
+    let files = source_files(&["src"]);
+    assert!(files.len() > 100, "the crate's files: {}", files.len());
+    let root = Path::new(ROOT);
     let long: Vec<String> = files
         .iter()
         .flat_map(|file| {
+            let from_root = file.strip_prefix(root).expect("under the crate");
+            let from_root = from_root.to_string_lossy().into_owned();
             functions(&code(file))
                 .into_iter()
                 .filter(|(_, _, lines)| *lines > MAX_FUNCTION)
+                .filter(move |(name, _, _)| {
+                    !LONG_FUNCTIONS
+                        .iter()
+                        .any(|&(f, n, _)| f == from_root && n == name)
+                })
                 .map(move |(name, at, lines)| {
                     format!("{}:{at}: {name}, {lines} lines", file.display())
                 })
