@@ -1,17 +1,41 @@
-//! The shape the front ends keep (issue 45): no function over 100 lines in GTP, the session,
-//! NBoard, the runner or the server, no `mod.rs` over 400 lines anywhere, and errors typed
+//! The shape the crate keeps (issues 45 and 71): no function over 100 lines (a few named
+//! exceptions, each with its reason), no `mod.rs` over 400 lines anywhere, and errors typed
 //! (`Result<_, String>` only in main.rs, which prints them). Test modules are not counted.
+//! One module style: a module with submodules is a folder with a `mod.rs`, never `foo.rs`
+//! beside `foo/`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-const FRONT_ENDS: [&str; 5] = [
-    "src/go/gtp",
-    "src/session",
-    "src/othello/nboard",
-    "src/matches",
-    "src/serve",
+/// The functions allowed over [`MAX_FUNCTION`]: (file, function, why). A function made by a
+/// macro has an empty name here.
+const LONG_FUNCTIONS: [(&str, &str, &str); 5] = [
+    (
+        "src/go/unconditional_reference.rs",
+        "unconditional_life",
+        "the reference oracle: GNU Go's procedure in one plain sequence, to read beside it",
+    ),
+    (
+        "src/go/benson_reference.rs",
+        "safe_points",
+        "the reference oracle: Benson's definition step by step, to read beside it",
+    ),
+    (
+        "src/othello/tune.rs",
+        "fit_cli",
+        "src/othello is being changed on other branches (issue 71): split once they land",
+    ),
+    (
+        "src/othello/search/mod.rs",
+        "think",
+        "the Othello search is being changed on other branches (issue 71)",
+    ),
+    (
+        "src/othello/search/solve.rs",
+        "",
+        "the endgame solver is being rewritten on its own branch (issue 71)",
+    ),
 ];
 const MAX_FUNCTION: usize = 100;
 const MAX_MOD_RS: usize = 400;
@@ -77,15 +101,23 @@ fn functions(text: &str) -> Vec<(String, usize, usize)> {
 }
 
 #[test]
-fn no_front_end_function_is_over_a_screen() {
-    let files = source_files(&FRONT_ENDS);
-    assert!(files.len() > 30, "the front ends' files: {}", files.len());
+fn no_function_is_over_a_screen() {
+    let files = source_files(&["src"]);
+    assert!(files.len() > 100, "the crate's files: {}", files.len());
+    let root = Path::new(ROOT);
     let long: Vec<String> = files
         .iter()
         .flat_map(|file| {
+            let from_root = file.strip_prefix(root).expect("under the crate");
+            let from_root = from_root.to_string_lossy().into_owned();
             functions(&code(file))
                 .into_iter()
                 .filter(|(_, _, lines)| *lines > MAX_FUNCTION)
+                .filter(move |(name, _, _)| {
+                    !LONG_FUNCTIONS
+                        .iter()
+                        .any(|&(f, n, _)| f == from_root && n == name)
+                })
                 .map(move |(name, at, lines)| {
                     format!("{}:{at}: {name}, {lines} lines", file.display())
                 })
@@ -113,6 +145,57 @@ fn no_mod_rs_is_over_its_bound() {
         "over {MAX_MOD_RS} lines:\n{}",
         long.join("\n")
     );
+}
+
+/// Modules still written as `foo.rs` beside `foo/`, each with why.
+const MIXED_STYLE_PENDING: [&str; 1] = [
+    // Being rewritten on the Othello solver's branch, which makes it solve/mod.rs.
+    "src/othello/search/solve",
+];
+
+/// Every `foo.rs` under `dir` that sits beside a folder `foo`, as the folder's path from
+/// `root`.
+fn beside_folders(root: &Path, dir: &Path, out: &mut Vec<String>) {
+    for entry in fs::read_dir(dir).expect("a readable folder") {
+        let path = entry.expect("an entry").path();
+        if path.is_dir() {
+            if path.with_extension("rs").is_file() {
+                let from_root = path.strip_prefix(root).expect("under the root");
+                out.push(from_root.display().to_string());
+            }
+            beside_folders(root, &path, out);
+        }
+    }
+}
+
+#[test]
+fn one_module_style_mod_rs_in_a_folder() {
+    let mut mixed = Vec::new();
+    beside_folders(Path::new(ROOT), &Path::new(ROOT).join("src"), &mut mixed);
+    mixed.sort();
+    let unexpected: Vec<&String> = mixed
+        .iter()
+        .filter(|m| !MIXED_STYLE_PENDING.contains(&m.as_str()))
+        .collect();
+    assert!(
+        unexpected.is_empty(),
+        "foo.rs beside foo/ (make it foo/mod.rs): {unexpected:?}"
+    );
+}
+
+#[test]
+fn the_style_scan_sees_a_file_beside_its_folder() {
+    let root = std::env::temp_dir().join(format!("ryoshi-shape-{}", std::process::id()));
+    fs::create_dir_all(root.join("src/a/b")).expect("a temporary folder");
+    fs::create_dir_all(root.join("src/c")).expect("a temporary folder");
+    for file in ["src/a.rs", "src/a/b.rs", "src/c/mod.rs"] {
+        fs::write(root.join(file), "").expect("a temporary file");
+    }
+    let mut mixed = Vec::new();
+    beside_folders(&root, &root.join("src"), &mut mixed);
+    mixed.sort();
+    fs::remove_dir_all(&root).expect("the temporary folder removed");
+    assert_eq!(mixed, vec!["src/a".to_string(), "src/a/b".to_string()]);
 }
 
 #[test]

@@ -80,13 +80,37 @@ impl<const W: usize> Work<W> {
         // Only blocks next to the remaining regions can count two healthy regions; the others
         // (`doomed`) fall at once, and so does every region they touch.
         let seeds = area.spread(stride).and(&own);
+        let labelled = self.label_blocks(board, &own, seeds);
+        if self.blocks.is_empty() {
+            return Bits::zero();
+        }
+        let doomed = own.and_not(&labelled);
+        self.healthy_regions(board, m, &own, area, &doomed);
+        let alive = self.eliminate();
+        let mut safe = Bits::zero();
+        for b in 0..self.blocks.len() {
+            if block_has(&alive, b as u16) {
+                safe = safe.or(&self.blocks[b]);
+            }
+        }
+        for (i, (r, _, _)) in self.healthy.iter().enumerate() {
+            if self.kept[i] {
+                safe = safe.or(&self.regions[*r]);
+            }
+        }
+        safe
+    }
+
+    /// Labels the blocks of `own` through the `seeds`, with their reach. Returns their stones.
+    fn label_blocks(&mut self, board: &Board, own: &Bits<W>, seeds: Bits<W>) -> Bits<W> {
+        let stride = board.stride();
         self.label.resize(board.len(), NONE);
         self.blocks.clear();
         self.reach.clear();
         let mut labelled = Bits::zero();
         let mut rest = seeds;
         while let Some(p) = rest.first() {
-            let (block, reach) = Bits::flood_spread(&Bits::single(p), &own, stride);
+            let (block, reach) = Bits::flood_spread(&Bits::single(p), own, stride);
             rest = rest.and_not(&block);
             labelled = labelled.or(&block);
             self.reach.push(reach);
@@ -96,10 +120,20 @@ impl<const W: usize> Work<W> {
             }
             self.blocks.push(block);
         }
-        if self.blocks.is_empty() {
-            return Bits::zero();
-        }
-        let doomed = own.and_not(&labelled);
+        labelled
+    }
+
+    /// The regions of `area` healthy for some labelled block and touching no `doomed` one,
+    /// each with its healthy blocks and all its blocks.
+    fn healthy_regions(
+        &mut self,
+        board: &Board,
+        m: &Masks<W>,
+        own: &Bits<W>,
+        area: Bits<W>,
+        doomed: &Bits<W>,
+    ) {
+        let stride = board.stride();
         self.regions.clear();
         self.healthy.clear();
         let mut rest = area;
@@ -124,8 +158,8 @@ impl<const W: usize> Work<W> {
             if k == 0 {
                 continue;
             }
-            let border = region_reach.and(&own);
-            if border.intersects(&doomed) {
+            let border = region_reach.and(own);
+            if border.intersects(doomed) {
                 continue;
             }
             let mut adjacent = [0u64; BLOCK_WORDS];
@@ -136,6 +170,12 @@ impl<const W: usize> Work<W> {
             self.healthy.push((self.regions.len(), healthy, adjacent));
             self.regions.push(region);
         }
+    }
+
+    /// Benson's elimination on bitsets until nothing changes: a block with fewer than two
+    /// healthy regions falls, and so does every region next to a fallen block. Returns the
+    /// blocks left; `kept` says which regions are.
+    fn eliminate(&mut self) -> BlockSet {
         let blocks = self.blocks.len();
         assert!(
             blocks <= BLOCK_WORDS * 64,
@@ -171,21 +211,9 @@ impl<const W: usize> Work<W> {
                 }
             }
             if !changed {
-                break;
+                return alive;
             }
         }
-        let mut safe = Bits::zero();
-        for b in 0..blocks {
-            if block_has(&alive, b as u16) {
-                safe = safe.or(&self.blocks[b]);
-            }
-        }
-        for (i, (r, _, _)) in self.healthy.iter().enumerate() {
-            if self.kept[i] {
-                safe = safe.or(&self.regions[*r]);
-            }
-        }
-        safe
     }
 }
 

@@ -233,6 +233,13 @@ impl Builder {
     }
 
     fn node(&mut self, props: &[Property<'_>], root: bool) -> Result<(), RecordError> {
+        self.node_tags(props, root)?;
+        self.node_setup(props)?;
+        self.node_move(props)
+    }
+
+    /// The game information a node gives (`SZ` and `GM` only at the root).
+    fn node_tags(&mut self, props: &[Property<'_>], root: bool) -> Result<(), RecordError> {
         for p in props {
             let raw = &p.value();
             let v = raw.trim();
@@ -260,7 +267,11 @@ impl Builder {
                 _ => {}
             }
         }
-        // Setup and the side to move, then the moves.
+        Ok(())
+    }
+
+    /// Setup stones and the side to move, refused after a move.
+    fn node_setup(&mut self, props: &[Property<'_>]) -> Result<(), RecordError> {
         for p in props {
             let cell = match p.name {
                 "AB" => BLACK,
@@ -312,6 +323,11 @@ impl Builder {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// The node's move, played.
+    fn node_move(&mut self, props: &[Property<'_>]) -> Result<(), RecordError> {
         // SGF gives a node one move. Two (`B[]B[]`, 3 bytes for a pass and the other side's)
         // would let a file hold more moves than its bytes allow in 16x the file (issue 70).
         let mut moved = false;
@@ -503,45 +519,7 @@ pub fn read_given(text: &str) -> Result<(GameRecord<Record>, Vec<usize>), Record
                 if depth == 0 || last == Last::Close {
                     return Err(err(rest, "a node (';') outside a game tree's node list"));
                 }
-                rest = &rest[1..];
-                props.clear();
-                let mut moves_here = 0usize;
-                while let Ok((after, name)) = ident(rest) {
-                    if main && !name.bytes().any(|b| b.is_ascii_uppercase()) {
-                        return Err(err(
-                            rest.trim_start(),
-                            "a property name needs a capital letter (B, not b)",
-                        ));
-                    }
-                    let mut r = after;
-                    let mut any = false;
-                    while let Ok((after_value, _)) = value(r) {
-                        any = true;
-                        r = after_value;
-                    }
-                    if !any {
-                        let r = r.trim_start();
-                        return Err(err(
-                            r,
-                            if r.starts_with('[') {
-                                "a property value has no closing ']'"
-                            } else {
-                                "expected '[' after a property name"
-                            },
-                        ));
-                    }
-                    let kept = kept(name).filter(|_| main);
-                    let a_move = matches!(kept, Some("B" | "W"));
-                    // Two moves are enough for the node's error (it holds one).
-                    moves_here += usize::from(a_move);
-                    if let Some(name) = kept.filter(|_| !a_move || moves_here <= 2) {
-                        props.push(Property {
-                            name,
-                            values: after.trim_start(),
-                        });
-                    }
-                    rest = r;
-                }
+                rest = node_properties(all, &rest[1..], main, &mut props)?;
                 if main {
                     if main_nodes == 0 {
                         builder.root(&props)?;
@@ -565,6 +543,57 @@ pub fn read_given(text: &str) -> Result<(GameRecord<Record>, Vec<usize>), Record
         }
     }
     builder.finish()
+}
+
+/// The properties of the node at `rest` (a tail of `all`, after its `;`): where the node is on
+/// the main line, those the record keeps go into `props`. Returns the text after them.
+fn node_properties<'a>(
+    all: &str,
+    mut rest: &'a str,
+    main: bool,
+    props: &mut Vec<Property<'a>>,
+) -> Result<&'a str, RecordError> {
+    let err =
+        |rest: &str, what: &str| RecordError::syntax(FORMAT, all, all.len() - rest.len(), what);
+    props.clear();
+    let mut moves_here = 0usize;
+    while let Ok((after, name)) = ident(rest) {
+        if main && !name.bytes().any(|b| b.is_ascii_uppercase()) {
+            return Err(err(
+                rest.trim_start(),
+                "a property name needs a capital letter (B, not b)",
+            ));
+        }
+        let mut r = after;
+        let mut any = false;
+        while let Ok((after_value, _)) = value(r) {
+            any = true;
+            r = after_value;
+        }
+        if !any {
+            let r = r.trim_start();
+            return Err(err(
+                r,
+                if r.starts_with('[') {
+                    "a property value has no closing ']'"
+                } else {
+                    "expected '[' after a property name"
+                },
+            ));
+        }
+        let kept = kept(name).filter(|_| main);
+        let a_move = matches!(kept, Some("B" | "W"));
+        // Two moves are enough for the node's error (it holds one).
+        moves_here += usize::from(a_move);
+        if let Some(name) = kept.filter(|_| !a_move || moves_here <= 2) {
+            props.push(Property {
+                name,
+                values: after.trim_start(),
+            });
+        }
+        rest = r;
+    }
+    Ok(rest)
 }
 
 /// The SGF text of a game.

@@ -177,238 +177,275 @@ pub fn unconditional_life(board: &Board, ko: Option<usize>, color: Color) -> Vec
 }
 
 fn life<const W: usize>(board: &Board, ko: Option<usize>, color: Color) -> Vec<u8> {
-    let me = color.index();
-    let other = color.other();
-    let them = other.index();
-    let d = deltas(board.stride());
-    let mut result = vec![0u8; board.len()];
-    let mut now = State {
-        stones: [Bits::zero(); 2],
-        empty: Bits::zero(),
-        ko,
-    };
-    for p in board.points() {
-        match board.get(p) {
-            BLACK => now.stones[0].set(p),
-            WHITE => now.stones[1].set(p),
-            _ => now.empty.set(p),
-        }
+    let mut s = Scratch::<W>::new(board, ko, color);
+    let seki_pair = s.seki_pairs(color);
+    if !s.capture_all(seki_pair, color.other()) {
+        return vec![0u8; board.len()];
     }
-    let mut s = Scratch {
-        board,
-        stride: board.stride(),
-        now,
-        undo: Vec::new(),
-        c_index: me,
-        c_label: vec![u16::MAX; board.len()],
-        c_blocks: Vec::new(),
-        c_cached: false,
-    };
-    let mut rest = s.now.stones[me];
-    while let Some(p) = rest.first() {
-        let (stones, reach) = Bits::flood_spread(&Bits::single(p), &s.now.stones[me], s.stride);
-        rest = rest.and_not(&stones);
-        for q in stones.iter() {
-            s.c_label[q] = s.c_blocks.len() as u16;
-        }
-        s.c_blocks.push((stones, reach));
-    }
-    s.c_cached = true;
+    s.fill_liberties(seki_pair, color.other());
+    s.seki_guard(seki_pair, color);
+    s.settle(seki_pair, color);
+    s.read_off(seki_pair, color)
+}
 
-    // Two-stone blocks with no other own stone in their eight-neighbourhood, away from the edge.
-    let mut seki_pair: Bits<W> = Bits::zero();
-    let mut rest = s.now.stones[me];
-    while let Some(p) = rest.first() {
-        let (stones, _) = s.block(p);
-        rest = rest.and_not(&stones);
-        if stones.count() != 2 {
-            continue;
-        }
-        let isolated = stones.iter().all(|q| {
-            d.iter().all(|&dd| {
-                let n = step(q, dd);
-                let c = board.get(n);
-                c != BORDER && (c != color.cell() || stones.has(n))
-            })
-        });
-        if isolated {
-            seki_pair = seki_pair.or(&stones);
-        }
-    }
-
-    // 1. Capture what can be captured, block by block in the order of their first points.
-    let mut any_left = false;
-    let mut captured_one = true;
-    while captured_one {
-        captured_one = false;
-        any_left = false;
-        let mut visited = seki_pair;
-        while let Some(p) = s.now.stones[me].and_not(&visited).first() {
-            let (stones, libs) = s.block(p);
-            visited = visited.or(&stones);
-            any_left = true;
-            let depth = s.undo.len();
-            for l in libs.iter() {
-                s.try_move(l, other, false);
+/// The five steps of the module's procedure, in order, for the analysed colour C (`color`) and
+/// its opponent O.
+impl<'a, const W: usize> Scratch<'a, W> {
+    /// The position on a scratch board, with C's blocks cached.
+    fn new(board: &'a Board, ko: Option<usize>, color: Color) -> Self {
+        let me = color.index();
+        let mut now = State {
+            stones: [Bits::zero(); 2],
+            empty: Bits::zero(),
+            ko,
+        };
+        for p in board.points() {
+            match board.get(p) {
+                BLACK => now.stones[0].set(p),
+                WHITE => now.stones[1].set(p),
+                _ => now.empty.set(p),
             }
-            if !s.now.stones[me].has(p) {
-                captured_one = true;
-            } else {
-                let libs = s.block(p).1;
-                if libs.count() == 1 {
-                    // The last liberty may be a ko capture, which GNU Go allows here.
-                    let last = libs.first().unwrap_or(0);
-                    s.try_move(last, other, true);
+        }
+        let mut s = Scratch {
+            board,
+            stride: board.stride(),
+            now,
+            undo: Vec::new(),
+            c_index: me,
+            c_label: vec![u16::MAX; board.len()],
+            c_blocks: Vec::new(),
+            c_cached: false,
+        };
+        let mut rest = s.now.stones[me];
+        while let Some(p) = rest.first() {
+            let (stones, reach) = Bits::flood_spread(&Bits::single(p), &s.now.stones[me], s.stride);
+            rest = rest.and_not(&stones);
+            for q in stones.iter() {
+                s.c_label[q] = s.c_blocks.len() as u16;
+            }
+            s.c_blocks.push((stones, reach));
+        }
+        s.c_cached = true;
+        s
+    }
+
+    /// Two-stone blocks with no other own stone in their eight-neighbourhood, away from the edge.
+    fn seki_pairs(&self, color: Color) -> Bits<W> {
+        let d = deltas(self.stride);
+        let mut seki_pair: Bits<W> = Bits::zero();
+        let mut rest = self.now.stones[color.index()];
+        while let Some(p) = rest.first() {
+            let (stones, _) = self.block(p);
+            rest = rest.and_not(&stones);
+            if stones.count() != 2 {
+                continue;
+            }
+            let isolated = stones.iter().all(|q| {
+                d.iter().all(|&dd| {
+                    let n = step(q, dd);
+                    let c = self.board.get(n);
+                    c != BORDER && (c != color.cell() || stones.has(n))
+                })
+            });
+            if isolated {
+                seki_pair = seki_pair.or(&stones);
+            }
+        }
+        seki_pair
+    }
+
+    /// Step 1: captures what can be captured, block by block in the order of their first
+    /// points. False when no block of C is left besides the set-aside pairs.
+    fn capture_all(&mut self, seki_pair: Bits<W>, other: Color) -> bool {
+        let me = self.c_index;
+        let mut any_left = false;
+        let mut captured_one = true;
+        while captured_one {
+            captured_one = false;
+            any_left = false;
+            let mut visited = seki_pair;
+            while let Some(p) = self.now.stones[me].and_not(&visited).first() {
+                let (stones, libs) = self.block(p);
+                visited = visited.or(&stones);
+                any_left = true;
+                let depth = self.undo.len();
+                for l in libs.iter() {
+                    self.try_move(l, other, false);
+                }
+                if !self.now.stones[me].has(p) {
                     captured_one = true;
                 } else {
-                    s.pop_to(depth);
+                    let libs = self.block(p).1;
+                    if libs.count() == 1 {
+                        // The last liberty may be a ko capture, which GNU Go allows here.
+                        let last = libs.first().unwrap_or(0);
+                        self.try_move(last, other, true);
+                        captured_one = true;
+                    } else {
+                        self.pop_to(depth);
+                    }
+                }
+            }
+        }
+        any_left
+    }
+
+    /// Step 2: fills the liberties of the survivors, then extends O's blocks in atari.
+    fn fill_liberties(&mut self, seki_pair: Bits<W>, other: Color) {
+        let mut visited = seki_pair;
+        while let Some(p) = self.now.stones[self.c_index].and_not(&visited).first() {
+            let (stones, libs) = self.block(p);
+            visited = visited.or(&stones);
+            for l in libs.iter() {
+                self.try_move(l, other, false);
+            }
+        }
+        let them = other.index();
+        let mut extended = true;
+        while extended {
+            extended = false;
+            // Stones of a block already seen since the last change give the same answer.
+            let mut seen: Bits<W> = Bits::zero();
+            for p in self.board.points() {
+                if !self.now.stones[them].has(p) || seen.has(p) || self.empty_neighbors(p) > 1 {
+                    continue;
+                }
+                let (stones, libs) = self.block(p);
+                seen = seen.or(&stones);
+                if libs.count() == 1 && self.try_move(libs.first().unwrap_or(0), other, false) {
+                    extended = true;
+                    seen = Bits::zero();
                 }
             }
         }
     }
-    if !any_left {
-        return result;
-    }
 
-    // 2. Fill the liberties of the survivors, then extend O's blocks in atari.
-    let mut visited = seki_pair;
-    while let Some(p) = s.now.stones[me].and_not(&visited).first() {
-        let (stones, libs) = s.block(p);
-        visited = visited.or(&stones);
-        for l in libs.iter() {
-            s.try_move(l, other, false);
-        }
-    }
-    let mut extended = true;
-    while extended {
-        extended = false;
-        // Stones of a block already seen since the last change give the same answer.
-        let mut seen: Bits<W> = Bits::zero();
-        for p in board.points() {
-            if !s.now.stones[them].has(p) || seen.has(p) || s.empty_neighbors(p) > 1 {
+    /// Step 3: the seki guard.
+    fn seki_guard(&mut self, seki_pair: Bits<W>, color: Color) {
+        let other = color.other();
+        let d = deltas(self.stride);
+        for p in self.board.points() {
+            if !seki_pair.has(p) || self.cell(p) == EMPTY || self.block(p).0.first() != Some(p) {
                 continue;
             }
-            let (stones, libs) = s.block(p);
+            for r in 0..4 {
+                let up = d[r];
+                let mut right = d[(r + 1) % 4];
+                if self.cell(step(p, up)) != color.cell()
+                    || self.cell(step(p, 2 * up)) != EMPTY
+                    || self.cell(step(p, -up)) != EMPTY
+                {
+                    continue;
+                }
+                for k in 0..2 {
+                    if k == 1 {
+                        right = -right;
+                    }
+                    if self.cell(step(p, right)) != EMPTY || self.cell(step(p, up - right)) != EMPTY
+                    {
+                        continue;
+                    }
+                    let depth = self.undo.len();
+                    let a = step(p, -right);
+                    let b = step(p, up + right);
+                    if self.cell(a) == EMPTY {
+                        self.try_move(a, other, false);
+                    }
+                    if self.cell(b) == EMPTY {
+                        self.try_move(b, other, false);
+                    }
+                    let joined = self.cell(a) == other.cell()
+                        && self.cell(b) == other.cell()
+                        && self.block(a).0.has(b);
+                    self.pop_to(depth);
+                    if joined {
+                        // C plays: its blocks may merge, so the cache ends here.
+                        self.c_cached = false;
+                        self.try_move(step(p, -up), color, false);
+                        break;
+                    }
+                }
+                if self.cell(p) != EMPTY && self.block(p).0.count() > 2 {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Step 4: takes the set-aside pairs' liberties, then settles O blocks with two adjacent
+    /// liberties.
+    fn settle(&mut self, seki_pair: Bits<W>, color: Color) {
+        let other = color.other();
+        for p in seki_pair.iter() {
+            if self.cell(p) == EMPTY {
+                continue;
+            }
+            for l in self.block(p).1.iter() {
+                self.try_move(l, other, false);
+            }
+        }
+        let them = other.index();
+        let stride = self.stride;
+        let mut seen: Bits<W> = Bits::zero();
+        for p in self.board.points() {
+            if !self.now.stones[them].has(p) || seen.has(p) || self.empty_neighbors(p) > 2 {
+                continue;
+            }
+            let (stones, libs) = self.block(p);
             seen = seen.or(&stones);
-            if libs.count() == 1 && s.try_move(libs.first().unwrap_or(0), other, false) {
-                extended = true;
+            if libs.count() != 2 {
+                continue;
+            }
+            let mut it = libs.iter();
+            let (a, b) = (it.next().unwrap_or(0), it.next().unwrap_or(0));
+            if b - a != 1 && b - a != stride {
+                continue;
+            }
+            let a_open = self.approx_libs(a, color);
+            let b_open = self.approx_libs(b, color);
+            let a_libs = self.approx_libs(a, other);
+            let b_libs = self.approx_libs(b, other);
+            let chosen = if a_open > b_open || (a_open == b_open && a_libs >= b_libs) {
+                a
+            } else {
+                b
+            };
+            if self.try_move(chosen, other, false) {
                 seen = Bits::zero();
             }
         }
     }
 
-    // 3. The seki guard.
-    for p in board.points() {
-        if !seki_pair.has(p) || s.cell(p) == EMPTY || s.block(p).0.first() != Some(p) {
-            continue;
-        }
-        for r in 0..4 {
-            let up = d[r];
-            let mut right = d[(r + 1) % 4];
-            if s.cell(step(p, up)) != color.cell()
-                || s.cell(step(p, 2 * up)) != EMPTY
-                || s.cell(step(p, -up)) != EMPTY
-            {
-                continue;
+    /// Step 5: reads off the result. A block holding a set-aside pair (extended by the seki
+    /// guard) keeps the pair's stone as GNU Go's origin, so its liberties are not counted.
+    fn read_off(&self, seki_pair: Bits<W>, color: Color) -> Vec<u8> {
+        let mut result = vec![0u8; self.board.len()];
+        let mut rest = self.now.stones[color.index()];
+        while let Some(p) = rest.first() {
+            let (stones, libs) = self.block(p);
+            rest = rest.and_not(&stones);
+            for q in stones.and_not(&seki_pair).iter() {
+                result[q] = 1;
             }
-            for k in 0..2 {
-                if k == 1 {
-                    right = -right;
-                }
-                if s.cell(step(p, right)) != EMPTY || s.cell(step(p, up - right)) != EMPTY {
-                    continue;
-                }
-                let depth = s.undo.len();
-                let a = step(p, -right);
-                let b = step(p, up + right);
-                if s.cell(a) == EMPTY {
-                    s.try_move(a, other, false);
-                }
-                if s.cell(b) == EMPTY {
-                    s.try_move(b, other, false);
-                }
-                let joined =
-                    s.cell(a) == other.cell() && s.cell(b) == other.cell() && s.block(a).0.has(b);
-                s.pop_to(depth);
-                if joined {
-                    // C plays: its blocks may merge, so the cache ends here.
-                    s.c_cached = false;
-                    s.try_move(step(p, -up), color, false);
-                    break;
+            if !stones.intersects(&seki_pair) {
+                for l in libs.iter() {
+                    result[l] = 2;
                 }
             }
-            if s.cell(p) != EMPTY && s.block(p).0.count() > 2 {
-                break;
+        }
+        let mut rest = self.now.stones[color.other().index()];
+        while let Some(p) = rest.first() {
+            let (stones, libs) = self.block(p);
+            rest = rest.and_not(&stones);
+            if libs.count() == 1 {
+                for q in stones.iter() {
+                    result[q] = 2;
+                }
+                for l in libs.iter() {
+                    result[l] = 2;
+                }
             }
         }
+        result
     }
-
-    // 4. Take the set-aside pairs' liberties, then settle O blocks with two adjacent liberties.
-    for p in seki_pair.iter() {
-        if s.cell(p) == EMPTY {
-            continue;
-        }
-        for l in s.block(p).1.iter() {
-            s.try_move(l, other, false);
-        }
-    }
-    let stride = board.stride();
-    let mut seen: Bits<W> = Bits::zero();
-    for p in board.points() {
-        if !s.now.stones[them].has(p) || seen.has(p) || s.empty_neighbors(p) > 2 {
-            continue;
-        }
-        let (stones, libs) = s.block(p);
-        seen = seen.or(&stones);
-        if libs.count() != 2 {
-            continue;
-        }
-        let mut it = libs.iter();
-        let (a, b) = (it.next().unwrap_or(0), it.next().unwrap_or(0));
-        if b - a != 1 && b - a != stride {
-            continue;
-        }
-        let a_open = s.approx_libs(a, color);
-        let b_open = s.approx_libs(b, color);
-        let a_libs = s.approx_libs(a, other);
-        let b_libs = s.approx_libs(b, other);
-        let chosen = if a_open > b_open || (a_open == b_open && a_libs >= b_libs) {
-            a
-        } else {
-            b
-        };
-        if s.try_move(chosen, other, false) {
-            seen = Bits::zero();
-        }
-    }
-
-    // 5. Read off the result. A block holding a set-aside pair (extended by the seki guard)
-    // keeps the pair's stone as GNU Go's origin, so its liberties are not counted.
-    let mut rest = s.now.stones[me];
-    while let Some(p) = rest.first() {
-        let (stones, libs) = s.block(p);
-        rest = rest.and_not(&stones);
-        for q in stones.and_not(&seki_pair).iter() {
-            result[q] = 1;
-        }
-        if !stones.intersects(&seki_pair) {
-            for l in libs.iter() {
-                result[l] = 2;
-            }
-        }
-    }
-    let mut rest = s.now.stones[them];
-    while let Some(p) = rest.first() {
-        let (stones, libs) = s.block(p);
-        rest = rest.and_not(&stones);
-        if libs.count() == 1 {
-            for q in stones.iter() {
-                result[q] = 2;
-            }
-            for l in libs.iter() {
-                result[l] = 2;
-            }
-        }
-    }
-    result
 }

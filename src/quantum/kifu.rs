@@ -159,12 +159,33 @@ pub fn write(record: &GameRecord<Record>) -> String {
     s
 }
 
+/// A syntax error at `rest`, a tail of `text`.
+fn syntax(text: &str, rest: &str, what: &str) -> RecordError {
+    RecordError::syntax(FORMAT, text, text.len() - rest.len(), what)
+}
+
 /// Reads a kifu.
 pub fn read(text: &str) -> Result<GameRecord<Record>, RecordError> {
     RecordError::check_size(FORMAT, text)?;
-    let at = |rest: &str| text.len() - rest.len();
-    let syntax = |rest: &str, what: &str| RecordError::syntax(FORMAT, text, at(rest), what);
-    let mut rest = text.trim_start_matches('\u{feff}');
+    let rest = text.trim_start_matches('\u{feff}');
+    let (rest, mut tags, start) = read_tags(text, rest)?;
+    let (rest, moves) = read_moves(text, rest, &start)?;
+    let rest = read_result(text, rest, moves.len(), &mut tags)?;
+    let tail = rest.trim_start();
+    if !tail.is_empty() {
+        return Err(syntax(text, tail, "text after the result"));
+    }
+    Ok(GameRecord {
+        tags,
+        start,
+        moves,
+        notes: Vec::new(),
+    })
+}
+
+/// The header tags at `rest` (a tail of `text`): the tags kept, and the game's start with its
+/// rules.
+fn read_tags<'a>(text: &str, mut rest: &'a str) -> Result<(&'a str, Tags, Record), RecordError> {
     let mut tags = Tags::default();
     let mut start = None;
     let mut rules = Ruleset::default();
@@ -176,6 +197,7 @@ pub fn read(text: &str) -> Result<GameRecord<Record>, RecordError> {
         }
         if keys.len() == MAX_TAGS {
             return Err(syntax(
+                text,
                 rest.trim_start(),
                 &format!("more than {MAX_TAGS} tags"),
             ));
@@ -220,81 +242,104 @@ pub fn read(text: &str) -> Result<GameRecord<Record>, RecordError> {
         rest = r;
     }
     if !game_tag {
-        return Err(syntax(rest, "a kifu starts with [Game \"quantum shogi\"]"));
+        return Err(syntax(
+            text,
+            rest,
+            "a kifu starts with [Game \"quantum shogi\"]",
+        ));
     }
     let start = Record::new(start.unwrap_or_else(Position::start), rules);
+    Ok((rest, tags, start))
+}
+
+/// The numbered moves at `rest` (a tail of `text`), each played from `start` and checked.
+fn read_moves<'a>(
+    text: &str,
+    mut rest: &'a str,
+    start: &Record,
+) -> Result<(&'a str, Vec<Action>), RecordError> {
     let mut game = start.clone();
     let mut moves = Vec::new();
-    loop {
-        if let Ok((r, number)) = move_number(rest) {
-            let ply = moves.len() + 1;
-            if ply > MAX_KIFU_PLIES {
-                return Err(syntax(
-                    rest.trim_start(),
-                    &format!("more than {MAX_KIFU_PLIES} plies"),
-                ));
-            }
-            if number.parse::<usize>().ok() != Some(ply) {
-                return Err(syntax(
-                    rest.trim_start(),
-                    &format!("expected move number {ply}."),
-                ));
-            }
-            let Ok((r, token)) = word(r) else {
-                return Err(syntax(r.trim_start(), &format!("expected move {ply}")));
-            };
-            let action: Action = game.parse_move(token).map_err(|e| RecordError::Move {
-                ply,
-                text: token.into(),
-                why: e.to_string(),
-            })?;
-            game.play(action).map_err(|e| RecordError::Move {
-                ply,
-                text: token.into(),
-                why: e.to_string(),
-            })?;
-            moves.push(action);
-            rest = r;
-            if let Ok((r, _)) = comment(rest) {
-                rest = r;
-            } else if rest.trim_start().starts_with('{') {
-                return Err(syntax(rest.trim_start(), "a comment has no closing '}'"));
-            }
-            continue;
-        }
-        break;
-    }
-    if let Ok((r, result)) = word(rest) {
-        if !TERMINATIONS.contains(&result) {
+    while let Ok((r, number)) = move_number(rest) {
+        let ply = moves.len() + 1;
+        if ply > MAX_KIFU_PLIES {
             return Err(syntax(
+                text,
                 rest.trim_start(),
-                &format!("expected move number {}. or a result", moves.len() + 1),
+                &format!("more than {MAX_KIFU_PLIES} plies"),
             ));
         }
-        // `*` (unknown) yields to a result given in the other place; two results must agree.
-        match tags.result.as_deref() {
-            _ if result == "*" => {}
-            None | Some("*") => tags.result = Some(result.to_string()),
-            Some(tagged) if tagged != result => {
-                return Err(syntax(
-                    rest.trim_start(),
-                    &format!("the result {result} is not the Result tag's {tagged}"),
-                ))
-            }
-            Some(_) => {}
+        if number.parse::<usize>().ok() != Some(ply) {
+            return Err(syntax(
+                text,
+                rest.trim_start(),
+                &format!("expected move number {ply}."),
+            ));
         }
+        let Ok((r, token)) = word(r) else {
+            return Err(syntax(
+                text,
+                r.trim_start(),
+                &format!("expected move {ply}"),
+            ));
+        };
+        let action: Action = game.parse_move(token).map_err(|e| RecordError::Move {
+            ply,
+            text: token.into(),
+            why: e.to_string(),
+        })?;
+        game.play(action).map_err(|e| RecordError::Move {
+            ply,
+            text: token.into(),
+            why: e.to_string(),
+        })?;
+        moves.push(action);
         rest = r;
+        if let Ok((r, _)) = comment(rest) {
+            rest = r;
+        } else if rest.trim_start().starts_with('{') {
+            return Err(syntax(
+                text,
+                rest.trim_start(),
+                "a comment has no closing '}'",
+            ));
+        }
     }
-    let tail = rest.trim_start();
-    if !tail.is_empty() {
-        return Err(syntax(tail, "text after the result"));
+    Ok((rest, moves))
+}
+
+/// The result after the `plies` moves, if any, at `rest` (a tail of `text`), reconciled with
+/// the `Result` tag.
+fn read_result<'a>(
+    text: &str,
+    rest: &'a str,
+    plies: usize,
+    tags: &mut Tags,
+) -> Result<&'a str, RecordError> {
+    let Ok((r, result)) = word(rest) else {
+        return Ok(rest);
+    };
+    if !TERMINATIONS.contains(&result) {
+        return Err(syntax(
+            text,
+            rest.trim_start(),
+            &format!("expected move number {}. or a result", plies + 1),
+        ));
     }
-    Ok(GameRecord {
-        tags,
-        start,
-        moves,
-        notes: Vec::new(),
-    })
+    // `*` (unknown) yields to a result given in the other place; two results must agree.
+    match tags.result.as_deref() {
+        _ if result == "*" => {}
+        None | Some("*") => tags.result = Some(result.to_string()),
+        Some(tagged) if tagged != result => {
+            return Err(syntax(
+                text,
+                rest.trim_start(),
+                &format!("the result {result} is not the Result tag's {tagged}"),
+            ))
+        }
+        Some(_) => {}
+    }
+    Ok(r)
 }
 
 impl Recordable for Record {

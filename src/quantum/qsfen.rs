@@ -183,93 +183,119 @@ pub fn read(text: &str) -> Result<Position, QsfenError> {
     }
     let mut pieces: Vec<(Piece, Color)> = Vec::new();
     for (r, cells) in rows.iter().enumerate() {
-        let mut c = 0u32;
-        for cell in cells {
-            match cell {
-                Cell::Empty(n) => c += n,
-                Cell::Piece(t) => {
-                    if c >= 9 {
-                        c += 1;
-                        break;
-                    }
-                    if pieces.len() == PIECES {
-                        return Err(QsfenError::TooManyPieces);
-                    }
-                    let sq = (r as u32 * 9 + c) as Square;
-                    let mut mask = t.mask.unwrap_or(ALL);
-                    if t.foreign {
-                        mask &= !K;
-                        if mask == 0 {
-                            return Err(QsfenError::CapturedKing(sq));
-                        }
-                    }
-                    if t.promoted {
-                        mask &= !(G | K);
-                        if mask == 0 {
-                            return Err(QsfenError::PromotedGoldOrKing(sq));
-                        }
-                    } else {
-                        mask &= rank_filter(t.owner, sq);
-                        if mask == 0 {
-                            return Err(QsfenError::NeverMoves(sq));
-                        }
-                    }
-                    let origin = if t.foreign {
-                        t.owner.opponent()
-                    } else {
-                        t.owner
-                    };
-                    pieces.push((
-                        Piece {
-                            square: sq,
-                            owner: t.owner,
-                            promoted: t.promoted,
-                            mask,
-                        },
-                        origin,
-                    ));
-                    c += 1;
-                }
-            }
-        }
-        if c != 9 {
-            return Err(QsfenError::RankWidth {
-                rank: r,
-                squares: c,
-            });
-        }
+        read_rank(r, cells, &mut pieces)?;
     }
     for (n, t) in hand {
-        if t.promoted {
-            return Err(QsfenError::PromotedInHand);
-        }
-        if n == 0 || n > PIECES as u32 {
-            return Err(QsfenError::HandCount(n));
-        }
-        let mask = t.mask.unwrap_or(ALL) & !K;
-        if mask == 0 {
-            return Err(QsfenError::KingInHand);
-        }
-        let origin = if t.foreign {
-            t.owner.opponent()
-        } else {
-            t.owner
-        };
-        if pieces.len() + n as usize > PIECES {
-            return Err(QsfenError::TooManyPieces);
-        }
-        for _ in 0..n {
-            pieces.push((
-                Piece {
-                    square: HAND,
-                    owner: t.owner,
-                    promoted: false,
-                    mask,
-                },
-                origin,
-            ));
+        read_hand(n, &t, &mut pieces)?;
+    }
+    let placed = by_origin(pieces)?;
+    let number = number.unwrap_or(1);
+    if number == 0 {
+        return Err(QsfenError::MoveNumberZero);
+    }
+    Ok(Position::from_pieces(placed, side_to_move, number)?)
+}
+
+/// The pieces of rank `r` (from the top), each with its origin, appended to `pieces`.
+fn read_rank(r: usize, cells: &[Cell], pieces: &mut Vec<(Piece, Color)>) -> Result<(), QsfenError> {
+    let mut c = 0u32;
+    for cell in cells {
+        match cell {
+            Cell::Empty(n) => c += n,
+            Cell::Piece(t) => {
+                if c >= 9 {
+                    c += 1;
+                    break;
+                }
+                if pieces.len() == PIECES {
+                    return Err(QsfenError::TooManyPieces);
+                }
+                let sq = (r as u32 * 9 + c) as Square;
+                pieces.push(board_piece(t, sq)?);
+                c += 1;
+            }
         }
     }
+    if c != 9 {
+        return Err(QsfenError::RankWidth {
+            rank: r,
+            squares: c,
+        });
+    }
+    Ok(())
+}
+
+/// The piece a token puts on `sq`, with its origin: its set narrowed by what a foreign piece,
+/// a promoted one, or one on its last ranks cannot be.
+fn board_piece(t: &Token, sq: Square) -> Result<(Piece, Color), QsfenError> {
+    let mut mask = t.mask.unwrap_or(ALL);
+    if t.foreign {
+        mask &= !K;
+        if mask == 0 {
+            return Err(QsfenError::CapturedKing(sq));
+        }
+    }
+    if t.promoted {
+        mask &= !(G | K);
+        if mask == 0 {
+            return Err(QsfenError::PromotedGoldOrKing(sq));
+        }
+    } else {
+        mask &= rank_filter(t.owner, sq);
+        if mask == 0 {
+            return Err(QsfenError::NeverMoves(sq));
+        }
+    }
+    let origin = if t.foreign {
+        t.owner.opponent()
+    } else {
+        t.owner
+    };
+    let piece = Piece {
+        square: sq,
+        owner: t.owner,
+        promoted: t.promoted,
+        mask,
+    };
+    Ok((piece, origin))
+}
+
+/// `n` pieces in hand as token `t`, each with its origin, appended to `pieces`.
+fn read_hand(n: u32, t: &Token, pieces: &mut Vec<(Piece, Color)>) -> Result<(), QsfenError> {
+    if t.promoted {
+        return Err(QsfenError::PromotedInHand);
+    }
+    if n == 0 || n > PIECES as u32 {
+        return Err(QsfenError::HandCount(n));
+    }
+    let mask = t.mask.unwrap_or(ALL) & !K;
+    if mask == 0 {
+        return Err(QsfenError::KingInHand);
+    }
+    let origin = if t.foreign {
+        t.owner.opponent()
+    } else {
+        t.owner
+    };
+    if pieces.len() + n as usize > PIECES {
+        return Err(QsfenError::TooManyPieces);
+    }
+    for _ in 0..n {
+        pieces.push((
+            Piece {
+                square: HAND,
+                owner: t.owner,
+                promoted: false,
+                mask,
+            },
+            origin,
+        ));
+    }
+    Ok(())
+}
+
+/// The pieces in their slots: each origin's twenty in the order given, black's first.
+fn by_origin(pieces: Vec<(Piece, Color)>) -> Result<[Piece; PIECES], QsfenError> {
     let mut placed = [Piece {
         square: HAND,
         owner: Color::Black,
@@ -288,11 +314,7 @@ pub fn read(text: &str) -> Result<Position, QsfenError> {
         placed[o * PIECES_PER_SIDE + used[o]] = p;
         used[o] += 1;
     }
-    let number = number.unwrap_or(1);
-    if number == 0 {
-        return Err(QsfenError::MoveNumberZero);
-    }
-    Ok(Position::from_pieces(placed, side_to_move, number)?)
+    Ok(placed)
 }
 
 fn clip(text: &str) -> String {

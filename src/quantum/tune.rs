@@ -621,18 +621,58 @@ pub struct Args {
     pub note: Option<String>,
 }
 
-/// `ryoshi tune`: read the results, fit, write the weights file; a summary on stdout and
-/// progress bars on stderr.
-pub fn run_cli(args: &Args) -> Result<(), TuneError> {
-    use indicatif::{ProgressBar, ProgressStyle};
+/// The results files, each with its text.
+fn read_results(paths: &[String]) -> Result<Vec<(String, String)>, TuneError> {
     let mut files = Vec::new();
-    for path in &args.results {
+    for path in paths {
         let text = std::fs::read_to_string(path).map_err(|error| TuneError::File {
             path: path.clone(),
             error,
         })?;
         files.push((path.clone(), text));
     }
+    Ok(files)
+}
+
+/// The weights file's provenance: the command that makes it again, and the data it was fit on.
+fn provenance(args: &Args, data: &DataSet) -> (String, String) {
+    let mut command = format!("ryoshi tune {} --out {}", args.results.join(" "), args.out);
+    command += &format!(
+        " --seed {} --validation {} --max-passes {} --l2 {} --start {}",
+        args.seed, args.validation_percent, args.max_passes, args.l2, args.start
+    );
+    for o in &args.only {
+        command += &format!(" --only '{o}'");
+    }
+    if let Some(note) = &args.note {
+        command += &format!(" --note '{note}'");
+    }
+    let note = args
+        .note
+        .as_deref()
+        .map(|n| format!("{n}. "))
+        .unwrap_or_default();
+    let data_line = format!(
+        "{note}{} results lines, {} distinct games, {} positions after the openings, {} quiet \
+         samples ({} train, {} validation; dropped: {} where the capture search ends the game, \
+         {} where it runs past {QUIET_PLIES} plies or {QUIET_NODES} nodes).",
+        data.lines,
+        data.games,
+        data.positions,
+        data.train.len() + data.validation.len(),
+        data.train.len(),
+        data.validation.len(),
+        data.decided,
+        data.unresolved
+    );
+    (command, data_line)
+}
+
+/// `ryoshi tune`: read the results, fit, write the weights file; a summary on stdout and
+/// progress bars on stderr.
+pub fn run_cli(args: &Args) -> Result<(), TuneError> {
+    use indicatif::{ProgressBar, ProgressStyle};
+    let files = read_results(&args.results)?;
     let total: usize = files.iter().map(|(_, t)| t.lines().count()).sum();
     let bar = ProgressBar::new(total as u64).with_style(ProgressStyle::with_template(
         "{msg} {bar:40} {pos}/{len} [{elapsed}<{eta}]",
@@ -687,35 +727,7 @@ pub fn run_cli(args: &Args) -> Result<(), TuneError> {
         loss(&data.validation, &tuned, k),
     );
     println!("loss after: {:.6} / {:.6}", after.0, after.1);
-    let mut command = format!("ryoshi tune {} --out {}", args.results.join(" "), args.out);
-    command += &format!(
-        " --seed {} --validation {} --max-passes {} --l2 {} --start {}",
-        args.seed, args.validation_percent, args.max_passes, args.l2, args.start
-    );
-    for o in &args.only {
-        command += &format!(" --only '{o}'");
-    }
-    if let Some(note) = &args.note {
-        command += &format!(" --note '{note}'");
-    }
-    let note = args
-        .note
-        .as_deref()
-        .map(|n| format!("{n}. "))
-        .unwrap_or_default();
-    let data_line = format!(
-        "{note}{} results lines, {} distinct games, {} positions after the openings, {} quiet \
-         samples ({} train, {} validation; dropped: {} where the capture search ends the game, \
-         {} where it runs past {QUIET_PLIES} plies or {QUIET_NODES} nodes).",
-        data.lines,
-        data.games,
-        data.positions,
-        data.train.len() + data.validation.len(),
-        data.train.len(),
-        data.validation.len(),
-        data.decided,
-        data.unresolved
-    );
+    let (command, data_line) = provenance(args, &data);
     let text = render(
         &tuned,
         &Provenance {

@@ -492,6 +492,91 @@ fn overrides(f: &Fields, warnings: &mut Vec<Message>) -> Result<Overrides, Messa
 fn query(id: &str, input: &Map<String, Value>, defaults: Defaults) -> Result<Request, Message> {
     let f = Fields { id, input };
     let mut warnings = Vec::new();
+    let size = board_size(&f)?;
+    let rules = rules(&f, &mut warnings)?;
+    let default_komi = if rules.scoring == "TERRITORY" {
+        6.5
+    } else {
+        7.5
+    };
+    let komi = f
+        .number("komi", -400.0, 400.0, "Must be a number from -400 to 400")?
+        .unwrap_or(default_komi);
+    let stones = moves(&f, "initialStones", size, false)?;
+    let played = moves(&f, "moves", size, true)?;
+    let initial_player = match input.get("initialPlayer") {
+        None => None,
+        Some(v) => Some(
+            player(v)
+                .ok_or_else(|| Message::error(id, "initialPlayer", "Must be \"b\" or \"w\""))?,
+        ),
+    };
+    let analyze = analyze_turns(&f, played.len())?;
+    let (priority, priorities) = priorities(&f, analyze.len())?;
+    let visits = f.integer(
+        "maxVisits",
+        1,
+        1_000_000_000,
+        "Must be an integer from 1 to 1000000000",
+    )?;
+    let pv_len = f.integer(
+        "analysisPVLen",
+        0,
+        1000,
+        "Must be an integer from 0 to 1000",
+    )?;
+    let report_every = f.number(
+        "reportDuringSearchEvery",
+        0.001,
+        1e6,
+        "Must be number of seconds from 0.001 to 1000000",
+    )?;
+    let ownership = f.boolean("includeOwnership")?;
+    let policy = f.boolean("includePolicy")?;
+    let pv_visits = f.boolean("includePVVisits")?;
+    unused_fields(&f, &mut warnings)?;
+    let bans = bans(&f, size)?;
+    let settings = overrides(&f, &mut warnings)?;
+    unknown_fields(&f, &mut warnings);
+
+    let (board, handicap) = start_board(&f, size, &stones)?;
+    let komi = komi + rules.handicap_bonus(handicap);
+    let first = initial_player.unwrap_or(match played.first() {
+        Some((c, _)) => *c,
+        None if handicap > 0 => Color::White,
+        None => Color::Black,
+    });
+    let mut wanted = vec![None; played.len() + 1];
+    for (k, &turn) in analyze.iter().enumerate() {
+        wanted[turn] = Some(priorities.as_ref().map_or(priority, |p| p[k]));
+    }
+    let job = |turn, game, passes, priority| Job {
+        id: id.into(),
+        turn,
+        game,
+        passes,
+        komi,
+        visits: settings
+            .visits
+            .or(visits.map(|v| v as u64))
+            .unwrap_or(defaults.visits),
+        max_time_ms: settings.max_time_ms,
+        report_ms: report_every.map(|s| ((s * 1000.0) as u64).max(1)),
+        ownership,
+        policy,
+        pv_visits,
+        pv_len: settings.pv_len.or(pv_len.map(|n| n as usize)).unwrap_or(15),
+        bans: bans.clone(),
+        perspective: settings.perspective,
+        priority,
+    };
+    let jobs = replay(id, Position::new(board, first), &played, &wanted, job)?;
+    Ok(Request::Query { jobs, warnings })
+}
+
+/// `boardXSize` and `boardYSize`: ryoshi's boards are square.
+fn board_size(f: &Fields) -> Result<usize, Message> {
+    let id = f.id;
     let size_error = format!("Must provide an integer from 2 to {MAX_SIZE}");
     let mut sizes = [0usize; 2];
     for (field, size) in ["boardXSize", "boardYSize"].into_iter().zip(&mut sizes) {
@@ -510,6 +595,12 @@ fn query(id: &str, input: &Map<String, Value>, defaults: Defaults) -> Result<Req
             ),
         ));
     }
+    Ok(size)
+}
+
+/// `rules` (and `whiteHandicapBonus`), with a warning where ryoshi plays others.
+fn rules(f: &Fields, warnings: &mut Vec<Message>) -> Result<KataRules, Message> {
+    let (id, input) = (f.id, f.input);
     let rules_hint =
         "Must specify rules string, such as \"chinese\" or \"tromp-taylor\", or a JSON \
                       object with detailed rules parameters.";
@@ -543,41 +634,15 @@ fn query(id: &str, input: &Map<String, Value>, defaults: Defaults) -> Result<Req
             ),
         ));
     }
-    let default_komi = if rules.scoring == "TERRITORY" {
-        6.5
-    } else {
-        7.5
-    };
-    let komi = f
-        .number("komi", -400.0, 400.0, "Must be a number from -400 to 400")?
-        .unwrap_or(default_komi);
-    let stones = moves(&f, "initialStones", size, false)?;
-    let played = moves(&f, "moves", size, true)?;
-    let initial_player = match input.get("initialPlayer") {
-        None => None,
-        Some(v) => Some(
-            player(v)
-                .ok_or_else(|| Message::error(id, "initialPlayer", "Must be \"b\" or \"w\""))?,
-        ),
-    };
-    let analyze: Vec<usize> = match input.get("analyzeTurns") {
-        None => vec![played.len()],
-        Some(Value::Array(turns)) => {
-            let mut out = Vec::with_capacity(turns.len());
-            for t in turns {
-                match t.as_i64() {
-                    Some(n) if n >= 0 && n as usize <= played.len() => out.push(n as usize),
-                    _ => {
-                        return Err(Message::error(
-                            id,
-                            "analyzeTurns",
-                            format!("Invalid turn number: {t}"),
-                        ))
-                    }
-                }
-            }
-            out
-        }
+    Ok(rules)
+}
+
+/// `analyzeTurns`: the turns to analyse, each at most `played` (the last by default).
+fn analyze_turns(f: &Fields, played: usize) -> Result<Vec<usize>, Message> {
+    let id = f.id;
+    let turns = match f.input.get("analyzeTurns") {
+        None => return Ok(vec![played]),
+        Some(Value::Array(turns)) => turns,
         Some(_) => {
             return Err(Message::error(
                 id,
@@ -586,6 +651,25 @@ fn query(id: &str, input: &Map<String, Value>, defaults: Defaults) -> Result<Req
             ))
         }
     };
+    let mut out = Vec::with_capacity(turns.len());
+    for t in turns {
+        match t.as_i64() {
+            Some(n) if n >= 0 && n as usize <= played => out.push(n as usize),
+            _ => {
+                return Err(Message::error(
+                    id,
+                    "analyzeTurns",
+                    format!("Invalid turn number: {t}"),
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `priority`, or `priorities` (one per turn of `analyzeTurns`, of which there are `turns`).
+fn priorities(f: &Fields, turns: usize) -> Result<(i64, Option<Vec<i64>>), Message> {
+    let (id, input) = (f.id, f.input);
     let limit = i64::from(i32::MAX);
     let priority = f
         .integer(
@@ -605,7 +689,7 @@ fn query(id: &str, input: &Map<String, Value>, defaults: Defaults) -> Result<Req
             ))
         }
         Some(Value::Array(list)) if input.contains_key("analyzeTurns") => {
-            if list.len() != analyze.len() {
+            if list.len() != turns {
                 return Err(Message::error(
                     id,
                     "priorities",
@@ -636,27 +720,12 @@ fn query(id: &str, input: &Map<String, Value>, defaults: Defaults) -> Result<Req
             ))
         }
     };
-    let visits = f.integer(
-        "maxVisits",
-        1,
-        1_000_000_000,
-        "Must be an integer from 1 to 1000000000",
-    )?;
-    let pv_len = f.integer(
-        "analysisPVLen",
-        0,
-        1000,
-        "Must be an integer from 0 to 1000",
-    )?;
-    let report_every = f.number(
-        "reportDuringSearchEvery",
-        0.001,
-        1e6,
-        "Must be number of seconds from 0.001 to 1000000",
-    )?;
-    let ownership = f.boolean("includeOwnership")?;
-    let policy = f.boolean("includePolicy")?;
-    let pv_visits = f.boolean("includePVVisits")?;
+    Ok((priority, priorities))
+}
+
+/// Fields ryoshi reads but does not act on: a warning each.
+fn unused_fields(f: &Fields, warnings: &mut Vec<Message>) -> Result<(), Message> {
+    let (id, input) = (f.id, f.input);
     for (field, why) in NOT_COMPUTED {
         if f.boolean(field)? {
             warnings.push(Message::warning(id, field, format!("Not computed: {why}")));
@@ -668,8 +737,12 @@ fn query(id: &str, input: &Map<String, Value>, defaults: Defaults) -> Result<Req
             warnings.push(Message::warning(id, field, "Not used by ryoshi's search"));
         }
     }
-    let bans = bans(&f, size)?;
-    let settings = overrides(&f, &mut warnings)?;
+    Ok(())
+}
+
+/// Fields no query has: a warning each.
+fn unknown_fields(f: &Fields, warnings: &mut Vec<Message>) {
+    let (id, input) = (f.id, f.input);
     for key in input.keys() {
         if !KNOWN.contains(&key.as_str()) {
             warnings.push(Message::warning(
@@ -679,11 +752,19 @@ fn query(id: &str, input: &Map<String, Value>, defaults: Defaults) -> Result<Req
             ));
         }
     }
+}
 
-    // The board: the initial stones, then the moves, a job at each turn asked for.
+/// The board with the initial stones (every block with a liberty), and the handicap they
+/// make.
+fn start_board(
+    f: &Fields,
+    size: usize,
+    stones: &[(Color, Option<usize>)],
+) -> Result<(Board, usize), Message> {
+    let id = f.id;
     let mut board =
         Board::new(size).map_err(|e| Message::error(id, "boardXSize", e.to_string()))?;
-    for &(color, point) in &stones {
+    for &(color, point) in stones {
         let Some(p) = point else {
             return Err(Message::error(
                 id,
@@ -707,43 +788,25 @@ fn query(id: &str, input: &Map<String, Value>, defaults: Defaults) -> Result<Req
     } else {
         0
     };
-    let komi = komi + rules.handicap_bonus(handicap);
-    let first = initial_player.unwrap_or(match played.first() {
-        Some((c, _)) => *c,
-        None if handicap > 0 => Color::White,
-        None => Color::Black,
-    });
-    let mut game = Position::new(board, first);
-    let mut wanted = vec![None; played.len() + 1];
-    for (k, &turn) in analyze.iter().enumerate() {
-        wanted[turn] = Some(priorities.as_ref().map_or(priority, |p| p[k]));
-    }
+    Ok((board, handicap))
+}
+
+/// The moves `played` from `game`, a job (made by `job` from the turn, the position, the passes
+/// just played and the priority) at each turn `wanted` gives a priority.
+fn replay(
+    id: &str,
+    mut game: Position,
+    played: &[(Color, Option<usize>)],
+    wanted: &[Option<i64>],
+    job: impl Fn(usize, Position, u8, i64) -> Job,
+) -> Result<Vec<Job>, Message> {
     let mut jobs = Vec::new();
     let mut passes = 0u8;
     for (turn, &asked) in wanted.iter().enumerate() {
         if let Some(priority) = asked {
             let mut bare = Position::new(game.board.clone(), game.to_move);
             bare.ko = game.ko;
-            jobs.push(Job {
-                id: id.into(),
-                turn,
-                game: bare,
-                passes,
-                komi,
-                visits: settings
-                    .visits
-                    .or(visits.map(|v| v as u64))
-                    .unwrap_or(defaults.visits),
-                max_time_ms: settings.max_time_ms,
-                report_ms: report_every.map(|s| ((s * 1000.0) as u64).max(1)),
-                ownership,
-                policy,
-                pv_visits,
-                pv_len: settings.pv_len.or(pv_len.map(|n| n as usize)).unwrap_or(15),
-                bans: bans.clone(),
-                perspective: settings.perspective,
-                priority,
-            });
+            jobs.push(job(turn, bare, passes, priority));
         }
         let Some(&(color, point)) = played.get(turn) else {
             break;
@@ -761,5 +824,5 @@ fn query(id: &str, input: &Map<String, Value>, defaults: Defaults) -> Result<Req
             0
         };
     }
-    Ok(Request::Query { jobs, warnings })
+    Ok(jobs)
 }

@@ -404,106 +404,116 @@ impl Worker {
         rng: &mut SplitMix64,
     ) {
         let komi = settings.komi;
-        self.board.copy_from(root);
-        self.path.clear();
-        self.seq.clear();
-        let mut terminal = false;
-        let generation;
-        {
-            let mut s = shared.lock();
-            let Shared {
-                tree,
-                generation: now,
-                ..
-            } = &mut *s;
-            let mut i = 0;
-            self.path.push(0);
-            tree.nodes[0].n += 1;
-            loop {
-                if self.board.passes >= 2 {
-                    terminal = true;
-                    break;
-                }
-                if tree.nodes[i].children == 0 {
-                    let at = expand_at(self.board.size());
-                    if tree.nodes[i].n < at {
-                        break;
-                    }
-                    if !tree.has_room(self.board.empties().len() + 1) {
-                        // A full tree would stop growing for the rest of the search (about
-                        // 20,000 playouts fill 64 MiB on 9x9, under a second): prune it and
-                        // descend again, this descent's virtual losses taken back first. (At
-                        // most once: the next prune waits for a quarter of the pool to grow.)
-                        for &idx in &self.path {
-                            tree.nodes[idx].n -= 1;
-                        }
-                        if tree.prune(2 * at).is_some() {
-                            *now += 1;
-                            self.board.copy_from(root);
-                            self.path.clear();
-                            self.seq.clear();
-                            self.path.push(0);
-                            tree.nodes[0].n += 1;
-                            i = 0;
-                            continue;
-                        }
-                        for &idx in &self.path {
-                            tree.nodes[idx].n += 1;
-                        }
-                        break;
-                    }
-                    self.children = children_of(&mut self.board);
-                    tree.expand(i, &self.children);
-                }
-                let ply = self.path.len() - 1;
-                let c = if settings.bans.iter().any(|b| (ply as u64) < b.until) {
-                    let mover = if ply.is_multiple_of(2) {
-                        root.to_move
-                    } else {
-                        root.to_move.other()
-                    };
-                    let banned = |mv| settings.bans.iter().any(|b| b.forbids(ply, mover, mv));
-                    select(tree, i, settings.rave_equiv, Some(&banned))
-                } else {
-                    select(tree, i, settings.rave_equiv, None)
-                };
-                tree.nodes[c].n += 1;
-                let mv = tree.nodes[c].mv;
-                self.board.play(mv);
-                self.seq.push(mv);
-                self.path.push(c);
-                i = c;
-            }
-            generation = *now;
-        }
+        let (terminal, generation) = self.descend(shared, root, settings);
         let margin = if terminal {
             area(&self.board) as f64 - komi
         } else {
             self.playout.run(&mut self.board, rng, &mut self.seq);
             self.board.playout_score() as f64 - komi
         };
-        let black = if margin > 0.0 {
+        self.back_up(
+            shared,
+            root.to_move,
+            generation,
+            margin,
+            settings.weighted_rave,
+        );
+    }
+
+    /// Walks the tree from the root to a leaf (expanding it when it is due), each node on the
+    /// way taking a virtual loss. Returns whether the leaf ends the game (two passes), and the
+    /// tree's generation it was reached in.
+    fn descend(
+        &mut self,
+        shared: &Mutex<Shared>,
+        root: &FastBoard,
+        settings: &Settings,
+    ) -> (bool, u64) {
+        self.board.copy_from(root);
+        self.path.clear();
+        self.seq.clear();
+        let mut s = shared.lock();
+        let Shared {
+            tree,
+            generation: now,
+            ..
+        } = &mut *s;
+        let mut i = 0;
+        self.path.push(0);
+        tree.nodes[0].n += 1;
+        loop {
+            if self.board.passes >= 2 {
+                return (true, *now);
+            }
+            if tree.nodes[i].children == 0 {
+                let at = expand_at(self.board.size());
+                if tree.nodes[i].n < at {
+                    break;
+                }
+                if !tree.has_room(self.board.empties().len() + 1) {
+                    // A full tree would stop growing for the rest of the search (about
+                    // 20,000 playouts fill 64 MiB on 9x9, under a second): prune it and
+                    // descend again, this descent's virtual losses taken back first. (At
+                    // most once: the next prune waits for a quarter of the pool to grow.)
+                    for &idx in &self.path {
+                        tree.nodes[idx].n -= 1;
+                    }
+                    if tree.prune(2 * at).is_some() {
+                        *now += 1;
+                        self.board.copy_from(root);
+                        self.path.clear();
+                        self.seq.clear();
+                        self.path.push(0);
+                        tree.nodes[0].n += 1;
+                        i = 0;
+                        continue;
+                    }
+                    for &idx in &self.path {
+                        tree.nodes[idx].n += 1;
+                    }
+                    break;
+                }
+                self.children = children_of(&mut self.board);
+                tree.expand(i, &self.children);
+            }
+            let ply = self.path.len() - 1;
+            let c = if settings.bans.iter().any(|b| (ply as u64) < b.until) {
+                let mover = if ply.is_multiple_of(2) {
+                    root.to_move
+                } else {
+                    root.to_move.other()
+                };
+                let banned = |mv| settings.bans.iter().any(|b| b.forbids(ply, mover, mv));
+                select(tree, i, settings.rave_equiv, Some(&banned))
+            } else {
+                select(tree, i, settings.rave_equiv, None)
+            };
+            tree.nodes[c].n += 1;
+            let mv = tree.nodes[c].mv;
+            self.board.play(mv);
+            self.seq.push(mv);
+            self.path.push(c);
+            i = c;
+        }
+        (false, *now)
+    }
+
+    /// Backs up a playout that ended `margin` points ahead for black (`first` moved first from
+    /// the root), its path found again if the tree was pruned since `generation`.
+    fn back_up(
+        &mut self,
+        shared: &Mutex<Shared>,
+        first: Color,
+        generation: u64,
+        margin: f64,
+        weighted_rave: bool,
+    ) {
+        let black: f32 = if margin > 0.0 {
             1.0
         } else if margin < 0.0 {
             0.0
         } else {
             0.5
-        };
-        let first = root.to_move;
-        let result_for = |c: Color| {
-            if c == Color::Black {
-                black
-            } else {
-                1.0 - black
-            }
-        };
-        // The colour of the move seq[j].
-        let colour = |j: usize| {
-            if j.is_multiple_of(2) {
-                first
-            } else {
-                first.other()
-            }
         };
         let mut s = shared.lock();
         let Shared {
@@ -529,32 +539,48 @@ impl Worker {
             }
         }
         for (d, &idx) in self.path.iter().enumerate() {
-            let mover = if d == 0 { first.other() } else { colour(d - 1) };
+            let mover = if d == 0 {
+                first.other()
+            } else {
+                colour_of(first, d - 1)
+            };
             let node = &mut tree.nodes[idx];
-            node.w += result_for(mover);
+            node.w += result_for(black, mover);
             node.score += margin as f32;
         }
-        // AMAF: walking back, `amaf[p]` is the colour that played p first from move j on, and
-        // `amaf_at[p]` that move's index. A move counts less the later it came (Fuego's
-        // weighted RAVE updates: 2 right after the node, falling to 0 at the playout's end).
-        // A point filled late in a playout is mostly taken by whoever already owns its area:
-        // it tells who won there, not whether playing it first was good.
+        self.back_up_amaf(tree, first, black, weighted_rave);
+        for p in self.board.points() {
+            own[p] += match self.board.owner(p) {
+                BLACK => 1,
+                WHITE => -1,
+                _ => 0,
+            };
+        }
+        *runs += 1;
+    }
+
+    /// The AMAF (RAVE) results of the path's siblings: walking back, `amaf[p]` is the colour
+    /// that played p first from move j on, and `amaf_at[p]` that move's index. A move counts
+    /// less the later it came (Fuego's weighted RAVE updates: 2 right after the node, falling
+    /// to 0 at the playout's end). A point filled late in a playout is mostly taken by whoever
+    /// already owns its area: it tells who won there, not whether playing it first was good.
+    fn back_up_amaf(&mut self, tree: &mut Tree, first: Color, black: f32, weighted_rave: bool) {
         let end = self.seq.len() as f32;
         for j in (0..self.seq.len()).rev() {
             let mv = self.seq[j] as usize;
             if mv != PASS as usize {
-                self.amaf[mv] = colour(j).cell();
+                self.amaf[mv] = colour_of(first, j).cell();
                 self.amaf_at[mv] = j as u32;
             }
             if j < self.path.len() {
-                let c = colour(j);
-                let r = result_for(c);
+                let c = colour_of(first, j);
+                let r = result_for(black, c);
                 let span = end - j as f32;
                 for k in tree.children(self.path[j]) {
                     let node = &mut tree.nodes[k];
                     if node.mv != PASS && self.amaf[node.mv as usize] == c.cell() {
                         let at = self.amaf_at[node.mv as usize] as f32 - j as f32;
-                        let weight = if settings.weighted_rave {
+                        let weight = if weighted_rave {
                             2.0 - 2.0 * at / span
                         } else {
                             1.0
@@ -568,14 +594,26 @@ impl Worker {
         for &mv in &self.seq {
             self.amaf[mv as usize] = 0;
         }
-        for p in self.board.points() {
-            own[p] += match self.board.owner(p) {
-                BLACK => 1,
-                WHITE => -1,
-                _ => 0,
-            };
-        }
-        *runs += 1;
+    }
+}
+
+/// The colour of the move `seq[j]` of a playout from a root where `first` is to move.
+#[inline]
+fn colour_of(first: Color, j: usize) -> Color {
+    if j.is_multiple_of(2) {
+        first
+    } else {
+        first.other()
+    }
+}
+
+/// A playout's result for `c`, given black's (1 a win, 0 a loss, 0.5 a tie).
+#[inline]
+fn result_for(black: f32, c: Color) -> f32 {
+    if c == Color::Black {
+        black
+    } else {
+        1.0 - black
     }
 }
 

@@ -15,8 +15,8 @@
 // Each unsafe block says why it is sound.
 #![allow(unsafe_code)]
 
-use super::{closure, project_seated, PIECES_PER_SIDE};
-use crate::quantum::types::Mask;
+use super::seating::{closure, project_seated};
+use crate::quantum::types::{Mask, PIECES_PER_SIDE};
 use std::arch::x86_64::*;
 
 const M20: u32 = (1 << 20) - 1;
