@@ -228,7 +228,15 @@ fn resume_and_a_merge_of_shards_give_one_machines_collection() {
     let toml = toml.to_str().unwrap();
     for shard in ["1/2", "2/2", "1/2"] {
         let stdout = ryoshi_match(&[toml, "--shard", shard]);
-        let own = std::fs::read_to_string(collection(&stdout)).unwrap();
+        let path = collection(&stdout);
+        // Shards may start in the same second: each names its own collection.
+        let label = format!("-shard{}of2-games.ggf", &shard[..1]);
+        assert!(
+            path.to_string_lossy().ends_with(&label),
+            "{}",
+            path.display()
+        );
+        let own = std::fs::read_to_string(path).unwrap();
         assert_eq!(own.lines().count(), 4, "{own}");
     }
     let files = ["results-shard1of2.jsonl", "results-shard2of2.jsonl"].map(|f| shards.join(f));

@@ -94,7 +94,7 @@ fn write_error(path: &Path) -> impl Fn(std::io::Error) -> OutputError + '_ {
 }
 
 impl Collection {
-    /// Creates `dir/<run>-games.<ext>` holding the records of `kept` (the games a resumed run
+    /// Creates `dir/<run>-games.<ext>` (`run` with a shard's `-shardKofN`) holding the records of `kept` (the games a resumed run
     /// keeps), in game order; more are appended with [`Collection::append`].
     pub fn create(
         dir: &Path,
@@ -176,7 +176,12 @@ impl Missing {
 pub fn write_whole(path: &Path, format: &Format, games: &[Entry]) -> Result<Missing, OutputError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(".{}.tmp", file_name.unwrap_or_default()));
+    // Two runs in one folder never share a temporary file.
+    let tmp = dir.join(format!(
+        ".{}.{}.tmp",
+        file_name.unwrap_or_default(),
+        std::process::id()
+    ));
     let failed = write_error(path);
     let mut out = BufWriter::new(File::create(&tmp).map_err(&failed)?);
     let mut missing = Missing::default();

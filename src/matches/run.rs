@@ -213,8 +213,13 @@ impl<'a, 'o> Runner<'a, 'o> {
         let collection = match collection::Format::of(config.play.variant) {
             Some(format) => {
                 self.collected.sort_by_key(|e| e.game);
+                // Shards share the records folder and may start in the same second.
+                let name = match config.play.shard {
+                    Some(shard) => format!("{run}-shard{}of{}", shard.index, shard.count),
+                    None => run.clone(),
+                };
                 let (collection, missing) =
-                    Collection::create(&records_dir, &run, format, &self.collected)?;
+                    Collection::create(&records_dir, &name, format, &self.collected)?;
                 let _ = writeln!(self.out, "Collection: {}", full(&collection.path).display());
                 let _ = write!(self.out, "{}", missing.note());
                 Some(collection)
