@@ -125,6 +125,13 @@ fn a_slurm_match_merges_its_tasks_and_resumes_a_cancelled_one() {
         "{said}"
     );
     assert!(said.contains("Merged 8 games from 1 files"), "{said}");
+    // The collection of all the tasks' games, one GGF game a line.
+    let collection = said
+        .lines()
+        .find_map(|l| l.strip_prefix("Collection: ")?.strip_suffix(" (8 games)"))
+        .unwrap_or_else(|| panic!("no collection of 8 games: {said}"));
+    let games = std::fs::read_to_string(collection).unwrap();
+    assert_eq!(games.lines().count(), 8, "{games}");
     let results = dir.join("results.jsonl");
     assert_eq!(numbers(&results), (1..=8).collect::<Vec<_>>());
     for shard in ["results-shard1of2.jsonl", "results-shard2of2.jsonl"] {

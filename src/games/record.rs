@@ -108,8 +108,20 @@ pub trait Recordable: Rules {
     /// moves and tags.
     fn write_record(record: &GameRecord<Self>) -> String;
 
-    /// Reads a record: its start, its main line's moves (each checked legal) and its tags.
-    fn read_record(text: &str) -> Result<GameRecord<Self>, RecordError>;
+    /// Reads a record: its start, its main line's moves (each checked legal) and its tags. Of
+    /// a collection (several games one after another), the first game.
+    fn read_record(text: &str) -> Result<GameRecord<Self>, RecordError> {
+        Self::read_game(text, 1)
+    }
+
+    /// Reads game `n` (from 1) of a collection, as [`Recordable::read_record`] reads one: the
+    /// games before it are skipped by their syntax, without being built, and the whole text is
+    /// checked to its end (so that [`RecordError::NoGame`] can say how many it holds).
+    fn read_game(text: &str, n: usize) -> Result<GameRecord<Self>, RecordError>;
+
+    /// What a collection writes after each game's text, beyond the line break that ends it
+    /// (the kifu's blank line).
+    const BETWEEN_GAMES: &'static str = "";
 
     /// The result tag of a game that ended so, with the referee's `score` (the first player's
     /// lead) when the rules scored it. By default the score line (`1-0`, `0-1`, `1/2-1/2`).
@@ -176,6 +188,10 @@ pub struct RecordFormat<R: Rules> {
     pub name: &'static str,
     pub write: fn(&GameRecord<R>) -> String,
     pub read: fn(&str) -> Result<GameRecord<R>, RecordError>,
+    /// [`Recordable::read_game`].
+    pub read_game: fn(&str, usize) -> Result<GameRecord<R>, RecordError>,
+    /// [`Recordable::BETWEEN_GAMES`].
+    pub between_games: &'static str,
     pub result_tag: fn(GameEnd, Option<f64>) -> String,
     pub match_tags: fn(&mut Tags, Option<f64>),
     pub time_tags: fn(&mut Tags, &TimeTerms),
@@ -188,6 +204,8 @@ impl<R: Recordable> RecordFormat<R> {
             name: R::FORMAT,
             write: R::write_record,
             read: R::read_record,
+            read_game: R::read_game,
+            between_games: R::BETWEEN_GAMES,
             result_tag: R::result_tag,
             match_tags: R::match_tags,
             time_tags: R::time_tags,
@@ -199,6 +217,12 @@ impl<R: Rules> RecordFormat<R> {
     /// The file extension of its records: the format's name in lowercase (`sgf`, `ggf`, `kifu`).
     pub fn extension(&self) -> String {
         self.name.to_ascii_lowercase()
+    }
+
+    /// A game's record text as an entry of a collection file: the text, one line break, and
+    /// what the format puts between games.
+    pub fn collection_entry(&self, text: &str) -> String {
+        format!("{}\n{}", text.trim_end(), self.between_games)
     }
 }
 
@@ -240,6 +264,13 @@ pub enum RecordError {
     /// The record holds no game.
     #[error("{format} record holds no game")]
     Empty { format: &'static str },
+    /// Game `game` was asked of a collection of `games` games.
+    #[error("no game {game}: the {format} record holds {games} game{}", if *.games == 1 { "" } else { "s" })]
+    NoGame {
+        format: &'static str,
+        game: usize,
+        games: usize,
+    },
 }
 
 error_text!(derived: RecordError);

@@ -456,13 +456,15 @@ fn points(text: &str, size: usize, name: &str) -> Result<Vec<usize>, RecordError
 
 /// Reads an SGF text: the first game's main line, replayed.
 pub fn read(text: &str) -> Result<GameRecord<Record>, RecordError> {
-    read_given(text).map(|(game, _)| game)
+    read_given(text, 1).map(|(game, _)| game)
 }
 
-/// [`read`], and where each move the record gives is in the game's moves (a move by the side
-/// not to move follows the other side's pass, which the record does not give): GTP's
-/// `loadsgf <file> <n>` counts these, as GNU Go does.
-pub fn read_given(text: &str) -> Result<(GameRecord<Record>, Vec<usize>), RecordError> {
+/// Game `n` (from 1) of an SGF collection (`(;...)(;...)`), its main line replayed, and where
+/// each move the record gives is in the game's moves (a move by the side not to move follows
+/// the other side's pass, which the record does not give): GTP's `loadsgf <file> <n>` counts
+/// these, as GNU Go does. The other games' trees are only checked for their syntax, never
+/// built; a collection of fewer than `n` games is [`RecordError::NoGame`].
+pub fn read_given(text: &str, n: usize) -> Result<(GameRecord<Record>, Vec<usize>), RecordError> {
     RecordError::check_size(FORMAT, text)?;
     let all = text;
     let text = text.trim_start_matches('\u{feff}');
@@ -500,7 +502,7 @@ pub fn read_given(text: &str) -> Result<(GameRecord<Record>, Vec<usize>), Record
                 }
                 if depth == 0 {
                     games += 1;
-                    main = games == 1;
+                    main = games == n;
                 }
                 depth += 1;
                 last = Last::Open;
@@ -541,6 +543,13 @@ pub fn read_given(text: &str) -> Result<(GameRecord<Record>, Vec<usize>), Record
                 ))
             }
         }
+    }
+    if games < n {
+        return Err(RecordError::NoGame {
+            format: FORMAT,
+            game: n,
+            games,
+        });
     }
     builder.finish()
 }
@@ -693,8 +702,8 @@ impl Recordable for Record {
         write(record)
     }
 
-    fn read_record(text: &str) -> Result<GameRecord<Self>, RecordError> {
-        read(text)
+    fn read_game(text: &str, n: usize) -> Result<GameRecord<Self>, RecordError> {
+        read_given(text, n).map(|(game, _)| game)
     }
 
     /// As gogui-twogtp writes it: the referee's count (`B+2.5`), else the winner with how:
@@ -814,6 +823,30 @@ mod tests {
         assert!(e.contains("nested deeper than 1000 at byte 2000"), "{e}");
         let nested = format!("{}{}", "(;".repeat(MAX_NESTING), ")".repeat(MAX_NESTING));
         assert!(read(&nested).is_ok());
+    }
+
+    #[test]
+    fn a_collection_gives_each_game_by_its_number() {
+        let text = "(;SZ[3];B[aa](;W[bb])(;W[cc]))\n(;SZ[5]PB[two];B[cc])\n(;SZ[4];W[dd])\n";
+        assert_eq!(end(text), "3 X../.O./... b");
+        let two = read_given(text, 2).unwrap().0;
+        assert_eq!(two.tags.players[0].as_deref(), Some("two"));
+        assert_eq!(
+            two.replay().unwrap().to_text(),
+            "5 ...../...../..X../...../..... w"
+        );
+        assert_eq!(Record::read_game(text, 3).unwrap().moves.len(), 1);
+        let e = Record::read_game(text, 4).unwrap_err().to_string();
+        assert_eq!(e, "no game 4: the SGF record holds 3 games");
+        let e = Record::read_game("(;SZ[3])", 2).unwrap_err().to_string();
+        assert_eq!(e, "no game 2: the SGF record holds 1 game");
+        // Game 3's illegal move is not played when game 1 is read; its syntax is checked.
+        let bad = "(;SZ[3];B[aa])(;SZ[3];B[aa];W[aa])";
+        assert!(read(bad).is_ok());
+        let e = Record::read_game(bad, 2).unwrap_err().to_string();
+        assert!(e.contains("illegal move W[aa] (A3) at ply 2"), "{e}");
+        let e = read("(;SZ[3];B[aa])(;SZ[3];B[aa]").unwrap_err().to_string();
+        assert!(e.contains("byte 27"), "{e}");
     }
 
     #[test]

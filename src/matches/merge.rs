@@ -34,6 +34,8 @@ pub struct Row {
     pub checks: Vec<(String, bool)>,
     /// What the game was played under (komi, time control, ply limit); `None` in older files.
     pub conditions: Option<serde_json::Value>,
+    /// The path of the game's text record (`None` when it could not be written).
+    pub record: Option<String>,
 }
 
 impl Row {
@@ -56,6 +58,7 @@ struct Fields {
     opening_index: Option<u64>,
     final_scores: Option<Vec<Check>>,
     conditions: Option<serde_json::Value>,
+    record: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -249,6 +252,7 @@ fn row(fields: Fields, name: &str, number: usize) -> Result<Row, MergeError> {
             .filter_map(|c| Some((c.engine?, c.agrees == Some(true))))
             .collect(),
         conditions: fields.conditions,
+        record: fields.record,
     })
 }
 
@@ -482,9 +486,26 @@ pub fn run(paths: &[String], sprt: SprtConfig, out: &mut dyn Write) -> Result<Su
         paths.len(),
         read_games - games.len()
     );
+    let _ = write!(out, "{}", collection_note(&games));
     let _ = write!(out, "{}", summary_text(&summary, sprt.as_ref()));
     let _ = out.flush();
     Ok(summary)
+}
+
+/// Writes the collection of the merged games beside their records (each game once, in game
+/// order) and says where: `Collection: <path> (N games)`. A collection that cannot be written
+/// is said so, and the merge's summary stands.
+fn collection_note(games: &[Row]) -> String {
+    match super::collection::of_games(games) {
+        Ok(Some((path, missing))) => format!(
+            "Collection: {} ({} games)\n{}",
+            path.display(),
+            games.len() - missing.games.len(),
+            missing.note()
+        ),
+        Ok(None) => String::new(),
+        Err(e) => format!("Collection: not written: {e}\n"),
+    }
 }
 
 #[cfg(test)]
@@ -521,6 +542,7 @@ mod tests {
                 opening_index: Some(job.opening_index as u64),
                 checks: Vec::new(),
                 conditions: None,
+                record: None,
             })
             .collect()
     }

@@ -8,6 +8,7 @@
 
 pub mod adjudicate;
 pub(crate) mod clock;
+pub mod collection;
 pub mod config;
 pub mod engine;
 pub mod error;

@@ -5,7 +5,7 @@
 use super::config::{Config, TimeControl};
 use super::game::FinishedGame;
 use super::opening::{Opening, OpeningError};
-use crate::games::record::{GameRecord, Tags, TimeTerms};
+use crate::games::record::{GameRecord, RecordError, Tags, TimeTerms};
 use crate::games::rules::Rules;
 use crate::registry::{Game, Visit};
 
@@ -96,28 +96,36 @@ pub fn opening_and_players(
     text: &str,
     cut: Option<usize>,
 ) -> Result<(Opening, [Option<String>; 2]), OpeningError> {
-    read_game(game, text, cut, false)
+    read_game(game, text, 1, cut, false)
 }
 
-/// The game a record holds as the pages play it: [`opening_and_players`] with every pass the
-/// rules made written as a `pass` move after the placement that caused it (Othello's automatic
-/// pass, which `position` accepts right there: protocol/othello.md), so that a move list pairs
-/// each side's moves.
+/// The game a `loadrecordtext` argument holds (a record, and a last `game N` that picks game N
+/// of a collection), as the pages play it: [`opening_and_players`] with every pass the rules
+/// made written as a `pass` move after the placement that caused it (Othello's automatic pass,
+/// which `position` accepts right there: protocol/othello.md), so that a move list pairs each
+/// side's moves.
 pub fn game_with_passes(
     game: Game,
     text: &str,
 ) -> Result<(Opening, [Option<String>; 2]), OpeningError> {
-    read_game(game, text, None, true)
+    let line = format!(" {text}");
+    let args = crate::protocol::Args::new("", &line);
+    let (text, n) = args
+        .rest_and_game("expected a record")
+        .map_err(|e| OpeningError::Record(RecordError::property("game", text, e.message)))?;
+    read_game(game, text, n.unwrap_or(1), None, true)
 }
 
 fn read_game(
     game: Game,
     text: &str,
+    n: usize,
     cut: Option<usize>,
     passes: bool,
 ) -> Result<(Opening, [Option<String>; 2]), OpeningError> {
     struct Read<'a> {
         text: &'a str,
+        n: usize,
         cut: Option<usize>,
         passes: bool,
     }
@@ -125,7 +133,7 @@ fn read_game(
         type Output = Result<(Opening, [Option<String>; 2]), OpeningError>;
         fn visit<R: Rules>(self) -> Self::Output {
             let format = R::record_format().ok_or(OpeningError::NoRecordFormat(R::NAME))?;
-            let record = (format.read)(self.text)?;
+            let record = (format.read_game)(self.text, self.n)?;
             let mut position = record.start.clone();
             let sfen = Some(position.to_text());
             let cut = self.cut.unwrap_or(usize::MAX);
@@ -150,5 +158,10 @@ fn read_game(
             Ok((Opening { sfen, moves }, record.tags.players))
         }
     }
-    game.visit(Read { text, cut, passes })
+    game.visit(Read {
+        text,
+        n,
+        cut,
+        passes,
+    })
 }

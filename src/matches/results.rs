@@ -36,7 +36,7 @@ pub enum OutputError {
 
 crate::games::error_text!(derived: OutputError);
 
-fn create_dir(dir: &Path) -> Result<(), OutputError> {
+pub(super) fn create_dir(dir: &Path) -> Result<(), OutputError> {
     fs::create_dir_all(dir).map_err(|error| OutputError::CreateDir {
         dir: dir.to_path_buf(),
         error,
@@ -218,12 +218,13 @@ pub fn run_name(records: &Path) -> String {
         .map(|d| d.as_secs())
         .unwrap_or(0);
     let base = utc_stamp(secs);
+    // A run's records and its collection (`<run>-games.sgf`) all start so.
     let taken = |name: &str| {
         fs::read_dir(records).is_ok_and(|dir| {
             dir.flatten().any(|e| {
                 e.file_name()
                     .to_str()
-                    .is_some_and(|f| f.starts_with(&format!("{name}-game-")))
+                    .is_some_and(|f| f.starts_with(&format!("{name}-game")))
             })
         })
     };
@@ -337,20 +338,23 @@ pub fn record_text(config: &Config, game: &FinishedGame) -> String {
 }
 
 /// Writes the records of `game` into `dir`: the text record, and beside it the record in its
-/// game's format (`.sgf`, `.ggf`, `.kifu`: [`super::record`]); returns the text record's path.
+/// game's format (`.sgf`, `.ggf`, `.kifu`: [`super::record`]); returns the text record's path
+/// and the game's own-format text (for the run's collection).
 pub fn write_record(
     dir: &Path,
     run: &str,
     config: &Config,
     game: &FinishedGame,
-) -> Result<PathBuf, OutputError> {
+) -> Result<(PathBuf, Option<String>), OutputError> {
     create_dir(dir)?;
     let name = record_name(run, game.job.game);
-    if let Some(record) = super::record::write(config, game, &super::record::today()) {
+    let own = super::record::write(config, game, &super::record::today());
+    if let Some(record) = &own {
         let own = format!("{}.{}", name.trim_end_matches(".txt"), record.extension);
         write_whole(dir, &own, &record.text)?;
     }
-    write_whole(dir, &name, &record_text(config, game))
+    let path = write_whole(dir, &name, &record_text(config, game))?;
+    Ok((path, own.map(|r| r.text)))
 }
 
 /// Writes `text` to `dir/name` whole: to a temporary name, then renamed, so a record is never

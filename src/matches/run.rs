@@ -1,6 +1,7 @@
 //! The games of a run: the workers that play them, and the runner's side that writes each
 //! finished game, counts it, shows it and decides when the match stops.
 
+use super::collection::{self, Collection, Entry};
 use super::config::Config;
 use super::engine::Failure;
 use super::error::MatchError;
@@ -56,11 +57,13 @@ fn name_and_cmd(config: &Config, idx: usize) -> (String, String) {
 /// The progress bar: games done, the time left at the pace so far, the first pair's score.
 const PROGRESS: &str = "{bar:30} {pos}/{len} games  ETA {eta}  {msg}";
 
-/// Where the finished games go: the results file and the records folder, with the run's name.
+/// Where the finished games go: the results file and the records folder, with the run's name,
+/// and the run's collection file (for a game with a record format).
 struct Outputs {
     results: ResultsFile,
     records_dir: PathBuf,
     run: String,
+    collection: Option<Collection>,
 }
 
 /// The runner's side of a run: what it has counted, printed and written so far.
@@ -82,6 +85,8 @@ pub struct Runner<'a, 'o> {
     /// pace.
     started: Instant,
     played: usize,
+    /// The games of the run's collection: the kept ones, then each written as it finished.
+    collected: Vec<Entry>,
 }
 
 impl<'a, 'o> Runner<'a, 'o> {
@@ -128,6 +133,7 @@ impl<'a, 'o> Runner<'a, 'o> {
             joint,
             started: Instant::now(),
             played: 0,
+            collected: plan.kept.iter().map(|k| Entry::of(&k.row)).collect(),
         }
     }
 
@@ -204,10 +210,27 @@ impl<'a, 'o> Runner<'a, 'o> {
                 self.summary.scheduled
             );
         }
+        let collection = match collection::Format::of(config.play.variant) {
+            Some(format) => {
+                self.collected.sort_by_key(|e| e.game);
+                // Shards share the records folder and may start in the same second.
+                let name = match config.play.shard {
+                    Some(shard) => format!("{run}-shard{}of{}", shard.index, shard.count),
+                    None => run.clone(),
+                };
+                let (collection, missing) =
+                    Collection::create(&records_dir, &name, format, &self.collected)?;
+                let _ = writeln!(self.out, "Collection: {}", full(&collection.path).display());
+                let _ = write!(self.out, "{}", missing.note());
+                Some(collection)
+            }
+            None => None,
+        };
         self.outputs = Some(Outputs {
             results,
             records_dir,
             run,
+            collection,
         });
         if self.hooks.progress {
             self.bar = ProgressBar::new(to_play as u64);
@@ -283,13 +306,23 @@ impl<'a, 'o> Runner<'a, 'o> {
             return;
         }
         if let Some(outputs) = self.outputs.as_mut() {
-            let record = match results::write_record(
-                &outputs.records_dir,
-                &outputs.run,
-                config,
-                &finished,
-            ) {
-                Ok(path) => Some(path),
+            let written =
+                results::write_record(&outputs.records_dir, &outputs.run, config, &finished);
+            let game = finished.job.game as u64;
+            let written = written.and_then(|(path, text)| {
+                if let (Some(collection), Some(text)) = (outputs.collection.as_mut(), text) {
+                    collection.append(game, &text)?;
+                }
+                Ok(path)
+            });
+            let record = match written {
+                Ok(path) => {
+                    self.collected.push(Entry {
+                        game,
+                        record: Some(path.clone()),
+                    });
+                    Some(path)
+                }
                 // The records are the match's output too (a full disk, a `records` that is a
                 // file): the line is still written, then the match stops.
                 Err(e) => {
@@ -385,8 +418,20 @@ impl<'a, 'o> Runner<'a, 'o> {
         }
     }
 
-    /// Prints the summary; the match's error, if it had one, after it.
+    /// Prints the summary; the match's error, if it had one, after it. The collection is made
+    /// whole in game order first.
     pub fn finish(mut self) -> Result<Summary, MatchError> {
+        if let Some(collection) = self.outputs.as_mut().and_then(|o| o.collection.take()) {
+            self.collected.sort_by_key(|e| e.game);
+            match collection.finish(&self.collected) {
+                Ok(missing) => {
+                    let _ = write!(self.out, "{}", missing.note());
+                }
+                Err(e) => {
+                    self.error.get_or_insert(e.into());
+                }
+            }
+        }
         for (engine, (agreed, scored)) in &self.standing.checks {
             let _ = writeln!(
                 self.out,

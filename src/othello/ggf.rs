@@ -228,6 +228,9 @@ pub enum GgfError {
     Move { n: usize, error: Box<GgfError> },
     #[error("a GGF game ends with ';)' (at byte {0})")]
     NoEnd(usize),
+    /// Text after a game that opens no next game.
+    #[error("expected '(;' to open the next game (at byte {0})")]
+    NextGame(usize),
     /// Move `n`, `colour[item]`, written when `side` is to move.
     #[error("move {n}: {colour}[{item}] but {side} is to move")]
     OutOfTurn {
@@ -541,19 +544,70 @@ pub struct Annotated {
     pub notes: Vec<String>,
 }
 
+/// A game's opening `(;`, after white space and GGS's optional game count (`1`, `2`).
+fn head(text: &str) -> IResult<&str, ()> {
+    value(
+        (),
+        tuple((
+            multispace0,
+            opt(pair(one_of("12"), multispace0)),
+            tag("("),
+            multispace0,
+            tag(";"),
+        )),
+    )(text)
+}
+
+/// Where game `n` (from 1) of a GGF collection is (games one after another, as GGS archives
+/// them one a line), and how many games the text holds. Every game is checked for its syntax
+/// only (`(;`, `TAG[value]`s, `;)`), a property at a time, none built; an error's byte is the
+/// whole text's.
+pub fn find_game(
+    text: &str,
+    n: usize,
+) -> Result<(Option<std::ops::Range<usize>>, usize), GgfError> {
+    let mut found = None;
+    let mut games = 0;
+    let mut rest = text;
+    loop {
+        if rest.trim_start().is_empty() && games > 0 {
+            return Ok((found, games));
+        }
+        let begin = offset(text, rest) + (rest.len() - rest.trim_start().len());
+        let Ok((mut r, _)) = head(rest) else {
+            return Err(match games {
+                0 => GgfError::NoStart,
+                _ => GgfError::NextGame(begin),
+            });
+        };
+        loop {
+            r = r.trim_start();
+            if r.starts_with(';') {
+                break;
+            }
+            match property(r) {
+                Ok((after, _)) => r = after,
+                Err(_) => return Err(property_error(r, offset(text, r))),
+            }
+        }
+        let tail: IResult<&str, _> = tuple((tag(";"), multispace0, tag(")")))(r);
+        let Ok((after, _)) = tail else {
+            return Err(GgfError::NoEnd(offset(text, r)));
+        };
+        games += 1;
+        if games == n {
+            found = Some(begin..offset(text, after));
+        }
+        rest = after;
+    }
+}
+
 /// [`parse`], keeping the [`Annotated`] extras.
 pub fn parse_annotated(text: &str) -> Result<Annotated, GgfError> {
     if text.len() > MAX_GGF_BYTES {
         return Err(GgfError::TooLong(text.len()));
     }
-    let head: IResult<&str, _> = tuple((
-        multispace0,
-        opt(pair(one_of("12"), multispace0)),
-        tag("("),
-        multispace0,
-        tag(";"),
-    ))(text);
-    let Ok((mut rest, _)) = head else {
+    let Ok((mut rest, _)) = head(text) else {
         return Err(GgfError::NoStart);
     };
     let mut start: Option<Position> = None;

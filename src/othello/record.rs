@@ -34,9 +34,10 @@ pub fn is_ggf(text: &str) -> bool {
     t.starts_with('(')
 }
 
-/// A [`GgfError`] as a record error: the byte, the property or the move it names.
-fn from_ggf(text: &str, e: GgfError) -> RecordError {
-    let syntax = |at: usize, what: String| RecordError::syntax("GGF", text, at, what);
+/// A [`GgfError`] of the game at byte `base` of `text` as a record error: the byte (of the
+/// whole text), the property or the move it names.
+fn from_ggf(text: &str, base: usize, e: GgfError) -> RecordError {
+    let syntax = |at: usize, what: String| RecordError::syntax("GGF", text, base + at, what);
     let what = e.to_string();
     // A property's error already names it (`TY[10]: ...`, `BO: ...`); the record error names it
     // again, so its own words go without the name.
@@ -51,10 +52,11 @@ fn from_ggf(text: &str, e: GgfError) -> RecordError {
             max: MAX_GGF_BYTES,
         },
         GgfError::NoStart => syntax(0, what),
-        GgfError::Truncated => syntax(text.len(), what),
-        GgfError::Unclosed { at, .. } | GgfError::BadProperty { at, .. } | GgfError::NoEnd(at) => {
-            syntax(at, what)
-        }
+        GgfError::Truncated => syntax(text.len() - base, what),
+        GgfError::Unclosed { at, .. }
+        | GgfError::BadProperty { at, .. }
+        | GgfError::NoEnd(at)
+        | GgfError::NextGame(at) => syntax(at, what),
         GgfError::NotOthello(v) => RecordError::property("GM", &v, "not an Othello game"),
         GgfError::Type(v) | GgfError::AntiOthello(v) => RecordError::property("TY", &v, why),
         GgfError::Move { n, error } => RecordError::Move {
@@ -106,9 +108,24 @@ fn from_ggf(text: &str, e: GgfError) -> RecordError {
     }
 }
 
-/// Reads a GGF game.
+/// Reads a GGF game (the first of a collection).
 pub fn read_ggf(text: &str) -> Result<GameRecord<Position>, RecordError> {
-    let read = ggf::parse_annotated(text).map_err(|e| from_ggf(text, e))?;
+    read_ggf_game(text, 1)
+}
+
+/// Reads game `n` (from 1) of a GGF collection, the others checked for their syntax only.
+pub fn read_ggf_game(text: &str, n: usize) -> Result<GameRecord<Position>, RecordError> {
+    RecordError::check_size("GGF", text)?;
+    let (span, games) = ggf::find_game(text, n).map_err(|e| from_ggf(text, 0, e))?;
+    let Some(span) = span else {
+        return Err(RecordError::NoGame {
+            format: "GGF",
+            game: n,
+            games,
+        });
+    };
+    let game = &text[span.clone()];
+    let read = ggf::parse_annotated(game).map_err(|e| from_ggf(text, span.start, e))?;
     let mut record = GameRecord::new(settled(read.game.start));
     record.tags = read.tags;
     for ((_, item), note) in read.game.moves.into_iter().zip(read.notes) {
@@ -253,11 +270,18 @@ impl Recordable for Position {
         write_ggf(record)
     }
 
-    fn read_record(text: &str) -> Result<GameRecord<Self>, RecordError> {
+    /// GGF, or a transcript (one game).
+    fn read_game(text: &str, n: usize) -> Result<GameRecord<Self>, RecordError> {
         if is_ggf(text) {
-            read_ggf(text)
-        } else {
+            read_ggf_game(text, n)
+        } else if n == 1 {
             read_transcript(text)
+        } else {
+            Err(RecordError::NoGame {
+                format: "transcript",
+                game: n,
+                games: 1,
+            })
         }
     }
 
@@ -315,6 +339,34 @@ mod tests {
             (back.moves, back.notes, back.tags.players),
             (r.moves, r.notes, r.tags.players)
         );
+    }
+
+    #[test]
+    fn a_collection_of_one_game_a_line_gives_each_by_its_number() {
+        let first = read_ggf(NBOARD).unwrap();
+        let text = format!("{NBOARD}\n1 (;GM[Othello]PB[two]TY[8]B[D3];)\n(;GM[Othello]TY[8];)\n");
+        assert_eq!(read_ggf(&text).unwrap().moves, first.moves);
+        let two = Position::read_game(&text, 2).unwrap();
+        assert_eq!(two.tags.players[0].as_deref(), Some("two"));
+        assert_eq!(write_transcript(&two), "d3");
+        assert!(Position::read_game(&text, 3).unwrap().moves.is_empty());
+        let e = Position::read_game(&text, 4).unwrap_err().to_string();
+        assert_eq!(e, "no game 4: the GGF record holds 3 games");
+        let e = Position::read_game("f5d6", 2).unwrap_err().to_string();
+        assert_eq!(e, "no game 2: the transcript record holds 1 game");
+        // Errors name the byte of the whole file; a later game's moves are not played when
+        // an earlier one is read.
+        let bad = format!("{NBOARD}\n(;GM[Othello]TY[8]B[A1];)");
+        assert!(read_ggf(&bad).is_ok());
+        let e = Position::read_game(&bad, 2).unwrap_err().to_string();
+        assert!(e.contains("illegal move B[A1] at ply 1"), "{e}");
+        let e = read_ggf(&format!("{NBOARD} x")).unwrap_err().to_string();
+        let at = NBOARD.len() + 1;
+        assert!(e.contains(&format!("(byte {at}): expected '(;'")), "{e}");
+        // Each game has GGF's cap, not the file.
+        let many = format!("{NBOARD}\n").repeat(400);
+        assert!(many.len() > ggf::MAX_GGF_BYTES);
+        assert_eq!(Position::read_game(&many, 400).unwrap().moves, first.moves);
     }
 
     #[test]

@@ -90,6 +90,43 @@ impl<'a> Args<'a> {
         ))
         .map(|r| r.trim_matches(is_blank))
     }
+
+    /// [`Args::rest`], less a last `game N` (N counting from 1), which picks a game of a
+    /// collection: `loadrecord games.sgf game 3` is `("games.sgf", Some(3))`. A number past
+    /// `usize` is `usize::MAX` (past the end of any collection); `game 0` is refused.
+    pub fn rest_and_game(
+        &self,
+        missing: &'static str,
+    ) -> Result<(&'a str, Option<usize>), ParseError> {
+        let whole = self.rest(missing)?;
+        let text = self.text.trim_end_matches(is_blank);
+        // `whole` ends where `text` does; each `game` preceded by a blank is a candidate.
+        let start = text.len() - whole.len();
+        for (i, _) in whole.match_indices("game").filter(|&(i, _)| i > 0) {
+            let head = whole[..i].trim_end_matches(is_blank);
+            if head.len() == i {
+                continue;
+            }
+            let at = start + head.len();
+            let suffix: Res<'a, &'a str> =
+                terminated(preceded(keyword("game"), arg), end)(&self.text[at..]);
+            let Ok((_, digits)) = suffix else { continue };
+            if !digits.bytes().all(|b| b.is_ascii_digit()) {
+                continue;
+            }
+            let n = digits.parse::<usize>().unwrap_or(usize::MAX);
+            if n == 0 {
+                // `digits` is the line's own text: its place there is the column.
+                let k = digits.as_ptr() as usize - self.text.as_ptr() as usize;
+                return Err(self.error(Fail {
+                    input: &self.text[k..],
+                    message: "a game number counts from 1".into(),
+                }));
+            }
+            return Ok((head, Some(n)));
+        }
+        Ok((whole, None))
+    }
 }
 
 /// The answer to a word that neither the protocol nor any game knows.
@@ -151,5 +188,41 @@ mod tests {
         let (n, a) = args("solve now");
         assert_eq!(Args::new(&n, &a).none().unwrap_err().column, 7);
         assert!(unknown_command("\u{1}x").message.is_ascii());
+    }
+
+    #[test]
+    fn a_last_game_n_picks_a_game_of_the_collection() {
+        let read = |line: &str| {
+            let (n, a) = args(line);
+            Args::new(&n, &a)
+                .rest_and_game("expected a file path")
+                .map(|(path, game)| (path.to_string(), game))
+        };
+        assert_eq!(read("loadrecord a.sgf"), Ok(("a.sgf".to_string(), None)));
+        assert_eq!(
+            read("loadrecord a.sgf game 3 "),
+            Ok(("a.sgf".to_string(), Some(3)))
+        );
+        assert_eq!(
+            read("loadrecord my game 2.sgf game  12"),
+            Ok(("my game 2.sgf".to_string(), Some(12)))
+        );
+        // Not a number, or glued to the path: part of the path.
+        assert_eq!(
+            read("loadrecord a game x"),
+            Ok(("a game x".to_string(), None))
+        );
+        assert_eq!(
+            read("loadrecord agame 3"),
+            Ok(("agame 3".to_string(), None))
+        );
+        assert_eq!(read("loadrecord game 3"), Ok(("game 3".to_string(), None)));
+        assert_eq!(
+            read("loadrecord a game 99999999999999999999999"),
+            Ok(("a".to_string(), Some(usize::MAX)))
+        );
+        let e = read("loadrecord a.sgf game 0").unwrap_err();
+        assert_eq!(e.to_string(), "a game number counts from 1 (column 23)");
+        assert!(read("loadrecord ").is_err());
     }
 }

@@ -159,33 +159,60 @@ pub fn write(record: &GameRecord<Record>) -> String {
     s
 }
 
+/// Reads a kifu (the first game of a collection).
+pub fn read(text: &str) -> Result<GameRecord<Record>, RecordError> {
+    read_game(text, 1)
+}
+
+/// Reads game `n` (from 1) of a collection: kifus one after another, each ended by its result
+/// or by the next game's first tag (protocol/quantum-kifu.md, "Collections"). The other games
+/// are checked for their syntax only: their moves are not played.
+pub fn read_game(text: &str, n: usize) -> Result<GameRecord<Record>, RecordError> {
+    RecordError::check_size(FORMAT, text)?;
+    let mut rest = text.trim_start_matches('\u{feff}');
+    let mut found = None;
+    let mut games = 0;
+    loop {
+        games += 1;
+        let (record, after) = one_game(text, rest, games == n)?;
+        found = found.or(record);
+        rest = after.trim_start();
+        if rest.is_empty() {
+            break;
+        }
+    }
+    found.ok_or(RecordError::NoGame {
+        format: FORMAT,
+        game: n,
+        games,
+    })
+}
+
+/// The game at `rest` of the kifu text `text`, and the text after it; the game is built (its
+/// start read, its moves played) only when `build`, and otherwise checked for its syntax.
+fn one_game<'a>(
+    text: &'a str,
+    rest: &'a str,
+    build: bool,
+) -> Result<(Option<GameRecord<Record>>, &'a str), RecordError> {
+    let (rest, mut tags, start) = read_tags(text, rest, build)?;
+    let (rest, moves, plies) = read_moves(text, rest, start.as_ref())?;
+    let rest = read_result(text, rest, plies, &mut tags)?;
+    Ok((start.map(|start| finished(tags, start, moves)), rest))
+}
+
 /// A syntax error at `rest`, a tail of `text`.
 fn syntax(text: &str, rest: &str, what: &str) -> RecordError {
     RecordError::syntax(FORMAT, text, text.len() - rest.len(), what)
 }
 
-/// Reads a kifu.
-pub fn read(text: &str) -> Result<GameRecord<Record>, RecordError> {
-    RecordError::check_size(FORMAT, text)?;
-    let rest = text.trim_start_matches('\u{feff}');
-    let (rest, mut tags, start) = read_tags(text, rest)?;
-    let (rest, moves) = read_moves(text, rest, &start)?;
-    let rest = read_result(text, rest, moves.len(), &mut tags)?;
-    let tail = rest.trim_start();
-    if !tail.is_empty() {
-        return Err(syntax(text, tail, "text after the result"));
-    }
-    Ok(GameRecord {
-        tags,
-        start,
-        moves,
-        notes: Vec::new(),
-    })
-}
-
 /// The header tags at `rest` (a tail of `text`): the tags kept, and the game's start with its
-/// rules.
-fn read_tags<'a>(text: &str, mut rest: &'a str) -> Result<(&'a str, Tags, Record), RecordError> {
+/// rules when `build`.
+fn read_tags<'a>(
+    text: &str,
+    mut rest: &'a str,
+    build: bool,
+) -> Result<(&'a str, Tags, Option<Record>), RecordError> {
     let mut tags = Tags::default();
     let mut start = None;
     let mut rules = Ruleset::default();
@@ -232,11 +259,12 @@ fn read_tags<'a>(text: &str, mut rest: &'a str) -> Result<(&'a str, Tags, Record
                     _ => return Err(RecordError::property(key, &value, "not on or off")),
                 }
             }
-            "Start" => {
+            "Start" if build => {
                 let position = super::qsfen::read(&value)
                     .map_err(|e| RecordError::property("Start", &value, e.to_string()))?;
                 start = Some(position);
             }
+            "Start" => {}
             _ => tags.extra.push((key.to_string(), value)),
         }
         rest = r;
@@ -248,20 +276,23 @@ fn read_tags<'a>(text: &str, mut rest: &'a str) -> Result<(&'a str, Tags, Record
             "a kifu starts with [Game \"quantum shogi\"]",
         ));
     }
-    let start = Record::new(start.unwrap_or_else(Position::start), rules);
+    let start = build.then(|| Record::new(start.unwrap_or_else(Position::start), rules));
     Ok((rest, tags, start))
 }
 
-/// The numbered moves at `rest` (a tail of `text`), each played from `start` and checked.
+/// The numbered moves at `rest` (a tail of `text`), each played from `start` and checked when
+/// there is one (a game being built), else read for their syntax: the moves kept, and how many
+/// plies there were.
 fn read_moves<'a>(
     text: &str,
     mut rest: &'a str,
-    start: &Record,
-) -> Result<(&'a str, Vec<Action>), RecordError> {
-    let mut game = start.clone();
+    start: Option<&Record>,
+) -> Result<(&'a str, Vec<Action>, usize), RecordError> {
+    let mut game = start.cloned();
     let mut moves = Vec::new();
+    let mut plies = 0;
     while let Ok((r, number)) = move_number(rest) {
-        let ply = moves.len() + 1;
+        let ply = plies + 1;
         if ply > MAX_KIFU_PLIES {
             return Err(syntax(
                 text,
@@ -277,69 +308,79 @@ fn read_moves<'a>(
             ));
         }
         let Ok((r, token)) = word(r) else {
-            return Err(syntax(
-                text,
-                r.trim_start(),
-                &format!("expected move {ply}"),
-            ));
+            return Err(syntax(text, r.trim_start(), &format!("expected move {ply}")));
         };
-        let action: Action = game.parse_move(token).map_err(|e| RecordError::Move {
-            ply,
-            text: token.into(),
-            why: e.to_string(),
-        })?;
-        game.play(action).map_err(|e| RecordError::Move {
-            ply,
-            text: token.into(),
-            why: e.to_string(),
-        })?;
-        moves.push(action);
+        if let Some(game) = game.as_mut() {
+            let bad = |e: &dyn std::fmt::Display| RecordError::Move {
+                ply,
+                text: token.into(),
+                why: e.to_string(),
+            };
+            let action: Action = game.parse_move(token).map_err(|e| bad(&e))?;
+            game.play(action).map_err(|e| bad(&e))?;
+            moves.push(action);
+        }
+        plies = ply;
         rest = r;
         if let Ok((r, _)) = comment(rest) {
             rest = r;
         } else if rest.trim_start().starts_with('{') {
-            return Err(syntax(
-                text,
-                rest.trim_start(),
-                "a comment has no closing '}'",
-            ));
+            return Err(syntax(text, rest.trim_start(), "a comment has no closing '}'"));
         }
     }
-    Ok((rest, moves))
+    Ok((rest, moves, plies))
 }
 
-/// The result after the `plies` moves, if any, at `rest` (a tail of `text`), reconciled with
-/// the `Result` tag.
+/// The result after `plies` moves at `rest` (a tail of `text`), checked against the Result
+/// tag; the text after it, which is empty or the next game. The next game's first tag ends a
+/// game that gives no result.
 fn read_result<'a>(
     text: &str,
-    rest: &'a str,
+    mut rest: &'a str,
     plies: usize,
     tags: &mut Tags,
 ) -> Result<&'a str, RecordError> {
-    let Ok((r, result)) = word(rest) else {
+    let next_game = |rest: &str| rest.trim_start().starts_with('[');
+    if next_game(rest) {
         return Ok(rest);
-    };
-    if !TERMINATIONS.contains(&result) {
-        return Err(syntax(
-            text,
-            rest.trim_start(),
-            &format!("expected move number {}. or a result", plies + 1),
-        ));
     }
-    // `*` (unknown) yields to a result given in the other place; two results must agree.
-    match tags.result.as_deref() {
-        _ if result == "*" => {}
-        None | Some("*") => tags.result = Some(result.to_string()),
-        Some(tagged) if tagged != result => {
+    if let Ok((r, result)) = word(rest) {
+        if !TERMINATIONS.contains(&result) {
             return Err(syntax(
                 text,
                 rest.trim_start(),
-                &format!("the result {result} is not the Result tag's {tagged}"),
-            ))
+                &format!("expected move number {}. or a result", plies + 1),
+            ));
         }
-        Some(_) => {}
+        // `*` (unknown) yields to a result given in the other place; two results must agree.
+        match tags.result.as_deref() {
+            _ if result == "*" => {}
+            None | Some("*") => tags.result = Some(result.to_string()),
+            Some(tagged) if tagged != result => {
+                return Err(syntax(
+                    text,
+                    rest.trim_start(),
+                    &format!("the result {result} is not the Result tag's {tagged}"),
+                ))
+            }
+            Some(_) => {}
+        }
+        rest = r;
     }
-    Ok(r)
+    let tail = rest.trim_start();
+    if !tail.is_empty() && !next_game(tail) {
+        return Err(syntax(text, tail, "text after the result"));
+    }
+    Ok(rest)
+}
+
+fn finished(tags: Tags, start: Record, moves: Vec<Action>) -> GameRecord<Record> {
+    GameRecord {
+        tags,
+        start,
+        moves,
+        notes: Vec::new(),
+    }
 }
 
 impl Recordable for Record {
@@ -349,9 +390,12 @@ impl Recordable for Record {
         write(record)
     }
 
-    fn read_record(text: &str) -> Result<GameRecord<Self>, RecordError> {
-        read(text)
+    fn read_game(text: &str, n: usize) -> Result<GameRecord<Self>, RecordError> {
+        read_game(text, n)
     }
+
+    /// A blank line between two games of a collection.
+    const BETWEEN_GAMES: &'static str = "\n";
 
     /// `[TimeControl "600+10"]` (main + increment, seconds) or `"600b30x5"` (byoyomi).
     fn time_tags(tags: &mut Tags, terms: &TimeTerms) {
@@ -404,6 +448,32 @@ mod tests {
             assert_eq!(write(&flat), text);
             assert_eq!(back.replay().unwrap().to_text(), game.to_text());
         }
+    }
+
+    #[test]
+    fn a_collection_gives_each_game_by_its_number() {
+        let one = "[Game \"quantum shogi\"]\n[Sente \"one\"]\n\n1. 7g7f\n2. 3c3d\n1-0\n";
+        let two = "[Game \"quantum shogi\"]\n[Sente \"two\"]\n\n1. 2g2f\n";
+        let three = "[Game \"quantum shogi\"]\n*\n";
+        let text = format!("{one}\n{two}{three}");
+        assert_eq!(read(&text).unwrap().moves.len(), 2);
+        let game = read_game(&text, 2).unwrap();
+        assert_eq!(game.tags.players[0].as_deref(), Some("two"));
+        assert_eq!(game.moves.len(), 1);
+        assert!(read_game(&text, 3).unwrap().moves.is_empty());
+        let e = read_game(&text, 4).unwrap_err().to_string();
+        assert_eq!(e, "no game 4: the kifu record holds 3 games");
+        // On one line too, and a game that is not read is not played.
+        let flat = format!("{one}{two}").replace('\n', " ") + "[Game \"quantum shogi\"] 1. 9a9b";
+        assert_eq!(read_game(&flat, 2).unwrap().moves.len(), 1);
+        let e = read_game(&flat, 3).unwrap_err().to_string();
+        assert!(e.contains("illegal move 9a9b at ply 1"), "{e}");
+        let e = read(&format!("{one}x")).unwrap_err().to_string();
+        assert!(e.contains("text after the result"), "{e}");
+        let e = read(&format!("{one}[Gamer \"x\"]"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("a kifu starts with"), "{e}");
     }
 
     #[test]

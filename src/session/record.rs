@@ -39,21 +39,22 @@ impl From<RecordError> for SessionError {
     }
 }
 
-/// Reads the record of `loadrecord <path>` or `loadrecordtext <text>` (`name`) with `R`'s
-/// reader; the session replaces its game only when this and the replay succeed.
+/// Reads the record of `loadrecord <path> [game N]` or `loadrecordtext <text> [game N]`
+/// (`name`) with `R`'s reader: game N of a collection, the first without N. The session
+/// replaces its game only when this and the replay succeed.
 pub fn read<R: Recordable>(name: &str, args: Args) -> Result<GameRecord<R>, SessionError> {
     if name == "loadrecord" {
-        let path = args.rest("expected a file path")?.to_string();
-        let text = read_record_file(&path, MAX_RECORD_BYTES).map_err(RecordCommandError::File)?;
+        let (path, n) = args.rest_and_game("expected a file path")?;
+        let text = read_record_file(path, MAX_RECORD_BYTES).map_err(RecordCommandError::File)?;
         Ok(
-            R::read_record(&text).map_err(|error| RecordCommandError::Record {
-                path: Some(path),
+            R::read_game(&text, n.unwrap_or(1)).map_err(|error| RecordCommandError::Record {
+                path: Some(path.to_string()),
                 error,
             })?,
         )
     } else {
-        let text = args.rest("expected a record")?;
-        Ok(R::read_record(text)
+        let (text, n) = args.rest_and_game("expected a record")?;
+        Ok(R::read_game(text, n.unwrap_or(1))
             .map_err(|error| RecordCommandError::Record { path: None, error })?)
     }
 }

@@ -168,6 +168,9 @@ pub enum Failure {
     KomiNotFloat,
     #[error("loadsgf expects a file name and an optional move number")]
     LoadsgfArguments,
+    /// `loadsgf ... game N` with N not a whole number from 1.
+    #[error("game number not a whole number from 1")]
+    GameNumber,
     /// `printsgf <file>`: the file cannot be written.
     #[error("cannot write '{path}': {why}")]
     CannotWrite { path: String, why: String },

@@ -8,12 +8,20 @@ use crate::games::record::{Tags, MAX_RECORD_BYTES};
 use crate::go::{record, Color, Position};
 
 impl Gtp {
-    /// `loadsgf <file> [move number]`: the file's main line with its whole history (so `undo`
+    /// `loadsgf <file> [move number] [game N]`: the file's (game N's) main line with its whole history (so `undo`
     /// steps back through it), up to but not including move `n` (counting the file's `B`/`W`
     /// properties from 1 as GNU Go does, passes given included, a pass read between two moves
     /// of one colour not; `n` past the end or none: the whole game), and the file's komi.
     /// Replies with the colour to move (move `n`'s colour).
     pub(super) fn loadsgf(&mut self, args: &[&str]) -> Result<String, Failure> {
+        // ryoshi's own last `game N` picks game N (from 1) of a collection.
+        let (args, game) = match args {
+            [head @ .., "game", n] if !head.is_empty() => match n.parse::<u128>() {
+                Ok(0) | Err(_) => return Err(Failure::GameNumber),
+                Ok(n) => (head, usize::try_from(n).unwrap_or(usize::MAX)),
+            },
+            _ => (args, 1),
+        };
         if args.is_empty() || args.len() > 2 {
             return Err(Failure::LoadsgfArguments);
         }
@@ -31,7 +39,7 @@ impl Gtp {
                 Err(_) => return Err(Failure::NotInteger("move number")),
             },
         };
-        let (game, given) = record::read_given(&text).map_err(|e| cannot(e.to_string()))?;
+        let (game, given) = record::read_given(&text, game).map_err(|e| cannot(e.to_string()))?;
         // Move n's place in the game, the other side's pass read before it included.
         let played = limit
             .and_then(|n| given.get(n.saturating_sub(1)).copied())
