@@ -88,9 +88,15 @@ macro_rules! games {
 pub mod go;
 pub mod othello;
 pub mod quantum;
+// The toy game of docs/adding-a-game.md, for the browser test of the generic page: never in
+// the shipped binary (GUIs show the `USI_Variant` list to users).
+#[cfg(feature = "toy")]
+pub mod tictactoe;
 
 games! {
     QuantumShogi => quantum: Record, QuantumVariant, serve;
     Othello => othello: Position, OthelloVariant, serve;
     Go => go: Record, GoVariant, serve;
+    #[cfg(feature = "toy")]
+    TicTacToe => tictactoe: Board, TicTacToeVariant;
 }
