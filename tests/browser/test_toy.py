@@ -65,6 +65,9 @@ def against_the_engine(ctx):
     assert page.title() == "ryoshi · Tic-tac-toe"
     assert shown(page) == cells([])
     assert page.locator("#board .lsq.legal").count() == 9
+    # Drawn as a board: a row's squares side by side, the next row below.
+    a3, b3, a2 = (page.locator(f'#board .lsq[data-square="{s}"]').bounding_box() for s in ("a3", "b3", "a2"))
+    assert a3["y"] == b3["y"] and b3["x"] > a3["x"] and a2["y"] > a3["y"], (a3, b3, a2)
     # x (the player) clicks its first legal square each turn, once types it; the engine answers.
     ply, typed = 0, False
     while not page.get_attribute("#board", "data-over"):

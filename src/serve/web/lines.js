@@ -42,7 +42,9 @@ export function drawLines(root, lines, { legal = [], playable = false, onMove = 
     root.replaceChildren(...text(lines));
     return;
   }
-  const board = el("div", { class: "lboard", role: "grid", "aria-label": "board", style: `grid-template-columns: repeat(${grid.files.length + 1}, 2.4em)` });
+  const board = el("div", { class: "lboard", role: "grid", "aria-label": "board" });
+  // Through the CSSOM: the pages' Content-Security-Policy refuses style attributes.
+  board.style.gridTemplateColumns = `repeat(${grid.files.length + 1}, 2.4em)`;
   board.append(el("span", { class: "label" }), ...grid.files.map((f) => el("span", { class: "label" }, f)));
   for (const { rank, cells } of grid.rows) {
     board.append(el("span", { class: "label" }, rank));
