@@ -18,15 +18,6 @@ pub mod session;
 pub mod stop;
 pub mod text;
 
-/// One line per game: `Variant => folder: RulesType, SessionAdapter;`, beside the folder's plain
-/// `pub mod` (a plain declaration, so that rustfmt, clippy and every other tool see the folder).
-/// From the line the floor-1 module `registry` lists it (`USI_Variant`, `--variant`, the match
-/// runner, the rooms, `--help`, the tests that iterate over the registry), and the session makes
-/// its adapter. The rules type is re-exported at the folder's root; the adapter lives in its
-/// `session` part and implements `session::variant::Adapter` and `session::Variant`. A game
-/// with a page of its own ends its line with `, serve`: its `serve` part's `PAGE`
-/// (`serve::pages::Page`); the others get the generic page. Attributes before a line (`#[cfg]`)
-/// apply to the game everywhere.
 /// A registry line's page: its folder's `serve::PAGE`, or none.
 macro_rules! page_of {
     ($folder:ident) => {
@@ -37,6 +28,15 @@ macro_rules! page_of {
     };
 }
 
+/// One line per game: `Variant => folder: RulesType, SessionAdapter;`, beside the folder's plain
+/// `pub mod` (a plain declaration, so that rustfmt, clippy and every other tool see the folder).
+/// From the line the floor-1 module `registry` lists it (`USI_Variant`, `--variant`, the match
+/// runner, the rooms, `--help`, the tests that iterate over the registry), and the session makes
+/// its adapter. The rules type is re-exported at the folder's root; the adapter lives in its
+/// `session` part and implements `session::variant::Adapter` and `session::Variant`. A game
+/// with a page of its own ends its line with `, serve`: its `serve` part's `PAGE`
+/// (`serve::pages::Page`); the others get the generic page. Attributes before a line (`#[cfg]`)
+/// apply to the game everywhere.
 macro_rules! games {
     ($($(#[$attr:meta])* $game:ident => $folder:ident: $rules:ident, $adapter:ident $(, $serve:ident)?;)+) => {
         /// The games of the registry (written by `games::registry::declare!` from the list in
