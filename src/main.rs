@@ -111,7 +111,8 @@ enum Sub {
     /// Generate quantum shogi forced-capture puzzles from seeded self-play, each checked with
     /// df-pn (`puzzles check FILE` re-checks a file).
     Puzzles(ryoshi::quantum::puzzles::generate::Args),
-    /// Serve the browser front end (quantum shogi, Othello, Go) on a local web server.
+    /// Serve the browser front end (the registry's games) on a local web server.
+    #[command(about = serve_about())]
     Serve {
         /// Address to listen on; anything but 127.0.0.1 / localhost is reachable by others.
         #[arg(long, default_value = "127.0.0.1")]
@@ -209,6 +210,18 @@ fn variant_help() -> String {
         Some((last, [])) => format!("{first} (default) or {last}"),
         Some((last, middle)) => format!("{first} (default), {} or {last}", middle.join(", ")),
     }
+}
+
+/// `serve`'s line in `--help`: the browser front end of every game of the registry.
+fn serve_about() -> String {
+    let titles: Vec<&str> = ryoshi::registry::Game::ALL
+        .iter()
+        .map(|g| g.title())
+        .collect();
+    format!(
+        "Serve the browser front end ({}) on a local web server",
+        ryoshi::text::listed(&titles, "and")
+    )
 }
 
 fn main() -> ExitCode {

@@ -55,6 +55,16 @@ pub fn printable(text: &str) -> String {
     out
 }
 
+/// Words for a sentence: `a`, `a or b`, `a, b or c` (`conjunction` is `or` or `and`).
+pub fn listed<S: AsRef<str>>(words: &[S], conjunction: &str) -> String {
+    let words: Vec<&str> = words.iter().map(AsRef::as_ref).collect();
+    match words.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} {conjunction} {last}", rest.join(", ")),
+    }
+}
+
 /// The last line of defence for every error line: ASCII only (control and non-ASCII characters
 /// become `?`), and no quoted span (`'...'`) nor run of non-blank characters longer than
 /// [`QUOTE_CHARS`] (the rest becomes `...`). Idempotent on what [`printable`] produced.
@@ -100,7 +110,15 @@ pub fn sanitize_message(message: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{gtp_score, parse_score};
+    use super::{gtp_score, listed, parse_score};
+
+    #[test]
+    fn listed_words_read_as_a_sentence() {
+        assert_eq!(listed::<&str>(&[], "or"), "");
+        assert_eq!(listed(&["go"], "or"), "go");
+        assert_eq!(listed(&["a", "b"], "and"), "a and b");
+        assert_eq!(listed(&["a", "b", "c"], "or"), "a, b or c");
+    }
 
     #[test]
     fn scores_read_and_written() {

@@ -17,31 +17,38 @@ pub trait Visit {
 /// players (the rules' own constants), [`Game::visit`](crate::registry::Game::visit), and the
 /// lookups by name. A `match` on `Game` elsewhere fails to compile until it handles a new game.
 macro_rules! declare {
-    ($($game:ident => $rules:ty),+ $(,)?) => {
+    ($($(#[$attr:meta])* $game:ident => $rules:ty),+ $(,)?) => {
         pub use $crate::games::registry::Visit;
         use $crate::games::rules::Rules;
 
         /// A game of the registry, by its `USI_Variant` name.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum Game {
-            $($game),+
+            $($(#[$attr])* $game),+
         }
 
         impl Game {
             /// Every game, in the order they are listed to users (the first is the default).
-            pub const ALL: &'static [Game] = &[$(Game::$game),+];
+            pub const ALL: &'static [Game] = &[$($(#[$attr])* Game::$game),+];
 
             /// The `USI_Variant` name.
             pub const fn as_str(self) -> &'static str {
                 match self {
-                    $(Game::$game => <$rules as Rules>::NAME),+
+                    $($(#[$attr])* Game::$game => <$rules as Rules>::NAME),+
+                }
+            }
+
+            /// What people call the game (`Quantum shogi`): the rules' [`Rules::TITLE`].
+            pub const fn title(self) -> &'static str {
+                match self {
+                    $($(#[$attr])* Game::$game => <$rules as Rules>::TITLE),+
                 }
             }
 
             /// What the first and the second player are called (`black`/`white`, ...).
             pub const fn players(self) -> [&'static str; 2] {
                 match self {
-                    $(Game::$game => <$rules as Rules>::PLAYERS),+
+                    $($(#[$attr])* Game::$game => <$rules as Rules>::PLAYERS),+
                 }
             }
 
@@ -50,7 +57,7 @@ macro_rules! declare {
             /// one.
             pub fn record_format(self) -> Option<&'static str> {
                 match self {
-                    $(Game::$game => <$rules as Rules>::record_format().map(|f| f.name)),+
+                    $($(#[$attr])* Game::$game => <$rules as Rules>::record_format().map(|f| f.name)),+
                 }
             }
 
@@ -58,7 +65,7 @@ macro_rules! declare {
             /// run it once the game's moves stop play.
             pub fn end_agreement(self) -> Option<&'static dyn $crate::games::end::EndAgreement> {
                 match self {
-                    $(Game::$game => <$rules as Rules>::end_agreement()),+
+                    $($(#[$attr])* Game::$game => <$rules as Rules>::end_agreement()),+
                 }
             }
 
@@ -66,7 +73,7 @@ macro_rules! declare {
             /// [`Rules::DRAW_BY_AGREEMENT`]).
             pub const fn draw_by_agreement(self) -> bool {
                 match self {
-                    $(Game::$game => <$rules as Rules>::DRAW_BY_AGREEMENT),+
+                    $($(#[$attr])* Game::$game => <$rules as Rules>::DRAW_BY_AGREEMENT),+
                 }
             }
 
@@ -74,14 +81,14 @@ macro_rules! declare {
             /// [`Rules::MATCH`]).
             pub const fn settings(self) -> $crate::games::rules::MatchSettings {
                 match self {
-                    $(Game::$game => <$rules as Rules>::MATCH),+
+                    $($(#[$attr])* Game::$game => <$rules as Rules>::MATCH),+
                 }
             }
 
             /// Runs `visitor` with this game's rules.
             pub fn visit<V: Visit>(self, visitor: V) -> V::Output {
                 match self {
-                    $(Game::$game => visitor.visit::<$rules>()),+
+                    $($(#[$attr])* Game::$game => visitor.visit::<$rules>()),+
                 }
             }
 

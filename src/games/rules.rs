@@ -202,6 +202,9 @@ impl MatchSettings {
 pub trait Rules: Clone + Send + 'static {
     /// The `USI_Variant` name.
     const NAME: &'static str;
+    /// What people call the game, for titles and links (`Quantum shogi`); the `NAME` unless
+    /// the game says otherwise.
+    const TITLE: &'static str = Self::NAME;
     /// What the first and the second player are called (`black`, ...).
     const PLAYERS: [&'static str; 2];
     type Move: Copy;

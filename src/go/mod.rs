@@ -20,6 +20,7 @@ pub mod record;
 pub mod rules;
 pub mod score;
 pub mod search;
+pub mod serve;
 pub(crate) mod session;
 pub mod tune;
 pub mod unconditional;

@@ -69,6 +69,7 @@ error_text!(derived: RulesError);
 
 impl Rules for Record {
     const NAME: &'static str = "go";
+    const TITLE: &'static str = "Go";
     const PLAYERS: [&'static str; 2] = ["black", "white"];
     type Move = Option<usize>;
     const MATCH: MatchSettings = MatchSettings {

@@ -12,6 +12,7 @@ pub mod position;
 pub mod record;
 pub(crate) mod rules;
 pub mod search;
+pub mod serve;
 pub(crate) mod session;
 pub mod tune;
 

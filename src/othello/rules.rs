@@ -90,6 +90,7 @@ pub fn disc_verdict(position: &Position) -> Verdict {
 
 impl Rules for Position {
     const NAME: &'static str = "othello";
+    const TITLE: &'static str = "Othello";
     const PLAYERS: [&'static str; 2] = ["black", "white"];
     /// GTP carries Othello (GRhino, Edax), from the standard start only.
     const MATCH: MatchSettings = MatchSettings {

@@ -51,6 +51,7 @@ pub mod qsfen;
 pub(crate) mod record;
 pub mod reference;
 pub mod search;
+pub mod serve;
 pub(crate) mod session;
 pub(crate) mod tally;
 pub mod tune;

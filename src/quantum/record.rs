@@ -202,6 +202,7 @@ impl From<ActionError> for PlayError {
 /// (of the whole state, candidate sets included) is a draw; default rules (`KakuteiNifu` on).
 impl crate::games::rules::Rules for Record {
     const NAME: &'static str = "quantumshogi";
+    const TITLE: &'static str = "Quantum shogi";
     const PLAYERS: [&'static str; 2] = ["sente", "gote"];
     type Move = Action;
     type Error = RecordError;

@@ -430,6 +430,9 @@ impl Room {
         let hook = played.variant.end_agreement();
         let mut state = serde_json::json!({
             "game": played.variant.as_str(),
+            // The registry's words for the game and its seats: the page names nothing itself.
+            "title": played.variant.title(),
+            "players": names,
             "turn": names[played.turn()],
             "sfen": view.position(),
             "moves": played.moves,

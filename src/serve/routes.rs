@@ -3,53 +3,10 @@
 //! (`sockets.rs`).
 
 use super::limits::{close_answered, read_head};
-use super::{archive, http, room, sockets, Server};
+use super::{archive, http, pages, room, sockets, Server};
 use std::net::TcpStream;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
-
-/// The files of the pages, embedded: (path, content type, text).
-macro_rules! asset {
-    ($path:literal, $kind:literal, $file:literal) => {
-        ($path, $kind, include_str!(concat!("web/", $file)))
-    };
-}
-
-const ASSETS: &[(&str, &str, &str)] = &[
-    asset!("/", "text/html", "index.html"),
-    asset!("/quantum", "text/html", "quantum.html"),
-    // Under the game's registry name too: the archive links each game's page by its name.
-    asset!("/quantumshogi", "text/html", "quantum.html"),
-    asset!("/othello", "text/html", "othello.html"),
-    asset!("/go", "text/html", "go.html"),
-    asset!("/play", "text/html", "play.html"),
-    asset!("/puzzle", "text/html", "puzzle.html"),
-    asset!("/assets/puzzle.js", "text/javascript", "puzzle.js"),
-    asset!("/learn", "text/html", "learn.html"),
-    asset!("/assets/learn.js", "text/javascript", "learn.js"),
-    // The puzzle collection the puzzle page plays (the file `ryoshi puzzles` made and checks).
-    (
-        "/puzzles.txt",
-        "text/plain",
-        include_str!("../../data/puzzles/quantum.txt"),
-    ),
-    // The protocol's index, for the home page's footer (the pages speak to players).
-    (
-        "/protocol",
-        "text/plain",
-        include_str!("../../protocol/README.md"),
-    ),
-    asset!("/assets/style.css", "text/css", "style.css"),
-    asset!("/assets/engine.js", "text/javascript", "engine.js"),
-    asset!("/assets/qboard.js", "text/javascript", "qboard.js"),
-    asset!("/assets/quantum.js", "text/javascript", "quantum.js"),
-    asset!("/assets/othello.js", "text/javascript", "othello.js"),
-    asset!("/assets/goboard.js", "text/javascript", "goboard.js"),
-    asset!("/assets/go.js", "text/javascript", "go.js"),
-    asset!("/assets/play.js", "text/javascript", "play.js"),
-    asset!("/assets/roomclock.js", "text/javascript", "roomclock.js"),
-    asset!("/assets/review.js", "text/javascript", "review.js"),
-];
 
 /// Serves one connection: its request head, the checks every request passes, then the page,
 /// the status or the socket it asks for.
@@ -119,8 +76,8 @@ fn route(server: &Server, req: &http::Request, stream: &mut TcpStream) -> &'stat
             let _ = http::respond(stream, "200 OK", "application/json", body.as_bytes());
             "200"
         }
-        path => match ASSETS.iter().find(|(p, _, _)| *p == path) {
-            Some((_, kind, body)) => {
+        path => match pages::find(path) {
+            Some(pages::Served { kind, body, .. }) => {
                 let _ = http::respond(
                     stream,
                     "200 OK",

@@ -270,7 +270,10 @@ fn room_socket(
     let (id, token) = match req.param("new") {
         Some(game) => {
             let Some(variant) = crate::registry::Game::named(&game) else {
-                socket.error("unknown game (othello, go or quantumshogi)");
+                socket.error(&format!(
+                    "unknown game ({})",
+                    crate::text::listed(crate::registry::NAMES, "or")
+                ));
                 socket.close(1008, "cannot join");
                 return;
             };

@@ -25,6 +25,17 @@ impl Server {
         Server::spawn(max_sessions, &[])
     }
 
+    /// A server run by another build of ryoshi (the toy game's, `target/toy/ryoshi`).
+    pub fn start_bin(bin: &str, max_sessions: usize) -> Server {
+        let dir = temp_dir();
+        let db = dir.join("games.db").display().to_string();
+        let args = ["--db".to_string(), db];
+        let mut server =
+            Server::try_spawn_bin(bin, max_sessions, &args).unwrap_or_else(|e| panic!("{e}"));
+        server.own_db = Some(dir);
+        server
+    }
+
     fn spawn(max_sessions: usize, args: &[&str]) -> Server {
         // Never the user's database: a fresh one in a folder of its own, unless the test
         // gives its own `--db`.
@@ -41,8 +52,12 @@ impl Server {
 
     /// Starts a server, or says why it did not start (its stderr).
     pub fn try_spawn(max_sessions: usize, args: &[String]) -> Result<Server, String> {
+        Server::try_spawn_bin(BIN, max_sessions, args)
+    }
+
+    fn try_spawn_bin(bin: &str, max_sessions: usize, args: &[String]) -> Result<Server, String> {
         let sandbox = temp_dir();
-        let mut child = Command::new(BIN)
+        let mut child = Command::new(bin)
             .args(["serve", "--port", "0", "--max-sessions"])
             .arg(max_sessions.to_string())
             .args(args)

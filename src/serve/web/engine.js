@@ -388,25 +388,26 @@ export function showMoves(list, moves, label = () => "", write = null) {
   list.scrollTop = list.scrollHeight;
 }
 
-// Who won, seen from `you` ("black", "sente", ...): "won", "lost", "draw", or null when the
-// text names no winner (or `you` is a spectator). Reads the game-over texts of protocol/serve.md
-// and of the pages: "<side> wins ...", "<side> has no legal action and loses", "<side> resigns",
-// "draw".
-export function verdict(over, you) {
+// Who won, seen from `you` (one of `players`, the game's two sides: "black", "sente", ...):
+// "won", "lost", "draw", or null when the text names no winner (or `you` is a spectator). Reads
+// the game-over texts of protocol/serve.md and of the pages: "<side> wins ...", "<side> has no
+// legal action and loses", "<side> resigns", "draw".
+export function verdict(over, you, players) {
   if (!over) return null;
   const text = over.toLowerCase();
   if (text.startsWith("draw")) return "draw";
   const side = text.split(/\s+/)[0];
-  const other = { black: "white", white: "black", sente: "gote", gote: "sente" }[side];
+  const other = players.includes(side) ? players.find((p) => p !== side) : undefined;
   if (!other || (you !== side && you !== other)) return null;
   const winner = /\bwins\b/.test(text) ? side : /\b(loses|resigns)\b/.test(text) ? other : null;
   if (!winner) return null;
   return winner === you ? "won" : "lost";
 }
 
-// The status line for a finished game: "You won: ..." / "You lost: ..." when `you` played.
-export function sayOver(over, you, extra = "") {
-  const v = verdict(over, you);
+// The status line for a finished game: "You won: ..." / "You lost: ..." when `you` (one of
+// `players`) played.
+export function sayOver(over, you, extra, players) {
+  const v = verdict(over, you, players);
   const why = over.charAt(0).toUpperCase() + over.slice(1);
   if (v === "won") say(`You won: ${over}. ${extra}`.trim(), "won");
   else if (v === "lost") say(`You lost: ${over}. ${extra}`.trim(), "lost");

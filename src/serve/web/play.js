@@ -3,12 +3,12 @@
 import { say, sayOver, showMoves, fatal, el, NAME_KEY, playerName, askPromotion, cancelPromotion, promotionOpen, focusedSquare, gridNav, frameBoard, labelFrame, goScore, othelloResult } from "/assets/engine.js";
 import { parseQsfen, drawBoard, indexMoves, kingWarning, captureText, candsBySquare, narrowed, rememberPosition, showActions } from "/assets/qboard.js";
 import { drawGo } from "/assets/goboard.js";
+import { drawLines } from "/assets/lines.js";
 import { showClocks } from "/assets/roomclock.js";
 import { stepper } from "/assets/review.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const PLAYERS = { othello: ["black", "white"], go: ["black", "white"], quantumshogi: ["sente", "gote"] };
 let ws;
 let state = null;
 let sel = { from: null, owner: null, targets: new Set() };
@@ -239,6 +239,20 @@ function goEndText(score) {
   return [`${who} (area score ${score.score}, komi ${score.komi})`, dead];
 }
 
+// A game without a board of its own here: its lines as the engine draws them (`d`, the state's
+// `display`), a square clicked where they give coordinates, or a move typed.
+function drawGeneric(root) {
+  const lines = state.display.filter((l) => !l.startsWith("sfen "));
+  const onMove = (m) => viewing === null && send(`move ${m}`);
+  drawLines(root, lines, { legal: state.legal, playable: myTurn(), onMove });
+  $("typed").hidden = false;
+  $("play").disabled = !myTurn();
+  return "";
+}
+
+// The games drawn by a renderer of their own; every other game is drawn from its lines.
+const BOARDS = { othello: drawOthello, go: drawGoRoom, quantumshogi: drawQuantum };
+
 function render() {
   if (!state) return;
   const root = $("board");
@@ -252,7 +266,7 @@ function render() {
   state = shown();
   let extra;
   try {
-    extra = state.game === "othello" ? drawOthello(root) : state.game === "go" ? drawGoRoom(root) : drawQuantum(root);
+    extra = (BOARDS[state.game] || drawGeneric)(root);
   } finally {
     state = now;
   }
@@ -260,11 +274,11 @@ function render() {
   root.dataset.ply = String(state.moves.length);
   root.dataset.turn = state.turn;
   root.dataset.over = state.over || "";
-  showClocks($("clocks"), state, PLAYERS[state.game]);
+  showClocks($("clocks"), state, state.players);
   $("pass").hidden = state.game !== "go" || !myTurn() || state.phase === "scoring";
   const scoring = state.phase === "scoring" && state.you !== "spectator";
   $("accept").hidden = $("resume").hidden = !scoring;
-  $("accept").disabled = !scoring || !state.scoring.dead || state.scoring.accepted[PLAYERS.go.indexOf(state.you)];
+  $("accept").disabled = !scoring || !state.scoring.dead || state.scoring.accepted[state.players.indexOf(state.you)];
   // The rest of the group the player's last click reached, to mark too on request.
   const spread = scoring && state.scoring.spread && state.scoring.spread.by === state.you ? state.scoring.spread : null;
   $("spread").hidden = !spread;
@@ -275,14 +289,14 @@ function render() {
   }
   $("resign").hidden = !!state.over || state.you === "spectator";
   showOffers();
-  showPresence(PLAYERS[state.game]);
+  showPresence(state.players);
   $("you-line").hidden = false;
   if (state.same_seat > 0 && !state.over) {
     $("announce").textContent = `Your seat is open in ${state.same_seat} other tab${state.same_seat > 1 ? "s" : ""} too: anyone with this seat's link plays for you.`;
   }
   $("you").textContent = state.you;
-  showNames(PLAYERS[state.game]);
-  $("title").textContent = { othello: "Othello", go: "Go", quantumshogi: "Quantum shogi" }[state.game] + " for two";
+  showNames(state.players);
+  $("title").textContent = `${state.title} for two`;
   if (state.game === "quantumshogi") {
     showActions($("movelist"), "", state.moves, mover, seen);
     fillPositions();
@@ -294,13 +308,13 @@ function render() {
   }
   if (!(state.same_seat > 0 && !state.over)) $("announce").textContent = state.note || "";
   // Othello's end is worded as on the Othello page: the margin, empties to the winner.
-  if (state.over && state.game === "othello" && !/ (resigns|time forfeit|agreement)$/.test(state.over)) sayOver(othelloResult(state.sfen.split(/\s+/)[0]), state.you);
+  if (state.over && state.game === "othello" && !/ (resigns|time forfeit|agreement)$/.test(state.over)) sayOver(othelloResult(state.sfen.split(/\s+/)[0]), state.you, "", state.players);
   else if (state.over && state.game === "go" && goScore(state.score) && !/ (resigns|time forfeit|agreement)$/.test(state.over)) {
     const [text, dead] = goEndText(goScore(state.score));
-    sayOver(text, state.you, dead);
+    sayOver(text, state.you, dead, state.players);
   }
   else if (state.phase === "scoring") say(extra, "scoring");
-  else if (state.over) sayOver(state.over, state.you, extra);
+  else if (state.over) sayOver(state.over, state.you, extra, state.players);
   else if (state.you === "spectator") say(`Watching. ${state.turn} to move. ${extra}`);
   else if (myTurn() && state.game === "quantumshogi" && extra) say(extra, "warn");
   else say(`${myTurn() ? "Your move" : `Waiting for ${state.turn}`} (you are ${state.you}). ${extra}`);
@@ -486,7 +500,7 @@ function connect() {
       );
       return;
     }
-    if (state) showPresence(PLAYERS[state.game]);
+    if (state) showPresence(state.players);
     say(`Disconnected; reconnecting in ${retryIn} s…`, "error");
     setTimeout(connect, retryIn * 1000);
     retryIn = Math.min(retryIn * 2, 30);
@@ -530,4 +544,10 @@ $("pass").onclick = () => send("move pass");
 // not accepted unseen.
 $("accept").onclick = () => state && state.scoring && send(`accept ${state.scoring.version}`);
 $("resume").onclick = () => send("resume");
+$("typed").onsubmit = (e) => {
+  e.preventDefault();
+  const move = $("move").value.trim();
+  $("move").value = "";
+  if (move && myTurn()) send(`move ${move}`);
+};
 connect();

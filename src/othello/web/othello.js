@@ -92,7 +92,7 @@ function render() {
   $("solve").disabled = engine.closed || !!S.over || empties() > SOLVE_EMPTIES || S.thinking;
   // A pass announced earlier is about a game going on: under the result it would mislead.
   if (S.over) $("announce").textContent = "";
-  if (S.over) sayOver(othelloResult(S.board), NAME[S.human].toLowerCase());
+  if (S.over) sayOver(othelloResult(S.board), NAME[S.human].toLowerCase(), "", ["black", "white"]);
   else if (S.thinking) say(`Engine (${NAME[S.side].toLowerCase()}) is thinking…`);
   else if (S.side === S.human) say(`Your move (${NAME[S.human].toLowerCase()}).`);
   else say(`${NAME[S.side]} to move.`);

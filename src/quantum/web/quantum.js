@@ -99,7 +99,7 @@ function render() {
   showActions($("movelist"), S.start, S.moves, mark, seen);
   $("explained").textContent = "";
   $("explain").disabled = !S.moves.length;
-  if (S.over) sayOver(S.over, S.demo ? "spectator" : NAME[S.human], S.over.endsWith("king capture") ? captureText(S.pos, S.moves[S.moves.length - 1]) : "");
+  if (S.over) sayOver(S.over, S.demo ? "spectator" : NAME[S.human], S.over.endsWith("king capture") ? captureText(S.pos, S.moves[S.moves.length - 1]) : "", ["sente", "gote"]);
   else if (S.thinking) say(`Engine (${NAME[S.pos.side]}) is thinking…`);
   else if (S.demo) say("Engine vs engine");
   else if (humanToMove() && S.attacked.size) say(kingWarning(S.pos, S.attacked), "warn");
