@@ -23,6 +23,7 @@ mod sockets;
 pub mod store;
 pub(crate) mod tab;
 mod tab_game;
+mod waits;
 pub mod ws;
 
 use http::Gate;
@@ -56,6 +57,8 @@ pub struct Config {
     pub idle_timeout: Duration,
     /// The game database (`--db`); None: [`store::default_path`].
     pub db: Option<std::path::PathBuf>,
+    /// `--debug-timing`: a room socket answers `timing` with where its last message's time went.
+    pub debug_timing: bool,
 }
 
 struct Server {
@@ -63,6 +66,7 @@ struct Server {
     gate: Gate,
     max_sessions: usize,
     idle_timeout: Duration,
+    debug_timing: bool,
     sessions: AtomicUsize,
     connections: AtomicUsize,
     room_sockets: AtomicUsize,
@@ -187,6 +191,7 @@ pub fn serve(listener: TcpListener, config: &Config, port: u16, store: Store) {
         gate,
         max_sessions: config.max_sessions,
         idle_timeout: config.idle_timeout,
+        debug_timing: config.debug_timing,
         sessions: AtomicUsize::new(0),
         connections: AtomicUsize::new(0),
         room_sockets: AtomicUsize::new(0),

@@ -13,6 +13,7 @@ use super::limits::{
 };
 use super::tab::{Socket, Tab};
 use super::tab_game::{record_refusal, TabGame};
+use super::waits::{Stopwatch, Timing};
 use super::{http, room, ws, Server};
 use http::Request;
 use std::net::TcpStream;
@@ -312,9 +313,15 @@ fn room_socket(
             return;
         }
     };
+    let mut last = Timing::default();
     read_frames(stream, socket, |text| {
         held.touch();
-        room::message(&server.store, &joined, seat, text, socket)
+        if server.debug_timing && text.trim() == "timing" {
+            return socket.send_line(&format!("timing {}", last.json()));
+        }
+        let watch = Stopwatch::start();
+        room::message(&server.store, &joined, seat, text, socket);
+        last = watch.read();
     });
     room::leave(joined, conn);
 }
