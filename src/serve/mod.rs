@@ -82,6 +82,8 @@ struct Server {
     per_address: Mutex<ahash::AHashMap<(IpAddr, limits::Use), usize>>,
     /// Room sockets holding places under the global caps, oldest first ([`limits::take_shared`]).
     holders: Mutex<Vec<Arc<limits::Holder>>>,
+    /// The paces of the rooms' seats, by room and seat ([`limits::paces_of`]).
+    paces: Mutex<ahash::AHashMap<(String, usize), std::sync::Weak<limits::Paces>>>,
 }
 
 fn is_loopback(host: &str) -> bool {
@@ -201,6 +203,7 @@ pub fn serve(listener: TcpListener, config: &Config, port: u16, store: Store) {
         sockets: Mutex::new(Vec::new()),
         per_address: Mutex::new(ahash::AHashMap::new()),
         holders: Mutex::new(Vec::new()),
+        paces: Mutex::new(ahash::AHashMap::new()),
     });
     start_clocks(&server);
     {
