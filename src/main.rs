@@ -138,6 +138,10 @@ enum Sub {
         /// $XDG_DATA_HOME/ryoshi/games.db, else ~/.local/share/ryoshi/games.db).
         #[arg(long, value_name = "PATH")]
         db: Option<std::path::PathBuf>,
+        /// A room socket answers `timing` with where its last message's time went (lock waits,
+        /// CPU, the rest), for measuring the server under load.
+        #[arg(long)]
+        debug_timing: bool,
     },
 }
 
@@ -330,6 +334,7 @@ fn run_command(command: Option<Sub>) -> Result<(), CliError> {
             idle_timeout,
             access_log,
             db,
+            debug_timing,
         }) => match access_log.map(|p| ryoshi::logging::access_to((p != "-").then_some(&p))) {
             Some(Err(e)) => Err(CliError::AccessLog(e)),
             _ => Ok(ryoshi::serve::run(&ryoshi::serve::Config {
@@ -339,6 +344,7 @@ fn run_command(command: Option<Sub>) -> Result<(), CliError> {
                 allow_hosts,
                 idle_timeout: std::time::Duration::from_secs(idle_timeout.max(1)),
                 db,
+                debug_timing,
             })?),
         },
     }

@@ -381,3 +381,141 @@ pub(super) fn read_head(
     server.heads.lock().retain(|(i, _, _)| *i != id);
     req
 }
+
+/// Messages a room's seat (all its sockets together) or a spectator's socket sends a second,
+/// on average, before the server slows its reading ([`Paces`]).
+pub const ROOM_MESSAGES_PER_SECOND: u32 = 20;
+/// Messages a room's seat or spectator may send at once before [`ROOM_MESSAGES_PER_SECOND`]
+/// applies: a page joining a game asks for its positions one after another (`view`).
+pub const ROOM_MESSAGE_BURST: u32 = 60;
+/// Of those, the messages other than `view` (moves, names, Go's scoring: each one a write to the
+/// game database, whose disk sync every room waits for) a second, on average.
+pub const ROOM_ACTIONS_PER_SECOND: u32 = 4;
+/// Actions at once before [`ROOM_ACTIONS_PER_SECOND`] applies (marking a Go game's dead stones
+/// is many clicks).
+pub const ROOM_ACTION_BURST: u32 = 10;
+
+/// A token bucket: past its burst, each message waits for its turn.
+struct Pace {
+    rate: f64,
+    burst: f64,
+    /// Messages that may still come at once (negative: messages already waiting their turn),
+    /// as of the instant beside it.
+    bucket: parking_lot::Mutex<(f64, Instant)>,
+}
+
+impl Pace {
+    fn new(rate: u32, burst: u32, now: Instant) -> Pace {
+        Pace {
+            rate: f64::from(rate),
+            burst: f64::from(burst),
+            bucket: parking_lot::Mutex::new((f64::from(burst), now)),
+        }
+    }
+
+    /// Takes the place of one message arriving at `now`: how long it waits before it is read.
+    fn take(&self, now: Instant) -> Duration {
+        let mut bucket = self.bucket.lock();
+        let (left, then) = *bucket;
+        let refilled = now.saturating_duration_since(then).as_secs_f64() * self.rate;
+        let left = (left + refilled).min(self.burst) - 1.0;
+        *bucket = (left, now.max(then));
+        if left >= 0.0 {
+            Duration::ZERO
+        } else {
+            Duration::from_secs_f64(-left / self.rate)
+        }
+    }
+}
+
+/// The pace of a room client's messages: past a burst, each message waits for its turn before
+/// it is read, and the socket is not read meanwhile (the client's sends wait in TCP's
+/// buffers). Slowed rather than refused, so that a page asking for positions one after another
+/// is only slower; and a flood costs the server no more than this pace, whatever it sends, so
+/// it no longer slows other rooms through the database and the cores they share.
+pub(super) struct Paces {
+    messages: Pace,
+    actions: Pace,
+}
+
+impl Paces {
+    fn new(now: Instant) -> Paces {
+        Paces {
+            messages: Pace::new(ROOM_MESSAGES_PER_SECOND, ROOM_MESSAGE_BURST, now),
+            actions: Pace::new(ROOM_ACTIONS_PER_SECOND, ROOM_ACTION_BURST, now),
+        }
+    }
+
+    /// Takes the place of the message `text` arriving at `now`: how long it waits.
+    pub(super) fn take(&self, text: &str, now: Instant) -> Duration {
+        let wait = self.messages.take(now);
+        if text.trim_start().starts_with("view ") {
+            return wait;
+        }
+        wait.max(self.actions.take(now))
+    }
+}
+
+/// The paces of a room socket's messages: a player's are their seat's, shared by every socket
+/// that holds it (a seat may be open 16 times); a spectator's socket has its own.
+pub(super) fn paces_of(server: &Server, room: &str, seat: Option<usize>) -> Arc<Paces> {
+    let now = Instant::now();
+    let Some(seat) = seat else {
+        return Arc::new(Paces::new(now));
+    };
+    let mut paces = server.paces.lock();
+    paces.retain(|_, pace| pace.strong_count() > 0);
+    let key = (room.to_string(), seat);
+    if let Some(pace) = paces.get(&key).and_then(std::sync::Weak::upgrade) {
+        return pace;
+    }
+    let pace = Arc::new(Paces::new(now));
+    paces.insert(key, Arc::downgrade(&pace));
+    pace
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pace_lets_a_burst_through_then_one_message_per_period() {
+        let t0 = Instant::now();
+        let pace = Pace::new(ROOM_MESSAGES_PER_SECOND, ROOM_MESSAGE_BURST, t0);
+        for _ in 0..ROOM_MESSAGE_BURST {
+            assert_eq!(pace.take(t0), Duration::ZERO);
+        }
+        let period = 1.0 / f64::from(ROOM_MESSAGES_PER_SECOND);
+        // Past the burst, messages arriving together wait one period more each.
+        for k in 1..=3 {
+            let wait = pace.take(t0).as_secs_f64();
+            assert!((wait - k as f64 * period).abs() < 1e-9, "{k}: {wait}");
+        }
+        // Once their turns have passed, one message per period goes through at once.
+        let later = t0 + Duration::from_secs_f64(4.0 * period);
+        assert_eq!(pace.take(later), Duration::ZERO);
+        assert!(pace.take(later) > Duration::ZERO);
+        // A long pause fills the bucket up to the burst, not past it.
+        let rested = later + Duration::from_secs(3600);
+        for _ in 0..ROOM_MESSAGE_BURST {
+            assert_eq!(pace.take(rested), Duration::ZERO);
+        }
+        assert!(pace.take(rested) > Duration::ZERO);
+    }
+
+    #[test]
+    fn views_are_paced_as_messages_and_the_rest_as_actions_too() {
+        let t0 = Instant::now();
+        let paces = Paces::new(t0);
+        for _ in 0..ROOM_ACTION_BURST {
+            assert_eq!(paces.take("name x", t0), Duration::ZERO);
+        }
+        // The actions' burst is spent; views still pass until the messages' burst is.
+        assert!(paces.take("move D4", t0) > Duration::ZERO);
+        let views = ROOM_MESSAGE_BURST - ROOM_ACTION_BURST - 1;
+        for _ in 0..views {
+            assert_eq!(paces.take("view 3", t0), Duration::ZERO);
+        }
+        assert!(paces.take("view 3", t0) > Duration::ZERO);
+    }
+}

@@ -24,6 +24,7 @@ mod sockets;
 pub mod store;
 pub(crate) mod tab;
 mod tab_game;
+mod waits;
 pub mod ws;
 
 use http::Gate;
@@ -57,6 +58,8 @@ pub struct Config {
     pub idle_timeout: Duration,
     /// The game database (`--db`); None: [`store::default_path`].
     pub db: Option<std::path::PathBuf>,
+    /// `--debug-timing`: a room socket answers `timing` with where its last message's time went.
+    pub debug_timing: bool,
 }
 
 struct Server {
@@ -64,6 +67,7 @@ struct Server {
     gate: Gate,
     max_sessions: usize,
     idle_timeout: Duration,
+    debug_timing: bool,
     sessions: AtomicUsize,
     connections: AtomicUsize,
     room_sockets: AtomicUsize,
@@ -79,6 +83,8 @@ struct Server {
     per_address: Mutex<ahash::AHashMap<(IpAddr, limits::Use), usize>>,
     /// Room sockets holding places under the global caps, oldest first ([`limits::take_shared`]).
     holders: Mutex<Vec<Arc<limits::Holder>>>,
+    /// The paces of the rooms' seats, by room and seat ([`limits::paces_of`]).
+    paces: Mutex<ahash::AHashMap<(String, usize), std::sync::Weak<limits::Paces>>>,
 }
 
 fn is_loopback(host: &str) -> bool {
@@ -188,6 +194,7 @@ pub fn serve(listener: TcpListener, config: &Config, port: u16, store: Store) {
         gate,
         max_sessions: config.max_sessions,
         idle_timeout: config.idle_timeout,
+        debug_timing: config.debug_timing,
         sessions: AtomicUsize::new(0),
         connections: AtomicUsize::new(0),
         room_sockets: AtomicUsize::new(0),
@@ -197,6 +204,7 @@ pub fn serve(listener: TcpListener, config: &Config, port: u16, store: Store) {
         sockets: Mutex::new(Vec::new()),
         per_address: Mutex::new(ahash::AHashMap::new()),
         holders: Mutex::new(Vec::new()),
+        paces: Mutex::new(ahash::AHashMap::new()),
     });
     start_clocks(&server);
     {

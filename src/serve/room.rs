@@ -17,12 +17,12 @@ use super::played::{parse_start, start_text, Played};
 use super::store::{now_ms, token_hash, Birth, Ending, Store, StoreError, StoredGame};
 use super::tab::Socket;
 use crate::games::end::EndTexts;
+use super::waits::{Lock, Timed};
 use crate::protocol::StartSpec;
 use crate::registry::Game;
 use crate::session::variant::SessionError;
 use offers::{OfferError, Offers};
 use once_cell::sync::Lazy;
-use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::Arc;
@@ -34,9 +34,10 @@ pub const MAX_ROOMS: usize = 64;
 /// Connections (players and spectators) per room.
 pub const MAX_WATCHERS: usize = 16;
 
-type Shared = Arc<Mutex<Room>>;
+type Shared = Arc<Timed<Room>>;
 
-static ROOMS: Lazy<Mutex<HashMap<String, Shared>>> = Lazy::new(|| Mutex::new(HashMap::new()));
+static ROOMS: Lazy<Timed<HashMap<String, Shared>>> =
+    Lazy::new(|| Timed::new(Lock::Rooms, HashMap::new()));
 
 /// Rooms in memory now.
 pub fn count() -> usize {
@@ -638,7 +639,8 @@ fn insert(rooms: &mut HashMap<String, Shared>, id: &str, room: Shared) {
 }
 
 /// When each room in memory was last held, as a counter (the least recent goes first).
-static USED: Lazy<Mutex<HashMap<String, u64>>> = Lazy::new(|| Mutex::new(HashMap::new()));
+static USED: Lazy<Timed<HashMap<String, u64>>> =
+    Lazy::new(|| Timed::new(Lock::Rooms, HashMap::new()));
 static TICK: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 fn touch(id: &str) {
@@ -664,7 +666,11 @@ pub fn create(
         .create(&room.stored(), &birth)
         .map_err(RoomError::Store)?;
     let id = room.id.clone();
-    insert(&mut ROOMS.lock(), &id, Arc::new(Mutex::new(room)));
+    insert(
+        &mut ROOMS.lock(),
+        &id,
+        Arc::new(Timed::new(Lock::Room, room)),
+    );
     Ok((id, tokens))
 }
 
@@ -701,7 +707,7 @@ fn hold(store: &Store, id: &str) -> Result<Held, RoomError> {
         touch(id);
         return Ok(Held(Arc::clone(room)));
     }
-    let room = Arc::new(Mutex::new(room));
+    let room = Arc::new(Timed::new(Lock::Room, room));
     insert(&mut rooms, id, Arc::clone(&room));
     Ok(Held(room))
 }
@@ -1159,7 +1165,7 @@ mod tests {
         let held: Vec<Shared> = (0..MAX_ROOMS + 5)
             .map(|i| {
                 let (room, _) = Room::new(Game::Othello, None).unwrap();
-                let shared = Arc::new(Mutex::new(room));
+                let shared = Arc::new(Timed::new(Lock::Room, room));
                 insert(&mut rooms, &id(i), Arc::clone(&shared));
                 shared
             })
@@ -1168,7 +1174,7 @@ mod tests {
         assert_eq!(rooms.len(), MAX_ROOMS + 5);
         drop(held);
         let (room, _) = Room::new(Game::Othello, None).unwrap();
-        insert(&mut rooms, "grown", Arc::new(Mutex::new(room)));
+        insert(&mut rooms, "grown", Arc::new(Timed::new(Lock::Room, room)));
         assert_eq!(rooms.len(), MAX_ROOMS);
         // The least recently used went.
         for i in 0..6 {

@@ -7,18 +7,19 @@
 #![allow(unsafe_code)]
 
 use super::limits::{
-    close_answered, engine_sessions_per_address, limit_send_buffer, take_shared, AddressSlot, Held,
-    Use, MAX_MESSAGE, MAX_PLAYER_SOCKETS, MAX_PLAYER_SOCKETS_PER_ADDRESS, MAX_ROOM_SOCKETS,
-    MAX_ROOM_SOCKETS_PER_ADDRESS,
+    close_answered, engine_sessions_per_address, limit_send_buffer, paces_of, take_shared,
+    AddressSlot, Held, Use, MAX_MESSAGE, MAX_PLAYER_SOCKETS, MAX_PLAYER_SOCKETS_PER_ADDRESS,
+    MAX_ROOM_SOCKETS, MAX_ROOM_SOCKETS_PER_ADDRESS,
 };
 use super::tab::{Socket, Tab};
 use super::tab_game::{record_refusal, TabGame};
+use super::waits::{Stopwatch, Timing};
 use super::{http, room, ws, Server};
 use http::Request;
 use std::net::TcpStream;
 use std::sync::atomic::Ordering;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The upgrade's key when the request may open a socket; otherwise the status and body of the
 /// refusal.
@@ -127,6 +128,9 @@ pub(super) fn upgrade(
     // nothing at all for the idle timeout is closed.
     let _ = stream.set_read_timeout(Some(server.idle_timeout));
     limit_send_buffer(&stream);
+    // Each frame is written whole: Nagle's wait for the client's (delayed) acknowledgement of
+    // the previous one would add 40 ms to a move's round trip.
+    let _ = stream.set_nodelay(true);
     let Ok(write_half) = stream.try_clone() else {
         return;
     };
@@ -170,7 +174,9 @@ fn read_frames(stream: &TcpStream, socket: &Socket, mut on_text: impl FnMut(&str
         return;
     };
     let mut reader = ws::Reader::new(read_half);
-    loop {
+    // A client gone (a write failed) may have left messages in the kernel's buffer: they are
+    // not worth reading, and a paced room socket would hold its place while it read them.
+    while socket.is_open() {
         match reader.next_message() {
             ws::Incoming::Text(text) => on_text(&text),
             ws::Incoming::NotText => socket.error("messages must be UTF-8 text"),
@@ -315,9 +321,22 @@ fn room_socket(
             return;
         }
     };
+    let seat_index = match seat {
+        room::Seat::First => Some(0),
+        room::Seat::Second => Some(1),
+        room::Seat::Spectator => None,
+    };
+    let paces = paces_of(server, &id, seat_index);
+    let mut last = Timing::default();
     read_frames(stream, socket, |text| {
         held.touch();
-        room::message(&server.store, &joined, seat, text, socket)
+        if server.debug_timing && text.trim() == "timing" {
+            return socket.send_line(&format!("timing {}", last.json()));
+        }
+        thread::sleep(paces.take(text, Instant::now()));
+        let watch = Stopwatch::start();
+        room::message(&server.store, &joined, seat, text, socket);
+        last = watch.read();
     });
     room::leave(joined, conn);
 }

@@ -17,7 +17,7 @@
 
 use super::clock::{Clock, ClockSpec};
 use super::room::offers::{Answer, Kind, OfferRow};
-use parking_lot::Mutex;
+use super::waits::{Lock, Timed};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -253,7 +253,7 @@ pub struct Birth<'a> {
 }
 
 pub struct Store {
-    conn: Mutex<Connection>,
+    conn: Timed<Connection>,
     path: String,
     /// Holds the `flock` for as long as the server runs (closing it would drop the lock).
     _lock: File,
@@ -398,7 +398,7 @@ impl Store {
         conn.pragma_update(None, "foreign_keys", "ON")
             .map_err(|e| classify(&shown, e))?;
         let store = Store {
-            conn: Mutex::new(conn),
+            conn: Timed::new(Lock::Store, conn),
             path: shown,
             _lock: lock,
         };
