@@ -13,6 +13,7 @@ pub mod record;
 pub(crate) mod rules;
 pub mod search;
 pub(crate) mod session;
+pub mod swing;
 pub mod tune;
 
 pub use board::{flips, moves, square_name, squares, Board};
