@@ -1,6 +1,6 @@
 //! Fitting the Othello pattern evaluation ([`crate::othello::search::pattern`]) to self-play.
 //!
-//! Two steps, both reproducible from their seed:
+//! Two steps, both reproducible from their seed, and a third after them:
 //! - `ryoshi tune othello generate`: seeded self-play of the engine (a random opening of
 //!   `--random-min`..=`--random-max` plies, then a fixed-depth search per move; from `--exact`
 //!   empties the exact solver plays perfectly to the end). Every position is written with the
@@ -13,6 +13,9 @@
 //!   it (shrunk towards 0 by `--l2` pseudo-positions), early stopping on a held-out set of
 //!   games. A shape's two readings under its own symmetry share one weight. The table is
 //!   written as `weights.bin` with the command in its header.
+//! - `ryoshi tune othello tempo`: the side to move's bonus by phase that makes a position's
+//!   fixed-depth score and the next position's agree (the fit above leaves searches leaning
+//!   against the side to move at their horizon), added to the built-in table's parity weights.
 
 use crate::othello::board::Board;
 use crate::othello::search::game::Eval;
