@@ -1,6 +1,6 @@
 //! `ryoshi tune othello`: self-play generation is seeded and its shards partition the games, the
-//! fit writes a weights file the engine's decoder reads, headed by the exact command, and the
-//! ProbCut fit prints a regression a depth.
+//! fit writes a weights file the engine's decoder reads, headed by the exact command, the
+//! ProbCut fit prints a regression a depth, and the tempo moves only the parity weights.
 
 mod common;
 use common::BIN;
@@ -145,6 +145,49 @@ fn generation_is_seeded_and_sharded_and_the_fit_writes_a_table() {
             .collect();
         assert!(nums.len() == 3 && nums[2] >= 0.0, "{row}");
     }
+    // The tempo: the built-in table with one bonus a phase added to both parity weights, and
+    // nothing else changed; the header keeps the fit's and names the tempo's command.
+    let tempo = p("wt.bin");
+    let said = run(&[
+        "tune",
+        "othello",
+        "tempo",
+        p("all.txt").to_str().unwrap(),
+        "--positions",
+        "40",
+        "--depth",
+        "2",
+        "--min-positions",
+        "1",
+        "--out",
+        tempo.to_str().unwrap(),
+    ]);
+    assert!(said.contains("tempo by phase of the horizon"), "{said}");
+    let bytes = std::fs::read(&tempo).unwrap();
+    let header =
+        String::from_utf8_lossy(&bytes[..bytes.iter().position(|&b| b == 0).unwrap()]).to_string();
+    assert!(
+        header.starts_with(ryoshi::othello::search::pattern::header()),
+        "{header}"
+    );
+    assert!(
+        header.contains("Tempo added by `ryoshi tune othello tempo "),
+        "{header}"
+    );
+    use ryoshi::othello::search::pattern::{built_in, decode, parity_slots, PHASES};
+    let table = decode(&bytes).expect("a weights table");
+    let mut moved = 0;
+    for ph in 0..PHASES {
+        let [even, odd] = parity_slots(ph);
+        let bonus = table[even] - built_in()[even];
+        assert_eq!(table[odd] - built_in()[odd], bonus, "phase {ph}");
+        moved += usize::from(bonus != 0);
+    }
+    assert!(moved > 0, "{said}");
+    let changed = (0..table.len())
+        .filter(|&i| table[i] != built_in()[i])
+        .count();
+    assert_eq!(changed, 2 * moved);
     // A bad shard and a missing file are errors, not panics.
     let bad = Command::new(BIN)
         .args(["tune", "othello", "generate", "--shard", "3/2", "--out"])

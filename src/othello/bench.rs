@@ -42,6 +42,8 @@ pub enum Which {
     OthelloMatch(MatchArgs),
     /// Othello evaluations per second, the hand-set one against the patterns
     OthelloEval(EvalArgs),
+    /// the evaluation's side-to-move swing along seeded self-play at a fixed depth
+    OthelloSwing(SwingArgs),
 }
 
 impl Which {
@@ -53,6 +55,13 @@ impl Which {
             Which::OthelloSolve(args) => solve_bench(args),
             Which::OthelloMatch(args) => match_bench(args),
             Which::OthelloEval(args) => eval_bench(args),
+            Which::OthelloSwing(args) => {
+                let swing = crate::othello::swing::measure(args.games, args.depth, args.seed);
+                for line in swing.lines() {
+                    println!("{line}");
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -97,6 +106,20 @@ pub struct EvalArgs {
     /// Times each position is evaluated
     #[arg(default_value_t = 10)]
     rounds: usize,
+}
+
+/// `bench othello-swing`'s arguments.
+#[derive(clap::Args)]
+pub struct SwingArgs {
+    /// Self-play games (each opening with 4 to 8 seeded random plies)
+    #[arg(default_value_t = 100)]
+    games: u64,
+    /// Search depth of every move, scored from black's point of view
+    #[arg(default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=20))]
+    depth: u32,
+    /// Seed of the openings
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 /// `bench othello-match`'s arguments.

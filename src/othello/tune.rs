@@ -1,6 +1,6 @@
 //! Fitting the Othello pattern evaluation ([`crate::othello::search::pattern`]) to self-play.
 //!
-//! Two steps, both reproducible from their seed:
+//! Two steps, both reproducible from their seed, and a third after them:
 //! - `ryoshi tune othello generate`: seeded self-play of the engine (a random opening of
 //!   `--random-min`..=`--random-max` plies, then a fixed-depth search per move; from `--exact`
 //!   empties the exact solver plays perfectly to the end). Every position is written with the
@@ -13,6 +13,9 @@
 //!   it (shrunk towards 0 by `--l2` pseudo-positions), early stopping on a held-out set of
 //!   games. A shape's two readings under its own symmetry share one weight. The table is
 //!   written as `weights.bin` with the command in its header.
+//! - `ryoshi tune othello tempo`: the side to move's bonus by phase that makes a position's
+//!   fixed-depth score and the next position's agree (the fit above leaves searches leaning
+//!   against the side to move at their horizon), added to the built-in table's parity weights.
 
 use crate::othello::board::Board;
 use crate::othello::search::game::Eval;
@@ -81,6 +84,9 @@ pub enum Command {
     Fit(FitArgs),
     /// Fit Multi-ProbCut's regressions (deep score on shallow score, by depth) and print them.
     Probcut(ProbcutArgs),
+    /// Fit the side to move's bonus by phase (the tempo) that makes a position's score and the
+    /// next one's agree, and write the built-in weights with it.
+    Tempo(TempoArgs),
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -170,11 +176,35 @@ pub struct ProbcutArgs {
     pub seed: u64,
 }
 
+#[derive(clap::Args, Debug)]
+pub struct TempoArgs {
+    /// Positions files of `ryoshi tune othello generate` (positions are drawn from them).
+    #[arg(required = true)]
+    pub data: Vec<String>,
+    /// Positions searched.
+    #[arg(long, default_value_t = 1000)]
+    pub positions: usize,
+    /// The depth of the searches made to agree: a position's and the one after its chosen move
+    /// (0: the static evaluation and the best child's).
+    #[arg(long, default_value_t = 8)]
+    pub depth: u32,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Fewest positions a phase needs for a bonus of its own (one with fewer takes the nearest
+    /// fitted phase's: the deeper fits see no opening horizon).
+    #[arg(long, default_value_t = 30)]
+    pub min_positions: u64,
+    /// The weights file to write: the built-in table with the tempo added.
+    #[arg(long, default_value = "src/othello/search/weights.bin")]
+    pub out: String,
+}
+
 pub fn run_cli(command: &Command) -> Result<(), TuneError> {
     match command {
         Command::Generate(a) => generate(a),
         Command::Fit(a) => fit_cli(a),
         Command::Probcut(a) => probcut_cli(a),
+        Command::Tempo(a) => tempo_cli(a),
     }
 }
 
@@ -226,31 +256,8 @@ pub fn regress(pairs: &[(f64, f64)]) -> (f64, f64, f64) {
 
 fn probcut_cli(args: &ProbcutArgs) -> Result<(), TuneError> {
     use crate::othello::search::probcut::{shallow, MIN_DEPTH};
-    let mut pool = Vec::new();
-    for path in &args.data {
-        let text = std::fs::read_to_string(path).map_err(file_error(path))?;
-        for line in text.lines() {
-            if let Some(l) = parse_line(line).map_err(data_error(path))? {
-                let b = Board {
-                    player: l.player,
-                    opponent: l.opponent,
-                };
-                if b.empties().count_ones() >= args.min_empties && b.moves() != 0 {
-                    pool.push(b);
-                }
-            }
-        }
-    }
-    if pool.is_empty() {
-        return Err(TuneError::NoPositions);
-    }
-    // A seeded draw without replacement (partial Fisher-Yates).
-    let mut rng = SplitMix64::new(args.seed);
-    let count = args.positions.min(pool.len());
-    for i in 0..count {
-        let j = i + rng.index(pool.len() - i);
-        pool.swap(i, j);
-    }
+    let pool = draw_positions(&args.data, args.min_empties, args.positions, args.seed)?;
+    let count = pool.len();
     let max = args.max_depth.max(MIN_DEPTH as u32);
     let t0 = std::time::Instant::now();
     let mut scores = Vec::with_capacity(count);
@@ -258,7 +265,7 @@ fn probcut_cli(args: &ProbcutArgs) -> Result<(), TuneError> {
         "searching [{bar:40}] {pos}/{len} positions {elapsed}",
         count as u64,
     );
-    for (k, b) in pool[..count].iter().enumerate() {
+    for (k, b) in pool.iter().enumerate() {
         scores.push(scores_by_depth(b, max));
         if let Some(bar) = &bar {
             bar.set_position(k as u64 + 1);
@@ -291,6 +298,187 @@ fn probcut_cli(args: &ProbcutArgs) -> Result<(), TuneError> {
             pairs.len()
         );
     }
+    Ok(())
+}
+
+/// Positions of generated files with a move and more than `min_empties` empties, a seeded draw
+/// of at most `count` of them (partial Fisher-Yates).
+fn draw_positions(
+    files: &[String],
+    min_empties: u32,
+    count: usize,
+    seed: u64,
+) -> Result<Vec<Board>, TuneError> {
+    let mut pool = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(path).map_err(file_error(path))?;
+        for line in text.lines() {
+            if let Some(l) = parse_line(line).map_err(data_error(path))? {
+                let b = Board {
+                    player: l.player,
+                    opponent: l.opponent,
+                };
+                if b.empties().count_ones() >= min_empties && b.moves() != 0 {
+                    pool.push(b);
+                }
+            }
+        }
+    }
+    if pool.is_empty() {
+        return Err(TuneError::NoPositions);
+    }
+    let mut rng = SplitMix64::new(seed);
+    let count = count.min(pool.len());
+    for i in 0..count {
+        let j = i + rng.index(pool.len() - i);
+        pool.swap(i, j);
+    }
+    pool.truncate(count);
+    Ok(pool)
+}
+
+/// A position's level-3 score at `depth` (no exact solve) and the score of the position after
+/// the move it chose, both in centi-discs for the side to move at the first: what the swing of
+/// `bench othello-swing` compares. At depth 0, the static evaluation and the best child's.
+pub fn score_and_reply(board: &Board, depth: u32) -> Option<(i32, i32)> {
+    use crate::othello::search::pattern::evaluate;
+    if depth == 0 {
+        let best = crate::othello::board::squares(board.moves())
+            .filter_map(|sq| board.play(sq))
+            .map(|c| -evaluate(c.player, c.opponent))
+            .max()?;
+        return Some((evaluate(board.player, board.opponent), best));
+    }
+    let search = |b: &Board| {
+        let level = Level {
+            level: 3,
+            max_depth: Some(depth),
+            solve_empties: 0,
+            eval: Eval::Pattern,
+            noise: 0,
+        };
+        let limits = Limits {
+            depth: Some(depth),
+            ..Default::default()
+        };
+        think(b, level, 0, &Control::new(limits, 0), &mut |_| {})
+    };
+    let first = search(board);
+    let sq = first
+        .best
+        .as_deref()
+        .and_then(crate::othello::position::parse_square)?;
+    let mut child = board.play(sq)?;
+    let sign = if child.moves() == 0 && !child.is_game_over() {
+        child = child.pass();
+        1
+    } else {
+        -1
+    };
+    let reply = if child.is_game_over() {
+        final_score(child.player, child.opponent) * 100
+    } else {
+        search(&child).info.score
+    };
+    Some((first.info.score, sign * reply))
+}
+
+/// The tempo by phase, centi-discs. A search of even depth ends where the root's side is to
+/// move, its opponent's search one ply later where the opponent is: a bonus t for the side to
+/// move at the horizon raises the first score by t and lowers the second (read from the root's
+/// side) by t, so their difference moves by 2t (the other way round at odd depths). Each
+/// sample is (discs, score, score after the chosen move); half its difference, signed by the
+/// parity of the depth, is counted in the phase of the depth-d horizon. A phase's mean is the
+/// bonus that makes a position's score and the next one's agree on average there. Returns
+/// (positions, mean) by phase.
+pub fn tempo_by_phase(samples: &[(u32, i32, i32)], depth: u32) -> [(u64, f64); pattern::PHASES] {
+    let sign = if depth.is_multiple_of(2) { 1.0 } else { -1.0 };
+    let mut sums = [(0u64, 0f64); pattern::PHASES];
+    for &(discs, score, reply) in samples {
+        let ph = phase(discs + depth);
+        sums[ph].0 += 1;
+        sums[ph].1 += sign * (reply - score) as f64 / 2.0;
+    }
+    sums.map(|(n, s)| (n, if n > 0 { s / n as f64 } else { 0.0 }))
+}
+
+/// The bonus by phase, centi-discs, from [`tempo_by_phase`]'s figures: a phase with fewer than
+/// `min` positions takes the nearest phase's that has them (the earlier on a tie).
+fn tempo_table(fitted: &[(u64, f64); pattern::PHASES], min: u64) -> [i32; pattern::PHASES] {
+    let ok: Vec<usize> = (0..pattern::PHASES)
+        .filter(|&ph| fitted[ph].0 >= min.max(1))
+        .collect();
+    std::array::from_fn(|ph| {
+        ok.iter()
+            .min_by_key(|&&k| (k.abs_diff(ph), k))
+            .map_or(0, |&k| fitted[k].1.round() as i32)
+    })
+}
+
+fn tempo_cli(args: &TempoArgs) -> Result<(), TuneError> {
+    // More empties than two searches' plies: no search reaches the end, where the scores are
+    // exact and a tempo moves nothing.
+    let boards = draw_positions(&args.data, args.depth + 2, args.positions, args.seed)?;
+    let t0 = std::time::Instant::now();
+    let bar = progress::bar(
+        "searching [{bar:40}] {pos}/{len} positions {elapsed}",
+        boards.len() as u64,
+    );
+    let mut samples = Vec::with_capacity(boards.len());
+    for (k, b) in boards.iter().enumerate() {
+        if let Some((score, reply)) = score_and_reply(b, args.depth) {
+            samples.push(((b.player | b.opponent).count_ones(), score, reply));
+        }
+        if let Some(bar) = &bar {
+            bar.set_position(k as u64 + 1);
+        } else if (k + 1) % 100 == 0 {
+            eprintln!("{} positions, {:.0} s", k + 1, t0.elapsed().as_secs_f64());
+        }
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let command = format!(
+        "ryoshi tune othello tempo {} --positions {} --depth {} --seed {} --min-positions {} --out {}",
+        args.data.join(" "),
+        args.positions,
+        args.depth,
+        args.seed,
+        args.min_positions,
+        args.out
+    );
+    let fitted = tempo_by_phase(&samples, args.depth);
+    let row: Vec<String> = fitted
+        .iter()
+        .map(|&(n, m)| format!("{:+.2} ({n})", m / 100.0))
+        .collect();
+    println!(
+        "{command}: {} positions; tempo by phase of the horizon, discs (positions): {}",
+        samples.len(),
+        row.join(" ")
+    );
+    let tempo = tempo_table(&fitted, args.min_positions);
+    let mut table = pattern::built_in().to_vec();
+    for (ph, &t) in tempo.iter().enumerate() {
+        for i in pattern::parity_slots(ph) {
+            table[i] = (table[i] as i32 + t).clamp(-32000, 32000) as i16;
+        }
+    }
+    let text: Vec<String> = tempo
+        .iter()
+        .map(|t| format!("{:+.2}", *t as f64 / 100.0))
+        .collect();
+    let header = format!(
+        "{}Tempo added by `{command}`: the side to move's bonus by phase, discs: {} ({} positions; a phase with fewer than {} takes the nearest fitted one's).\n",
+        pattern::header(),
+        text.join(" "),
+        samples.len(),
+        args.min_positions
+    );
+    let bytes = pattern::encode(&header, &table);
+    std::fs::write(&args.out, &bytes).map_err(file_error(&args.out))?;
+    print!("{header}");
+    println!("wrote {} ({} bytes)", args.out, bytes.len());
     Ok(())
 }
 
@@ -827,6 +1015,68 @@ mod tests {
         assert_eq!((back.game, back.margin, back.exact), (7, -4, true));
         assert!(parse_line("7 zz 00 1 e").is_err());
         assert_eq!(parse_line("# comment").unwrap(), None);
+    }
+
+    #[test]
+    fn the_tempo_is_half_the_disagreement_of_a_score_and_the_next() {
+        // Scores that lean against the side to move at the horizon by t: at an even depth a
+        // position reads v − t and the next (from the first one's side) v + t; at an odd depth
+        // the other way round. The bonus that makes them agree is t either way; each sample is
+        // counted in the phase of its depth-d horizon.
+        for depth in [0u32, 1, 4, 7, 8] {
+            let lean = if depth.is_multiple_of(2) { 1 } else { -1 };
+            let samples: Vec<(u32, i32, i32)> = [(20u32, 150), (21, 150), (22, 150), (40, -50)]
+                .iter()
+                .map(|&(discs, t)| (discs, 37 - lean * t, 37 + lean * t))
+                .collect();
+            let by = tempo_by_phase(&samples, depth);
+            let (early, late) = (phase(20 + depth), phase(40 + depth));
+            assert_eq!(by.iter().map(|b| b.0).sum::<u64>(), 4);
+            assert_eq!(by[late], (1, -50.0), "depth {depth}");
+            if phase(22 + depth) == early {
+                assert_eq!(by[early], (3, 150.0), "depth {depth}");
+            }
+        }
+        // Too few positions: the nearest fitted phase's bonus (the nearer earlier on a tie).
+        let mut fitted = [(0u64, 0.0f64); pattern::PHASES];
+        fitted[2] = (30, 140.4);
+        fitted[5] = (39, 90.0);
+        fitted[6] = (29, -500.0);
+        assert_eq!(
+            tempo_table(&fitted, 30),
+            [140, 140, 140, 140, 90, 90, 90, 90]
+        );
+        assert_eq!(
+            tempo_table(&fitted, 29),
+            [140, 140, 140, 140, 90, 90, -500, -500]
+        );
+        assert_eq!(
+            tempo_table(&[(0, 7.0); pattern::PHASES], 1),
+            [0; pattern::PHASES]
+        );
+    }
+
+    #[test]
+    fn a_bonus_on_the_parity_slots_is_a_bonus_for_the_side_to_move() {
+        let mut rng = SplitMix64::new(67);
+        let table = pattern::built_in().to_vec();
+        let mut bonus = table.clone();
+        for ph in 0..pattern::PHASES {
+            for i in pattern::parity_slots(ph) {
+                bonus[i] += 10 * ph as i16 + 7;
+            }
+        }
+        for _ in 0..2000 {
+            let a = rng.next() & rng.next();
+            let (p, o) = (a, rng.next() & !a);
+            let (mp, mo) = (rng.below(20) as u32, rng.below(20) as u32);
+            let ph = phase((p | o).count_ones()) as i32;
+            let before = pattern::evaluate_with(&table, p, o, mp, mo);
+            let after = pattern::evaluate_with(&bonus, p, o, mp, mo);
+            if before.abs() < 6000 {
+                assert_eq!(after - before, 10 * ph + 7);
+            }
+        }
     }
 
     #[test]

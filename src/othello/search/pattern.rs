@@ -332,6 +332,18 @@ pub fn header() -> &'static str {
     std::str::from_utf8(&WEIGHTS_FILE[..end]).unwrap_or("")
 }
 
+/// The built-in table (all zeros if `weights.bin` does not decode).
+pub fn built_in() -> &'static [i16] {
+    &WEIGHTS
+}
+
+/// Where phase `phase`'s two parity weights sit in the table (even empties, then odd): a
+/// constant added to both is a bonus for the side to move in that phase (a tempo).
+pub fn parity_slots(phase: usize) -> [usize; 2] {
+    let at = phase * PHASE_SIZE + OFFSETS[13];
+    [at, at + 1]
+}
+
 /// The built-in table's size in the binary, in bytes.
 pub fn file_size() -> usize {
     WEIGHTS_FILE.len()
