@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// The functions allowed over [`MAX_FUNCTION`]: (file, function, why). A function made by a
 /// macro has an empty name here.
-const LONG_FUNCTIONS: [(&str, &str, &str); 5] = [
+const LONG_FUNCTIONS: [(&str, &str, &str); 4] = [
     (
         "src/go/unconditional_reference.rs",
         "unconditional_life",
@@ -30,11 +30,6 @@ const LONG_FUNCTIONS: [(&str, &str, &str); 5] = [
         "src/othello/search/mod.rs",
         "think",
         "the Othello search is being changed on other branches (issue 71)",
-    ),
-    (
-        "src/othello/search/solve.rs",
-        "",
-        "the endgame solver is being rewritten on its own branch (issue 71)",
     ),
 ];
 const MAX_FUNCTION: usize = 100;
@@ -147,12 +142,6 @@ fn no_mod_rs_is_over_its_bound() {
     );
 }
 
-/// Modules still written as `foo.rs` beside `foo/`, each with why.
-const MIXED_STYLE_PENDING: [&str; 1] = [
-    // Being rewritten on the Othello solver's branch, which makes it solve/mod.rs.
-    "src/othello/search/solve",
-];
-
 /// Every `foo.rs` under `dir` that sits beside a folder `foo`, as the folder's path from
 /// `root`.
 fn beside_folders(root: &Path, dir: &Path, out: &mut Vec<String>) {
@@ -173,13 +162,9 @@ fn one_module_style_mod_rs_in_a_folder() {
     let mut mixed = Vec::new();
     beside_folders(Path::new(ROOT), &Path::new(ROOT).join("src"), &mut mixed);
     mixed.sort();
-    let unexpected: Vec<&String> = mixed
-        .iter()
-        .filter(|m| !MIXED_STYLE_PENDING.contains(&m.as_str()))
-        .collect();
     assert!(
-        unexpected.is_empty(),
-        "foo.rs beside foo/ (make it foo/mod.rs): {unexpected:?}"
+        mixed.is_empty(),
+        "foo.rs beside foo/ (make it foo/mod.rs): {mixed:?}"
     );
 }
 

@@ -110,6 +110,7 @@ pub fn measure(games: u64, depth: u32, seed: u64) -> Swing {
         solve_empties: 0,
         eval: Eval::Pattern,
         noise: 0,
+        threads: 1,
     };
     let mut out = Swing {
         games,

@@ -356,6 +356,7 @@ pub fn score_and_reply(board: &Board, depth: u32) -> Option<(i32, i32)> {
             solve_empties: 0,
             eval: Eval::Pattern,
             noise: 0,
+            threads: 1,
         };
         let limits = Limits {
             depth: Some(depth),

@@ -308,7 +308,11 @@ fn read_moves<'a>(
             ));
         }
         let Ok((r, token)) = word(r) else {
-            return Err(syntax(text, r.trim_start(), &format!("expected move {ply}")));
+            return Err(syntax(
+                text,
+                r.trim_start(),
+                &format!("expected move {ply}"),
+            ));
         };
         if let Some(game) = game.as_mut() {
             let bad = |e: &dyn std::fmt::Display| RecordError::Move {
@@ -325,7 +329,11 @@ fn read_moves<'a>(
         if let Ok((r, _)) = comment(rest) {
             rest = r;
         } else if rest.trim_start().starts_with('{') {
-            return Err(syntax(text, rest.trim_start(), "a comment has no closing '}'"));
+            return Err(syntax(
+                text,
+                rest.trim_start(),
+                "a comment has no closing '}'",
+            ));
         }
     }
     Ok((rest, moves, plies))
