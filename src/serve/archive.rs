@@ -162,7 +162,7 @@ pub fn record(store: &Store, id: &str) -> Answer {
     };
     let clock = store.load_clock(id).ok().flatten();
     let drawn = match store.offers(id) {
-        Ok(offers) => super::room::offers::Offers::new(offers).drawn(),
+        Ok(offers) => super::offers::Offers::new(offers).drawn(),
         Err(e) => return plain("500 Internal Server Error", format!("{e}\n")),
     };
     // The result of a room with an end agreement is what its players agreed, not the rules'

@@ -16,6 +16,7 @@ mod end;
 pub(crate) mod http;
 mod limits;
 mod names;
+mod offers;
 pub mod pages;
 mod played;
 pub(crate) mod room;

@@ -8,11 +8,10 @@
 //! lock; the table's lock is held only to find, add or drop a room, never while a game is
 //! replayed or its state rendered.
 
-pub(in crate::serve) mod offers;
-
 use super::clock::{self, Clock, ClockSpec};
 use super::end::{self, Agreement, Phase};
 use super::names::{self, NameError, Names};
+use super::offers::{self, OfferError, Offers};
 use super::played::{parse_start, start_text, Played};
 use super::store::{now_ms, token_hash, Birth, Ending, Store, StoreError, StoredGame};
 use super::tab::Socket;
@@ -21,7 +20,6 @@ use crate::games::end::EndTexts;
 use crate::protocol::StartSpec;
 use crate::registry::Game;
 use crate::session::variant::SessionError;
-use offers::{OfferError, Offers};
 use once_cell::sync::Lazy;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
@@ -154,7 +152,7 @@ pub enum Seat {
 }
 
 impl Seat {
-    fn index(self) -> Option<usize> {
+    pub(super) fn index(self) -> Option<usize> {
         match self {
             Seat::First => Some(0),
             Seat::Second => Some(1),
@@ -163,34 +161,37 @@ impl Seat {
     }
 }
 
-struct Room {
-    id: String,
-    played: Played,
+pub(super) struct Room {
+    pub(super) id: String,
+    pub(super) played: Played,
     /// The seat tokens' hashes (the tokens themselves are known only to their players).
-    seats: [String; 2],
-    watchers: Vec<(u64, Seat, Socket)>,
+    pub(super) seats: [String; 2],
+    pub(super) watchers: Vec<(u64, Seat, Socket)>,
     /// What happened at the last move that a person should be told (a pass).
-    note: Option<String>,
+    pub(super) note: Option<String>,
     /// The clocks of a timed room.
-    clock: Option<Clock>,
+    pub(super) clock: Option<Clock>,
     /// The names the players gave (`name <text>`), kept with the game.
-    names: Names,
+    pub(super) names: Names,
     /// The game's end agreement (its phase and what was agreed); None in a game without one.
-    end: Option<Agreement>,
+    pub(super) end: Option<Agreement>,
     /// A connection is judging the proposal ([`propose`]).
-    judging: bool,
+    pub(super) judging: bool,
     /// The agreement's question to the player of a seat after their change (the fields it adds
     /// to the agreement's state). Not stored: a question, gone with any other action.
-    aside: Option<(usize, serde_json::Map<String, serde_json::Value>)>,
+    pub(super) aside: Option<(usize, serde_json::Map<String, serde_json::Value>)>,
     /// What the players offered each other (offers.rs).
-    offers: Offers,
+    pub(super) offers: Offers,
 }
 
 /// A connection's hold on its room: the room stays in memory while someone holds it.
 pub struct Held(Shared);
 
 impl Room {
-    fn new(variant: Game, start: Option<Vec<String>>) -> Result<(Room, [String; 2]), RoomError> {
+    pub(super) fn new(
+        variant: Game,
+        start: Option<Vec<String>>,
+    ) -> Result<(Room, [String; 2]), RoomError> {
         // A start whose side to move is stuck opens with its pass, as the list shows it.
         let played = Played::new(variant, start.map(StartSpec::Sfen), Vec::new())
             .map_err(RoomError::Game)?
@@ -240,7 +241,7 @@ impl Room {
 
     /// Where the game stands: play, its end agreement's phase, or agreed (a game without
     /// one: play).
-    fn phase(&self) -> Phase {
+    pub(super) fn phase(&self) -> Phase {
         match &self.end {
             Some(end) if self.played.on_the_board() => end::phase(&self.played, end),
             _ => Phase::Play,
@@ -248,7 +249,7 @@ impl Room {
     }
 
     /// The game's agreement texts, for its errors.
-    fn texts(&self) -> &'static EndTexts {
+    pub(super) fn texts(&self) -> &'static EndTexts {
         self.played
             .variant
             .end_agreement()
@@ -257,7 +258,7 @@ impl Room {
 
     /// How the game ended, as the room says it: a game whose play stopped for its end
     /// agreement is over only once both players accepted, with the verdict's ending.
-    fn over(&self) -> Option<String> {
+    pub(super) fn over(&self) -> Option<String> {
         match (&self.end, self.phase()) {
             (Some(end), Phase::Agreed) => end.verdict.as_deref().map(|verdict| {
                 let e = end::ending(self.played.variant, verdict);
@@ -379,7 +380,7 @@ impl Room {
         Ok(())
     }
 
-    fn stored(&self) -> StoredGame {
+    pub(super) fn stored(&self) -> StoredGame {
         StoredGame {
             id: self.id.clone(),
             kind: "room".into(),
@@ -398,7 +399,7 @@ impl Room {
     }
 
     /// The state as every connection sees it; [`Room::state_line`] adds who each one is.
-    fn state(&self) -> serde_json::Value {
+    pub(super) fn state(&self) -> serde_json::Value {
         let played = &self.played;
         let view = played.game.view(&played.options);
         let over = self.over();
@@ -489,7 +490,7 @@ impl Room {
     }
 
     /// The game after `seat` resigns, or why not.
-    fn resigned(&self, seat: Seat) -> Result<Played, RoomError> {
+    pub(super) fn resigned(&self, seat: Seat) -> Result<Played, RoomError> {
         let who = seat.index().ok_or(RoomError::Spectator)?;
         if let Some(why) = self.over() {
             return Err(RoomError::Over(why));
@@ -505,7 +506,7 @@ impl Room {
     }
 
     /// The game after `seat` plays `mv`, or why not.
-    fn played(&self, seat: Seat, mv: &str) -> Result<Played, RoomError> {
+    pub(super) fn played(&self, seat: Seat, mv: &str) -> Result<Played, RoomError> {
         let mover = seat.index().ok_or(RoomError::Spectator)?;
         if let Some(why) = self.over() {
             return Err(RoomError::Over(why));
@@ -527,7 +528,7 @@ impl Room {
     }
 
     /// Takes `next` as the game (once stored): `mover`'s move `mv`, or a resignation.
-    fn take(&mut self, next: Played, mover: Option<(usize, &str)>) {
+    pub(super) fn take(&mut self, next: Played, mover: Option<(usize, &str)>) {
         self.played = next;
         // Play that stops begins the agreement afresh: nothing proposed or accepted yet.
         if self.phase() == Phase::Agreeing {
@@ -577,7 +578,11 @@ impl Room {
     }
 
     /// `side`'s flag falls: the game ends on time, stored before anyone is shown it.
-    fn fall(&mut self, store: &Store, side: usize) -> Result<Vec<(Socket, String)>, RoomError> {
+    pub(super) fn fall(
+        &mut self,
+        store: &Store,
+        side: usize,
+    ) -> Result<Vec<(Socket, String)>, RoomError> {
         let mut clock = self.clock.clone().ok_or(RoomError::NoSuchGame)?;
         clock.fall(side);
         self.played.flagged = Some(side);

@@ -16,7 +16,7 @@
 #![allow(unsafe_code)]
 
 use super::clock::{Clock, ClockSpec};
-use super::room::offers::{Answer, Kind, OfferRow};
+use super::offers::{Answer, Kind, OfferRow};
 use super::waits::{Lock, Timed};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use std::fs::File;
@@ -102,7 +102,7 @@ pub(super) const MIGRATIONS: &[&str] = &[
             'verdict', score)
         FROM go_ends;
     DROP TABLE go_ends;",
-    // 7: what a room's players offer each other (room/offers.rs): a draw, a takeback or a
+    // 7: what a room's players offer each other (offers.rs): a draw, a takeback or a
     // rematch, one row per kind and seat: the game's plies when it was made, its answer (NULL
     // while it waits; `declined`, `withdrawn` or `accepted`) and an accepted rematch's room.
     "CREATE TABLE offers (
@@ -809,7 +809,7 @@ impl Store {
     }
 }
 
-/// What a room's players offer each other (see room/offers.rs).
+/// What a room's players offer each other (see offers.rs).
 impl Store {
     /// The offers of the room `id`, made and answered.
     pub fn offers(&self, id: &str) -> Result<Vec<OfferRow>, StoreError> {

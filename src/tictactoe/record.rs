@@ -26,7 +26,15 @@ impl Recordable for Board {
         text + &moves.join(" ") + "\n"
     }
 
-    fn read_record(text: &str) -> Result<GameRecord<Self>, RecordError> {
+    /// A record holds one game: there is no collection of them.
+    fn read_game(text: &str, n: usize) -> Result<GameRecord<Self>, RecordError> {
+        if n != 1 {
+            return Err(RecordError::NoGame {
+                format: Self::FORMAT,
+                game: n,
+                games: 1,
+            });
+        }
         let (start, moves) = match text.trim_start().strip_prefix("from ") {
             Some(rest) => {
                 let (position, moves) = rest.split_once('\n').unwrap_or((rest, ""));

@@ -8,7 +8,7 @@
 //! offer of a kind pending at most, and an offer declined or withdrawn is not made again before
 //! the next move (a rematch not again at all): nobody is asked the same thing twice in a row.
 
-use super::{Room, RoomError, Seat};
+use super::room::{Room, RoomError, Seat};
 use crate::serve::clock::{self, Clock};
 use crate::serve::played::Played;
 use crate::serve::store::{now_ms, Birth, Store};
@@ -204,7 +204,7 @@ impl Room {
             (Kind::Draw, None) if !self.played.variant.draw_by_agreement() => {
                 return Err(OfferError::NoDraw(self.played.variant.as_str()).into())
             }
-            (Kind::Takeback, None) if self.phase() != super::Phase::Play => {
+            (Kind::Takeback, None) if self.phase() != super::end::Phase::Play => {
                 return Err(RoomError::Agreeing(self.texts()))
             }
             _ => {}
@@ -404,8 +404,9 @@ impl Room {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Game, Room, Seat};
+    use super::super::room::{Room, Seat};
     use super::*;
+    use crate::registry::Game;
     use crate::serve::clock::ClockSpec;
 
     /// A room of `game` kept in a fresh database (`name`: its folder).
