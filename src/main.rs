@@ -480,10 +480,11 @@ mod tests {
     #[test]
     fn bench_listing_names_every_benchmark() {
         let names = ryoshi::bench::names::<BenchWhich>();
-        assert_eq!(names.len(), 13);
+        assert_eq!(names.len(), 14);
         assert_eq!(names[0], "hall");
         assert!(names.contains(&"go-judge".to_string()));
         assert!(names.contains(&"othello-solve".to_string()));
+        assert!(names.contains(&"othello-swing".to_string()));
         assert!(names.contains(&"timing".to_string()));
         let listing = ryoshi::bench::listing::<BenchWhich>();
         for name in &names {

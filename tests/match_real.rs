@@ -168,10 +168,10 @@ fn check(
     );
     assert!(real.stdout.contains(&tally.elo_line()), "{}", real.stdout);
     assert!(real.stdout.ends_with("Finished match\n"));
-    // Each game's text record and its record in its game's format.
+    // Each game's text record and its record in its game's format, and the run's collection.
     assert_eq!(
         std::fs::read_dir(real.dir.join("records")).unwrap().count(),
-        2 * games
+        2 * games + 1
     );
 }
 

@@ -56,7 +56,7 @@ pub trait EndAgreement: Sync {
     fn proposal(&self, judgement: &[String]) -> String;
     /// A player's message `words` (its first word one of [`EndAgreement::verbs`]) applied to
     /// `proposal`, or why not (the game's text).
-    fn change(&self, position: &str, proposal: &str, words: &[&str]) -> Result<Change, String>;
+    fn change(&self, position: &str, proposal: &str, words: &[&str]) -> Result<Change, Refusal>;
     /// The verdict of `proposal` once both accepted it (a line of the game's).
     fn verdict(&self, position: &str, proposal: &str) -> Option<String>;
     /// The result and the reason a verdict ends the game with (`white wins`, `area score`).
@@ -66,3 +66,8 @@ pub trait EndAgreement: Sync {
     /// What the state shows of `proposal` (`None`: being judged) and of the agreed `verdict`.
     fn shown(&self, position: &str, proposal: Option<&str>, verdict: Option<&str>) -> Shown;
 }
+
+/// Why a game refused a player's change to the proposal, in the game's words.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Refusal(pub String);

@@ -9,7 +9,7 @@ use super::notation::{format_vertex, parse_position, parse_vertex};
 use super::rules::KOMI;
 use super::score::{area_score, empty_region, without_dead, Judgement, Life};
 use super::{Board, Color};
-use crate::games::end::{Change, EndAgreement, EndTexts, Shown};
+use crate::games::end::{Change, EndAgreement, EndTexts, Refusal, Shown};
 use crate::text::gtp_score;
 
 /// Why a block cannot be marked.
@@ -298,21 +298,21 @@ impl EndAgreement for GoMarking {
 
     /// `dead <vertex>` marks its chain; `dead <vertex> group` its group, which is asked about
     /// (the aside) when the chain's mark left the rest of it otherwise, as OGS asks.
-    fn change(&self, position: &str, proposal: &str, words: &[&str]) -> Result<Change, String> {
+    fn change(&self, position: &str, proposal: &str, words: &[&str]) -> Result<Change, Refusal> {
         let (vertex, reach) = match words {
             ["dead", vertex] => (*vertex, Reach::Chain),
             ["dead", vertex, "group"] => (*vertex, Reach::Group),
             _ => {
-                return Err(format!(
+                return Err(Refusal(format!(
                     "expected dead <vertex> [group], not '{}'",
                     words.join(" ")
-                ))
+                )))
             }
         };
         let dead = dead_of(proposal);
         let marked = self
             .toggle(position, &dead, vertex, reach)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| Refusal(e.to_string()))?;
         let rest = self.spread(position, &marked, vertex).unwrap_or_default();
         let vertex = vertex.to_ascii_uppercase();
         let aside = (reach == Reach::Chain && !rest.is_empty()).then(|| {
@@ -467,7 +467,7 @@ mod tests {
             ("A4 B4", "marks A4 dead")
         );
         let refused = m.change(position, "", &["dead", "A1"]).unwrap_err();
-        assert_eq!(refused, "no stone at 'A1'");
+        assert_eq!(refused.to_string(), "no stone at 'A1'");
         assert!(m.change(position, "", &["dead"]).is_err());
         // The verdict is the score line; its ending and lead are black's.
         let verdict = m.verdict(position, "A4 B4").unwrap();

@@ -56,7 +56,8 @@ impl Which {
             Which::OthelloMatch(args) => match_bench(args),
             Which::OthelloEval(args) => eval_bench(args),
             Which::OthelloSwing(args) => {
-                let swing = crate::othello::swing::measure(args.games, args.depth, args.seed);
+                let swing =
+                    crate::othello::search::swing::measure(args.games, args.depth, args.seed);
                 for line in swing.lines() {
                     println!("{line}");
                 }

@@ -14,7 +14,6 @@ pub(crate) mod rules;
 pub mod search;
 pub mod serve;
 pub(crate) mod session;
-pub mod swing;
 pub mod tune;
 
 pub use board::{flips, moves, square_name, squares, Board};

@@ -388,11 +388,11 @@ pub const ROOM_MESSAGES_PER_SECOND: u32 = 20;
 /// Messages a room's seat or spectator may send at once before [`ROOM_MESSAGES_PER_SECOND`]
 /// applies: a page joining a game asks for its positions one after another (`view`).
 pub const ROOM_MESSAGE_BURST: u32 = 60;
-/// Of those, the messages other than `view` (moves, names, Go's scoring: each one a write to the
-/// game database, whose disk sync every room waits for) a second, on average.
+/// Of those, the messages other than `view` (moves, names, an end agreement's changes: each one a
+/// write to the game database, whose disk sync every room waits for) a second, on average.
 pub const ROOM_ACTIONS_PER_SECOND: u32 = 4;
-/// Actions at once before [`ROOM_ACTIONS_PER_SECOND`] applies (marking a Go game's dead stones
-/// is many clicks).
+/// Actions at once before [`ROOM_ACTIONS_PER_SECOND`] applies (an end agreement may take many
+/// clicks).
 pub const ROOM_ACTION_BURST: u32 = 10;
 
 /// A token bucket: past its burst, each message waits for its turn.

@@ -122,7 +122,7 @@ pub enum RoomError {
     Judging(&'static EndTexts),
     /// A change the game's agreement refused (its text).
     #[error("{0}")]
-    Change(String),
+    Change(crate::games::end::Refusal),
     /// An `accept <version>` of a proposal that changed since.
     #[error("{} changed meanwhile: look at them again, then accept", .0.proposal)]
     Changed(&'static EndTexts),
@@ -1288,7 +1288,7 @@ mod tests {
         assert!(!agreement_verb(Game::Othello, "dead"));
         assert!(agreement_verb(Game::Go, "dead") && agreement_verb(Game::Othello, "resume"));
         let unknown = RoomError::UnknownCommand("dead a1".into(), None).to_string();
-        assert!(unknown.ends_with("or view <ply>)"), "{unknown}");
+        assert!(unknown.ends_with("takeback or rematch)"), "{unknown}");
         drop(store);
         let _ = std::fs::remove_dir_all(dir);
     }

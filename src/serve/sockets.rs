@@ -124,6 +124,18 @@ pub(super) fn upgrade(
     if http::upgrade(&mut stream, &key).is_err() {
         return;
     }
+    serve_socket(server, req, stream, what, ip);
+    drop(places);
+}
+
+/// Serves an upgraded connection, an engine page's or a room's (`what`), until it closes.
+fn serve_socket(
+    server: &Server,
+    req: &Request,
+    stream: TcpStream,
+    what: Option<Use>,
+    ip: std::net::IpAddr,
+) {
     // An idle tab may wait for hours, answering the pinger's pings; a socket that sends
     // nothing at all for the idle timeout is closed.
     let _ = stream.set_read_timeout(Some(server.idle_timeout));
@@ -147,7 +159,6 @@ pub(super) fn upgrade(
         }
     }
     server.sockets.lock().retain(|(i, _)| *i != id);
-    drop(places);
 }
 
 /// Pings every upgraded socket now and then: a live tab's browser answers with a pong (which

@@ -21,6 +21,7 @@ pub mod pattern;
 pub mod probcut;
 pub mod reason;
 pub mod solve;
+pub mod swing;
 
 use crate::othello::position::parse_square;
 use crate::othello::{square_name, Board, Position};
