@@ -5,41 +5,8 @@
 
 mod serve_support;
 
-use serve_support::{temp_dir, Client, Frame, Server};
+use serve_support::{join, new_room, start_on, state, temp_dir, Frame, Server};
 use std::time::{Duration, Instant};
-
-fn start_on(db: &std::path::Path) -> Server {
-    Server::start_with(2, &["--db", &db.display().to_string()])
-}
-
-/// A new room with `query` (`new=othello&clock=...`): (socket of the first seat, id, first
-/// seat's token, invitation token).
-fn new_room(server: &Server, query: &str) -> (Client, String, String, String) {
-    let mut a = server
-        .socket(&format!("/room?{query}"), &server.origin())
-        .unwrap();
-    let first = a.until(|_| true).remove(0);
-    let w: Vec<&str> = first.split_whitespace().collect();
-    assert_eq!(w[0], "room", "{first}");
-    (a, w[1].into(), w[3].into(), w[5].into())
-}
-
-fn join(server: &Server, id: &str, seat: &str) -> Client {
-    server
-        .socket(&format!("/room?room={id}&seat={seat}"), &server.origin())
-        .unwrap()
-}
-
-/// The next state whose JSON satisfies `stop`.
-fn state(ws: &mut Client, stop: impl Fn(&serde_json::Value) -> bool) -> serde_json::Value {
-    loop {
-        let line = ws.until(|l| l.starts_with("state ")).pop().unwrap();
-        let v: serde_json::Value = serde_json::from_str(&line["state ".len()..]).unwrap();
-        if stop(&v) {
-            return v;
-        }
-    }
-}
 
 fn plies(n: usize) -> impl Fn(&serde_json::Value) -> bool {
     move |s| s["moves"].as_array().map(Vec::len) == Some(n)
