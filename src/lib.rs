@@ -1,7 +1,7 @@
 //! ryoshi: a USI engine for quantum shogi, with Othello and Go analysis.
 //!
-//! The modules below stand on the floors of `docs/architecture.md`; the registry at the end of
-//! this file stands on all of them.
+//! The modules below stand on the floors of `docs/architecture.md`; what this file writes at
+//! its end from the registry's list (each game's session adapter and page) stands on all of them.
 
 pub mod bench;
 pub mod files;
@@ -11,12 +11,20 @@ pub mod matches;
 pub(crate) mod memory;
 pub mod progress;
 pub mod protocol;
+pub mod registry;
 pub mod rng;
 pub mod search;
 pub mod serve;
 pub mod session;
 pub mod stop;
 pub mod text;
+
+// The game folders: a new game adds one here and its line to the registry (`registry.rs`).
+pub mod go;
+pub mod othello;
+pub mod quantum;
+#[cfg(feature = "toy")]
+pub mod tictactoe;
 
 /// A registry line's page: its folder's `serve::PAGE`, or none.
 macro_rules! page_of {
@@ -28,23 +36,11 @@ macro_rules! page_of {
     };
 }
 
-/// One line per game: `Variant => folder: RulesType, SessionAdapter;`, beside the folder's plain
-/// `pub mod` (a plain declaration, so that rustfmt, clippy and every other tool see the folder).
-/// From the line the floor-1 module `registry` lists it (`USI_Variant`, `--variant`, the match
-/// runner, the rooms, `--help`, the tests that iterate over the registry), and the session makes
-/// its adapter. The rules type is re-exported at the folder's root; the adapter lives in its
-/// `session` part and implements `session::variant::Adapter` and `session::Variant`. A game
-/// with a page of its own ends its line with `, serve`: its `serve` part's `PAGE`
-/// (`serve::pages::Page`); the others get the generic page. Attributes before a line (`#[cfg]`)
-/// apply to the game everywhere.
-macro_rules! games {
+/// What the floors above the rules take from the registry's lines: the session part's adapter
+/// of each game (`session::Registered`) and its page (`serve::pages::Registered`). Written here,
+/// above every floor, so that the registry itself stays on the rules floor.
+macro_rules! parts {
     ($($(#[$attr:meta])* $game:ident => $folder:ident: $rules:ident, $adapter:ident $(, $serve:ident)?;)+) => {
-        /// The games of the registry (written by `games::registry::declare!` from the list in
-        /// `lib.rs`).
-        pub mod registry {
-            crate::games::registry::declare! { $($(#[$attr])* $game => crate::$folder::$rules),+ }
-        }
-
         impl session::Registered for registry::Game {
             fn new_variant(self) -> Box<dyn session::variant::Variant> {
                 match self {
@@ -84,19 +80,4 @@ macro_rules! games {
     };
 }
 
-// The game folders and their registry lines: a new game adds one of each.
-pub mod go;
-pub mod othello;
-pub mod quantum;
-// The toy game of docs/adding-a-game.md, for the browser test of the generic page: never in
-// the shipped binary (GUIs show the `USI_Variant` list to users).
-#[cfg(feature = "toy")]
-pub mod tictactoe;
-
-games! {
-    QuantumShogi => quantum: Record, QuantumVariant, serve;
-    Othello => othello: Position, OthelloVariant, serve;
-    Go => go: Record, GoVariant, serve;
-    #[cfg(feature = "toy")]
-    TicTacToe => tictactoe: Board, TicTacToeVariant;
-}
+registry::each_game!(parts);

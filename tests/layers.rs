@@ -1,8 +1,9 @@
 //! The floors of `docs/architecture.md` hold: no module of `src/` uses a module on a higher
 //! floor, every top-level module has a floor, and a game's folder (one per line of the registry
-//! in `lib.rs`) has its parts on their floors: its `search` on the search floor, its `session`
-//! on the session floor, the rest (its rules) on the rules floor. Nothing but the registry names
-//! a game's session part.
+//! in `registry.rs`) has its parts on their floors: its `search` on the search floor, its
+//! `session` on the session floor, the rest (its rules) on the rules floor. Nothing but the
+//! crate's root names a game's session part, no cycle of imports leaves a folder, and every
+//! module is a file these scans read.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -31,17 +32,28 @@ fn floors() -> BTreeMap<String, u32> {
     floors
 }
 
-/// The game folders: the `folder` of each `Variant => folder: Rules, Adapter;` line of the
-/// registry in `lib.rs`.
-fn game_folders() -> Vec<String> {
-    let lib = fs::read_to_string(Path::new(ROOT).join("src/lib.rs")).expect("lib.rs");
-    let list = lib
-        .rsplit_once("games! {")
-        .expect("the registry in lib.rs")
+/// The registry's lines (`Variant => folder: Rules, Adapter;`) in `registry.rs`, split at `=>`.
+fn registry_lines() -> Vec<(String, String)> {
+    let registry =
+        fs::read_to_string(Path::new(ROOT).join("src/registry.rs")).expect("registry.rs");
+    let list = registry
+        .split_once("$then! {")
+        .expect("the list in registry.rs")
         .1;
     list.lines()
-        .take_while(|l| l.trim() != "}")
-        .filter_map(|l| l.split_once("=>")?.1.split_once(':'))
+        .map(str::trim)
+        .take_while(|l| *l != "}")
+        .filter(|l| !l.starts_with("//"))
+        .filter_map(|l| l.split_once("=>"))
+        .map(|(variant, rest)| (variant.trim().to_string(), rest.to_string()))
+        .collect()
+}
+
+/// The game folders: the `folder` of each registry line.
+fn game_folders() -> Vec<String> {
+    registry_lines()
+        .iter()
+        .filter_map(|(_, rest)| rest.split_once(':'))
         .map(|(folder, _)| folder.trim().to_string())
         .collect()
 }
@@ -107,6 +119,9 @@ fn crate_paths(text: &str) -> Vec<(usize, String, String)> {
                 .chars()
                 .take_while(|c| c.is_alphanumeric() || *c == '_')
                 .collect();
+            if name.is_empty() {
+                continue; // a macro's `crate::$folder`: the registry's, which the scans know
+            }
             let after = rest[name.len()..]
                 .strip_prefix("::")
                 .map(|t| {
@@ -163,7 +178,7 @@ fn no_module_uses_a_higher_floor() {
             }
             if games.contains(&used) && used_inner == "session" {
                 climbs.push(format!(
-                    "{}:{line}: {module} names the session part of {used}: only the registry does",
+                    "{}:{line}: {module} names the session part of {used}: only the crate's root does",
                     file.display()
                 ));
             }
@@ -207,14 +222,130 @@ fn the_scan_sees_a_climb() {
     assert!(game_folders().contains(&"othello".to_string()));
 }
 
-/// The variant names of the registry's lines (`Variant => folder: Rules, Adapter;`).
-fn game_variants() -> Vec<String> {
+/// Every module is a file of its own, so that the scans read it: the crate's root declares its
+/// modules (`pub mod x;`) and holds no module's body, as it once held the registry's (whose
+/// `crate::` paths no scan read while the session imported it).
+#[test]
+fn the_root_holds_no_module_body() {
     let lib = fs::read_to_string(Path::new(ROOT).join("src/lib.rs")).expect("lib.rs");
-    let list = lib.rsplit_once("games! {").expect("the registry").1;
-    list.lines()
-        .take_while(|l| l.trim() != "}")
-        .filter_map(|l| l.split_once("=>"))
-        .map(|(variant, _)| variant.trim().to_string())
+    let bodies: Vec<&str> = lib
+        .lines()
+        .filter(|l| {
+            let words: Vec<&str> = l
+                .split("//")
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .collect();
+            words
+                .iter()
+                .position(|w| *w == "mod")
+                .is_some_and(|at| !words.get(at + 1).is_some_and(|name| name.ends_with(';')))
+        })
+        .collect();
+    assert!(bodies.is_empty(), "modules written in lib.rs: {bodies:?}");
+    assert!(lib.contains("pub mod registry;"), "the registry is a file");
+}
+
+/// One node of the import graph: a top-level module, or one part of a game folder (`go` and
+/// its floor's part name, or `rules`).
+type Node = (String, String);
+
+/// The import graph of `src/` (lib.rs and main.rs, above every floor, left out): each module,
+/// or part of a game folder, to the ones it names, with where.
+fn import_graph() -> BTreeMap<Node, BTreeMap<Node, String>> {
+    let floors = floors();
+    let games = game_folders();
+    let node = |module: &str, inner: &str| -> Node {
+        if games.iter().any(|g| g == module) {
+            let part = if part_floor(&floors, inner) == floors["games"] {
+                "rules"
+            } else {
+                inner
+            };
+            (module.to_string(), part.to_string())
+        } else {
+            (module.to_string(), String::new())
+        }
+    };
+    let src = Path::new(ROOT).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let mut graph: BTreeMap<Node, BTreeMap<Node, String>> = BTreeMap::new();
+    for file in &files {
+        let Some((module, inner)) = top_module(&src, file) else {
+            continue;
+        };
+        let from = node(&module, &inner);
+        let text = fs::read_to_string(file).expect("readable source");
+        let uses = graph.entry(from.clone()).or_default();
+        for (line, used, used_inner) in crate_paths(&text) {
+            let to = node(&used, &used_inner);
+            if to != from {
+                uses.entry(to)
+                    .or_insert_with(|| format!("{}:{line}", file.display()));
+            }
+        }
+    }
+    // The registry names each game's rules through its list (`crate::$folder::$rules`).
+    let registry = graph.entry(node("registry", "")).or_default();
+    for game in &games {
+        registry.insert(node(game, ""), "src/registry.rs: the list".into());
+    }
+    graph
+}
+
+/// The nodes `from` reaches through the graph.
+fn reached(graph: &BTreeMap<Node, BTreeMap<Node, String>>, from: &Node) -> Vec<Node> {
+    let mut seen = vec![from.clone()];
+    let mut next = 0;
+    while next < seen.len() {
+        for to in graph
+            .get(&seen[next])
+            .into_iter()
+            .flat_map(|uses| uses.keys())
+        {
+            if !seen.contains(to) {
+                seen.push(to.clone());
+            }
+        }
+        next += 1;
+    }
+    seen
+}
+
+#[test]
+fn no_cycle_of_imports_leaves_a_folder() {
+    // Within a floor imports may go sideways, and a folder's parts may use each other (Go's
+    // GTP and KataGo front ends do); but a cycle between two modules, or between a module and
+    // a game's part, means that neither can be read, tested or removed without the other: the
+    // session and a registry that made the sessions' adapters, a generic search whose tests
+    // ran a game's search.
+    let graph = import_graph();
+    assert!(graph.len() > 20, "the graph is missing: {:?}", graph.keys());
+    let mut loops = Vec::new();
+    for (from, uses) in &graph {
+        for (to, place) in uses {
+            if from.0 != to.0 && reached(&graph, to).contains(from) {
+                loops.push(format!(
+                    "{place}: {from:?} uses {to:?}, which comes back to it"
+                ));
+            }
+        }
+    }
+    assert!(
+        loops.is_empty(),
+        "imports in a cycle across folders:\n{}",
+        loops.join("\n")
+    );
+}
+
+/// The variant names of the registry's lines.
+fn game_variants() -> Vec<String> {
+    registry_lines()
+        .into_iter()
+        .map(|(variant, _)| variant)
         .collect()
 }
 
@@ -248,7 +379,7 @@ fn game_names(text: &str, games: &[String], variants: &[String]) -> Vec<(usize, 
 #[test]
 fn no_generic_code_names_a_game() {
     // Everything that knows one game lives in its folder: outside the game folders, only
-    // main.rs (the command line) and the registry in lib.rs may name a game; tests may.
+    // main.rs (the command line), the registry and the crate's root may name a game; tests may.
     let games = game_folders();
     let variants = game_variants();
     assert!(variants.len() == games.len() && variants.contains(&"Go".to_string()));

@@ -18,6 +18,5 @@ pub(crate) use error_text;
 
 pub mod end;
 pub mod record;
-pub mod registry;
 pub mod rules;
 pub mod view;

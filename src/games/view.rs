@@ -153,37 +153,3 @@ impl<R: Rules> GameView for Played<R> {
         self.game.diagram()
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::othello::Position;
-
-    #[test]
-    fn undo_returns_to_each_earlier_position_and_stops_at_the_start() {
-        let mut view = Played::<Position>::new();
-        let start = view.position();
-        let first = view.legal_moves()[0].clone();
-        assert_eq!(view.play(&first.to_uppercase()).unwrap(), first);
-        let after_one = view.position();
-        let second = view.legal_moves()[0].clone();
-        view.play(&second).unwrap();
-        assert_ne!(view.position(), after_one);
-        assert!(view.undo());
-        assert_eq!(view.position(), after_one);
-        assert!(view.undo());
-        assert_eq!(view.position(), start);
-        assert!(!view.undo(), "nothing before the start");
-        assert_eq!(view.side_to_move(), Side::First);
-    }
-
-    #[test]
-    fn a_refused_move_leaves_the_position() {
-        let mut view = Played::<Position>::new();
-        let start = view.position();
-        assert!(matches!(view.play("a1"), Err(MoveError::Rules(_))));
-        assert!(view.play("nonsense").is_err());
-        assert_eq!(view.position(), start);
-        assert!(!view.undo());
-    }
-}

@@ -179,3 +179,39 @@ impl Rules for Position {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    // The game view's undo and refusals, on Othello's rules.
+    use super::Position;
+    use crate::games::rules::Side;
+    use crate::games::view::{GameView, MoveError, Played};
+
+    #[test]
+    fn undo_returns_to_each_earlier_position_and_stops_at_the_start() {
+        let mut view = Played::<Position>::new();
+        let start = view.position();
+        let first = view.legal_moves()[0].clone();
+        assert_eq!(view.play(&first.to_uppercase()).unwrap(), first);
+        let after_one = view.position();
+        let second = view.legal_moves()[0].clone();
+        view.play(&second).unwrap();
+        assert_ne!(view.position(), after_one);
+        assert!(view.undo());
+        assert_eq!(view.position(), after_one);
+        assert!(view.undo());
+        assert_eq!(view.position(), start);
+        assert!(!view.undo(), "nothing before the start");
+        assert_eq!(view.side_to_move(), Side::First);
+    }
+
+    #[test]
+    fn a_refused_move_leaves_the_view_at_its_position() {
+        let mut view = Played::<Position>::new();
+        let start = view.position();
+        assert!(matches!(view.play("a1"), Err(MoveError::Rules(_))));
+        assert!(view.play("nonsense").is_err());
+        assert_eq!(view.position(), start);
+        assert!(!view.undo());
+    }
+}

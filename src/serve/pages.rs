@@ -22,8 +22,8 @@ pub struct Page {
     pub links: &'static [Link],
 }
 
-/// The page of each game of the registry: written by the registry in `lib.rs` from the
-/// lines that end with `, serve`.
+/// The page of each game of the registry: written by the crate's root (`lib.rs`) from the
+/// registry's lines that end with `, serve`.
 pub trait Registered {
     fn page(self) -> Option<&'static Page>;
 }

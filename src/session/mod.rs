@@ -80,7 +80,7 @@ enum SearchMsg {
     Mate(String),
 }
 
-/// What the registry (`lib.rs`) gives the session for each game: its adapter, made fresh at
+/// What the crate's root (`lib.rs`, from the registry's list) gives the session for each game: its adapter, made fresh at
 /// the game's start position, the names of its own commands, its own options and the shared
 /// options it ignores.
 pub trait Registered {

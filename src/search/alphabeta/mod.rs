@@ -501,18 +501,60 @@ mod tests {
         assert!(counts[0].0 <= 5000);
     }
 
-    /// Quantum shogi opts in to the root's reordering: after each iteration the main thread has
+    /// [`Tree`] grown wide (8 to 15 moves a node), opting in to the root's reordering as
+    /// quantum shogi does.
+    #[derive(Clone)]
+    struct Wide(Tree);
+
+    impl SearchGame for Wide {
+        type Move = u32;
+        fn generate(&self, out: &mut Vec<u32>) {
+            out.extend(0..8 + (mix(self.0.id) % 8) as u32);
+        }
+        fn play(&mut self, mv: u32) {
+            self.0.play(mv);
+        }
+        fn key(&self) -> u64 {
+            self.0.key()
+        }
+        fn lost(&self) -> bool {
+            false
+        }
+        fn evaluate(&self) -> i32 {
+            self.0.evaluate()
+        }
+        fn order_hint(&self, mv: u32) -> i32 {
+            mv as i32
+        }
+        fn is_tactical(&self, _mv: u32) -> bool {
+            false
+        }
+        fn gain(&self, _mv: u32) -> i32 {
+            0
+        }
+        fn code(mv: u32) -> u32 {
+            mv
+        }
+        const HISTORY_SIZE: usize = 16;
+        fn history_index(mv: u32) -> usize {
+            mv as usize
+        }
+        fn name(&self, mv: u32) -> String {
+            mv.to_string()
+        }
+        const ROOT_REDUCTION: bool = true;
+    }
+
+    /// A game that opts in to the root's reordering: after each iteration the main thread has
     /// the best move first and the others by the nodes their search took, largest first; a
     /// helper only brings its best move to the front of the order it was given.
     #[test]
     fn root_moves_follow_the_size_of_their_last_search() {
-        use crate::quantum::search::QGame;
-        use crate::quantum::{Action, Position, Ruleset};
-        let root = QGame::new(Position::start(), Ruleset::default());
+        let root = Wide(Tree { id: 7 });
         let mut generated = Vec::new();
         root.generate(&mut generated);
-        let by_code = |moves: &[Action]| {
-            let mut codes: Vec<u32> = moves.iter().map(|&m| QGame::code(m)).collect();
+        let by_code = |moves: &[u32]| {
+            let mut codes = moves.to_vec();
             codes.sort_unstable();
             codes
         };
@@ -523,8 +565,8 @@ mod tests {
             },
             0,
         );
-        let mut main = Searcher::<QGame>::new(1);
-        let mut helper = Searcher::<QGame>::new(1);
+        let mut main = Searcher::<Wide>::new(1);
+        let mut helper = Searcher::<Wide>::new(1);
         helper.helper_id = 1;
         let (mut ours, mut theirs) = (generated.clone(), generated.clone());
         let mut reordered = false;
@@ -535,7 +577,7 @@ mod tests {
                 .expect("a move");
             assert_eq!(ours[0], it.pv[0], "depth {depth}: the best move first");
             assert_eq!(by_code(&ours), by_code(&generated), "depth {depth}");
-            let size = |m: Action| main.root_nodes[before.iter().position(|&b| b == m).unwrap()];
+            let size = |m: u32| main.root_nodes[before.iter().position(|&b| b == m).unwrap()];
             assert!(
                 ours[1..].windows(2).all(|w| size(w[0]) >= size(w[1])),
                 "depth {depth}: the others by size"

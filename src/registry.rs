@@ -1,11 +1,12 @@
-//! What the registry's list in `lib.rs` becomes on the rules floor: [`declare!`] writes the
-//! `crate::registry` module (the [`Game`](crate::registry::Game) enum, its names and players,
-//! and [`Visit`]), which the `USI_Variant` option, the session, the match config and referee,
-//! `main.rs` and the rooms read. It names only each game's rules type, so every floor above
-//! this one may use it. Everything else about a game comes from its [`Rules`] (name, players,
-//! notation).
+//! The games, one line each, and what the rules floor makes of them: the [`Game`] enum, its
+//! names and players (the rules' own constants), [`Visit`] and the lookups by name, which the
+//! `USI_Variant` option, the session, the match config and referee, `main.rs` and the rooms
+//! read. It compiles only each game's rules type, so every floor above this one may use it.
+//! The crate's root (`lib.rs`), above every floor, makes each game's session adapter and page
+//! from the same list ([`each_game!`]). Everything else about a game comes from its [`Rules`]
+//! (name, players, notation).
 
-use super::rules::Rules;
+use crate::games::rules::Rules;
 
 /// Code that is generic over a game's rules, run for a game chosen at run time.
 pub trait Visit {
@@ -13,14 +14,33 @@ pub trait Visit {
     fn visit<R: Rules>(self) -> Self::Output;
 }
 
-/// Declares `Game` from one `Variant => RulesType` line per game: its list, its name and
-/// players (the rules' own constants), [`Game::visit`](crate::registry::Game::visit), and the
-/// lookups by name. A `match` on `Game` elsewhere fails to compile until it handles a new game.
-macro_rules! declare {
-    ($($(#[$attr:meta])* $game:ident => $rules:ty),+ $(,)?) => {
-        pub use $crate::games::registry::Visit;
-        use $crate::games::rules::Rules;
+/// The registry: one line per game, `Variant => folder: RulesType, SessionAdapter;`, handed to
+/// the macro `$then`. The rules type is re-exported at the folder's root (`lib.rs` declares the
+/// folder with a plain `pub mod`, so that rustfmt, clippy and every other tool see it); the
+/// adapter lives in its `session` part and implements `session::variant::Adapter` and
+/// `session::Variant`. A game with a page of its own ends its line with `, serve`: its `serve`
+/// part's `PAGE` (`serve::pages::Page`); the others get the generic page. Attributes before a
+/// line (`#[cfg]`) apply to the game everywhere.
+macro_rules! each_game {
+    ($then:ident) => {
+        $then! {
+            QuantumShogi => quantum: Record, QuantumVariant, serve;
+            Othello => othello: Position, OthelloVariant, serve;
+            Go => go: Record, GoVariant, serve;
+            // The toy game of docs/adding-a-game.md, for the browser test of the generic page:
+            // never in the shipped binary (GUIs show the `USI_Variant` list to users).
+            #[cfg(feature = "toy")]
+            TicTacToe => tictactoe: Board, TicTacToeVariant;
+        }
+    };
+}
+pub(crate) use each_game;
 
+/// Declares `Game` from the registry's lines: its list, its name and players (the rules' own
+/// constants), [`Game::visit`], and the lookups by name. A `match` on `Game` elsewhere fails to
+/// compile until it handles a new game.
+macro_rules! declare {
+    ($($(#[$attr:meta])* $game:ident => $folder:ident: $rules:ident, $adapter:ident $(, $serve:ident)?;)+) => {
         /// A game of the registry, by its `USI_Variant` name.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum Game {
@@ -34,21 +54,21 @@ macro_rules! declare {
             /// The `USI_Variant` name.
             pub const fn as_str(self) -> &'static str {
                 match self {
-                    $($(#[$attr])* Game::$game => <$rules as Rules>::NAME),+
+                    $($(#[$attr])* Game::$game => <crate::$folder::$rules as Rules>::NAME),+
                 }
             }
 
             /// What people call the game (`Quantum shogi`): the rules' [`Rules::TITLE`].
             pub const fn title(self) -> &'static str {
                 match self {
-                    $($(#[$attr])* Game::$game => <$rules as Rules>::TITLE),+
+                    $($(#[$attr])* Game::$game => <crate::$folder::$rules as Rules>::TITLE),+
                 }
             }
 
             /// What the first and the second player are called (`black`/`white`, ...).
             pub const fn players(self) -> [&'static str; 2] {
                 match self {
-                    $($(#[$attr])* Game::$game => <$rules as Rules>::PLAYERS),+
+                    $($(#[$attr])* Game::$game => <crate::$folder::$rules as Rules>::PLAYERS),+
                 }
             }
 
@@ -57,15 +77,15 @@ macro_rules! declare {
             /// one.
             pub fn record_format(self) -> Option<&'static str> {
                 match self {
-                    $($(#[$attr])* Game::$game => <$rules as Rules>::record_format().map(|f| f.name)),+
+                    $($(#[$attr])* Game::$game => <crate::$folder::$rules as Rules>::record_format().map(|f| f.name)),+
                 }
             }
 
             /// The game's end-of-game agreement (the rules' [`Rules::end_agreement`]): rooms
             /// run it once the game's moves stop play.
-            pub fn end_agreement(self) -> Option<&'static dyn $crate::games::end::EndAgreement> {
+            pub fn end_agreement(self) -> Option<&'static dyn crate::games::end::EndAgreement> {
                 match self {
-                    $($(#[$attr])* Game::$game => <$rules as Rules>::end_agreement()),+
+                    $($(#[$attr])* Game::$game => <crate::$folder::$rules as Rules>::end_agreement()),+
                 }
             }
 
@@ -73,22 +93,22 @@ macro_rules! declare {
             /// [`Rules::DRAW_BY_AGREEMENT`]).
             pub const fn draw_by_agreement(self) -> bool {
                 match self {
-                    $($(#[$attr])* Game::$game => <$rules as Rules>::DRAW_BY_AGREEMENT),+
+                    $($(#[$attr])* Game::$game => <crate::$folder::$rules as Rules>::DRAW_BY_AGREEMENT),+
                 }
             }
 
             /// What a match may set of this game, and whether GTP carries it (the rules'
             /// [`Rules::MATCH`]).
-            pub const fn settings(self) -> $crate::games::rules::MatchSettings {
+            pub const fn settings(self) -> crate::games::rules::MatchSettings {
                 match self {
-                    $($(#[$attr])* Game::$game => <$rules as Rules>::MATCH),+
+                    $($(#[$attr])* Game::$game => <crate::$folder::$rules as Rules>::MATCH),+
                 }
             }
 
             /// Runs `visitor` with this game's rules.
             pub fn visit<V: Visit>(self, visitor: V) -> V::Output {
                 match self {
-                    $($(#[$attr])* Game::$game => visitor.visit::<$rules>()),+
+                    $($(#[$attr])* Game::$game => visitor.visit::<crate::$folder::$rules>()),+
                 }
             }
 
@@ -120,12 +140,11 @@ macro_rules! declare {
         }
     };
 }
-pub(crate) use declare;
+each_game!(declare);
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::registry::{players, visit, Game, NAMES};
 
     struct Name;
     impl Visit for Name {
