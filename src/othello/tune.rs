@@ -843,8 +843,28 @@ fn export(canon: &[Vec<u32>], w: &[f32]) -> Vec<i16> {
     table
 }
 
-fn fit_cli(args: &FitArgs) -> Result<(), TuneError> {
-    let canon = canonical_tables();
+/// The positions of a fit, split by game into its train and validation sets.
+struct Loaded {
+    train: Data,
+    validation: Data,
+    /// Positions read, and those of them labelled by an exact solve.
+    lines: u64,
+    exact: u64,
+    games: usize,
+    /// The hand-set evaluation's mean squared error on the validation set, discs².
+    hand_error: f64,
+}
+
+impl Loaded {
+    /// The positions of the training set, copies for the neighbouring phases left out.
+    fn trained(&self) -> u64 {
+        self.lines - self.validation.features.len() as u64
+    }
+}
+
+/// Reads the positions files of `args.data` and splits them by game (`args.seed`,
+/// `args.validation`), with the copies of `args.smooth`.
+fn load(args: &FitArgs, canon: &[Vec<u32>]) -> Result<Loaded, TuneError> {
     let (mut train, mut validation) = (Data::new(), Data::new());
     let (mut lines, mut exact) = (0u64, 0u64);
     let mut games = std::collections::BTreeSet::new();
@@ -866,7 +886,7 @@ fn fit_cli(args: &FitArgs) -> Result<(), TuneError> {
             } else {
                 &mut train
             };
-            let f = sample_features(&canon, l.player, l.opponent);
+            let f = sample_features(canon, l.player, l.opponent);
             set.push(f, l.margin as f32, 1.0);
             if !held_out && args.smooth > 0.0 {
                 // Phase smoothing: the neighbouring phases' weights read the position too, at
@@ -887,30 +907,33 @@ fn fit_cli(args: &FitArgs) -> Result<(), TuneError> {
             }
         }
     }
-    if train.features.is_empty() || validation.features.is_empty() {
-        return Err(TuneError::TooFew);
-    }
-    println!(
-        "{lines} positions ({exact} exact) of {} games: {} train, {} validation; the hand-set evaluation's validation error {:.2} discs²",
-        games.len(),
-        lines - validation.features.len() as u64,
-        validation.features.len(),
-        hand_err.0 / hand_err.1.max(1) as f64
-    );
+    Ok(Loaded {
+        train,
+        validation,
+        lines,
+        exact,
+        games: games.len(),
+        hand_error: hand_err.0 / hand_err.1.max(1) as f64,
+    })
+}
+
+/// [`fit`] with its progress shown (a bar on a terminal, a line every 10 passes otherwise):
+/// the weights and the passes made.
+fn fit_shown(args: &FitArgs, data: &Loaded) -> (Vec<f32>, usize) {
     let t0 = std::time::Instant::now();
-    let mut last = (0usize, 0.0, 0.0);
+    let mut passes = 0;
     let bar = progress::bar(
         "{msg} [{bar:40}] {pos}/{len} passes {elapsed}",
         args.epochs as u64,
     );
     let w = fit(
-        &train,
-        &validation,
+        &data.train,
+        &data.validation,
         args.epochs,
         args.lr,
         args.l2,
         |e, t, v| {
-            last = (e, t, v);
+            passes = e;
             if let Some(bar) = &bar {
                 bar.set_position(e as u64);
                 bar.set_message(format!("train {t:.3} validation {v:.3}"));
@@ -925,15 +948,21 @@ fn fit_cli(args: &FitArgs) -> Result<(), TuneError> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let table = export(&canon, &w);
-    let check = {
-        let mut sum = 0.0;
-        for (f, &y) in validation.features.iter().zip(&validation.target) {
-            let pred: i32 = f.iter().map(|&i| table[i as usize] as i32).sum();
-            sum += (pred as f64 / 100.0 - y as f64).powi(2);
-        }
-        sum / validation.features.len() as f64
-    };
+    (w, passes)
+}
+
+/// The mean squared error, discs², of the exported `table` (centi-discs) on `data`.
+fn table_error(table: &[i16], data: &Data) -> f64 {
+    let mut sum = 0.0;
+    for (f, &y) in data.features.iter().zip(&data.target) {
+        let pred: i32 = f.iter().map(|&i| table[i as usize] as i32).sum();
+        sum += (pred as f64 / 100.0 - y as f64).powi(2);
+    }
+    sum / data.features.len() as f64
+}
+
+/// The command line that makes the table again, for its header.
+fn fit_command(args: &FitArgs) -> String {
     let mut command = format!(
         "ryoshi tune othello fit {} --out {} --seed {} --validation {} --epochs {} --lr {} --l2 {}",
         args.data.join(" "),
@@ -950,15 +979,38 @@ fn fit_cli(args: &FitArgs) -> Result<(), TuneError> {
     if let Some(note) = &args.note {
         command += &format!(" --note '{note}'");
     }
+    command
+}
+
+fn fit_cli(args: &FitArgs) -> Result<(), TuneError> {
+    let canon = canonical_tables();
+    let data = load(args, &canon)?;
+    if data.train.features.is_empty() || data.validation.features.is_empty() {
+        return Err(TuneError::TooFew);
+    }
+    println!(
+        "{} positions ({} exact) of {} games: {} train, {} validation; the hand-set evaluation's validation error {:.2} discs²",
+        data.lines,
+        data.exact,
+        data.games,
+        data.trained(),
+        data.validation.features.len(),
+        data.hand_error
+    );
+    let (w, passes) = fit_shown(args, &data);
+    let table = export(&canon, &w);
     let header = format!(
-        "Generated by `{command}`: do not edit.\n{}{lines} positions ({exact} labelled by an exact solve) of {} self-play games; {} train, {} validation. Least squares on the final disc margin, {} passes; validation error {:.3} discs² (the hand-set evaluation: {:.3}).\n",
+        "Generated by `{}`: do not edit.\n{}{} positions ({} labelled by an exact solve) of {} self-play games; {} train, {} validation. Least squares on the final disc margin, {} passes; validation error {:.3} discs² (the hand-set evaluation: {:.3}).\n",
+        fit_command(args),
         args.note.as_deref().map(|n| format!("{n}\n")).unwrap_or_default(),
-        games.len(),
-        lines - validation.features.len() as u64,
-        validation.features.len(),
-        last.0,
-        check,
-        hand_err.0 / hand_err.1.max(1) as f64
+        data.lines,
+        data.exact,
+        data.games,
+        data.trained(),
+        data.validation.features.len(),
+        passes,
+        table_error(&table, &data.validation),
+        data.hand_error
     );
     let bytes = pattern::encode(&header, &table);
     std::fs::write(&args.out, &bytes).map_err(file_error(&args.out))?;

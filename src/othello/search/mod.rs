@@ -205,109 +205,160 @@ pub fn think(
             ponder: None,
         };
     }
-    let empties = board.empties().count_ones();
     let max_depth = match (level.max_depth, control.depth_limit()) {
         (Some(a), Some(b)) => a.min(b.max(1)),
         (Some(a), None) => a,
         (None, Some(b)) => b.max(1),
         (None, None) => 60,
     };
-    let mut best: Option<(u32, i32, u32, Vec<String>)> = None;
-    let nodes;
-    if level.noise > 0 {
-        // Beginner: every root move scored at the capped depth, then spread at random.
-        let mut ranker = Ranker::new(Some(control), level.eval);
-        let ranked = ranker.rank(board, max_depth);
-        nodes = ranker.nodes;
-        let mut rng = seed ^ board.player.rotate_left(7) ^ board.opponent.wrapping_mul(3);
-        let mut pick: Option<(u32, i32, i32)> = None;
-        for &(sq, s) in &ranked {
-            let spread = (splitmix(&mut rng) % (2 * level.noise as u64 + 1)) as i32 - level.noise;
-            if pick.is_none_or(|p| s + spread > p.2) {
-                pick = Some((sq, s, s + spread));
-            }
-        }
-        if let Some((sq, score, _)) = pick {
-            best = Some((sq, score, max_depth, vec![square_name(sq)]));
-        }
+    let (best, nodes) = if level.noise > 0 {
+        beginner(board, level, seed, control, max_depth)
     } else {
-        let exact_possible = empties <= level.solve_empties;
-        // Before an exact solve, a short midgame search gives the fallback move.
-        let mid_cap = if exact_possible {
-            max_depth.min(6)
-        } else {
-            max_depth
-        };
-        let mut searcher = Searcher::<OGame>::new(TABLE_MB);
-        // Null move is off by itself (no `play_null`); reductions are off too. The selective
-        // part is Multi-ProbCut ([`probcut`]), fitted to the pattern evaluation.
-        searcher.set_pruning(false);
-        searcher.set_probcut(true);
-        let root = OGame {
-            player: board.player,
-            opponent: board.opponent,
-            eval: level.eval,
-        };
-        let square = |name: &str| parse_square(name).filter(|&sq| m >> sq & 1 == 1);
-        let outcome = searcher.run(&root, &[], control, mid_cap.min(empties.max(1)), report);
-        if let Some(sq) = outcome.best.as_deref().and_then(square) {
-            let i = outcome.info;
-            best = Some((sq, i.score, i.depth, i.pv));
-        }
-        if exact_possible && !control.soft_expired() {
-            let start_nodes = searcher.nodes();
-            let limit = control.node_limit();
-            let abort =
-                |n: u64| control.hard_expired() || limit.is_some_and(|l| start_nodes + n >= l);
-            let mut solver = Solver::new(20)
-                .with_abort(&abort)
-                .with_threads(level.threads);
-            // Win/loss/draw first (a null window at 0 is cheap), then the exact margin.
-            let wld = solver.solve_window(board, -1, 1);
-            if !solver.aborted() {
-                if let Some(sq) = wld.best {
-                    // The result is proven, its margin not yet: until the exact solve gives it,
-                    // the midgame estimate, brought to the proven side of zero (a won position
-                    // is at least +1, not the +1 a placeholder would say of every win).
-                    // Its depth stays the midgame's: the margin is not solved.
-                    let (estimate, depth) = best.as_ref().map_or((0, 0), |b| (b.1, b.2));
-                    let score = match wld.score.signum() {
-                        1 => estimate.max(100),
-                        -1 => estimate.min(-100),
-                        _ => 0,
-                    };
-                    best = Some((sq, score, depth, vec![square_name(sq)]));
-                }
-                let exact = solver.solve(board);
-                if !solver.aborted() {
-                    if let Some(sq) = exact.best {
-                        let pv = vec![square_name(sq)];
-                        let score = exact.score * 100;
-                        report(Report::Text(format!(
-                            "exact {} score {:+}",
-                            square_name(sq),
-                            exact.score
-                        )));
-                        best = Some((sq, score, empties, pv));
-                    }
-                }
-            }
-            nodes = start_nodes + solver.nodes;
-        } else {
-            nodes = searcher.nodes();
-        }
-    }
-    let (sq, score, depth, pv) = best.unwrap_or_else(|| first_move(m));
+        searched(board, level, control, max_depth, report)
+    };
+    let best = best.unwrap_or_else(|| Choice::alone(m.trailing_zeros(), 0, 0));
     Outcome {
-        info: info(depth, score, nodes, control, &pv),
-        best: Some(square_name(sq)),
+        info: info(best.depth, best.score, nodes, control, &best.pv),
+        best: Some(square_name(best.square)),
         ponder: None,
     }
 }
 
-fn first_move(m: u64) -> (u32, i32, u32, Vec<String>) {
-    let sq = m.trailing_zeros();
-    (sq, 0, 0, vec![square_name(sq)])
+/// The move [`think`] plays, with what its `info` line says.
+struct Choice {
+    square: u32,
+    score: i32,
+    depth: u32,
+    pv: Vec<String>,
+}
+
+impl Choice {
+    /// A move whose line is the move alone.
+    fn alone(square: u32, score: i32, depth: u32) -> Choice {
+        Choice {
+            square,
+            score,
+            depth,
+            pv: vec![square_name(square)],
+        }
+    }
+}
+
+/// Beginner: every root move scored at `depth`, then spread at random. The choice, if the
+/// ranking gave one, and the nodes searched.
+fn beginner(
+    board: &Board,
+    level: Level,
+    seed: u64,
+    control: &Control,
+    depth: u32,
+) -> (Option<Choice>, u64) {
+    let mut ranker = Ranker::new(Some(control), level.eval);
+    let ranked = ranker.rank(board, depth);
+    let mut rng = seed ^ board.player.rotate_left(7) ^ board.opponent.wrapping_mul(3);
+    let mut pick: Option<(u32, i32, i32)> = None;
+    for &(sq, s) in &ranked {
+        let spread = (splitmix(&mut rng) % (2 * level.noise as u64 + 1)) as i32 - level.noise;
+        if pick.is_none_or(|p| s + spread > p.2) {
+            pick = Some((sq, s, s + spread));
+        }
+    }
+    let choice = pick.map(|(sq, score, _)| Choice::alone(sq, score, depth));
+    (choice, ranker.nodes)
+}
+
+/// The midgame search to `max_depth`, and from `solve_empties` empties the exact solve after
+/// it. The choice, if either gave one, and the nodes searched.
+fn searched(
+    board: &Board,
+    level: Level,
+    control: &Control,
+    max_depth: u32,
+    report: &mut dyn FnMut(Report),
+) -> (Option<Choice>, u64) {
+    let m = board.moves();
+    let empties = board.empties().count_ones();
+    let exact_possible = empties <= level.solve_empties;
+    // Before an exact solve, a short midgame search gives the fallback move.
+    let mid_cap = if exact_possible {
+        max_depth.min(6)
+    } else {
+        max_depth
+    };
+    let mut searcher = Searcher::<OGame>::new(TABLE_MB);
+    // Null move is off by itself (no `play_null`); reductions are off too. The selective
+    // part is Multi-ProbCut ([`probcut`]), fitted to the pattern evaluation.
+    searcher.set_pruning(false);
+    searcher.set_probcut(true);
+    let root = OGame {
+        player: board.player,
+        opponent: board.opponent,
+        eval: level.eval,
+    };
+    let square = |name: &str| parse_square(name).filter(|&sq| m >> sq & 1 == 1);
+    let outcome = searcher.run(&root, &[], control, mid_cap.min(empties.max(1)), report);
+    let best = outcome.best.as_deref().and_then(square).map(|sq| Choice {
+        square: sq,
+        score: outcome.info.score,
+        depth: outcome.info.depth,
+        pv: outcome.info.pv,
+    });
+    if exact_possible && !control.soft_expired() {
+        let midgame = searcher.nodes();
+        let (best, solved) = exact(board, level, control, midgame, best, report);
+        (best, midgame + solved)
+    } else {
+        (best, searcher.nodes())
+    }
+}
+
+/// The exact solve of `board` after the midgame's choice `best`: win/loss/draw first (a null
+/// window at 0 is cheap), then the exact margin, each replacing the choice once it finishes
+/// within the control's hard limit and its node limit (of which the midgame spent `midgame`).
+/// The choice and the solver's nodes.
+fn exact(
+    board: &Board,
+    level: Level,
+    control: &Control,
+    midgame: u64,
+    mut best: Option<Choice>,
+    report: &mut dyn FnMut(Report),
+) -> (Option<Choice>, u64) {
+    let limit = control.node_limit();
+    let abort = |n: u64| control.hard_expired() || limit.is_some_and(|l| midgame + n >= l);
+    let mut solver = Solver::new(20)
+        .with_abort(&abort)
+        .with_threads(level.threads);
+    let wld = solver.solve_window(board, -1, 1);
+    if solver.aborted() {
+        return (best, solver.nodes);
+    }
+    if let Some(sq) = wld.best {
+        // The result is proven, its margin not yet: until the exact solve gives it, the
+        // midgame estimate, brought to the proven side of zero (a won position is at least +1,
+        // not the +1 a placeholder would say of every win). Its depth stays the midgame's: the
+        // margin is not solved.
+        let (estimate, depth) = best.as_ref().map_or((0, 0), |b| (b.score, b.depth));
+        let score = match wld.score.signum() {
+            1 => estimate.max(100),
+            -1 => estimate.min(-100),
+            _ => 0,
+        };
+        best = Some(Choice::alone(sq, score, depth));
+    }
+    let margin = solver.solve(board);
+    if !solver.aborted() {
+        if let Some(sq) = margin.best {
+            report(Report::Text(format!(
+                "exact {} score {:+}",
+                square_name(sq),
+                margin.score
+            )));
+            let empties = board.empties().count_ones();
+            best = Some(Choice::alone(sq, margin.score * 100, empties));
+        }
+    }
+    (best, solver.nodes)
 }
 
 fn info(depth: u32, score: i32, nodes: u64, control: &Control, pv: &[String]) -> Info {
