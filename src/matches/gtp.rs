@@ -1,7 +1,8 @@
 //! GTP engines in a match (GNU Go, GRhino, Edax, `ryoshi gtp`), driven as gogui-twogtp and
 //! gomill drive them: `list_commands` once, then per game `boardsize`, `clear_board`, the
 //! game's own settings (its [`MatchOption`]s' `gtp_command`) and `time_settings`, the moves as
-//! `play <colour> <move>`, each move asked with `time_left` and `genmove <colour>`, and `final_score` at the end as a check of the referee's score.
+//! `play <colour> <move>`, each move asked with `time_left` and `genmove <colour>`, and
+//! `final_score` at the end as a check of the referee's score.
 //!
 //! Every command carries an id; an answer with another id (a late one, to a command that timed
 //! out) or any line that is not an answer is skipped, as the GTP specification allows.
