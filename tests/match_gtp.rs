@@ -356,13 +356,16 @@ fn configuration_errors_name_the_problem() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("a GTP engine takes no `options`"));
 }
 
-/// Runs `ryoshi match` on `text` in a scratch folder; returns the results, sorted by game.
+/// Runs `ryoshi match` on `text` in a scratch folder, every engine line logged to
+/// `engines.log` there; returns the results, sorted by game.
 fn run_binary(tag: &str, text: &str) -> (std::path::PathBuf, String, Vec<Value>) {
     let dir = scratch(tag);
     std::fs::write(dir.join("engines.toml"), text).unwrap();
     let out = Command::new(common::BIN)
         .arg("match")
         .arg(dir.join("engines.toml"))
+        .arg("--log")
+        .arg(dir.join("engines.log"))
         .output()
         .expect("run ryoshi match");
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
@@ -506,8 +509,18 @@ fn ryoshi_gtp_plays_go_against_ryoshi_usi_on_9x9() {
          games = 2\nopening_plies = 2\nseed = 5\nmovetime_ms = 300\nmargin_ms = 2000\nmax_plies = 300\n",
         bin = common::BIN
     );
-    let (_dir, stdout, results) = run_binary("gtp-ryoshi-go", &text);
+    let (dir, stdout, results) = run_binary("gtp-ryoshi-go", &text);
     assert_eq!(results.len(), 2, "{stdout}");
+    // The game's own `komi` (declared in the Go folder) reaches both engines in their protocol's
+    // words: GTP's `komi` before each game, USI's `Komi` option once, and the results hold it.
+    let log = std::fs::read_to_string(dir.join("engines.log")).unwrap();
+    let sent = |engine: &str, line: &str| {
+        log.lines()
+            .filter(|l| l.contains(&format!(" {engine} > ")) && l.ends_with(line))
+            .count()
+    };
+    assert_eq!(sent("gtp", " komi 7"), 2, "{log}");
+    assert_eq!(sent("usi", "setoption name Komi value 7"), 1, "{log}");
     // The summary counts the checks the results hold.
     let checks: Vec<&Value> = results
         .iter()
@@ -527,6 +540,7 @@ fn ryoshi_gtp_plays_go_against_ryoshi_usi_on_9x9() {
             r["opening"].as_str().unwrap().starts_with("sfen 9 "),
             "a 9x9 start is written out for USI engines: {r}"
         );
+        assert_eq!(r["conditions"]["komi"], 7.0, "{r}");
         let mut referee = GoReferee::new();
         replay_and_score(r, &mut referee, 7.0);
         check_sgf_record(r, "gtp", "usi", 7.0);
@@ -637,6 +651,7 @@ fn gnugo_plays_9x9_through_the_runner() {
             ["area score", "resign", "max plies"].contains(&r["reason"].as_str().unwrap()),
             "{r}"
         );
+        assert_eq!(r["conditions"]["komi"], 7.0, "{r}");
         let mut referee = GoReferee::new();
         replay_and_score(r, &mut referee, 7.0);
         // GNU Go reads the SGF record back to the same stones.

@@ -6,7 +6,7 @@
 //! Readers are bounded: at most [`MAX_RECORD_BYTES`] of text, at most [`MAX_NESTING`] open
 //! variations (counted, never recursed), and memory in proportion to the moves of the main line.
 
-use super::rules::{GameEnd, Rules};
+use super::rules::{GameEnd, OptionValues, Rules};
 
 /// Longest record text read (a file of `loadrecord`; `loadrecordtext` is bounded by the
 /// protocol's line, 4 MiB). A Go game of 1000 moves with comments is under 100 KiB.
@@ -130,9 +130,10 @@ pub trait Recordable: Rules {
         end.verdict.score().into()
     }
 
-    /// What a match's settings add to the tags (Go's komi and rules); nothing by default.
-    fn match_tags(tags: &mut Tags, komi: Option<f64>) {
-        let _ = (tags, komi);
+    /// What a match's values of the game's own options (and the rules it plays by) add to the
+    /// tags; nothing by default.
+    fn match_tags(tags: &mut Tags, options: &OptionValues) {
+        let _ = (tags, options);
     }
 
     /// The tags that say a game's time control (SGF's `TM`/`OT`, the kifu's `TimeControl`);
@@ -193,7 +194,7 @@ pub struct RecordFormat<R: Rules> {
     /// [`Recordable::BETWEEN_GAMES`].
     pub between_games: &'static str,
     pub result_tag: fn(GameEnd, Option<f64>) -> String,
-    pub match_tags: fn(&mut Tags, Option<f64>),
+    pub match_tags: fn(&mut Tags, &OptionValues),
     pub time_tags: fn(&mut Tags, &TimeTerms),
 }
 

@@ -175,6 +175,45 @@ pub struct BoardSizes {
     pub standard: usize,
 }
 
+/// A number of a game's own that a match may set (a key of `[match]`), declared by the game in
+/// its [`MatchSettings::options`]: the runner checks it, records it, tells the engines and hands
+/// it to the rules' [`Rules::final_score`] and the record's tags without knowing what it means.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MatchOption {
+    /// The `[match]` key, also the key of the results' `conditions`.
+    pub key: &'static str,
+    /// The value of a match that sets none.
+    pub default: f64,
+    /// The USI option a USI engine is set it by before its first game (if it declares it).
+    pub usi_option: Option<&'static str>,
+    /// The GTP command that tells a GTP engine it before each game (`<command> <value>`).
+    pub gtp_command: Option<&'static str>,
+}
+
+/// The values a match plays a game's [`MatchOption`]s under (the match's or the defaults).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OptionValues(Vec<(MatchOption, f64)>);
+
+impl OptionValues {
+    /// `options` with their values: `set`'s, or their defaults.
+    pub fn new(options: &[MatchOption], set: impl Fn(&str) -> Option<f64>) -> OptionValues {
+        let values = options
+            .iter()
+            .map(|o| (*o, set(o.key).unwrap_or(o.default)));
+        OptionValues(values.collect())
+    }
+
+    /// The value of option `key`; `None` when the game declares no such option.
+    pub fn get(&self, key: &str) -> Option<f64> {
+        self.0.iter().find(|(o, _)| o.key == key).map(|&(_, v)| v)
+    }
+
+    /// Each option with its value, in the game's order.
+    pub fn iter(&self) -> impl Iterator<Item = (&MatchOption, f64)> {
+        self.0.iter().map(|(o, v)| (o, *v))
+    }
+}
+
 /// What a match's configuration may set of a game, and whether GTP carries it: the match
 /// runner's questions to a game, answered by its rules ([`Rules::MATCH`]), so the runner names
 /// none.
@@ -182,18 +221,17 @@ pub struct BoardSizes {
 pub struct MatchSettings {
     /// The sizes `board_size` may choose; `None`: one board, and a match refuses `board_size`.
     pub board_sizes: Option<BoardSizes>,
-    /// The komi of a match that sets none; `None`: the game has no komi, and a match refuses
-    /// `komi`.
-    pub komi: Option<f64>,
+    /// The game's own numbers a match may set; a match refuses the keys of other games'.
+    pub options: &'static [MatchOption],
     /// Whether GTP engines play it (GTP has commands for the games it carries only).
     pub gtp: bool,
 }
 
 impl MatchSettings {
-    /// A game of one board, without komi, that GTP does not carry.
+    /// A game of one board, with no numbers of its own, that GTP does not carry.
     pub const NONE: MatchSettings = MatchSettings {
         board_sizes: None,
-        komi: None,
+        options: &[],
         gtp: false,
     };
 }
@@ -208,7 +246,8 @@ pub trait Rules: Clone + Send + 'static {
     /// What the first and the second player are called (`black`, ...).
     const PLAYERS: [&'static str; 2];
     type Move: Copy;
-    /// What a match may set of the game (board size, komi) and whether GTP carries it.
+    /// What a match may set of the game (board size, its own numbers) and whether GTP carries
+    /// it.
     const MATCH: MatchSettings = MatchSettings::NONE;
     /// Whether two players may end a game as a draw by agreement (a room's draw offer): only
     /// where a draw is a result the game has.
@@ -246,11 +285,12 @@ pub trait Rules: Clone + Send + 'static {
         Some(Self::start())
     }
 
-    /// The referee's score of an ended game: the first player's lead, with `komi` for the second
-    /// player where the game has one (an area, a count of pieces); `None` for a game that is not
-    /// decided by a score. A match's referee takes the verdict of a scored end from it.
-    fn final_score(&self, komi: f64) -> Option<f64> {
-        let _ = komi;
+    /// The referee's score of an ended game: the first player's lead (an area, a count of
+    /// pieces), under the match's values of the game's own [`MatchOption`]s; `None` for a game
+    /// that is not decided by a score. A match's referee takes the verdict of a scored end from
+    /// it.
+    fn final_score(&self, options: &OptionValues) -> Option<f64> {
+        let _ = options;
         None
     }
 

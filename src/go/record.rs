@@ -21,7 +21,7 @@ use super::rules::Record;
 use crate::games::record::{
     seconds, tag_text, GameRecord, RecordError, Recordable, Tags, TimeTerms, MAX_NESTING,
 };
-use crate::games::rules::{GameEnd, Reason, Side, Verdict};
+use crate::games::rules::{GameEnd, OptionValues, Reason, Side, Verdict};
 use nom::bytes::complete::{escaped, is_not, take_while1};
 use nom::character::complete::{anychar, char, multispace0};
 use nom::combinator::opt;
@@ -728,8 +728,8 @@ impl Recordable for Record {
     }
 
     /// The match's komi, and its area count of every stone on the board (`RU[Chinese]`).
-    fn match_tags(tags: &mut Tags, komi: Option<f64>) {
-        if let Some(komi) = komi {
+    fn match_tags(tags: &mut Tags, options: &OptionValues) {
+        if let Some(komi) = options.get(super::rules::KOMI_OPTION.key) {
             tags.set("KM", komi.to_string());
         }
         tags.set("RU", "Chinese");

@@ -7,10 +7,21 @@ use super::notation::{PositionError, VertexError};
 use super::score::{area_score, Judgement, Life};
 use super::Position;
 use crate::games::error_text;
-use crate::games::rules::{BoardSizes, GameEnd, MatchSettings, Rules, Side, Verdict};
+use crate::games::rules::{
+    BoardSizes, GameEnd, MatchOption, MatchSettings, OptionValues, Rules, Side, Verdict,
+};
 
 /// White's compensation when a refereed game is scored.
 pub const KOMI: f64 = 7.5;
+
+/// A match's `komi = 6.5` (white's compensation in the referee's score), told to GTP engines by
+/// GTP's `komi` and to USI engines by the `Komi` option, written in records as SGF's `KM`.
+pub const KOMI_OPTION: MatchOption = MatchOption {
+    key: "komi",
+    default: KOMI,
+    usi_option: Some("Komi"),
+    gtp_command: Some("komi"),
+};
 
 /// A game in progress and the passes just played (two in a row end it).
 #[derive(Clone, Debug)]
@@ -78,7 +89,7 @@ impl Rules for Record {
             max: 25,
             standard: 19,
         }),
-        komi: Some(KOMI),
+        options: &[KOMI_OPTION],
         gtp: true,
     };
     /// With a half-point komi a refereed Go game has no draw, and Go servers (KGS, OGS) offer
@@ -153,8 +164,9 @@ impl Rules for Record {
         Position::empty(size).ok().map(Record::new)
     }
 
-    /// The area score (every stone alive) with `komi` instead of [`KOMI`].
-    fn final_score(&self, komi: f64) -> Option<f64> {
+    /// The area score (every stone alive) with the match's `komi` instead of [`KOMI`].
+    fn final_score(&self, options: &OptionValues) -> Option<f64> {
+        let komi = options.get(KOMI_OPTION.key).unwrap_or(KOMI);
         Some(self.area_score() + KOMI - komi)
     }
 

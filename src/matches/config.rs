@@ -4,7 +4,7 @@
 //! setting silently ignored. Relative paths are taken from the configuration file's folder.
 
 pub use super::overrides::{Override, OverrideError};
-use crate::games::rules::MatchSettings;
+use crate::games::rules::{MatchSettings, OptionValues};
 use crate::registry;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 pub struct Config {
     #[serde(rename = "engine", default)]
     pub engines: Vec<EngineConfig>,
-    #[serde(rename = "match")]
+    #[serde(rename = "match", deserialize_with = "super::game_keys::match_table")]
     pub play: MatchConfig,
     /// `[slurm]`: how `ryoshi match --slurm N` submits the match (see [`super::slurm`]).
     pub slurm: Option<super::slurm::SlurmConfig>,
@@ -50,10 +50,10 @@ pub struct EngineConfig {
     pub genmove: Genmove,
 }
 
-/// How a GTP engine is asked for its move. The Go referee counts every stone on the board alive,
-/// so an engine that passes with dead stones still on it (Pachi under `genmove`) is asked with
-/// KGS's cleanup command instead, under which it takes them off first (Pachi's
-/// `pass_all_alive`), as GNU Go does with `--capture-all-dead`.
+/// How a GTP engine is asked for its move. A referee that scores the board as it stands counts
+/// everything left on it, so an engine that passes while pieces it counts as lost are still on
+/// it (Pachi under `genmove`) is asked with KGS's cleanup command instead, under which it takes
+/// them off first (Pachi's `pass_all_alive`), as GNU Go does with `--capture-all-dead`.
 #[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
 pub enum Genmove {
     #[default]
@@ -157,10 +157,9 @@ pub struct MatchConfig {
     pub inc_ms: Option<u64>,
     pub movetime_ms: Option<u64>,
     pub nodes: Option<u64>,
-    /// Go: the board size (2 to 25); the games start from the empty board of this size.
+    /// The board size, for a game of several (its [`MatchSettings::board_sizes`]); the games
+    /// start from the game's standard start on a board of this size.
     pub board_size: Option<u32>,
-    /// Go: white's compensation, for the referee's score and sent to the engines.
-    pub komi: Option<f64>,
     /// How far below zero a clock may go before the flag falls.
     #[serde(default = "default_margin")]
     pub margin_ms: u64,
@@ -199,6 +198,10 @@ pub struct MatchConfig {
     pub resign: Option<ResignAdjudication>,
     /// `[match.draw]`: draw adjudication by score (off when absent).
     pub draw: Option<DrawAdjudication>,
+    /// The game's own keys given (its [`MatchSettings::options`]), read beside the fields
+    /// (`super::game_keys`), as given: checked against the game by [`Config::read`].
+    #[serde(skip)]
+    pub game_options: Vec<(&'static str, f64)>,
     /// `ryoshi match --shard K/N`: play only this slice of the schedule (never read from TOML).
     #[serde(skip)]
     pub shard: Option<Shard>,
@@ -431,13 +434,14 @@ pub enum ConfigError {
     /// `genmove` for a USI engine.
     #[error("engine `{0}`: `genmove` is for GTP engines")]
     GenmoveUsi(String),
-    /// `board_size` or `komi` (the key) for a game without it (the games with it, named).
+    /// `board_size` or a game's own key for a game without it (the games with it, named).
     #[error("[match]: `{key}` is for variant {games} only")]
     NotForVariant { key: &'static str, games: String },
     #[error("[match]: `board_size` must be from {min} to {max}, not {size}")]
     BoardSize { size: u32, min: usize, max: usize },
-    #[error("[match]: `komi` must be a finite number")]
-    Komi,
+    /// A game's own key that is not a finite number.
+    #[error("[match]: `{0}` must be a finite number")]
+    NotFinite(&'static str),
     #[error("[match]: `engines` needs at least two engine names")]
     TooFewEngines,
     #[error("[match]: `engines` names `{0}`, which no [[engine]] entry defines")]
@@ -595,11 +599,14 @@ impl Config {
         Some(self.play.board_size.map_or(sizes.standard, |n| n as usize))
     }
 
-    /// The komi of the games of a game that has one (`komi`, or the game's default); `None` for
-    /// a game without komi.
-    pub fn komi(&self) -> Option<f64> {
-        let default = self.play.variant.settings().komi?;
-        Some(self.play.komi.unwrap_or(default))
+    /// The values of the game's own options (its [`MatchSettings::options`]) its games are
+    /// played under: the match's, or the game's defaults.
+    pub fn option_values(&self) -> OptionValues {
+        let given = |key: &str| {
+            let mut given = self.play.game_options.iter();
+            given.find(|(k, _)| *k == key).map(|&(_, v)| v)
+        };
+        OptionValues::new(self.play.variant.settings().options, given)
     }
 
     /// Whether `openings` holds game records: `openings_format = "records"`, or a folder.
@@ -717,7 +724,7 @@ impl Config {
         Ok(())
     }
 
-    /// `board_size` and `komi`: only for a game that has them, and within its bounds.
+    /// `board_size` and the game's own keys: only for a game that has them, within its bounds.
     fn check_board(&self) -> Result<(), ConfigError> {
         let m = &self.play;
         let settings = m.variant.settings();
@@ -727,11 +734,14 @@ impl Config {
                 games: games_with(|s| s.board_sizes.is_some()),
             });
         }
-        if m.komi.is_some() && settings.komi.is_none() {
-            return Err(ConfigError::NotForVariant {
-                key: "komi",
-                games: games_with(|s| s.komi.is_some()),
-            });
+        let declares = |s: &MatchSettings, key: &str| s.options.iter().any(|o| o.key == key);
+        for &(key, _) in &m.game_options {
+            if !declares(&settings, key) {
+                return Err(ConfigError::NotForVariant {
+                    key,
+                    games: games_with(|s| declares(s, key)),
+                });
+            }
         }
         if let (Some(size), Some(sizes)) = (m.board_size, settings.board_sizes) {
             if !(sizes.min..=sizes.max).contains(&(size as usize)) {
@@ -742,8 +752,8 @@ impl Config {
                 });
             }
         }
-        if m.komi.is_some_and(|k| !k.is_finite()) {
-            return Err(ConfigError::Komi);
+        if let Some(&(key, _)) = m.game_options.iter().find(|(_, v)| !v.is_finite()) {
+            return Err(ConfigError::NotFinite(key));
         }
         Ok(())
     }
@@ -952,10 +962,10 @@ byoyomi_ms = 100
             &["match.gamez=3"],
             "with --set match.gamez=3: unknown field `gamez`, expected one of `variant`, `engines`, \
              `tournament`, `games`, `concurrency`, `byoyomi_ms`, `main_ms`, `inc_ms`, \
-             `movetime_ms`, `nodes`, `board_size`, `komi`, `margin_ms`, `timeout_ms`, `openings`, \
+             `movetime_ms`, `nodes`, `board_size`, `margin_ms`, `timeout_ms`, `openings`, \
              `openings_format`, `openings_cut`, `opening_plies`, `opening_plies_max`, `seed`, \
              `max_plies`, `crash_limit`, `results`, `records`, `sprt`, `report_every`, `resign`, \
-             `draw`",
+             `draw`, or a game's own `komi`",
         );
         // The file's own words for a wrong type, a wrong value, a wrong table.
         let file = |text: &str| {
@@ -1068,9 +1078,15 @@ byoyomi_ms = 100
         assert!(!c.engines[0].untimed);
         assert_eq!(c.engines[1].protocol, Protocol::Gtp);
         assert!(c.engines[1].untimed);
-        assert_eq!((c.board_size(), c.komi()), (Some(9), Some(7.0)));
+        assert_eq!(
+            (c.board_size(), c.option_values().get("komi")),
+            (Some(9), Some(7.0))
+        );
         let plain = Config::read(&BASE.replace("othello", "go"), Path::new("")).unwrap();
-        assert_eq!((plain.board_size(), plain.komi()), (Some(19), Some(7.5)));
+        assert_eq!(
+            (plain.board_size(), plain.option_values().get("komi")),
+            (Some(19), Some(7.5))
+        );
 
         let refused = |text: &str, want: &str| {
             let err = Config::read(text, Path::new("")).unwrap_err().to_string();
@@ -1122,12 +1138,60 @@ byoyomi_ms = 100
         );
     }
 
+    /// A game's own key (Go's `komi`) is read beside the runner's fields: where it stands in
+    /// the table, from the file or from `--set`, with the file's lines kept in every message.
+    #[test]
+    fn a_games_own_keys_are_read_beside_the_runners() {
+        let go = BASE.replace("othello", "go");
+        let komi = |c: &Config| c.option_values().get("komi");
+        let first = go.replace("variant = \"go\"", "komi = -3\nvariant = \"go\"");
+        assert_eq!(
+            komi(&Config::read(&first, Path::new("")).unwrap()),
+            Some(-3.0)
+        );
+        let set = [Override::parse("match.komi=6.5").unwrap()];
+        let c = Config::read_with(&go, Path::new(""), &set).unwrap();
+        assert_eq!((komi(&c), c.play.games), (Some(6.5), 2));
+        let err = Config::read_with(BASE, Path::new(""), &set).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "with --set match.komi=6.5: [match]: `komi` is for variant `go` only"
+        );
+        // Line 16 is the first after BASE.
+        let line16 = |text: &str| {
+            let err = Config::read(&format!("{go}{text}\n"), Path::new(""));
+            err.unwrap_err().to_string()
+        };
+        assert_eq!(
+            line16("komi = \"x\""),
+            "line 16: invalid type: string \"x\", expected f64"
+        );
+        let unknown = line16("komu = 6.5");
+        assert!(
+            unknown.starts_with("line 16: unknown field `komu`, expected one of `variant`"),
+            "{unknown}"
+        );
+        assert!(
+            unknown.ends_with("`draw`, or a game's own `komi`"),
+            "{unknown}"
+        );
+        // A wrong runner's key after a game's keeps its own line too.
+        let after = line16("komi = 6.5\ngames = \"many\"");
+        assert!(
+            after.starts_with("line 17: invalid type: string"),
+            "{after}"
+        );
+    }
+
     #[test]
     fn the_shipped_gtp_examples_parse() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let gnugo = Config::load(&root.join("engines-gnugo.toml")).unwrap();
         assert_eq!(gnugo.play.variant, VariantName::Go);
-        assert_eq!((gnugo.board_size(), gnugo.komi()), (Some(9), Some(7.0)));
+        assert_eq!(
+            (gnugo.board_size(), gnugo.option_values().get("komi")),
+            (Some(9), Some(7.0))
+        );
         assert_eq!(gnugo.time_control(), TimeControl::MoveTime(1000));
         let engine = gnugo.engine("gnugo").unwrap();
         assert_eq!(engine.protocol, Protocol::Gtp);

@@ -218,8 +218,8 @@ fn protocol(ctx: &Context, idx: usize) -> Protocol {
         .map_or(Protocol::Usi, |e| e.protocol)
 }
 
-/// What a GTP engine is told before the game: the moves that set up the start position (Go's
-/// stones; [`Referee::gtp_setup`]) and the opening's moves, each with the colour that plays it.
+/// What a GTP engine is told before the game: the moves that set up the start position (the
+/// rules' [`Referee::gtp_setup`]) and the opening's moves, each with the colour that plays it.
 fn gtp_setup(ctx: &Context, job: &Fixture) -> Vec<(Side, String)> {
     let mut referee = (ctx.factory)();
     let mut setup = Vec::new();
@@ -294,8 +294,10 @@ pub fn start_engine(ctx: &Context, idx: usize, game: usize) -> Result<Engine, Fa
     };
     let timeout = Duration::from_millis(config.play.timeout_ms);
     let mut first = vec![("USI_Variant", config.play.variant.as_str().to_string())];
-    if let Some(komi) = config.komi() {
-        first.push(("Komi", komi.to_string()));
+    for (option, value) in config.option_values().iter() {
+        if let Some(name) = option.usi_option {
+            first.push((name, value.to_string()));
+        }
     }
     Engine::start(
         engine_config,

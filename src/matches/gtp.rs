@@ -1,10 +1,13 @@
 //! GTP engines in a match (GNU Go, GRhino, Edax, `ryoshi gtp`), driven as gogui-twogtp and
-//! gomill drive them: `list_commands` once, then per game `boardsize`, `clear_board`, `komi` and
-//! `time_settings`, the moves as `play <colour> <move>`, each move asked with `time_left` and
-//! `genmove <colour>`, and `final_score` at the end as a check of the referee's score.
+//! gomill drive them: `list_commands` once, then per game `boardsize`, `clear_board`, the
+//! game's own settings (its [`MatchOption`]s' `gtp_command`) and `time_settings`, the moves as
+//! `play <colour> <move>`, each move asked with `time_left` and `genmove <colour>`, and
+//! `final_score` at the end as a check of the referee's score.
 //!
 //! Every command carries an id; an answer with another id (a late one, to a command that timed
 //! out) or any line that is not an answer is skipped, as the GTP specification allows.
+//!
+//! [`MatchOption`]: crate::games::rules::MatchOption
 
 use super::config::{Config, TimeControl};
 use super::engine::{Engine, Failure};
@@ -107,9 +110,9 @@ impl Engine {
         }
     }
 
-    /// Readies engine `name` for a new game: the board size and the komi (of a game that has
-    /// them), an empty board, the
-    /// clock (unless it is `untimed`), then the start position's stones and the opening's moves, `setup`.
+    /// Readies engine `name` for a new game: the board size (of a game that has several), an
+    /// empty board, the game's own settings, the clock (unless it is `untimed`), then the moves
+    /// that set up the start position and the opening's moves, `setup`.
     pub fn gtp_new_game(
         &mut self,
         config: &Config,
@@ -122,8 +125,10 @@ impl Engine {
             self.must(&format!("boardsize {size}"), deadline, stop)?;
         }
         self.must("clear_board", deadline, stop)?;
-        if let Some(komi) = config.komi() {
-            self.must(&format!("komi {komi}"), deadline, stop)?;
+        for (option, value) in config.option_values().iter() {
+            if let Some(command) = option.gtp_command {
+                self.must(&format!("{command} {value}"), deadline, stop)?;
+            }
         }
         let untimed = config.engine(name).is_some_and(|e| e.untimed);
         if let Some(settings) = time_settings(config.time_control()).filter(|_| !untimed) {
@@ -171,7 +176,7 @@ fn seconds(ms: u64) -> u64 {
     }
 }
 
-/// The `time_settings` command for a time control: main time plus a byo-yomi of one stone per
+/// The `time_settings` command for a time control: main time plus a byo-yomi of one move per
 /// period (a time per move), absolute time for Fischer (then `time_left` carries the increments),
 /// and nothing under a node limit (GTP has none: the engine's own settings decide, and
 /// `timeout_ms` catches a hang).
@@ -195,7 +200,7 @@ pub fn time_settings(control: TimeControl) -> Option<String> {
 
 /// The `time_left` command before `side` moves with `left_ms` of main time left.
 pub fn time_left(control: TimeControl, side: Side, left_ms: u64) -> Option<String> {
-    let (secs, stones) = match control {
+    let (secs, moves) = match control {
         TimeControl::Clock { byoyomi_ms, .. } if left_ms == 0 && byoyomi_ms > 0 => {
             (seconds(byoyomi_ms), 1)
         }
@@ -203,7 +208,7 @@ pub fn time_left(control: TimeControl, side: Side, left_ms: u64) -> Option<Strin
         TimeControl::MoveTime(ms) => (seconds(ms), 1),
         TimeControl::Nodes(_) => return None,
     };
-    Some(format!("time_left {} {secs} {stones}", colour(side)))
+    Some(format!("time_left {} {secs} {moves}", colour(side)))
 }
 
 #[cfg(test)]

@@ -32,7 +32,8 @@ pub struct Row {
     pub opening_index: Option<u64>,
     /// The GTP engines' `final_score` checks: (engine, agrees with the referee).
     pub checks: Vec<(String, bool)>,
-    /// What the game was played under (komi, time control, ply limit); `None` in older files.
+    /// What the game was played under (the game's own options, time control, ply limit); `None`
+    /// in older files.
     pub conditions: Option<serde_json::Value>,
     /// The path of the game's text record (`None` when it could not be written).
     pub record: Option<String>,

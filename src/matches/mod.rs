@@ -13,6 +13,7 @@ pub mod config;
 pub mod engine;
 pub mod error;
 pub mod game;
+mod game_keys;
 pub mod gtp;
 pub mod iolog;
 pub mod joint;
@@ -81,10 +82,15 @@ pub fn referee_for(variant: config::VariantName) -> Arc<RefereeFactory> {
     referee::factory(variant)
 }
 
-/// The rules of a configured match (Go's board size and komi), as a referee factory.
+/// The rules of a configured match (its board size, the game's own options), as a referee
+/// factory.
 pub fn referee_for_config(config: &Config) -> Result<Arc<RefereeFactory>, MatchError> {
-    referee::factory_for(config.play.variant, config.board_size(), config.komi())
-        .map_err(MatchError::Start)
+    referee::factory_for(
+        config.play.variant,
+        config.board_size(),
+        config.option_values(),
+    )
+    .map_err(MatchError::Start)
 }
 
 /// How the runner is watched and stopped from outside.

@@ -1,4 +1,4 @@
-//! A finished game in its game's own record format (Go's SGF, Othello's GGF, the quantum kifu),
+//! A finished game in its game's own record format (an SGF, a GGF, a kifu),
 //! written beside the text record through the game's [`Recordable`](crate::games::record)
 //! impl, which the runner reaches through [`Rules::record_format`]: it names no game.
 
@@ -17,8 +17,8 @@ pub struct Written {
 
 /// The record of `game` in its game's format, from its start through every move (the opening's
 /// included), with the players, the date (`date`, `YYYY-MM-DD`), the result and why, and what
-/// the match's settings add (Go's komi, a clock's terms). `None` for a game without a record
-/// format. A move the rules refuse (a bad opening) ends the record before it.
+/// the match's settings add (the game's own options, a clock's terms). `None` for a game
+/// without a record format. A move the rules refuse (a bad opening) ends the record before it.
 pub fn write(config: &Config, game: &FinishedGame, date: &str) -> Option<Written> {
     struct Write<'a> {
         config: &'a Config,
@@ -49,7 +49,7 @@ pub fn write(config: &Config, game: &FinishedGame, date: &str) -> Option<Written
                 reason: Some(game.end.reason.to_string()),
                 extra: Vec::new(),
             };
-            (format.match_tags)(&mut record.tags, self.config.komi());
+            (format.match_tags)(&mut record.tags, &self.config.option_values());
             if let TimeControl::Clock {
                 main_ms,
                 inc_ms,
@@ -89,8 +89,8 @@ pub fn opening(game: Game, text: &str, cut: Option<usize>) -> Result<Opening, Op
     opening_and_players(game, text, cut).map(|(opening, _)| opening)
 }
 
-/// [`opening`], with the players the record names (`PB`/`PW`, `Sente`/`Gote`), the first
-/// player's first.
+/// [`opening`], with the players the record names (in its format's tags), the first player's
+/// first.
 pub fn opening_and_players(
     game: Game,
     text: &str,
@@ -101,8 +101,8 @@ pub fn opening_and_players(
 
 /// The game a `loadrecordtext` argument holds (a record, and a last `game N` that picks game N
 /// of a collection), as the pages play it: [`opening_and_players`] with every pass the rules
-/// made written as a `pass` move after the placement that caused it (Othello's automatic pass,
-/// which `position` accepts right there: protocol/othello.md), so that a move list pairs each
+/// made written as a `pass` move after the placement that caused it (an automatic pass, which
+/// `position` accepts right there: protocol/othello.md), so that a move list pairs each
 /// side's moves.
 pub fn game_with_passes(
     game: Game,

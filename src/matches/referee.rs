@@ -1,8 +1,8 @@
 //! The referee: what the runner asks of a game's rules. One implementation, generic over
 //! [`Rules`]; the games are those of [`crate::registry`], and the runner itself knows nothing about any.
 
-use crate::games::rules::Rules;
 pub use crate::games::rules::{GameEnd, Reason, Side, Verdict};
+use crate::games::rules::{OptionValues, Rules};
 pub use crate::games::view::{GameView, MoveError, Played};
 use crate::registry::{Game, Visit};
 use std::sync::Arc;
@@ -27,9 +27,9 @@ pub trait Referee: GameView {
     /// position text that follows `sfen` in a `position` command.
     fn set_start(&mut self, sfen: Option<&str>) -> Result<(), RefereeError>;
 
-    /// Black's (the first player's) lead when the game ended by its rules and has a score (Go's
-    /// area minus komi, Othello's disc difference); GTP engines' `final_score` is checked
-    /// against it.
+    /// The first player's lead when the game ended by its rules and has a score (an area or a
+    /// count of pieces, as the rules' [`Rules::final_score`] gives it); GTP engines'
+    /// `final_score` is checked against it.
     fn score(&self) -> Option<f64> {
         None
     }
@@ -64,19 +64,19 @@ impl<R: Rules> Referee for Played<R> {
 }
 
 /// A referee as a match configures it: its own start position (the rules' [`Rules::start_sized`],
-/// Go's board size) and the rules' [`Rules::final_score`] (with the match's komi), which also
-/// decides the verdict of a scored end.
+/// for a match's board size) and the rules' [`Rules::final_score`] (under the match's values of
+/// the game's own options), which also decides the verdict of a scored end.
 pub struct MatchReferee<R: Rules> {
     inner: GameReferee<R>,
     start: R,
-    komi: f64,
+    options: OptionValues,
 }
 
 impl<R: Rules> MatchReferee<R> {
     /// The score of the game when it has ended and the rules score it.
     fn final_score(&self) -> Option<f64> {
         self.inner.game_end()?;
-        self.inner.rules().final_score(self.komi)
+        self.inner.rules().final_score(&self.options)
     }
 }
 
@@ -138,16 +138,16 @@ impl<R: Rules> Referee for MatchReferee<R> {
 }
 
 /// The referee factory of a match of `game`: its start on a board of `board_size` (the standard
-/// start when `None`) and its score with `komi` (none: 0), from the game's rules. `Err` when
-/// the game has no board of that size.
+/// start when `None`) and its score under `options` (the game's own), from the game's rules.
+/// `Err` when the game has no board of that size.
 pub fn factory_for(
     game: Game,
     board_size: Option<usize>,
-    komi: Option<f64>,
+    options: OptionValues,
 ) -> Result<Arc<RefereeFactory>, RefereeError> {
     struct Factory {
         board_size: Option<usize>,
-        komi: Option<f64>,
+        options: OptionValues,
     }
     impl Visit for Factory {
         type Output = Result<Arc<RefereeFactory>, RefereeError>;
@@ -156,19 +156,22 @@ pub fn factory_for(
                 None => R::start(),
                 Some(size) => R::start_sized(size).ok_or(RefereeError::BoardSize(size))?,
             };
-            let komi = self.komi.unwrap_or(0.0);
+            let options = self.options;
             // Rules are `Send`, not `Sync`: each referee clones the start under a lock.
             let start = parking_lot::Mutex::new(start);
             Ok(Arc::new(move || {
                 Box::new(MatchReferee {
                     inner: GameReferee::<R>::new(),
                     start: start.lock().clone(),
-                    komi,
+                    options: options.clone(),
                 }) as Box<dyn Referee>
             }))
         }
     }
-    game.visit(Factory { board_size, komi })
+    game.visit(Factory {
+        board_size,
+        options,
+    })
 }
 
 /// A referee factory for `game` with its standard start (and no match settings).
@@ -197,7 +200,9 @@ mod tests {
     /// and its area score with the match's komi deciding the verdict.
     #[test]
     fn match_referees_use_the_rules_start_and_score() {
-        let go = factory_for(Game::Go, Some(9), Some(7.0)).unwrap();
+        let options = Game::Go.settings().options;
+        let komi = |k: f64| OptionValues::new(options, move |key| (key == "komi").then_some(k));
+        let go = factory_for(Game::Go, Some(9), komi(7.0)).unwrap();
         let mut r = go();
         r.set_start(None).unwrap();
         assert_eq!(r.legal_moves().len(), 81, "a 9×9 board, not 19×19");
@@ -206,8 +211,19 @@ mod tests {
         // An empty board: white's 7 points of komi.
         assert_eq!(r.score(), Some(-7.0));
         assert_eq!(r.game_end().unwrap().verdict, Verdict::Win(Side::Second));
-        assert!(factory_for(Game::Go, Some(1), Some(7.0)).is_err());
-        let quantum = factory_for(Game::QuantumShogi, None, None).unwrap();
+        // Another komi, and the game's default when the match sets none.
+        for (values, score) in [
+            (komi(-3.0), 3.0),
+            (OptionValues::new(options, |_| None), -7.5),
+        ] {
+            let mut r = factory_for(Game::Go, Some(9), values).unwrap()();
+            r.set_start(None).unwrap();
+            r.play("pass").unwrap();
+            r.play("pass").unwrap();
+            assert_eq!(r.score(), Some(score));
+        }
+        assert!(factory_for(Game::Go, Some(1), komi(7.0)).is_err());
+        let quantum = factory_for(Game::QuantumShogi, None, OptionValues::default()).unwrap();
         assert_eq!(quantum().score(), None);
     }
 

@@ -184,8 +184,8 @@ pub fn json_line(config: &Config, game: &FinishedGame, record: Option<&Path>) ->
 }
 
 /// What a game is played under beyond its opening and engines, as its results line records it
-/// and `--resume` checks it: the komi the game is scored with (Go's, its default when the
-/// configuration sets none), the time control (the limits set) and the ply limit.
+/// and `--resume` checks it: the game's own options (each under its key, the game's default when
+/// the configuration sets none), the time control (the limits set) and the ply limit.
 pub fn conditions(config: &Config) -> serde_json::Value {
     let play = &config.play;
     let mut map = serde_json::Map::new();
@@ -194,7 +194,9 @@ pub fn conditions(config: &Config) -> serde_json::Value {
             map.insert(key.into(), value);
         }
     };
-    put("komi", json!(config.komi()));
+    for (option, value) in config.option_values().iter() {
+        put(option.key, json!(value));
+    }
     put("main_ms", json!(play.main_ms));
     put("inc_ms", json!(play.inc_ms));
     put("byoyomi_ms", json!(play.byoyomi_ms));
@@ -397,6 +399,29 @@ pub fn parse_record(text: &str) -> Option<(String, Vec<String>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A game's own options are recorded under their keys as before they were the game's
+    /// (protocol/match.md's example), so older results files still `--resume` and `--merge`;
+    /// a game without any records none.
+    #[test]
+    fn conditions_hold_the_games_own_options_under_their_keys() {
+        let config = |variant: &str, extra: &str| {
+            let text = format!(
+                "[[engine]]\nname = \"a\"\ncmd = \"a\"\n[[engine]]\nname = \"b\"\ncmd = \"b\"\n\
+                 [match]\nvariant = \"{variant}\"\nengines = [\"a\", \"b\"]\nnodes = 26000\n{extra}"
+            );
+            Config::read(&text, Path::new("")).unwrap()
+        };
+        let go = conditions(&config("go", "komi = 7"));
+        assert_eq!(
+            go.to_string(),
+            r#"{"komi":7.0,"max_plies":512,"nodes":26000}"#
+        );
+        let default = conditions(&config("go", ""));
+        assert_eq!(default["komi"], 7.5);
+        let othello = conditions(&config("othello", ""));
+        assert_eq!(othello.to_string(), r#"{"max_plies":512,"nodes":26000}"#);
+    }
 
     #[test]
     fn utc_stamps_match_the_calendar() {

@@ -3,7 +3,7 @@
 
 use super::{square_name, squares, Position};
 use crate::games::error_text;
-use crate::games::rules::{GameEnd, MatchSettings, Rules, Side, Verdict};
+use crate::games::rules::{GameEnd, MatchSettings, OptionValues, Rules, Side, Verdict};
 
 /// Why a move text is refused. The token is the caller's, as given.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -161,13 +161,13 @@ impl Rules for Position {
         lines
     }
 
-    /// Black's discs minus white's, the empty squares counted for the winner (the World Othello
-    /// Federation's rule, as Edax, GGS and GRhino's `final_score` count); Othello has no komi.
     fn record_format() -> Option<crate::games::record::RecordFormat<Self>> {
         Some(crate::games::record::RecordFormat::of())
     }
 
-    fn final_score(&self, _komi: f64) -> Option<f64> {
+    /// Black's discs minus white's, the empty squares counted for the winner (the World Othello
+    /// Federation's rule, as Edax, GGS and GRhino's `final_score` count); Othello has no komi.
+    fn final_score(&self, _options: &OptionValues) -> Option<f64> {
         let text = self.to_text();
         let board = text.split_whitespace().next().unwrap_or("");
         let count = |c: char| board.chars().filter(|&x| x == c).count() as f64;

@@ -6,7 +6,7 @@
 //! that send the passes they saw) and refused otherwise.
 
 use crate::games::record::{GameRecord, RecordError, Recordable};
-use crate::games::rules::{Rules, Verdict};
+use crate::games::rules::{OptionValues, Rules, Verdict};
 use crate::othello::board::{flips, squares};
 use crate::othello::count::{count, CountError, CountRow};
 use crate::othello::position::PositionError;
@@ -471,7 +471,7 @@ impl Adapter for OthelloVariant {
             if let Some(end) = Rules::outcome(&last) {
                 tags.result = Some(<Position as Recordable>::result_tag(
                     end,
-                    last.final_score(0.0),
+                    last.final_score(&OptionValues::default()),
                 ));
                 tags.reason = Some(end.reason.to_string());
             }
@@ -667,7 +667,7 @@ mod tests {
             assert!(!ggf(&v).contains("RE["), "a game on has no result");
             moves.push(square_name(mv));
         }
-        let lead = v.position().final_score(0.0).unwrap();
+        let lead = v.position().final_score(&OptionValues::default()).unwrap();
         assert!(lead != 0.0);
         assert!(ggf(&v).contains(&format!("RE[{lead:+.2}]")), "{}", ggf(&v));
     }
