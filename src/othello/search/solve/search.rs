@@ -198,7 +198,7 @@ impl<'a> Solver<'a> {
     /// refutes beta ends the node at once: `Err(score)`.
     #[inline]
     $(#[target_feature(enable = $features)])?
-    pub(super) unsafe fn $ordered(&self, p: u64, o: u64, m: u64, beta: i32, etc: bool) -> Result<MoveList, i32> {
+    pub(super) unsafe fn $ordered(&mut self, p: u64, o: u64, m: u64, beta: i32, etc: bool) -> Result<MoveList, i32> {
         let tt_move = if (!(p | o)).count_ones() >= TT_MIN_EMPTIES {
             self.table.probe(p, o).map_or(NO_MOVE, |e| e.best)
         } else {
@@ -212,6 +212,8 @@ impl<'a> Solver<'a> {
         let eval_order = n >= EVAL_ORDER_EMPTIES;
         let eval_depth = if n >= EVAL_ORDER_DEEP_EMPTIES { 3 } else { 2 };
         let mut list = MoveList::default();
+        // The evaluation searches' positions, counted as nodes.
+        let mut visited = 0u64;
         for sq in squares(m) {
             let key = if sq as u8 == tt_move {
                 i32::MIN
@@ -221,6 +223,7 @@ impl<'a> Solver<'a> {
                 if etc {
                     if let Some(e) = self.table.probe(np, no) {
                         if -(e.upper as i32) >= beta {
+                            self.count_eval_nodes(visited);
                             return Err(-(e.upper as i32));
                         }
                     }
@@ -244,13 +247,17 @@ impl<'a> Solver<'a> {
                     key -= reply_value(np, no) * ORDER_EVAL_WEIGHT;
                 }
                 if eval_order {
-                    let v = -eval_search(np, no, eval_depth, -i32::MAX, i32::MAX, false, &mut || false);
+                    let v = -eval_search(np, no, eval_depth, -i32::MAX, i32::MAX, false, &mut || {
+                        visited += 1;
+                        false
+                    });
                     key -= v * EVAL_ORDER_WEIGHT / 100;
                 }
                 key
             };
             list.push(key, sq);
         }
+        self.count_eval_nodes(visited);
         list.sort();
         Ok(list)
     }
