@@ -78,6 +78,45 @@ static NEIGHBOURS: [u64; 64] = {
     table
 };
 
+impl Solver<'_> {
+    /// A node's window (`alpha`, `beta`) narrowed by the opponent's stable discs and by the
+    /// table's bounds (with `use_tt`), or `Err(score)` when either settles the node. Inlined
+    /// into each version of the search, so it gets the CPU features of the one that calls it.
+    #[inline(always)]
+    fn narrowed(
+        &self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        mut beta: i32,
+        use_tt: bool,
+    ) -> Result<(i32, i32), i32> {
+        // Stability cut: the opponent's stable discs bound our best result. Only edge discs
+        // can be proven stable here, so the test is skipped when they could not cut.
+        if 2 * o.count_ones() as i32 >= 64 - alpha {
+            let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if upper <= alpha {
+                return Err(upper);
+            }
+            beta = beta.min(upper);
+        }
+        if use_tt {
+            if let Some(e) = self.table.probe(p, o) {
+                let (lo, hi) = (e.lower as i32, e.upper as i32);
+                if lo >= beta {
+                    return Err(lo);
+                }
+                if hi <= alpha || lo == hi {
+                    return Err(hi);
+                }
+                alpha = alpha.max(lo);
+                beta = beta.min(hi);
+            }
+        }
+        Ok((alpha, beta))
+    }
+}
+
 /// The recursive searches, written once and compiled twice: with the CPU's POPCNT/BMI/AVX2 (the
 /// helpers they call are inlined, so they get the features too) and for generic x86-64.
 macro_rules! search_fns {
@@ -105,35 +144,10 @@ impl<'a> Solver<'a> {
             }
             return -self.$search(o, p, -beta, -alpha, true);
         }
-        let mut alpha = alpha;
-        let mut beta = beta;
-        // Stability cut: the opponent's stable discs bound our best result. Only edge discs
-        // can be proven stable here, so the test is skipped when they could not cut.
-        if 2 * o.count_ones() as i32 >= 64 - alpha {
-            let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
-            if upper <= alpha {
-                return upper;
-            }
-            if upper < beta {
-                beta = upper;
-            }
-        }
-        if use_tt {
-            if let Some(e) = self.table.probe(p, o) {
-                let (lo, hi) = (e.lower as i32, e.upper as i32);
-                if lo >= beta {
-                    return lo;
-                }
-                if hi <= alpha {
-                    return hi;
-                }
-                if lo == hi {
-                    return lo;
-                }
-                alpha = alpha.max(lo);
-                beta = beta.min(hi);
-            }
-        }
+        let (mut alpha, beta) = match self.narrowed(p, o, alpha, beta, use_tt) {
+            Ok(window) => window,
+            Err(score) => return score,
+        };
         let (alpha0, beta0) = (alpha, beta);
         let mut best_score = -65;
         let mut best_move = NO_MOVE;
