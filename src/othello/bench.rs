@@ -232,6 +232,8 @@ pub fn solve_bench(args: SolveArgs) -> Result<(), BenchError> {
         sets.push((path, text));
     }
     let mut total_nodes = 0u64;
+    // The part of the nodes visited by the evaluation searches that order moves and guess.
+    let mut eval_nodes = 0u64;
     let mut wrong = 0;
     let mut total = 0;
     // Sums over the positions with published counts: ours, Egaroucid's, Edax's.
@@ -250,6 +252,7 @@ pub fn solve_bench(args: SolveArgs) -> Result<(), BenchError> {
             let r = solver.solve(&e.position.board);
             let s = t0.elapsed().as_secs_f64();
             total_nodes += solver.nodes;
+            eval_nodes += solver.eval_nodes;
             let expect = e.best_score();
             let ok = Some(r.score) == expect;
             wrong += usize::from(!ok);
@@ -269,7 +272,7 @@ pub fn solve_bench(args: SolveArgs) -> Result<(), BenchError> {
                 None => String::new(),
             };
             println!(
-                "#{:<3} empties {:2} best {} score {:+} (file {:+}) {} nodes {}{beside} {:.3} s {:.1} Mn/s",
+                "#{:<3} empties {:2} best {} score {:+} (file {:+}) {} nodes {} (evaluation {}){beside} {:.3} s {:.1} Mn/s",
                 number.unwrap_or(i + 1),
                 e.position.board.empties().count_ones(),
                 r.best.map(square_name).unwrap_or_else(|| "none".into()),
@@ -277,6 +280,7 @@ pub fn solve_bench(args: SolveArgs) -> Result<(), BenchError> {
                 expect.unwrap_or(0),
                 if ok { "ok" } else { "WRONG" },
                 solver.nodes,
+                solver.eval_nodes,
                 s,
                 solver.nodes as f64 / s.max(1e-9) / 1e6,
             );
@@ -294,7 +298,8 @@ pub fn solve_bench(args: SolveArgs) -> Result<(), BenchError> {
         );
     }
     println!(
-        "total {total_nodes} nodes {s:.3} s {:.1} Mn/s{}",
+        "total {total_nodes} nodes (evaluation searches {eval_nodes}, exact search {}) {s:.3} s {:.1} Mn/s{}",
+        total_nodes - eval_nodes,
         total_nodes as f64 / s.max(1e-9) / 1e6,
         if wrong == 0 {
             String::new()

@@ -344,6 +344,41 @@ pub fn parity_slots(phase: usize) -> [usize; 2] {
     [at, at + 1]
 }
 
+/// The side to move's bonus by phase, centi-discs, that `ryoshi tune othello tempo` added to
+/// the parity weights of a table with this header: the sum of its `Tempo added by` lines (none:
+/// zeros). The bonus is fitted for the midgame search's depth-8 horizon.
+pub fn tempo_of(header: &str) -> [i32; PHASES] {
+    use nom::bytes::complete::{tag, take_until};
+    use nom::character::complete::{char, digit1, one_of, space0};
+    use nom::multi::count;
+    use nom::sequence::{preceded, terminated, tuple};
+    use nom::IResult;
+    // "+1.38": a sign, discs, two decimals, read as centi-discs.
+    fn centi(s: &str) -> IResult<&str, i32> {
+        let (rest, (sign, whole, _, frac)) = tuple((one_of("+-"), digit1, char('.'), digit1))(s)?;
+        let value = whole.parse::<i32>().unwrap_or(0) * 100 + frac.parse::<i32>().unwrap_or(0);
+        Ok((rest, if sign == '-' { -value } else { value }))
+    }
+    let bonuses = |line: &str| -> Option<Vec<i32>> {
+        let (_, values): (&str, Vec<i32>) = preceded(
+            tuple((tag("Tempo added by"), take_until("discs: "), tag("discs: "))),
+            count(terminated(centi, space0), PHASES),
+        )(line)
+        .ok()?;
+        Some(values)
+    };
+    let mut out = [0; PHASES];
+    for values in header.lines().filter_map(bonuses) {
+        for (o, v) in out.iter_mut().zip(values) {
+            *o += v;
+        }
+    }
+    out
+}
+
+/// The built-in table's tempo ([`tempo_of`] its header).
+static TEMPO: Lazy<[i32; PHASES]> = Lazy::new(|| tempo_of(header()));
+
 /// The built-in table's size in the binary, in bytes.
 pub fn file_size() -> usize {
     WEIGHTS_FILE.len()
@@ -396,6 +431,17 @@ pub fn evaluate(p: u64, o: u64) -> i32 {
         return super::solve::final_score(p, o) * 100;
     }
     evaluate_with(&WEIGHTS, p, o, mp, mo)
+}
+
+/// [`evaluate`] without the tempo ([`tempo_of`]): the exact solver's guess and ordering
+/// searches, whose horizons are not play's depth 8.
+pub fn evaluate_without_tempo(p: u64, o: u64) -> i32 {
+    let mp = moves(p, o).count_ones();
+    let mo = moves(o, p).count_ones();
+    if mp == 0 && mo == 0 {
+        return super::solve::final_score(p, o) * 100;
+    }
+    evaluate_with(&WEIGHTS, p, o, mp, mo) - TEMPO[phase((p | o).count_ones())]
 }
 
 #[cfg(test)]
@@ -575,6 +621,48 @@ mod tests {
             "the built-in weights are fitted"
         );
         assert!(header().contains("ryoshi tune othello fit"));
+    }
+
+    #[test]
+    fn the_tempo_is_read_from_the_header_and_taken_off() {
+        let line = |t: &str| {
+            format!("Tempo added by `ryoshi tune othello tempo x.txt --depth 8`: the side to move's bonus by phase, discs: {t} (600 positions).\n")
+        };
+        let one = line("+1.38 +1.38 +1.51 +1.80 +1.62 +1.69 +1.02 +0.00");
+        let two = line("-0.50 +0.00 +0.01 +1.00 +2.00 +3.00 +4.00 -5.25");
+        assert_eq!(tempo_of("fit\nnotes\n"), [0; PHASES]);
+        assert_eq!(
+            tempo_of(&format!("fit\n{one}")),
+            [138, 138, 151, 180, 162, 169, 102, 0]
+        );
+        assert_eq!(
+            tempo_of(&format!("fit\n{one}{two}")),
+            [88, 138, 152, 280, 362, 469, 502, -525]
+        );
+        // A line cut short adds nothing.
+        assert_eq!(tempo_of(&line("+1.00 +2.00")), [0; PHASES]);
+        // The built-in weights carry a tempo; without it the evaluation is that of the table
+        // whose parity weights lack the bonus.
+        let tempo = tempo_of(header());
+        assert_eq!(header().contains("Tempo added by"), tempo != [0; PHASES]);
+        let mut table = built_in().to_vec();
+        for (ph, &t) in tempo.iter().enumerate() {
+            for i in parity_slots(ph) {
+                table[i] = (table[i] as i32 - t) as i16;
+            }
+        }
+        let mut rng = SplitMix64::new(67);
+        for _ in 0..2000 {
+            let (p, o) = random_board(&mut rng);
+            let (mp, mo) = (moves(p, o).count_ones(), moves(o, p).count_ones());
+            if mp + mo == 0 {
+                continue;
+            }
+            let without = evaluate_with(&table, p, o, mp, mo);
+            if without.abs() < 6000 {
+                assert_eq!(evaluate_without_tempo(p, o), without);
+            }
+        }
     }
 
     #[test]

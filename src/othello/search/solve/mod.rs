@@ -35,8 +35,12 @@ use table::{Table, NO_MOVE};
 
 /// The solver's state: node counter, transposition table, threads and the abort check.
 pub struct Solver<'a> {
-    /// Nodes searched, by every thread once a solve is over.
+    /// Positions visited, by every thread once a solve is over: the exact search's and those
+    /// of the evaluation searches that order its moves and give its first guess (as Edax and
+    /// Egaroucid count theirs).
     pub nodes: u64,
+    /// The part of `nodes` visited by the evaluation searches.
+    pub eval_nodes: u64,
     table: Arc<Table>,
     abort: Option<&'a dyn Fn(u64) -> bool>,
     aborted: bool,
@@ -95,6 +99,7 @@ impl<'a> Solver<'a> {
     fn with_table(table: Arc<Table>) -> Solver<'a> {
         Solver {
             nodes: 0,
+            eval_nodes: 0,
             table,
             abort: None,
             aborted: false,
@@ -155,13 +160,13 @@ impl<'a> Solver<'a> {
         let mut guess = 0;
         if depth > 0 {
             // Up to GUESS_DEPTH plies without a table: up to tenths of a second, more on a loaded
-            // machine, so it asks the abort check as the solve does (every POLL_INTERVAL
-            // evaluations), and a move searched to its clock's end is not sent late.
-            let mut evals = 0u64;
+            // machine, so its positions count as nodes and it asks the abort check as the solve
+            // does, and a move searched to its clock's end is not sent late.
             let mut stop = || {
-                evals += 1;
-                if !self.aborted && evals.is_multiple_of(POLL_INTERVAL) {
-                    self.poll();
+                // Once stopped, the search unwinds asking at each sibling: those are not visits.
+                if !self.aborted {
+                    self.eval_nodes += 1;
+                    self.tick();
                 }
                 self.aborted
             };
@@ -283,6 +288,13 @@ impl<'a> Solver<'a> {
         }
         // SAFETY: compiled without extra target features.
         unsafe { self.search_generic(p, o, alpha, beta, passed) }
+    }
+
+    /// Adds `n` positions of an evaluation search that ordered moves to the counts.
+    #[inline(always)]
+    fn count_eval_nodes(&mut self, n: u64) {
+        self.nodes += n;
+        self.eval_nodes += n;
     }
 
     #[inline(always)]

@@ -78,6 +78,45 @@ static NEIGHBOURS: [u64; 64] = {
     table
 };
 
+impl Solver<'_> {
+    /// A node's window (`alpha`, `beta`) narrowed by the opponent's stable discs and by the
+    /// table's bounds (with `use_tt`), or `Err(score)` when either settles the node. Inlined
+    /// into each version of the search, so it gets the CPU features of the one that calls it.
+    #[inline(always)]
+    fn narrowed(
+        &self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        mut beta: i32,
+        use_tt: bool,
+    ) -> Result<(i32, i32), i32> {
+        // Stability cut: the opponent's stable discs bound our best result. Only edge discs
+        // can be proven stable here, so the test is skipped when they could not cut.
+        if 2 * o.count_ones() as i32 >= 64 - alpha {
+            let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if upper <= alpha {
+                return Err(upper);
+            }
+            beta = beta.min(upper);
+        }
+        if use_tt {
+            if let Some(e) = self.table.probe(p, o) {
+                let (lo, hi) = (e.lower as i32, e.upper as i32);
+                if lo >= beta {
+                    return Err(lo);
+                }
+                if hi <= alpha || lo == hi {
+                    return Err(hi);
+                }
+                alpha = alpha.max(lo);
+                beta = beta.min(hi);
+            }
+        }
+        Ok((alpha, beta))
+    }
+}
+
 /// The recursive searches, written once and compiled twice: with the CPU's POPCNT/BMI/AVX2 (the
 /// helpers they call are inlined, so they get the features too) and for generic x86-64.
 macro_rules! search_fns {
@@ -105,35 +144,10 @@ impl<'a> Solver<'a> {
             }
             return -self.$search(o, p, -beta, -alpha, true);
         }
-        let mut alpha = alpha;
-        let mut beta = beta;
-        // Stability cut: the opponent's stable discs bound our best result. Only edge discs
-        // can be proven stable here, so the test is skipped when they could not cut.
-        if 2 * o.count_ones() as i32 >= 64 - alpha {
-            let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
-            if upper <= alpha {
-                return upper;
-            }
-            if upper < beta {
-                beta = upper;
-            }
-        }
-        if use_tt {
-            if let Some(e) = self.table.probe(p, o) {
-                let (lo, hi) = (e.lower as i32, e.upper as i32);
-                if lo >= beta {
-                    return lo;
-                }
-                if hi <= alpha {
-                    return hi;
-                }
-                if lo == hi {
-                    return lo;
-                }
-                alpha = alpha.max(lo);
-                beta = beta.min(hi);
-            }
-        }
+        let (mut alpha, beta) = match self.narrowed(p, o, alpha, beta, use_tt) {
+            Ok(window) => window,
+            Err(score) => return score,
+        };
         let (alpha0, beta0) = (alpha, beta);
         let mut best_score = -65;
         let mut best_move = NO_MOVE;
@@ -198,7 +212,7 @@ impl<'a> Solver<'a> {
     /// refutes beta ends the node at once: `Err(score)`.
     #[inline]
     $(#[target_feature(enable = $features)])?
-    pub(super) unsafe fn $ordered(&self, p: u64, o: u64, m: u64, beta: i32, etc: bool) -> Result<MoveList, i32> {
+    pub(super) unsafe fn $ordered(&mut self, p: u64, o: u64, m: u64, beta: i32, etc: bool) -> Result<MoveList, i32> {
         let tt_move = if (!(p | o)).count_ones() >= TT_MIN_EMPTIES {
             self.table.probe(p, o).map_or(NO_MOVE, |e| e.best)
         } else {
@@ -212,6 +226,8 @@ impl<'a> Solver<'a> {
         let eval_order = n >= EVAL_ORDER_EMPTIES;
         let eval_depth = if n >= EVAL_ORDER_DEEP_EMPTIES { 3 } else { 2 };
         let mut list = MoveList::default();
+        // The evaluation searches' positions, counted as nodes.
+        let mut visited = 0u64;
         for sq in squares(m) {
             let key = if sq as u8 == tt_move {
                 i32::MIN
@@ -221,6 +237,7 @@ impl<'a> Solver<'a> {
                 if etc {
                     if let Some(e) = self.table.probe(np, no) {
                         if -(e.upper as i32) >= beta {
+                            self.count_eval_nodes(visited);
                             return Err(-(e.upper as i32));
                         }
                     }
@@ -244,13 +261,17 @@ impl<'a> Solver<'a> {
                     key -= reply_value(np, no) * ORDER_EVAL_WEIGHT;
                 }
                 if eval_order {
-                    let v = -eval_search(np, no, eval_depth, -i32::MAX, i32::MAX, false, &mut || false);
+                    let v = -eval_search(np, no, eval_depth, -i32::MAX, i32::MAX, false, &mut || {
+                        visited += 1;
+                        false
+                    });
                     key -= v * EVAL_ORDER_WEIGHT / 100;
                 }
                 key
             };
             list.push(key, sq);
         }
+        self.count_eval_nodes(visited);
         list.sort();
         Ok(list)
     }

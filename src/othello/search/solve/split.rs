@@ -35,6 +35,8 @@ pub(super) struct Pool {
     done: AtomicBool,
     /// The helpers' nodes, added at each poll.
     nodes: AtomicU64,
+    /// The part of them visited by evaluation searches, added as each helper ends.
+    eval_nodes: AtomicU64,
 }
 
 impl Pool {
@@ -106,6 +108,7 @@ fn helper(table: Arc<Table>, pool: Arc<Pool>, split_min: u32) {
         }
     }
     s.flush_nodes();
+    pool.eval_nodes.fetch_add(s.eval_nodes, Relaxed);
 }
 
 impl<'a> Solver<'a> {
@@ -153,6 +156,7 @@ impl<'a> Solver<'a> {
             r
         });
         self.nodes += pool.nodes.load(Acquire);
+        self.eval_nodes += pool.eval_nodes.load(Acquire);
         self.pool = None;
         r
     }

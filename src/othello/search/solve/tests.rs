@@ -1,3 +1,4 @@
+use super::order::eval_search;
 use super::search::{odd_quadrants, QUADRANT};
 use super::stability::full_lines;
 use super::*;
@@ -138,8 +139,9 @@ fn the_abort_check_is_polled_while_solving() {
 #[test]
 fn the_first_guess_asks_the_abort_check_too() {
     // FFO #40 (20 empties): the guess searches 8 plies on the learned evaluation before the
-    // solve counts a node. A clock that has run out stops it there, not at the solve's first
-    // poll: the check is first asked with no node counted, and the solve is given up.
+    // exact search visits a position. A clock that has run out stops it there, not at the
+    // solve's first poll: the check is first asked once the guess has visited POLL_INTERVAL
+    // positions, and the solve is given up with only those counted.
     let board = ffo_40();
     let first = std::cell::Cell::new(None);
     let abort = |nodes: u64| {
@@ -151,10 +153,66 @@ fn the_first_guess_asks_the_abort_check_too() {
     assert!(solver.aborted());
     assert_eq!(
         first.get(),
-        Some(0),
+        Some(POLL_INTERVAL),
         "first asked with that many nodes counted"
     );
-    assert_eq!(solver.nodes, 0);
+    assert_eq!(solver.nodes, POLL_INTERVAL);
+    assert_eq!(solver.eval_nodes, POLL_INTERVAL);
+}
+
+/// Counts the positions `eval_search` visits from (p, o) at `depth`.
+fn eval_search_positions(board: &Board, depth: u32) -> u64 {
+    let mut n = 0;
+    let mut count = || {
+        n += 1;
+        false
+    };
+    eval_search(
+        board.player,
+        board.opponent,
+        depth,
+        -i32::MAX,
+        i32::MAX,
+        false,
+        &mut count,
+    );
+    n
+}
+
+#[test]
+fn the_evaluation_searches_count_as_nodes() {
+    // FFO #40 (20 empties): the first guess searches 8 plies, and the moves of every node from
+    // 18 empties are ordered by evaluation searches: all their positions are nodes, as Edax and
+    // Egaroucid count theirs, and the exact search's come on top.
+    let board = ffo_40();
+    let guess = eval_search_positions(&board, 8);
+    let mut solver = Solver::new(16);
+    solver.solve(&board);
+    assert!(guess > 1000, "{guess}");
+    assert!(solver.eval_nodes > guess, "{} {guess}", solver.eval_nodes);
+    assert!(
+        solver.nodes > 2 * solver.eval_nodes,
+        "{} {}",
+        solver.nodes,
+        solver.eval_nodes
+    );
+    // With 12 empties neither runs (the guess searches empties - 12 plies, the ordering
+    // searches start at 18 empties): every node is the exact search's.
+    let mut b = board;
+    while b.empties().count_ones() > 12 {
+        let m = b.moves();
+        b = match m {
+            0 => Board {
+                player: b.opponent,
+                opponent: b.player,
+            },
+            _ => b.play(m.trailing_zeros()).expect("a legal move"),
+        };
+    }
+    let mut small = Solver::new(16);
+    small.solve(&b);
+    assert_eq!(small.eval_nodes, 0);
+    assert!(small.nodes > 0);
 }
 
 #[test]
