@@ -105,6 +105,13 @@ impl Adapter for GoVariant {
 
     type Error = GoError;
 
+    fn served_refusal(name: &str, _args: &str) -> Option<String> {
+        (name == "loadsgf").then(|| {
+            "loadsgf reads a file, which a served session may not do; send the SGF itself with loadsgftext"
+                .into()
+        })
+    }
+
     fn kept(&self) -> &Kept<Record> {
         &self.kept
     }

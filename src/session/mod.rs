@@ -55,7 +55,7 @@ pub enum Overflow {
 pub struct Settings {
     pub overflow: Overflow,
     /// The interrupt (raised when a served tab closes: the running job stops, the lines still
-    /// queued are dropped and the session ends) and the work budget of `count`/`solve`.
+    /// queued are dropped and the session ends) and the work budget of the games' own commands.
     pub budget: Budget,
     /// Largest table or `count` step of this session, in bytes ([`crate::memory::limit_thread`]).
     pub memory_bytes: Option<u64>,
@@ -81,13 +81,15 @@ enum SearchMsg {
 }
 
 /// What the crate's root (`lib.rs`, from the registry's list) gives the session for each game: its adapter, made fresh at
-/// the game's start position, the names of its own commands, its own options and the shared
-/// options it ignores.
+/// the game's start position, the names of its own commands, its own options, the shared
+/// options it ignores and which of its commands a served session refuses
+/// ([`variant::Adapter::served_refusal`]).
 pub trait Registered {
     fn new_variant(self) -> Box<dyn Variant>;
     fn commands(self) -> &'static [&'static str];
     fn options(self) -> &'static [options::Spec];
     fn ignored_options(self) -> &'static [&'static str];
+    fn served_refusal(self, name: &str, args: &str) -> Option<String>;
 }
 
 /// A fresh game of the given variant at its start position.

@@ -158,6 +158,16 @@ pub trait Adapter: Send {
     const OPTIONS: &'static [Spec] = &[];
     /// The shared options that change nothing in this game (`setoption` says so).
     const IGNORED_OPTIONS: &'static [&'static str] = &[];
+
+    /// Why a served session refuses one of the game's [`Adapter::COMMANDS`] (`name`, the rest
+    /// of its line `args`) before the session sees it, or None when it may run. A served
+    /// session never touches the file system and never starts work that cannot be stopped
+    /// and would run for minutes; what a command may spend as it runs is its
+    /// [`Budget`]'s.
+    fn served_refusal(name: &str, args: &str) -> Option<String> {
+        let _ = (name, args);
+        None
+    }
     /// The game so far as the session keeps it: the rules' state (the rules type itself for
     /// most games), with anything only the session needs beside it (what `undo` needs that
     /// the rules forget), made from a position by `from`.
