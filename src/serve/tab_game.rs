@@ -47,8 +47,8 @@ const VARIANT: &str = "USI_Variant";
 /// Lines of one message that may cost the tab a replay of its game or a write to the store
 /// (`position`, `name`, `graph`, `loadrecordtext`) that it reads: a page sends one or two a
 /// message. Those beyond go to the session but are not kept, so that a message's work here is
-/// bounded in time as well as in size (a finished 19×19 Go game's judgement alone takes a
-/// fifth of a second).
+/// bounded in time as well as in size (the judgement of one long finished game alone can take
+/// a fifth of a second).
 pub const MESSAGE_WORK: usize = 8;
 /// Largest score a graph point may hold (a mate is drawn as 30000).
 pub const MAX_POINT_SCORE: i64 = 100_000;

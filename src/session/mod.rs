@@ -57,7 +57,8 @@ pub struct Settings {
     /// The interrupt (raised when a served tab closes: the running job stops, the lines still
     /// queued are dropped and the session ends) and the work budget of the games' own commands.
     pub budget: Budget,
-    /// Largest table or `count` step of this session, in bytes ([`crate::memory::limit_thread`]).
+    /// Largest table, or step of a game's own command, of this session, in bytes
+    /// ([`crate::memory::limit_thread`]).
     pub memory_bytes: Option<u64>,
 }
 
@@ -211,7 +212,7 @@ struct Session<W: Write> {
     pending: Pending,
     search_tx: Sender<SearchMsg>,
     search_rx: Receiver<SearchMsg>,
-    /// What may stop a command run on this thread (`count`, `solve`).
+    /// What may stop a game's own command run on this thread.
     budget: Budget,
     /// The last `position` was refused: `go` answers `bestmove resign` until one is accepted
     /// (or the game is replaced by a variant switch or a loaded record).

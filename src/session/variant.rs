@@ -318,15 +318,14 @@ pub trait Variant: Shared {
     fn new_game(&mut self) {}
 
     /// The start of a game a person opens on the pages without choosing one: `startpos`
-    /// unless the game's usual start is too long for a casual game (Go: 9x9, not 19x19).
+    /// unless the game's usual start is too long for a casual game (a smaller board).
     fn casual_start(&self) -> StartSpec {
         StartSpec::Startpos
     }
 
     /// The squares a player to move should be warned of, where taking a piece would end the
-    /// game (quantum shogi: where the opponent could capture the side to move's king; its `d`
-    /// line `king attacked:`). The rooms send them to the page; empty for games without such
-    /// a warning.
+    /// game (where the opponent could capture the side to move's king). The rooms send them to
+    /// the page; empty for games without such a warning.
     fn warnings(&self) -> Vec<String> {
         Vec::new()
     }
