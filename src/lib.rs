@@ -69,6 +69,13 @@ macro_rules! parts {
                 }
             }
 
+            fn record_text_aliases(self) -> &'static [&'static str] {
+                use session::variant::Adapter;
+                match self {
+                    $($(#[$attr])* registry::Game::$game => $folder::session::$adapter::RECORD_TEXT_ALIASES),+
+                }
+            }
+
             fn served_refusal(self, name: &str, args: &str) -> Option<String> {
                 use session::variant::Adapter;
                 match self {

@@ -86,6 +86,7 @@ impl From<GoError> for SessionError {
 impl Adapter for GoVariant {
     const COMMANDS: &'static [&'static str] =
         &["benson", "loadsgf", "loadsgftext", "undo", "score"];
+    const RECORD_TEXT_ALIASES: &'static [&'static str] = &["loadsgftext"];
     const OPTIONS: &'static [Spec] = &[
         // Each report of `go` also carries the KataGo analysis line.
         Spec::game("GoAnalysis", Kind::Check(false)),

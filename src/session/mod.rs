@@ -83,13 +83,14 @@ enum SearchMsg {
 
 /// What the crate's root (`lib.rs`, from the registry's list) gives the session for each game: its adapter, made fresh at
 /// the game's start position, the names of its own commands, its own options, the shared
-/// options it ignores and which of its commands a served session refuses
-/// ([`variant::Adapter::served_refusal`]).
+/// options it ignores, its names of `loadrecordtext` and which of its commands a served
+/// session refuses ([`variant::Adapter::served_refusal`]).
 pub trait Registered {
     fn new_variant(self) -> Box<dyn Variant>;
     fn commands(self) -> &'static [&'static str];
     fn options(self) -> &'static [options::Spec];
     fn ignored_options(self) -> &'static [&'static str];
+    fn record_text_aliases(self) -> &'static [&'static str];
     fn served_refusal(self, name: &str, args: &str) -> Option<String>;
 }
 

@@ -158,6 +158,10 @@ pub trait Adapter: Send {
     const OPTIONS: &'static [Spec] = &[];
     /// The shared options that change nothing in this game (`setoption` says so).
     const IGNORED_OPTIONS: &'static [&'static str] = &[];
+    /// Older names of `loadrecordtext` among [`Adapter::COMMANDS`], which the game answers as
+    /// it answers `loadrecordtext` (what GUIs of its field still send). A served session
+    /// reads the record they carry as it reads `loadrecordtext`'s.
+    const RECORD_TEXT_ALIASES: &'static [&'static str] = &[];
 
     /// Why a served session refuses one of the game's [`Adapter::COMMANDS`] (`name`, the rest
     /// of its line `args`) before the session sees it, or None when it may run. A served
