@@ -15,8 +15,8 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-/// Deepest `go perft` a served session runs (it cannot be interrupted; depth 4 of quantum shogi
-/// takes minutes).
+/// Deepest `go perft` a served session runs (it cannot be interrupted; depth 4 of a game with
+/// many moves a ply takes minutes).
 pub const MAX_SERVED_PERFT: u32 = 3;
 /// Table size a served session starts with, in MiB (a person's opponent, many tabs at once).
 pub const SERVED_HASH_MB: u64 = 16;
