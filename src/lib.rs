@@ -68,6 +68,20 @@ macro_rules! parts {
                     $($(#[$attr])* registry::Game::$game => $folder::session::$adapter::IGNORED_OPTIONS),+
                 }
             }
+
+            fn record_text_aliases(self) -> &'static [&'static str] {
+                use session::variant::Adapter;
+                match self {
+                    $($(#[$attr])* registry::Game::$game => $folder::session::$adapter::RECORD_TEXT_ALIASES),+
+                }
+            }
+
+            fn served_refusal(self, name: &str, args: &str) -> Option<String> {
+                use session::variant::Adapter;
+                match self {
+                    $($(#[$attr])* registry::Game::$game => $folder::session::$adapter::served_refusal(name, args)),+
+                }
+            }
         }
 
         impl serve::pages::Registered for registry::Game {

@@ -1,7 +1,7 @@
 //! The one way work is asked to end early: a shared [`Flag`]. A search's `Control` holds one,
 //! `go perft` and the perft tables poll one, and a served session's interrupt is one (raised
-//! when its tab closes). A served session's own commands (Othello `count` and `solve`) also
-//! have a [`Budget`]: that flag, and the most nodes one command may visit.
+//! when its tab closes). The commands a game runs on the session's own thread also have a
+//! [`Budget`]: that flag, and whether each keeps to its game's cap on the nodes it visits.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -29,8 +29,9 @@ impl Flag {
 pub struct Budget {
     /// Raised from outside: stop now.
     pub interrupt: Flag,
-    /// Most nodes one such command may visit; None: no limit.
-    pub nodes: Option<u64>,
+    /// Whether each such command keeps to the cap its game sets on its nodes (a served
+    /// session: many tabs share one machine); false: no cap.
+    pub capped: bool,
 }
 
 /// Why such a command ended early.
@@ -45,15 +46,16 @@ pub enum Halt {
 }
 
 impl Budget {
-    /// Whether a command that has visited `nodes` nodes must stop, and why.
-    pub fn check(&self, nodes: u64) -> Option<Halt> {
-        if self.interrupt.is_raised() {
-            return Some(Halt::Interrupted);
-        }
-        match self.nodes {
-            Some(most) if nodes > most => Some(Halt::Work(most)),
-            _ => None,
-        }
+    /// Whether a command must stop because the session is ending.
+    pub fn interrupted(&self) -> Option<Halt> {
+        self.interrupt.is_raised().then_some(Halt::Interrupted)
+    }
+
+    /// Whether a command that has visited `nodes` nodes, of at most `cap` when capped, must
+    /// stop, and why.
+    pub fn check(&self, nodes: u64, cap: u64) -> Option<Halt> {
+        self.interrupted()
+            .or_else(|| (self.capped && nodes > cap).then_some(Halt::Work(cap)))
     }
 }
 
@@ -66,12 +68,14 @@ mod tests {
         let flag = Flag::new();
         let budget = Budget {
             interrupt: flag.clone(),
-            nodes: Some(10),
+            capped: true,
         };
-        assert_eq!(budget.check(10), None);
-        assert_eq!(budget.check(11), Some(Halt::Work(10)));
+        assert_eq!(budget.check(10, 10), None);
+        assert_eq!(budget.check(11, 10), Some(Halt::Work(10)));
+        assert_eq!(budget.interrupted(), None);
         flag.raise();
-        assert_eq!(budget.check(0), Some(Halt::Interrupted));
-        assert_eq!(Budget::default().check(u64::MAX), None);
+        assert_eq!(budget.check(0, 10), Some(Halt::Interrupted));
+        assert_eq!(budget.interrupted(), Some(Halt::Interrupted));
+        assert_eq!(Budget::default().check(u64::MAX, 10), None);
     }
 }

@@ -3,7 +3,8 @@
 //! in `registry.rs`) has its parts on their floors: its `search` on the search floor, its
 //! `session` on the session floor, the rest (its rules) on the rules floor. Nothing but the
 //! crate's root names a game's session part, no cycle of imports leaves a folder, and every
-//! module is a file these scans read.
+//! module is a file these scans read. Generic code names no game, uses no game's words, and
+//! no string of the server or the session starts with a game's command or name.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -565,4 +566,177 @@ fn the_word_scan_sees_a_games_words() {
     ] {
         assert!(game_words(line).is_empty(), "{line}");
     }
+}
+
+/// Each game's own command names (its adapter's `COMMANDS`) and its `USI_Variant` name (its
+/// rules' `NAME`), read from the game's folder, with the game's folder.
+fn game_command_words() -> Vec<(String, String)> {
+    let src = Path::new(ROOT).join("src");
+    let mut words = Vec::new();
+    for game in game_folders() {
+        let mut files = Vec::new();
+        rust_files(&src.join(&game), &mut files);
+        for file in files {
+            let text = fs::read_to_string(&file).expect("readable source");
+            for (start, end) in [
+                ("const COMMANDS: &'static [&'static str] =", "];"),
+                ("const NAME: &'static str =", ";"),
+            ] {
+                for (at, _) in text.match_indices(start) {
+                    let rest = &text[at + start.len()..];
+                    let list = &rest[..rest.find(end).expect("the list's end")];
+                    for literal in string_literals(list) {
+                        words.push((literal.1, game.clone()));
+                    }
+                }
+            }
+        }
+    }
+    words
+}
+
+/// The string literals of `code` (comments, char literals and raw strings' `#`s understood),
+/// each with its line; a literal followed by one `:` (a JSON key, `"score": ...`) is left out.
+fn string_literals(code: &str) -> Vec<(usize, String)> {
+    let chars: Vec<char> = code.chars().collect();
+    let mut found = Vec::new();
+    let (mut i, mut line) = (0, 1);
+    while i < chars.len() {
+        match chars[i] {
+            '\n' => line += 1,
+            '/' if chars.get(i + 1) == Some(&'/') => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            // A char literal ('"', '\'', 'x'); a lifetime has no closing quote.
+            '\'' => {
+                let len = if chars.get(i + 1) == Some(&'\\') {
+                    4
+                } else {
+                    3
+                };
+                if chars.get(i + len - 1) == Some(&'\'') {
+                    i += len;
+                    continue;
+                }
+            }
+            '"' => {
+                let hashes = chars[..i].iter().rev().take_while(|&&c| c == '#').count();
+                let raw = i > hashes && chars[i - hashes - 1] == 'r';
+                let at = line;
+                let mut text = String::new();
+                i += 1;
+                while i < chars.len() {
+                    let c = chars[i];
+                    if c == '\n' {
+                        line += 1;
+                    }
+                    if c == '\\' && !raw {
+                        text.push(c);
+                        text.extend(chars.get(i + 1));
+                        i += 2;
+                        continue;
+                    }
+                    if c == '"' && chars[i + 1..].iter().take(hashes).all(|&h| h == '#') {
+                        i += 1 + hashes;
+                        break;
+                    }
+                    text.push(c);
+                    i += 1;
+                }
+                let next: String = chars[i.min(chars.len())..]
+                    .iter()
+                    .skip_while(|c| c.is_whitespace())
+                    .take(2)
+                    .collect();
+                let json_key = next.starts_with(':') && !next.starts_with("::");
+                if !json_key {
+                    found.push((at, text));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    found
+}
+
+/// The places in `code` (before its tests) where a string literal is, or begins with, one of
+/// `words` and a space (a command line, or a message about the command), with the word's game;
+/// a word the protocol itself reads as a command (USI's `go`) is the protocol's, not a game's.
+fn game_command_literals(code: &str, words: &[(String, String)]) -> Vec<(usize, String)> {
+    let code = code.split("#[cfg(test)]").next().unwrap_or("");
+    let mut found = Vec::new();
+    for (line, literal) in string_literals(code) {
+        // A command's word starts its line; `" score {}"` is a later field of one.
+        let first = literal.split(char::is_whitespace).next().unwrap_or("");
+        let protocols = matches!(
+            ryoshi::protocol::parse_line(first),
+            Ok(Some(command)) if !matches!(command, ryoshi::protocol::Command::Extension { .. })
+        );
+        for (word, game) in words {
+            if first == word && !protocols {
+                found.push((line, format!("{literal:?} ({game}'s {word})")));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_server_and_the_session_name_no_games_command() {
+    // What a game refuses, caps or aliases in a served session is its adapter's to say
+    // (`served_refusal`, `RECORD_TEXT_ALIASES`), so no string of the generic floors that run
+    // the games' commands starts with one of them or with a game's name.
+    let words = game_command_words();
+    for (word, game) in [
+        ("loadsgf", "go"),
+        ("count", "othello"),
+        ("othello", "othello"),
+    ] {
+        assert!(
+            words.contains(&(word.to_string(), game.to_string())),
+            "{word} not read from {game}'s folder: {words:?}"
+        );
+    }
+    let src = Path::new(ROOT).join("src");
+    let mut named = Vec::new();
+    for module in ["serve", "session"] {
+        let mut files = Vec::new();
+        rust_files(&src.join(module), &mut files);
+        files.sort();
+        for file in files {
+            let text = fs::read_to_string(&file).expect("readable source");
+            for (line, what) in game_command_literals(&text, &words) {
+                named.push(format!("{}:{line}: {what}", file.display()));
+            }
+        }
+    }
+    assert!(
+        named.is_empty(),
+        "generic strings that name a game's command or the game (the game's adapter says \
+         it):\n{}",
+        named.join("\n")
+    );
+}
+
+#[test]
+fn the_literal_scan_sees_a_games_command() {
+    let words = [
+        ("loadsgf".to_string(), "go".to_string()),
+        ("count".to_string(), "othello".to_string()),
+        ("go".to_string(), "go".to_string()),
+    ];
+    let code = "let q = '\"'; // \"count 9\"\nif name == \"loadsgf\" {}\n\
+                json!({\"count\": 1, \"go perft\": \"go perft 3\"});\n\
+                let s = r#\"count \"deep\"\"#; f(\"a count\", \" count\", 'a');\n\
+                #[cfg(test)]\nconst T: &str = \"loadsgf\";";
+    let found: Vec<usize> = game_command_literals(code, &words)
+        .into_iter()
+        .map(|(line, _)| line)
+        .collect();
+    assert_eq!(found, [2, 4]);
 }

@@ -1,6 +1,5 @@
 //! Game records: a game from its start with its whole history, in its field's own format (SGF,
-//! GGF, a kifu, ...). Each game's record module (in its
-//! folder: `go/record.rs`, `othello/record.rs`, `quantum/kifu.rs`) implements [`Recordable`] for
+//! GGF, a kifu, ...). Each game's record module, in its folder, implements [`Recordable`] for
 //! its rules type; the session, GTP, NBoard and the match runner all read and write through it.
 //!
 //! Readers are bounded: at most [`MAX_RECORD_BYTES`] of text, at most [`MAX_NESTING`] open
@@ -9,7 +8,7 @@
 use super::rules::{GameEnd, OptionValues, Rules};
 
 /// Longest record text read (a file of `loadrecord`; `loadrecordtext` is bounded by the
-/// protocol's line, 4 MiB). A Go game of 1000 moves with comments is under 100 KiB.
+/// protocol's line, 4 MiB). A game of 1000 moves with comments is under 100 KiB.
 pub const MAX_RECORD_BYTES: usize = 16 << 20;
 
 /// Deepest nesting of SGF variations accepted (a depth counter, not recursion).

@@ -86,6 +86,7 @@ impl From<GoError> for SessionError {
 impl Adapter for GoVariant {
     const COMMANDS: &'static [&'static str] =
         &["benson", "loadsgf", "loadsgftext", "undo", "score"];
+    const RECORD_TEXT_ALIASES: &'static [&'static str] = &["loadsgftext"];
     const OPTIONS: &'static [Spec] = &[
         // Each report of `go` also carries the KataGo analysis line.
         Spec::game("GoAnalysis", Kind::Check(false)),
@@ -104,6 +105,13 @@ impl Adapter for GoVariant {
     type Record = Record;
 
     type Error = GoError;
+
+    fn served_refusal(name: &str, _args: &str) -> Option<String> {
+        (name == "loadsgf").then(|| {
+            "loadsgf reads a file, which a served session may not do; send the SGF itself with loadsgftext"
+                .into()
+        })
+    }
 
     fn kept(&self) -> &Kept<Record> {
         &self.kept

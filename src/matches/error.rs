@@ -30,7 +30,8 @@ pub enum MatchError {
     /// The referee refuses the match's start position (its words).
     #[error("the start position: {0}")]
     Start(#[from] super::referee::RefereeError),
-    /// An opening GTP engines cannot be given (GTP has no Othello set-up command).
+    /// An opening GTP engines cannot be given (GTP has no command that sets up the game's
+    /// position).
     #[error("opening `{0}`: GTP engines start {1} games from the start position only")]
     GtpStart(String, &'static str),
     #[error("--resume: {0}")]

@@ -158,7 +158,7 @@ fn answer_to(line: &str, id: u64) -> Option<(bool, &str)> {
     Some((ok, rest[digits..].trim()))
 }
 
-/// GTP's colour of a side: the first player is black in Go and in Othello.
+/// GTP's colour of a side: the first player is black.
 pub fn colour(side: Side) -> &'static str {
     match side {
         Side::First => "black",

@@ -102,8 +102,7 @@ pub fn opening_and_players(
 /// The game a `loadrecordtext` argument holds (a record, and a last `game N` that picks game N
 /// of a collection), as the pages play it: [`opening_and_players`] with every pass the rules
 /// made written as a `pass` move after the placement that caused it (an automatic pass, which
-/// `position` accepts right there: protocol/othello.md), so that a move list pairs each
-/// side's moves.
+/// `position` accepts right there), so that a move list pairs each side's moves.
 pub fn game_with_passes(
     game: Game,
     text: &str,

@@ -35,8 +35,8 @@ pub fn openings(
 }
 
 /// The openings of `list` to `count` rounds, in order, cycling. Rounds that play one opening
-/// share it: a deep copy per round made one 14-move Othello opening cost 554 MB at a million
-/// games before any engine started.
+/// share it: a deep copy per round made one 14-move opening cost 554 MB at a million games
+/// before any engine started.
 pub fn deal(list: Vec<Opening>, count: usize) -> Vec<Arc<Opening>> {
     let list: Vec<Arc<Opening>> = list.into_iter().map(Arc::new).collect();
     if list.is_empty() {

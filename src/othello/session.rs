@@ -29,6 +29,10 @@ use std::time::Instant;
 pub const MAX_COUNT_DEPTH: u32 = 12;
 /// `solve` refuses positions with more empties (it cannot be interrupted).
 pub const MAX_SOLVE_EMPTIES: u32 = 28;
+/// Deepest `count` a served session runs (depth 9 already keeps a few million positions).
+pub const MAX_SERVED_COUNT: u32 = 8;
+/// Nodes one `solve` of a served session may visit.
+pub const SERVED_SOLVE_NODES: u64 = 200_000_000;
 /// `hint` solves every move exactly at or below this many empties.
 pub const HINT_EXACT_EMPTIES: u32 = 18;
 /// `hint` without an exact solve searches this deep.
@@ -288,7 +292,7 @@ impl OthelloVariant {
         // A served session's budget: the solve stops when its tab closes or past its nodes.
         let stopped = std::cell::Cell::new(None);
         let abort = |nodes| {
-            let why = budget.check(nodes);
+            let why = budget.check(nodes, SERVED_SOLVE_NODES);
             stopped.set(why);
             why.is_some()
         };
@@ -346,7 +350,7 @@ impl OthelloVariant {
                     bar.set_position(done);
                 }
                 // A served session's budget: the count stops when its tab closes.
-                budget.check(0).map_or(Ok(()), Err)
+                budget.interrupted().map_or(Ok(()), Err)
             },
         );
         if let Some(bar) = bar {
@@ -370,6 +374,12 @@ impl Adapter for OthelloVariant {
     type Rules = Position;
     type Record = Record;
     type Error = OthelloError;
+
+    fn served_refusal(name: &str, args: &str) -> Option<String> {
+        (name == "count" && args.trim().parse::<u64>().ok() > Some(MAX_SERVED_COUNT.into())).then(
+            || format!("count deeper than {MAX_SERVED_COUNT} is not available in a served session"),
+        )
+    }
 
     fn kept(&self) -> &Kept<Record> {
         &self.kept

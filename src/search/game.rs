@@ -1,6 +1,6 @@
 //! The small trait a game offers the generic search. Implemented per game (no `dyn` in the search).
 
-/// Scores are in the game's own unit (centipawns for quantum shogi) from the side to move's view.
+/// Scores are in the game's own unit (centipawns, say) from the side to move's view.
 pub const WIN: i32 = 30_000;
 /// Scores beyond this are wins or losses in a known number of plies.
 pub const WIN_BOUND: i32 = WIN - 1_000;

@@ -11,7 +11,7 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// The moves the main time left must last: GTP's Canadian byo-yomi count, or the game's
     /// estimate of the moves it has left; `None`: [`crate::search::time`]'s
-    /// share for quantum shogi.
+    /// default share.
     pub moves_to_go: Option<u64>,
     pub infinite: bool,
     pub ponder: bool,

@@ -82,8 +82,8 @@ pub fn plan(limits: &Limits, overhead_ms: u64) -> Deadlines {
     }
 }
 
-/// The moves the main time is shared over when the limits name none (a quantum shogi game
-/// lasts 60 to 80 moves a side).
+/// The moves the main time is shared over when the limits name none (a game of 60 to 80 moves
+/// a side; a game that can tell how many it has left says so: `Variant::moves_to_go`).
 const MOVES_TO_GO: u64 = 40;
 
 #[cfg(test)]

@@ -359,7 +359,7 @@ impl Room {
 
     /// How many moves stay when `seat` takes back its last move (and the reply after it, as
     /// lichess): the position before that move, where `seat` is to move and has a move to make
-    /// (an Othello pass the rules made is never where a takeback stops). Looked for among the
+    /// (an automatic pass the rules made is never where a takeback stops). Looked for among the
     /// last few plies only, each a replay.
     fn takeback_point(&self, seat: usize) -> Result<usize, RoomError> {
         let plies = self.played.moves.len();

@@ -128,7 +128,7 @@ impl Played {
     }
 
     /// This game with the rules' automatic pass at its end written as a `pass` move, which a
-    /// game with automatic passes accepts right after one (protocol/othello.md): a move list
+    /// game with automatic passes accepts right after one: a move list
     /// that shows every pass pairs each side's moves. Itself when the side to move did not just
     /// pass (a `pass` the player chose hands over the turn, so it is never written here).
     pub fn with_automatic_pass(self) -> Played {

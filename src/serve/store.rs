@@ -198,7 +198,7 @@ pub struct StoredGame {
     pub id: String,
     /// `room` or `engine`.
     pub kind: String,
-    /// The registry's name (`othello`, `go`, `quantumshogi`).
+    /// The registry's name (the game's `USI_Variant`).
     pub game: String,
     /// `startpos` or `sfen <fields>`, as a `position` command writes it.
     pub start: String,

@@ -4,7 +4,8 @@
 
 use super::ws;
 use crate::protocol::{parse_line, Command};
-use crate::session::{Overflow, Settings};
+use crate::registry::Game;
+use crate::session::{Overflow, Registered, Settings};
 use crate::stop::{Budget, Flag};
 use crossbeam_channel::{bounded, Receiver, Sender};
 use parking_lot::Mutex;
@@ -14,29 +15,23 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-/// Deepest `go perft` a served session runs (it cannot be interrupted; depth 4 of quantum shogi
-/// takes minutes).
+/// Deepest `go perft` a served session runs (it cannot be interrupted; depth 4 of a game with
+/// many moves a ply takes minutes).
 pub const MAX_SERVED_PERFT: u32 = 3;
-/// Deepest Othello `count` (depth 9 already keeps a few million positions).
-pub const MAX_SERVED_COUNT: u32 = 8;
 /// Table size a served session starts with, in MiB (a person's opponent, many tabs at once).
 pub const SERVED_HASH_MB: u64 = 16;
 /// Messages a tab may have waiting for its session (each at most [`super::MAX_MESSAGE`]); a
 /// message beyond them is refused whole with one error line.
 pub const MESSAGE_QUEUE: usize = 8;
-/// Memory one table or one `count` step of a served session may take, in MiB.
+/// Memory one table, or one step of a game's own command, of a served session may take, in MiB.
 pub const SERVED_MEMORY_MB: u64 = 256;
-/// Nodes one Othello `solve` of a served session may visit.
-pub const SERVED_SOLVE_NODES: u64 = 200_000_000;
 
 /// Why a served session refuses a command, or None when it may run. Served sessions never touch
-/// the file system and never start work that cannot be stopped and would run for minutes.
+/// the file system and never start work that cannot be stopped and would run for minutes. A
+/// game's own command is its game's to refuse (`Adapter::served_refusal`), whichever game the
+/// session plays now: a line later in the same message may change it.
 pub fn refusal(command: &Command) -> Option<String> {
     match command {
-        Command::Extension { name, .. } if name == "loadsgf" => Some(
-            "loadsgf reads a file, which a served session may not do; send the SGF itself with loadsgftext"
-                .into(),
-        ),
         Command::Extension { name, .. } if name == "loadrecord" => Some(
             "loadrecord reads a file, which a served session may not do; send the record itself with loadrecordtext"
                 .into(),
@@ -48,14 +43,9 @@ pub fn refusal(command: &Command) -> Option<String> {
         Command::Perft(d) if *d > MAX_SERVED_PERFT => Some(format!(
             "go perft deeper than {MAX_SERVED_PERFT} is not available in a served session"
         )),
-        Command::Extension { name, args }
-            if name == "count"
-                && args.trim().parse::<u64>().ok() > Some(MAX_SERVED_COUNT.into()) =>
-        {
-            Some(format!(
-                "count deeper than {MAX_SERVED_COUNT} is not available in a served session"
-            ))
-        }
+        Command::Extension { name, args } => Game::ALL
+            .iter()
+            .find_map(|game| game.served_refusal(name, args)),
         Command::SetOption { name, .. }
             if name.eq_ignore_ascii_case(crate::session::options::DEBUG_LOG) =>
         {
@@ -318,7 +308,7 @@ impl Tab {
             overflow: Overflow::Refuse,
             budget: Budget {
                 interrupt: interrupt.clone(),
-                nodes: Some(SERVED_SOLVE_NODES),
+                capped: true,
             },
             memory_bytes: Some(SERVED_MEMORY_MB << 20),
         };
@@ -420,15 +410,40 @@ impl Tab {
 }
 
 #[cfg(test)]
-mod debug_log_tests {
+mod refusal_tests {
     use super::*;
     use crate::protocol::parse_line;
 
+    fn refused(line: &str) -> Option<String> {
+        refusal(&parse_line(line).unwrap().unwrap())
+    }
+
     #[test]
     fn a_served_session_may_not_open_a_debug_log() {
-        let command = parse_line("setoption name debuglog value /tmp/x.log")
-            .unwrap()
-            .unwrap();
-        assert!(refusal(&command).is_some_and(|why| why.contains("DebugLog")));
+        let why = refused("setoption name debuglog value /tmp/x.log");
+        assert!(why.is_some_and(|why| why.contains("DebugLog")));
+    }
+
+    #[test]
+    fn each_game_refuses_its_own_commands_whatever_the_session_plays() {
+        // The games' words, through the registry: no game is selected here.
+        let why = refused("loadsgf /etc/passwd").expect("a file read");
+        assert!(why.starts_with("loadsgf reads a file"), "{why}");
+        let why = refused("count 9").expect("too deep");
+        assert_eq!(
+            why,
+            "count deeper than 8 is not available in a served session"
+        );
+        for line in [
+            "count 8",
+            "count x",
+            "loadsgftext (;SZ[5])",
+            "solve",
+            "undo",
+        ] {
+            assert_eq!(refused(line), None, "{line}");
+        }
+        let why = refused("loadrecord /etc/passwd").expect("a file read");
+        assert!(why.starts_with("loadrecord reads a file"), "{why}");
     }
 }

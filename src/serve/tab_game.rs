@@ -26,8 +26,8 @@
 //! opens a kept game is told its points with `info string graph ...`. A takeback drops the
 //! points of the moves it replaces.
 //!
-//! A record the page uploads (`loadrecordtext`, or its older name `loadsgftext`) is read here too, with the
-//! same reader as the session's, so that the page learns the game it holds:
+//! A record the page uploads (`loadrecordtext`, or a game's older name of it) is read here
+//! too, with the same reader as the session's, so that the page learns the game it holds:
 //! `info string loaded <game> position <start> [moves ...]`, sent before the session's own answer
 //! (nothing, or its one error line for a record that does not read; then this says nothing).
 
@@ -47,8 +47,8 @@ const VARIANT: &str = "USI_Variant";
 /// Lines of one message that may cost the tab a replay of its game or a write to the store
 /// (`position`, `name`, `graph`, `loadrecordtext`) that it reads: a page sends one or two a
 /// message. Those beyond go to the session but are not kept, so that a message's work here is
-/// bounded in time as well as in size (a finished 19×19 Go game's judgement alone takes a
-/// fifth of a second).
+/// bounded in time as well as in size (the judgement of one long finished game alone can take
+/// a fifth of a second).
 pub const MESSAGE_WORK: usize = 8;
 /// Largest score a graph point may hold (a mate is drawn as 30000).
 pub const MAX_POINT_SCORE: i64 = 100_000;
@@ -219,9 +219,7 @@ impl<'a> TabGame<'a> {
             let costly = match &command {
                 None => true,
                 Some(Command::Position { .. }) => true,
-                Some(Command::Extension { name, .. }) => {
-                    name == "loadrecordtext" || name == "loadsgftext"
-                }
+                Some(Command::Extension { name, .. }) => loads_record_text(name),
                 Some(_) => false,
             };
             if costly {
@@ -277,12 +275,11 @@ impl<'a> TabGame<'a> {
             Command::Position { start, moves } => {
                 self.position(super::played::start_text(&start), moves)
             }
-            // `loadsgftext` is a game's `loadrecordtext` under an older name; a game that
-            // does not know the command refuses it, and is told nothing here either.
+            // A game's older name of `loadrecordtext` is its own; another game refuses it,
+            // and is told nothing here either.
             Command::Extension { name, args }
                 if name == "loadrecordtext"
-                    || name == "loadsgftext"
-                        && self.variant.commands().contains(&"loadsgftext") =>
+                    || self.variant.record_text_aliases().contains(&name.as_str()) =>
             {
                 self.loaded(&args)
             }
@@ -573,14 +570,22 @@ fn point_text(p: &Point) -> String {
 /// own), with a few short lines, and a message holds [`MAX_MESSAGE`] bytes.
 pub const MAX_LOADED_POSITION: usize = MAX_MESSAGE / 2 - 1024;
 
-/// Why a served session refuses `loadrecordtext` (or `loadsgftext`) in `variant`, before
-/// loading it: the page could not send its game back. A record that does not read is the
-/// session's to refuse.
+/// Whether `name` is `loadrecordtext`, or a game's older name of it.
+fn loads_record_text(name: &str) -> bool {
+    name == "loadrecordtext"
+        || Game::ALL
+            .iter()
+            .any(|game| game.record_text_aliases().contains(&name))
+}
+
+/// Why a served session refuses `loadrecordtext` (or a game's older name of it) in `variant`,
+/// before loading it: the page could not send its game back. A record that does not read is
+/// the session's to refuse.
 pub fn record_refusal(variant: Game, command: &Command) -> Option<String> {
     let Command::Extension { name, args } = command else {
         return None;
     };
-    if name != "loadrecordtext" && name != "loadsgftext" {
+    if !loads_record_text(name) {
         return None;
     }
     let opening = crate::matches::record::opening(variant, args.trim(), None).ok()?;

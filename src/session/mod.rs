@@ -55,9 +55,10 @@ pub enum Overflow {
 pub struct Settings {
     pub overflow: Overflow,
     /// The interrupt (raised when a served tab closes: the running job stops, the lines still
-    /// queued are dropped and the session ends) and the work budget of `count`/`solve`.
+    /// queued are dropped and the session ends) and the work budget of the games' own commands.
     pub budget: Budget,
-    /// Largest table or `count` step of this session, in bytes ([`crate::memory::limit_thread`]).
+    /// Largest table, or step of a game's own command, of this session, in bytes
+    /// ([`crate::memory::limit_thread`]).
     pub memory_bytes: Option<u64>,
 }
 
@@ -81,13 +82,16 @@ enum SearchMsg {
 }
 
 /// What the crate's root (`lib.rs`, from the registry's list) gives the session for each game: its adapter, made fresh at
-/// the game's start position, the names of its own commands, its own options and the shared
-/// options it ignores.
+/// the game's start position, the names of its own commands, its own options, the shared
+/// options it ignores, its names of `loadrecordtext` and which of its commands a served
+/// session refuses ([`variant::Adapter::served_refusal`]).
 pub trait Registered {
     fn new_variant(self) -> Box<dyn Variant>;
     fn commands(self) -> &'static [&'static str];
     fn options(self) -> &'static [options::Spec];
     fn ignored_options(self) -> &'static [&'static str];
+    fn record_text_aliases(self) -> &'static [&'static str];
+    fn served_refusal(self, name: &str, args: &str) -> Option<String>;
 }
 
 /// A fresh game of the given variant at its start position.
@@ -209,7 +213,7 @@ struct Session<W: Write> {
     pending: Pending,
     search_tx: Sender<SearchMsg>,
     search_rx: Receiver<SearchMsg>,
-    /// What may stop a command run on this thread (`count`, `solve`).
+    /// What may stop a game's own command run on this thread.
     budget: Budget,
     /// The last `position` was refused: `go` answers `bestmove resign` until one is accepted
     /// (or the game is replaced by a variant switch or a loaded record).

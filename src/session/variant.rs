@@ -158,6 +158,20 @@ pub trait Adapter: Send {
     const OPTIONS: &'static [Spec] = &[];
     /// The shared options that change nothing in this game (`setoption` says so).
     const IGNORED_OPTIONS: &'static [&'static str] = &[];
+    /// Older names of `loadrecordtext` among [`Adapter::COMMANDS`], which the game answers as
+    /// it answers `loadrecordtext` (what GUIs of its field still send). A served session
+    /// reads the record they carry as it reads `loadrecordtext`'s.
+    const RECORD_TEXT_ALIASES: &'static [&'static str] = &[];
+
+    /// Why a served session refuses one of the game's [`Adapter::COMMANDS`] (`name`, the rest
+    /// of its line `args`) before the session sees it, or None when it may run. A served
+    /// session never touches the file system and never starts work that cannot be stopped
+    /// and would run for minutes; what a command may spend as it runs is its
+    /// [`Budget`]'s.
+    fn served_refusal(name: &str, args: &str) -> Option<String> {
+        let _ = (name, args);
+        None
+    }
     /// The game so far as the session keeps it: the rules' state (the rules type itself for
     /// most games), with anything only the session needs beside it (what `undo` needs that
     /// the rules forget), made from a position by `from`.
@@ -308,15 +322,14 @@ pub trait Variant: Shared {
     fn new_game(&mut self) {}
 
     /// The start of a game a person opens on the pages without choosing one: `startpos`
-    /// unless the game's usual start is too long for a casual game (Go: 9x9, not 19x19).
+    /// unless the game's usual start is too long for a casual game (a smaller board).
     fn casual_start(&self) -> StartSpec {
         StartSpec::Startpos
     }
 
     /// The squares a player to move should be warned of, where taking a piece would end the
-    /// game (quantum shogi: where the opponent could capture the side to move's king; its `d`
-    /// line `king attacked:`). The rooms send them to the page; empty for games without such
-    /// a warning.
+    /// game (where the opponent could capture the side to move's king). The rooms send them to
+    /// the page; empty for games without such a warning.
     fn warnings(&self) -> Vec<String> {
         Vec::new()
     }
