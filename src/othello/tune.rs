@@ -350,14 +350,7 @@ pub fn score_and_reply(board: &Board, depth: u32) -> Option<(i32, i32)> {
         return Some((evaluate(board.player, board.opponent), best));
     }
     let search = |b: &Board| {
-        let level = Level {
-            level: 3,
-            max_depth: Some(depth),
-            solve_empties: 0,
-            eval: Eval::Pattern,
-            noise: 0,
-            threads: 1,
-        };
+        let level = Level::fixed_depth(depth);
         let limits = Limits {
             depth: Some(depth),
             ..Default::default()
@@ -519,15 +512,11 @@ pub fn self_play(
     let span = args.random_max.saturating_sub(args.random_min) as u64 + 1;
     let random_plies = args.random_min + rng.below(span) as u32;
     let level = Level {
-        level: 3,
-        max_depth: Some(args.depth.max(1)),
-        solve_empties: 0,
         eval: match args.eval {
             EvalArg::Hand => Eval::Hand,
             EvalArg::Pattern => Eval::Pattern,
         },
-        noise: 0,
-        threads: 1,
+        ..Level::fixed_depth(args.depth.max(1))
     };
     let mut board = Board::START;
     let mut black = true;

@@ -75,6 +75,17 @@ impl Level {
             },
         }
     }
+
+    /// Level 3 stopped at `depth` with no exact solve: the fixed-depth searches that measure and
+    /// tune the evaluation (`bench othello-swing`, `tune othello`), whose scores must be the
+    /// evaluation's.
+    pub fn fixed_depth(depth: u32) -> Level {
+        Level {
+            max_depth: Some(depth),
+            solve_empties: 0,
+            ..Level::new(3)
+        }
+    }
 }
 
 /// Every root move scored (for `hint`, here and in NBoard): a MultiPV search of the generic

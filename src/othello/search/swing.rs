@@ -12,7 +12,6 @@
 //! whether a swing comes from the evaluation or from the search's horizon. `ryoshi bench
 //! othello-swing` prints them; before and after a change, the same command measures both.
 
-use crate::othello::search::game::Eval;
 use crate::othello::search::{pattern, think, Level};
 use crate::othello::{position::parse_square, squares, Position};
 use crate::rng::{mix, SplitMix64};
@@ -104,14 +103,7 @@ pub struct Swing {
 /// are exact and say nothing of the evaluation.
 pub fn measure(games: u64, depth: u32, seed: u64) -> Swing {
     let depth = depth.max(1);
-    let level = Level {
-        level: 3,
-        max_depth: Some(depth),
-        solve_empties: 0,
-        eval: Eval::Pattern,
-        noise: 0,
-        threads: 1,
-    };
+    let level = Level::fixed_depth(depth);
     let mut out = Swing {
         games,
         depth,
