@@ -425,23 +425,29 @@ pub fn evaluate_with(table: &[i16], p: u64, o: u64, mp: u32, mo: u32) -> i32 {
 /// The learned evaluation of (p, o), p to move, in centi-discs; a finished game scores its
 /// discs (times 100).
 pub fn evaluate(p: u64, o: u64) -> i32 {
-    let mp = moves(p, o).count_ones();
-    let mo = moves(o, p).count_ones();
-    if mp == 0 && mo == 0 {
-        return super::solve::final_score(p, o) * 100;
-    }
-    evaluate_with(&WEIGHTS, p, o, mp, mo)
+    scored(p, o, false)
 }
 
 /// [`evaluate`] without the tempo ([`tempo_of`]): the exact solver's guess and ordering
 /// searches, whose horizons are not play's depth 8.
 pub fn evaluate_without_tempo(p: u64, o: u64) -> i32 {
+    scored(p, o, true)
+}
+
+/// Inlined so that each caller's constant `less_tempo` leaves no branch on the hot path.
+#[inline(always)]
+fn scored(p: u64, o: u64, less_tempo: bool) -> i32 {
     let mp = moves(p, o).count_ones();
     let mo = moves(o, p).count_ones();
     if mp == 0 && mo == 0 {
         return super::solve::final_score(p, o) * 100;
     }
-    evaluate_with(&WEIGHTS, p, o, mp, mo) - TEMPO[phase((p | o).count_ones())]
+    let score = evaluate_with(&WEIGHTS, p, o, mp, mo);
+    if less_tempo {
+        score - TEMPO[phase((p | o).count_ones())]
+    } else {
+        score
+    }
 }
 
 #[cfg(test)]
